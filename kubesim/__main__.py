@@ -1,0 +1,3 @@
+from kubesim.cli.main import run
+
+run()

@@ -1,0 +1,108 @@
+"""The registry of kinds: one small record per kind, keyed by (apiVersion, kind).
+
+Mirrors what ``kubectl api-resources`` reports for a v1.35 API server (names, short names,
+group/version, namespaced). Adding a kind is one ``register`` call here (plus its validation,
+printer and defaults where it has them). Lookups accept every spelling kubectl accepts:
+plural, singular, short name, Kind, and any of them qualified by group (``deployments.apps``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kubesim.errors import UsageError
+
+
+@dataclass(frozen=True)
+class KindInfo:
+    kind: str
+    group: str  # "" for the core group
+    version: str
+    plural: str
+    namespaced: bool
+    short_names: tuple[str, ...] = ()
+    verbs: tuple[str, ...] = ("create", "delete", "deletecollection", "get", "list", "patch",
+                              "update", "watch")
+    categories: tuple[str, ...] = ()
+    # Kinds that only exist in kubesim's own store (scheduler configuration) are not served by
+    # an API server; they are still listed so `get` and `apply` find them.
+    served: bool = True
+
+    @property
+    def api_version(self) -> str:
+        return f"{self.group}/{self.version}" if self.group else self.version
+
+    @property
+    def singular(self) -> str:
+        return self.kind.lower()
+
+    @property
+    def resource(self) -> str:
+        """The qualified resource name kubectl uses in messages: ``pods``, ``deployments.apps``."""
+        return f"{self.plural}.{self.group}" if self.group else self.plural
+
+    @property
+    def ref(self) -> str:
+        """``kind.group`` as kubectl prints it in ``-o name`` and apply lines: ``pod``, ``deployment.apps``."""
+        return f"{self.singular}.{self.group}" if self.group else self.singular
+
+
+@dataclass
+class Registry:
+    by_gvk: dict[tuple[str, str], KindInfo] = field(default_factory=dict)
+    by_name: dict[str, KindInfo] = field(default_factory=dict)
+
+    def register(self, info: KindInfo) -> None:
+        key = (info.api_version, info.kind)
+        if key in self.by_gvk:
+            raise ValueError(f"kind {key} registered twice")
+        self.by_gvk[key] = info
+        names = {info.plural, info.singular, info.kind.lower(), *info.short_names}
+        for n in names:
+            for spelling in (n, f"{n}.{info.group}" if info.group else None,
+                             f"{n}.{info.version}.{info.group}" if info.group else f"{n}.{info.version}"):
+                if spelling and spelling not in self.by_name:
+                    self.by_name[spelling] = info
+
+    def for_object(self, api_version: str, kind: str) -> KindInfo | None:
+        return self.by_gvk.get((api_version, kind))
+
+    def kinds_named(self, kind: str) -> list[KindInfo]:
+        return [k for k in self.by_gvk.values() if k.kind == kind]
+
+    def lookup(self, name: str) -> KindInfo:
+        """Resolve a user's resource name; kubectl's error when it means nothing."""
+        info = self.by_name.get(name.lower()) if name else None
+        if info is None:
+            raise UsageError(f'the server doesn\'t have a resource type "{name}"')
+        return info
+
+    def all(self) -> list[KindInfo]:
+        return list(self.by_gvk.values())
+
+
+REGISTRY = Registry()
+_R = REGISTRY.register
+_RO = ("get", "list", "watch")
+
+_R(KindInfo("Namespace", "", "v1", "namespaces", False, ("ns",),
+            ("create", "delete", "get", "list", "patch", "update", "watch")))
+_R(KindInfo("Node", "", "v1", "nodes", False, ("no",)))
+_R(KindInfo("Pod", "", "v1", "pods", True, ("po",), categories=("all",)))
+_R(KindInfo("Event", "", "v1", "events", True, ("ev",)))
+
+
+def lookup(name: str) -> KindInfo:
+    return REGISTRY.lookup(name)
+
+
+def for_object(obj: dict) -> KindInfo | None:
+    return REGISTRY.for_object(obj.get("apiVersion", ""), obj.get("kind", ""))
+
+
+def by_kind(kind: str) -> KindInfo:
+    """The preferred registration of a Kind (``Pod`` → v1 pods)."""
+    found = REGISTRY.kinds_named(kind)
+    if not found:
+        raise KeyError(kind)
+    return found[0]

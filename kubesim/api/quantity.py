@@ -1,0 +1,462 @@
+"""Resource quantities: ``resource.Quantity`` parsing, canonical strings and integer views.
+
+A faithful re-implementation of apimachinery's fixed-point quantity type, written from:
+
+- ``staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go`` (the scanner, ParseQuantity,
+  CanonicalizeBytes, String, Value/MilliValue),
+- ``staging/src/k8s.io/apimachinery/pkg/api/resource/suffix.go`` (suffix tables and interpret),
+- ``staging/src/k8s.io/apimachinery/pkg/api/resource/amount.go`` and ``math.go`` (canonical
+  mantissa/exponent, base-1024 factoring, rounding away from zero, int64 saturation),
+- ``staging/src/k8s.io/apimachinery/pkg/api/resource/quantity_test.go`` and
+  ``quantity_overflow_test.go`` (the behaviour pinned by upstream's tables).
+
+Rules that carry over exactly:
+
+- A quantity is ``<signedNumber><suffix>``; suffixes are binary (Ki Mi Gi Ti Pi Ei), decimal
+  (n u m "" k M G T P E) or an exponent (``e``/``E`` + signed integer). Anything else fails with
+  upstream's three error texts (``ERR_FORMAT_WRONG``, ``ERR_NUMERIC``, ``ERR_SUFFIX``).
+- Values finer than 1n are rounded up, away from zero, to 1n; BinarySI values are capped at
+  2^63-1; a BinarySI value strictly between 0 and 1 in magnitude becomes DecimalSI.
+- The canonical string keeps the format the input was written in, strips factors of ten into
+  an exponent that is a multiple of three, and uses the largest suffix that loses nothing.
+  BinarySI falls back to DecimalSI for |v| < 1024 and for non-integers.
+- When the input was already "canonical enough" upstream keeps the original text verbatim; so
+  ``+1``, ``01``, ``1.500k`` and ``1E3`` print back unchanged, exactly as kubectl does.
+- ``value``/``milli_value`` round away from zero (ceil for the non-negative quantities that
+  resource requests are) and saturate at the int64 rails.
+
+Where upstream changed behaviour recently this module follows the newer code: a DecimalSI
+exponent with no suffix (beyond ``E``, below ``n``) and a BinarySI value beyond ``Ei`` fall back
+to exponent/decimal notation instead of silently dropping the magnitude (kubectl 1.32 still
+prints ``1000E`` as ``1``), and an exponent outside the int32 range is rejected as a bad suffix
+instead of wrapping (kubectl 1.32 reads ``1e4294967297`` as ``10``).
+
+Everything here is pure and stdlib-only. String inputs are cached with ``functools.lru_cache``
+because the scheduler converts the same few request strings for thousands of pods.
+"""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+from typing import NamedTuple
+
+DECIMAL_SI = "DecimalSI"
+BINARY_SI = "BinarySI"
+DECIMAL_EXPONENT = "DecimalExponent"
+
+_SPLIT_RE_STRING = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
+
+# The error texts of ParseQuantity, word for word.
+ERR_FORMAT_WRONG = "quantities must match the regular expression '" + _SPLIT_RE_STRING + "'"
+ERR_NUMERIC = "unable to parse numeric part of quantity"
+ERR_SUFFIX = "unable to parse quantity's suffix"
+
+_INT64_MAX = (1 << 63) - 1
+_INT64_MIN = -(1 << 63)
+_INT32_MAX = (1 << 31) - 1
+_NANO = -9  # the finest scale a parsed quantity keeps
+_MILLI = -3
+# Fast-path bound on the digits of an int64 mantissa (maxInt64Factors in math.go).
+_MAX_INT64_FACTORS = 18
+# parse_quantity builds an exact Fraction; refuse magnitudes whose digits alone would not fit
+# in memory. Upstream keeps (mantissa, exponent) lazily and never needs to. See parse_quantity.
+_MAX_FRACTION_EXPONENT = 4000
+
+_DECIMAL_SUFFIXES = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12,
+                     "P": 15, "E": 18}
+_BINARY_SUFFIXES = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
+_DECIMAL_SUFFIX_BY_EXPONENT = {e: s for s, e in _DECIMAL_SUFFIXES.items()}
+_BINARY_SUFFIX_BY_POWER_OF_1024 = {e // 10: s for s, e in _BINARY_SUFFIXES.items()}
+_SUFFIX_CHARS = frozenset("eEinumkKMGTP")
+_DIGITS = frozenset("0123456789")
+
+
+class _Parsed(NamedTuple):
+    """A parsed quantity: ``mantissa * 10**exponent`` in ``fmt``; ``verbatim`` when String()
+    returns the input unchanged."""
+
+    mantissa: int
+    exponent: int
+    fmt: str
+    verbatim: bool
+
+
+# --- the scanner and suffix interpreter ----------------------------------------------------
+
+
+def _scan(s: str) -> tuple[bool, str, str, str, str]:
+    """Split ``s`` into (positive, value, numerator, denominator, suffix) like
+    parseQuantityString; the numerator has its leading zeros stripped ("0" when none remain)."""
+    positive = True
+    pos = 0
+    end = len(s)
+    if end and s[0] in "+-":
+        positive = s[0] == "+"
+        pos = 1
+    while True:  # leading zeros
+        if pos >= end:
+            return positive, "0", "0", "", ""
+        if s[pos] != "0":
+            break
+        pos += 1
+    start = pos
+    while pos < end and s[pos] in _DIGITS:
+        pos += 1
+    if pos >= end:
+        return positive, s, s[start:], "", ""
+    num = s[start:pos] or "0"
+    denom = ""
+    if s[pos] == ".":
+        pos += 1
+        start = pos
+        while pos < end and s[pos] in _DIGITS:
+            pos += 1
+        if pos >= end:
+            return positive, s, num, s[start:], ""
+        denom = s[start:pos]
+    value = s[:pos]
+    suffix_start = pos
+    while pos < end and s[pos] in _SUFFIX_CHARS:
+        pos += 1
+    if pos >= end:
+        return positive, value, num, denom, s[suffix_start:]
+    if s[pos] in "+-":
+        pos += 1
+    while pos < end and s[pos] in _DIGITS:
+        pos += 1
+    if pos >= end:
+        return positive, value, num, denom, s[suffix_start:]
+    # a character that is neither a suffix letter nor a digit of the exponent
+    raise ValueError(ERR_FORMAT_WRONG)
+
+
+def _parse_int64(s: str) -> int | None:
+    """strconv.ParseInt(s, 10, 64): optional sign, ASCII digits, int64 range; else None."""
+    digits = s[1:] if s[:1] in ("+", "-") else s
+    if not digits or not all(c in _DIGITS for c in digits):
+        return None
+    n = int(s)
+    return n if _INT64_MIN <= n <= _INT64_MAX else None
+
+
+def _interpret(suffix: str) -> tuple[int, int, str]:
+    """(base, exponent, format) of a suffix, or ValueError(ERR_SUFFIX)."""
+    exp = _DECIMAL_SUFFIXES.get(suffix)
+    if exp is not None:
+        return 10, exp, DECIMAL_SI
+    exp = _BINARY_SUFFIXES.get(suffix)
+    if exp is not None:
+        return 2, exp, BINARY_SI
+    if len(suffix) > 1 and suffix[0] in "eE":
+        exp = _parse_int64(suffix[1:])
+        # The exponent becomes an int32 scale that is later negated, so only
+        # [-MaxInt32, MaxInt32] is representable (quantity_test.go: TestInterpretExponentInt32Bounds).
+        if exp is not None and -_INT32_MAX <= exp <= _INT32_MAX:
+            return 10, exp, DECIMAL_EXPONENT
+    raise ValueError(ERR_SUFFIX)
+
+
+def _div_away(n: int, digits: int) -> int:
+    """n / 10**digits rounded away from zero (digits > 0)."""
+    mag = -n if n < 0 else n
+    if digits > mag.bit_length() // 3 + 1:  # then 10**digits > 2**bit_length > |n|
+        q = 1 if mag else 0
+    else:
+        q, r = divmod(mag, 10**digits)
+        q += r != 0
+    return -q if n < 0 else q
+
+
+def _parse(s: str) -> _Parsed:
+    if not s:
+        raise ValueError(ERR_FORMAT_WRONG)
+    if s == "0":
+        return _Parsed(0, 0, DECIMAL_SI, True)
+    positive, value, num, denom, suffix = _scan(s)
+    base, exponent, fmt = _interpret(suffix)
+
+    # The int64 fast path: exact, and the only path on which the input text can be reused.
+    multiplier = 1
+    if fmt == BINARY_SI:
+        scale = 0
+        if exponent >= 0 and not denom:
+            multiplier = 1 << exponent
+            precision = 15 - len(num) - exponent * 3 // 10 - 1
+        else:
+            precision = -1
+    else:
+        scale = exponent
+        precision = _MAX_INT64_FACTORS - (len(num) + len(denom))
+    if precision >= 0:
+        scale -= len(denom)
+        if scale >= _NANO:
+            shifted = num + denom
+            magnitude = int(shifted)
+            signed = magnitude if positive else -magnitude
+            result = signed * multiplier
+            if _INT64_MIN <= signed <= _INT64_MAX and _INT64_MIN <= result <= _INT64_MAX:
+                if fmt == BINARY_SI:
+                    verbatim = exponent % 10 == 0 and magnitude & 0x07 != 0
+                else:
+                    verbatim = (scale % 3 == 0 and not shifted.endswith("000")
+                                and shifted[0] != "0")
+                return _Parsed(result, scale, fmt, verbatim)
+
+    # The arbitrary-precision path (inf.Dec in upstream).
+    unsigned = value[1:] if value[:1] in ("+", "-") else value
+    int_part, _, frac_part = unsigned.partition(".")
+    if not (int_part or frac_part):  # inf.Dec needs at least one digit
+        raise ValueError(ERR_NUMERIC)
+    mantissa = int(int_part + frac_part or "0")
+    if value[:1] == "-":
+        mantissa = -mantissa
+    exp10 = -len(frac_part)
+    if base == 10:
+        exp10 += exponent
+    else:
+        mantissa <<= exponent
+    if mantissa and exp10 < _NANO:
+        mantissa = _div_away(mantissa, _NANO - exp10)
+        exp10 = _NANO
+    if fmt == BINARY_SI:
+        # exp10 is in [-9, 0] here: binary suffixes never move the decimal point.
+        unit = 10**-exp10
+        if abs(mantissa) > _INT64_MAX * unit:
+            mantissa, exp10 = (_INT64_MAX if mantissa > 0 else -_INT64_MAX), 0
+        elif 0 < abs(mantissa) < unit:
+            fmt = DECIMAL_SI
+    return _Parsed(mantissa, exp10, fmt, False)
+
+
+# --- canonical formatting ------------------------------------------------------------------
+
+
+def _format_decimal(mantissa: int, exponent: int, fmt: str) -> str:
+    while mantissa % 10 == 0:
+        mantissa //= 10
+        exponent += 1
+    shift = exponent % 3  # move down to a multiple of three
+    mantissa *= 10**shift
+    exponent -= shift
+    if fmt == DECIMAL_SI:
+        suffix = _DECIMAL_SUFFIX_BY_EXPONENT.get(exponent)
+        if suffix is not None:
+            return f"{mantissa}{suffix}"
+    return f"{mantissa}e{exponent}" if exponent else str(mantissa)
+
+
+def _format(mantissa: int, exponent: int, fmt: str) -> str:
+    if mantissa == 0:
+        return "0"
+    if fmt not in (DECIMAL_SI, BINARY_SI):
+        fmt = DECIMAL_EXPONENT  # upstream's default for an unknown Format
+    if fmt == BINARY_SI:
+        if exponent >= 0:
+            whole, exact = mantissa * 10**exponent, True
+        else:
+            q, r = divmod(abs(mantissa), 10**-exponent)
+            whole, exact = (q if mantissa > 0 else -q), r == 0
+        if not exact or -1024 < whole < 1024:
+            return _format_decimal(mantissa, exponent, DECIMAL_SI)
+        powers = 0
+        while whole % 1024 == 0:
+            whole //= 1024
+            powers += 1
+        if powers == 0:
+            return str(whole)
+        suffix = _BINARY_SUFFIX_BY_POWER_OF_1024.get(powers)
+        if suffix is None:  # beyond Ei: keep the value exact
+            return _format_decimal(mantissa, exponent, DECIMAL_EXPONENT)
+        return f"{whole}{suffix}"
+    return _format_decimal(mantissa, exponent, fmt)
+
+
+# --- inputs --------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=8192)
+def _parse_cached(s: str) -> _Parsed:
+    return _parse(s)
+
+
+def _go_json_float(f: float) -> str:
+    """The text Go's encoding/json writes for a float64 (what the API server's Quantity
+    unmarshaller sees when YAML says ``cpu: 0.5``): shortest round-trip digits, plain notation
+    unless |f| < 1e-6 or |f| >= 1e21."""
+    text = repr(f)
+    if text in ("inf", "-inf", "nan"):
+        return text  # the scanner rejects these, as Go's encoder refuses them
+    sign = "-" if text.startswith("-") else ""
+    mantissa, _, exp_text = text.lstrip("-").partition("e")
+    int_part, _, frac_part = mantissa.partition(".")
+    all_digits = int_part + frac_part
+    digits = all_digits.lstrip("0")
+    # how many of `digits` stand before the decimal point (may be <= 0 or > len(digits))
+    point = len(int_part) + int(exp_text or 0) - (len(all_digits) - len(digits))
+    digits = digits.rstrip("0")
+    if not digits:
+        return sign + "0"
+    if abs(f) < 1e-6 or abs(f) >= 1e21:
+        exp = point - 1
+        body = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        return f"{sign}{body}e{'-' if exp < 0 else '+'}{abs(exp)}"
+    if point <= 0:
+        return f"{sign}0.{'0' * -point}{digits}"
+    if point >= len(digits):
+        return sign + digits + "0" * (point - len(digits))
+    return f"{sign}{digits[:point]}.{digits[point:]}"
+
+
+def _as_text(q: str | int | float) -> str:
+    if isinstance(q, str):
+        return q
+    if isinstance(q, bool):
+        return "true" if q else "false"  # a JSON boolean is not a quantity
+    if isinstance(q, int):
+        return str(q)
+    if isinstance(q, float):
+        return _go_json_float(q)
+    raise TypeError(f"a quantity must be a string or a number, not {type(q).__name__}")
+
+
+def _parsed(q: str | int | float) -> _Parsed:
+    return _parse_cached(q if type(q) is str else _as_text(q))
+
+
+def _to_fraction(mantissa: int, exponent: int, source: object) -> Fraction:
+    if exponent > _MAX_FRACTION_EXPONENT:
+        raise ValueError(f"quantity {source!r} is too large to hold exactly: "
+                         f"its exponent {exponent} exceeds {_MAX_FRACTION_EXPONENT}")
+    if exponent >= 0:
+        return Fraction(mantissa * 10**exponent)
+    return Fraction(mantissa, 10**-exponent)
+
+
+def _from_fraction(value: Fraction | int) -> tuple[int, int]:
+    """(mantissa, exponent) with value == mantissa * 10**exponent, or ValueError."""
+    value = Fraction(value)
+    den = value.denominator
+    twos = fives = 0
+    while den % 2 == 0:
+        den //= 2
+        twos += 1
+    while den % 5 == 0:
+        den //= 5
+        fives += 1
+    if den != 1:
+        raise ValueError(f"{value} is not a terminating decimal, so no quantity can hold it")
+    places = max(twos, fives)
+    return value.numerator * (10**places // value.denominator), -places
+
+
+# --- public API ----------------------------------------------------------------------------
+
+
+def parse_quantity(q: str | int | float | Fraction) -> Fraction:
+    """The exact value of a quantity (ParseQuantity), as a Fraction.
+
+    Strings follow upstream's grammar and rounding; ints are read as the JSON number they are
+    in a manifest (``cpu: 2``), floats as the text Go's JSON encoder gives them. A Fraction is
+    returned unchanged. Bad input raises ValueError with upstream's message.
+    """
+    if isinstance(q, Fraction):
+        return q
+    p = _parsed(q)
+    return _to_fraction(p.mantissa, p.exponent, q)
+
+
+def parse_quantity_with_format(q: str | int | float) -> tuple[Fraction, str]:
+    """(value, format) where format is the Format upstream records while parsing."""
+    p = _parsed(q)
+    return _to_fraction(p.mantissa, p.exponent, q), p.fmt
+
+
+def _scaled(mantissa: int, exponent: int, scale: int) -> int:
+    """ceil-away-from-zero of mantissa * 10**(exponent - scale), saturated to int64."""
+    if mantissa == 0:
+        return 0
+    shift = exponent - scale
+    if shift >= 0:
+        if shift >= 19:  # 10**19 alone exceeds int64
+            return _INT64_MAX if mantissa > 0 else _INT64_MIN
+        result = mantissa * 10**shift
+    else:
+        result = _div_away(mantissa, -shift)
+    return min(max(result, _INT64_MIN), _INT64_MAX)
+
+
+def _scaled_fraction(value: Fraction, scale: int) -> int:
+    scaled = value * Fraction(10) ** -scale
+    magnitude = -(-abs(scaled) // 1)  # ceil of the magnitude: away from zero
+    result = int(magnitude if scaled >= 0 else -magnitude)
+    return min(max(result, _INT64_MIN), _INT64_MAX)
+
+
+def value(q: str | int | float | Fraction) -> int:
+    """Quantity.Value(): the value rounded up, away from zero, to an integer; saturates at
+    the int64 rails like upstream (a 2^70-byte quantity reads as 2^63-1)."""
+    if type(q) is str:
+        return _value_str(q)
+    if isinstance(q, Fraction):
+        return _scaled_fraction(q, 0)
+    p = _parsed(q)
+    return _scaled(p.mantissa, p.exponent, 0)
+
+
+def milli_value(q: str | int | float | Fraction) -> int:
+    """Quantity.MilliValue(): ceil(q * 1000) away from zero, saturated at the int64 rails."""
+    if type(q) is str:
+        return _milli_str(q)
+    if isinstance(q, Fraction):
+        return _scaled_fraction(q, _MILLI)
+    p = _parsed(q)
+    return _scaled(p.mantissa, p.exponent, _MILLI)
+
+
+@functools.lru_cache(maxsize=8192)
+def _value_str(s: str) -> int:
+    p = _parse_cached(s)
+    return _scaled(p.mantissa, p.exponent, 0)
+
+
+@functools.lru_cache(maxsize=8192)
+def _milli_str(s: str) -> int:
+    p = _parse_cached(s)
+    return _scaled(p.mantissa, p.exponent, _MILLI)
+
+
+def cpu_milli(q: str | int | float | Fraction) -> int:
+    """A CPU quantity in millicores (``"250m"`` -> 250, ``2`` -> 2000)."""
+    return milli_value(q)
+
+
+def mem_bytes(q: str | int | float | Fraction) -> int:
+    """A memory/storage quantity in bytes (``"1Gi"`` -> 1073741824)."""
+    return value(q)
+
+
+def format_quantity(amount: Fraction | int, fmt: str) -> str:
+    """Quantity.String() for ``amount`` held in ``fmt`` (DecimalSI, BinarySI or
+    DecimalExponent; any other string formats as DecimalExponent, as upstream does).
+
+    The amount is used exactly as given: no rounding to 1n and no BinarySI cap (those happen
+    when parsing). It must be a terminating decimal, else ValueError.
+    """
+    if isinstance(amount, (str, float)):
+        raise TypeError("format_quantity takes an exact int or Fraction; use canonical() for text")
+    mantissa, exponent = _from_fraction(amount)
+    return _format(mantissa, exponent, fmt)
+
+
+def canonical(q: str | int | float) -> str:
+    """ParseQuantity(q).String(): the form kubectl and the API server print back."""
+    if type(q) is str:
+        return _canonical_str(q)
+    return _canonical_str(_as_text(q))
+
+
+@functools.lru_cache(maxsize=4096)
+def _canonical_str(s: str) -> str:
+    p = _parse_cached(s)
+    return s if p.verbatim else _format(p.mantissa, p.exponent, p.fmt)

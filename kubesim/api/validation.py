@@ -1,0 +1,1946 @@
+"""Semantic validation of objects, as the API server's registry strategies run it.
+
+Written after kubernetes/kubernetes (v1.35):
+
+- ``pkg/apis/core/validation/validation.go``: ``ValidatePodCreate``/``ValidatePodUpdate``
+  (``validatePodMetadataAndSpec``, ``ValidatePodSpec``, ``validateContainers``,
+  ``validateInitContainers``, ``validateContainerCommon``, ``validateContainerPorts``,
+  ``ValidateEnv``, ``ValidateVolumes``, ``ValidateVolumeMounts``, probes and handlers,
+  ``validateResourceRequirements``, ``ValidateResourceQuantityValue``, ``ValidateTolerations``,
+  ``validateAffinity`` and node/pod affinity terms, ``validateTopologySpreadConstraints``),
+  ``ValidateNode``/``ValidateNodeUpdate`` (``validateNodeTaints``, pod CIDRs), ``ValidateNamespace``;
+- ``staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go`` (``ValidateObjectMetaAccessor``,
+  ``ValidateObjectMetaAccessorUpdate``, annotations size, owner references, finalizers);
+- ``staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go`` (labels, selectors);
+- ``staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go`` and
+  ``pkg/api/validate/content`` (``IsDNS1123Label``/``Subdomain``, label keys and values, ports,
+  ``RegexError``/``MaxLenError``/``InclusiveRangeError`` texts), ``ip.go`` (``IsValidCIDR``);
+- ``staging/src/k8s.io/apimachinery/pkg/util/validation/field/errors.go`` (how values print).
+
+Like the API server, validation runs on the object *after* defaulting and admission
+(``kubesim.api.defaults``); fields those always set (restartPolicy, dnsPolicy, ...) are still
+checked, so a caller that skips defaulting gets upstream's ``Required value`` errors.
+
+Decisions where kubesim cannot be byte-identical, or simplifies:
+
+- Go iterates maps in random order, so several bad labels/resources come back in random
+  order from a real server; kubesim sorts keys so output is deterministic.
+- The pod-update ``Forbidden`` message carries upstream's exact text (v1.35: the list of
+  updatable fields, a newline, then a ``cmp.Diff`` of the internal ``core.PodSpec``). go-cmp's
+  output is deliberately unstable and prints Go structs; kubesim renders its own diff in the
+  same shape: a ``  core.PodSpec{`` line, then ``- \\t<field>: <old JSON>`` / ``+ \\t<field>: <new JSON>``
+  lines for each changed field (JSON paths relative to ``spec``), then ``  }``.
+- Negative ``terminationGracePeriodSeconds`` is accepted on create, as upstream does (only
+  ``nil`` is an error; the kubelet treats negatives as 1).
+- Not validated (accepted as given): volume source internals beyond names, required keys and the
+  one-source rule; hugepages divisibility; sysctls, seccomp/AppArmor annotations, Windows
+  options; pod-level ``spec.resources``; ephemeral containers (refused on create as upstream).
+- ``metadata.resourceVersion`` on update is the store's business and is not checked here.
+
+Adding a kind is one entry in ``VALIDATORS``: ``Kind -> (create_fn(obj), update_fn(new, old))``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from kubesim.errors import FieldError, duplicate, forbidden, invalid, required, unsupported
+
+if TYPE_CHECKING:  # fractions costs ~2 ms to import; it is loaded when a quantity is parsed
+    from fractions import Fraction
+
+# ---------------------------------------------------------------------------------------------
+# error helpers beyond kubesim.errors
+
+
+class GoValue:
+    """A bad value printed verbatim (unquoted), as field.Error prints Stringers and %#v values."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"GoValue({self.text!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, GoValue) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+def not_found(field: str, value: object, detail: str = "") -> FieldError:
+    return FieldError(field, "Not found", detail, value, True)
+
+
+def too_long(field: str, max_bytes: int) -> FieldError:
+    unit = "byte" if max_bytes == 1 else "bytes"
+    return FieldError(field, "Too long", f"may not be more than {max_bytes} {unit}")
+
+
+def _go_quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _go_string_slice(values: list) -> GoValue:
+    return GoValue("[]string{" + ", ".join(_go_quote(str(v)) for v in values) + "}")
+
+
+# ---------------------------------------------------------------------------------------------
+# apimachinery content validators: each returns a list of detail messages
+
+
+def max_len_error(n: int) -> str:
+    return f"must be no more than {n} characters"
+
+
+def regex_error(msg: str, fmt: str, *examples: str) -> str:
+    if not examples:
+        return f"{msg} (regex used for validation is '{fmt}')"
+    ex = " or ".join(f"'{e}', " for e in examples)
+    return f"{msg} (e.g. {ex}regex used for validation is '{fmt}')"
+
+
+def inclusive_range_error(lo: int, hi: int) -> str:
+    return f"must be between {lo} and {hi}, inclusive"
+
+
+EMPTY_ERROR = "must be non-empty"
+IS_NEGATIVE_ERROR = "must be greater than or equal to 0"
+IS_NOT_POSITIVE_ERROR = "must be greater than zero"
+FIELD_IMMUTABLE_ERROR = "field is immutable"
+
+_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+                      "and must start and end with an alphanumeric character")
+_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
+_DNS1123_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
+                          "'-' or '.', and must start and end with an alphanumeric character")
+_dns1123_label_re = re.compile("^" + _DNS1123_LABEL_FMT + r"\Z")
+_dns1123_subdomain_re = re.compile("^" + _DNS1123_SUBDOMAIN_FMT + r"\Z")
+
+_LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_LABEL_KEY_MSG = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with "
+                  "an alphanumeric character")
+_label_key_re = re.compile("^" + _LABEL_KEY_FMT + r"\Z")
+_LABEL_VALUE_FMT = "(" + _LABEL_KEY_FMT + ")?"
+_LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
+                    "or '.', and must start and end with an alphanumeric character")
+_label_value_re = re.compile("^" + _LABEL_VALUE_FMT + r"\Z")
+
+
+def is_dns1123_label(value: str) -> list[str]:
+    errs = []
+    if len(value) > 63:
+        errs.append(max_len_error(63))
+    if not _dns1123_label_re.match(value):
+        if _dns1123_subdomain_re.match(value):
+            errs.append("must not contain dots")
+        else:
+            errs.append(regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
+    return errs
+
+
+def is_dns1123_subdomain(value: str) -> list[str]:
+    errs = []
+    if len(value) > 253:
+        errs.append(max_len_error(253))
+    if not _dns1123_subdomain_re.match(value):
+        errs.append(regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
+    return errs
+
+
+_DNS1123_LABEL_FMT_US = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN_FMT_US = _DNS1123_LABEL_FMT_US + "(\\." + _DNS1123_LABEL_FMT_US + ")*"
+_DNS1123_SUBDOMAIN_MSG_US = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
+                             "'_', '-' or '.', and must start and end with an alphanumeric character")
+_dns1123_subdomain_us_re = re.compile("^" + _DNS1123_SUBDOMAIN_FMT_US + r"\Z")
+
+
+def is_dns1123_subdomain_with_underscore(value: str) -> list[str]:
+    errs = []
+    if len(value) > 253:
+        errs.append(max_len_error(253))
+    if not _dns1123_subdomain_us_re.match(value):
+        errs.append(regex_error(_DNS1123_SUBDOMAIN_MSG_US, _DNS1123_SUBDOMAIN_FMT_US, "example.com"))
+    return errs
+
+
+def is_qualified_name(value: str) -> list[str]:
+    """content.IsLabelKey: an optional DNS-subdomain prefix, '/', and a name part."""
+    errs: list[str] = []
+    parts = value.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            errs.append("prefix part " + EMPTY_ERROR)
+        else:
+            errs.extend("prefix part " + m for m in is_dns1123_subdomain(prefix))
+    else:
+        return ["a valid label key " + regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
+                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
+    if not name:
+        errs.append("name part " + EMPTY_ERROR)
+    elif len(name) > 63:
+        errs.append("name part " + max_len_error(63))
+    if not _label_key_re.match(name):
+        errs.append("name part " + regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
+    return errs
+
+
+def is_valid_label_value(value: str) -> list[str]:
+    errs = []
+    if len(value) > 63:
+        errs.append(max_len_error(63))
+    if not _label_value_re.match(value):
+        errs.append(regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
+    return errs
+
+
+def is_valid_port_num(port: int) -> list[str]:
+    return [] if 1 <= port <= 65535 else [inclusive_range_error(1, 65535)]
+
+
+_port_name_charset_re = re.compile(r"^[-a-z0-9]+\Z")
+_port_name_letter_re = re.compile(r"[a-z]")
+
+
+def is_valid_port_name(port: str) -> list[str]:
+    errs = []
+    if len(port) > 15:
+        errs.append(max_len_error(15))
+    if not _port_name_charset_re.match(port):
+        errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+    if not _port_name_letter_re.search(port):
+        errs.append("must contain at least one letter (a-z)")
+    if "--" in port:
+        errs.append("must not contain consecutive hyphens")
+    if port and (port[0] == "-" or port[-1] == "-"):
+        errs.append("must not begin or end with a hyphen")
+    return errs
+
+
+def is_relaxed_env_var_name(value: str) -> list[str]:
+    """RelaxedEnvironmentVariableValidation is on in v1.35 (GA in v1.34)."""
+    errs = []
+    if not value:
+        errs.append("environment variable name " + EMPTY_ERROR)
+    for ch in value:
+        if ord(ch) > 127 or not ch.isprintable() or ch == "=":
+            errs.append("a valid environment variable name must consist only of printable ASCII characters "
+                        "other than '='")
+            break
+    return errs
+
+
+def _parse_ip_sloppy(value: str):
+    import ipaddress
+
+    if ":" not in value and value.count(".") == 3:
+        parts = value.split(".")
+        if all(p.isdigit() and p.isascii() for p in parts):
+            value = ".".join(str(int(p)) for p in parts)
+    return ipaddress.ip_address(value)
+
+
+def is_valid_cidr(field: str, value: str) -> list[FieldError]:
+    import ipaddress
+
+    try:
+        ip, _, bits = value.partition("/")
+        if not bits or not bits.isdigit():
+            raise ValueError(value)
+        addr = _parse_ip_sloppy(ip)
+        ipaddress.ip_network(f"{addr}/{bits}", strict=False)
+    except ValueError:
+        return [invalid(field, value, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)")]
+    return []
+
+
+def is_valid_ip(field: str, value: str) -> list[FieldError]:
+    try:
+        _parse_ip_sloppy(value)
+    except ValueError:
+        return [invalid(field, value, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")]
+    return []
+
+
+def name_is_dns_subdomain(name: str, prefix: bool) -> list[str]:
+    if prefix:
+        name = _mask_trailing_dash(name)
+    return is_dns1123_subdomain(name)
+
+
+def name_is_dns_label(name: str, prefix: bool) -> list[str]:
+    if prefix:
+        name = _mask_trailing_dash(name)
+    return is_dns1123_label(name)
+
+
+def _mask_trailing_dash(name: str) -> str:
+    if len(name) > 1 and name.endswith("-"):
+        return name[:-1] + "a"
+    return name
+
+
+# ---------------------------------------------------------------------------------------------
+# quantities (k8s.io/apimachinery pkg/api/resource/quantity.go)
+
+QUANTITY_FORMAT_ERROR = ("quantities must match the regular expression "
+                         "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
+QUANTITY_SUFFIX_ERROR = "unable to parse quantity's suffix"
+_DIGITS = frozenset("0123456789")
+_DEC_SUFFIX = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+_BIN_SUFFIX = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
+_DEC_BY_EXP = {v: k for k, v in _DEC_SUFFIX.items()}
+_BIN_BY_EXP = {v: k for k, v in _BIN_SUFFIX.items()}
+
+
+class Quantity:
+    """A parsed quantity: exact value, format, and the string the API server would store."""
+
+    __slots__ = ("value", "format", "text")
+
+    def __init__(self, value: Fraction, fmt: str, text: str | None):
+        self.value = value
+        self.format = fmt  # "DecimalSI" | "BinarySI" | "DecimalExponent"
+        self.text = text   # the original string when Go would keep it verbatim
+
+    def __str__(self) -> str:
+        return self.text if self.text is not None else canonical_string(self.value, self.format)
+
+    def __repr__(self) -> str:
+        return f"Quantity({str(self)!r})"
+
+
+def _scan_quantity(s: str):
+    """parseQuantityString: (positive, num, denom, suffix) or raise ValueError(message)."""
+    end = len(s)
+    pos = 0
+    positive = True
+    if end and s[0] in "+-":
+        positive = s[0] == "+"
+        pos = 1
+    while pos < end and s[pos] == "0":
+        pos += 1
+    if pos >= end:
+        return positive, "0", "", ""
+    start = pos
+    while pos < end and s[pos] in _DIGITS:
+        pos += 1
+    num = s[start:pos] or "0"
+    denom = ""
+    if pos < end and s[pos] == ".":
+        pos += 1
+        dstart = pos
+        while pos < end and s[pos] in _DIGITS:
+            pos += 1
+        denom = s[dstart:pos]
+    if pos >= end:
+        return positive, num, denom, ""
+    suffix_start = pos
+    while pos < end and s[pos] in "eEinumkKMGTP":
+        pos += 1
+    if pos < end:
+        if s[pos] in "+-":
+            pos += 1
+        while pos < end:
+            if s[pos] not in _DIGITS:
+                raise ValueError(QUANTITY_FORMAT_ERROR)
+            pos += 1
+    return positive, num, denom, s[suffix_start:]
+
+
+def _interpret_suffix(suffix: str):
+    """(base, exponent, format) or raise ValueError."""
+    if suffix in _BIN_SUFFIX:
+        return 2, _BIN_SUFFIX[suffix], "BinarySI"
+    if suffix in _DEC_SUFFIX:
+        return 10, _DEC_SUFFIX[suffix], "DecimalSI"
+    if len(suffix) > 1 and suffix[0] in "eE":
+        exp = suffix[1:]
+        digits = exp[1:] if exp[0] in "+-" else exp
+        if digits and all(c in _DIGITS for c in digits) and -(1 << 31) <= int(exp) < (1 << 31):
+            return 10, int(exp), "DecimalExponent"
+    raise ValueError(QUANTITY_SUFFIX_ERROR)
+
+
+def quantity_syntax_error(text: str) -> str | None:
+    """The error ParseQuantity returns for ``text`` (trimmed, as UnmarshalJSON does), or None."""
+    try:
+        parse_quantity_full(text)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def parse_quantity_full(text) -> Quantity:
+    """ParseQuantity: the value (rounded up to 1n as upstream does) and its format."""
+    from fractions import Fraction
+
+    if isinstance(text, bool):
+        raise ValueError(QUANTITY_FORMAT_ERROR)
+    if isinstance(text, int):
+        text = str(text)
+    elif isinstance(text, float):
+        text = repr(text) if not text.is_integer() else str(int(text))
+    s = str(text).strip()
+    if not s:
+        raise ValueError(QUANTITY_FORMAT_ERROR)
+    if s == "0":
+        return Quantity(Fraction(0), "DecimalSI", s)
+    positive, num, denom, suffix = _scan_quantity(s)
+    base, exponent, fmt = _interpret_suffix(suffix)
+    mantissa = Fraction(int(num + denom or "0"), 10 ** len(denom))
+    value = mantissa * (Fraction(10) ** exponent if base == 10 else Fraction(2) ** exponent)
+    # round non-zero values up to the nano scale
+    scaled = value * 10**9
+    if scaled.denominator != 1:
+        value = Fraction(-(-scaled.numerator // scaled.denominator), 10**9)
+    if fmt == "BinarySI" and 0 < value < 1:
+        fmt = "DecimalSI"
+    if not positive:
+        value = -value
+    keep = None  # ParseQuantity keeps the input string when it is already canonical
+    shifted = num + denom
+    if fmt == "BinarySI":
+        precision = 15 - len(num) - int(exponent * 3 / 10) - 1
+        if not denom and precision >= 0 and exponent % 10 == 0 and int(shifted) & 7 != 0:
+            keep = s
+    else:
+        scale = exponent - len(denom)
+        if (len(shifted) <= 18 and scale >= -9 and scale % 3 == 0
+                and not shifted.endswith("000") and shifted[0] != "0"):
+            keep = s
+    return Quantity(value, fmt, keep)
+
+
+def parse_quantity(text) -> Fraction:
+    """The exact value of a quantity; ValueError with upstream's message if it does not parse."""
+    return parse_quantity_full(text).value
+
+
+def _remove_factors(n: int, base: int) -> tuple[int, int]:
+    times = 0
+    while n != 0 and n % base == 0:
+        n //= base
+        times += 1
+    return n, times
+
+
+def canonical_string(value: Fraction, fmt: str = "DecimalSI") -> str:
+    """Quantity.String() for a value in a format (CanonicalizeBytes)."""
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    a = -value if value < 0 else value
+    if fmt == "BinarySI":
+        if a < 1024 or a.denominator != 1:
+            fmt = "DecimalSI"
+        else:
+            m, e = _remove_factors(int(a), 1024)
+            return f"{sign}{m}{_BIN_BY_EXP.get(e * 10, '')}"
+    # decimal: mantissa * 10^exp with exp a multiple of 3
+    exp = 0
+    while a.denominator != 1:
+        a *= 10
+        exp -= 1
+    m, t = _remove_factors(int(a), 10)
+    exp += t
+    r = exp % 3
+    if r:
+        m *= 10**r
+        exp -= r
+    if fmt == "DecimalExponent":
+        suffix = "" if exp == 0 else f"e{exp}"
+    else:
+        suffix = _DEC_BY_EXP.get(exp)
+        if suffix is None:
+            suffix = f"e{exp}"
+    return f"{sign}{m}{suffix}"
+
+
+def canonical_quantity(text) -> str:
+    """The string the API server stores for a quantity (``0.5`` -> ``500m``, ``1024Mi`` -> ``1Gi``)."""
+    return str(parse_quantity_full(text))
+
+
+def round_up_milli(text) -> str:
+    """SetDefaults_ResourceList: ``RoundUp(-3)`` (away from zero), then the string Go would store."""
+    from fractions import Fraction
+
+    q = parse_quantity_full(text)
+    scaled = q.value * 1000
+    if scaled.denominator == 1:
+        return str(q)
+    n, d = scaled.numerator, scaled.denominator
+    milli = -(-n // d) if n > 0 else -((-n + d - 1) // d)
+    return canonical_string(Fraction(milli, 1000), q.format)
+
+
+# ---------------------------------------------------------------------------------------------
+# metadata
+
+
+def validate_labels(labels, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    if not isinstance(labels, dict):
+        return errs
+    for k in sorted(labels):
+        v = labels[k]
+        errs.extend(validate_label_name(str(k), path))
+        for msg in is_valid_label_value("" if v is None else str(v)):
+            errs.append(invalid(path, "" if v is None else str(v), msg))
+    return errs
+
+
+def validate_label_name(name: str, path: str) -> list[FieldError]:
+    return [invalid(path, name, m) for m in is_qualified_name(name)]
+
+
+TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024
+
+
+def validate_annotations(annotations, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    if not isinstance(annotations, dict):
+        return errs
+    total = 0
+    for k in sorted(annotations):
+        for m in is_qualified_name(str(k).lower()):
+            errs.append(invalid(path, str(k), m))
+        total += len(str(k).encode()) + len(str(annotations[k] or "").encode())
+    if total > TOTAL_ANNOTATION_SIZE_LIMIT:
+        errs.append(too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT))
+    return errs
+
+
+def validate_owner_references(refs, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    controller = ""
+    for ref in refs or ():
+        if not isinstance(ref, dict):
+            continue
+        api_version = ref.get("apiVersion") or ""
+        group, _, version = api_version.rpartition("/")
+        if not version:
+            errs.append(invalid(f"{path}.apiVersion", api_version, "version must not be empty"))
+        if not ref.get("kind"):
+            errs.append(invalid(f"{path}.kind", ref.get("kind") or "", "must not be empty"))
+        if not ref.get("name"):
+            errs.append(invalid(f"{path}.name", ref.get("name") or "", "must not be empty"))
+        if not ref.get("uid"):
+            errs.append(invalid(f"{path}.uid", ref.get("uid") or "", "must not be empty"))
+        if group == "" and version == "v1" and ref.get("kind") == "Event":
+            errs.append(invalid(path, GoValue(_go_owner_ref(ref)), "/v1, Kind=Event is disallowed from being an owner"))
+        if ref.get("controller") is True:
+            name = f"{ref.get('kind', '')}/{ref.get('name', '')}"
+            if controller:
+                errs.append(invalid(path, GoValue("[]v1.OwnerReference{...}"),
+                                    "Only one reference can have Controller set to true. Found \"true\" in "
+                                    f"references for {controller} and {name}"))
+            else:
+                controller = name
+    return errs
+
+
+def _go_owner_ref(ref: dict) -> str:
+    return (f'v1.OwnerReference{{APIVersion:{_go_quote(ref.get("apiVersion", ""))}, Kind:{_go_quote(ref.get("kind", ""))}, '
+            f'Name:{_go_quote(ref.get("name", ""))}, UID:{_go_quote(ref.get("uid", ""))}, Controller:(*bool)(nil), '
+            f'BlockOwnerDeletion:(*bool)(nil)}}')
+
+
+_STANDARD_FINALIZERS = {"kubernetes", "orphan", "foregroundDeletion"}
+
+
+def _validate_kube_finalizer_name(value: str, path: str) -> list[FieldError]:
+    if "/" not in value and value not in _STANDARD_FINALIZERS:
+        return [invalid(path, value, "name is neither a standard finalizer name nor is it fully qualified")]
+    return []
+
+
+def validate_finalizers(finalizers, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    finalizers = [str(f) for f in finalizers or ()]
+    for f in finalizers:
+        errs.extend(invalid(path, f, m) for m in is_qualified_name(f))
+    if "orphan" in finalizers and "foregroundDeletion" in finalizers:
+        errs.append(invalid(path, _go_string_slice(finalizers),
+                            "finalizer orphan and foregroundDeletion cannot be both set"))
+    for i, f in enumerate(finalizers):
+        errs.extend(_validate_kube_finalizer_name(f, f"{path}[{i}]"))
+    return errs
+
+
+def validate_object_meta(meta, namespaced: bool, name_fn, path: str = "metadata") -> list[FieldError]:
+    """ValidateObjectMeta (+ core's finalizer-name check), for a create."""
+    meta = meta if isinstance(meta, dict) else {}
+    errs: list[FieldError] = []
+    gen = meta.get("generateName") or ""
+    if gen:
+        errs.extend(invalid(f"{path}.generateName", gen, m) for m in name_fn(gen, True))
+    name = meta.get("name") or ""
+    if not name:
+        errs.append(required(f"{path}.name", "name or generateName is required"))
+    else:
+        errs.extend(invalid(f"{path}.name", name, m) for m in name_fn(name, False))
+    errs.extend(_validate_meta_common(meta, namespaced, path))
+    return errs
+
+
+def _validate_meta_common(meta: dict, namespaced: bool, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    ns = meta.get("namespace") or ""
+    if namespaced:
+        if not ns:
+            errs.append(required(f"{path}.namespace", ""))
+        else:
+            errs.extend(invalid(f"{path}.namespace", ns, m) for m in name_is_dns_label(ns, False))
+    elif ns:
+        errs.append(forbidden(f"{path}.namespace", "not allowed on this type"))
+    gen = meta.get("generation")
+    if isinstance(gen, int) and gen < 0:
+        errs.append(invalid(f"{path}.generation", gen, IS_NEGATIVE_ERROR))
+    errs.extend(validate_labels(meta.get("labels"), f"{path}.labels"))
+    errs.extend(validate_annotations(meta.get("annotations"), f"{path}.annotations"))
+    errs.extend(validate_owner_references(meta.get("ownerReferences"), f"{path}.ownerReferences"))
+    errs.extend(validate_finalizers(meta.get("finalizers"), f"{path}.finalizers"))
+    return errs
+
+
+def validate_object_meta_update(new, old, path: str = "metadata") -> list[FieldError]:
+    """ValidateObjectMetaAccessorUpdate (+ core's finalizer-name check)."""
+    new = new if isinstance(new, dict) else {}
+    old = old if isinstance(old, dict) else {}
+    errs: list[FieldError] = []
+    if old.get("deletionTimestamp"):
+        extra = sorted(set(new.get("finalizers") or ()) - set(old.get("finalizers") or ()))
+        if extra:
+            errs.append(forbidden(f"{path}.finalizers",
+                                  "no new finalizers can be added if the object is being deleted, found new "
+                                  f"finalizers {_go_string_slice(extra)}"))
+    if (new.get("generation") or 0) < (old.get("generation") or 0):
+        errs.append(invalid(f"{path}.generation", new.get("generation") or 0, "must not be decremented"))
+    for fld in ("name", "namespace", "uid"):
+        if (new.get(fld) or "") != (old.get(fld) or ""):
+            errs.append(invalid(f"{path}.{fld}", new.get(fld) or "", FIELD_IMMUTABLE_ERROR))
+    for fld in ("creationTimestamp", "deletionTimestamp"):
+        if (new.get(fld) or None) != (old.get(fld) or None):
+            errs.append(invalid(f"{path}.{fld}", GoValue(_go_time(new.get(fld))), FIELD_IMMUTABLE_ERROR))
+    if new.get("deletionGracePeriodSeconds") != old.get("deletionGracePeriodSeconds"):
+        v = new.get("deletionGracePeriodSeconds")
+        errs.append(invalid(f"{path}.deletionGracePeriodSeconds", v, FIELD_IMMUTABLE_ERROR))
+    errs.extend(validate_labels(new.get("labels"), f"{path}.labels"))
+    errs.extend(validate_annotations(new.get("annotations"), f"{path}.annotations"))
+    errs.extend(validate_owner_references(new.get("ownerReferences"), f"{path}.ownerReferences"))
+    errs.extend(validate_finalizers(new.get("finalizers"), f"{path}.finalizers"))
+    return errs
+
+
+def _go_time(value) -> str:
+    """metav1.Time's String() (time.Time's layout) for an RFC 3339 string."""
+    if not value:
+        return "0001-01-01 00:00:00 +0000 UTC"
+    from datetime import datetime
+
+    try:
+        dt = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return str(value)
+    return dt.strftime("%Y-%m-%d %H:%M:%S +0000 UTC")
+
+
+# ---------------------------------------------------------------------------------------------
+# resources
+
+
+_STANDARD_CONTAINER_RESOURCES = {"cpu", "memory", "ephemeral-storage"}
+_STANDARD_RESOURCES = {
+    "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory", "requests.ephemeral-storage",
+    "limits.cpu", "limits.memory", "limits.ephemeral-storage", "pods", "services", "replicationcontrollers",
+    "resourcequotas", "secrets", "configmaps", "persistentvolumeclaims", "storage", "requests.storage",
+    "services.nodeports", "services.loadbalancers",
+}
+_INTEGER_RESOURCES = {"pods", "services", "replicationcontrollers", "resourcequotas", "secrets", "configmaps",
+                      "persistentvolumeclaims", "services.nodeports", "services.loadbalancers"}
+
+
+def is_hugepage_resource(name: str) -> bool:
+    return name.startswith("hugepages-")
+
+
+def is_native_resource(name: str) -> bool:
+    return "/" not in name or "kubernetes.io/" in name
+
+
+def is_extended_resource(name: str) -> bool:
+    if is_native_resource(name) or name.startswith("requests."):
+        return False
+    return not is_qualified_name("requests." + name)
+
+
+def is_overcommit_allowed(name: str) -> bool:
+    return is_native_resource(name) and not is_hugepage_resource(name)
+
+
+def is_integer_resource(name: str) -> bool:
+    return name in _INTEGER_RESOURCES or is_extended_resource(name)
+
+
+def _validate_resource_name(name: str, path: str) -> list[FieldError]:
+    errs = [invalid(path, name, m) for m in is_qualified_name(name)]
+    if errs:
+        return errs
+    if "/" not in name and not (name in _STANDARD_RESOURCES or name.startswith(("hugepages-", "requests.hugepages-"))):
+        errs.append(invalid(path, name, "must be a standard resource type or fully qualified"))
+    return errs
+
+
+def _validate_container_resource_name(name: str, path: str) -> list[FieldError]:
+    errs = _validate_resource_name(name, path)
+    if "/" not in name:
+        if not (name in _STANDARD_CONTAINER_RESOURCES or is_hugepage_resource(name)):
+            errs.append(invalid(path, name, "must be a standard resource for containers"))
+    elif not is_native_resource(name) and not is_extended_resource(name):
+        errs.append(invalid(path, name, "doesn't follow extended resource name standard"))
+    return errs
+
+
+def _parse_or_error(value, path: str, errs: list[FieldError]) -> Quantity | None:
+    try:
+        return parse_quantity_full(value)
+    except ValueError as e:
+        errs.append(invalid(path, value if isinstance(value, str) else str(value), str(e)))
+        return None
+
+
+def validate_resource_quantity_value(name: str, q: Quantity, path: str) -> list[FieldError]:
+    errs = []
+    if q.value < 0:
+        errs.append(invalid(path, str(q), IS_NEGATIVE_ERROR))
+    if is_integer_resource(name) and q.value.denominator != 1:
+        errs.append(invalid(path, GoValue(str(q)), "must be an integer"))
+    return errs
+
+
+def validate_resource_requirements(res, path: str) -> list[FieldError]:
+    """validateResourceRequirements with validateContainerResourceName."""
+    errs: list[FieldError] = []
+    if not isinstance(res, dict):
+        return errs
+    limits = res.get("limits") or {}
+    requests = res.get("requests") or {}
+    lim_path, req_path = f"{path}.limits", f"{path}.requests"
+    parsed_limits: dict[str, Quantity] = {}
+    for name in sorted(limits):
+        fld = f"{lim_path}[{name}]"
+        errs.extend(_validate_container_resource_name(name, fld))
+        q = _parse_or_error(limits[name], fld, errs)
+        if q is None:
+            continue
+        parsed_limits[name] = q
+        errs.extend(validate_resource_quantity_value(name, q, fld))
+    for name in sorted(requests):
+        fld = f"{req_path}[{name}]"
+        errs.extend(_validate_container_resource_name(name, fld))
+        q = _parse_or_error(requests[name], fld, errs)
+        if q is None:
+            continue
+        errs.extend(validate_resource_quantity_value(name, q, fld))
+        lim = parsed_limits.get(name)
+        if lim is not None:
+            if q.value != lim.value and not is_overcommit_allowed(name):
+                errs.append(invalid(req_path, str(q), f"must be equal to {name} limit of {lim}"))
+            elif q.value > lim.value:
+                errs.append(invalid(req_path, str(q), f"must be less than or equal to {name} limit of {lim}"))
+        elif name not in limits and not is_overcommit_allowed(name):
+            errs.append(required(lim_path, "Limit must be set for non overcommitable resources"))
+    has_cpu_mem = any(n in ("cpu", "memory") for n in list(limits) + list(requests))
+    has_huge = any(is_hugepage_resource(n) for n in list(limits) + list(requests))
+    if has_huge and not has_cpu_mem:
+        errs.append(forbidden(path, "HugePages require cpu or memory"))
+    return errs
+
+
+# ---------------------------------------------------------------------------------------------
+# pods
+
+_RESTART_POLICIES = ["Always", "OnFailure", "Never"]
+_DNS_POLICIES = ["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"]
+_PULL_POLICIES = ["Always", "IfNotPresent", "Never"]
+_PROTOCOLS = ["SCTP", "TCP", "UDP"]
+_TERMINATION_MESSAGE_POLICIES = ["File", "FallbackToLogsOnError"]
+_TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"]
+_TOLERATION_OPERATORS = ["Equal", "Exists"]
+_PREEMPTION_POLICIES = ["PreemptLowerPriority", "Never"]
+_MAX_INT32 = 2**31 - 1
+
+UPDATABLE_POD_SPEC_FIELDS = [
+    "`spec.containers[*].image`",
+    "`spec.initContainers[*].image`",
+    "`spec.activeDeadlineSeconds`",
+    "`spec.tolerations` (only additions to existing tolerations)",
+    "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
+]
+
+MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror"
+POD_DELETION_COST_ANNOTATION = "controller.kubernetes.io/pod-deletion-cost"
+
+
+def _list(v) -> list:
+    return v if isinstance(v, list) else []
+
+
+def _dict(v) -> dict:
+    return v if isinstance(v, dict) else {}
+
+
+def _str(v) -> str:
+    return v if isinstance(v, str) else ("" if v is None else str(v))
+
+
+def _int(v, default: int = 0) -> int:
+    if isinstance(v, bool) or v is None:
+        return default
+    if isinstance(v, (int, float)):
+        return int(v)
+    return default
+
+
+def validate_pod_create(pod: dict) -> list[FieldError]:
+    errs = _validate_pod_metadata_and_spec(pod)
+    spec = _dict(pod.get("spec"))
+    if _list(spec.get("ephemeralContainers")):
+        errs.append(forbidden("spec.ephemeralContainers", "cannot be set on create"))
+    if spec.get("nodeName") and _list(spec.get("schedulingGates")):
+        errs.append(forbidden("spec.nodeName", "cannot be set until all schedulingGates have been cleared"))
+    return errs
+
+
+def _validate_pod_metadata_and_spec(pod: dict, old: dict | None = None) -> list[FieldError]:
+    meta = _dict(pod.get("metadata"))
+    spec = _dict(pod.get("spec"))
+    errs = validate_object_meta(meta, True, name_is_dns_subdomain)
+    errs.extend(_validate_pod_specific_annotations(meta, spec, old))
+    errs.extend(validate_pod_spec(spec, meta, "spec"))
+    if not spec.get("serviceAccountName"):
+        for vi, vol in enumerate(_list(spec.get("volumes"))):
+            proj = _dict(_dict(vol).get("projected"))
+            for si, src in enumerate(_list(proj.get("sources"))):
+                if _dict(src).get("serviceAccountToken") is not None:
+                    errs.append(forbidden(f"spec.volumes[{vi}].projected.sources[{si}].serviceAccountToken",
+                                          "must not be specified when serviceAccountName is not set"))
+    for key in ("containers", "initContainers"):
+        for i, c in enumerate(_list(spec.get(key))):
+            image = _str(_dict(c).get("image"))
+            if len(image) != len(image.strip()):
+                errs.append(invalid(f"spec.{key}[{i}].image", image, "must not have leading or trailing whitespace"))
+    return errs
+
+
+def _validate_pod_specific_annotations(meta: dict, spec: dict, old: dict | None) -> list[FieldError]:
+    errs: list[FieldError] = []
+    ann = _dict(meta.get("annotations"))
+    path = "metadata.annotations"
+    if MIRROR_POD_ANNOTATION in ann and not spec.get("nodeName"):
+        errs.append(invalid(f"{path}[{MIRROR_POD_ANNOTATION}]", _str(ann[MIRROR_POD_ANNOTATION]),
+                            "must set spec.nodeName if mirror pod annotation is set"))
+    if POD_DELETION_COST_ANNOTATION in ann:
+        allow_invalid = False
+        if old is not None:
+            old_cost = _dict(_dict(old.get("metadata")).get("annotations")).get(POD_DELETION_COST_ANNOTATION)
+            allow_invalid = old_cost is not None and not _is_int32(old_cost)
+        if not allow_invalid and not _is_int32(ann[POD_DELETION_COST_ANNOTATION]):
+            errs.append(invalid(f"{path}[{POD_DELETION_COST_ANNOTATION}]", _str(ann[POD_DELETION_COST_ANNOTATION]),
+                                "must be a 32bit integer"))
+    return errs
+
+
+def _is_int32(s) -> bool:
+    s = _str(s)
+    if not re.match(r"^[+-]?[0-9]+\Z", s):
+        return False
+    return -(2**31) <= int(s) <= _MAX_INT32
+
+
+def validate_pod_spec(spec: dict, meta: dict | None, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    grace = spec.get("terminationGracePeriodSeconds")
+    if grace is None:
+        errs.append(required(f"{path}.terminationGracePeriodSeconds", ""))
+    volumes, vol_errs = _validate_volumes(_list(spec.get("volumes")), f"{path}.volumes")
+    errs.extend(vol_errs)
+    restart = _str(spec.get("restartPolicy"))
+    errs.extend(_validate_containers(_list(spec.get("containers")), volumes, grace, f"{path}.containers"))
+    errs.extend(_validate_init_containers(_list(spec.get("initContainers")), _list(spec.get("containers")),
+                                          volumes, grace, f"{path}.initContainers"))
+    errs.extend(_validate_host_network_deps(spec, path))
+    if not restart:
+        errs.append(required(f"{path}.restartPolicy", ""))
+    elif restart not in _RESTART_POLICIES:
+        errs.append(unsupported(f"{path}.restartPolicy", restart, _RESTART_POLICIES))
+    dns = _str(spec.get("dnsPolicy"))
+    if not dns:
+        errs.append(required(f"{path}.dnsPolicy", ""))
+    elif dns not in _DNS_POLICIES:
+        errs.append(unsupported(f"{path}.dnsPolicy", dns, _DNS_POLICIES))
+    errs.extend(validate_labels(spec.get("nodeSelector"), f"{path}.nodeSelector"))
+    errs.extend(_validate_pod_security_context(_dict(spec.get("securityContext")), f"{path}.securityContext"))
+    for i, ref in enumerate(_list(spec.get("imagePullSecrets"))):
+        if isinstance(ref, dict) and set(ref) - {"name"}:
+            errs.append(invalid(f"{path}.imagePullSecrets[{i}]", GoValue(f"core.LocalObjectReference{{Name:{_go_quote(_str(ref.get('name')))}}}"),
+                                "only name may be set"))
+    errs.extend(_validate_affinity(_dict(spec.get("affinity")), f"{path}.affinity"))
+    errs.extend(_validate_dns_config(spec.get("dnsConfig"), dns, f"{path}.dnsConfig"))
+    for i, gate in enumerate(_list(spec.get("readinessGates"))):
+        ct = _str(_dict(gate).get("conditionType"))
+        errs.extend(invalid(f"{path}.readinessGates[{i}].conditionType", ct, m) for m in is_qualified_name(ct))
+    seen: set[str] = set()
+    for i, gate in enumerate(_list(spec.get("schedulingGates"))):
+        name = _str(_dict(gate).get("name"))
+        errs.extend(invalid(f"{path}.schedulingGates[{i}]", name, m) for m in is_qualified_name(name))
+        if name in seen:
+            errs.append(duplicate(f"{path}.schedulingGates[{i}]", name))
+        seen.add(name)
+    errs.extend(_validate_topology_spread(_list(spec.get("topologySpreadConstraints")),
+                                          f"{path}.topologySpreadConstraints"))
+    sa = _str(spec.get("serviceAccountName"))
+    if sa:
+        errs.extend(invalid(f"{path}.serviceAccountName", sa, m) for m in name_is_dns_subdomain(sa, False))
+    node = _str(spec.get("nodeName"))
+    if node:
+        errs.extend(invalid(f"{path}.nodeName", node, m) for m in name_is_dns_subdomain(node, False))
+    ads = spec.get("activeDeadlineSeconds")
+    if ads is not None and not (1 <= _int(ads) <= _MAX_INT32):
+        errs.append(invalid(f"{path}.activeDeadlineSeconds", _int(ads), inclusive_range_error(1, _MAX_INT32)))
+    for fld in ("hostname", "subdomain"):
+        v = _str(spec.get(fld))
+        if v:
+            errs.extend(invalid(f"{path}.{fld}", v, m) for m in is_dns1123_label(v))
+    tols = _list(spec.get("tolerations"))
+    if tols:
+        errs.extend(validate_tolerations(tols, f"{path}.tolerations"))
+    for i, alias in enumerate(_list(spec.get("hostAliases"))):
+        alias = _dict(alias)
+        errs.extend(is_valid_ip(f"{path}.hostAliases[{i}].ip", _str(alias.get("ip"))))
+        for j, h in enumerate(_list(alias.get("hostnames"))):
+            errs.extend(invalid(f"{path}.hostAliases[{i}].hostnames[{j}]", _str(h), m)
+                        for m in is_dns1123_subdomain(_str(h)))
+    pcn = _str(spec.get("priorityClassName"))
+    if pcn:
+        errs.extend(invalid(f"{path}.priorityClassName", pcn, m) for m in name_is_dns_subdomain(pcn, False))
+    rcn = spec.get("runtimeClassName")
+    if rcn is not None:
+        errs.extend(invalid(f"{path}.runtimeClassName", _str(rcn), m) for m in name_is_dns_subdomain(_str(rcn), False))
+    pp = spec.get("preemptionPolicy")
+    if pp is not None:
+        if pp == "":
+            errs.append(required(f"{path}.preemptionPolicy", ""))
+        elif pp not in _PREEMPTION_POLICIES:
+            errs.append(unsupported(f"{path}.preemptionPolicy", _str(pp), _PREEMPTION_POLICIES))
+    os_ = spec.get("os")
+    if isinstance(os_, dict):
+        name = _str(os_.get("name"))
+        if not name:
+            errs.append(required(f"{path}.os.name", "cannot be empty"))
+        elif name not in ("linux", "windows"):
+            errs.append(unsupported(f"{path}.os.name", name, ["linux", "windows"]))
+    return errs
+
+
+def _validate_host_network_deps(spec: dict, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    if spec.get("hostNetwork") is True:
+        for i, c in enumerate(_list(spec.get("containers"))):
+            for j, p in enumerate(_list(_dict(c).get("ports"))):
+                p = _dict(p)
+                hp, cp = _int(p.get("hostPort")), _int(p.get("containerPort"))
+                if hp != cp:
+                    errs.append(invalid(f"{path}.containers[{i}].ports[{j}].hostPort", hp,
+                                        "must match `containerPort` when `hostNetwork` is true"))
+    return errs
+
+
+def _validate_pod_security_context(sc: dict, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    for fld in ("fsGroup", "runAsUser", "runAsGroup"):
+        v = sc.get(fld)
+        if v is not None and not 0 <= _int(v) <= 0xFFFFFFFF:
+            errs.append(invalid(f"{path}.{fld}", _int(v), inclusive_range_error(0, 0xFFFFFFFF)))
+    for i, gid in enumerate(_list(sc.get("supplementalGroups"))):
+        if not 0 <= _int(gid) <= 0xFFFFFFFF:
+            errs.append(invalid(f"{path}.supplementalGroups[{i}]", _int(gid), inclusive_range_error(0, 0xFFFFFFFF)))
+    if sc.get("shareProcessNamespace") is True and sc.get("hostPID") is True:
+        errs.append(invalid(f"{path}.shareProcessNamespace", True, "ShareProcessNamespace and HostPID cannot both be enabled"))
+    return errs
+
+
+def _validate_dns_config(cfg, policy: str, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    if policy == "None":
+        if not isinstance(cfg, dict):
+            return [required(path, "must provide `dnsConfig` when `dnsPolicy` is None")]
+        if not _list(cfg.get("nameservers")):
+            return [required(f"{path}.nameservers", "must provide at least one DNS nameserver when `dnsPolicy` is None")]
+    if isinstance(cfg, dict):
+        ns = _list(cfg.get("nameservers"))
+        if len(ns) > 3:
+            errs.append(invalid(f"{path}.nameservers", _go_string_slice(ns), "must not have more than 3 nameservers"))
+        for i, n in enumerate(ns):
+            errs.extend(is_valid_ip(f"{path}.nameservers[{i}]", _str(n)))
+        for i, s in enumerate(_list(cfg.get("searches"))):
+            s = _str(s)
+            if s != ".":
+                s = s[:-1] if s.endswith(".") else s
+                errs.extend(invalid(f"{path}.searches[{i}]", s, m) for m in is_dns1123_subdomain_with_underscore(s))
+        for i, o in enumerate(_list(cfg.get("options"))):
+            if not _str(_dict(o).get("name")):
+                errs.append(required(f"{path}.options[{i}]", "must not be empty"))
+    return errs
+
+
+# -- volumes
+
+_VOLUME_SOURCES = (
+    "emptyDir", "hostPath", "gitRepo", "gcePersistentDisk", "awsElasticBlockStore", "secret", "nfs", "iscsi",
+    "glusterfs", "flocker", "persistentVolumeClaim", "rbd", "cinder", "cephfs", "quobyte", "downwardAPI", "fc",
+    "flexVolume", "configMap", "azureFile", "vsphereVolume", "photonPersistentDisk", "portworxVolume", "azureDisk",
+    "storageos", "projected", "scaleIO", "csi", "ephemeral", "image",
+)
+_HOST_PATH_TYPES = ["", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"]
+
+
+def _validate_volumes(volumes: list, path: str) -> tuple[set[str], list[FieldError]]:
+    names: set[str] = set()
+    errs: list[FieldError] = []
+    for i, vol in enumerate(volumes):
+        vol = _dict(vol)
+        idx = f"{path}[{i}]"
+        name = _str(vol.get("name"))
+        el = _validate_volume_source(vol, idx)
+        if not name:
+            el.append(required(f"{idx}.name", ""))
+        else:
+            el.extend(invalid(f"{idx}.name", name, m) for m in is_dns1123_label(name))
+        if name in names:
+            el.append(duplicate(f"{idx}.name", name))
+        if not el:
+            names.add(name)
+        else:
+            errs.extend(el)
+    return names, errs
+
+
+def _validate_volume_source(vol: dict, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    count = 0
+    for src in _VOLUME_SOURCES:
+        if vol.get(src) is None:
+            continue
+        if count > 0:
+            errs.append(forbidden(f"{path}.{src}", "may not specify more than 1 volume type"))
+            continue
+        count += 1
+        s = _dict(vol.get(src))
+        if src == "hostPath":
+            p = _str(s.get("path"))
+            if not p:
+                errs.append(required(f"{path}.hostPath.path", ""))
+            else:
+                if ".." in p.split("/"):
+                    errs.append(invalid(f"{path}.hostPath.path", p, "must not contain '..'"))
+                t = s.get("type")
+                if t is not None and t not in _HOST_PATH_TYPES:
+                    errs.append(unsupported(f"{path}.hostPath.type", _str(t), _HOST_PATH_TYPES))
+        elif src == "secret":
+            if not _str(s.get("secretName")):
+                errs.append(required(f"{path}.secret.secretName", ""))
+        elif src == "configMap":
+            if not _str(s.get("name")):
+                errs.append(required(f"{path}.configMap.name", ""))
+        elif src == "persistentVolumeClaim":
+            if not _str(s.get("claimName")):
+                errs.append(required(f"{path}.persistentVolumeClaim.claimName", ""))
+        elif src == "nfs":
+            if not _str(s.get("server")):
+                errs.append(required(f"{path}.nfs.server", ""))
+            if not _str(s.get("path")):
+                errs.append(required(f"{path}.nfs.path", ""))
+        elif src == "emptyDir":
+            limit = s.get("sizeLimit")
+            if limit is not None:
+                try:
+                    if parse_quantity(limit) < 0:
+                        errs.append(forbidden(f"{path}.emptyDir.sizeLimit", "SizeLimit field must be a valid resource quantity"))
+                except ValueError:
+                    pass
+    if count == 0:
+        errs.append(required(path, "must specify a volume type"))
+    return errs
+
+
+# -- containers
+
+
+def _validate_containers(containers: list, volumes: set[str], grace, path: str) -> list[FieldError]:
+    if not containers:
+        return [required(path, "")]
+    errs: list[FieldError] = []
+    names: set[str] = set()
+    for i, c in enumerate(containers):
+        c = _dict(c)
+        idx = f"{path}[{i}]"
+        errs.extend(_validate_container_common(c, volumes, idx))
+        name = _str(c.get("name"))
+        if name in names:
+            errs.append(duplicate(f"{idx}.name", name))
+        else:
+            names.add(name)
+        if c.get("lifecycle") is not None:
+            errs.extend(_validate_lifecycle(_dict(c.get("lifecycle")), grace, f"{idx}.lifecycle"))
+        errs.extend(_validate_probe(c.get("livenessProbe"), f"{idx}.livenessProbe", success_one=True))
+        errs.extend(_validate_probe(c.get("readinessProbe"), f"{idx}.readinessProbe", readiness=True))
+        errs.extend(_validate_probe(c.get("startupProbe"), f"{idx}.startupProbe", success_one=True))
+        if c.get("restartPolicy") is not None:
+            errs.append(forbidden(f"{idx}.restartPolicy", "may not be set for non-init containers"))
+    errs.extend(_check_host_port_conflicts(containers, path))
+    return errs
+
+
+def _validate_init_containers(containers: list, regular: list, volumes: set[str], grace, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    names = {_str(_dict(c).get("name")) for c in regular}
+    for i, c in enumerate(containers):
+        c = _dict(c)
+        idx = f"{path}[{i}]"
+        errs.extend(_validate_container_common(c, volumes, idx))
+        restart_always = False
+        rp = c.get("restartPolicy")
+        if rp is not None:
+            if rp != "Always":
+                errs.append(unsupported(f"{idx}.restartPolicy", _str(rp), ["Always"]))
+            restart_always = rp == "Always"
+        name = _str(c.get("name"))
+        if name in names:
+            errs.append(duplicate(f"{idx}.name", name))
+        elif name:
+            names.add(name)
+        errs.extend(_check_host_port_conflicts([c], path))
+        if restart_always:
+            if c.get("lifecycle") is not None:
+                errs.extend(_validate_lifecycle(_dict(c.get("lifecycle")), grace, f"{idx}.lifecycle"))
+            errs.extend(_validate_probe(c.get("livenessProbe"), f"{idx}.livenessProbe", success_one=True))
+            errs.extend(_validate_probe(c.get("readinessProbe"), f"{idx}.readinessProbe", readiness=True))
+            errs.extend(_validate_probe(c.get("startupProbe"), f"{idx}.startupProbe", success_one=True))
+        else:
+            for fld in ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe"):
+                if c.get(fld) is not None:
+                    errs.append(forbidden(f"{idx}.{fld}", "may not be set for init containers without restartPolicy=Always"))
+        if _list(c.get("resizePolicy")):
+            errs.append(invalid(f"{idx}.resizePolicy", GoValue("[]core.ContainerResizePolicy{...}"),
+                                "must not be set for init containers"))
+    return errs
+
+
+def _validate_container_common(c: dict, volumes: set[str], path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    name = _str(c.get("name"))
+    if not name:
+        errs.append(required(f"{path}.name", ""))
+    else:
+        errs.extend(invalid(f"{path}.name", name, m) for m in is_dns1123_label(name))
+    if not _str(c.get("image")):
+        errs.append(required(f"{path}.image", ""))
+    tmp = _str(c.get("terminationMessagePolicy"))
+    if not tmp:
+        errs.append(required(f"{path}.terminationMessagePolicy", ""))
+    elif tmp not in _TERMINATION_MESSAGE_POLICIES:
+        errs.append(unsupported(f"{path}.terminationMessagePolicy", tmp, _TERMINATION_MESSAGE_POLICIES))
+    errs.extend(validate_container_ports(_list(c.get("ports")), f"{path}.ports"))
+    errs.extend(_validate_env(_list(c.get("env")), f"{path}.env"))
+    errs.extend(_validate_env_from(_list(c.get("envFrom")), f"{path}.envFrom"))
+    errs.extend(_validate_volume_mounts(_list(c.get("volumeMounts")), volumes, f"{path}.volumeMounts"))
+    pull = _str(c.get("imagePullPolicy"))
+    if not pull:
+        errs.append(required(f"{path}.imagePullPolicy", ""))
+    elif pull not in _PULL_POLICIES:
+        errs.append(unsupported(f"{path}.imagePullPolicy", pull, _PULL_POLICIES))
+    errs.extend(validate_resource_requirements(_dict(c.get("resources")), f"{path}.resources"))
+    errs.extend(_validate_container_security_context(c.get("securityContext"), f"{path}.securityContext"))
+    return errs
+
+
+def validate_container_ports(ports: list, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    names: set[str] = set()
+    for i, p in enumerate(ports):
+        p = _dict(p)
+        idx = f"{path}[{i}]"
+        name = _str(p.get("name"))
+        if name:
+            msgs = is_valid_port_name(name)
+            if msgs:
+                errs.extend(invalid(f"{idx}.name", name, m) for m in msgs)
+            elif name in names:
+                errs.append(duplicate(f"{idx}.name", name))
+            else:
+                names.add(name)
+        cp = _int(p.get("containerPort"))
+        if cp == 0:
+            errs.append(required(f"{idx}.containerPort", ""))
+        else:
+            errs.extend(invalid(f"{idx}.containerPort", cp, m) for m in is_valid_port_num(cp))
+        hp = _int(p.get("hostPort"))
+        if hp != 0:
+            errs.extend(invalid(f"{idx}.hostPort", hp, m) for m in is_valid_port_num(hp))
+        proto = _str(p.get("protocol"))
+        if not proto:
+            errs.append(required(f"{idx}.protocol", ""))
+        elif proto not in _PROTOCOLS:
+            errs.append(unsupported(f"{idx}.protocol", proto, _PROTOCOLS))
+    return errs
+
+
+def _check_host_port_conflicts(containers: list, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    seen: set[str] = set()
+    for ci, c in enumerate(containers):
+        for pi, p in enumerate(_list(_dict(c).get("ports"))):
+            p = _dict(p)
+            hp = _int(p.get("hostPort"))
+            if hp == 0:
+                continue
+            key = f"{_str(p.get('protocol'))}/{_str(p.get('hostIP'))}/{hp}"
+            if key in seen:
+                errs.append(duplicate(f"{path}[{ci}].ports[{pi}].hostPort", key))
+            else:
+                seen.add(key)
+    return errs
+
+
+_ENV_FIELD_PATHS = ["metadata.name", "metadata.namespace", "metadata.uid", "spec.nodeName",
+                    "spec.serviceAccountName", "status.hostIP", "status.hostIPs", "status.podIP", "status.podIPs"]
+
+
+def _validate_env(env: list, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    for i, ev in enumerate(env):
+        ev = _dict(ev)
+        idx = f"{path}[{i}]"
+        name = _str(ev.get("name"))
+        if not name:
+            errs.append(required(f"{idx}.name", ""))
+        else:
+            errs.extend(invalid(f"{idx}.name", name, m) for m in is_relaxed_env_var_name(name))
+        vf = ev.get("valueFrom")
+        if isinstance(vf, dict):
+            vpath = f"{idx}.valueFrom"
+            sources = [k for k in ("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef") if vf.get(k) is not None]
+            fr = vf.get("fieldRef")
+            if isinstance(fr, dict):
+                fp = _str(fr.get("fieldPath"))
+                if not _str(fr.get("apiVersion")):
+                    errs.append(required(f"{vpath}.fieldRef.apiVersion", ""))
+                elif not fp:
+                    errs.append(required(f"{vpath}.fieldRef.fieldPath", ""))
+                elif not re.match(r"^metadata\.(labels|annotations)\['[^']*'\]\Z", fp) and fp not in _ENV_FIELD_PATHS:
+                    errs.append(unsupported(f"{vpath}.fieldRef.fieldPath", fp, sorted(_ENV_FIELD_PATHS)))
+            for ref in ("configMapKeyRef", "secretKeyRef"):
+                r = vf.get(ref)
+                if isinstance(r, dict) and not _str(r.get("key")):
+                    errs.append(required(f"{vpath}.{ref}.key", ""))
+            if not sources:
+                errs.append(invalid(vpath, "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"))
+            elif ev.get("value"):
+                errs.append(invalid(vpath, "", "may not be specified when `value` is not empty"))
+            elif len(sources) > 1:
+                errs.append(invalid(vpath, "", "may not have more than one field specified at a time"))
+    return errs
+
+
+def _validate_env_from(env_from: list, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    for i, ev in enumerate(env_from):
+        ev = _dict(ev)
+        idx = f"{path}[{i}]"
+        prefix = _str(ev.get("prefix"))
+        if prefix:
+            errs.extend(invalid(f"{idx}.prefix", prefix, m) for m in is_relaxed_env_var_name(prefix))
+        n = 0
+        for ref in ("configMapRef", "secretRef"):
+            r = ev.get(ref)
+            if r is not None:
+                n += 1
+                name = _str(_dict(r).get("name"))
+                if not name:
+                    errs.append(required(f"{idx}.{ref}.name", ""))
+                else:
+                    errs.extend(invalid(f"{idx}.{ref}.name", name, m) for m in name_is_dns_subdomain(name, True))
+        if n == 0:
+            errs.append(invalid(path, "", "must specify one of: `configMapRef` or `secretRef`"))
+        elif n > 1:
+            errs.append(invalid(path, "", "may not have more than one field specified at a time"))
+    return errs
+
+
+def _validate_volume_mounts(mounts: list, volumes: set[str], path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    paths: set[str] = set()
+    for i, m in enumerate(mounts):
+        m = _dict(m)
+        idx = f"{path}[{i}]"
+        name = _str(m.get("name"))
+        if not name:
+            errs.append(required(f"{idx}.name", ""))
+        if name not in volumes:
+            errs.append(not_found(f"{idx}.name", name))
+        mp = _str(m.get("mountPath"))
+        if not mp:
+            errs.append(required(f"{idx}.mountPath", ""))
+        if mp in paths:
+            errs.append(invalid(f"{idx}.mountPath", mp, "must be unique"))
+        paths.add(mp)
+        for fld in ("subPath", "subPathExpr"):
+            sp = _str(m.get(fld))
+            if sp:
+                if sp.startswith("/"):
+                    errs.append(invalid(f"{path}.{fld}", sp, "must be a relative path"))
+                if ".." in re.split(r"[/\\]", sp):
+                    errs.append(invalid(f"{path}.{fld}", sp, "must not contain '..'"))
+        if m.get("subPath") and m.get("subPathExpr"):
+            errs.append(invalid(f"{idx}.subPathExpr", _str(m.get("subPathExpr")), "subPathExpr and subPath are mutually exclusive"))
+    return errs
+
+
+def _validate_container_security_context(sc, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    if not isinstance(sc, dict):
+        return errs
+    for fld in ("runAsUser", "runAsGroup"):
+        v = sc.get(fld)
+        if v is not None and not 0 <= _int(v) <= 0xFFFFFFFF:
+            errs.append(invalid(f"{path}.{fld}", _int(v), inclusive_range_error(0, 0xFFFFFFFF)))
+    if sc.get("allowPrivilegeEscalation") is False and sc.get("privileged") is True:
+        errs.append(invalid(path, GoValue("&core.SecurityContext{...}"),
+                            "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"))
+    return errs
+
+
+def _validate_probe(probe, path: str, success_one: bool = False, readiness: bool = False) -> list[FieldError]:
+    if not isinstance(probe, dict):
+        return []
+    errs = _validate_handler(probe, ("exec", "httpGet", "tcpSocket", "grpc"), path)
+    for fld in ("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold"):
+        v = _int(probe.get(fld))
+        if v < 0:
+            errs.append(invalid(f"{path}.{fld}", v, IS_NEGATIVE_ERROR))
+    tg = probe.get("terminationGracePeriodSeconds")
+    if tg is not None and _int(tg) <= 0:
+        errs.append(invalid(f"{path}.terminationGracePeriodSeconds", _int(tg), "must be greater than 0"))
+    if success_one and _int(probe.get("successThreshold")) != 1:
+        errs.append(invalid(f"{path}.successThreshold", _int(probe.get("successThreshold")), "must be 1"))
+    if readiness and tg is not None:
+        errs.append(invalid(f"{path}.terminationGracePeriodSeconds", _int(tg), "must not be set for readinessProbes"))
+    return errs
+
+
+def _validate_lifecycle(lc: dict, grace, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    for hook in ("postStart", "preStop"):
+        h = lc.get(hook)
+        if isinstance(h, dict):
+            errs.extend(_validate_handler(h, ("exec", "httpGet", "tcpSocket", "sleep"), f"{path}.{hook}", grace))
+    return errs
+
+
+def _validate_handler(h: dict, kinds: tuple, path: str, grace=None) -> list[FieldError]:
+    errs: list[FieldError] = []
+    n = 0
+    for k in kinds:
+        v = h.get(k)
+        if v is None:
+            continue
+        if n > 0:
+            errs.append(forbidden(f"{path}.{k}", "may not specify more than 1 handler type"))
+            continue
+        n += 1
+        v = _dict(v)
+        if k == "exec" and not _list(v.get("command")):
+            errs.append(required(f"{path}.exec.command", ""))
+        elif k == "httpGet":
+            if not _str(v.get("path")):
+                errs.append(required(f"{path}.httpGet.path", ""))
+            errs.extend(_validate_port_num_or_name(v.get("port"), f"{path}.httpGet.port"))
+            scheme = _str(v.get("scheme"))
+            if scheme not in ("HTTP", "HTTPS"):
+                errs.append(unsupported(f"{path}.httpGet.scheme", scheme, ["HTTP", "HTTPS"]))
+        elif k == "tcpSocket":
+            errs.extend(_validate_port_num_or_name(v.get("port"), f"{path}.tcpSocket.port"))
+        elif k == "grpc":
+            errs.extend(_validate_port_num_or_name(_int(v.get("port")), f"{path}.grpc.port"))
+        elif k == "sleep" and grace is not None:
+            secs = _int(v.get("seconds"))
+            if secs < 0 or secs > _int(grace):
+                errs.append(invalid(f"{path}.sleep", secs,
+                                    f"must be non-negative and less than terminationGracePeriodSeconds ({_int(grace)})"))
+    if n == 0:
+        errs.append(required(path, "must specify a handler type"))
+    return errs
+
+
+def _validate_port_num_or_name(port, path: str) -> list[FieldError]:
+    if isinstance(port, str):
+        return [invalid(path, port, m) for m in is_valid_port_name(port)]
+    p = _int(port)
+    return [invalid(path, p, m) for m in is_valid_port_num(p)]
+
+
+# -- tolerations and affinity
+
+
+def validate_tolerations(tolerations: list, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    for i, t in enumerate(tolerations):
+        t = _dict(t)
+        idx = f"{path}[{i}]"
+        key = _str(t.get("key"))
+        op = _str(t.get("operator"))
+        effect = _str(t.get("effect"))
+        value = _str(t.get("value"))
+        if key:
+            errs.extend(validate_label_name(key, f"{idx}.key"))
+        if not key and op != "Exists":
+            errs.append(invalid(f"{idx}.operator", op,
+                                "operator must be Exists when `key` is empty, which means \"match all values and all keys\""))
+        if t.get("tolerationSeconds") is not None and effect != "NoExecute":
+            errs.append(invalid(f"{idx}.effect", effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
+        if op in ("Equal", ""):
+            msgs = is_valid_label_value(value)
+            if msgs:
+                errs.append(invalid(f"{idx}.operator", value, ";".join(msgs)))
+        elif op == "Exists":
+            if value:
+                errs.append(invalid(f"{idx}.operator", value, "value must be empty when `operator` is 'Exists'"))
+        else:
+            errs.append(unsupported(f"{idx}.operator", op, _TOLERATION_OPERATORS))
+        if effect and effect not in _TAINT_EFFECTS:
+            errs.append(unsupported(f"{idx}.effect", effect, _TAINT_EFFECTS))
+    return errs
+
+
+def _validate_node_selector_requirement(rq: dict, allow_invalid_values: bool, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    op = _str(rq.get("operator"))
+    values = _list(rq.get("values"))
+    if op in ("In", "NotIn"):
+        if not values:
+            errs.append(required(f"{path}.values", "must be specified when `operator` is 'In' or 'NotIn'"))
+    elif op in ("Exists", "DoesNotExist"):
+        if values:
+            errs.append(forbidden(f"{path}.values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
+    elif op in ("Gt", "Lt"):
+        if len(values) != 1:
+            errs.append(required(f"{path}.values", "must be specified single value when `operator` is 'Lt' or 'Gt'"))
+    else:
+        errs.append(invalid(f"{path}.operator", op, "not a valid selector operator"))
+    errs.extend(validate_label_name(_str(rq.get("key")), f"{path}.key"))
+    if not allow_invalid_values:
+        for j, v in enumerate(values):
+            errs.extend(invalid(f"{path}.values[{j}]", _str(v), m) for m in is_valid_label_value(_str(v)))
+    return errs
+
+
+def _validate_node_field_selector_requirement(rq: dict, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    op = _str(rq.get("operator"))
+    values = _list(rq.get("values"))
+    if op in ("In", "NotIn"):
+        if len(values) != 1:
+            errs.append(required(f"{path}.values",
+                                 "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"))
+    else:
+        errs.append(invalid(f"{path}.operator", op, "not a valid selector operator"))
+    key = _str(rq.get("key"))
+    if key != "metadata.name":
+        errs.append(invalid(f"{path}.key", key, "not a valid field selector key"))
+    else:
+        for j, v in enumerate(values):
+            errs.extend(invalid(f"{path}.values[{j}]", _str(v), m) for m in name_is_dns_subdomain(_str(v), False))
+    return errs
+
+
+def _validate_node_selector_term(term: dict, allow_invalid_values: bool, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    for j, rq in enumerate(_list(term.get("matchExpressions"))):
+        errs.extend(_validate_node_selector_requirement(_dict(rq), allow_invalid_values, f"{path}.matchExpressions[{j}]"))
+    for j, rq in enumerate(_list(term.get("matchFields"))):
+        errs.extend(_validate_node_field_selector_requirement(_dict(rq), f"{path}.matchFields[{j}]"))
+    return errs
+
+
+def validate_label_selector(sel, path: str, allow_invalid_values: bool = False) -> list[FieldError]:
+    errs: list[FieldError] = []
+    if not isinstance(sel, dict):
+        return errs
+    errs.extend(validate_labels(sel.get("matchLabels"), f"{path}.matchLabels"))
+    for i, rq in enumerate(_list(sel.get("matchExpressions"))):
+        rq = _dict(rq)
+        p = f"{path}.matchExpressions[{i}]"
+        op = _str(rq.get("operator"))
+        values = _list(rq.get("values"))
+        if op in ("In", "NotIn"):
+            if not values:
+                errs.append(required(f"{p}.values", "must be specified when `operator` is 'In' or 'NotIn'"))
+        elif op in ("Exists", "DoesNotExist"):
+            if values:
+                errs.append(forbidden(f"{p}.values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
+        else:
+            errs.append(invalid(f"{p}.operator", op, "not a valid selector operator"))
+        errs.extend(validate_label_name(_str(rq.get("key")), f"{p}.key"))
+        if not allow_invalid_values:
+            for j, v in enumerate(values):
+                errs.extend(invalid(f"{p}.values[{j}]", _str(v), m) for m in is_valid_label_value(_str(v)))
+    return errs
+
+
+def _validate_affinity(aff: dict, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    na = aff.get("nodeAffinity")
+    if isinstance(na, dict):
+        p = f"{path}.nodeAffinity"
+        req = na.get("requiredDuringSchedulingIgnoredDuringExecution")
+        if isinstance(req, dict):
+            tp = f"{p}.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
+            terms = _list(req.get("nodeSelectorTerms"))
+            if not terms:
+                errs.append(required(tp, "must have at least one node selector term"))
+            for i, term in enumerate(terms):
+                errs.extend(_validate_node_selector_term(_dict(term), False, f"{tp}[{i}]"))
+        for i, pref in enumerate(_list(na.get("preferredDuringSchedulingIgnoredDuringExecution"))):
+            pref = _dict(pref)
+            pp = f"{p}.preferredDuringSchedulingIgnoredDuringExecution[{i}]"
+            w = _int(pref.get("weight"))
+            if w <= 0 or w > 100:
+                errs.append(invalid(f"{pp}.weight", w, "must be in the range 1-100"))
+            errs.extend(_validate_node_selector_term(_dict(pref.get("preference")), True, f"{pp}.preference"))
+    for kind in ("podAffinity", "podAntiAffinity"):
+        pa = aff.get(kind)
+        if not isinstance(pa, dict):
+            continue
+        p = f"{path}.{kind}"
+        for i, term in enumerate(_list(pa.get("requiredDuringSchedulingIgnoredDuringExecution"))):
+            errs.extend(_validate_pod_affinity_term(_dict(term), f"{p}.requiredDuringSchedulingIgnoredDuringExecution[{i}]"))
+        for i, wt in enumerate(_list(pa.get("preferredDuringSchedulingIgnoredDuringExecution"))):
+            wt = _dict(wt)
+            wp = f"{p}.preferredDuringSchedulingIgnoredDuringExecution[{i}]"
+            w = _int(wt.get("weight"))
+            if w <= 0 or w > 100:
+                errs.append(invalid(f"{wp}.weight", w, "must be in the range 1-100"))
+            errs.extend(_validate_pod_affinity_term(_dict(wt.get("podAffinityTerm")), f"{wp}.podAffinityTerm"))
+    return errs
+
+
+def _validate_pod_affinity_term(term: dict, path: str) -> list[FieldError]:
+    errs = validate_label_selector(term.get("labelSelector"), f"{path}.labelSelector")
+    errs.extend(validate_label_selector(term.get("namespaceSelector"), f"{path}.namespaceSelector"))
+    for ns in _list(term.get("namespaces")):
+        errs.extend(invalid(f"{path}.namespace", _str(ns), m) for m in name_is_dns_label(_str(ns), False))
+    tk = _str(term.get("topologyKey"))
+    if not tk:
+        errs.append(required(f"{path}.topologyKey", "can not be empty"))
+    errs.extend(validate_label_name(tk, f"{path}.topologyKey"))
+    return errs
+
+
+def _validate_topology_spread(constraints: list, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    for i, c in enumerate(constraints):
+        c = _dict(c)
+        p = f"{path}[{i}]"
+        skew = _int(c.get("maxSkew"))
+        if skew <= 0:
+            errs.append(invalid(f"{p}.maxSkew", skew, IS_NOT_POSITIVE_ERROR))
+        tk = _str(c.get("topologyKey"))
+        if not tk:
+            errs.append(required(f"{p}.topologyKey", "can not be empty"))
+        else:
+            errs.extend(validate_label_name(tk, f"{p}.topologyKey"))
+        wu = _str(c.get("whenUnsatisfiable"))
+        if wu not in ("DoNotSchedule", "ScheduleAnyway"):
+            errs.append(unsupported(f"{p}.whenUnsatisfiable", wu, ["DoNotSchedule", "ScheduleAnyway"]))
+        for later in constraints[i + 1:]:
+            later = _dict(later)
+            if _str(later.get("topologyKey")) == tk and _str(later.get("whenUnsatisfiable")) == wu:
+                errs.append(duplicate(f"{p}.{{topologyKey, whenUnsatisfiable}}", f"{{{tk}, {wu}}}"))
+                break
+        md = c.get("minDomains")
+        if md is not None:
+            if _int(md) <= 0:
+                errs.append(invalid(f"{p}.minDomains", _int(md), IS_NOT_POSITIVE_ERROR))
+            if wu != "DoNotSchedule":
+                errs.append(invalid(f"{p}.minDomains", _int(md),
+                                    f"can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {wu}"))
+        for fld in ("nodeAffinityPolicy", "nodeTaintsPolicy"):
+            v = c.get(fld)
+            if v is not None and v not in ("Honor", "Ignore"):
+                errs.append(unsupported(f"{p}.{fld}", _str(v), ["Honor", "Ignore"]))
+        errs.extend(validate_label_selector(c.get("labelSelector"), f"{p}.labelSelector"))
+    return errs
+
+
+# -- pod update
+
+
+def validate_pod_update(new: dict, old: dict) -> list[FieldError]:
+    new_meta, old_meta = _dict(new.get("metadata")), _dict(old.get("metadata"))
+    errs = validate_object_meta_update(new_meta, old_meta)
+    errs.extend(_validate_pod_metadata_and_spec(new, old))
+    errs.extend(_validate_pod_annotation_updates(new_meta, old_meta))
+    ns, os_ = _dict(new.get("spec")), _dict(old.get("spec"))
+    for key in ("containers", "initContainers"):
+        nc, oc = _list(ns.get(key)), _list(os_.get(key))
+        if len(nc) != len(oc):
+            errs.append(forbidden(f"spec.{key}", "pod updates may not add or remove containers"))
+            return errs
+        for i, c in enumerate(nc):
+            image = _str(_dict(c).get("image"))
+            if not image:
+                errs.append(required(f"spec.{key}[{i}].image", ""))
+            if len(image.strip()) != len(image):
+                errs.append(invalid(f"spec.{key}[{i}].image", image, "must not have leading or trailing whitespace"))
+    nads, oads = ns.get("activeDeadlineSeconds"), os_.get("activeDeadlineSeconds")
+    if nads is not None:
+        v = _int(nads)
+        if v < 0 or v > _MAX_INT32:
+            errs.append(invalid("spec.activeDeadlineSeconds", v, inclusive_range_error(0, _MAX_INT32)))
+            return errs
+        if oads is not None and _int(oads) < v:
+            errs.append(invalid("spec.activeDeadlineSeconds", v, "must be less than or equal to previous value"))
+            return errs
+    elif oads is not None:
+        errs.append(invalid("spec.activeDeadlineSeconds", None, "must not update from a positive integer to nil value"))
+    errs.extend(_validate_only_added_tolerations(_list(ns.get("tolerations")), _list(os_.get("tolerations"))))
+    errs.extend(_validate_only_deleted_scheduling_gates(_list(ns.get("schedulingGates")), _list(os_.get("schedulingGates"))))
+    if _semantic_equal(ns, os_):
+        return errs
+    munged = _munge_pod_spec(ns, os_)
+    if not _semantic_equal(munged, os_):
+        diff = _spec_diff(os_, munged)
+        errs.append(forbidden("spec", "pod updates may not change fields other than "
+                              + ",".join(UPDATABLE_POD_SPEC_FIELDS) + "\n" + diff))
+    return errs
+
+
+def _validate_pod_annotation_updates(new_meta: dict, old_meta: dict) -> list[FieldError]:
+    errs: list[FieldError] = []
+    new_ann, old_ann = _dict(new_meta.get("annotations")), _dict(old_meta.get("annotations"))
+    for k in sorted(old_ann):
+        if k in new_ann and new_ann[k] == old_ann[k]:
+            continue
+        if k.startswith("container.apparmor.security.beta.kubernetes.io/"):
+            errs.append(forbidden(f"metadata.annotations[{k}]", "may not remove or update AppArmor annotations"))
+        if k == MIRROR_POD_ANNOTATION:
+            errs.append(forbidden(f"metadata.annotations[{k}]", "may not remove or update mirror pod annotation"))
+    for k in sorted(new_ann):
+        if k in old_ann:
+            continue
+        if k.startswith("container.apparmor.security.beta.kubernetes.io/"):
+            errs.append(forbidden(f"metadata.annotations[{k}]", "may not add AppArmor annotations"))
+        if k == MIRROR_POD_ANNOTATION:
+            errs.append(forbidden(f"metadata.annotations[{k}]", "may not add mirror pod annotation"))
+    return errs
+
+
+def _validate_only_added_tolerations(new: list, old: list) -> list[FieldError]:
+    for o in old:
+        o = _dict(o)
+        found = False
+        for n in new:
+            n = _dict(n)
+            clone = dict(o)
+            if "tolerationSeconds" in n:
+                clone["tolerationSeconds"] = n["tolerationSeconds"]
+            else:
+                clone.pop("tolerationSeconds", None)
+            if _semantic_equal(clone, n):
+                found = True
+                break
+        if not found:
+            return [forbidden("spec.tolerations", "existing toleration can not be modified except its tolerationSeconds")]
+    return validate_tolerations(new, "spec.tolerations")
+
+
+def _validate_only_deleted_scheduling_gates(new: list, old: list) -> list[FieldError]:
+    errs: list[FieldError] = []
+    old_names = {_str(_dict(g).get("name")) for g in old}
+    added: dict[str, int] = {}
+    for i, g in enumerate(new):
+        added[_str(_dict(g).get("name"))] = i
+    for name, i in added.items():
+        if name not in old_names:
+            errs.append(forbidden(f"spec.schedulingGates[{i}].name",
+                                  f"only deletion is allowed, but found new scheduling gate '{name}'"))
+    return errs
+
+
+def _munge_pod_spec(new: dict, old: dict) -> dict:
+    import copy
+
+    m = copy.deepcopy(new)
+    for key in ("containers", "initContainers"):
+        olds = _list(old.get(key))
+        for i, c in enumerate(_list(m.get(key))):
+            if isinstance(c, dict) and i < len(olds):
+                oi = _dict(olds[i]).get("image")
+                if oi is None:
+                    c.pop("image", None)
+                else:
+                    c["image"] = oi
+    for key in ("activeDeadlineSeconds", "schedulingGates", "tolerations"):
+        if key in old:
+            m[key] = copy.deepcopy(old[key])
+        else:
+            m.pop(key, None)
+    og = old.get("terminationGracePeriodSeconds")
+    if isinstance(og, int) and og < 0 and m.get("terminationGracePeriodSeconds") == 1:
+        m["terminationGracePeriodSeconds"] = og
+    if _list(old.get("schedulingGates")):
+        # gated pods may add to nodeSelector and tighten node affinity; kubesim allows both wholesale
+        if "nodeSelector" in old:
+            m["nodeSelector"] = copy.deepcopy(old["nodeSelector"])
+        else:
+            m.pop("nodeSelector", None)
+        oaff = _dict(old.get("affinity"))
+        if isinstance(m.get("affinity"), dict) or oaff:
+            maff = _dict(m.get("affinity"))
+            if "nodeAffinity" in oaff:
+                maff["nodeAffinity"] = copy.deepcopy(oaff["nodeAffinity"])
+            else:
+                maff.pop("nodeAffinity", None)
+            if maff or "affinity" in old:
+                m["affinity"] = maff
+            else:
+                m.pop("affinity", None)
+    return m
+
+
+def _is_zero(v) -> bool:
+    return v is None or v == "" or v == [] or v == {} or v is False or (
+        isinstance(v, (int, float)) and not isinstance(v, bool) and v == 0)
+
+
+def _semantic_equal(a, b) -> bool:
+    """apiequality.Semantic.DeepEqual on JSON: absent, null and empty/zero values are equal."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return all(_semantic_equal(a.get(k), b.get(k)) for k in set(a) | set(b))
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_semantic_equal(x, y) for x, y in zip(a, b))
+    if _is_zero(a) and _is_zero(b):
+        return True
+    return a == b
+
+
+def _spec_diff(old: dict, new: dict) -> str:
+    import json
+
+    lines = ["  core.PodSpec{"]
+
+    def dump(v) -> str:
+        return "null" if v is None else json.dumps(v, separators=(",", ":"), sort_keys=True)
+
+    def walk(a, b, path: str):
+        if _semantic_equal(a, b):
+            return
+        if isinstance(a, dict) and isinstance(b, dict):
+            for k in sorted(set(a) | set(b)):
+                walk(a.get(k), b.get(k), f"{path}.{k}" if path else k)
+            return
+        if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            for i, (x, y) in enumerate(zip(a, b)):
+                walk(x, y, f"{path}[{i}]")
+            return
+        lines.append(f"- \t{path}: {dump(a)}")
+        lines.append(f"+ \t{path}: {dump(b)}")
+
+    walk(old, new, "")
+    lines.append("  }")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# nodes
+
+
+def _go_taint(t: dict) -> str:
+    added = t.get("timeAdded")
+    ta = "(*v1.Time)(nil)" if not added else f"time.Date({_go_quote(_str(added))})"
+    return (f"core.Taint{{Key:{_go_quote(_str(t.get('key')))}, Value:{_go_quote(_str(t.get('value')))}, "
+            f"Effect:{_go_quote(_str(t.get('effect')))}, TimeAdded:{ta}}}")
+
+
+def validate_node_taints(taints: list, path: str) -> list[FieldError]:
+    errs: list[FieldError] = []
+    unique: dict[str, set[str]] = {}
+    for i, t in enumerate(taints):
+        t = _dict(t)
+        idx = f"{path}[{i}]"
+        key, effect = _str(t.get("key")), _str(t.get("effect"))
+        errs.extend(validate_label_name(key, f"{idx}.key"))
+        msgs = is_valid_label_value(_str(t.get("value")))
+        if msgs:
+            errs.append(invalid(f"{idx}.value", _str(t.get("value")), ";".join(msgs)))
+        if not effect:
+            errs.append(required(f"{idx}.effect", ""))
+        elif effect not in _TAINT_EFFECTS:
+            errs.append(unsupported(f"{idx}.effect", effect, _TAINT_EFFECTS))
+        if key in unique.get(effect, ()):
+            errs.append(FieldError(idx, "Duplicate value", "taints must be unique by key and effect pair",
+                                   GoValue(_go_taint(t)), True))
+            continue
+        unique.setdefault(effect, set()).add(key)
+    return errs
+
+
+def _node_pod_cidrs(spec: dict) -> list:
+    cidrs = _list(spec.get("podCIDRs"))
+    if not cidrs and spec.get("podCIDR"):
+        cidrs = [spec.get("podCIDR")]
+    return cidrs
+
+
+def validate_node_create(node: dict) -> list[FieldError]:
+    meta = _dict(node.get("metadata"))
+    spec = _dict(node.get("spec"))
+    errs = validate_object_meta(meta, False, name_is_dns_subdomain)
+    taints = _list(spec.get("taints"))
+    if taints:
+        # upstream reports node taints under metadata.taints (validation.go passes the metadata path)
+        errs.extend(validate_node_taints(taints, "metadata.taints"))
+    errs.extend(_validate_node_resources(node))
+    cidrs = _node_pod_cidrs(spec)
+    if cidrs:
+        errs.extend(_validate_pod_cidrs(cidrs))
+    return errs
+
+
+def _validate_pod_cidrs(cidrs: list) -> list[FieldError]:
+    import ipaddress
+
+    errs: list[FieldError] = []
+    for i, c in enumerate(cidrs):
+        errs.extend(is_valid_cidr(f"spec.podCIDRs[{i}]", _str(c)))
+    if len(cidrs) > 1:
+        families = []
+        for c in cidrs:
+            try:
+                families.append(ipaddress.ip_network(_str(c), strict=False).version)
+            except ValueError:
+                families.append(0)
+        if len(cidrs) > 2 or len(set(families)) != 2:
+            errs.append(invalid("spec.podCIDRs", _go_string_slice(cidrs), "may specify no more than one CIDR for each IP family"))
+        seen: set[str] = set()
+        for i, c in enumerate(cidrs):
+            if c in seen:
+                errs.append(duplicate(f"spec.podCIDRs[{i}]", _str(c)))
+            seen.add(c)
+    return errs
+
+
+def _validate_node_resources(node: dict) -> list[FieldError]:
+    errs: list[FieldError] = []
+    status = _dict(node.get("status"))
+    for fld in ("capacity", "allocatable"):
+        res = _dict(status.get(fld))
+        for name in sorted(res):
+            path = f"status.{fld}.{name}"
+            q = _parse_or_error(res[name], path, errs)
+            if q is not None:
+                errs.extend(validate_resource_quantity_value(name, q, path))
+    return errs
+
+
+def validate_node_update(new: dict, old: dict) -> list[FieldError]:
+    errs = validate_object_meta_update(_dict(new.get("metadata")), _dict(old.get("metadata")))
+    errs.extend(_validate_node_resources(new))
+    seen: list = []
+    for i, a in enumerate(_list(_dict(new.get("status")).get("addresses"))):
+        if a in seen:
+            a = _dict(a)
+            errs.append(duplicate(f"status.addresses[{i}]", GoValue(
+                f"core.NodeAddress{{Type:{_go_quote(_str(a.get('type')))}, Address:{_go_quote(_str(a.get('address')))}}}")))
+        seen.append(a)
+    ns, os_ = _dict(new.get("spec")), _dict(old.get("spec"))
+    old_cidrs, new_cidrs = _node_pod_cidrs(os_), _node_pod_cidrs(ns)
+    if old_cidrs:
+        msg = "node updates may not change podCIDR except from \"\" to valid"
+        if len(old_cidrs) != len(new_cidrs):
+            errs.append(forbidden("spec.podCIDRs", msg))
+        else:
+            for a, b in zip(old_cidrs, new_cidrs):
+                if a != b:
+                    errs.append(forbidden("spec.podCIDRs", msg))
+    if os_.get("providerID") and os_.get("providerID") != ns.get("providerID"):
+        errs.append(forbidden("spec.providerID", "node updates may not change providerID except from \"\" to valid"))
+    taints = _list(ns.get("taints"))
+    if taints:
+        errs.extend(validate_node_taints(taints, "metadata.taints"))
+    if _str(ns.get("externalID")) != _str(os_.get("externalID")):
+        errs.append(forbidden("spec.externalID", "may not be updated"))
+    return errs
+
+
+# ---------------------------------------------------------------------------------------------
+# namespaces
+
+
+def validate_namespace_create(ns: dict) -> list[FieldError]:
+    errs = validate_object_meta(_dict(ns.get("metadata")), False, name_is_dns_label)
+    for f in _list(_dict(ns.get("spec")).get("finalizers")):
+        f = _str(f)
+        errs.extend(invalid("spec.finalizers", f, m) for m in is_qualified_name(f))
+        errs.extend(_validate_kube_finalizer_name(f, "spec.finalizers"))
+    return errs
+
+
+def validate_namespace_update(new: dict, old: dict) -> list[FieldError]:
+    return validate_object_meta_update(_dict(new.get("metadata")), _dict(old.get("metadata")))
+
+
+# ---------------------------------------------------------------------------------------------
+# dispatch
+
+VALIDATORS = {
+    "Pod": (validate_pod_create, validate_pod_update),
+    "Node": (validate_node_create, validate_node_update),
+    "Namespace": (validate_namespace_create, validate_namespace_update),
+}
+
+
+def validate_object(obj: dict, old: dict | None = None) -> list[FieldError]:
+    """The API server's verdict on a create (``old`` is None) or an update of ``obj``.
+
+    Returns [] for kinds without validation here. Expects a defaulted object, as the server
+    validates after defaulting and admission. Errors repeating an earlier message are dropped,
+    as ``field.ErrorList.ToAggregate`` does for the server's message."""
+    entry = VALIDATORS.get(obj.get("kind", ""))
+    if entry is None:
+        return []
+    create, update = entry
+    errs = create(obj) if old is None else update(obj, old)
+    # the server's message comes from ErrorList.ToAggregate(), which drops repeated messages
+    seen: set[str] = set()
+    out = []
+    for e in errs:
+        text = str(e)
+        if text not in seen:
+            seen.add(text)
+            out.append(e)
+    return out

@@ -1,0 +1,219 @@
+"""kubectl get: tables, -o wide|yaml|json|name|jsonpath|custom-columns, selectors, sorting."""
+
+from __future__ import annotations
+
+import json
+
+from kubesim.cli.session import namespace, session
+from kubesim.errors import KubesimError, UsageError
+
+
+def _targets(words: list[str]):
+    """[(KindInfo, [names])] from ``pods``, ``pods,nodes``, ``pod/x node/y``, ``all``."""
+    from kubesim.api import kinds
+    from kubesim.cli.manifest import _parse_targets
+
+    if not words:
+        raise UsageError("You must specify the type of resource to get. Use \"kubesim api-resources\" "
+                         "for a complete list of supported resources.")
+    if "/" not in words[0]:
+        types = words[0].split(",")
+        if "all" in types:
+            expanded = []
+            for t in types:
+                if t == "all":
+                    expanded.extend(k.plural for k in kinds.REGISTRY.all() if "all" in k.categories)
+                else:
+                    expanded.append(t)
+            words = [",".join(expanded)] + words[1:]
+    return _parse_targets(words)
+
+
+def get_cmd(args, env) -> int:
+    if args.raw:
+        return _raw(args, env)
+    from kubesim.engine import objects
+
+    if args.filename:
+        from kubesim.codec.load import load
+
+        docs = load(args.filename, stdin=env.stdin)
+        prepared = objects.prepare(docs, args.namespace, "getting", explicit_namespace=bool(args.namespace))
+        targets = [(p.info, [p.name]) for p in prepared]
+        ns_for = {id(t): p.namespace for t, p in zip(targets, prepared)}
+    else:
+        targets = _targets(args.args)
+        ns_for = {}
+    all_ns = bool(args.all_namespaces)
+    ns = None if all_ns else namespace(args)
+    results: list[tuple] = []
+    errors: list[KubesimError] = []
+    with session(args, env) as cluster:
+        now = cluster.now()
+        for t in targets:
+            info, names = t
+            objs, errs = objects.select(cluster, info, names, ns_for.get(id(t), ns), args.selector, args.field_selector)
+            errors.extend(errs)
+            results.append((info, names, objs))
+    out = render(results, args, now, all_ns, ns, env)
+    env.stdout.write(out["stdout"])
+    if out["stderr"]:
+        env.stderr.write(out["stderr"])
+    for e in errors:
+        env.stderr.write(str(e) + "\n")
+    return 1 if errors else 0
+
+
+def _natural_key(s: str) -> tuple:
+    """sortorder.NaturalLess: runs of digits compare as numbers."""
+    import re
+
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|\D+", s))
+
+
+def _sort(objs: list[dict], sort_by: str) -> list[dict]:
+    """kubectl's --sort-by (get/sorter.go): the first value the JSONPath finds in each object;
+    numbers numerically, strings naturally; objects without the field first."""
+    from kubesim.printers import jsonpath
+    from kubesim.printers.custom_columns import relaxed
+
+    try:
+        expr = jsonpath.parse(relaxed(sort_by))
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+    def key(o):
+        try:
+            found = [v for group in expr.find_results(o) for v in group]
+        except ValueError:
+            found = []
+        if not found:
+            return (0, 0, ())
+        v = found[0]
+        if isinstance(v, bool):
+            return (1, int(v), ())
+        if isinstance(v, (int, float)):
+            return (1, v, ())
+        if isinstance(v, str):
+            return (2, 0, _natural_key(v))
+        return (3, 0, (json.dumps(v, sort_keys=True),))
+
+    return sorted(objs, key=key)
+
+
+def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict:
+    """Format the selected objects as kubectl would print them."""
+    from kubesim.printers import output as out_mod
+
+    fmt = args.output or ""
+    single = len(results) == 1 and len(results[0][1]) == 1
+    objs_all = [o for _, _, objs in results for o in objs]
+    if args.sort_by:
+        objs_all = _sort(objs_all, args.sort_by)
+        sorted_results = [(info, names, [o for o in objs_all if o["kind"] == info.kind]) for info, names, _ in results]
+    else:
+        sorted_results = results
+    stderr = ""
+    if not objs_all and not any(names for _, names, _ in results):
+        if fmt in ("json", "yaml"):
+            return {"stdout": out_mod.render([], fmt, False), "stderr": ""}
+        if fmt.startswith("jsonpath") or fmt == "name":
+            return {"stdout": "", "stderr": ""}
+        namespaced = any(info.namespaced for info, _, _ in results)
+        if all_ns or not namespaced:
+            stderr = "No resources found\n"
+        else:
+            stderr = f"No resources found in {ns} namespace.\n"
+        return {"stdout": "", "stderr": stderr}
+    if fmt in ("json", "yaml", "name"):
+        return {"stdout": out_mod.render(objs_all, fmt, single), "stderr": ""}
+    if fmt.startswith("jsonpath"):
+        from kubesim.printers import jsonpath
+
+        template = _format_arg(fmt, ("jsonpath=", "jsonpath-as-json=", "jsonpath-file="))
+        if fmt.startswith("jsonpath-file="):
+            template = open(template).read()
+        data = objs_all[0] if single and len(objs_all) == 1 else out_mod.as_list(objs_all)
+        try:
+            text = jsonpath.parse(template).execute(data)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        return {"stdout": text, "stderr": ""}
+    if fmt.startswith("custom-columns"):
+        from kubesim.printers import custom_columns
+
+        try:
+            if fmt.startswith("custom-columns-file="):
+                cols = custom_columns.parse_file(open(fmt.split("=", 1)[1]).read())
+            else:
+                cols = custom_columns.parse_spec(_format_arg(fmt, ("custom-columns=",)))
+            text = custom_columns.render(cols, objs_all, no_headers=args.no_headers)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        return {"stdout": text, "stderr": ""}
+    if fmt not in ("", "wide"):
+        raise UsageError(f'unable to match a printer suitable for the output format "{fmt}", allowed formats are: '
+                         "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,"
+                         "jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml")
+    from kubesim.printers.tables import PrintContext, format_cells, render_table
+
+    ctx = PrintContext(now=now)
+    multi_kind = len([r for r in sorted_results if r[2]]) > 1 or getattr(args, "show_kind", False) or \
+        (args.args and "all" in args.args[0].split(","))
+    blocks = []
+    for info, names, objs in sorted_results:
+        if not objs:
+            continue
+        rows = render_table(info.kind, objs, ctx, wide=(fmt == "wide"), no_headers=args.no_headers,
+                            show_namespace=all_ns and info.namespaced, show_labels=args.show_labels,
+                            label_columns=_label_columns(args.label_columns), show_kind=bool(multi_kind))
+        text = format_cells(rows)
+        if env.is_tty and not args.no_headers and text:
+            first, _, rest = text.partition("\n")
+            text = f"\x1b[1m{first}\x1b[0m\n{rest}"
+        blocks.append(text)
+    return {"stdout": "\n".join(blocks), "stderr": stderr}
+
+
+def _label_columns(values: list[str]) -> list[str]:
+    out = []
+    for v in values:
+        out.extend(x for x in v.split(",") if x)
+    return out
+
+
+def _format_arg(fmt: str, prefixes) -> str:
+    for p in prefixes:
+        if fmt.startswith(p):
+            return fmt[len(p):]
+    raise UsageError(f"template format specified but no template given")
+
+
+def _raw(args, env) -> int:
+    """``get --raw``: the kubelet's configz for a node (DESIGN §3.6), nothing else yet."""
+    import re
+
+    m = re.fullmatch(r"/api/v1/nodes/([^/]+)/proxy/configz", args.raw)
+    if not m:
+        raise _not_found_raw(args.raw)
+    node_name = m.group(1)
+    with session(args, env) as cluster:
+        node = cluster.store.get("Node", "", node_name)
+        if node is None:
+            from kubesim.errors import NotFound
+
+            raise NotFound("nodes", node_name)
+        from kubesim.engine.components import static_pod_path
+        from kubesim.kubelet.config import kubelet_configz
+
+        body = kubelet_configz(node, static_pod_path(cluster, node_name))
+    env.stdout.write(json.dumps(body, separators=(",", ":")) + "\n")
+    return 0
+
+
+def _not_found_raw(path: str) -> KubesimError:
+    from kubesim.errors import StatusError
+
+    err = StatusError("the server could not find the requested resource")
+    err.reason = "NotFound"
+    return err

@@ -1,0 +1,155 @@
+"""apply, create, delete: kubectl's verbs that take manifests (and, for delete, names)."""
+
+from __future__ import annotations
+
+from kubesim.cli.session import namespace, session
+from kubesim.errors import Aggregate, KubesimError, NotFound, UsageError
+
+
+def _load(args, env):
+    from kubesim.codec.load import load
+
+    docs = load(args.filename, recursive=args.recursive, stdin=env.stdin)
+    if not docs:
+        raise UsageError("no objects passed to " + args.verb)
+    return docs
+
+
+def _print_lines(env, lines: list[str], output: str | None) -> None:
+    for line in lines:
+        if output == "name":
+            env.stdout.write(line.rsplit(" ", 1)[0] + "\n")
+        else:
+            env.stdout.write(line + "\n")
+
+
+def apply_cmd(args, env) -> int:
+    from kubesim.engine import objects
+
+    docs = _load(args, env)
+    prepared, errors = objects.prepare(docs, args.namespace, "creating", explicit_namespace=bool(args.namespace),
+                                       collect=True)
+    with session(args, env) as cluster:
+        lines = objects.apply(cluster, prepared, errors)
+    _print_lines(env, lines, args.output)
+    return 0
+
+
+def create_cmd(args, env) -> int:
+    from kubesim.engine import objects
+
+    if args.what:
+        return _create_generator(args, env)
+    if not args.filename:
+        raise UsageError("must specify one of -f and -k")
+    docs = _load(args, env)
+    prepared, errors = objects.prepare(docs, args.namespace, "creating", explicit_namespace=bool(args.namespace),
+                                       collect=True)
+    with session(args, env) as cluster:
+        lines = objects.create(cluster, prepared, errors)
+    _print_lines(env, lines, args.output)
+    return 0
+
+
+def _create_generator(args, env) -> int:
+    from kubesim.api import kinds
+    from kubesim.engine import objects
+
+    what, rest = args.what[0], args.what[1:]
+    if what in ("namespace", "ns"):
+        if len(rest) != 1:
+            raise UsageError("exactly one NAME is required, got " + str(len(rest)))
+        obj = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": rest[0]}}
+        with session(args, env) as cluster:
+            objects.create_object(cluster, obj, kinds.by_kind("Namespace"))
+        env.stdout.write(f"namespace/{rest[0]} created\n")
+        return 0
+    raise UsageError(f'unknown command "{what}" for "kubesim create"')
+
+
+def delete_cmd(args, env) -> int:
+    from kubesim.api import kinds
+    from kubesim.engine import objects
+
+    force = bool(args.force) and args.grace_period == 0
+    lines: list[str] = []
+    errors: list[KubesimError] = []
+    if args.filename:
+        docs = _load(args, env)
+        prepared = objects.prepare(docs, args.namespace, "deleting", explicit_namespace=bool(args.namespace))
+        with session(args, env) as cluster:
+            for p in prepared:
+                try:
+                    obj = objects.delete_object(cluster, p.info, p.namespace, p.name)
+                    lines.append(objects.delete_line(p.info, obj, force))
+                except NotFound as e:
+                    if not args.ignore_not_found:
+                        errors.append(e)
+            if errors and not lines:
+                raise errors[0] if len(errors) == 1 else Aggregate(errors)
+        _finish(env, lines, errors, args.output)
+        return 1 if errors else 0
+    if not args.args:
+        raise UsageError("You must provide one or more resources by argument or filename.\n"
+                         "Example resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n"
+                         "   '<resource> <name>'\n   '<resource>'")
+    targets = _parse_targets(args.args)
+    if not any(names for _, names in targets) and not (args.selector or args.all):
+        raise UsageError("resource(s) were provided, but no name was specified")
+    ns = None if args.all_namespaces else namespace(args)
+    with session(args, env) as cluster:
+        for info, names in targets:
+            if names:
+                for n in names:
+                    try:
+                        obj = objects.delete_object(cluster, info, ns or "" if info.namespaced else "", n)
+                        lines.append(objects.delete_line(info, obj, force))
+                    except NotFound as e:
+                        if not args.ignore_not_found:
+                            errors.append(e)
+            else:
+                objs, _ = objects.select(cluster, info, [], ns, args.selector)
+                for obj in objs:
+                    objects.delete_object(cluster, info, obj["metadata"].get("namespace", ""), obj["metadata"]["name"])
+                    lines.append(objects.delete_line(info, obj, force))
+    if not lines and not errors:
+        env.stdout.write("No resources found\n")
+        return 0
+    _finish(env, lines, errors, args.output)
+    return 1 if errors else 0
+
+
+def _finish(env, lines, errors, output) -> None:
+    for line in lines:
+        if output == "name":
+            ref, name = line.split(" ", 2)[:2]
+            env.stdout.write(f"{ref}/{name.strip(chr(34))}\n")
+        else:
+            env.stdout.write(line + "\n")
+    for e in errors:
+        env.stderr.write(str(e) + "\n")
+
+
+def _parse_targets(words: list[str]):
+    """kubectl's resource arguments: ``TYPE NAME...``, ``TYPE1,TYPE2``, or ``TYPE/NAME ...``."""
+    from kubesim.api import kinds
+
+    if any("/" in w for w in words):
+        out = []
+        for w in words:
+            if "/" not in w:
+                raise UsageError(f"there is no need to specify a resource type as a separate argument when "
+                                 f"passing arguments in resource/name form (e.g. 'kubesim get resource/<resource_name>' "
+                                 f"instead of 'kubesim get resource resource/<resource_name>'")
+            t, n = w.split("/", 1)
+            info = kinds.lookup(t)
+            if out and out[-1][0] is info:
+                out[-1][1].append(n)
+            else:
+                out.append((info, [n]))
+        return out
+    types = [kinds.lookup(t) for t in words[0].split(",") if t]
+    names = words[1:]
+    if names and len(types) > 1:
+        raise UsageError("arguments in resource/name form must have a single resource and name")
+    return [(t, list(names)) for t in types]

@@ -1,0 +1,103 @@
+"""The simulated clock and the seeded random source (DESIGN §3.4, principle 6).
+
+Simulated time is ``base + offset``: ``base`` is the wall clock, or ``KUBESIM_NOW`` (RFC 3339)
+when pinned; ``offset`` is what ``kubesim advance`` has added, kept in the state. Times in
+objects are RFC 3339 with second precision in UTC, as the API server writes ``metav1.Time``.
+
+Randomness (generated names, tie-breaks) comes from one ``random.Random`` per command; with
+``KUBESIM_SEED`` it is seeded from the seed and a per-state counter, so a sequence of commands
+repeats exactly.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from datetime import datetime, timezone
+
+
+def parse_time(s: str) -> float:
+    """RFC 3339 (``2026-11-22T10:00:00Z``, fractional seconds and offsets allowed) → epoch seconds."""
+    s = s.strip()
+    if s.endswith("Z") or s.endswith("z"):
+        s = s[:-1] + "+00:00"
+    dt = datetime.fromisoformat(s)
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return dt.timestamp()
+
+
+def format_time(t: float) -> str:
+    """Epoch seconds → ``2026-11-22T10:00:00Z`` (metav1.Time's wire form)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(t)))
+
+
+def format_micro_time(t: float) -> str:
+    """Epoch seconds → ``2026-11-22T10:00:00.123456Z`` (metav1.MicroTime, used by events)."""
+    sec = int(t)
+    micro = int(round((t - sec) * 1_000_000))
+    if micro >= 1_000_000:
+        sec, micro = sec + 1, micro - 1_000_000
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)) + f".{micro:06d}Z"
+
+
+class Clock:
+    """Simulated time: ``now()`` is base + offset; ``advance`` grows the offset."""
+
+    def __init__(self, offset: float = 0.0, pinned: float | None = None):
+        self.offset = offset
+        self.pinned = pinned
+
+    @classmethod
+    def from_env(cls, offset: float = 0.0, env: dict | None = None) -> "Clock":
+        env = os.environ if env is None else env
+        pinned = env.get("KUBESIM_NOW")
+        return cls(offset, parse_time(pinned) if pinned else None)
+
+    def now(self) -> float:
+        base = self.pinned if self.pinned is not None else time.time()
+        return base + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+    def stamp(self) -> str:
+        return format_time(self.now())
+
+
+def make_random(counter: int, env: dict | None = None) -> random.Random:
+    """The command's random source: seeded from KUBESIM_SEED and the state's command counter."""
+    env = os.environ if env is None else env
+    seed = env.get("KUBESIM_SEED")
+    if seed is None:
+        return random.Random()
+    return random.Random(f"{seed}:{counter}")
+
+
+_DURATION_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def parse_duration(s: str) -> float:
+    """Go's ``time.ParseDuration`` (``1h30m``, ``90s``, ``1.5h``) plus ``d`` for days → seconds."""
+    import re
+
+    text = s.strip()
+    if text in ("0", ""):
+        if text == "":
+            raise ValueError(f'time: invalid duration "{s}"')
+        return 0.0
+    sign = 1.0
+    if text[0] in "+-":
+        sign = -1.0 if text[0] == "-" else 1.0
+        text = text[1:]
+    pos, total = 0, 0.0
+    pat = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h|d)")
+    while pos < len(text):
+        m = pat.match(text, pos)
+        if not m:
+            raise ValueError(f'time: invalid duration "{s}"')
+        unit = m.group(2)
+        total += float(m.group(1)) * (86400.0 if unit == "d" else _DURATION_UNITS[unit])
+        pos = m.end()
+    return sign * total

@@ -1,0 +1,251 @@
+"""Reading manifests: files, directories (``-R``), standard input; YAML and JSON; ``kind: List``.
+
+The behaviour follows kubectl's resource builder (k8s.io/cli-runtime ``pkg/resource/visitor.go``
+and ``builder.go``): a directory contributes its ``.yaml``, ``.yml`` and ``.json`` files in
+lexical order (sub-directories only with ``-R``), a stream is split on ``---`` documents, empty
+documents are skipped and ``List`` items are expanded. YAML is decoded as sigs.k8s.io/yaml does
+(YAML 1.1 scalars, timestamps kept as strings) and strictly: duplicate keys are an error.
+
+Safety, which kubectl gets from Go's YAML library and the API server's request limits:
+- alias expansion is bounded (go-yaml refuses "excessive aliasing"), so a billion-laughs
+  document is refused in milliseconds instead of exhausting memory;
+- a file larger than ``MAX_FILE_BYTES`` is refused before it is read, with the limit named;
+- binary content is refused as such.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from kubesim.errors import ParseError, UsageError
+
+MAX_FILE_BYTES = 16 * 1024 * 1024  # larger than any sane manifest set; the API server's own limit is 3 MiB per request
+MAX_EXPANDED_NODES = 1_000_000     # YAML nodes after alias expansion, per document
+MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+@dataclass
+class Document:
+    source: str   # the file name as the user gave it, or "STDIN"
+    index: int    # 1-based position of the document within its source (after List expansion)
+    obj: dict
+
+
+def read_sources(paths: list[str], recursive: bool = False, stdin=None) -> list[tuple[str, str]]:
+    """Resolve ``-f`` arguments to (source name, text) pairs, refusing what kubectl refuses."""
+    out: list[tuple[str, str]] = []
+    for p in paths:
+        if p == "-":
+            stream = stdin if stdin is not None else sys.stdin
+            data = stream.read()
+            if isinstance(data, bytes):
+                data = _decode_bytes("STDIN", data)
+            if len(data) > MAX_FILE_BYTES:
+                raise UsageError(f"standard input is larger than kubesim's limit of {MAX_FILE_BYTES} bytes")
+            out.append(("STDIN", data))
+            continue
+        path = Path(p)
+        if not path.exists():
+            raise UsageError(f'the path "{p}" does not exist')
+        if path.is_dir():
+            files = _dir_files(path, recursive)
+            for f in files:
+                out.append((str(f), _read_file(f)))
+        else:
+            out.append((p, _read_file(path)))
+    return out
+
+
+def _dir_files(d: Path, recursive: bool) -> list[Path]:
+    found: list[Path] = []
+    for root, dirs, files in os.walk(d):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(MANIFEST_SUFFIXES):
+                found.append(Path(root) / name)
+        if not recursive:
+            break
+    return found
+
+
+def _read_file(path: Path) -> str:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise UsageError(f'file "{path}" is {size} bytes, larger than kubesim\'s limit of '
+                             f'{MAX_FILE_BYTES} bytes per manifest file')
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise UsageError(f'unable to read "{path}": {e.strerror or e}') from None
+    return _decode_bytes(str(path), raw)
+
+
+def _decode_bytes(source: str, raw: bytes) -> str:
+    if b"\x00" in raw:
+        raise ParseError(source, "error converting YAML to JSON: yaml: control characters are not allowed")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ParseError(source, "error converting YAML to JSON: yaml: invalid leading UTF-8 octet") from None
+
+
+def parse_documents(source: str, text: str) -> list[Document]:
+    """Decode one stream into documents (Lists expanded, empty documents skipped)."""
+    stripped = text.lstrip()
+    if stripped.startswith("{") or stripped.startswith("["):
+        raw_docs = [_load_json(source, text)]
+    else:
+        raw_docs = _load_yaml(source, text)
+    docs: list[Document] = []
+    for raw in raw_docs:
+        if raw is None:
+            continue
+        if not isinstance(raw, dict):
+            raise ParseError(source, "error converting YAML to JSON: yaml: unmarshal errors: "
+                                     "cannot unmarshal a non-object document into an object")
+        if raw.get("kind") == "List" or (str(raw.get("kind", "")).endswith("List") and "items" in raw):
+            items = raw.get("items") or []
+            if not isinstance(items, list):
+                raise ParseError(source, "items must be a list")
+            for item in items:
+                if isinstance(item, dict):
+                    docs.append(Document(source, len(docs) + 1, item))
+            continue
+        docs.append(Document(source, len(docs) + 1, raw))
+    return docs
+
+
+def _load_json(source: str, text: str):
+    import json
+
+    def no_dupes(pairs):
+        d = {}
+        for k, v in pairs:
+            if k in d:
+                raise ParseError(source, f'json: duplicate field "{k}"')
+            d[k] = v
+        return d
+
+    try:
+        return json.loads(text, object_pairs_hook=no_dupes)
+    except json.JSONDecodeError as e:
+        raise ParseError(source, f"error converting YAML to JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+
+
+_LOADER = None
+
+
+def _loader_class():
+    """A SafeLoader (libyaml's parser when available) that is strict about duplicate keys and
+    keeps timestamps as strings, as sigs.k8s.io/yaml's YAML→JSON conversion does."""
+    global _LOADER
+    if _LOADER is not None:
+        return _LOADER
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class StrictLoader(base):  # type: ignore[misc, valid-type]
+        pass
+
+    def construct_mapping(loader, node, deep=False):
+        seen: dict = {}
+        for key_node, _ in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f'key "{key}" already set in map', key_node.start_mark)
+            seen[key] = True
+        loader.flatten_mapping(node)
+        pairs = loader.construct_pairs(node, deep=deep)
+        out = {}
+        for k, v in pairs:
+            # JSON object keys are strings: YAML's `1: x` or `true: x` become "1" / "true".
+            if isinstance(k, bool):
+                k = "true" if k else "false"
+            elif not isinstance(k, str):
+                k = str(k)
+            out[k] = v
+        return out
+
+    def construct_timestamp(loader, node):
+        return loader.construct_scalar(node)
+
+    StrictLoader.add_constructor("tag:yaml.org,2002:map", construct_mapping)
+    StrictLoader.add_constructor("tag:yaml.org,2002:timestamp", construct_timestamp)
+    _LOADER = StrictLoader
+    return StrictLoader
+
+
+def _expanded_size(node, memo: dict, limit: int) -> int:
+    """Number of nodes the document would have with every alias expanded (stops past limit)."""
+    import yaml
+
+    stack = [(node, False)]
+    # iterative post-order to survive deep nesting
+    while stack:
+        n, done = stack.pop()
+        nid = id(n)
+        if nid in memo and not done:
+            continue
+        if isinstance(n, yaml.ScalarNode):
+            memo[nid] = 1
+            continue
+        children = [c for pair in n.value for c in pair] if isinstance(n, yaml.MappingNode) else list(n.value)
+        if not done:
+            memo[nid] = -1  # in progress (guards recursive aliases)
+            stack.append((n, True))
+            for c in children:
+                if id(c) not in memo:
+                    stack.append((c, False))
+            continue
+        total = 1
+        for c in children:
+            s = memo.get(id(c), 1)
+            if s < 0:  # an ancestor still being sized: the document contains itself
+                return limit + 1
+            total += s
+            if total > limit:
+                break
+        memo[nid] = min(total, limit + 1)
+    return memo[id(node)]
+
+
+def _load_yaml(source: str, text: str) -> list:
+    import yaml
+
+    loader = _loader_class()(text)
+    docs = []
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            if node is None:
+                continue
+            if _expanded_size(node, {}, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
+                # also covers an anchor whose value contains itself
+                raise ParseError(source, "error converting YAML to JSON: yaml: document contains excessive aliasing")
+            docs.append(loader.construct_document(node))
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line = f"line {mark.line + 1}: " if mark is not None else ""
+        problem = e.problem or e.context or "invalid YAML"
+        if "already set in map" in problem:
+            raise ParseError(source, f"error converting YAML to JSON: yaml: unmarshal errors:\n  {line}{problem}") from None
+        raise ParseError(source, f"error converting YAML to JSON: yaml: {line}{problem}") from None
+    except yaml.YAMLError as e:
+        raise ParseError(source, f"error converting YAML to JSON: yaml: {e}") from None
+    finally:
+        loader.dispose()
+    return docs
+
+
+def load(paths: list[str], recursive: bool = False, stdin=None) -> list[Document]:
+    """All documents from all ``-f`` sources, in order."""
+    docs: list[Document] = []
+    for source, text in read_sources(paths, recursive, stdin):
+        docs.extend(parse_documents(source, text))
+    return docs

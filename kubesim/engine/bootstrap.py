@@ -1,0 +1,78 @@
+"""The default cluster (DESIGN §3.3) and ``kubesim cluster init|reset``.
+
+An empty state becomes, on first use, a kubeadm-like cluster: ``controlplane`` (labelled and
+tainted as kubeadm does: cmd/kubeadm/app/constants and phases/markcontrolplane), ``node01``,
+``node02``, and the namespaces every cluster starts with. The nodes register through the
+simulated kubelet on the first settle.
+"""
+
+from __future__ import annotations
+
+from kubesim.engine.context import Cluster
+
+SYSTEM_NAMESPACES = ("default", "kube-node-lease", "kube-public", "kube-system")
+CONTROL_PLANE_LABEL = "node-role.kubernetes.io/control-plane"
+CONTROL_PLANE_TAINT = {"effect": "NoSchedule", "key": CONTROL_PLANE_LABEL}
+ZONE_LABEL = "topology.kubernetes.io/zone"
+REGION_LABEL = "topology.kubernetes.io/region"
+
+
+def namespace_manifest(name: str) -> dict:
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+
+
+def node_manifest(name: str, control_plane: bool = False, zone: str | None = None) -> dict:
+    md: dict = {"name": name, "labels": {},
+                "annotations": {"kubeadm.alpha.kubernetes.io/cri-socket": "unix:///var/run/containerd/containerd.sock"}}
+    spec: dict = {}
+    if control_plane:
+        md["labels"][CONTROL_PLANE_LABEL] = ""
+        md["labels"]["node.kubernetes.io/exclude-from-external-load-balancers"] = ""
+        spec["taints"] = [dict(CONTROL_PLANE_TAINT)]
+    if zone:
+        md["labels"][ZONE_LABEL] = zone
+        md["labels"][REGION_LABEL] = "region-1"
+    return {"apiVersion": "v1", "kind": "Node", "metadata": md, "spec": spec}
+
+
+def zone_names(zones: str | int | None) -> list[str]:
+    if zones in (None, "", 0, "0"):
+        return []
+    if isinstance(zones, int) or str(zones).isdigit():
+        return [f"zone-{chr(ord('a') + i)}" for i in range(int(zones))]
+    return [z.strip() for z in str(zones).split(",") if z.strip()]
+
+
+def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory: str | None = None,
+               zones: str | int | None = None, empty: bool = False) -> None:
+    """Create the system namespaces and the nodes of a fresh cluster in an empty store."""
+    from kubesim.api.defaults import apply_defaults
+    from kubesim.kubelet.node import DEFAULT_SHAPE
+
+    store = cluster.store
+    shape = dict(DEFAULT_SHAPE)
+    if cpu:
+        shape["cpu"] = str(cpu)
+    if memory:
+        shape["memory"] = str(memory)
+    store.set_meta("cluster.shape", shape)
+    now = cluster.stamp()
+    for ns in SYSTEM_NAMESPACES:
+        obj = namespace_manifest(ns)
+        apply_defaults(obj, rng=cluster.rng)
+        store.create(obj, now)
+    if not empty:
+        zl = zone_names(zones)
+        manifests = [node_manifest("controlplane", control_plane=True, zone=zl[0] if zl else None)]
+        for i in range(nodes):
+            manifests.append(node_manifest(f"node{i + 1:02d}", zone=zl[(i + 1) % len(zl)] if zl else None))
+        for m in manifests:
+            apply_defaults(m, rng=cluster.rng)
+            store.create(m, now)
+            (store.directory / "nodes" / m["metadata"]["name"] / "manifests").mkdir(parents=True, exist_ok=True)
+    store.set_meta("cluster.initialized", True)
+
+
+def ensure_initialized(cluster: Cluster) -> None:
+    if not cluster.store.meta("cluster.initialized"):
+        initialize(cluster)

@@ -1,0 +1,85 @@
+"""The components the settle loop runs, in the order a real control plane's would react:
+kubelet registration, controllers, scheduler, kubelet pod sync. The engine is the only package
+that knows them all; they meet only in stored objects.
+"""
+
+from __future__ import annotations
+
+from kubesim.engine.context import Cluster
+
+
+def static_pod_path(cluster: Cluster, node_name: str) -> str:
+    return str((cluster.store.directory / "nodes" / node_name / "manifests").resolve())
+
+
+def register_nodes(cluster: Cluster) -> bool:
+    from kubesim.kubelet import node as kubelet_node
+
+    nodes = cluster.store.list("Node")
+    changed = False
+    for n in nodes:
+        if kubelet_node.needs_registration(n):
+            kubelet_node.register(n, nodes, cluster, static_pod_path(cluster, n["metadata"]["name"]))
+            cluster.store.put(n)
+            changed = True
+    return changed
+
+
+def sync_pods(cluster: Cluster) -> bool:
+    """Start pods bound to a node (by the scheduler or by spec.nodeName) that have not started."""
+    from kubesim.kubelet import pods as kubelet_pods
+
+    store = cluster.store
+    changed = False
+    by_node: dict[str, list[dict]] = {}
+    candidates = [p for p in store.iter_kind("Pod") if kubelet_pods.needs_start(p)]
+    if not candidates:
+        return False
+    for p in store.iter_kind("Pod"):
+        nn = (p.get("spec") or {}).get("nodeName")
+        if nn:
+            by_node.setdefault(nn, []).append(p)
+    for pod in sorted(candidates, key=lambda p: (p["metadata"].get("creationTimestamp", ""),
+                                                  p["metadata"].get("namespace", ""), p["metadata"]["name"])):
+        node = store.get("Node", "", pod["spec"]["nodeName"])
+        if node is None:
+            continue  # bound to a node that does not exist: stays Pending, as on a real cluster
+        kubelet_pods.start(pod, node, by_node.get(node["metadata"]["name"], []), cluster)
+        store.put(pod)
+        changed = True
+    return changed
+
+
+UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable"
+NOT_READY_TAINT = "node.kubernetes.io/not-ready"
+
+
+def taint_nodes_by_condition(cluster: Cluster) -> bool:
+    """The node lifecycle controller's TaintNodesByCondition (pkg/controller/nodelifecycle/
+    node_lifecycle_controller.go doNoScheduleTaintingPass): NoSchedule taints that mirror the
+    node's state — node.kubernetes.io/unschedulable for a cordoned node, node.kubernetes.io/not-ready
+    while Ready is not True (the NodeTaint admission plugin puts that one on every new node)."""
+    from kubesim.kubelet.node import is_ready
+
+    changed = False
+    for n in cluster.store.list("Node"):
+        spec = n.setdefault("spec", {})
+        taints = list(spec.get("taints") or [])
+        want = {UNSCHEDULABLE_TAINT: bool(spec.get("unschedulable")), NOT_READY_TAINT: not is_ready(n)}
+        new = [t for t in taints if not (t.get("key") in want and t.get("effect") == "NoSchedule"
+                                         and not want[t["key"]])]
+        for key, on in want.items():
+            if on and not any(t.get("key") == key and t.get("effect") == "NoSchedule" for t in new):
+                new.append({"effect": "NoSchedule", "key": key, "timeAdded": cluster.stamp()})
+        if new == taints:
+            continue
+        if new:
+            spec["taints"] = new
+        else:
+            spec.pop("taints", None)
+        cluster.store.put(n)
+        changed = True
+    return changed
+
+
+STEPS = [register_nodes, taint_nodes_by_condition, sync_pods]

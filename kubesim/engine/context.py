@@ -1,0 +1,116 @@
+"""One command's view of the cluster: the open store, the simulated clock, the seeded random
+source, the event recorder and the klog logger. The engine is the only package that wires
+these together; components receive what they need from it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Callable, TextIO
+
+from kubesim.clock import Clock, format_time, make_random
+from kubesim.store import Store
+
+
+@dataclass
+class Logger:
+    """klog-format lines on stderr (``I1122 10:00:00.000000   4242 file.go:NN] "msg" k="v"``)."""
+
+    verbosity: int = 0
+    stream: TextIO | None = None
+    now: Callable[[], float] | None = None
+    pid: int = field(default_factory=os.getpid)
+
+    def enabled(self, level: int) -> bool:
+        return self.verbosity >= level
+
+    def __call__(self, level: int, where: str, msg: str, kv: dict | None = None, severity: str = "I") -> None:
+        if self.verbosity < level:
+            return
+        import time
+
+        t = self.now() if self.now else time.time()
+        tm = time.gmtime(t)
+        micro = int((t - int(t)) * 1_000_000)
+        head = f"{severity}{tm.tm_mon:02d}{tm.tm_mday:02d} {tm.tm_hour:02d}:{tm.tm_min:02d}:{tm.tm_sec:02d}.{micro:06d} {self.pid:7d} {where}]"
+        parts = [head, _quote(msg)]
+        for k, v in (kv or {}).items():
+            parts.append(f"{k}={_kv(v)}")
+        (self.stream or sys.stderr).write(" ".join(parts) + "\n")
+
+
+def _quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _kv(v) -> str:
+    if isinstance(v, str):
+        return _quote(v)
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    if isinstance(v, (list, tuple)):
+        return "[" + ",".join(_kv(x) for x in v) + "]"
+    return str(v)
+
+
+class Cluster:
+    """The state of one command: store + clock + rng + events + log."""
+
+    def __init__(self, store: Store, env: dict | None = None, log: Logger | None = None):
+        self.store = store
+        self.env = os.environ if env is None else env
+        self.clock = Clock.from_env(float(store.meta("clock.offset", 0.0)), self.env)
+        counter = int(store.meta("rng.counter", 0))
+        self.rng = make_random(counter, self.env)
+        store.rng = self.rng if "KUBESIM_SEED" in self.env else None
+        self.log = log or Logger()
+        if self.log.now is None:
+            self.log.now = self.clock.now
+        self._rng_counter = counter
+        self.next_due: float | None = None
+
+    def wake_at(self, t: float) -> None:
+        """A component asks to run again at simulated time ``t``."""
+        if self.next_due is None or t < self.next_due:
+            self.next_due = t
+
+    # -- time -----------------------------------------------------------------------------
+    def now(self) -> float:
+        return self.clock.now()
+
+    def stamp(self) -> str:
+        return format_time(self.clock.now())
+
+    def advance(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+        self.store.set_meta("clock.offset", self.clock.offset)
+
+    # -- transaction ------------------------------------------------------------------------
+    def commit(self) -> bool:
+        if self.store.dirty:
+            # the next command draws fresh (but, with KUBESIM_SEED, repeatable) random numbers
+            self.store.set_meta("rng.counter", self._rng_counter + 1)
+        return self.store.commit()
+
+    def rollback(self) -> None:
+        self.store.rollback()
+
+    # -- helpers ---------------------------------------------------------------------------
+    def random_suffix(self, n: int = 5) -> str:
+        """apimachinery's ``utilrand.String``: lowercase consonants and digits without vowels."""
+        alphabet = "bcdfghjklmnpqrstvwxz2456789"
+        return "".join(self.rng.choice(alphabet) for _ in range(n))
+
+    def record(self, obj: dict, type_: str, reason: str, message: str, component: str,
+               host: str = "", field_path: str = "") -> dict:
+        """Record an Event about ``obj``; components call this instead of importing the engine."""
+        from kubesim.engine.events import record
+
+        return record(self, obj, type_, reason, message, component, host, field_path)
+
+    def namespace_exists(self, ns: str) -> bool:
+        return self.store.get("Namespace", "", ns) is not None

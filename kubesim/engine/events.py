@@ -1,0 +1,92 @@
+"""Recording core/v1 Events, with the event correlator's aggregation.
+
+Upstream: staging/src/k8s.io/client-go/tools/record/event.go (makeEvent: name
+``<object>.<hex unix nanos>``) and events_cache.go (EventCorrelator: an event with the same
+source, involved object, type, reason and message as an earlier one increments ``count`` and
+``lastTimestamp`` instead of creating a new object).
+"""
+
+from __future__ import annotations
+
+from kubesim.clock import format_micro_time, format_time
+from kubesim.engine.context import Cluster
+
+
+def involved_ref(obj: dict) -> dict:
+    md = obj.get("metadata", {})
+    ref = {"apiVersion": obj.get("apiVersion", "v1"), "kind": obj.get("kind", ""), "name": md.get("name", "")}
+    if md.get("namespace"):
+        ref["namespace"] = md["namespace"]
+    if md.get("uid"):
+        ref["uid"] = md["uid"]
+    if md.get("resourceVersion"):
+        ref["resourceVersion"] = md["resourceVersion"]
+    return ref
+
+
+def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, component: str,
+           host: str = "", field_path: str = "") -> dict:
+    """Record an event about ``obj`` from ``component`` (e.g. "default-scheduler", "kubelet")."""
+    store = cluster.store
+    now = cluster.now()
+    ref = involved_ref(obj)
+    if field_path:
+        ref["fieldPath"] = field_path
+    ns = ref.get("namespace") or "default"
+    index = store.meta("events.index", {}) or {}
+    key = "|".join([component, host, ref["kind"], ns, ref["name"], ref.get("uid", ""), field_path, type_, reason, message])
+    existing_name = index.get(key)
+    if existing_name:
+        ev = store.get("Event", ns, existing_name)
+        if ev is not None:
+            ev["count"] = int(ev.get("count", 1)) + 1
+            ev["lastTimestamp"] = format_time(now)
+            store.put(ev)
+            return ev
+    nanos = int(now * 1e9) + int(cluster.rng.random() * 1e6)
+    name = f"{ref['name']}.{nanos:x}"
+    while store.get("Event", ns, name) is not None:
+        nanos += 1
+        name = f"{ref['name']}.{nanos:x}"
+    source = {"component": component}
+    if host:
+        source["host"] = host
+    ev = {
+        "apiVersion": "v1",
+        "kind": "Event",
+        "metadata": {"name": name, "namespace": ns},
+        "involvedObject": ref,
+        "reason": reason,
+        "message": message,
+        "source": source,
+        "firstTimestamp": format_time(now),
+        "lastTimestamp": format_time(now),
+        "count": 1,
+        "type": type_,
+        "eventTime": None,
+        "reportingComponent": component,
+        "reportingInstance": host,
+    }
+    store.create(ev, format_time(now))
+    index = dict(index)
+    index[key] = name
+    store.set_meta("events.index", index)
+    return ev
+
+
+def events_for(cluster: Cluster, obj: dict) -> list[dict]:
+    """The events whose involvedObject is ``obj`` (by kind, namespace, name and uid), oldest first."""
+    md = obj.get("metadata", {})
+    ns = md.get("namespace") or "default"
+    uid = md.get("uid")
+    out = []
+    for ev in cluster.store.list("Event", ns):
+        io = ev.get("involvedObject", {})
+        if io.get("kind") == obj.get("kind") and io.get("name") == md.get("name") and \
+                (not uid or not io.get("uid") or io.get("uid") == uid):
+            out.append(ev)
+    out.sort(key=lambda e: (e.get("firstTimestamp") or "", e.get("lastTimestamp") or ""))
+    return out
+
+
+__all__ = ["record", "events_for", "involved_ref", "format_micro_time"]

@@ -1,0 +1,206 @@
+"""The exception hierarchy, with kubectl's messages.
+
+kubectl prints API errors as ``Error from server (Reason): message`` (k8s.io/kubectl
+``cmd/util/helpers.go`` StandardErrorMessage) and client-side problems as ``error: ...``.
+Every error maps to exit code 1, as kubectl's ``CheckErr`` does; the mapping lives in
+``kubesim.cli.main`` alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class KubesimError(Exception):
+    """Base class: ``str(e)`` is the full line kubectl would print on stderr."""
+
+    exit_code = 1
+
+    def __str__(self) -> str:  # pragma: no cover - overridden
+        return "error: " + (self.args[0] if self.args else "unknown error")
+
+
+class UsageError(KubesimError):
+    """A client-side problem: bad flags, unreadable files. Printed as ``error: ...``."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return "error: " + self.message
+
+
+class StatusError(KubesimError):
+    """An error the API server would return (metav1.Status with a reason)."""
+
+    reason = "InternalError"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"Error from server ({self.reason}): {self.message}"
+
+
+class NotFound(StatusError):
+    reason = "NotFound"
+
+    def __init__(self, resource: str, name: str):
+        # resource is the plural, qualified with its group when it has one: pods, deployments.apps
+        super().__init__(f'{resource} "{name}" not found')
+        self.resource, self.name = resource, name
+
+
+class AlreadyExists(StatusError):
+    reason = "AlreadyExists"
+
+    def __init__(self, resource: str, name: str):
+        super().__init__(f'{resource} "{name}" already exists')
+        self.resource, self.name = resource, name
+
+
+class Conflict(StatusError):
+    reason = "Conflict"
+
+
+class Forbidden(StatusError):
+    reason = "Forbidden"
+
+
+class BadRequest(StatusError):
+    reason = "BadRequest"
+
+
+@dataclass(frozen=True)
+class FieldError:
+    """One cause of an Invalid error: field path, type and detail (apimachinery field.Error)."""
+
+    field: str
+    type: str  # "Required value", "Invalid value", "Unsupported value", "Duplicate value", "Forbidden"
+    detail: str = ""
+    value: object = None
+    has_value: bool = False
+
+    def __str__(self) -> str:
+        # field.Error.Error(): "<field>: <type>[: <value>][: <detail>]"
+        s = f"{self.field}: {self.type}"
+        if self.has_value:
+            s += ": " + _format_value(self.value)
+        if self.detail:
+            s += ": " + self.detail
+        return s
+
+
+def _format_value(v: object) -> str:
+    if isinstance(v, str):
+        return '"' + v.replace('\\', '\\\\').replace('"', '\\"') + '"'
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    return str(v)
+
+
+def required(field: str, detail: str = "") -> FieldError:
+    return FieldError(field, "Required value", detail)
+
+
+def invalid(field: str, value: object, detail: str) -> FieldError:
+    return FieldError(field, "Invalid value", detail, value, True)
+
+
+def unsupported(field: str, value: object, supported: list[str]) -> FieldError:
+    quoted = ", ".join(f'"{s}"' for s in supported)
+    return FieldError(field, "Unsupported value", f"supported values: {quoted}", value, True)
+
+
+def duplicate(field: str, value: object) -> FieldError:
+    return FieldError(field, "Duplicate value", "", value, True)
+
+
+def forbidden(field: str, detail: str) -> FieldError:
+    return FieldError(field, "Forbidden", detail)
+
+
+class Invalid(StatusError):
+    """``The Pod "x" is invalid: spec.containers[0].image: Required value`` (apierrors.NewInvalid)."""
+
+    reason = "Invalid"
+
+    def __init__(self, kind: str, name: str, causes: list[FieldError]):
+        self.kind, self.name, self.causes = kind, name, list(causes)
+        if len(self.causes) == 1:
+            detail = str(self.causes[0])
+        else:
+            detail = "[" + ", ".join(str(c) for c in self.causes) + "]"
+        super().__init__(f'{kind} "{name}" is invalid: {detail}')
+
+    def __str__(self) -> str:
+        # kubectl's checkErr prints Invalid errors without "Error from server", one cause inline,
+        # several as a bulleted list (cmd/util/helpers.go MultilineError).
+        head = f'The {self.kind} "{self.name}" is invalid: '
+        if len(self.causes) == 1:
+            return head + str(self.causes[0])
+        return head + "\n" + "\n".join("* " + str(c) for c in self.causes)
+
+
+class ClientValidationError(KubesimError):
+    """kubectl's client-side schema validation failure for one document of one file."""
+
+    def __init__(self, source: str, detail: str):
+        super().__init__(detail)
+        self.source, self.detail = source, detail
+
+    def __str__(self) -> str:
+        return (f'error: error validating "{self.source}": error validating data: {self.detail}; '
+                "if you choose to ignore these errors, turn validation off with --validate=false")
+
+
+class ParseError(KubesimError):
+    """A manifest that cannot be decoded (YAML/JSON syntax, size, aliases)."""
+
+    def __init__(self, source: str, detail: str):
+        super().__init__(detail)
+        self.source, self.detail = source, detail
+
+    def __str__(self) -> str:
+        return f'error: error parsing {self.source}: {self.detail}'
+
+
+class StateError(KubesimError):
+    """The state directory cannot be opened or written."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return "error: " + self.message
+
+
+class Aggregate(KubesimError):
+    """Several errors from one command (e.g. one per invalid document), printed one per line."""
+
+    def __init__(self, errors: list[KubesimError]):
+        super().__init__("; ".join(str(e) for e in errors))
+        self.errors = list(errors)
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
+class WithSource(KubesimError):
+    """An API error about one object from a file: kubectl's AddSourceToErr
+    (``error when creating "f.yaml": ...``) for the errors it decorates."""
+
+    def __init__(self, err: StatusError, verb: str, where: str):
+        # where: '"f.yaml"', or '"f.yaml" (document 2)' when the file holds several documents
+        super().__init__(str(err))
+        self.err, self.verb, self.where = err, verb, where
+
+    def __str__(self) -> str:
+        if isinstance(self.err, Invalid):
+            return str(self.err)
+        return f'Error from server ({self.err.reason}): error when {self.verb} {self.where}: {self.err.message}'

@@ -1,0 +1,219 @@
+"""One small base class per extension point; a plugin inherits the ones it implements.
+
+Upstream: staging/src/k8s.io/kube-scheduler/framework/interface.go (``Plugin``,
+``PreEnqueuePlugin``, ``QueueSortPlugin``, ``PreFilterPlugin`` + ``PreFilterExtensions``,
+``FilterPlugin``, ``PostFilterPlugin``, ``PreScorePlugin``, ``ScorePlugin`` + ``ScoreExtensions``,
+``ReservePlugin``, ``PermitPlugin``, ``PreBindPlugin``, ``BindPlugin``, ``PostBindPlugin``,
+``PreFilterResult`` with ``AllNodes``/``Merge``, ``MaxNodeScore``), and
+pkg/scheduler/framework/interface.go (the ``Handle`` plugins get).
+
+The runtime routes by ``isinstance``. Plugins receive the pod being scheduled as a
+:class:`~kubesim.scheduler.framework.nodeinfo.PodInfo` (``pod.pod`` is the manifest dict) and
+nodes as :class:`~kubesim.scheduler.framework.nodeinfo.NodeInfo`. Statuses: ``None`` is success.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:  # pragma: no cover
+    from kubesim.scheduler.framework.cycle_state import CycleState
+    from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo, Snapshot
+    from kubesim.scheduler.framework.status import Status
+
+MAX_NODE_SCORE = 100
+MIN_NODE_SCORE = 0
+MAX_TOTAL_SCORE = (1 << 63) - 1
+
+
+@dataclass
+class NodeScore:
+    name: str
+    score: int
+
+
+@dataclass
+class PreFilterResult:
+    """The set of nodes worth filtering; ``None`` node_names means all nodes."""
+
+    node_names: set[str] | None = None
+
+    def all_nodes(self) -> bool:
+        return self.node_names is None
+
+
+def merge_pre_filter_results(a: PreFilterResult | None,
+                             b: PreFilterResult | None) -> PreFilterResult | None:
+    """``PreFilterResult.Merge``: intersection, where None/all-nodes is the identity."""
+    a_all = a is None or a.all_nodes()
+    b_all = b is None or b.all_nodes()
+    if a_all and b_all:
+        return None
+    if a_all:
+        return PreFilterResult(set(b.node_names))  # type: ignore[union-attr]
+    if b_all:
+        return PreFilterResult(set(a.node_names))  # type: ignore[union-attr]
+    return PreFilterResult(a.node_names & b.node_names)  # type: ignore[union-attr,operator]
+
+
+@dataclass
+class PostFilterResult:
+    nominated_node_name: str = ""
+    mode_override: bool = False  # ModeOverride vs ModeNoop
+
+
+@dataclass
+class QueuedPodInfo:
+    """What QueueSort compares: the pod plus when it (re)entered the queue."""
+
+    pod_info: "PodInfo"
+    timestamp: float = 0.0
+    attempts: int = 0
+    unschedulable_count: int = 0
+    consecutive_errors: int = 0
+    seq: int = 0
+    extra: dict = field(default_factory=dict)
+
+
+class Handle:
+    """What plugins may reach besides their arguments: the cycle's snapshot and the klog sink.
+
+    ``log(level, "file.go:NN", message, kv)`` is the scheduler's log callback (or None).
+    """
+
+    def __init__(self, snapshot: "Snapshot | None" = None, log=None) -> None:
+        from kubesim.scheduler.framework.nodeinfo import Snapshot
+
+        self.snapshot: Snapshot = snapshot if snapshot is not None else Snapshot()
+        self.log = log
+
+
+class Plugin:
+    """Base of all plugins. ``name`` is upstream's plugin name; ``args`` the defaulted args dict."""
+
+    name: ClassVar[str] = ""
+
+    def __init__(self, args: dict | None = None, handle: Handle | None = None) -> None:
+        self.args = args or {}
+        self.handle = handle if handle is not None else Handle()
+
+
+class PreEnqueuePlugin(Plugin):
+    def pre_enqueue(self, pod: "PodInfo") -> "Status | None":
+        raise NotImplementedError
+
+
+class QueueSortPlugin(Plugin):
+    def less(self, a: QueuedPodInfo, b: QueuedPodInfo) -> bool:
+        raise NotImplementedError
+
+
+class PreFilterExtensions:
+    """Incremental updates of PreFilter state when pods are added/removed (preemption, nomination)."""
+
+    def add_pod(self, state: "CycleState", pod_to_schedule: "PodInfo", pod_to_add: "PodInfo",
+                node_info: "NodeInfo") -> "Status | None":
+        return None
+
+    def remove_pod(self, state: "CycleState", pod_to_schedule: "PodInfo",
+                   pod_to_remove: "PodInfo", node_info: "NodeInfo") -> "Status | None":
+        return None
+
+
+class PreFilterPlugin(Plugin):
+    def pre_filter(self, state: "CycleState", pod: "PodInfo", nodes: "list[NodeInfo]"
+                   ) -> "tuple[PreFilterResult | None, Status | None]":
+        raise NotImplementedError
+
+    def pre_filter_extensions(self) -> PreFilterExtensions | None:
+        return None
+
+
+class FilterPlugin(Plugin):
+    def filter(self, state: "CycleState", pod: "PodInfo", node: "NodeInfo") -> "Status | None":
+        raise NotImplementedError
+
+
+class NodeToStatusReader:
+    """Read-only node -> status view given to PostFilter plugins (``NodeToStatusReader``)."""
+
+    def get(self, node_name: str) -> "Status | None":  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class PostFilterPlugin(Plugin):
+    def post_filter(self, state: "CycleState", pod: "PodInfo", node_to_status: NodeToStatusReader
+                    ) -> "tuple[PostFilterResult | None, Status | None]":
+        raise NotImplementedError
+
+
+class PreScorePlugin(Plugin):
+    def pre_score(self, state: "CycleState", pod: "PodInfo", nodes: "list[NodeInfo]"
+                  ) -> "Status | None":
+        raise NotImplementedError
+
+
+class ScorePlugin(Plugin):
+    """Score returns (score, status); ``normalize_score`` is the optional ScoreExtensions."""
+
+    has_normalize: ClassVar[bool] = False
+
+    def score(self, state: "CycleState", pod: "PodInfo", node: "NodeInfo"
+              ) -> "tuple[int, Status | None]":
+        raise NotImplementedError
+
+    def normalize_score(self, state: "CycleState", pod: "PodInfo", scores: list[NodeScore]
+                        ) -> "Status | None":
+        return None
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if "normalize_score" in cls.__dict__:
+            cls.has_normalize = True
+
+
+class ReservePlugin(Plugin):
+    def reserve(self, state: "CycleState", pod: "PodInfo", node_name: str) -> "Status | None":
+        raise NotImplementedError
+
+    def unreserve(self, state: "CycleState", pod: "PodInfo", node_name: str) -> None:
+        raise NotImplementedError
+
+
+class PermitPlugin(Plugin):
+    def permit(self, state: "CycleState", pod: "PodInfo", node_name: str
+               ) -> "tuple[Status | None, float]":
+        raise NotImplementedError
+
+
+class PreBindPlugin(Plugin):
+    def pre_bind(self, state: "CycleState", pod: "PodInfo", node_name: str) -> "Status | None":
+        raise NotImplementedError
+
+
+class BindPlugin(Plugin):
+    def bind(self, state: "CycleState", pod: "PodInfo", node_name: str) -> "Status | None":
+        raise NotImplementedError
+
+
+class PostBindPlugin(Plugin):
+    def post_bind(self, state: "CycleState", pod: "PodInfo", node_name: str) -> None:
+        raise NotImplementedError
+
+
+# Upstream's interface type names, used in its configuration errors, in runtime order.
+EXTENSION_POINTS: tuple[tuple[str, str, type], ...] = (
+    ("preFilter", "PreFilterPlugin", PreFilterPlugin),
+    ("filter", "FilterPlugin", FilterPlugin),
+    ("postFilter", "PostFilterPlugin", PostFilterPlugin),
+    ("reserve", "ReservePlugin", ReservePlugin),
+    ("preScore", "PreScorePlugin", PreScorePlugin),
+    ("score", "ScorePlugin", ScorePlugin),
+    ("preBind", "PreBindPlugin", PreBindPlugin),
+    ("bind", "BindPlugin", BindPlugin),
+    ("postBind", "PostBindPlugin", PostBindPlugin),
+    ("permit", "PermitPlugin", PermitPlugin),
+    ("preEnqueue", "PreEnqueuePlugin", PreEnqueuePlugin),
+    ("queueSort", "QueueSortPlugin", QueueSortPlugin),
+)

@@ -1,0 +1,561 @@
+"""The framework runtime: builds a profile's plugin lists and runs each extension point.
+
+Upstream: pkg/scheduler/framework/runtime/framework.go (``NewFramework``: ``updatePluginList``,
+``expandMultiPointPlugins`` with its override/multiPoint/rest ordering, ``getScoreWeights`` with
+weight 0 meaning 1 and the overflow check, the "only one queue sort plugin" and "at least one
+bind plugin" checks; ``RunPreFilterPlugins`` (Skip collects the plugin into the skip set,
+Unschedulable keeps running the rest, UnschedulableAndUnresolvable stops, PreFilterResults are
+intersected), ``RunFilterPlugins`` (stop at the first rejection, non-rejections become errors),
+``RunFilterPluginsWithNominatedPods`` (two passes when higher-or-equal priority pods are
+nominated to the node), ``RunPostFilterPlugins``, ``RunPreScorePlugins``, ``RunScorePlugins``
+(score, NormalizeScore, range check [0, 100], weight), ``RunReservePluginsReserve`` /
+``Unreserve`` in reverse order, ``RunPermitPlugins``, ``RunPreBindPlugins``, ``RunBindPlugins``
+stopping at the first non-Skip, ``RunPostBindPlugins``) and pkg/scheduler/framework/types.go
+(``NodeToStatus`` with its absent-nodes status).
+
+Error texts are upstream's, with Go's ``%q`` rendered as a double-quoted string.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from kubesim.scheduler.framework.cycle_state import CycleState
+from kubesim.scheduler.framework.interface import (
+    EXTENSION_POINTS, MAX_NODE_SCORE, MAX_TOTAL_SCORE, MIN_NODE_SCORE, BindPlugin, FilterPlugin,
+    Handle, NodeScore, NodeToStatusReader, PermitPlugin, Plugin, PostBindPlugin, PostFilterPlugin,
+    PostFilterResult, PreBindPlugin, PreEnqueuePlugin, PreFilterPlugin, PreFilterResult,
+    PreScorePlugin, QueueSortPlugin, ReservePlugin, ScorePlugin, merge_pre_filter_results)
+from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
+from kubesim.scheduler.framework.status import Code, Status
+
+# Permit plugins may not ask for more (framework.go maxTimeout).
+MAX_PERMIT_TIMEOUT_SECONDS = 15 * 60
+
+
+class FrameworkError(Exception):
+    """A profile that cannot be turned into a framework (upstream returns these from NewFramework)."""
+
+
+def q(s: str) -> str:
+    """Go's ``%q`` for plain strings."""
+    return json.dumps(s, ensure_ascii=False)
+
+
+def go_list(items: Iterable[str]) -> str:
+    """Go's ``%v`` of a []string: ``[a b]``."""
+    return "[" + " ".join(items) + "]"
+
+
+class NodeToStatus(NodeToStatusReader):
+    """Statuses of rejected nodes plus one status for the nodes not listed (``NodeToStatus``)."""
+
+    __slots__ = ("statuses", "absent")
+
+    def __init__(self) -> None:
+        self.statuses: dict[str, Status] = {}
+        self.absent = Status(Code.UnschedulableAndUnresolvable)
+
+    def get(self, node_name: str) -> Status:
+        return self.statuses.get(node_name, self.absent)
+
+    def set(self, node_name: str, status: Status) -> None:
+        self.statuses[node_name] = status
+
+    def set_absent_nodes_status(self, status: Status) -> None:
+        self.absent = status
+
+    def __len__(self) -> int:
+        return len(self.statuses)
+
+
+@dataclass
+class ScoreTable:
+    """Every score plugin's raw and normalized scores per node, the weights and the totals."""
+
+    node_names: list[str]
+    plugins: list[str]
+    weights: dict[str, int]
+    raw: dict[str, list[int]] = field(default_factory=dict)
+    normalized: dict[str, list[int]] = field(default_factory=dict)
+    totals: list[int] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+    def weighted(self, plugin: str, i: int) -> int:
+        return self.normalized[plugin][i] * self.weights[plugin]
+
+
+def _names(pset: dict | None, key: str) -> list[dict]:
+    if not pset:
+        return []
+    return [p for p in (pset.get(key) or []) if p]
+
+
+class Framework:
+    """A profile's plugins, sorted into extension points, and the code that runs them."""
+
+    def __init__(self, profile: dict, registry: dict[str, Callable[..., Plugin]],
+                 handle: Handle | None = None, known_plugins: Iterable[str] = ()) -> None:
+        self.profile_name: str = profile.get("schedulerName") or ""
+        self.percentage_of_nodes_to_score: int | None = profile.get("percentageOfNodesToScore")
+        self.handle = handle if handle is not None else Handle()
+        self.plugins: dict[str, Plugin] = {}
+        self.unimplemented: list[str] = []
+        known = set(known_plugins)
+        cfg = profile.get("plugins") or {}
+
+        self.pre_enqueue: list[PreEnqueuePlugin] = []
+        self.queue_sort: list[QueueSortPlugin] = []
+        self.pre_filter: list[PreFilterPlugin] = []
+        self.filter: list[FilterPlugin] = []
+        self.post_filter: list[PostFilterPlugin] = []
+        self.pre_score: list[PreScorePlugin] = []
+        self.score: list[ScorePlugin] = []
+        self.reserve: list[ReservePlugin] = []
+        self.permit: list[PermitPlugin] = []
+        self.pre_bind: list[PreBindPlugin] = []
+        self.bind: list[BindPlugin] = []
+        self.post_bind: list[PostBindPlugin] = []
+        self.weights: dict[str, int] = {}
+
+        # Plugins needed by any extension point, and their args.
+        needed: list[str] = []
+        for key in ["multiPoint"] + [e[0] for e in EXTENSION_POINTS]:
+            for p in _names(cfg.get(key), "enabled"):
+                if p.get("name") not in needed:
+                    needed.append(p["name"])
+        plugin_args: dict[str, dict] = {}
+        for pc in profile.get("pluginConfig") or []:
+            name = pc.get("name", "")
+            if name in plugin_args:
+                raise FrameworkError(f"repeated config for plugin {name}")
+            plugin_args[name] = pc.get("args") or {}
+        for name in needed:
+            factory = registry.get(name)
+            if factory is None:
+                continue
+            try:
+                self.plugins[name] = factory(plugin_args.get(name), self.handle)
+            except (ValueError, TypeError) as e:
+                raise FrameworkError(f"initializing plugin {q(name)}: {e}") from None
+
+        def note_unimplemented(name: str, type_name: str) -> None:
+            if name not in known:
+                raise FrameworkError(f"{type_name} {q(name)} does not exist")
+            if name not in self.unimplemented:
+                self.unimplemented.append(name)
+
+        lists: dict[str, list] = {
+            "preFilter": self.pre_filter, "filter": self.filter, "postFilter": self.post_filter,
+            "reserve": self.reserve, "preScore": self.pre_score, "score": self.score,
+            "preBind": self.pre_bind, "bind": self.bind, "postBind": self.post_bind,
+            "permit": self.permit, "preEnqueue": self.pre_enqueue, "queueSort": self.queue_sort,
+        }
+        # updatePluginList: the explicitly enabled plugins of each extension point.
+        for key, type_name, iface in EXTENSION_POINTS:
+            seen: set[str] = set()
+            for p in _names(cfg.get(key), "enabled"):
+                name = p["name"]
+                pl = self.plugins.get(name)
+                if pl is None:
+                    note_unimplemented(name, type_name)
+                    continue
+                if not isinstance(pl, iface):
+                    raise FrameworkError(f"plugin {q(name)} does not extend {type_name} plugin")
+                if name in seen:
+                    raise FrameworkError(f"plugin {q(name)} already registered as {q(type_name)}")
+                seen.add(name)
+                lists[key].append(pl)
+
+        # expandMultiPointPlugins.
+        multi = _names(cfg.get("multiPoint"), "enabled")
+        if multi:
+            for key, type_name, iface in EXTENSION_POINTS:
+                enabled_names = [p["name"] for p in _names(cfg.get(key), "enabled")]
+                disabled = {p.get("name") for p in _names(cfg.get(key), "disabled")}
+                if "*" in disabled:
+                    continue
+                multi_enabled: list[str] = []
+                overrides: list[str] = []
+                for p in multi:
+                    name = p["name"]
+                    pl = self.plugins.get(name)
+                    if pl is None:
+                        note_unimplemented(name, type_name)
+                        continue
+                    if not isinstance(pl, iface):
+                        continue
+                    if name in disabled:
+                        continue
+                    if name in enabled_names:
+                        if name not in overrides:
+                            overrides.append(name)
+                        continue
+                    if name in multi_enabled:
+                        raise FrameworkError(
+                            f"plugin {q(name)} already registered as {q(type_name)}")
+                    multi_enabled.append(name)
+                ordered = [n for n in enabled_names if n in overrides]
+                ordered += multi_enabled
+                ordered += [n for n in enabled_names if n not in overrides]
+                lists[key][:] = [self.plugins[n] for n in ordered if n in self.plugins]
+
+        if len(self.queue_sort) != 1:
+            raise FrameworkError(
+                "only one queue sort plugin required for profile with scheduler name "
+                f"{q(self.profile_name)}, but got {len(self.queue_sort)}")
+        if not self.bind:
+            raise FrameworkError(
+                f"at least one bind plugin is needed for profile with scheduler name "
+                f"{q(self.profile_name)}")
+
+        # getScoreWeights: an explicit Score entry wins over the multiPoint one.
+        total = 0
+        for p in _names(cfg.get("score"), "enabled") + multi:
+            name = p["name"]
+            pl = self.plugins.get(name)
+            if pl is None or not isinstance(pl, ScorePlugin) or name in self.weights:
+                continue
+            w = int(p.get("weight") or 0) or 1
+            self.weights[name] = w
+            if w * MAX_NODE_SCORE > MAX_TOTAL_SCORE - total:
+                raise FrameworkError("total score of Score plugins could overflow")
+            total += w * MAX_NODE_SCORE
+        for pl in self.score:
+            if not self.weights.get(pl.name):
+                raise FrameworkError(f"score plugin {q(pl.name)} is not configured with weight")
+
+    # -- queueing --------------------------------------------------------------------------
+    def queue_sort_less(self):
+        return self.queue_sort[0].less
+
+    def run_pre_enqueue_plugins(self, pod: PodInfo) -> Status | None:
+        for pl in self.pre_enqueue:
+            s = pl.pre_enqueue(pod)
+            if s is None or s.is_success():
+                continue
+            return s.clone().with_plugin(pl.name) if s.is_rejected() else Status(
+                Code.Error, err=f"running PreEnqueue plugin {q(pl.name)}: {s.as_error()}",
+                plugin=pl.name)
+        return None
+
+    # -- filtering -------------------------------------------------------------------------
+    def has_filter_plugins(self) -> bool:
+        return bool(self.filter)
+
+    def has_post_filter_plugins(self) -> bool:
+        return bool(self.post_filter)
+
+    def has_score_plugins(self) -> bool:
+        return bool(self.score)
+
+    def run_pre_filter_plugins(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
+                               record: dict | None = None, run_all: bool = False
+                               ) -> tuple[PreFilterResult | None, Status | None, set[str]]:
+        """Returns (node restriction, status, plugins that restricted nodes).
+
+        ``record`` receives every plugin's (result, status); with ``run_all`` the remaining
+        PreFilters still run (for explanations) after an UnschedulableAndUnresolvable one, though
+        the decision returned is upstream's.
+        """
+        skip: set[str] = set()
+        result: PreFilterResult | None = None
+        with_nodes: set[str] = set()
+        returned: Status | None = None
+        decided: tuple | None = None
+        for pl in self.pre_filter:
+            r, s = pl.pre_filter(state, pod, nodes)
+            if record is not None:
+                record[pl.name] = (r, s)
+            if decided is not None:
+                continue
+            if s is not None and s.code == Code.Skip:
+                skip.add(pl.name)
+                continue
+            if s is not None and s.code != Code.Success:
+                s.plugin = pl.name
+                if s.code == Code.UnschedulableAndUnresolvable:
+                    decided = (None, s, set())
+                    if not run_all:
+                        break
+                    continue
+                if s.code == Code.Unschedulable:
+                    returned = s
+                    continue
+                decided = (None, Status(
+                    Code.Error, err=f"running PreFilter plugin {q(pl.name)}: {s.as_error()}",
+                    plugin=pl.name), set())
+                if not run_all:
+                    break
+                continue
+            if r is not None and not r.all_nodes():
+                with_nodes.add(pl.name)
+            result = merge_pre_filter_results(result, r)
+            if result is not None and not result.all_nodes() and not result.node_names:
+                names = sorted(with_nodes)
+                if len(names) == 1:
+                    msg = f"node(s) didn't satisfy plugin {names[0]}"
+                else:
+                    msg = f"node(s) didn't satisfy plugin(s) {go_list(names)} simultaneously"
+                decided = (result, Status(Code.UnschedulableAndUnresolvable, msg), with_nodes)
+                if not run_all:
+                    break
+        state.skip_filter_plugins = frozenset(skip)
+        if decided is not None:
+            return decided
+        return result, returned, with_nodes
+
+    def run_pre_filter_extension_add_pod(self, state: CycleState, pod: PodInfo,
+                                         to_add: PodInfo, node: NodeInfo) -> Status | None:
+        for pl in self.pre_filter:
+            ext = pl.pre_filter_extensions()
+            if ext is None or pl.name in state.skip_filter_plugins:
+                continue
+            s = ext.add_pod(state, pod, to_add, node)
+            if s is not None and not s.is_success():
+                return Status(Code.Error, err=f"running AddPod on PreFilter plugin {q(pl.name)}: "
+                                              f"{s.as_error()}")
+        return None
+
+    def run_pre_filter_extension_remove_pod(self, state: CycleState, pod: PodInfo,
+                                            to_remove: PodInfo, node: NodeInfo) -> Status | None:
+        for pl in self.pre_filter:
+            ext = pl.pre_filter_extensions()
+            if ext is None or pl.name in state.skip_filter_plugins:
+                continue
+            s = ext.remove_pod(state, pod, to_remove, node)
+            if s is not None and not s.is_success():
+                return Status(Code.Error, err=f"running RemovePod on PreFilter plugin "
+                                              f"{q(pl.name)}: {s.as_error()}")
+        return None
+
+    def run_filter_plugins(self, state: CycleState, pod: PodInfo, node: NodeInfo
+                           ) -> Status | None:
+        skip = state.skip_filter_plugins
+        for pl in self.filter:
+            if pl.name in skip:
+                continue
+            s = pl.filter(state, pod, node)
+            if s is not None and s.code != Code.Success:
+                if not s.is_rejected():
+                    s = Status(Code.Error,
+                               err=f"running {q(pl.name)} filter plugin: {s.as_error()}")
+                s.plugin = pl.name
+                return s
+        return None
+
+    def run_all_filter_plugins(self, state: CycleState, pod: PodInfo, node: NodeInfo
+                               ) -> list[tuple[str, Status | None | str]]:
+        """Every filter's verdict on the node: a status, None (passed) or "skipped"."""
+        out: list[tuple[str, Status | None | str]] = []
+        skip = state.skip_filter_plugins
+        for pl in self.filter:
+            if pl.name in skip:
+                out.append((pl.name, "skipped"))
+                continue
+            s = pl.filter(state, pod, node)
+            if s is not None and s.code != Code.Success:
+                if not s.is_rejected():
+                    s = Status(Code.Error,
+                               err=f"running {q(pl.name)} filter plugin: {s.as_error()}")
+                s.plugin = pl.name
+                out.append((pl.name, s))
+            else:
+                out.append((pl.name, None))
+        return out
+
+    def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: PodInfo,
+                                               node: NodeInfo,
+                                               nominated: list[PodInfo] | None) -> Status | None:
+        added = False
+        state_to_use, node_to_use = state, node
+        if nominated:
+            eligible = [p for p in nominated
+                        if p.priority >= pod.priority and p.key != pod.key]
+            if eligible:
+                node_to_use = node.clone()
+                state_to_use = state.clone()
+                for p in eligible:
+                    node_to_use.add_pod(p)
+                    s = self.run_pre_filter_extension_add_pod(state_to_use, pod, p, node_to_use)
+                    if s is not None:
+                        return s
+                added = True
+        status = self.run_filter_plugins(state_to_use, pod, node_to_use)
+        if not added or status is not None:
+            return status
+        return self.run_filter_plugins(state, pod, node)
+
+    def run_post_filter_plugins(self, state: CycleState, pod: PodInfo,
+                                node_to_status: NodeToStatusReader
+                                ) -> tuple[PostFilterResult | None, Status | None]:
+        result: PostFilterResult | None = None
+        reasons: list[str] = []
+        rejector = ""
+        for pl in self.post_filter:
+            r, s = pl.post_filter(state, pod, node_to_status)
+            if s is None or s.is_success():
+                return r, s
+            if s.code == Code.UnschedulableAndUnresolvable:
+                return r, s.with_plugin(pl.name)
+            if not s.is_rejected():
+                return None, Status(Code.Error, err=s.as_error(), plugin=pl.name)
+            if r is not None and r.mode_override:
+                result = r
+            reasons.extend(s.all_reasons())
+            if not rejector:
+                rejector = pl.name
+        return result, Status(Code.Unschedulable, *reasons, plugin=rejector)
+
+    # -- scoring ---------------------------------------------------------------------------
+    def run_pre_score_plugins(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
+                              record: dict | None = None) -> Status | None:
+        skip: set[str] = set()
+        try:
+            for pl in self.pre_score:
+                s = pl.pre_score(state, pod, nodes)
+                if record is not None:
+                    record[pl.name] = s
+                if s is not None and s.code == Code.Skip:
+                    skip.add(pl.name)
+                    continue
+                if s is not None and not s.is_success():
+                    return Status(Code.Error, err=f"running PreScore plugin {q(pl.name)}: "
+                                                  f"{s.as_error()}")
+            return None
+        finally:
+            state.skip_score_plugins = frozenset(skip)
+
+    def run_score_plugins(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+                          ) -> tuple[ScoreTable | None, Status | None]:
+        skip = state.skip_score_plugins
+        plugins = [pl for pl in self.score if pl.name not in skip]
+        table = ScoreTable(node_names=[n.name for n in nodes], plugins=[p.name for p in plugins],
+                           weights=dict(self.weights),
+                           skipped=[p.name for p in self.score if p.name in skip])
+        for pl in plugins:
+            batch = getattr(pl, "score_nodes", None)
+            if batch is not None:
+                raw = batch(state, pod, nodes)
+                if isinstance(raw, Status):
+                    return None, Status(Code.Error, err=f"running Score plugins: plugin "
+                                                        f"{q(pl.name)} failed with: {raw.as_error()}")
+            else:
+                raw = []
+                for ni in nodes:
+                    v, s = pl.score(state, pod, ni)
+                    if s is not None and not s.is_success():
+                        return None, Status(Code.Error, err=f"running Score plugins: plugin "
+                                                            f"{q(pl.name)} failed with: "
+                                                            f"{s.as_error()}")
+                    raw.append(v)
+            table.raw[pl.name] = list(raw)
+            if pl.has_normalize:
+                scores = [NodeScore(n, v) for n, v in zip(table.node_names, raw)]
+                s = pl.normalize_score(state, pod, scores)
+                if s is not None and not s.is_success():
+                    return None, Status(Code.Error, err=f"running Normalize on Score plugins: "
+                                                        f"plugin {q(pl.name)} failed with: "
+                                                        f"{s.as_error()}")
+                table.normalized[pl.name] = [x.score for x in scores]
+            else:
+                table.normalized[pl.name] = table.raw[pl.name]
+        totals = [0] * len(nodes)
+        for i in range(len(nodes)):
+            t = 0
+            for pl in plugins:
+                v = table.normalized[pl.name][i]
+                if v > MAX_NODE_SCORE or v < MIN_NODE_SCORE:
+                    return None, Status(Code.Error, err=(
+                        "applying score defaultWeights on Score plugins: plugin "
+                        f"{q(pl.name)} returns an invalid score {v}, it should in the range of "
+                        f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"))
+                t += v * self.weights[pl.name]
+            totals[i] = t
+        table.totals = totals
+        return table, None
+
+    # -- reserve, permit, bind --------------------------------------------------------------
+    def run_reserve_plugins_reserve(self, state: CycleState, pod: PodInfo, node_name: str
+                                    ) -> Status | None:
+        for pl in self.reserve:
+            s = pl.reserve(state, pod, node_name)
+            if s is not None and not s.is_success():
+                if s.is_rejected():
+                    return s.with_plugin(pl.name)
+                return Status(Code.Error,
+                              err=f"running Reserve plugin {q(pl.name)}: {s.as_error()}")
+        return None
+
+    def run_reserve_plugins_unreserve(self, state: CycleState, pod: PodInfo,
+                                      node_name: str) -> None:
+        for pl in reversed(self.reserve):
+            pl.unreserve(state, pod, node_name)
+
+    def run_permit_plugins(self, state: CycleState, pod: PodInfo, node_name: str
+                           ) -> tuple[Status | None, dict[str, float]]:
+        waits: dict[str, float] = {}
+        for pl in self.permit:
+            s, timeout = pl.permit(state, pod, node_name)
+            if s is None or s.is_success():
+                continue
+            if s.is_rejected():
+                return s.with_plugin(pl.name), {}
+            if s.is_wait():
+                waits[pl.name] = min(float(timeout), MAX_PERMIT_TIMEOUT_SECONDS)
+                continue
+            return Status(Code.Error, err=f"running Permit plugin {q(pl.name)}: {s.as_error()}",
+                          plugin=pl.name), {}
+        if waits:
+            return Status(Code.Wait, "one or more plugins asked to wait and no plugin rejected "
+                                     f"pod {q(pod.name)}"), waits
+        return None, {}
+
+    def run_pre_bind_plugins(self, state: CycleState, pod: PodInfo, node_name: str
+                             ) -> Status | None:
+        for pl in self.pre_bind:
+            if pl.name in state.skip_pre_bind_plugins:
+                continue
+            s = pl.pre_bind(state, pod, node_name)
+            if s is not None and not s.is_success():
+                if s.is_rejected():
+                    return s.with_plugin(pl.name)
+                return Status(Code.Error,
+                              err=f"running PreBind plugin {q(pl.name)}: {s.as_error()}")
+        return None
+
+    def run_bind_plugins(self, state: CycleState, pod: PodInfo, node_name: str
+                         ) -> Status | None:
+        if not self.bind:
+            return Status(Code.Skip, "")
+        status: Status | None = None
+        for pl in self.bind:
+            status = pl.bind(state, pod, node_name)
+            if status is not None and status.is_skip():
+                continue
+            if status is not None and not status.is_success():
+                if status.is_rejected():
+                    return status.with_plugin(pl.name)
+                return Status(Code.Error,
+                              err=f"running Bind plugin {q(pl.name)}: {status.as_error()}")
+            return status
+        return status
+
+    def run_post_bind_plugins(self, state: CycleState, pod: PodInfo, node_name: str) -> None:
+        for pl in self.post_bind:
+            pl.post_bind(state, pod, node_name)
+
+    def list_plugins(self) -> dict[str, list[str]]:
+        """Enabled plugins per extension point (``ListPlugins``), for logs and explanations."""
+        out: dict[str, list[str]] = {}
+        for key, attr in (("preEnqueue", "pre_enqueue"), ("queueSort", "queue_sort"),
+                          ("preFilter", "pre_filter"), ("filter", "filter"),
+                          ("postFilter", "post_filter"), ("preScore", "pre_score"),
+                          ("score", "score"), ("reserve", "reserve"), ("permit", "permit"),
+                          ("preBind", "pre_bind"), ("bind", "bind"), ("postBind", "post_bind")):
+            names = [p.name for p in getattr(self, attr)]
+            if names:
+                out[key] = names
+        return out

@@ -1,0 +1,103 @@
+"""Helpers shared by plugins: score normalization, broken-linear shapes, taints and tolerations.
+
+Upstream: pkg/scheduler/framework/plugins/helper/normalize_score.go (``DefaultNormalizeScore``),
+pkg/scheduler/framework/plugins/helper/shape_score.go (``BuildBrokenLinearFunction``),
+pkg/scheduler/framework/plugins/helper/taint.go (``DoNotScheduleTaintsFilterFunc``),
+staging/src/k8s.io/api/core/v1/toleration.go (``Toleration.ToleratesTaint``) and
+staging/src/k8s.io/component-helpers/scheduling/corev1/helpers.go
+(``TolerationsTolerateTaint``, ``FindMatchingUntoleratedTaint``). The Gt/Lt toleration operators
+(feature TaintTolerationComparisonOperators) are alpha and off in v1.35, so they tolerate nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Sequence
+
+from kubesim.scheduler.framework.interface import NodeScore
+
+
+def default_normalize_score(max_priority: int, reverse: bool, scores: list[NodeScore]) -> None:
+    """Scale scores to [0, max_priority] by the maximum (optionally reversed), in place."""
+    max_count = 0
+    for s in scores:
+        if s.score > max_count:
+            max_count = s.score
+    if max_count == 0:
+        if reverse:
+            for s in scores:
+                s.score = max_priority
+        return
+    for s in scores:
+        v = max_priority * s.score // max_count
+        if reverse:
+            v = max_priority - v
+        s.score = v
+
+
+def normalized(max_priority: int, reverse: bool, raw: Sequence[int]) -> list[int]:
+    """``default_normalize_score`` on plain numbers (what tests and explanations call)."""
+    scores = [NodeScore(str(i), v) for i, v in enumerate(raw)]
+    default_normalize_score(max_priority, reverse, scores)
+    return [s.score for s in scores]
+
+
+def build_broken_linear_function(shape: Sequence[tuple[int, int]]) -> Callable[[int], int]:
+    """Piecewise-linear function through (utilization, score) points, flat outside them."""
+    points = list(shape)
+
+    def f(p: int) -> int:
+        for i, (u, s) in enumerate(points):
+            if p <= u:
+                if i == 0:
+                    return points[0][1]
+                pu, ps = points[i - 1]
+                return ps + _go_div((s - ps) * (p - pu), (u - pu))
+        return points[-1][1]
+
+    return f
+
+
+def _go_div(a: int, b: int) -> int:
+    """Go's integer division truncates toward zero."""
+    qv = abs(a) // abs(b)
+    return qv if (a >= 0) == (b >= 0) else -qv
+
+
+# -- taints and tolerations --------------------------------------------------------------------
+def toleration_tolerates_taint(toleration: dict, taint: dict) -> bool:
+    effect = toleration.get("effect") or ""
+    if effect and effect != (taint.get("effect") or ""):
+        return False
+    key = toleration.get("key") or ""
+    if key and key != (taint.get("key") or ""):
+        return False
+    op = toleration.get("operator") or ""
+    if op in ("", "Equal"):
+        return (toleration.get("value") or "") == (taint.get("value") or "")
+    if op == "Exists":
+        return True
+    return False
+
+
+def tolerations_tolerate_taint(tolerations: Iterable[dict], taint: dict) -> bool:
+    for t in tolerations:
+        if toleration_tolerates_taint(t, taint):
+            return True
+    return False
+
+
+def do_not_schedule_taints(taint: dict) -> bool:
+    """NoSchedule and NoExecute taints are the ones Filter looks at."""
+    return taint.get("effect") in ("NoSchedule", "NoExecute")
+
+
+def find_matching_untolerated_taint(taints: Iterable[dict], tolerations: Sequence[dict],
+                                    inclusion: Callable[[dict], bool] | None = None
+                                    ) -> dict | None:
+    """The first taint (passing ``inclusion``) no toleration tolerates, or None."""
+    for taint in taints:
+        if inclusion is not None and not inclusion(taint):
+            continue
+        if not tolerations_tolerate_taint(tolerations, taint):
+            return taint
+    return None

@@ -1,0 +1,30 @@
+"""NodeName: a pod that names a node in spec.nodeName fits only that node.
+
+Upstream: pkg/scheduler/framework/plugins/nodename/node_name.go (``Fits``: empty nodeName or equal
+to the node's name; otherwise UnschedulableAndUnresolvable "node(s) didn't match the requested
+node name"). Legacy predicate: HostName (PodFitsHost).
+"""
+
+from __future__ import annotations
+
+from kubesim.scheduler.framework.cycle_state import CycleState
+from kubesim.scheduler.framework.interface import FilterPlugin
+from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
+from kubesim.scheduler.framework.status import Code, Status
+
+NAME = "NodeName"
+ERR_REASON = "node(s) didn't match the requested node name"
+
+
+def fits(pod: dict, node_name: str) -> bool:
+    wanted = (pod.get("spec") or {}).get("nodeName") or ""
+    return not wanted or wanted == node_name
+
+
+class NodeName(FilterPlugin):
+    name = NAME
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        if fits(pod.pod, node.name):
+            return None
+        return Status(Code.UnschedulableAndUnresolvable, ERR_REASON)

@@ -1,0 +1,53 @@
+"""NodePorts: a node must have the pod's host ports free.
+
+Upstream: pkg/scheduler/framework/plugins/nodeports/node_ports.go (PreFilter collects the pod's
+host ports with util.GetHostPorts — containers and restartable init containers, hostPort > 0 —
+and returns Skip when there are none; Filter fails with Unschedulable "node(s) didn't have free
+ports for the requested pod ports" when any conflicts with the node's used ports) and
+HostPortInfo.CheckConflict (0.0.0.0 conflicts with every IP; an empty protocol is TCP).
+Legacy predicate: PodFitsHostPorts.
+"""
+
+from __future__ import annotations
+
+from kubesim.scheduler.framework.cycle_state import CycleState
+from kubesim.scheduler.framework.interface import FilterPlugin, PreFilterPlugin
+from kubesim.scheduler.framework.nodeinfo import HostPortInfo, NodeInfo, PodInfo, host_ports
+from kubesim.scheduler.framework.status import Code, Status
+
+NAME = "NodePorts"
+PRE_FILTER_STATE_KEY = "PreFilter" + NAME
+ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
+
+_SKIP = Status(Code.Skip)
+
+
+def fits_ports(want: list[tuple[str, str, int]], used: HostPortInfo) -> bool:
+    """No wanted (hostIP, protocol, hostPort) conflicts with the node's used ports."""
+    for ip, proto, port in want:
+        if used.check_conflict(ip, proto, port):
+            return False
+    return True
+
+
+def fits(pod: dict, node: NodeInfo) -> bool:
+    return fits_ports(host_ports(pod), node.used_ports)
+
+
+class NodePorts(PreFilterPlugin, FilterPlugin):
+    name = NAME
+
+    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
+        if not pod.host_ports:
+            return None, _SKIP
+        state.write(PRE_FILTER_STATE_KEY, tuple(pod.host_ports))
+        return None, None
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        want = state.get(PRE_FILTER_STATE_KEY)
+        if want is None:
+            return Status(Code.Error, err=f'error reading "{PRE_FILTER_STATE_KEY}" from '
+                                          "cycleState: not found")
+        if fits_ports(want, node.used_ports):
+            return None
+        return Status(Code.Unschedulable, ERR_REASON)

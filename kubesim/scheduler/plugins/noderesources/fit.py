@@ -1,0 +1,199 @@
+"""NodeResourcesFit: the node must have room for the pod's requests; scores by a strategy.
+
+Upstream: pkg/scheduler/framework/plugins/noderesources/fit.go (v1.35). PreFilter computes the
+pod's request (containers summed, init containers as running maxima with sidecars accumulating,
+pod-level requests, overhead). Filter (``fitsRequest``): "Too many pods" when the node's pod count
++ 1 exceeds allocatable pods; a pod requesting nothing fits otherwise; then for cpu, memory,
+ephemeral-storage and each scalar resource the pod requests (> 0, not ignored by
+ignoredResources / ignoredResourceGroups for extended resources): "Insufficient <name>" when the
+request exceeds allocatable - requested. The status is Unschedulable, or
+UnschedulableAndUnresolvable when some request exceeds the node's whole allocatable (preemption
+cannot help). PreScore/Score: the scoring strategy (LeastAllocated by default, MostAllocated,
+RequestedToCapacityRatio) over the configured resources with the non-zero request defaults.
+Legacy names: PodFitsResources / LeastRequestedPriority (MostRequestedPriority,
+RequestedToCapacityRatioPriority).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kubesim.scheduler.framework.cycle_state import CycleState
+from kubesim.scheduler.framework.interface import (FilterPlugin, Handle, PreFilterPlugin,
+                                                   PreScorePlugin, ScorePlugin)
+from kubesim.scheduler.framework.nodeinfo import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS,
+                                                  NodeInfo, PodInfo, Resource,
+                                                  is_extended_resource_name,
+                                                  pod_request_resource)
+from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.plugins.noderesources.least_allocated import least_resource_scorer
+from kubesim.scheduler.plugins.noderesources.most_allocated import most_resource_scorer
+from kubesim.scheduler.plugins.noderesources.requested_to_capacity_ratio import (
+    requested_to_capacity_ratio_scorer, scaled_shape)
+from kubesim.scheduler.plugins.noderesources.resource_allocation import (
+    ResourceAllocationScorer, resource_specs)
+
+NAME = "NodeResourcesFit"
+PRE_FILTER_STATE_KEY = "PreFilter" + NAME
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+
+LEAST_ALLOCATED = "LeastAllocated"
+MOST_ALLOCATED = "MostAllocated"
+REQUESTED_TO_CAPACITY_RATIO = "RequestedToCapacityRatio"
+STRATEGIES = (LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO)
+
+REASON_TOO_MANY_PODS = "Too many pods"
+
+
+def insufficient(resource: str) -> str:
+    return f"Insufficient {resource}"
+
+
+@dataclass(frozen=True)
+class InsufficientResource:
+    resource_name: str
+    reason: str
+    requested: int
+    used: int
+    capacity: int
+    unresolvable: bool = False
+
+
+def fits_request(pod_request: Resource, node: NodeInfo, ignored: frozenset[str] = frozenset(),
+                 ignored_groups: frozenset[str] = frozenset()) -> list[InsufficientResource]:
+    """What the node lacks for the pod (empty: it fits)."""
+    out: list[InsufficientResource] = []
+    alloc = node.allocatable
+    used = node.requested
+    allowed = alloc.allowed_pod_number
+    if len(node.pods) + 1 > allowed:
+        out.append(InsufficientResource(PODS, REASON_TOO_MANY_PODS, 1, len(node.pods), allowed))
+    if pod_request.is_zero():
+        return out
+    r = pod_request.milli_cpu
+    if r > 0 and r > alloc.milli_cpu - used.milli_cpu:
+        out.append(InsufficientResource(CPU, "Insufficient cpu", r, used.milli_cpu,
+                                        alloc.milli_cpu, r > alloc.milli_cpu))
+    r = pod_request.memory
+    if r > 0 and r > alloc.memory - used.memory:
+        out.append(InsufficientResource(MEMORY, "Insufficient memory", r, used.memory,
+                                        alloc.memory, r > alloc.memory))
+    r = pod_request.ephemeral_storage
+    if r > 0 and r > alloc.ephemeral_storage - used.ephemeral_storage:
+        out.append(InsufficientResource(EPHEMERAL_STORAGE, "Insufficient ephemeral-storage", r,
+                                        used.ephemeral_storage, alloc.ephemeral_storage,
+                                        r > alloc.ephemeral_storage))
+    for name in sorted(pod_request.scalar):
+        r = pod_request.scalar[name]
+        if r == 0:
+            continue
+        if is_extended_resource_name(name):
+            group = name.split("/", 1)[0] if ignored_groups else ""
+            if name in ignored or group in ignored_groups:
+                continue
+        a = alloc.scalar.get(name, 0)
+        u = used.scalar.get(name, 0)
+        if r > a - u:
+            out.append(InsufficientResource(name, insufficient(name), r, u, a, r > a))
+    return out
+
+
+def fits(pod: dict, node: NodeInfo) -> list[InsufficientResource]:
+    """``Fits``: the pod's request checked against the node."""
+    return fits_request(pod_request_resource(pod), node)
+
+
+def status_for(lacks: list[InsufficientResource]) -> Status | None:
+    if not lacks:
+        return None
+    code = Code.Unschedulable
+    if any(x.unresolvable for x in lacks):
+        code = Code.UnschedulableAndUnresolvable
+    return Status(code, *[x.reason for x in lacks])
+
+
+def validate_args(args: dict, path: str = "") -> list[str]:
+    """The obvious mistakes ``ValidateNodeResourcesFitArgs`` rejects, in its words."""
+    errs: list[str] = []
+    prefix = f"{path}." if path else ""
+    strategy = args.get("scoringStrategy") or {}
+    t = strategy.get("type", LEAST_ALLOCATED)
+    if t not in STRATEGIES:
+        errs.append(f'{prefix}scoringStrategy.type: Unsupported value: "{t}": supported values: '
+                    + ", ".join(f'"{s}"' for s in STRATEGIES))
+    for i, r in enumerate(strategy.get("resources") or []):
+        w = int(r.get("weight") or 0)
+        if w <= 0 or w > 100:
+            errs.append(f"{prefix}scoringStrategy.resources[{i}].weight: Invalid value: {w}: "
+                        f"resource weight of {r.get('name', '')} not in valid range (0, 100]")
+    if t == REQUESTED_TO_CAPACITY_RATIO:
+        shape = ((strategy.get("requestedToCapacityRatio") or {}).get("shape")) or []
+        spath = f"{prefix}scoringStrategy.requestedToCapacityRatio.shape"
+        if not shape:
+            errs.append(f"{spath}: Required value: at least one point must be specified")
+        for i in range(1, len(shape)):
+            if int(shape[i - 1].get("utilization", 0)) >= int(shape[i].get("utilization", 0)):
+                errs.append(f"{spath}[{i}].utilization: Invalid value: "
+                            f"{shape[i].get('utilization', 0)}: utilization values must be "
+                            "sorted in increasing order")
+                break
+        for i, p in enumerate(shape):
+            u, s = int(p.get("utilization", 0)), int(p.get("score", 0))
+            if u < 0 or u > 100:
+                errs.append(f"{spath}[{i}].utilization: Invalid value: {u}: not in valid range "
+                            "[0, 100]")
+            if s < 0 or s > 10:
+                errs.append(f"{spath}[{i}].score: Invalid value: {s}: not in valid range [0, 10]")
+    return errs
+
+
+def build_scorer(args: dict) -> ResourceAllocationScorer:
+    strategy = args.get("scoringStrategy") or {}
+    t = strategy.get("type") or LEAST_ALLOCATED
+    resources = resource_specs(strategy.get("resources"))
+    weights = [w for _, w in resources]
+    if t == LEAST_ALLOCATED:
+        fn = least_resource_scorer(weights)
+    elif t == MOST_ALLOCATED:
+        fn = most_resource_scorer(weights)
+    elif t == REQUESTED_TO_CAPACITY_RATIO:
+        shape = ((strategy.get("requestedToCapacityRatio") or {}).get("shape")) or []
+        fn = requested_to_capacity_ratio_scorer(weights, scaled_shape(shape))
+    else:
+        raise ValueError(f"scoring strategy {t} is not supported")
+    return ResourceAllocationScorer(t, fn, resources, use_requested=False)
+
+
+class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
+    name = NAME
+
+    def __init__(self, args: dict | None = None, handle: Handle | None = None) -> None:
+        super().__init__(args, handle)
+        errs = validate_args(self.args)
+        if errs:
+            raise ValueError(", ".join(errs))
+        self.ignored_resources = frozenset(self.args.get("ignoredResources") or ())
+        self.ignored_resource_groups = frozenset(self.args.get("ignoredResourceGroups") or ())
+        self.scorer = build_scorer(self.args)
+
+    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
+        state.write(PRE_FILTER_STATE_KEY, pod_request_resource(pod.pod))
+        return None, None
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        req = state.get(PRE_FILTER_STATE_KEY)
+        if req is None:
+            return Status(Code.Error, err=f'error reading "{PRE_FILTER_STATE_KEY}" from '
+                                          "cycleState: not found")
+        return status_for(fits_request(req, node, self.ignored_resources,
+                                       self.ignored_resource_groups))
+
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+        state.write(PRE_SCORE_STATE_KEY, tuple(self.scorer.pod_requests(pod.pod)))
+        return None
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status | None]:
+        reqs = state.get(PRE_SCORE_STATE_KEY)
+        if reqs is None:
+            reqs = self.scorer.pod_requests(pod.pod)
+        return self.scorer.score(node, reqs)

@@ -1,0 +1,83 @@
+"""The scorer shared by NodeResourcesFit's strategies and NodeResourcesBalancedAllocation.
+
+Upstream: pkg/scheduler/framework/plugins/noderesources/resource_allocation.go
+(``resourceAllocationScorer.score``: per configured resource, (allocatable, requested) from
+``calculateResourceAllocatableRequest`` — cpu and memory from NonZeroRequested unless the scorer
+uses plain Requested (BalancedAllocation does), ephemeral-storage and scalar resources from
+Requested, an extended resource the pod does not request is left out (0, 0) — and resources with
+zero allocatable are skipped; ``calculatePodResourceRequest`` applies the non-zero defaults
+100m / 200Mi to containers without cpu/memory requests unless ``useRequested``.)
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from kubesim.scheduler.framework.nodeinfo import (CPU, EPHEMERAL_STORAGE, MEMORY, NodeInfo,
+                                                  is_scalar_resource_name, pod_scoring_request)
+from kubesim.scheduler.framework.status import Code, Status
+
+Scorer = Callable[[Sequence[int], Sequence[int]], int]
+
+DEFAULT_RESOURCES: tuple[tuple[str, int], ...] = ((CPU, 1), (MEMORY, 1))
+
+
+def resource_specs(resources: list[dict] | None) -> list[tuple[str, int]]:
+    """[{name, weight}] (defaulted) as (name, weight) pairs."""
+    if not resources:
+        return list(DEFAULT_RESOURCES)
+    return [(r.get("name", ""), int(r.get("weight") or 1)) for r in resources]
+
+
+def allocatable_and_requested(node: NodeInfo, resource: str, pod_request: int,
+                              use_requested: bool) -> tuple[int, int]:
+    """``calculateResourceAllocatableRequest``."""
+    if pod_request == 0 and is_scalar_resource_name(resource):
+        return 0, 0
+    requested = node.requested if use_requested else node.non_zero_requested
+    if resource == CPU:
+        return node.allocatable.milli_cpu, requested.milli_cpu + pod_request
+    if resource == MEMORY:
+        return node.allocatable.memory, requested.memory + pod_request
+    if resource == EPHEMERAL_STORAGE:
+        return node.allocatable.ephemeral_storage, (node.requested.ephemeral_storage
+                                                    + pod_request)
+    alloc = node.allocatable.scalar.get(resource)
+    if alloc is not None:
+        return alloc, node.requested.scalar.get(resource, 0) + pod_request
+    return 0, 0
+
+
+class ResourceAllocationScorer:
+    __slots__ = ("name", "scorer", "resources", "use_requested")
+
+    def __init__(self, name: str, scorer: Scorer, resources: list[tuple[str, int]],
+                 use_requested: bool) -> None:
+        self.name = name
+        self.scorer = scorer
+        self.resources = resources
+        self.use_requested = use_requested
+
+    def pod_requests(self, pod: dict) -> list[int]:
+        """``calculatePodResourceRequestList``."""
+        return [pod_scoring_request(pod, name, use_requested=self.use_requested)
+                for name, _ in self.resources]
+
+    def score(self, node: NodeInfo, pod_requests: Sequence[int]) -> tuple[int, Status | None]:
+        if not self.resources:
+            return 0, Status(Code.Error, "resources not found")
+        n = len(self.resources)
+        requested = [0] * n
+        allocatable = [0] * n
+        for i, (name, _) in enumerate(self.resources):
+            alloc, req = allocatable_and_requested(node, name, pod_requests[i],
+                                                   self.use_requested)
+            if alloc == 0:
+                continue
+            allocatable[i] = alloc
+            requested[i] = req
+        return self.scorer(requested, allocatable), None
+
+    @staticmethod
+    def is_best_effort(pod_requests: Sequence[int]) -> bool:
+        return all(r == 0 for r in pod_requests)

@@ -1,0 +1,77 @@
+"""TaintToleration: hard NoSchedule/NoExecute taints filter, soft PreferNoSchedule taints score.
+
+Upstream: pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go (v1.35).
+Filter: the first NoSchedule/NoExecute taint no toleration tolerates rejects the node with
+UnschedulableAndUnresolvable "node(s) had untolerated taint(s)" (the key/value of the taint went
+into a V(4) log line, not the message, in v1.33+; older clusters printed
+"node(s) had untolerated taint {key: value}"). PreScore keeps the pod's tolerations whose effect is
+empty or PreferNoSchedule; Score counts the node's PreferNoSchedule taints none of them tolerates;
+NormalizeScore is DefaultNormalizeScore reversed, so fewer intolerable taints score higher.
+Legacy names: PodToleratesNodeTaints / TaintTolerationPriority.
+"""
+
+from __future__ import annotations
+
+from kubesim.scheduler.framework.cycle_state import CycleState
+from kubesim.scheduler.framework.interface import (MAX_NODE_SCORE, FilterPlugin, NodeScore,
+                                                   PreScorePlugin, ScorePlugin)
+from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
+from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.plugins.helper import (default_normalize_score, do_not_schedule_taints,
+                                              find_matching_untolerated_taint,
+                                              tolerations_tolerate_taint)
+
+NAME = "TaintToleration"
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+# The pre-v1.33 filter reason (still exported upstream as ErrReasonNotMatch).
+ERR_REASON_NOT_MATCH = "node(s) had taints that the pod didn't tolerate"
+ERR_REASON_UNTOLERATED = "node(s) had untolerated taint(s)"
+
+
+def untolerated_taint(taints: list[dict], tolerations: list[dict]) -> dict | None:
+    """The first NoSchedule/NoExecute taint the tolerations do not tolerate (None: fits)."""
+    return find_matching_untolerated_taint(taints, tolerations, do_not_schedule_taints)
+
+
+def prefer_no_schedule_tolerations(tolerations: list[dict]) -> list[dict]:
+    """Tolerations with no effect (all effects) or effect PreferNoSchedule."""
+    return [t for t in tolerations if not t.get("effect") or t.get("effect") == "PreferNoSchedule"]
+
+
+def count_intolerable_prefer_no_schedule(taints: list[dict], tolerations: list[dict]) -> int:
+    return sum(1 for t in taints
+               if t.get("effect") == "PreferNoSchedule"
+               and not tolerations_tolerate_taint(tolerations, t))
+
+
+class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
+    name = NAME
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        taints = node.taints
+        if not taints:
+            return None
+        tolerations = (pod.pod.get("spec") or {}).get("tolerations") or []
+        if untolerated_taint(taints, tolerations) is None:
+            return None
+        return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNTOLERATED)
+
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+        tolerations = (pod.pod.get("spec") or {}).get("tolerations") or []
+        state.write(PRE_SCORE_STATE_KEY, tuple(prefer_no_schedule_tolerations(tolerations)))
+        return None
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status | None]:
+        tolerations = state.get(PRE_SCORE_STATE_KEY)
+        if tolerations is None:
+            return 0, Status(Code.Error, err=f'failed to read "{PRE_SCORE_STATE_KEY}" from '
+                                             "cycleState: not found")
+        taints = node.taints
+        if not taints:
+            return 0, None
+        return count_intolerable_prefer_no_schedule(taints, list(tolerations)), None
+
+    def normalize_score(self, state: CycleState, pod: PodInfo,
+                        scores: list[NodeScore]) -> Status | None:
+        default_normalize_score(MAX_NODE_SCORE, True, scores)
+        return None

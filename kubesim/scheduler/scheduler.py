@@ -1,0 +1,743 @@
+"""The engine-facing scheduler: one scheduling cycle plus binding cycle per call, and what-ifs.
+
+Upstream: pkg/scheduler/schedule_one.go (v1.35: ``ScheduleOne``, ``schedulingCycle``,
+``bindingCycle``, ``schedulePod``, ``findNodesThatFitPod`` with the nominated-node fast path and
+PreFilterResult node subsets, ``findNodesThatPassFilters`` starting at the rotating
+``nextStartNodeIndex`` and stopping once ``numFeasibleNodesToFind`` feasible nodes are found,
+``numFeasibleNodesToFind`` (all nodes below 100; else percentageOfNodesToScore, 0 meaning
+50 - nodes/125 with a floor of 5%, and never fewer than 100 nodes), ``prioritizeNodes`` and its
+V(10) lines, the single-feasible-node shortcut without scoring, ``assume``, Reserve/Permit,
+PreBind/Bind/PostBind, ``handleSchedulingFailure`` and the FailedScheduling event truncated to
+1024 characters), pkg/scheduler/framework/types.go (``FitError.Error``: "0/N nodes are
+available: " + the PreFilter message or the sorted "<count> <reason>" histogram + the PostFilter
+message), pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go and
+pkg/scheduler/framework/preemption/preemption.go (the "preemption: ..." tail).
+
+Choices kubesim makes (documented, deterministic):
+
+* Ties between the best totals: v1.35 breaks them at random (a heap with a random tiebreaker,
+  on top of the nondeterministic order parallel filtering produces); kubesim uses reservoir
+  sampling over the feasible nodes in evaluation order with the injected ``rng`` — uniform among
+  the tied nodes and repeatable with a seed. ``explain`` uses a copy of the rng state, so it
+  predicts the very choice the next ``schedule_one`` would make without consuming randomness.
+* Filters run sequentially; "stop after numFeasibleNodesToFind" is exact rather than racy.
+* DefaultPreemption is not implemented yet. When a profile enables it (the default does) and no
+  real PostFilter plugin is registered, a stand-in computes only the message upstream's
+  preemption prints when it finds nothing to do: "not eligible due to
+  preemptionPolicy=Never.", or "0/N nodes are available: <k> Preemption is not helpful for
+  scheduling, <m> No preemption victims found for incoming pod." (nodes rejected as
+  UnschedulableAndUnresolvable are not helped by preemption; nodes without lower-priority pods
+  have no victims; nodes that still do not fit after removing every lower-priority pod report the
+  filter's reason). When evicting lower-priority pods *would* make room, upstream would preempt
+  and print no tail; the stand-in prints no tail either, evicts nothing, and lists the candidate
+  nodes under ``explanation["preemption"]``.
+* Permit plugins asking to Wait cannot be released by anything in kubesim; the wait is treated
+  as having timed out ("rejected due to timeout after waiting <t> at plugin <p>").
+* Log sites are upstream's file:line for schedule_one.go at commit 003b4460 (v1.35 era); the
+  lines of the V(10) messages are counted approximately.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Callable
+
+from kubesim.scheduler import config as schedconfig
+from kubesim.scheduler.framework.cycle_state import CycleState
+from kubesim.scheduler.framework.interface import Handle
+from kubesim.scheduler.framework.nodeinfo import (NodeInfo, PodInfo, Snapshot, is_terminal_pod,
+                                                  pod_key)
+from kubesim.scheduler.framework.runtime import (Framework, FrameworkError, NodeToStatus,
+                                                 ScoreTable, go_list)
+from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.plugins.registry import IN_TREE_PLUGINS, REGISTRY
+
+LogFn = Callable[[int, str, str, dict], None]
+
+MIN_FEASIBLE_NODES_TO_FIND = 100
+MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
+NOTE_LENGTH_LIMIT = 1024  # validation.NoteLengthLimit for event notes
+
+NO_NODES_AVAILABLE = "no nodes available to schedule pods"
+PREEMPTION_NOT_HELPFUL = "Preemption is not helpful for scheduling"
+NO_PREEMPTION_VICTIMS = "No preemption victims found for incoming pod"
+PREEMPTION_NEVER = "not eligible due to preemptionPolicy=Never."
+
+# klog call sites (file:line) of the messages emitted here.
+SITE_ABOUT_TO_TRY = "schedule_one.go:83"
+SITE_ATTEMPTING = "schedule_one.go:99"
+SITE_NO_POSTFILTER = "schedule_one.go:173"
+SITE_POSTFILTER_STATUS = "schedule_one.go:184"
+SITE_BOUND = "schedule_one.go:337"
+SITE_SKIP_DELETING = "schedule_one.go:447"
+SITE_PLUGIN_SCORED = "schedule_one.go:880"
+SITE_FINAL_SCORE = "schedule_one.go:939"
+SITE_UNABLE_NO_FIT = "schedule_one.go:1090"
+SITE_UNABLE_NO_NODES = "schedule_one.go:1087"
+SITE_ERROR_RETRYING = "schedule_one.go:1092"
+SITE_UPDATING_CONDITION = "schedule_one.go:1171"
+SITE_FAILED_BIND = "schedule_one.go:1045"
+
+EXPLANATION_KIND = "ScheduleExplanation"
+EXPLANATION_API_VERSION = "kubesim.io/v1alpha1"
+
+
+@dataclass
+class ScheduleResult:
+    outcome: str              # "Scheduled" | "Unschedulable" | "NotResponsible" | "Bypassed" | "Error"
+    node: str | None
+    message: str              # the FailedScheduling text ("" when scheduled)
+    explanation: dict
+    events: list[dict]
+    # PodScheduled=False reason to record: "Unschedulable", "SchedulerError" or "SchedulingGated".
+    reason: str = ""
+    unschedulable_plugins: list[str] = field(default_factory=list)
+    evaluated_nodes: int = 0
+    feasible_nodes: int = 0
+
+
+@dataclass
+class Diagnosis:
+    node_to_status: NodeToStatus = field(default_factory=NodeToStatus)
+    unschedulable_plugins: set[str] = field(default_factory=set)
+    pending_plugins: set[str] = field(default_factory=set)
+    pre_filter_msg: str = ""
+    post_filter_msg: str = ""
+
+    def add_plugin_status(self, s: Status) -> None:
+        if not s.plugin:
+            return
+        if s.is_rejected():
+            self.unschedulable_plugins.add(s.plugin)
+        if s.code == Code.Pending:
+            self.pending_plugins.add(s.plugin)
+
+
+def fit_error_message(num_all_nodes: int, d: Diagnosis) -> str:
+    """``FitError.Error``."""
+    msg = f"0/{num_all_nodes} nodes are available:"
+    if d.pre_filter_msg:
+        msg += f" {d.pre_filter_msg}."
+    else:
+        counts: dict[str, int] = {}
+        for st in d.node_to_status.statuses.values():
+            for r in st.all_reasons():
+                counts[r] = counts.get(r, 0) + 1
+        n = len(d.node_to_status)
+        if n < num_all_nodes:
+            for r in d.node_to_status.absent.all_reasons():
+                counts[r] = counts.get(r, 0) + num_all_nodes - n
+        items = sorted(f"{v} {k}" for k, v in counts.items())
+        if items:
+            msg += " " + ", ".join(items) + "."
+    if d.post_filter_msg:
+        msg += " " + d.post_filter_msg
+    return msg
+
+
+def truncate_message(message: str) -> str:
+    """``truncateMessage``: event notes are limited to 1024 characters."""
+    if len(message) <= NOTE_LENGTH_LIMIT:
+        return message
+    suffix = " ..."
+    return message[:NOTE_LENGTH_LIMIT - len(suffix)] + suffix
+
+
+def num_feasible_nodes_to_find(percentage: int, num_all_nodes: int) -> int:
+    """How many feasible nodes are enough (``numFeasibleNodesToFind``)."""
+    if num_all_nodes < MIN_FEASIBLE_NODES_TO_FIND:
+        return num_all_nodes
+    if percentage == 0:
+        percentage = 50 - num_all_nodes // 125
+        if percentage < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND:
+            percentage = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND
+    n = num_all_nodes * percentage // 100
+    return max(n, MIN_FEASIBLE_NODES_TO_FIND)
+
+
+def select_host(names: list[str], totals: list[int], rng: random.Random) -> str:
+    """The best total; ties broken by reservoir sampling (uniform among them)."""
+    if not names:
+        raise ValueError("empty priorityList")
+    best_i = 0
+    best = totals[0]
+    count = 1
+    for i in range(1, len(names)):
+        t = totals[i]
+        if t > best:
+            best, best_i, count = t, i, 1
+        elif t == best:
+            count += 1
+            if rng.randrange(count) == 0:
+                best_i = i
+    return names[best_i]
+
+
+def go_duration(seconds: float) -> str:
+    """Go's time.Duration String() for whole/fractional seconds (enough for permit timeouts)."""
+    if seconds == int(seconds):
+        s = int(seconds)
+        h, rem = divmod(s, 3600)
+        m, sec = divmod(rem, 60)
+        if h:
+            return f"{h}h{m}m{sec}s"
+        if m:
+            return f"{m}m{sec}s"
+        return f"{sec}s"
+    return f"{seconds:g}s"
+
+
+@dataclass
+class _Algo:
+    host: str | None = None
+    evaluated: int = 0
+    feasible: int = 0
+    diagnosis: Diagnosis | None = None
+    error: Status | None = None
+    no_nodes: bool = False
+    verdicts: dict[str, dict] | None = None
+    feasible_names: list[str] = field(default_factory=list)
+    table: ScoreTable | None = None
+
+
+class Scheduler:
+    """kube-scheduler for one command: the profiles, the cache and the rotating start index."""
+
+    def __init__(self, config: dict | None, rng: random.Random, log: LogFn | None = None, *,
+                 verbosity: int | None = None, explain: bool = True) -> None:
+        """``config``: a KubeSchedulerConfiguration dict (None: defaults). ``log(level, site,
+        message, kv)`` receives klog lines up to ``verbosity`` (all when None). ``explain=False``
+        skips building explanations during ``schedule_one`` (for throughput runs)."""
+        self.config = schedconfig.load(config)
+        self.rng = rng
+        self._log = log
+        self.verbosity = verbosity
+        self.explain_enabled = explain
+        self.snapshot = Snapshot()
+        self.handle = Handle(self.snapshot, log=self._emit if log is not None else None)
+        self.profiles: dict[str, Framework] = {}
+        for prof in self.config["profiles"]:
+            name = prof.get("schedulerName") or ""
+            try:
+                self.profiles[name] = Framework(prof, REGISTRY, self.handle, IN_TREE_PLUGINS)
+            except FrameworkError as e:
+                raise schedconfig.ConfigError([
+                    f"initializing profiles: creating profile for scheduler name {name}: {e}"
+                ]) from None
+        self.percentage_of_nodes_to_score: int = int(
+            self.config.get("percentageOfNodesToScore") or 0)
+        self.next_start_node_index = 0
+        self.nominated: dict[str, list[PodInfo]] = {}
+        self._pod_info_cache: dict[str, tuple[str, PodInfo]] = {}
+
+    # -- logging ---------------------------------------------------------------------------
+    def _v(self, level: int) -> bool:
+        return self._log is not None and (self.verbosity is None or level <= self.verbosity)
+
+    def _emit(self, level: int, site: str, message: str, kv: dict) -> None:
+        if self._v(level):
+            self._log(level, site, message, kv)  # type: ignore[misc]
+
+    # -- cache -----------------------------------------------------------------------------
+    def _pod_info(self, pod: dict) -> PodInfo:
+        meta = pod.get("metadata") or {}
+        rv = meta.get("resourceVersion")
+        key = pod_key(pod)
+        if rv:
+            hit = self._pod_info_cache.get(key)
+            if hit is not None and hit[0] == rv and hit[1].node_name == (
+                    (pod.get("spec") or {}).get("nodeName") or ""):
+                return hit[1]
+            pi = PodInfo(pod)
+            self._pod_info_cache[key] = (rv, pi)
+            return pi
+        return PodInfo(pod)
+
+    def set_cluster(self, nodes: list[dict], pods: list[dict]) -> None:
+        """All nodes and all pods; assigned, non-terminal pods fill the nodes."""
+        assigned: list[PodInfo] = []
+        nominated: dict[str, list[PodInfo]] = {}
+        for p in pods:
+            if is_terminal_pod(p):
+                continue
+            spec = p.get("spec") or {}
+            if spec.get("nodeName"):
+                assigned.append(self._pod_info(p))
+                continue
+            nnn = (p.get("status") or {}).get("nominatedNodeName")
+            if nnn and self.responsible_for(p):
+                nominated.setdefault(nnn, []).append(self._pod_info(p))
+        self.snapshot = Snapshot.build(nodes, assigned)
+        self.handle.snapshot = self.snapshot
+        self.nominated = nominated
+
+    def responsible_for(self, pod: dict) -> bool:
+        name = (pod.get("spec") or {}).get("schedulerName") or schedconfig.DEFAULT_SCHEDULER_NAME
+        return name in self.profiles
+
+    def framework_for(self, pod: dict) -> Framework | None:
+        name = (pod.get("spec") or {}).get("schedulerName") or schedconfig.DEFAULT_SCHEDULER_NAME
+        return self.profiles.get(name)
+
+    def pre_enqueue(self, pod: dict) -> tuple[str, str] | None:
+        """For the queue: None, or (plugin, message) when a PreEnqueue plugin gates the pod."""
+        fwk = self.framework_for(pod)
+        if fwk is None:
+            return None
+        s = fwk.run_pre_enqueue_plugins(PodInfo(pod))
+        if s is None:
+            return None
+        return s.plugin, s.message()
+
+    def queue_sort_less(self):
+        fwk = next(iter(self.profiles.values()))
+        return fwk.queue_sort_less()
+
+    # -- entry points ----------------------------------------------------------------------
+    def schedule_one(self, pod: dict, now: float) -> ScheduleResult:
+        return self._cycle(pod, now, commit=True)
+
+    def explain(self, pod: dict, now: float) -> dict:
+        return self._cycle(pod, now, commit=False).explanation
+
+    # -- the cycle -------------------------------------------------------------------------
+    def _base_explanation(self, pod: dict) -> dict:
+        meta = pod.get("metadata") or {}
+        spec = pod.get("spec") or {}
+        return {
+            "kind": EXPLANATION_KIND, "apiVersion": EXPLANATION_API_VERSION,
+            "pod": {"namespace": meta.get("namespace") or "default", "name": meta.get("name", "")},
+            "profile": spec.get("schedulerName") or schedconfig.DEFAULT_SCHEDULER_NAME,
+            "outcome": "", "node": None, "message": "", "nodes": {}, "preemption": None,
+        }
+
+    def _cycle(self, pod: dict, now: float, commit: bool) -> ScheduleResult:
+        expl = self._base_explanation(pod)
+        meta = pod.get("metadata") or {}
+        spec = pod.get("spec") or {}
+        full = f"{meta.get('namespace') or 'default'}/{meta.get('name', '')}"
+
+        def done(outcome: str, node: str | None = None, message: str = "",
+                 events: list[dict] | None = None, **kw) -> ScheduleResult:
+            expl["outcome"] = outcome
+            expl["node"] = node
+            expl["message"] = message
+            return ScheduleResult(outcome, node, message, expl, events or [], **kw)
+
+        if spec.get("nodeName"):
+            return done("Bypassed", spec["nodeName"])
+        fwk = self.framework_for(pod)
+        if fwk is None:
+            return done("NotResponsible")
+        if meta.get("deletionTimestamp"):
+            msg = f"skip schedule deleting pod: {full}"
+            if commit:
+                self._emit(3, SITE_SKIP_DELETING, "Skip schedule deleting pod", {"pod": full})
+            return done("Bypassed", None, msg,
+                        [{"type": "Warning", "reason": "FailedScheduling", "message": msg}])
+        pod_info = PodInfo(pod)
+        gate = fwk.run_pre_enqueue_plugins(pod_info)
+        if gate is not None:
+            return done("Unschedulable", None, gate.message(), reason="SchedulingGated",
+                        unschedulable_plugins=[gate.plugin] if gate.plugin else [])
+
+        if commit:
+            self._emit(4, SITE_ABOUT_TO_TRY, "About to try and schedule pod", {"pod": full})
+            self._emit(3, SITE_ATTEMPTING, "Attempting to schedule pod", {"pod": full})
+        rng = self.rng
+        if not commit:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
+        state = CycleState()
+        explain = self.explain_enabled or not commit
+        algo = self._schedule_pod(fwk, state, pod_info, rng, commit=commit, explain=explain)
+        if explain:
+            expl["nodes"] = self._explain_nodes(fwk, algo)
+
+        if algo.no_nodes:
+            msg = NO_NODES_AVAILABLE
+            if commit:
+                self._emit(2, SITE_UNABLE_NO_NODES,
+                           "Unable to schedule pod; no nodes are registered to the cluster; "
+                           "waiting", {"pod": full})
+                self._condition_log(full)
+            return done("Unschedulable", None, msg, self._failed_event(msg),
+                        reason="Unschedulable")
+        if algo.error is not None:
+            return self._error_result(done, full, algo.error.message() or "", commit)
+        if algo.host is None:
+            diagnosis = algo.diagnosis or Diagnosis()
+            self._post_filter(fwk, state, pod_info, diagnosis, expl, full, commit)
+            msg = fit_error_message(self.snapshot.num_nodes(), diagnosis)
+            if commit:
+                self._emit(2, SITE_UNABLE_NO_FIT, "Unable to schedule pod; no fit; waiting",
+                           {"pod": full, "err": msg})
+                self._condition_log(full)
+            return done("Unschedulable", None, msg, self._failed_event(msg),
+                        reason="Unschedulable",
+                        unschedulable_plugins=sorted(diagnosis.unschedulable_plugins),
+                        evaluated_nodes=algo.evaluated)
+        if not commit:
+            return done("Scheduled", algo.host, evaluated_nodes=algo.evaluated,
+                        feasible_nodes=algo.feasible)
+        return self._assume_and_bind(fwk, state, pod_info, algo, done, full)
+
+    def _failed_event(self, msg: str) -> list[dict]:
+        return [{"type": "Warning", "reason": "FailedScheduling",
+                 "message": truncate_message(msg)}]
+
+    def _condition_log(self, full: str) -> None:
+        self._emit(3, SITE_UPDATING_CONDITION, "Updating pod condition and nominated node name",
+                   {"pod": full, "conditionType": "PodScheduled", "conditionStatus": "False",
+                    "conditionReason": "Unschedulable", "nominatedNodeName": "",
+                    "nominatingMode": 1})
+
+    def _error_result(self, done, full: str, msg: str, commit: bool) -> ScheduleResult:
+        if commit:
+            self._emit(0, SITE_ERROR_RETRYING, "Error scheduling pod; retrying",
+                       {"pod": full, "err": msg})
+        return done("Error", None, msg, self._failed_event(msg), reason="SchedulerError")
+
+    # -- schedulePod -----------------------------------------------------------------------
+    def _schedule_pod(self, fwk: Framework, state: CycleState, pod: PodInfo, rng: random.Random,
+                      *, commit: bool, explain: bool) -> _Algo:
+        algo = _Algo()
+        all_nodes = self.snapshot.node_info_list
+        if not all_nodes:
+            algo.no_nodes = True
+            return algo
+        diagnosis = Diagnosis()
+        algo.diagnosis = diagnosis
+        pre_record: dict | None = {} if explain else None
+        pre_res, s, with_nodes = fwk.run_pre_filter_plugins(state, pod, all_nodes,
+                                                            record=pre_record, run_all=explain)
+        diagnosis.unschedulable_plugins = set(with_nodes)
+        if explain:
+            algo.verdicts = {}
+        if s is not None and not s.is_success():
+            if not s.is_rejected():
+                algo.error = s
+                return algo
+            diagnosis.node_to_status.set_absent_nodes_status(s)
+            diagnosis.pre_filter_msg = s.message()
+            diagnosis.add_plugin_status(s)
+            if explain:
+                self._explain_pre_filter_rejection(fwk, state, pod, pre_record or {}, algo)
+            return algo
+
+        # Nominated node first (set by a previous preemption).
+        nnn = ((pod.pod.get("status") or {}).get("nominatedNodeName")) or ""
+        if nnn:
+            ni = self.snapshot.get(nnn)
+            if ni is not None:
+                st = fwk.run_filter_plugins_with_nominated_pods(state, pod, ni,
+                                                                self.nominated.get(ni.name))
+                if st is None:
+                    algo.feasible_names = [ni.name]
+                    if explain:
+                        self._fill_verdicts(fwk, state, pod, all_nodes, pre_res, with_nodes, algo)
+                    algo.host = ni.name
+                    algo.feasible = 1
+                    algo.evaluated = 1 + len(diagnosis.node_to_status)
+                    return algo
+                if st.code == Code.Error:
+                    pass  # upstream logs and falls through to the full search
+                else:
+                    diagnosis.node_to_status.set(ni.name, st)
+                    diagnosis.add_plugin_status(st)
+
+        nodes = all_nodes
+        if pre_res is not None and not pre_res.all_nodes():
+            names = pre_res.node_names or set()
+            nodes = [ni for ni in all_nodes if ni.name in names]
+            diagnosis.node_to_status.set_absent_nodes_status(Status(
+                Code.UnschedulableAndUnresolvable,
+                f"node(s) didn't satisfy plugin(s) {go_list(sorted(with_nodes))}"))
+        if explain:
+            self._fill_verdicts(fwk, state, pod, all_nodes, pre_res, with_nodes, algo)
+        feasible, err = self._find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes,
+                                                            algo.verdicts)
+        processed = len(feasible) + len(diagnosis.node_to_status)
+        if commit:
+            self.next_start_node_index = (self.next_start_node_index + processed) % len(all_nodes)
+        if err is not None:
+            algo.error = err
+            return algo
+        algo.feasible_names = [ni.name for ni in feasible]
+        if not feasible:
+            return algo
+        if len(feasible) == 1:
+            algo.host = feasible[0].name
+            algo.evaluated = 1 + len(diagnosis.node_to_status)
+            algo.feasible = 1
+            return algo
+        names, totals, err = self._prioritize(fwk, state, pod, feasible, algo, commit)
+        if err is not None:
+            algo.error = err
+            return algo
+        algo.host = select_host(names, totals, rng)
+        algo.evaluated = len(feasible) + len(diagnosis.node_to_status)
+        algo.feasible = len(feasible)
+        return algo
+
+    def _find_nodes_that_pass_filters(self, fwk: Framework, state: CycleState, pod: PodInfo,
+                                      diagnosis: Diagnosis, nodes: list[NodeInfo],
+                                      verdicts: dict | None
+                                      ) -> tuple[list[NodeInfo], Status | None]:
+        n = len(nodes)
+        pct = fwk.percentage_of_nodes_to_score
+        if pct is None:
+            pct = self.percentage_of_nodes_to_score
+        to_find = num_feasible_nodes_to_find(pct, n)
+        if not fwk.has_score_plugins():
+            to_find = 1
+        start = self.next_start_node_index
+        if not fwk.has_filter_plugins():
+            return [nodes[(start + i) % n] for i in range(min(to_find, n))], None
+        feasible: list[NodeInfo] = []
+        nominated = self.nominated
+        for i in range(n):
+            ni = nodes[(start + i) % n]
+            noms = nominated.get(ni.name) if nominated else None
+            if verdicts is not None and not noms and ni.name in verdicts:
+                st = verdicts[ni.name]["_first"]
+            else:
+                st = fwk.run_filter_plugins_with_nominated_pods(state, pod, ni, noms)
+            if st is None:
+                feasible.append(ni)
+                if len(feasible) >= to_find:
+                    break
+            elif st.code == Code.Error:
+                return feasible, st
+            else:
+                diagnosis.node_to_status.set(ni.name, st)
+                diagnosis.add_plugin_status(st)
+        return feasible, None
+
+    def _prioritize(self, fwk: Framework, state: CycleState, pod: PodInfo,
+                    nodes: list[NodeInfo], algo: _Algo, commit: bool
+                    ) -> tuple[list[str], list[int], Status | None]:
+        names = [ni.name for ni in nodes]
+        if not fwk.has_score_plugins():
+            return names, [1] * len(nodes), None
+        s = fwk.run_pre_score_plugins(state, pod, nodes)
+        if s is not None:
+            return names, [], s
+        table, s = fwk.run_score_plugins(state, pod, nodes)
+        if s is not None or table is None:
+            return names, [], s
+        algo.table = table
+        if commit and self._v(10):
+            full = pod.full_name
+            for i, name in enumerate(names):
+                for p in table.plugins:
+                    self._emit(10, SITE_PLUGIN_SCORED, "Plugin scored node for pod",
+                               {"pod": full, "plugin": p, "node": name,
+                                "score": table.weighted(p, i)})
+            for i, name in enumerate(names):
+                self._emit(10, SITE_FINAL_SCORE, "Calculated node's final score for pod",
+                           {"pod": full, "node": name, "score": table.totals[i]})
+        return names, table.totals, None
+
+    # -- PostFilter ------------------------------------------------------------------------
+    def _post_filter(self, fwk: Framework, state: CycleState, pod: PodInfo,
+                     diagnosis: Diagnosis, expl: dict, full: str, commit: bool) -> None:
+        if fwk.has_post_filter_plugins():
+            result, s = fwk.run_post_filter_plugins(state, pod, diagnosis.node_to_status)
+            msg = s.message() if s is not None else ""
+            diagnosis.post_filter_msg = msg
+            expl["preemption"] = {"message": msg, "nominatedNode": (
+                result.nominated_node_name or None) if result is not None else None}
+        elif "DefaultPreemption" in fwk.unimplemented:
+            msg, candidates = self._preemption_standin(fwk, state, pod, diagnosis)
+            diagnosis.post_filter_msg = msg
+            expl["preemption"] = {"message": msg, "nominatedNode": None,
+                                  "candidates": candidates, "evicted": []}
+        else:
+            if commit:
+                self._emit(3, SITE_NO_POSTFILTER,
+                           "No PostFilter plugins are registered, so no preemption will be "
+                           "performed", {})
+            return
+        if commit:
+            self._emit(5, SITE_POSTFILTER_STATUS, "Status after running PostFilter plugins for pod",
+                       {"pod": full, "status": diagnosis.post_filter_msg})
+
+    def _preemption_standin(self, fwk: Framework, state: CycleState, pod: PodInfo,
+                            diagnosis: Diagnosis) -> tuple[str, list[str]]:
+        """What DefaultPreemption would print when it cannot help (see the module docstring)."""
+        if (pod.pod.get("spec") or {}).get("preemptionPolicy") == "Never":
+            return "preemption: " + PREEMPTION_NEVER, []
+        all_nodes = self.snapshot.node_info_list
+        nts = NodeToStatus()
+        nts.set_absent_nodes_status(Status(Code.UnschedulableAndUnresolvable,
+                                           PREEMPTION_NOT_HELPFUL))
+        candidates: list[str] = []
+        for ni in all_nodes:
+            st = diagnosis.node_to_status.get(ni.name)
+            if st.code == Code.UnschedulableAndUnresolvable:
+                nts.set(ni.name, Status(Code.UnschedulableAndUnresolvable, PREEMPTION_NOT_HELPFUL))
+                continue
+            victims = [p for p in ni.pods if p.priority < pod.priority]
+            if not victims:
+                nts.set(ni.name, Status(Code.UnschedulableAndUnresolvable, NO_PREEMPTION_VICTIMS))
+                continue
+            clone = ni.clone()
+            st2 = state.clone()
+            for v in victims:
+                clone.remove_pod(v.key)
+                fwk.run_pre_filter_extension_remove_pod(st2, pod, v, clone)
+            s = fwk.run_filter_plugins_with_nominated_pods(st2, pod, clone,
+                                                           self.nominated.get(ni.name))
+            if s is not None:
+                nts.set(ni.name, s)
+                continue
+            candidates.append(ni.name)
+        if candidates:
+            return "", candidates
+        return "preemption: " + fit_error_message(len(all_nodes), Diagnosis(node_to_status=nts)), []
+
+    # -- assume, reserve, permit, bind -----------------------------------------------------
+    def _assume_and_bind(self, fwk: Framework, state: CycleState, pod: PodInfo, algo: _Algo,
+                         done, full: str) -> ScheduleResult:
+        host = algo.host
+        assert host is not None
+        assumed_pod = dict(pod.pod)
+        assumed_pod["spec"] = dict(pod.pod.get("spec") or {})
+        assumed_pod["spec"]["nodeName"] = host
+        assumed = PodInfo(assumed_pod)
+        ni = self.snapshot.get(host)
+        if ni is not None:
+            ni.add_pod(assumed)
+
+        def forget() -> None:
+            if ni is not None:
+                ni.remove_pod(assumed.key)
+
+        def rejected(status: Status) -> ScheduleResult:
+            d = Diagnosis()
+            d.node_to_status.set(host, status)
+            d.add_plugin_status(status)
+            msg = fit_error_message(1, d)
+            self._emit(2, SITE_UNABLE_NO_FIT, "Unable to schedule pod; no fit; waiting",
+                       {"pod": full, "err": msg})
+            self._condition_log(full)
+            return done("Unschedulable", None, msg, self._failed_event(msg),
+                        reason="Unschedulable", unschedulable_plugins=sorted(
+                            d.unschedulable_plugins))
+
+        s = fwk.run_reserve_plugins_reserve(state, assumed, host)
+        if s is not None:
+            fwk.run_reserve_plugins_unreserve(state, assumed, host)
+            forget()
+            if s.is_rejected():
+                return rejected(s)
+            return self._error_result(done, full, s.message(), True)
+        s, waits = fwk.run_permit_plugins(state, assumed, host)
+        if s is not None and s.is_wait():
+            plugin, timeout = next(iter(waits.items()))
+            s = Status(Code.Unschedulable, f"rejected due to timeout after waiting "
+                                           f"{go_duration(timeout)} at plugin {plugin}",
+                       plugin=plugin)
+        if s is not None:
+            fwk.run_reserve_plugins_unreserve(state, assumed, host)
+            forget()
+            if s.is_rejected():
+                return rejected(s)
+            return self._error_result(done, full, s.message(), True)
+        s = fwk.run_pre_bind_plugins(state, assumed, host)
+        if s is None:
+            s = fwk.run_bind_plugins(state, assumed, host)
+        if s is not None:
+            self._emit(1, SITE_FAILED_BIND, "Failed to bind pod", {"pod": full})
+            fwk.run_reserve_plugins_unreserve(state, assumed, host)
+            forget()
+            return self._error_result(done, full, s.message(), True)
+        self._emit(2, SITE_BOUND, "Successfully bound pod to node",
+                   {"pod": full, "node": host, "evaluatedNodes": algo.evaluated,
+                    "feasibleNodes": algo.feasible})
+        fwk.run_post_bind_plugins(state, assumed, host)
+        event = {"type": "Normal", "reason": "Scheduled",
+                 "message": f"Successfully assigned {full} to {host}"}
+        return done("Scheduled", host, "", [event], evaluated_nodes=algo.evaluated,
+                    feasible_nodes=algo.feasible)
+
+    # -- explanation -----------------------------------------------------------------------
+    def _fill_verdicts(self, fwk: Framework, state: CycleState, pod: PodInfo,
+                       all_nodes: list[NodeInfo], pre_res, with_nodes: set[str],
+                       algo: _Algo) -> None:
+        verdicts: dict[str, dict] = {}
+        restricted = pre_res is not None and not pre_res.all_nodes()
+        allowed = (pre_res.node_names or set()) if restricted else None
+        absent_msg = f"node(s) didn't satisfy plugin(s) {go_list(sorted(with_nodes))}"
+        for ni in all_nodes:
+            results = fwk.run_all_filter_plugins(state, pod, ni)
+            filt: dict[str, str] = {}
+            first: Status | None = None
+            for name, st in results:
+                if restricted and ni.name not in allowed and name in with_nodes:
+                    filt[name] = absent_msg
+                    continue
+                if st == "skipped":
+                    filt[name] = "skipped"
+                elif st is None:
+                    filt[name] = "passed"
+                else:
+                    filt[name] = st.message()  # type: ignore[union-attr]
+                    if first is None:
+                        first = st  # type: ignore[assignment]
+            if restricted and ni.name not in allowed:
+                for name in sorted(with_nodes):
+                    filt.setdefault(name, absent_msg)
+                feasible = False
+            else:
+                feasible = first is None
+            verdicts[ni.name] = {"filter": filt, "feasible": feasible, "_first": first}
+        algo.verdicts = verdicts
+
+    def _explain_pre_filter_rejection(self, fwk: Framework, state: CycleState, pod: PodInfo,
+                                      record: dict, algo: _Algo) -> None:
+        verdicts: dict[str, dict] = {}
+        for ni in self.snapshot.node_info_list:
+            filt: dict[str, str] = {}
+            for pl in fwk.filter:
+                r = record.get(pl.name)
+                st = r[1] if r is not None else None
+                if st is not None and st.code == Code.Skip:
+                    filt[pl.name] = "skipped"
+                elif st is not None and not st.is_success():
+                    filt[pl.name] = st.message()
+                else:
+                    v = pl.filter(state, pod, ni)
+                    filt[pl.name] = "passed" if v is None or v.is_success() else v.message()
+            verdicts[ni.name] = {"filter": filt, "feasible": False, "_first": None}
+        algo.verdicts = verdicts
+
+    def _explain_nodes(self, fwk: Framework, algo: _Algo) -> dict:
+        out: dict[str, dict] = {}
+        if not algo.verdicts:
+            return out
+        table = algo.table
+        index = {n: i for i, n in enumerate(table.node_names)} if table is not None else {}
+        for name, v in algo.verdicts.items():
+            entry: dict = {"filter": v["filter"], "feasible": v["feasible"]}
+            if table is not None and name in index:
+                i = index[name]
+                score: dict[str, dict] = {}
+                total = 0
+                for pl in fwk.score:
+                    w = fwk.weights.get(pl.name, 1)
+                    if pl.name in table.raw:
+                        raw = table.raw[pl.name][i]
+                        norm = table.normalized[pl.name][i]
+                        score[pl.name] = {"raw": raw, "normalized": norm, "weight": w,
+                                          "final": norm * w}
+                        total += norm * w
+                    else:
+                        score[pl.name] = {"skipped": True, "raw": 0, "normalized": 0,
+                                          "weight": w, "final": 0}
+                entry["score"] = score
+                entry["total"] = total
+            out[name] = entry
+        return out

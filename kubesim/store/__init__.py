@@ -1,0 +1,278 @@
+"""The file-backed state store (DESIGN §3.2): one SQLite database in WAL mode.
+
+Each command is one transaction, opened with ``BEGIN IMMEDIATE`` so concurrent commands on one
+state serialise on SQLite's write lock (``busy_timeout`` waits for it) and none loses an update.
+Objects are read through a per-command cache and written back only if they changed, so a
+read-only command with nothing due commits an empty transaction and rewrites nothing. A process
+killed at any point leaves the last committed transaction: SQLite's journal guarantees it.
+
+``resourceVersion`` is a store-wide counter, as etcd's revision is for the API server.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import sqlite3
+import uuid
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from kubesim.errors import StateError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS objects (
+  kind TEXT NOT NULL,
+  namespace TEXT NOT NULL,
+  name TEXT NOT NULL,
+  rv INTEGER NOT NULL,
+  node TEXT NOT NULL DEFAULT '',
+  body TEXT NOT NULL,
+  PRIMARY KEY (kind, namespace, name)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS objects_node ON objects (kind, node);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+"""
+
+DB_NAME = "kubesim.db"
+
+Key = tuple[str, str, str]  # (kind, namespace, name); namespace "" for cluster-scoped kinds
+
+
+def key_of(obj: dict) -> Key:
+    md = obj.get("metadata") or {}
+    return (obj["kind"], md.get("namespace") or "", md["name"])
+
+
+def _node_of(obj: dict) -> str:
+    if obj.get("kind") == "Pod":
+        return (obj.get("spec") or {}).get("nodeName") or ""
+    return ""
+
+
+class Store:
+    """One open state: a transaction plus a write-back cache of the objects it touched."""
+
+    def __init__(self, directory: str | os.PathLike):
+        self.directory = Path(directory)
+        self._conn: sqlite3.Connection | None = None
+        self._cache: dict[Key, dict | None] = {}  # None = known absent / deleted
+        self._listed: set[str] = set()  # kinds fully loaded into the cache
+        self._dirty: dict[Key, dict | None] = {}
+        self._meta: dict[str, object] = {}
+        self._meta_dirty: set[str] = set()
+        self.created_fresh = False
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def open(self) -> "Store":
+        d = self.directory
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StateError(f"cannot create state directory {d}: {e.strerror or e}") from None
+        if not d.is_dir():
+            raise StateError(f"state path {d} is not a directory")
+        db = d / DB_NAME
+        self.created_fresh = not db.exists()
+        if not os.access(d, os.W_OK) or (db.exists() and not os.access(db, os.W_OK)):
+            raise StateError(f"state directory {d} is not writable")
+        try:
+            conn = sqlite3.connect(str(db), timeout=60.0, isolation_level=None,
+                                   check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("BEGIN IMMEDIATE")
+            # Always (cheap when present): a process killed while creating the state may have
+            # left the file without its tables.
+            for stmt in SCHEMA.split(";"):
+                if stmt.strip():
+                    conn.execute(stmt)
+        except sqlite3.DatabaseError as e:
+            raise StateError(f"cannot open state {db}: {e}") from None
+        self._conn = conn
+        return self
+
+    def commit(self) -> bool:
+        """Write the changed objects and metadata; True when anything was written."""
+        conn = self._require()
+        wrote = bool(self._dirty or self._meta_dirty)
+        try:
+            if self._dirty:
+                puts = []
+                dels = []
+                for k, obj in self._dirty.items():
+                    if obj is None:
+                        dels.append(k)
+                    else:
+                        puts.append((k[0], k[1], k[2], int(obj["metadata"].get("resourceVersion", 0)),
+                                     _node_of(obj), json.dumps(obj, separators=(",", ":"))))
+                if dels:
+                    conn.executemany("DELETE FROM objects WHERE kind=? AND namespace=? AND name=?", dels)
+                if puts:
+                    conn.executemany("INSERT OR REPLACE INTO objects VALUES (?,?,?,?,?,?)", puts)
+            for k in self._meta_dirty:
+                conn.execute("INSERT OR REPLACE INTO meta VALUES (?,?)",
+                             (k, json.dumps(self._meta[k], separators=(",", ":"))))
+            conn.execute("COMMIT")
+        except sqlite3.DatabaseError as e:
+            self._safe_rollback()
+            raise StateError(f"cannot write state {self.directory}: {e}") from None
+        finally:
+            self._close()
+        return wrote
+
+    def rollback(self) -> None:
+        self._safe_rollback()
+        self._close()
+
+    def _safe_rollback(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.execute("ROLLBACK")
+            except sqlite3.DatabaseError:
+                pass
+
+    def _close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _require(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StateError("state is not open")
+        return self._conn
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self._dirty or self._meta_dirty)
+
+    # -- metadata --------------------------------------------------------------------------
+    def meta(self, key: str, default=None):
+        if key not in self._meta:
+            row = self._require().execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+            self._meta[key] = json.loads(row[0]) if row else default
+        return self._meta[key]
+
+    def set_meta(self, key: str, value) -> None:
+        if self.meta(key) == value and key in self._meta:
+            return
+        self._meta[key] = value
+        self._meta_dirty.add(key)
+
+    def next_resource_version(self) -> str:
+        rv = int(self.meta("resourceVersion", 0)) + 1
+        self.set_meta("resourceVersion", rv)
+        return str(rv)
+
+    # -- objects ---------------------------------------------------------------------------
+    def get(self, kind: str, namespace: str, name: str) -> dict | None:
+        """The stored object (the cache's own dict: call ``put`` after changing it)."""
+        k = (kind, namespace or "", name)
+        if k in self._cache:
+            return self._cache[k]
+        if kind in self._listed:
+            return None
+        row = self._require().execute(
+            "SELECT body FROM objects WHERE kind=? AND namespace=? AND name=?", k).fetchone()
+        obj = json.loads(row[0]) if row else None
+        self._cache[k] = obj
+        return obj
+
+    def list(self, kind: str, namespace: str | None = None) -> list[dict]:
+        """All objects of a kind (in one namespace when given), sorted by (namespace, name)."""
+        self._load_kind(kind)
+        out = [o for (kd, ns, _), o in self._cache.items()
+               if kd == kind and o is not None and (namespace is None or ns == namespace)]
+        out.sort(key=lambda o: (o["metadata"].get("namespace", ""), o["metadata"]["name"]))
+        return out
+
+    def iter_kind(self, kind: str) -> Iterator[dict]:
+        self._load_kind(kind)
+        for (kd, _, _), o in self._cache.items():
+            if kd == kind and o is not None:
+                yield o
+
+    def count(self, kind: str) -> int:
+        if kind in self._listed:
+            return sum(1 for _ in self.iter_kind(kind))
+        return self._require().execute("SELECT COUNT(*) FROM objects WHERE kind=?", (kind,)).fetchone()[0]
+
+    def pod_keys_on_node(self, node: str) -> list[Key]:
+        """Pods bound to ``node`` ('' = unbound), from the index, without loading bodies."""
+        if "Pod" in self._listed:
+            return [key_of(o) for o in self.iter_kind("Pod")
+                    if ((o.get("spec") or {}).get("nodeName") or "") == node]
+        rows = self._require().execute(
+            "SELECT kind, namespace, name FROM objects WHERE kind='Pod' AND node=?", (node,)).fetchall()
+        keys = [tuple(r) for r in rows]
+        # overlay this transaction's own changes
+        for k, o in self._dirty.items():
+            if k[0] != "Pod":
+                continue
+            on = o is not None and _node_of(o) == node
+            if on and k not in keys:
+                keys.append(k)
+            elif not on and k in keys:
+                keys.remove(k)
+        return keys
+
+    def _load_kind(self, kind: str) -> None:
+        if kind in self._listed:
+            return
+        for ns, name, body in self._require().execute(
+                "SELECT namespace, name, body FROM objects WHERE kind=?", (kind,)):
+            k = (kind, ns, name)
+            if k not in self._cache:
+                self._cache[k] = json.loads(body)
+        self._listed.add(kind)
+
+    def create(self, obj: dict, now: str) -> dict:
+        """Store a new object, assigning uid, resourceVersion and creationTimestamp."""
+        md = obj.setdefault("metadata", {})
+        md.setdefault("uid", self.new_uid())
+        md.setdefault("creationTimestamp", now)
+        return self.put(obj)
+
+    def new_uid(self) -> str:
+        """A version-4 UUID, from the command's seeded random source when there is one."""
+        rng = getattr(self, "rng", None)
+        if rng is None:
+            return str(uuid.uuid4())
+        return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+
+    def put(self, obj: dict) -> dict:
+        """Write (create or replace) an object, bumping its resourceVersion."""
+        k = key_of(obj)
+        obj["metadata"]["resourceVersion"] = self.next_resource_version()
+        self._cache[k] = obj
+        self._dirty[k] = obj
+        return obj
+
+    def delete(self, kind: str, namespace: str, name: str) -> dict | None:
+        k = (kind, namespace or "", name)
+        old = self.get(kind, namespace, name)
+        if old is None:
+            return None
+        self._cache[k] = None
+        self._dirty[k] = None
+        self.next_resource_version()
+        return old
+
+    def wipe(self) -> None:
+        """Delete every object and all metadata, in this transaction."""
+        conn = self._require()
+        conn.execute("DELETE FROM objects")
+        conn.execute("DELETE FROM meta")
+        self._cache.clear()
+        self._dirty.clear()
+        self._meta.clear()
+        self._meta_dirty.clear()
+        self._listed = set()
+
+    def changed_keys(self) -> Iterable[Key]:
+        return self._dirty.keys()
+
+
+def snapshot(obj: dict) -> dict:
+    return copy.deepcopy(obj)

@@ -1,0 +1,1 @@
+"""Shared test and example helpers: a CLI harness and fluent object builders."""

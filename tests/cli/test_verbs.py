@@ -1,0 +1,423 @@
+"""Each verb end to end, through the CLI with a pinned clock and seed."""
+
+import json
+
+import pytest
+
+from kubesim.testing.cli import snapshot
+
+POD = """apiVersion: v1
+kind: Pod
+metadata:
+  name: {name}
+  labels:
+    app: {app}
+spec:
+{extra}  containers:
+  - name: c
+    image: nginx:1.27
+"""
+
+
+def pod(name, app="web", node=None):
+    extra = f"  nodeName: {node}\n" if node else ""
+    return POD.format(name=name, app=app, extra=extra)
+
+
+@pytest.fixture
+def cluster(kubesim, tmp_path):
+    f = tmp_path / "pods.yaml"
+    f.write_text("---\n".join([pod("a", "web", "node01"), pod("b", "web", "node02"), pod("c", "db", "node01"),
+                               pod("pending", "db")]))
+    kubesim.ok(f"apply -f {f}")
+    return kubesim
+
+
+# -- the default cluster ----------------------------------------------------------------------
+
+def test_a_fresh_state_is_a_kubeadm_like_cluster(kubesim):
+    out = kubesim.ok("get nodes")
+    assert out.splitlines() == [
+        "NAME           STATUS   ROLES           AGE   VERSION",
+        "controlplane   Ready    control-plane   0s    v1.35.0",
+        "node01         Ready    <none>          0s    v1.35.0",
+        "node02         Ready    <none>          0s    v1.35.0",
+    ]
+    assert [line.split()[0] for line in kubesim.ok("get ns").splitlines()[1:]] == \
+        ["default", "kube-node-lease", "kube-public", "kube-system"]
+
+
+def test_the_control_plane_node_is_tainted_and_labelled_as_kubeadm_does(kubesim):
+    node = json.loads(kubesim.ok("get node controlplane -o json"))
+    assert node["spec"]["taints"] == [{"effect": "NoSchedule", "key": "node-role.kubernetes.io/control-plane"}]
+    assert node["metadata"]["labels"]["node-role.kubernetes.io/control-plane"] == ""
+    assert node["metadata"]["labels"]["kubernetes.io/hostname"] == "controlplane"
+    assert node["status"]["allocatable"]["cpu"] == "4"
+    assert node["spec"]["podCIDR"] == "10.244.0.0/24"
+
+
+def test_nodes_report_what_a_registered_kubelet_reports(kubesim):
+    node = json.loads(kubesim.ok("get node node01 -o json"))
+    st = node["status"]
+    assert [c["type"] for c in st["conditions"]] == ["MemoryPressure", "DiskPressure", "PIDPressure", "Ready"]
+    assert st["conditions"][-1]["reason"] == "KubeletReady"
+    assert st["capacity"]["memory"] == "8388608Ki"
+    assert st["allocatable"]["memory"] == "8286208Ki"  # capacity - 100Mi hard eviction
+    assert st["nodeInfo"]["kubeletVersion"] == "v1.35.0"
+    assert {a["type"] for a in st["addresses"]} == {"InternalIP", "Hostname"}
+
+
+def test_a_node_applied_without_status_registers_and_keeps_what_it_set(kubesim, tmp_path):
+    f = tmp_path / "n.yaml"
+    f.write_text("apiVersion: v1\nkind: Node\nmetadata:\n  name: big\n  labels: {disk: ssd}\n"
+                 "status:\n  capacity: {cpu: '16', memory: 64Gi, pods: '250'}\n")
+    assert kubesim.ok(f"apply -f {f}") == "node/big created\n"
+    node = json.loads(kubesim.ok("get node big -o json"))
+    assert node["status"]["capacity"]["cpu"] == "16"
+    assert node["status"]["allocatable"]["pods"] == "250"
+    assert node["metadata"]["labels"]["disk"] == "ssd"
+    assert node["metadata"]["labels"]["kubernetes.io/hostname"] == "big"
+    assert node["spec"]["podCIDR"] == "10.244.3.0/24"
+
+
+# -- apply / create / delete ------------------------------------------------------------------
+
+def test_apply_creates_then_reports_unchanged_then_configured(kubesim, tmp_path):
+    f = tmp_path / "p.yaml"
+    f.write_text(pod("x", node="node01"))
+    assert kubesim.ok(f"apply -f {f}") == "pod/x created\n"
+    before = snapshot(kubesim.state_dir)
+    assert kubesim.ok(f"apply -f {f}") == "pod/x unchanged\n"
+    assert snapshot(kubesim.state_dir) == before
+    f.write_text(pod("x", app="other", node="node01"))
+    assert kubesim.ok(f"apply -f {f}") == "pod/x configured\n"
+    got = json.loads(kubesim.ok("get pod x -o json"))
+    assert got["metadata"]["labels"] == {"app": "other"}
+    last = json.loads(got["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"])
+    assert last["metadata"] == {"annotations": {}, "labels": {"app": "other"}, "name": "x", "namespace": "default"}
+
+
+def test_apply_removes_a_field_the_last_configuration_had_and_the_new_one_drops(kubesim, tmp_path):
+    f = tmp_path / "p.yaml"
+    f.write_text(pod("x", node="node01").replace("  labels:\n    app: web\n", "  labels:\n    app: web\n    tier: a\n"))
+    kubesim.ok(f"apply -f {f}")
+    f.write_text(pod("x", node="node01"))
+    kubesim.ok(f"apply -f {f}")
+    assert json.loads(kubesim.ok("get pod x -o json"))["metadata"]["labels"] == {"app": "web"}
+
+
+def test_apply_refuses_a_change_to_an_immutable_pod_field(kubesim, tmp_path):
+    f = tmp_path / "p.yaml"
+    f.write_text(pod("x", node="node01"))
+    kubesim.ok(f"apply -f {f}")
+    before = snapshot(kubesim.state_dir)
+    f.write_text(pod("x", node="node01").replace("  - name: c\n", "  - name: c\n    workingDir: /tmp\n"))
+    r = kubesim(f"apply -f {f}")
+    assert r.code == 1 and r.err.startswith('The Pod "x" is invalid: spec: Forbidden: pod updates may not change fields')
+    assert snapshot(kubesim.state_dir) == before
+
+
+def test_apply_reads_standard_input_and_json(kubesim):
+    doc = json.dumps({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "team-a"}})
+    assert kubesim.ok("apply -f -", stdin=doc) == "namespace/team-a created\n"
+
+
+def test_create_makes_a_namespace_by_name(kubesim):
+    assert kubesim.ok("create namespace dev") == "namespace/dev created\n"
+    r = kubesim("create namespace dev")
+    assert (r.code, r.err) == (1, 'Error from server (AlreadyExists): namespaces "dev" already exists\n')
+
+
+def test_delete_by_name_by_file_and_by_selector(cluster, tmp_path):
+    assert cluster.ok("delete pod a") == 'pod "a" deleted from default namespace\n'
+    assert cluster.ok("delete pods -l app=db") == \
+        'pod "c" deleted from default namespace\npod "pending" deleted from default namespace\n'
+    f = tmp_path / "b.yaml"
+    f.write_text(pod("b", "web", "node02"))
+    assert cluster.ok(f"delete -f {f}") == 'pod "b" deleted from default namespace\n'
+    r = cluster("get pods")
+    assert (r.out, r.err) == ("", "No resources found in default namespace.\n")
+
+
+def test_delete_of_a_missing_object_is_not_found(kubesim):
+    r = kubesim("delete pod ghost")
+    assert (r.code, r.err) == (1, 'Error from server (NotFound): pods "ghost" not found\n')
+    assert kubesim("delete pod ghost --ignore-not-found").code == 0
+
+
+def test_deleting_a_namespace_deletes_what_is_in_it(kubesim, tmp_path):
+    kubesim.ok("create namespace tmp")
+    f = tmp_path / "p.yaml"
+    f.write_text(pod("x", node="node01"))
+    kubesim.ok(f"apply -f {f} -n tmp")
+    assert kubesim.ok("delete namespace tmp") == 'namespace "tmp" deleted\n'
+    assert kubesim("get pods -n tmp").err == "No resources found in tmp namespace.\n"
+
+
+# -- manual scheduling (seed 000) ----------------------------------------------------------------
+
+def test_a_pod_with_node_name_runs_there_without_the_scheduler(cluster):
+    lines = cluster.ok("get pods -o wide").splitlines()
+    assert lines[0].split() == ["NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE", "NOMINATED", "NODE",
+                                "READINESS", "GATES"]
+    rows = {line.split()[0]: line.split() for line in lines[1:]}
+    assert rows["a"][1:3] == ["1/1", "Running"] and rows["a"][6] == "node01"
+    assert rows["a"][5].startswith("10.244.1.")
+    assert rows["b"][5].startswith("10.244.2.")
+
+
+def test_manual_scheduling_ignores_cordons_and_taints(kubesim, tmp_path):
+    kubesim.ok("cordon node01")
+    f = tmp_path / "p.yaml"
+    f.write_text(pod("cp", node="controlplane") + "---\n" + pod("cordoned", node="node01"))
+    kubesim.ok(f"apply -f {f}")
+    out = kubesim.ok("get pods --no-headers -o custom-columns=N:.metadata.name,S:.status.phase,NODE:.spec.nodeName")
+    assert out.split("\n")[:2] == ["cordoned   Running   node01", "cp         Running   controlplane"]
+
+
+def test_pod_ips_are_unique_per_node(kubesim, tmp_path):
+    f = tmp_path / "p.yaml"
+    f.write_text("---\n".join(pod(f"p{i}", node="node01") for i in range(5)))
+    kubesim.ok(f"apply -f {f}")
+    ips = kubesim.ok("get pods -o jsonpath={.items[*].status.podIP}").split()
+    assert len(set(ips)) == 5 and all(ip.startswith("10.244.1.") for ip in ips)
+
+
+# -- get ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, expected", [
+    pytest.param("get pods -o name", "pod/a\npod/b\npod/c\npod/pending\n", id="-o name lists kind/name"),
+    pytest.param("get pods -l app=web -o name", "pod/a\npod/b\n", id="an equality selector filters"),
+    pytest.param("get pods -l 'app in (db),app!=web' -o name", "pod/c\npod/pending\n", id="a set-based selector filters"),
+    pytest.param("get pods -l '!app' -o name", "", id="a does-not-exist selector can match nothing"),
+    pytest.param("get pods --field-selector spec.nodeName=node01 -o name", "pod/a\npod/c\n", id="a field selector on the node"),
+    pytest.param("get pods --field-selector status.phase=Pending -o name", "pod/pending\n", id="a field selector on the phase"),
+    pytest.param("get pods --field-selector metadata.name!=a,metadata.namespace=default -o name", "pod/b\npod/c\npod/pending\n",
+                 id="field selectors combine"),
+    pytest.param("get pods -o jsonpath={.items[0].metadata.name}", "a", id="jsonpath over the list"),
+    pytest.param("get pod a -o jsonpath={.spec.nodeName}", "node01", id="jsonpath over one object"),
+    pytest.param("get pods --sort-by=.spec.nodeName -o name", "pod/pending\npod/a\npod/c\npod/b\n",
+                 id="sort by a field puts objects without it first"),
+    pytest.param("get pods --sort-by={.metadata.labels.app} -o name", "pod/c\npod/pending\npod/a\npod/b\n",
+                 id="sort by a braced JSONPath is stable"),
+])
+def test_get_selects_and_formats(cluster, args, expected):
+    assert cluster.ok(args) == expected
+
+
+def test_get_yaml_of_one_object_is_the_object_and_of_several_a_list(cluster):
+    import yaml
+
+    one = yaml.safe_load(cluster.ok("get pod a -o yaml"))
+    assert one["kind"] == "Pod" and one["metadata"]["name"] == "a"
+    many = yaml.safe_load(cluster.ok("get pods -o yaml"))
+    assert many["kind"] == "List" and len(many["items"]) == 4
+    assert many["metadata"] == {"resourceVersion": ""}
+
+
+def test_get_show_labels_and_label_columns(cluster):
+    lines = cluster.ok("get pods --show-labels -L app").splitlines()
+    assert lines[0].split() == ["NAME", "READY", "STATUS", "RESTARTS", "AGE", "APP", "LABELS"]
+    assert lines[1].split()[-2:] == ["web", "app=web"]
+
+
+def test_get_no_headers_and_all_namespaces(cluster):
+    lines = cluster.ok("get pods -A --no-headers").splitlines()
+    assert len(lines) == 4 and all(line.startswith("default ") for line in lines)
+    assert cluster.ok("get pods -A").splitlines()[0].split()[:2] == ["NAMESPACE", "NAME"]
+
+
+def test_get_several_kinds_prefixes_names_with_the_kind(cluster):
+    out = cluster.ok("get pods,nodes --no-headers")
+    names = [line.split()[0] for line in out.splitlines() if line]
+    assert "pod/a" in names and "node/node01" in names
+
+
+def test_get_all_shows_pods_with_kind_prefix(cluster):
+    out = cluster.ok("get all")
+    assert out.splitlines()[0].split()[0] == "NAME"
+    assert out.splitlines()[1].startswith("pod/a ")
+
+
+def test_get_a_missing_name_reports_not_found_and_prints_the_rest(cluster):
+    r = cluster("get pods a ghost -o name")
+    assert (r.code, r.out, r.err) == (1, "pod/a\n", 'Error from server (NotFound): pods "ghost" not found\n')
+
+
+def test_get_an_unknown_resource_type(kubesim):
+    r = kubesim("get widgets")
+    assert (r.code, r.err) == (1, 'error: the server doesn\'t have a resource type "widgets"\n')
+
+
+def test_get_by_short_name_and_singular(cluster):
+    assert cluster.ok("get po a -o name") == "pod/a\n"
+    assert cluster.ok("get no node01 -o name") == "node/node01\n"
+    assert cluster.ok("get namespace default -o name") == "namespace/default\n"
+
+
+def test_get_custom_columns(cluster):
+    out = cluster.ok("get pods -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName")
+    assert out.splitlines()[:2] == ["NAME      NODE", "a         node01"]
+    assert out.splitlines()[-1] == "pending   <none>"
+
+
+def test_an_unknown_field_selector_is_refused_as_the_server_does(cluster):
+    r = cluster("get pods --field-selector spec.colour=blue")
+    assert r.code == 1
+    assert r.err == ('Error from server (BadRequest): Unable to find {"" "v1" "pods"} that match label selector "", '
+                     'field selector "spec.colour=blue": field label not supported: spec.colour\n')
+
+
+def test_a_bad_label_selector_is_refused(cluster):
+    r = cluster("get pods -l 'app in (a'")
+    assert r.code == 1 and r.err.startswith("error: ")
+
+
+def test_get_raw_configz_shows_the_static_pod_path(kubesim):
+    cfg = json.loads(kubesim.ok("get --raw /api/v1/nodes/node01/proxy/configz"))
+    path = cfg["kubeletconfig"]["staticPodPath"]
+    assert path.endswith("nodes/node01/manifests")
+    node = json.loads(kubesim.ok("get node node01 -o json"))
+    assert node["metadata"]["annotations"]["kubesim.io/static-pod-path"] == path
+
+
+# -- describe ----------------------------------------------------------------------------------------
+
+def test_describe_pod_shows_its_node_status_and_events(cluster):
+    out = cluster.ok("describe pod a")
+    assert out.startswith("Name:             a\nNamespace:        default\n")
+    assert "Node:             node01/" in out
+    assert "Status:           Running" in out
+    assert "QoS Class:                   BestEffort" in out
+    assert "Started container c" in out
+
+
+def test_describe_node_lists_its_pods_and_allocated_resources(cluster):
+    out = cluster.ok("describe node node01")
+    assert out.startswith("Name:               node01\n")
+    assert "Non-terminated Pods:          (2 in total)" in out
+    assert "Allocated resources:" in out
+    assert "kubesim.io/static-pod-path" in out
+
+
+def test_describe_matches_a_name_prefix(cluster):
+    out = cluster.ok("describe pods pend")
+    assert out.startswith("Name:             pending\n")
+
+
+def test_describe_namespace(kubesim):
+    out = kubesim.ok("describe namespace default")
+    assert out.startswith("Name:         default\n")
+    assert "Status:       Active" in out
+
+
+# -- label / annotate / taint / cordon ----------------------------------------------------------------
+
+def test_label_add_overwrite_and_remove(cluster):
+    assert cluster.ok("label pod a tier=front") == "pod/a labeled\n"
+    r = cluster("label pod a tier=back")
+    assert (r.code, r.err) == (1, "error: 'tier' already has a value (front), and --overwrite is false\n")
+    assert cluster.ok("label pod a tier=back --overwrite") == "pod/a labeled\n"
+    assert cluster.ok("label pod a tier-") == "pod/a unlabeled\n"
+    assert cluster.ok("get pod a -o jsonpath={.metadata.labels}") == '{"app":"web"}'
+
+
+def test_label_nodes_by_selector(cluster):
+    assert cluster.ok("label nodes -l kubernetes.io/hostname=node01 disk=ssd") == "node/node01 labeled\n"
+
+
+def test_annotate(cluster):
+    assert cluster.ok("annotate pod a note=hello") == "pod/a annotated\n"
+    assert cluster.ok("get pod a -o jsonpath={.metadata.annotations.note}") == "hello"
+
+
+@pytest.mark.parametrize("args, line, taints", [
+    pytest.param("node01 dedicated=gpu:NoSchedule", "node/node01 tainted",
+                 [{"effect": "NoSchedule", "key": "dedicated", "value": "gpu"}], id="a taint with a value is added"),
+    pytest.param("node01 dedicated:PreferNoSchedule", "node/node01 tainted",
+                 [{"effect": "PreferNoSchedule", "key": "dedicated"}], id="a taint without a value is added"),
+])
+def test_taint_adds(kubesim, args, line, taints):
+    assert kubesim.ok(f"taint nodes {args}") == line + "\n"
+    assert json.loads(kubesim.ok("get node node01 -o json"))["spec"]["taints"] == taints
+
+
+def test_taint_remove_overwrite_and_errors(kubesim):
+    kubesim.ok("taint nodes node01 dedicated=gpu:NoSchedule")
+    r = kubesim("taint nodes node01 dedicated=cpu:NoSchedule")
+    assert (r.code, r.err) == (1, "error: node node01 already has dedicated taint(s) with same effect(s) and --overwrite is false\n")
+    assert kubesim.ok("taint nodes node01 dedicated=cpu:NoSchedule --overwrite") == "node/node01 modified\n"
+    assert kubesim.ok("taint nodes node01 dedicated:NoSchedule-") == "node/node01 untainted\n"
+    r = kubesim("taint nodes node01 dedicated-")
+    assert (r.code, r.err) == (1, 'error: taint "dedicated" not found\n')
+    r = kubesim("taint nodes node01 dedicated=x:Sometimes")
+    assert (r.code, r.err) == (1, "error: invalid taint effect: Sometimes, unsupported taint effect\n")
+
+
+def test_a_no_execute_taint_is_stamped_with_the_time_added(kubesim):
+    kubesim.ok("taint nodes node02 k=v:NoExecute")
+    taint = json.loads(kubesim.ok("get node node02 -o json"))["spec"]["taints"][0]
+    assert taint["timeAdded"] == "2026-11-22T10:00:00Z"
+
+
+def test_cordon_and_uncordon(kubesim):
+    assert kubesim.ok("cordon node01") == "node/node01 cordoned\n"
+    assert kubesim.ok("cordon node01") == "node/node01 already cordoned\n"
+    row = [line for line in kubesim.ok("get nodes").splitlines() if line.startswith("node01")][0]
+    assert row.split()[1] == "Ready,SchedulingDisabled"
+    node = json.loads(kubesim.ok("get node node01 -o json"))
+    assert {"effect": "NoSchedule", "key": "node.kubernetes.io/unschedulable",
+            "timeAdded": "2026-11-22T10:00:00Z"} in node["spec"]["taints"]
+    assert kubesim.ok("uncordon node01") == "node/node01 uncordoned\n"
+    assert "taints" not in json.loads(kubesim.ok("get node node01 -o json"))["spec"]
+
+
+# -- kubesim's own verbs ------------------------------------------------------------------------------
+
+def test_cluster_init_makes_another_shape(kubesim):
+    kubesim.ok("cluster init --nodes 5 --cpu 8 --memory 16Gi --zones 2")
+    nodes = json.loads(kubesim.ok("get nodes -o json"))["items"]
+    assert [n["metadata"]["name"] for n in nodes] == ["controlplane"] + [f"node0{i}" for i in range(1, 6)]
+    assert nodes[1]["status"]["capacity"]["cpu"] == "8"
+    assert {n["metadata"]["labels"]["topology.kubernetes.io/zone"] for n in nodes} == {"zone-a", "zone-b"}
+
+
+def test_cluster_init_empty_has_no_nodes(kubesim):
+    kubesim.ok("cluster init --empty")
+    assert kubesim("get nodes").err == "No resources found\n"
+
+
+def test_cluster_reset_returns_to_the_default_cluster(cluster):
+    cluster.ok("cluster reset")
+    assert cluster("get pods").err == "No resources found in default namespace.\n"
+    assert len(cluster.ok("get nodes --no-headers").splitlines()) == 3
+
+
+def test_advance_moves_the_clock(cluster):
+    cluster.ok("advance 90s")
+    row = [line for line in cluster.ok("get pods").splitlines() if line.startswith("a ")][0]
+    assert row.split()[-1] == "90s"
+
+
+def test_api_resources(kubesim):
+    out = kubesim.ok("api-resources")
+    assert out.splitlines()[0].split() == ["NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"]
+    assert "pods         po           v1           true         Pod" in out
+
+
+def test_read_only_commands_rewrite_nothing(cluster):
+    before = snapshot(cluster.state_dir)
+    for cmd in ("get pods", "get nodes -o wide", "describe node node01", "get pods -A -o yaml"):
+        cluster.ok(cmd)
+    assert snapshot(cluster.state_dir) == before
+
+
+def test_seeded_runs_repeat_exactly(tmp_path):
+    from kubesim.testing.cli import Harness
+
+    outs = []
+    for i in range(2):
+        h = Harness(tmp_path / f"s{i}")
+        h.ok("get nodes")
+        outs.append(h.ok("get nodes -o json"))
+    assert outs[0].replace(str(tmp_path / "s0"), "S") == outs[1].replace(str(tmp_path / "s1"), "S")

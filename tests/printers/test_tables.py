@@ -1,0 +1,516 @@
+"""kubectl get's rows and layout: cases mirror upstream's
+``pkg/printers/internalversion/printers_test.go`` (TestPrintPod, TestPrintPodWithRestartableInitContainer,
+TestPrintPodwide, TestPrintNodeStatus/Role/...), and the layouts below were checked against the
+real kubectl 1.36.4 rendering the same rows (served as a metav1.Table by a fake API server)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubesim.clock import format_time, parse_time
+from kubesim.printers.tables import (
+    TABLES, PrintContext, format_cells, render_table, tabwrite,
+)
+
+NOW = parse_time("2026-11-22T10:00:00Z")
+CTX = PrintContext(NOW)
+
+
+def ago(seconds: float) -> str:
+    return format_time(NOW - seconds)
+
+
+# --- builders --------------------------------------------------------------------------------
+
+
+def cs(name="", *, ready=False, restarts=0, running=False, waiting=None, terminated=None,
+       last_finished=None, started=None) -> dict:
+    """A container status; ``waiting``/``terminated`` are the state's fields (``{}`` for bare)."""
+    state = {}
+    if running:
+        state["running"] = {}
+    if waiting is not None:
+        state["waiting"] = waiting
+    if terminated is not None:
+        state["terminated"] = terminated
+    status = {"name": name, "ready": ready, "restartCount": restarts, "state": state}
+    if last_finished is not None:
+        status["lastState"] = {"terminated": {"finishedAt": ago(last_finished)}}
+    if started is not None:
+        status["started"] = started
+    return status
+
+
+def pod(name="test", *, containers=1, init=0, phase="", reason="", statuses=(), init_statuses=(),
+        conditions=(), deleting=False, node="", pod_ips=(), nominated="", gates=(), created=None,
+        namespace="default", labels=None) -> dict:
+    init_containers = init if isinstance(init, list) else [{"name": f"init{i}"} for i in range(init)]
+    meta = {"name": name, "namespace": namespace}
+    if created is not None:
+        meta["creationTimestamp"] = ago(created)
+    if deleting:
+        meta["deletionTimestamp"] = ago(10)
+    if labels:
+        meta["labels"] = labels
+    spec = {"containers": [{"name": f"c{i}"} for i in range(containers)]}
+    if init_containers:
+        spec["initContainers"] = init_containers
+    if node:
+        spec["nodeName"] = node
+    if gates:
+        spec["readinessGates"] = [{"conditionType": g} for g in gates]
+    status = {"phase": phase, "containerStatuses": list(statuses),
+              "initContainerStatuses": list(init_statuses), "conditions": list(conditions)}
+    if reason:
+        status["reason"] = reason
+    if pod_ips:
+        status["podIPs"] = [{"ip": ip} for ip in pod_ips]
+    if nominated:
+        status["nominatedNodeName"] = nominated
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec, "status": status}
+
+
+def cond(ctype, status="True", reason=None):
+    c = {"type": ctype, "status": status}
+    if reason:
+        c["reason"] = reason
+    return c
+
+
+SIDECARS = [{"name": "restartable-init-1", "restartPolicy": "Always"},
+            {"name": "restartable-init-2", "restartPolicy": "Always"}]
+
+
+def row(obj, wide=False):
+    rows = render_table(obj["kind"], [obj], CTX, wide=wide, no_headers=True)
+    return rows[0]
+
+
+# --- Pod: READY, STATUS, RESTARTS ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("p, want", [
+    pytest.param(pod(containers=2, phase="podPhase", statuses=[cs(ready=True, restarts=3, running=True), cs(restarts=3)]),
+                 ["test", "1/2", "podPhase", "6", "<unknown>"],
+                 id="ready running containers count and restarts add up"),
+    pytest.param(pod(containers=2, phase="podPhase", statuses=[
+        cs(ready=True, restarts=3, running=True), cs(restarts=3, waiting={"reason": "ContainerWaitingReason"})]),
+                 ["test", "1/2", "ContainerWaitingReason", "6", "<unknown>"],
+                 id="a waiting reason overwrites the pod phase"),
+    pytest.param(pod(containers=2, phase="podPhase", statuses=[
+        cs(restarts=3, waiting={"reason": "ContainerWaitingReason"}),
+        cs(restarts=3, terminated={"reason": "ContainerTerminatedReason"})]),
+                 ["test", "0/2", "ContainerWaitingReason", "6", "<unknown>"],
+                 id="the first container's reason wins over later ones"),
+    pytest.param(pod(containers=2, phase="podPhase", statuses=[cs(ready=True, restarts=3, running=True),
+                                                               cs(ready=True, restarts=3)]),
+                 ["test", "1/2", "podPhase", "6", "<unknown>"],
+                 id="ready is not enough to count as running"),
+    pytest.param(pod(containers=2, phase="podPhase", reason="podReason", statuses=[
+        cs(ready=True, restarts=3, running=True), cs(ready=True, restarts=3)]),
+                 ["test", "1/2", "podReason", "6", "<unknown>"],
+                 id="the pod's reason replaces its phase"),
+    pytest.param(pod(containers=2, phase="Running", statuses=[
+        cs(ready=True, restarts=3, terminated={"reason": "Completed", "exitCode": 0}),
+        cs(ready=True, restarts=3, running=True)]),
+                 ["test", "1/2", "NotReady", "6", "<unknown>"],
+                 id="one completed one running without the Ready condition is NotReady"),
+    pytest.param(pod(containers=2, phase="Running", conditions=[cond("Ready")], statuses=[
+        cs(ready=True, restarts=3, terminated={"reason": "Completed", "exitCode": 0}),
+        cs(ready=True, restarts=3, running=True)]),
+                 ["test", "1/2", "Running", "6", "<unknown>"],
+                 id="one completed one running with the Ready condition is Running"),
+    pytest.param(pod(init=1, phase="podPhase",
+                     init_statuses=[cs(restarts=3, running=True, last_finished=10)],
+                     statuses=[cs(waiting={})]),
+                 ["test", "0/1", "Init:0/1", "3 (10s ago)", "<unknown>"],
+                 id="a restarting init container shows Init progress and when it restarted"),
+    pytest.param(pod(init=2, phase="podPhase",
+                     init_statuses=[cs(restarts=3, running=True, last_finished=10), cs(waiting={})],
+                     statuses=[cs(waiting={})]),
+                 ["test", "0/1", "Init:0/2", "3 (10s ago)", "<unknown>"],
+                 id="the first unfinished init container stops the count"),
+    pytest.param(pod(init=2, phase="podPhase",
+                     init_statuses=[cs(terminated={}), cs(restarts=3, running=True, last_finished=10)],
+                     statuses=[cs(waiting={})]),
+                 ["test", "0/1", "Init:1/2", "3 (10s ago)", "<unknown>"],
+                 id="a completed init container moves the progress on"),
+    pytest.param(pod(init=2, phase="podPhase",
+                     init_statuses=[cs(restarts=2, terminated={}, last_finished=120),
+                                    cs(restarts=3, running=True, last_finished=10)],
+                     statuses=[cs(waiting={})]),
+                 ["test", "0/1", "Init:1/2", "5 (10s ago)", "<unknown>"],
+                 id="init restarts add up and the latest restart is shown"),
+    pytest.param(pod(init=1, phase="Running",
+                     init_statuses=[cs(restarts=2, terminated={}, last_finished=120)],
+                     statuses=[cs(restarts=4, running=True, last_finished=20)]),
+                 ["test", "0/1", "Running", "4 (20s ago)", "<unknown>"],
+                 id="once initialized only the app containers' restarts count"),
+    pytest.param(pod(phase="Running", statuses=[cs(ready=True, restarts=3, running=True, last_finished=5 * 86400)]),
+                 ["test", "1/1", "Running", "3 (5d ago)", "<unknown>"],
+                 id="a restart five days ago"),
+    pytest.param(pod(containers=2, phase="Running", statuses=[
+        cs(ready=True, running=True), cs(ready=True, restarts=3, running=True, last_finished=10 * 86400)]),
+                 ["test", "2/2", "Running", "3 (10d ago)", "<unknown>"],
+                 id="a container that never restarted does not hide the other's restart"),
+    pytest.param(pod(containers=2, phase="Running", statuses=[
+        cs(ready=True, restarts=6, running=True, last_finished=5 * 86400),
+        cs(ready=True, restarts=3, running=True, last_finished=20 * 86400)]),
+                 ["test", "2/2", "Running", "9 (5d ago)", "<unknown>"],
+                 id="the most recent restart of all containers is shown"),
+    pytest.param(pod(containers=2, phase="podPhase",
+                     conditions=[cond("PodScheduled", "False", "SchedulingGated")]),
+                 ["test", "0/2", "SchedulingGated", "0", "<unknown>"],
+                 id="a scheduling-gated pod says SchedulingGated"),
+    pytest.param(pod(phase="Succeeded", statuses=[cs(terminated={"reason": "Completed", "exitCode": 0})]),
+                 ["test", "0/1", "Completed", "0", "<unknown>"],
+                 id="a succeeded pod shows Completed"),
+    pytest.param(pod(phase="Failed", statuses=[cs(terminated={"reason": "Error", "exitCode": 1})]),
+                 ["test", "0/1", "Error", "0", "<unknown>"],
+                 id="a failed pod shows its container's reason"),
+    pytest.param(pod(phase="Succeeded", deleting=True, statuses=[cs(terminated={"reason": "Completed", "exitCode": 0})]),
+                 ["test", "0/1", "Completed", "0", "<unknown>"],
+                 id="a deleted pod in a terminal phase is not Terminating"),
+    pytest.param(pod(phase="Running", deleting=True, statuses=[cs(running=True)]),
+                 ["test", "0/1", "Terminating", "0", "<unknown>"],
+                 id="a deleted running pod is Terminating"),
+    pytest.param(pod(phase="Pending", deleting=True),
+                 ["test", "0/1", "Terminating", "0", "<unknown>"],
+                 id="a deleted pending pod is Terminating"),
+    pytest.param(pod(phase="Running", reason="NodeLost", deleting=True, statuses=[cs(ready=True, running=True)]),
+                 ["test", "1/1", "Unknown", "0", "<unknown>"],
+                 id="a deleted pod on a lost node is Unknown"),
+    pytest.param(pod(phase="Running", statuses=[cs(restarts=5, last_finished=30,
+                                                   waiting={"reason": "CrashLoopBackOff", "message": "back-off 1m20s"})]),
+                 ["test", "0/1", "CrashLoopBackOff", "5 (30s ago)", "<unknown>"],
+                 id="a crash-looping container shows CrashLoopBackOff"),
+    pytest.param(pod(phase="Running", statuses=[cs(terminated={"exitCode": 2})]),
+                 ["test", "0/1", "ExitCode:2", "0", "<unknown>"],
+                 id="a terminated container without a reason shows its exit code"),
+    pytest.param(pod(phase="Running", statuses=[cs(terminated={"exitCode": 137, "signal": 9})]),
+                 ["test", "0/1", "Signal:9", "0", "<unknown>"],
+                 id="a killed container without a reason shows the signal"),
+    pytest.param(pod(init=1, phase="Pending", init_statuses=[cs(terminated={"exitCode": 1})]),
+                 ["test", "0/1", "Init:ExitCode:1", "0", "<unknown>"],
+                 id="a failed init container without a reason shows Init and its exit code"),
+    pytest.param(pod(init=1, phase="Pending", init_statuses=[cs(terminated={"exitCode": 1, "reason": "Error"})]),
+                 ["test", "0/1", "Init:Error", "0", "<unknown>"],
+                 id="a failed init container shows Init and its reason"),
+    pytest.param(pod(init=1, phase="Pending", init_statuses=[cs(waiting={"reason": "ImagePullBackOff"})]),
+                 ["test", "0/1", "Init:ImagePullBackOff", "0", "<unknown>"],
+                 id="a waiting init container shows Init and its reason"),
+    pytest.param(pod(init=1, phase="Pending", init_statuses=[cs(waiting={"reason": "PodInitializing"})]),
+                 ["test", "0/1", "Init:0/1", "0", "<unknown>"],
+                 id="PodInitializing is not shown as an init reason"),
+    pytest.param(pod(phase="Pending", statuses=[cs(waiting={"reason": "ContainerCreating"})], created=3),
+                 ["test", "0/1", "ContainerCreating", "0", "3s"],
+                 id="a creating container and the pod's age"),
+])
+def test_pod_status_ready_restarts(p, want):
+    assert row(p) == want
+
+
+@pytest.mark.parametrize("p, want", [
+    pytest.param(pod(init=SIDECARS, phase="Pending", conditions=[cond("Initialized", "False")],
+                     init_statuses=[cs("restartable-init-1", restarts=3, running=True, started=False, last_finished=10),
+                                    cs("restartable-init-2", waiting={}, started=False)],
+                     statuses=[cs(waiting={})]),
+                 ["test", "0/3", "Init:0/2", "3 (10s ago)", "<unknown>"],
+                 id="a sidecar running but not started holds initialization"),
+    pytest.param(pod(init=SIDECARS, phase="Pending", conditions=[cond("Initialized", "False")],
+                     init_statuses=[cs("restartable-init-1", restarts=3, running=True, started=True, last_finished=10),
+                                    cs("restartable-init-2", running=True, started=False)],
+                     statuses=[cs(waiting={})]),
+                 ["test", "0/3", "Init:1/2", "3 (10s ago)", "<unknown>"],
+                 id="a started sidecar moves the progress on"),
+    pytest.param(pod(init=SIDECARS, phase="Running", conditions=[cond("Initialized")],
+                     init_statuses=[cs("restartable-init-1", restarts=3, running=True, started=True, last_finished=10),
+                                    cs("restartable-init-2", running=True, started=True)],
+                     statuses=[cs(ready=True, restarts=4, running=True, last_finished=20)]),
+                 ["test", "1/3", "Running", "7 (10s ago)", "<unknown>"],
+                 id="sidecar restarts count with the app containers'"),
+    pytest.param(pod(init=SIDECARS, phase="Succeeded", conditions=[cond("Initialized")],
+                     init_statuses=[cs("restartable-init-1", restarts=3, started=False, last_finished=10,
+                                       terminated={"reason": "Error", "exitCode": 137}),
+                                    cs("restartable-init-2", started=False, terminated={"reason": "Error", "exitCode": 137})],
+                     statuses=[cs(restarts=4, last_finished=20, terminated={"reason": "Completed", "exitCode": 0})]),
+                 ["test", "0/3", "Completed", "7 (10s ago)", "<unknown>"],
+                 id="sidecars killed at the end of a completed pod"),
+    pytest.param(pod(init=[{"name": "init1"}, {"name": "sidecar1", "restartPolicy": "Always"}], phase="Running",
+                     init_statuses=[cs("initinvalid"), cs("init1"), cs("sidecar1")],
+                     statuses=[cs("containerinvalid"), cs("c0")]),
+                 ["test", "0/2", "Init:0/2", "0", "<unknown>"],
+                 id="statuses for containers that do not exist"),
+])
+def test_pod_with_restartable_init_containers(p, want):
+    assert row(p) == want
+
+
+@pytest.mark.parametrize("p, want", [
+    pytest.param(pod(containers=2, phase="podPhase", node="test1", pod_ips=["1.1.1.1"], nominated="node1",
+                     gates=["condition1", "condition2", "condition3"],
+                     conditions=[cond("condition1", "False"), cond("condition2")],
+                     statuses=[cs(ready=True, restarts=3, running=True), cs(restarts=3)]),
+                 ["test", "1/2", "podPhase", "6", "<unknown>", "1.1.1.1", "test1", "node1", "1/3"],
+                 id="ip node nominated node and readiness gates"),
+    pytest.param(pod(containers=2, phase="podPhase", node="test1", pod_ips=["1.1.1.1", "2001:db8::"],
+                     nominated="node1", gates=["condition1", "condition2", "condition3"],
+                     conditions=[cond("condition1", "False"), cond("condition2")],
+                     statuses=[cs(ready=True, restarts=3, running=True), cs(restarts=3)]),
+                 ["test", "1/2", "podPhase", "6", "<unknown>", "1.1.1.1", "test1", "node1", "1/3"],
+                 id="dual-stack shows the first ip"),
+    pytest.param(pod(containers=2, phase="podPhase", statuses=[
+        cs(ready=True, restarts=3, running=True), cs(restarts=3, waiting={"reason": "ContainerWaitingReason"})]),
+                 ["test", "1/2", "ContainerWaitingReason", "6", "<unknown>", "<none>", "<none>", "<none>", "<none>"],
+                 id="no ip node nominated node or gates"),
+])
+def test_pod_wide(p, want):
+    assert row(p, wide=True) == want
+
+
+# --- Node -------------------------------------------------------------------------------------
+
+
+def node(name="foo", *, conditions=(), unschedulable=False, labels=None, addresses=(), info=None,
+         created=None) -> dict:
+    meta = {"name": name}
+    if labels:
+        meta["labels"] = labels
+    if created is not None:
+        meta["creationTimestamp"] = ago(created)
+    status = {"conditions": list(conditions), "addresses": [{"type": t, "address": a} for t, a in addresses]}
+    if info is not None:
+        status["nodeInfo"] = info
+    return {"apiVersion": "v1", "kind": "Node", "metadata": meta,
+            "spec": {"unschedulable": True} if unschedulable else {}, "status": status}
+
+
+@pytest.mark.parametrize("n, want", [
+    pytest.param(node(conditions=[cond("Ready")]), "Ready", id="ready"),
+    pytest.param(node(conditions=[cond("Ready")], unschedulable=True), "Ready,SchedulingDisabled",
+                 id="a cordoned ready node"),
+    pytest.param(node(conditions=[cond("Ready", "False")]), "NotReady", id="not ready"),
+    pytest.param(node(conditions=[cond("Ready", "Unknown")]), "NotReady", id="an unknown Ready condition is NotReady"),
+    pytest.param(node(conditions=[cond("Ready", "False")], unschedulable=True), "NotReady,SchedulingDisabled",
+                 id="a cordoned node that is not ready"),
+    pytest.param(node(), "Unknown", id="no conditions at all"),
+    pytest.param(node(conditions=[cond("InvalidValue"), cond("MemoryPressure", "False")]), "Unknown",
+                 id="only Ready counts"),
+    pytest.param(node(unschedulable=True), "Unknown,SchedulingDisabled", id="a cordoned node without conditions"),
+])
+def test_node_status(n, want):
+    assert row(n)[1] == want
+
+
+@pytest.mark.parametrize("labels, want", [
+    pytest.param(None, "<none>", id="no labels no roles"),
+    pytest.param({"node-role.kubernetes.io/control-plane": ""}, "control-plane", id="a node-role label"),
+    pytest.param({"node-role.kubernetes.io/worker": "", "node-role.kubernetes.io/infra": "true"}, "infra,worker",
+                 id="roles sorted and values ignored"),
+    pytest.param({"kubernetes.io/role": "node", "node-role.kubernetes.io/node": ""}, "node",
+                 id="both label styles name one role once"),
+    pytest.param({"kubernetes.io/role": "", "node-role.kubernetes.io/": ""}, "<none>",
+                 id="empty role names are ignored"),
+])
+def test_node_roles(labels, want):
+    assert row(node(labels=labels))[2] == want
+
+
+@pytest.mark.parametrize("n, want", [
+    pytest.param(node(conditions=[cond("Ready")], created=3600,
+                      addresses=[("InternalIP", "10.0.0.2"), ("ExternalIP", "1.1.1.1"), ("ExternalIP", "2.2.2.2")],
+                      info={"kubeletVersion": "v1.35.0", "osImage": "Ubuntu 24.04.1 LTS", "kernelVersion": "6.8.0",
+                            "containerRuntimeVersion": "containerd://2.0.0"}),
+                 ["foo", "Ready", "<none>", "60m", "v1.35.0", "10.0.0.2", "1.1.1.1", "Ubuntu 24.04.1 LTS",
+                  "6.8.0", "containerd://2.0.0"],
+                 id="the first internal and external address"),
+    pytest.param(node(addresses=[("Hostname", "foo")]),
+                 ["foo", "Unknown", "<none>", "<unknown>", "", "<none>", "<none>", "<unknown>", "<unknown>",
+                  "<unknown>"],
+                 id="missing addresses and node info"),
+])
+def test_node_wide(n, want):
+    assert row(n, wide=True) == want
+
+
+# --- Namespace and Event ------------------------------------------------------------------------
+
+
+def test_namespace_row():
+    ns = {"kind": "Namespace", "metadata": {"name": "kube-system", "creationTimestamp": ago(3 * 86400)},
+          "status": {"phase": "Active"}}
+    assert render_table("Namespace", [ns], CTX) == [["NAME", "STATUS", "AGE"], ["kube-system", "Active", "3d"]]
+
+
+def event(**fields) -> dict:
+    e = {"kind": "Event", "metadata": {"name": "ev1", "namespace": "default"},
+         "involvedObject": {"kind": "Pod", "name": "nginx", "namespace": "default"},
+         "type": "Normal", "reason": "Scheduled", "message": "Successfully assigned default/nginx to node01"}
+    e.update(fields)
+    return e
+
+
+@pytest.mark.parametrize("e, want", [
+    pytest.param(event(firstTimestamp=ago(300), lastTimestamp=ago(60), count=3, source={"component": "kubelet", "host": "node01"},
+                       involvedObject={"kind": "Pod", "name": "nginx", "fieldPath": "spec.containers{nginx}"}),
+                 ["60s", "Normal", "Scheduled", "pod/nginx", "spec.containers{nginx}", "kubelet, node01",
+                  "Successfully assigned default/nginx to node01", "5m", "3", "ev1"],
+                 id="a legacy event with a count and a host"),
+    pytest.param(event(eventTime=ago(30) + "", reportingComponent="default-scheduler", source={}),
+                 ["30s", "Normal", "Scheduled", "pod/nginx", "", "default-scheduler",
+                  "Successfully assigned default/nginx to node01", "30s", "1", "ev1"],
+                 id="a new-style singleton event counts once and reports its controller"),
+    pytest.param(event(eventTime=ago(600), series={"count": 7, "lastObservedTime": ago(20)},
+                       reportingController="kubelet", reportingInstance="node02"),
+                 ["20s", "Normal", "Scheduled", "pod/nginx", "", "kubelet, node02",
+                  "Successfully assigned default/nginx to node01", "10m", "7", "ev1"],
+                 id="a series shows its last observation and count"),
+    pytest.param(event(firstTimestamp=ago(90), message="  padded message \n", involvedObject={"kind": "Node"}),
+                 ["90s", "Normal", "Scheduled", "node", "", "", "padded message", "90s", "1", "ev1"],
+                 id="no last timestamp falls back to the first and the message is trimmed"),
+    pytest.param(event(), ["<unknown>", "Normal", "Scheduled", "pod/nginx", "", "",
+                           "Successfully assigned default/nginx to node01", "<unknown>", "1", "ev1"],
+                 id="no timestamps at all"),
+])
+def test_event_row(e, want):
+    assert row(e, wide=True) == want
+
+
+def test_event_columns_without_wide():
+    rows = render_table("Event", [event(firstTimestamp=ago(300), lastTimestamp=ago(60))], CTX)
+    assert rows == [["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"],
+                    ["60s", "Normal", "Scheduled", "pod/nginx", "Successfully assigned default/nginx to node01"]]
+
+
+def test_column_definitions_match_upstream():
+    def names(kind, wide):
+        return [c.name.upper() for c in TABLES[kind].columns if wide or c.priority == 0]
+
+    assert names("Pod", False) == ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]
+    assert names("Pod", True) == ["NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE",
+                                  "NOMINATED NODE", "READINESS GATES"]
+    assert names("Node", True) == ["NAME", "STATUS", "ROLES", "AGE", "VERSION", "INTERNAL-IP", "EXTERNAL-IP",
+                                   "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME"]
+    assert names("Event", True) == ["LAST SEEN", "TYPE", "REASON", "OBJECT", "SUBOBJECT", "SOURCE", "MESSAGE",
+                                    "FIRST SEEN", "COUNT", "NAME"]
+
+
+# --- decoration ---------------------------------------------------------------------------------
+
+
+def test_an_empty_list_prints_no_header():
+    assert render_table("Pod", [], CTX) == []
+    assert format_cells([]) == ""
+
+
+def test_kinds_without_a_printer_show_name_and_age():
+    obj = {"kind": "KubeSchedulerConfiguration", "metadata": {"name": "default", "creationTimestamp": ago(45)}}
+    assert render_table("KubeSchedulerConfiguration", [obj], CTX) == [["NAME", "AGE"], ["default", "45s"]]
+
+
+def test_show_kind_prefixes_the_name_column():
+    rows = render_table("Pod", [pod("nginx", phase="Pending")], CTX, show_kind=True, show_namespace=True)
+    assert rows[1][:2] == ["default", "pod/nginx"]
+
+
+def test_label_columns_and_show_labels():
+    p = pod("nginx", phase="Pending", labels={"app": "web", "app.kubernetes.io/tier": "front", "a": "1"})
+    q = pod("other", phase="Pending")
+    rows = render_table("Pod", [p, q], CTX, label_columns=["app.kubernetes.io/tier", "missing"], show_labels=True)
+    assert rows[0][-3:] == ["TIER", "MISSING", "LABELS"]
+    assert rows[1][-3:] == ["front", "", "a=1,app=web,app.kubernetes.io/tier=front"]
+    assert rows[2][-3:] == ["", "", "<none>"]
+
+
+# --- layout (Go text/tabwriter) -----------------------------------------------------------------
+
+
+def test_tabwriter_column_blocks_are_aligned_separately():
+    text = "a:\tx\nlonger:\ty\nbreak\nb:\tz\n"
+    assert tabwrite(text, 0, 8, 2) == "a:       x\nlonger:  y\nbreak\nb:  z\n"
+
+
+def test_tabwriter_never_pads_the_text_after_the_last_tab():
+    assert tabwrite("a\tb\nccc\t\n", 0, 8, 1) == "a   b\nccc \n"
+
+
+def test_tabwriter_minwidth_applies_to_short_columns():
+    assert tabwrite("a\tb\n", 6, 4, 3) == "a     b\n"
+
+
+def test_cells_are_cut_at_a_newline():
+    assert format_cells([["NAME", "MESSAGE"], ["x", "line one\nline two"]]) == \
+        "NAME   MESSAGE\nx      line one...\n"
+
+
+def _pods_for_layout():
+    return [
+        pod("big", phase="Pending", created=75),
+        pod("web-7d4b9c8f6d-x2x8k", containers=1, init=[{"name": "log", "restartPolicy": "Always"}], phase="Running",
+            created=3725, node="node01", pod_ips=["10.244.1.5"], labels={"app": "web", "pod-template-hash": "7d4b9c8f6d"},
+            init_statuses=[cs("log", ready=True, running=True, started=True)],
+            statuses=[cs("c0", ready=True, restarts=2, running=True, last_finished=301)]),
+        pod("etcd-controlplane", namespace="kube-system", phase="Running", created=86400 * 3 + 7000,
+            node="controlplane", pod_ips=["192.168.49.2"], labels={"tier": "control-plane", "component": "etcd"},
+            statuses=[cs("c0", ready=True, running=True)]),
+    ]
+
+
+# The expected texts below are kubectl 1.36.4's output for the same rows.
+LAYOUTS = [
+    pytest.param(dict(), "default",
+                 "NAME                   READY   STATUS    RESTARTS       AGE\n"
+                 "big                    0/1     Pending   0              75s\n"
+                 "web-7d4b9c8f6d-x2x8k   2/2     Running   2 (5m1s ago)   62m\n",
+                 id="get pods"),
+    pytest.param(dict(wide=True), "default",
+                 "NAME                   READY   STATUS    RESTARTS       AGE   IP           NODE     NOMINATED NODE   READINESS GATES\n"
+                 "big                    0/1     Pending   0              75s   <none>       <none>   <none>           <none>\n"
+                 "web-7d4b9c8f6d-x2x8k   2/2     Running   2 (5m1s ago)   62m   10.244.1.5   node01   <none>           <none>\n",
+                 id="get pods -o wide"),
+    pytest.param(dict(show_namespace=True, no_headers=True), None,
+                 "default       big                    0/1   Pending   0              75s\n"
+                 "default       web-7d4b9c8f6d-x2x8k   2/2   Running   2 (5m1s ago)   62m\n"
+                 "kube-system   etcd-controlplane      1/1   Running   0              3d1h\n",
+                 id="get pods -A --no-headers"),
+    pytest.param(dict(show_namespace=True, label_columns=["app", "example.com/tier"], show_labels=True), None,
+                 "NAMESPACE     NAME                   READY   STATUS    RESTARTS       AGE    APP   TIER   LABELS\n"
+                 "default       big                    0/1     Pending   0              75s                 <none>\n"
+                 "default       web-7d4b9c8f6d-x2x8k   2/2     Running   2 (5m1s ago)   62m    web          app=web,pod-template-hash=7d4b9c8f6d\n"
+                 "kube-system   etcd-controlplane      1/1     Running   0              3d1h                component=etcd,tier=control-plane\n",
+                 id="get pods -A -L app,example.com/tier --show-labels"),
+    pytest.param(dict(show_kind=True), "default",
+                 "NAME                       READY   STATUS    RESTARTS       AGE\n"
+                 "pod/big                    0/1     Pending   0              75s\n"
+                 "pod/web-7d4b9c8f6d-x2x8k   2/2     Running   2 (5m1s ago)   62m\n",
+                 id="get pods,nodes shows the kind"),
+]
+
+
+@pytest.mark.parametrize("options, namespace, want", LAYOUTS)
+def test_layout_matches_kubectl(options, namespace, want):
+    pods = [p for p in _pods_for_layout() if namespace is None or p["metadata"]["namespace"] == namespace]
+    pods.sort(key=lambda p: (p["metadata"]["namespace"], p["metadata"]["name"]))
+    assert format_cells(render_table("Pod", pods, CTX, **options)) == want
+
+
+def test_node_layout_matches_kubectl():
+    ready = [cond("Ready")]
+    info = {"kubeletVersion": "v1.35.0", "osImage": "Ubuntu 24.04.1 LTS", "kernelVersion": "6.8.0-45-generic",
+            "containerRuntimeVersion": "containerd://2.0.0"}
+    nodes = [
+        node("controlplane", conditions=ready, labels={"node-role.kubernetes.io/control-plane": ""},
+             addresses=[("InternalIP", "192.168.49.2")], info=info, created=86400 * 3 + 7200),
+        node("node01", conditions=ready, unschedulable=True, created=86400 * 3 + 7200,
+             addresses=[("InternalIP", "192.168.49.3"), ("ExternalIP", "203.0.113.7")],
+             info={**info, "osImage": ""}),
+    ]
+    assert format_cells(render_table("Node", nodes, CTX)) == (
+        "NAME           STATUS                     ROLES           AGE    VERSION\n"
+        "controlplane   Ready                      control-plane   3d2h   v1.35.0\n"
+        "node01         Ready,SchedulingDisabled   <none>          3d2h   v1.35.0\n")
+    assert format_cells(render_table("Node", nodes, CTX, wide=True, no_headers=True)) == (
+        "controlplane   Ready                      control-plane   3d2h   v1.35.0   192.168.49.2   <none>        "
+        "Ubuntu 24.04.1 LTS   6.8.0-45-generic   containerd://2.0.0\n"
+        "node01         Ready,SchedulingDisabled   <none>          3d2h   v1.35.0   192.168.49.3   203.0.113.7   "
+        "<unknown>            6.8.0-45-generic   containerd://2.0.0\n")

@@ -1,0 +1,58 @@
+"""Small drivers that run one plugin the way the framework would (PreFilter/PreScore first)."""
+
+from __future__ import annotations
+
+from kubesim.scheduler.framework.cycle_state import CycleState
+from kubesim.scheduler.framework.interface import (FilterPlugin, Handle, NodeScore,
+                                                   PreFilterPlugin, PreScorePlugin)
+from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo, Snapshot
+from kubesim.scheduler.framework.status import Code, Status
+
+
+def snapshot(nodes: list[dict], pods: list[dict] = ()) -> Snapshot:
+    return Snapshot.build(nodes, pods)
+
+
+def node_info(node: dict, pods: list[dict] = ()) -> NodeInfo:
+    return NodeInfo(node, [PodInfo(p) for p in pods])
+
+
+def run_filter(plugin, pod: dict, node: dict, existing: list[dict] = ()) -> Status | None:
+    """PreFilter (a Skip means the filter would not run: returns "skipped"), then Filter."""
+    state = CycleState()
+    pi = PodInfo(pod)
+    ni = node_info(node, [p for p in existing if (p.get("spec") or {}).get("nodeName")])
+    if isinstance(plugin, PreFilterPlugin):
+        _, s = plugin.pre_filter(state, pi, [ni])
+        if s is not None and s.code == Code.Skip:
+            return "skipped"  # type: ignore[return-value]
+        if s is not None and not s.is_success():
+            return s
+    assert isinstance(plugin, FilterPlugin)
+    return plugin.filter(state, pi, ni)
+
+
+def run_scores(plugin, pod: dict, nodes: list[dict], existing: list[dict] = (),
+               normalize: bool = True) -> list[int] | str:
+    """PreScore, Score on every node, NormalizeScore; "skipped" when PreScore skips."""
+    snap = snapshot(nodes, existing)
+    plugin.handle = Handle(snap)
+    state = CycleState()
+    pi = PodInfo(pod)
+    infos = snap.list()
+    by_name = {ni.name: ni for ni in infos}
+    if isinstance(plugin, PreScorePlugin):
+        s = plugin.pre_score(state, pi, infos)
+        if s is not None and s.code == Code.Skip:
+            return "skipped"
+        assert s is None or s.is_success(), s
+    scores = []
+    for n in nodes:
+        name = n["metadata"]["name"]
+        v, s = plugin.score(state, pi, by_name[name])
+        assert s is None or s.is_success(), s
+        scores.append(NodeScore(name, v))
+    if normalize and plugin.has_normalize:
+        s = plugin.normalize_score(state, pi, scores)
+        assert s is None or s.is_success(), s
+    return [x.score for x in scores]

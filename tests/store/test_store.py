@@ -1,0 +1,173 @@
+"""The state store's guarantees (DESIGN §3.2): all-or-nothing commands, no lost updates under
+concurrent writers, the last committed state after a kill, nothing rewritten by a read."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from kubesim.errors import StateError
+from kubesim.store import Store
+
+
+def _pod(name, ns="default"):
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": ns}, "spec": {}}
+
+
+def test_objects_written_in_a_transaction_are_read_back_with_server_fields(tmp_path):
+    s = Store(tmp_path).open()
+    s.create(_pod("a"), "2026-11-22T10:00:00Z")
+    s.commit()
+    s = Store(tmp_path).open()
+    got = s.get("Pod", "default", "a")
+    s.rollback()
+    assert got["metadata"]["creationTimestamp"] == "2026-11-22T10:00:00Z"
+    assert got["metadata"]["resourceVersion"] == "1"
+    assert len(got["metadata"]["uid"]) == 36
+
+
+def test_a_rolled_back_transaction_leaves_nothing(tmp_path):
+    s = Store(tmp_path).open()
+    s.create(_pod("a"), "t")
+    s.rollback()
+    s = Store(tmp_path).open()
+    assert s.get("Pod", "default", "a") is None
+    assert s.list("Pod") == []
+    s.rollback()
+
+
+def test_resource_versions_grow_with_every_write(tmp_path):
+    s = Store(tmp_path).open()
+    a = s.create(_pod("a"), "t")
+    rv1 = int(a["metadata"]["resourceVersion"])
+    s.put(a)
+    assert int(a["metadata"]["resourceVersion"]) == rv1 + 1
+    s.commit()
+
+
+def test_list_is_sorted_by_namespace_then_name_and_filters_by_namespace(tmp_path):
+    s = Store(tmp_path).open()
+    for ns, n in (("b", "x"), ("a", "y"), ("a", "b")):
+        s.create(_pod(n, ns), "t")
+    s.commit()
+    s = Store(tmp_path).open()
+    assert [(o["metadata"]["namespace"], o["metadata"]["name"]) for o in s.list("Pod")] == [("a", "b"), ("a", "y"), ("b", "x")]
+    assert [o["metadata"]["name"] for o in s.list("Pod", "a")] == ["b", "y"]
+    s.rollback()
+
+
+def test_a_transaction_with_no_changes_writes_nothing(tmp_path):
+    s = Store(tmp_path).open()
+    s.create(_pod("a"), "t")
+    s.commit()
+    db = tmp_path / "kubesim.db"
+    before = (db.stat().st_mtime_ns, (tmp_path / "kubesim.db-wal").stat().st_size if (tmp_path / "kubesim.db-wal").exists() else 0)
+    s = Store(tmp_path).open()
+    s.list("Pod")
+    s.set_meta("resourceVersion", s.meta("resourceVersion"))
+    assert s.commit() is False
+    after = (db.stat().st_mtime_ns, (tmp_path / "kubesim.db-wal").stat().st_size if (tmp_path / "kubesim.db-wal").exists() else 0)
+    assert before == after
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")
+def test_a_state_directory_that_is_not_writable_is_refused(tmp_path):
+    d = tmp_path / "ro"
+    d.mkdir()
+    d.chmod(0o500)
+    try:
+        with pytest.raises(StateError, match="not writable"):
+            Store(d).open()
+    finally:
+        d.chmod(0o700)
+
+
+def test_a_state_path_that_is_a_file_is_refused(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    with pytest.raises(StateError):
+        Store(f).open()
+
+
+WRITER = textwrap.dedent("""
+    import sys
+    from kubesim.store import Store
+    d, who, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    for i in range(n):
+        s = Store(d).open()
+        c = s.get("Pod", "default", "counter")
+        c["data"] = c.get("data", 0) + 1
+        s.put(c)
+        s.create({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": f"{who}-{i}", "namespace": "default"}}, "t")
+        s.commit()
+""")
+
+
+def test_concurrent_writer_processes_lose_no_update(tmp_path):
+    s = Store(tmp_path).open()
+    s.create(_pod("counter"), "t")
+    s.commit()
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), f"w{i}", "25"])
+             for i in range(4)]
+    for p in procs:
+        assert p.wait(timeout=120) == 0
+    s = Store(tmp_path).open()
+    assert s.get("Pod", "default", "counter")["data"] == 100
+    assert len(s.list("Pod")) == 101
+    s.rollback()
+
+
+KILLED = textwrap.dedent("""
+    import sys, time
+    from kubesim.store import Store
+    d = sys.argv[1]
+    s = Store(d).open()
+    for i in range(200):
+        s.create({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": f"half-{i}", "namespace": "default"}}, "t")
+    print("ready", flush=True)
+    time.sleep(60)  # killed here, mid-command, holding uncommitted changes
+    s.commit()
+""")
+
+
+def test_a_writer_killed_mid_command_leaves_the_last_committed_state(tmp_path):
+    s = Store(tmp_path).open()
+    s.create(_pod("committed"), "t")
+    s.commit()
+    p = subprocess.Popen([sys.executable, "-c", KILLED, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "ready"
+    p.send_signal(signal.SIGKILL)
+    p.wait(timeout=30)
+    s = Store(tmp_path).open()
+    assert [o["metadata"]["name"] for o in s.list("Pod")] == ["committed"]
+    s.rollback()
+
+
+COMMIT_KILLED = textwrap.dedent("""
+    import sys
+    from kubesim.store import Store
+    d = sys.argv[1]
+    i = 0
+    while True:
+        s = Store(d).open()
+        for j in range(50):
+            s.create({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": f"b{i}-{j}", "namespace": "default"}}, "t")
+        s.commit()
+        i += 1
+""")
+
+
+def test_a_writer_killed_at_a_random_point_leaves_whole_batches_only(tmp_path):
+    Store(tmp_path).open().commit()
+    p = subprocess.Popen([sys.executable, "-c", COMMIT_KILLED, str(tmp_path)])
+    time.sleep(1.5)
+    p.send_signal(signal.SIGKILL)
+    p.wait(timeout=30)
+    s = Store(tmp_path).open()
+    names = [o["metadata"]["name"] for o in s.list("Pod")]
+    s.rollback()
+    assert len(names) % 50 == 0
