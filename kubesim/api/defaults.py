@@ -323,7 +323,8 @@ def admit_service_account(pod: dict, rng) -> None:
     meta = pod.get("metadata") or {}
     spec = pod.setdefault("spec", {})
     if MIRROR_POD_ANNOTATION in (meta.get("annotations") or {}):
-        return  # mirror pods are left alone (a service account on one is refused by validation there)
+        _validate_mirror_pod(pod)  # mirror pods are left alone, and may not reference credentials
+        return
     if not spec.get("serviceAccountName"):
         spec["serviceAccountName"] = "default"
     spec["serviceAccount"] = spec["serviceAccountName"]
@@ -356,6 +357,40 @@ def admit_service_account(pod: dict, rng) -> None:
     if not has_volume and needs_volume:
         volumes.append(token_volume_source(token_volume))
         spec["volumes"] = volumes
+
+
+def _validate_mirror_pod(pod: dict) -> None:
+    """The ServiceAccount plugin's Validate for mirror pods (no service account, secret or configmap)."""
+    spec = pod.get("spec") or {}
+    if spec.get("serviceAccountName"):
+        raise _forbidden_pod(pod, "a mirror pod may not reference service accounts")
+    secrets = configmaps = False
+    for v in spec.get("volumes") or ():
+        if not isinstance(v, dict):
+            continue
+        secrets |= v.get("secret") is not None
+        configmaps |= v.get("configMap") is not None
+        for src in (v.get("projected") or {}).get("sources") or () if isinstance(v.get("projected"), dict) else ():
+            if isinstance(src, dict):
+                secrets |= src.get("secret") is not None
+                configmaps |= src.get("configMap") is not None
+    for key in ("initContainers", "containers", "ephemeralContainers"):
+        for c in spec.get(key) or ():
+            if not isinstance(c, dict):
+                continue
+            for ev in c.get("env") or ():
+                vf = (ev or {}).get("valueFrom") if isinstance(ev, dict) else None
+                if isinstance(vf, dict):
+                    secrets |= vf.get("secretKeyRef") is not None
+                    configmaps |= vf.get("configMapKeyRef") is not None
+            for ef in c.get("envFrom") or ():
+                if isinstance(ef, dict):
+                    secrets |= ef.get("secretRef") is not None
+                    configmaps |= ef.get("configMapRef") is not None
+    if secrets:
+        raise _forbidden_pod(pod, "a mirror pod may not reference secrets")
+    if configmaps:
+        raise _forbidden_pod(pod, "a mirror pod may not reference configmaps")
 
 
 def token_volume_source(name: str) -> dict:
@@ -478,59 +513,9 @@ def _mutate_affinity_and_spread(pod: dict) -> None:
             _merge_match_label_keys(c.get("labelSelector"), c.get("matchLabelKeys"), labels, "In")
 
 
-def pod_qos_class(pod: dict) -> str:
-    """ComputePodQOS (pkg/apis/core/helper/qos/qos.go): Guaranteed, Burstable or BestEffort.
-
-    Only cpu and memory count, zero quantities are ignored, init containers count, and pod-level
-    ``spec.resources`` (PodLevelResources, on in v1.35) replaces the containers when present."""
-    from kubesim.api.validation import parse_quantity
-
-    spec = pod.get("spec") or {}
-    pod_level = isinstance(spec.get("resources"), dict)
-    if pod_level:
-        groups = [spec["resources"]]
-    else:
-        groups = [(c.get("resources") or {}) for key in ("containers", "initContainers")
-                  for c in spec.get(key) or () if isinstance(c, dict)]
-    requests: dict = {}
-    limits: dict = {}
-    guaranteed = True
-
-    def positive(rl) -> dict:
-        out = {}
-        for name, q in (rl or {}).items() if isinstance(rl, dict) else ():
-            if name in ("cpu", "memory"):
-                try:
-                    v = parse_quantity(q)
-                except ValueError:
-                    continue
-                if v > 0:
-                    out[name] = v
-        return out
-
-    for res in groups:
-        for name, v in positive(res.get("requests")).items():
-            requests[name] = requests.get(name, 0) + v
-        if pod_level and not res.get("limits"):
-            continue
-        found = positive(res.get("limits"))
-        for name, v in found.items():
-            limits[name] = limits.get(name, 0) + v
-        if set(found) != {"cpu", "memory"}:
-            guaranteed = False
-    if not requests and not limits:
-        return "BestEffort"
-    if guaranteed:
-        for name, req in requests.items():
-            if limits.get(name) != req:
-                guaranteed = False
-                break
-    if guaranteed and len(requests) == len(limits):
-        return "Guaranteed"
-    return "Burstable"
-
-
 def _default_pod(pod: dict, rng, priority_classes) -> None:
+    from kubesim.api.pods import qos_class
+
     default_pod_schema(pod)
     admit_service_account(pod, rng)
     admit_priority(pod, priority_classes)
@@ -540,7 +525,7 @@ def _default_pod(pod: dict, rng, priority_classes) -> None:
     meta = pod.setdefault("metadata", {})
     meta["generation"] = 1
     old_status = pod.get("status") if isinstance(pod.get("status"), dict) else {}
-    qos = old_status.get("qosClass") or pod_qos_class(pod)  # GetPodQOS keeps a class already set
+    qos = old_status.get("qosClass") or qos_class(pod)  # GetPodQOS keeps a class already set
     status = {"phase": "Pending", "qosClass": qos}
     spec = pod["spec"]
     if spec.get("schedulingGates"):

@@ -1,51 +1,61 @@
 """Pod helpers: QoS class.
 
-Upstream: pkg/apis/core/helper/qos/qos.go (GetPodQOS / ComputePodQOS): only cpu and memory
-count; a pod with no requests or limits at all is BestEffort; it is Guaranteed when every
-container (init containers included) sets limits for both cpu and memory and its requests, where
-given, equal them; anything else is Burstable. Pod-level resources, when set, decide instead.
+Upstream: pkg/apis/core/helper/qos/qos.go (ComputePodQOS). Only cpu and memory count; a pod
+with no requests or limits at all is BestEffort; it is Guaranteed when every container (init
+containers included) sets limits for both cpu and memory and the requests, where given, equal
+them; anything else is Burstable. Pod-level resources, when set, decide instead.
 """
 
 from __future__ import annotations
 
-_QOS_RESOURCES = ("cpu", "memory")
-
-
-def _is_zero(q) -> bool:
-    from kubesim.api.quantity import parse_quantity
-
-    try:
-        return parse_quantity(q) == 0
-    except ValueError:
-        return False
-
 
 def qos_class(pod: dict) -> str:
+    """ComputePodQOS (pkg/apis/core/helper/qos/qos.go): Guaranteed, Burstable or BestEffort.
+
+    Only cpu and memory count, zero quantities are ignored, init containers count, and pod-level
+    ``spec.resources`` (PodLevelResources, on in v1.35) replaces the containers when present."""
     from kubesim.api.quantity import parse_quantity
 
     spec = pod.get("spec") or {}
-    pod_res = spec.get("resources")
-    containers = list(spec.get("containers") or []) + list(spec.get("initContainers") or [])
-    sources = [pod_res] if pod_res else [c.get("resources") or {} for c in containers]
+    pod_level = isinstance(spec.get("resources"), dict)
+    if pod_level:
+        groups = [spec["resources"]]
+    else:
+        groups = [(c.get("resources") or {}) for key in ("containers", "initContainers")
+                  for c in spec.get(key) or () if isinstance(c, dict)]
     requests: dict = {}
     limits: dict = {}
     guaranteed = True
-    for res in sources:
-        for name, q in (res.get("requests") or {}).items():
-            if name in _QOS_RESOURCES and not _is_zero(q):
-                requests[name] = requests.get(name, 0) + parse_quantity(q)
-        c_limits = {}
-        for name, q in (res.get("limits") or {}).items():
-            if name in _QOS_RESOURCES and not _is_zero(q):
-                c_limits[name] = parse_quantity(q)
-                limits[name] = limits.get(name, 0) + c_limits[name]
-        if set(c_limits) != set(_QOS_RESOURCES):
+
+    def positive(rl) -> dict:
+        out = {}
+        for name, q in (rl or {}).items() if isinstance(rl, dict) else ():
+            if name in ("cpu", "memory"):
+                try:
+                    v = parse_quantity(q)
+                except ValueError:
+                    continue
+                if v > 0:
+                    out[name] = v
+        return out
+
+    for res in groups:
+        for name, v in positive(res.get("requests")).items():
+            requests[name] = requests.get(name, 0) + v
+        if pod_level and not res.get("limits"):
+            continue
+        found = positive(res.get("limits"))
+        for name, v in found.items():
+            limits[name] = limits.get(name, 0) + v
+        if set(found) != {"cpu", "memory"}:
             guaranteed = False
     if not requests and not limits:
         return "BestEffort"
     if guaranteed:
-        for name, v in requests.items():
-            if limits.get(name) != v:
+        for name, req in requests.items():
+            if limits.get(name) != req:
                 guaranteed = False
                 break
-    return "Guaranteed" if guaranteed and len(limits) == len(_QOS_RESOURCES) else "Burstable"
+    if guaranteed and len(requests) == len(limits):
+        return "Guaranteed"
+    return "Burstable"

@@ -36,6 +36,8 @@ Decisions where kubesim cannot be byte-identical, or simplifies:
   one-source rule; hugepages divisibility; sysctls, seccomp/AppArmor annotations, Windows
   options; pod-level ``spec.resources``; ephemeral containers (refused on create as upstream).
 - ``metadata.resourceVersion`` on update is the store's business and is not checked here.
+- Bad values that upstream prints with Go's ``%#v`` (structs such as ``core.Taint``) are
+  rendered in that syntax for the common cases and abbreviated (``{...}``) for the rest.
 
 Adding a kind is one entry in ``VALIDATORS``: ``Kind -> (create_fn(obj), update_fn(new, old))``.
 """
@@ -43,12 +45,11 @@ Adding a kind is one entry in ``VALIDATORS``: ``Kind -> (create_fn(obj), update_
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from kubesim.errors import FieldError, duplicate, forbidden, invalid, required, unsupported
 
-if TYPE_CHECKING:  # fractions costs ~2 ms to import; it is loaded when a quantity is parsed
-    from fractions import Fraction
+# fractions (~2 ms to import) is loaded when a quantity is first parsed; annotations name it only
+# as strings (``from __future__ import annotations``).
 
 # ---------------------------------------------------------------------------------------------
 # error helpers beyond kubesim.errors

@@ -192,6 +192,11 @@ def compact_schema(api_version: str, kind: str) -> dict | None:
                 compiled = json.load(fh)
         except (OSError, ValueError):
             compiled = None
+        if not isinstance(compiled, dict) or "defs" not in compiled:
+            compiled = None
+        elif compiled.get("root") is None:  # a cached "no schema for this kind" marker
+            _memo[key] = None
+            return None
     if compiled is None:
         built = _build_registry_kinds()
         for (g, v, k), c in built.items():
@@ -293,11 +298,13 @@ def _build_registry_kinds() -> dict[tuple[str, str, str], dict]:
         if not info.served:
             continue
         root = by_gvk.get((info.group, info.version, info.kind))
+        path = _cache_file(info.group, info.version, info.kind)
         if root is None:
+            if path is not None:
+                _write_cache(path, {"root": None, "defs": {}})  # remember there is none
             continue
         compiled = compile_kind(defs, root)
         out[(info.group, info.version, info.kind)] = compiled
-        path = _cache_file(info.group, info.version, info.kind)
         if path is not None:
             _write_cache(path, compiled)
     return out

@@ -43,7 +43,11 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
             ev["lastTimestamp"] = format_time(now)
             store.put(ev)
             return ev
-    nanos = int(now * 1e9) + int(cluster.rng.random() * 1e6)
+    # makeEvent names events <object>.<unix nanos in hex>; a per-state sequence keeps events
+    # recorded at one (pinned) instant in the order they happened
+    seq = int(store.meta("events.seq", 0)) + 1
+    store.set_meta("events.seq", seq)
+    nanos = int(now) * 1_000_000_000 + seq % 1_000_000_000
     name = f"{ref['name']}.{nanos:x}"
     while store.get("Event", ns, name) is not None:
         nanos += 1

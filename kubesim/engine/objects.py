@@ -153,17 +153,10 @@ def _prepare_for_create(cluster: Cluster, obj: dict, info: KindInfo) -> dict:
     for f in _SERVER_METADATA:
         md.pop(f, None)
     if info.kind == "Pod":
-        from kubesim.api.pods import qos_class
-
-        obj["status"] = {"phase": "Pending"}
-        apply_defaults(obj, rng=cluster.rng)
-        obj["status"] = {"phase": "Pending", "qosClass": qos_class(obj)}
-        md["generation"] = 1
-    elif info.kind == "Node":
-        apply_defaults(obj, rng=cluster.rng)  # status as given is kept: the kubelet fills the rest
-    else:
+        obj.pop("status", None)  # PrepareForCreate (in apply_defaults) sets a fresh one
+    elif info.kind != "Node":  # a Node keeps the status it was given: the kubelet fills the rest
         obj.pop("status", None)
-        apply_defaults(obj, rng=cluster.rng)
+    apply_defaults(obj, rng=cluster.rng)
     return obj
 
 

@@ -551,7 +551,7 @@ def _describe_pod(pod: dict, ctx: DescribeContext) -> str:
         for cond in status["conditions"]:
             w.write(LEVEL_1, f"{cond.get('type', '')} \t{cond.get('status', '')} \n")
     _describe_volumes(spec.get("volumes"), w)
-    w.write(LEVEL_0, f"QoS Class:\t{status.get('qosClass') or compute_pod_qos(pod)}\n")
+    w.write(LEVEL_0, f"QoS Class:\t{status.get('qosClass') or _qos_class(pod)}\n")
     _print_labels_multiline(w, "Node-Selectors", spec.get("nodeSelector"))
     _print_tolerations_multiline(w, "Tolerations", spec.get("tolerations"))
     _describe_topology_spread(spec.get("topologySpreadConstraints"), w)
@@ -567,42 +567,6 @@ def _controlled_by(obj: dict) -> str:
         if ref.get("controller"):
             return f"{ref.get('kind', '')}/{ref.get('name', '')}"
     return ""
-
-
-def compute_pod_qos(pod: dict) -> str:
-    """qos.ComputePodQOS over containers and init containers (cpu and memory only)."""
-    spec = pod.get("spec") or {}
-    requests: dict[str, Fraction] = {}
-    limits: dict[str, Fraction] = {}
-    guaranteed = True
-    from kubesim.api.quantity import parse_quantity
-
-    for c in (spec.get("containers") or []) + (spec.get("initContainers") or []):
-        res = c.get("resources") or {}
-        for name, q in (res.get("requests") or {}).items():
-            if name in ("cpu", "memory"):
-                v = Fraction(parse_quantity(q))
-                if v > 0:
-                    requests[name] = requests.get(name, Fraction(0)) + v
-        found = set()
-        for name, q in (res.get("limits") or {}).items():
-            if name in ("cpu", "memory"):
-                v = Fraction(parse_quantity(q))
-                if v > 0:
-                    found.add(name)
-                    limits[name] = limits.get(name, Fraction(0)) + v
-        if found != {"cpu", "memory"}:
-            guaranteed = False
-    if not requests and not limits:
-        return "BestEffort"
-    if guaranteed:
-        for name, req in requests.items():
-            if limits.get(name) != req:
-                guaranteed = False
-                break
-    if guaranteed and len(requests) == len(limits):
-        return "Guaranteed"
-    return "Burstable"
 
 
 def _describe_containers(label: str, containers: list[dict], statuses: list[dict] | None,
@@ -1230,5 +1194,11 @@ def describe(obj: dict, ctx: DescribeContext) -> str:
 
 
 __all__ = ["DescribeContext", "describe", "format_label_selector",
-           "compute_pod_qos", "pod_requests", "pod_limits", "describe_probe", "taint_to_string",
+           "pod_requests", "pod_limits", "describe_probe", "taint_to_string",
            "smart_label_for", "format_rfc1123z"]
+
+
+def _qos_class(pod: dict) -> str:
+    from kubesim.api.pods import qos_class
+
+    return qos_class(pod)

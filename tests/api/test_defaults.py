@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from kubesim.api.defaults import apply_defaults, apply_update_defaults, image_tag, pod_qos_class
+from kubesim.api.defaults import apply_defaults, apply_update_defaults, image_tag
+from kubesim.api.pods import qos_class
 from kubesim.api.validation import validate_object
 from kubesim.errors import Forbidden
 
@@ -246,6 +247,23 @@ def test_mirror_pods_get_no_service_account():
     assert got["spec"]["tolerations"][0]["key"] == "node.kubernetes.io/not-ready"
 
 
+MIRROR_REFUSALS = [
+    ("a service account", {"serviceAccountName": "default"}, "a mirror pod may not reference service accounts"),
+    ("a secret volume", {"volumes": [{"name": "s", "secret": {"secretName": "x"}}]}, "a mirror pod may not reference secrets"),
+    ("a configMap volume", {"volumes": [{"name": "c", "configMap": {"name": "x"}}]},
+     "a mirror pod may not reference configmaps"),
+]
+
+
+@pytest.mark.parametrize("spec,detail", [c[1:] for c in MIRROR_REFUSALS], ids=[c[0] for c in MIRROR_REFUSALS])
+def test_mirror_pods_may_not_reference_credentials(spec, detail):
+    pod = make_pod(nodeName="node01", **spec)
+    pod["metadata"]["annotations"] = {"kubernetes.io/config.mirror": "hash"}
+    with pytest.raises(Forbidden) as e:
+        defaulted(pod)
+    assert str(e.value) == f'Error from server (Forbidden): pods "nginx" is forbidden: {detail}'
+
+
 # --------------------------------------------------------------------------------------------- priority
 
 PRIORITY_CASES = [
@@ -362,13 +380,13 @@ def test_qos_class(ctrs, inits, qos):
     spec = {"initContainers": [{"name": f"i{i}", "image": "x", "resources": r} for i, r in enumerate(inits)]} if inits else {}
     pod = defaulted(make_pod(*containers, **spec))
     assert pod["status"] == {"phase": "Pending", "qosClass": qos}
-    assert pod_qos_class(pod) == qos
+    assert qos_class(pod) == qos
 
 
 def test_pod_level_resources_decide_the_qos_class():
     pod = make_pod({"name": "c", "image": "x"}, resources={"limits": {"cpu": "1", "memory": "1Gi"},
                                                            "requests": {"cpu": "1", "memory": "1Gi"}})
-    assert pod_qos_class(pod) == "Guaranteed"
+    assert qos_class(pod) == "Guaranteed"
 
 
 def test_a_given_status_is_replaced_but_its_qos_class_kept():

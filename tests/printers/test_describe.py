@@ -31,7 +31,7 @@ import pytest
 
 from kubesim.clock import format_time, parse_time
 from kubesim.printers.describe import (
-    DescribeContext, compute_pod_qos, describe, describe_probe, format_label_selector,
+    DescribeContext, describe, describe_probe, format_label_selector,
     format_rfc1123z, pod_limits, pod_requests, smart_label_for, taint_to_string,
 )
 
@@ -641,25 +641,6 @@ def _c(requests=None, limits=None, **extra):
         c["resources"]["limits"] = limits
     c.update(extra)
     return c
-
-
-@pytest.mark.parametrize("containers, init, want", [
-    pytest.param([_c()], [], "BestEffort", id="no resources at all"),
-    pytest.param([_c({"cpu": "100m", "memory": "100Mi"}, {"cpu": "100m", "memory": "100Mi"})], [], "Guaranteed",
-                 id="limits equal to requests"),
-    pytest.param([_c(limits={"cpu": "100m", "memory": "100Mi"})], [], "Burstable",
-                 id="limits without the requests an API server would default are Burstable"),
-    pytest.param([_c({"cpu": "100m"}, {"cpu": "200m", "memory": "100Mi"})], [], "Burstable",
-                 id="requests below limits"),
-    pytest.param([_c({"cpu": "100m", "memory": "100Mi"}, {"cpu": "100m", "memory": "100Mi"}), _c()], [],
-                 "Burstable", id="one container without limits"),
-    pytest.param([_c({"cpu": "100m", "memory": "100Mi"}, {"cpu": "100m", "memory": "100Mi"})],
-                 [_c({"cpu": "50m"})], "Burstable", id="an init container without limits"),
-    pytest.param([_c({"example.com/gpu": "1"}, {"example.com/gpu": "1"})], [], "BestEffort",
-                 id="extended resources do not count"),
-])
-def test_qos_class(containers, init, want):
-    assert compute_pod_qos({"spec": {"containers": containers, "initContainers": init}}) == want
 
 
 def test_pod_requests_follow_the_sidecar_formula():

@@ -1,0 +1,623 @@
+"""InterPodAffinity: required pod (anti-)affinity filters, preferred pod (anti-)affinity scores.
+
+Upstream (v1.35): pkg/scheduler/framework/plugins/interpodaffinity/filtering.go (PreFilter,
+AddPod/RemovePod, Filter and the reasons), scoring.go (PreScore, Score, NormalizeScore), plugin.go
+(``New``, ``mergeAffinityTermNamespacesIfNotEmpty``, ``GetNamespaceLabelsSnapshot``),
+pkg/scheduler/framework/types.go and staging/src/k8s.io/kube-scheduler/framework/types.go
+(``AffinityTerm`` and ``Matches``, ``WeightedAffinityTerm``, ``PodInfo.Update`` parsing the
+Required/Preferred(Anti)AffinityTerms, ``getNamespacesFromPodAffinityTerm``), and
+pkg/scheduler/apis/config/validation/validation_pluginargs.go (``ValidateInterPodAffinityArgs``).
+
+Terms. A PodAffinityTerm becomes (namespaces, selector, topologyKey, namespaceSelector): a nil
+labelSelector selects nothing; the namespaces are the listed ones, or the pod's own namespace
+when the list is empty and namespaceSelector is null; a null namespaceSelector selects no
+namespace and ``{}`` selects every namespace. A pod matches a term when its namespace is listed
+or its namespace's labels match namespaceSelector, and its labels match the selector.
+matchLabelKeys / mismatchLabelKeys are not read here: since v1.33 (GA) the API server merges them
+into labelSelector when the pod is created (kubesim.api.defaults does the same).
+For the incoming pod, a namespaceSelector other than ``{}`` is unrolled once per cycle into the
+names of the namespaces it selects (and then selects nothing itself); existing pods' selectors
+are evaluated against the incoming pod's namespace labels.
+
+PreFilter counts, per (topologyKey, value) of the nodes: existing pods whose required
+anti-affinity terms match the incoming pod (one per matching term), existing pods matching ALL of
+the incoming pod's required affinity terms (one per term), and existing pods matching each of its
+required anti-affinity terms. It returns Skip when the first count is empty and the pod has no
+required (anti-)affinity terms, and UnschedulableAndUnresolvable "parsing pod: ..." when a selector
+does not parse. AddPod/RemovePod adjust the counts (preemption, nominated pods).
+
+Filter, in this order: every affinity term's topologyKey must be a node label and some matching
+pod must share its value — except for the first pod of a series: when no pod in the cluster
+matches and the pod matches all its own terms, any node carrying the keys passes —
+UnschedulableAndUnresolvable "node(s) didn't match pod affinity rules"; then Unschedulable
+"node(s) didn't match pod anti-affinity rules" when a pod matching an anti-affinity term shares
+the node's topology value; then Unschedulable "node(s) didn't satisfy existing pods anti-affinity
+rules" when any of the node's label pairs carries an existing pod's matching anti-affinity term.
+
+PreScore builds topologyKey -> value -> score: for each existing pod (on every node of the
+snapshot, not only the feasible ones), +weight per preferred affinity term and -weight per
+preferred anti-affinity term of the incoming pod the existing pod matches; +hardPodAffinityWeight
+per required affinity term of the existing pod the incoming pod matches; +weight / -weight per
+preferred affinity / anti-affinity term of the existing pod the incoming pod matches — each at the
+existing pod's node's value of the term's topologyKey. Without preferred terms on the incoming pod
+only pods with affinity are visited, and with ignorePreferredTermsOfExistingPods PreScore skips
+outright; it also skips when nothing was recorded. Score sums the node's entries; NormalizeScore
+maps [min, max] onto [0, 100] as ``int(100.0 * (s - min) / (max - min))`` (all 0 when max == min).
+Legacy names: MatchInterPodAffinity / InterPodAffinityPriority.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable, Mapping
+
+from kubesim.api.selectors import LabelSelector, from_label_selector
+from kubesim.scheduler.framework.cycle_state import CycleState
+from kubesim.scheduler.framework.interface import (MAX_NODE_SCORE, FilterPlugin, Handle,
+                                                   NodeScore, PreFilterExtensions,
+                                                   PreFilterPlugin, PreScorePlugin, ScorePlugin)
+from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
+from kubesim.scheduler.framework.status import Code, Status
+
+NAME = "InterPodAffinity"
+PRE_FILTER_STATE_KEY = "PreFilter" + NAME
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH = \
+    "node(s) didn't satisfy existing pods anti-affinity rules"
+ERR_REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules"
+ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules"
+# Still exported upstream; the filter stopped adding it as a first reason in v1.22.
+ERR_REASON_AFFINITY_NOT_MATCH = "node(s) didn't match pod affinity/anti-affinity"
+
+DEFAULT_HARD_POD_AFFINITY_WEIGHT = 1
+MIN_HARD_POD_AFFINITY_WEIGHT = 0
+MAX_HARD_POD_AFFINITY_WEIGHT = 100
+
+_SKIP = Status(Code.Skip)
+_NOTHING = LabelSelector.nothing()
+
+TopologyPair = tuple[str, str]
+NamespaceLabels = Mapping[str, Mapping[str, str]]
+
+
+# -- terms (types.go) ---------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True, eq=False)
+class AffinityTerm:
+    """A parsed PodAffinityTerm. Compared by identity: equal terms of existing pods are interned
+    to one object, so a cycle can remember a term's verdict on the incoming pod."""
+
+    namespaces: frozenset[str]
+    selector: LabelSelector
+    topology_key: str
+    namespace_selector: LabelSelector
+
+    def matches(self, namespace: str, labels: Mapping[str, str],
+                ns_labels: Mapping[str, str] | None) -> bool:
+        """``AffinityTerm.Matches``: namespace listed or selected, then the labels selected."""
+        if namespace in self.namespaces or self.namespace_selector.matches(ns_labels):
+            return self.selector.matches(labels)
+        return False
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WeightedAffinityTerm:
+    term: AffinityTerm
+    weight: int
+
+
+_INTERNED: dict[tuple, AffinityTerm] = {}
+_INTERN_LIMIT = 1 << 16
+
+
+def _intern(term: AffinityTerm) -> AffinityTerm:
+    key = (term.namespaces, term.selector, term.topology_key, term.namespace_selector)
+    hit = _INTERNED.get(key)
+    if hit is not None:
+        return hit
+    if len(_INTERNED) >= _INTERN_LIMIT:
+        _INTERNED.clear()
+    _INTERNED[key] = term
+    return term
+
+
+def term_namespaces(pod_namespace: str, term: dict) -> frozenset[str]:
+    """``getNamespacesFromPodAffinityTerm``: the listed names, or the pod's own namespace when
+    none are listed and namespaceSelector is null."""
+    names = term.get("namespaces") or ()
+    if not names and term.get("namespaceSelector") is None:
+        return frozenset((pod_namespace,))
+    return frozenset(names)
+
+
+def new_affinity_term(pod_namespace: str, term: dict) -> AffinityTerm:
+    """``newAffinityTerm``; raises ValueError (upstream's text) for a selector that won't parse."""
+    selector = from_label_selector(term.get("labelSelector"))
+    namespaces = term_namespaces(pod_namespace, term)
+    ns_selector = from_label_selector(term.get("namespaceSelector"))
+    return _intern(AffinityTerm(namespaces, selector, term.get("topologyKey") or "", ns_selector))
+
+
+def get_affinity_terms(pod_namespace: str, terms: Iterable[dict] | None
+                       ) -> tuple[AffinityTerm, ...]:
+    """``GetAffinityTerms``: all terms, or ValueError at the first one that does not parse."""
+    return tuple(new_affinity_term(pod_namespace, t) for t in terms or ())
+
+
+def get_weighted_affinity_terms(pod_namespace: str, terms: Iterable[dict] | None
+                                ) -> tuple[WeightedAffinityTerm, ...]:
+    return tuple(WeightedAffinityTerm(new_affinity_term(pod_namespace,
+                                                        t.get("podAffinityTerm") or {}),
+                                      int(t.get("weight") or 0))
+                 for t in terms or ())
+
+
+def _aggregate(errors: list[str]) -> str:
+    """utilerrors.NewAggregate(...).Error(): one message alone, several (deduplicated) in []."""
+    unique = list(dict.fromkeys(errors))
+    return unique[0] if len(unique) == 1 else "[" + ", ".join(unique) + "]"
+
+
+class PodAffinityInfo:
+    """What ``PodInfo.Update`` precomputes about a pod's pod (anti-)affinity.
+
+    A group whose selector does not parse is left empty and its error recorded (as upstream,
+    which keeps the pod in the cache with the other groups).
+    """
+
+    __slots__ = ("pod", "namespace", "labels", "required_affinity", "required_anti_affinity",
+                 "preferred_affinity", "preferred_anti_affinity", "error", "scores_incoming")
+
+    def __init__(self, pod: dict, namespace: str) -> None:
+        meta = pod.get("metadata") or {}
+        affinity = (pod.get("spec") or {}).get("affinity") or {}
+        aff = affinity.get("podAffinity") or {}
+        anti = affinity.get("podAntiAffinity") or {}
+        self.pod = pod
+        self.namespace = namespace
+        self.labels: Mapping[str, str] = meta.get("labels") or {}
+        errors: list[str] = []
+
+        def parse(what: str, fn, terms):
+            try:
+                return fn(namespace, terms)
+            except ValueError as e:
+                errors.append(f"{what}: {e}")
+                return ()
+
+        self.required_affinity: tuple[AffinityTerm, ...] = parse(
+            "requiredAffinityTerms", get_affinity_terms,
+            aff.get("requiredDuringSchedulingIgnoredDuringExecution"))
+        self.required_anti_affinity: tuple[AffinityTerm, ...] = parse(
+            "requiredAntiAffinityTerms", get_affinity_terms,
+            anti.get("requiredDuringSchedulingIgnoredDuringExecution"))
+        self.preferred_affinity: tuple[WeightedAffinityTerm, ...] = parse(
+            "preferredAffinityTerms", get_weighted_affinity_terms,
+            aff.get("preferredDuringSchedulingIgnoredDuringExecution"))
+        self.preferred_anti_affinity: tuple[WeightedAffinityTerm, ...] = parse(
+            "preferredAntiAffinityTerms", get_weighted_affinity_terms,
+            anti.get("preferredDuringSchedulingIgnoredDuringExecution"))
+        self.error: str | None = _aggregate(errors) if errors else None
+        # As an existing pod, does it hold any term an incoming pod can score against?
+        self.scores_incoming = bool(self.required_affinity or self.preferred_affinity
+                                    or self.preferred_anti_affinity)
+
+
+def pod_affinity_info(pi: PodInfo) -> PodAffinityInfo:
+    """The parsed terms of a pod, cached on its PodInfo (parsed once per pod version)."""
+    info = pi.scratch.get(NAME)
+    if info is None or info.pod is not pi.pod:
+        info = PodAffinityInfo(pi.pod, pi.namespace)
+        pi.scratch[NAME] = info
+    return info
+
+
+def _has_preferred(pod: dict, kind: str) -> bool:
+    affinity = (pod.get("spec") or {}).get("affinity") or {}
+    return bool((affinity.get(kind) or {}).get("preferredDuringSchedulingIgnoredDuringExecution"))
+
+
+# -- namespaces (plugin.go) -------------------------------------------------------------------
+def merge_term_namespaces(term: AffinityTerm, namespace_labels: NamespaceLabels) -> AffinityTerm:
+    """``mergeAffinityTermNamespacesIfNotEmpty`` on a copy: unless namespaceSelector is ``{}``,
+    add the namespaces it selects to the names and make it select nothing."""
+    sel = term.namespace_selector
+    if sel.empty or sel.matches_nothing:  # a null selector lists no namespace: nothing to add
+        return term
+    selected = [name for name, labels in namespace_labels.items() if sel.matches(labels)]
+    return replace(term, namespaces=term.namespaces.union(selected), namespace_selector=_NOTHING)
+
+
+def _merged(terms: tuple[AffinityTerm, ...], ns: NamespaceLabels) -> tuple[AffinityTerm, ...]:
+    return tuple(merge_term_namespaces(t, ns) for t in terms)
+
+
+def _merged_weighted(terms: tuple[WeightedAffinityTerm, ...], ns: NamespaceLabels
+                     ) -> tuple[WeightedAffinityTerm, ...]:
+    return tuple(WeightedAffinityTerm(merge_term_namespaces(w.term, ns), w.weight) for w in terms)
+
+
+def pod_matches_all_terms(terms: tuple[AffinityTerm, ...], namespace: str,
+                          labels: Mapping[str, str]) -> bool:
+    """``podMatchesAllAffinityTerms`` for the incoming pod's (merged) terms; no terms: False."""
+    if not terms:
+        return False
+    for t in terms:
+        if not t.matches(namespace, labels, None):
+            return False
+    return True
+
+
+# -- PreFilter state (filtering.go) -----------------------------------------------------------
+def _update(counts: dict[TopologyPair, int], node_labels: Mapping[str, str], key: str,
+            value: int) -> None:
+    tv = node_labels.get(key)
+    if tv is not None:
+        pair = (key, tv)
+        n = counts.get(pair, 0) + value
+        if n == 0:
+            counts.pop(pair, None)
+        else:
+            counts[pair] = n
+
+
+@dataclass(frozen=True, slots=True)
+class _PreFilterState:
+    existing_anti_affinity_counts: dict[TopologyPair, int]
+    affinity_counts: dict[TopologyPair, int]
+    anti_affinity_counts: dict[TopologyPair, int]
+    # The incoming pod: its merged required terms, namespace, labels and namespace labels.
+    required_affinity: tuple[AffinityTerm, ...]
+    required_anti_affinity: tuple[AffinityTerm, ...]
+    namespace: str
+    labels: Mapping[str, str]
+    namespace_labels: Mapping[str, str] | None
+    # Topology keys seen in existing_anti_affinity_counts (a superset after RemovePod).
+    existing_keys: set[str]
+
+    def clone(self) -> "_PreFilterState":
+        return replace(self, existing_anti_affinity_counts=dict(self.existing_anti_affinity_counts),
+                       affinity_counts=dict(self.affinity_counts),
+                       anti_affinity_counts=dict(self.anti_affinity_counts),
+                       existing_keys=set(self.existing_keys))
+
+    def update_with_pod(self, pi: PodInfo, node_labels: Mapping[str, str], multiplier: int
+                        ) -> None:
+        """``preFilterState.updateWithPod``: count (multiplier 1) or uncount (-1) a pod."""
+        info = pod_affinity_info(pi)
+        for t in info.required_anti_affinity:
+            if t.matches(self.namespace, self.labels, self.namespace_labels):
+                _update(self.existing_anti_affinity_counts, node_labels, t.topology_key,
+                        multiplier)
+                self.existing_keys.add(t.topology_key)
+        if pod_matches_all_terms(self.required_affinity, pi.namespace, info.labels):
+            for t in self.required_affinity:
+                _update(self.affinity_counts, node_labels, t.topology_key, multiplier)
+        for t in self.required_anti_affinity:
+            if t.matches(pi.namespace, info.labels, None):
+                _update(self.anti_affinity_counts, node_labels, t.topology_key, multiplier)
+
+
+def existing_anti_affinity_counts(namespace: str, labels: Mapping[str, str],
+                                  ns_labels: Mapping[str, str] | None,
+                                  nodes: Iterable[NodeInfo]) -> dict[TopologyPair, int]:
+    """``getExistingAntiAffinityCounts``: per topology pair, the existing pods' required
+    anti-affinity terms that match the incoming pod."""
+    counts: dict[TopologyPair, int] = {}
+    verdicts: dict[AffinityTerm, bool] = {}
+    for ni in nodes:
+        holders = ni.pods_with_required_anti_affinity
+        if not holders:
+            continue
+        node_labels = ni.labels
+        for ep in holders:
+            for t in pod_affinity_info(ep).required_anti_affinity:
+                hit = verdicts.get(t)
+                if hit is None:
+                    hit = verdicts[t] = t.matches(namespace, labels, ns_labels)
+                if hit:
+                    tv = node_labels.get(t.topology_key)
+                    if tv is not None:
+                        pair = (t.topology_key, tv)
+                        counts[pair] = counts.get(pair, 0) + 1
+    return counts
+
+
+def incoming_affinity_anti_affinity_counts(
+        required_affinity: tuple[AffinityTerm, ...],
+        required_anti_affinity: tuple[AffinityTerm, ...],
+        nodes: Iterable[NodeInfo]) -> tuple[dict[TopologyPair, int], dict[TopologyPair, int]]:
+    """``getIncomingAffinityAntiAffinityCounts``: per topology pair, the existing pods matching
+    all the affinity terms (once per term) and each anti-affinity term."""
+    affinity: dict[TopologyPair, int] = {}
+    anti: dict[TopologyPair, int] = {}
+    if not required_affinity and not required_anti_affinity:
+        return affinity, anti
+    for ni in nodes:
+        pods = ni.pods
+        if not pods:
+            continue
+        node_labels = ni.labels
+        for ep in pods:
+            labels = (ep.pod.get("metadata") or {}).get("labels") or {}
+            ns = ep.namespace
+            if required_affinity and pod_matches_all_terms(required_affinity, ns, labels):
+                for t in required_affinity:
+                    tv = node_labels.get(t.topology_key)
+                    if tv is not None:
+                        pair = (t.topology_key, tv)
+                        affinity[pair] = affinity.get(pair, 0) + 1
+            for t in required_anti_affinity:
+                if t.matches(ns, labels, None):
+                    tv = node_labels.get(t.topology_key)
+                    if tv is not None:
+                        pair = (t.topology_key, tv)
+                        anti[pair] = anti.get(pair, 0) + 1
+    return affinity, anti
+
+
+# -- Filter (filtering.go) --------------------------------------------------------------------
+def satisfy_existing_pods_anti_affinity(s: _PreFilterState, node_labels: Mapping[str, str]
+                                        ) -> bool:
+    """No label pair of the node carries an existing pod's anti-affinity term matching the pod."""
+    counts = s.existing_anti_affinity_counts
+    if counts:
+        for key in s.existing_keys:
+            tv = node_labels.get(key)
+            if tv is not None and counts.get((key, tv), 0) > 0:
+                return False
+    return True
+
+
+def satisfy_pod_anti_affinity(s: _PreFilterState, node_labels: Mapping[str, str]) -> bool:
+    counts = s.anti_affinity_counts
+    if counts:
+        for t in s.required_anti_affinity:
+            tv = node_labels.get(t.topology_key)
+            if tv is not None and counts.get((t.topology_key, tv), 0) > 0:
+                return False
+    return True
+
+
+def satisfy_pod_affinity(s: _PreFilterState, node_labels: Mapping[str, str]) -> bool:
+    pods_exist = True
+    counts = s.affinity_counts
+    for t in s.required_affinity:
+        tv = node_labels.get(t.topology_key)
+        if tv is None:
+            return False  # every topology key must be a label of the node
+        if counts.get((t.topology_key, tv), 0) <= 0:
+            pods_exist = False
+    if pods_exist:
+        return True
+    # The first pod of a series with affinity to itself: nothing in the cluster matches yet.
+    return not counts and pod_matches_all_terms(s.required_affinity, s.namespace, s.labels)
+
+
+def filter_status(s: _PreFilterState, node_labels: Mapping[str, str]) -> Status | None:
+    """The Filter decision on one node's labels."""
+    if not satisfy_pod_affinity(s, node_labels):
+        return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_AFFINITY_RULES_NOT_MATCH)
+    if not satisfy_pod_anti_affinity(s, node_labels):
+        return Status(Code.Unschedulable, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH)
+    if not satisfy_existing_pods_anti_affinity(s, node_labels):
+        return Status(Code.Unschedulable, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
+    return None
+
+
+# -- scoring (scoring.go) ---------------------------------------------------------------------
+ScoreMap = dict[str, dict[str, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class _PreScoreState:
+    topology_score: ScoreMap
+
+
+def _add(score: ScoreMap, key: str, value: str, amount: int) -> None:
+    values = score.get(key)
+    if values is None:
+        values = score[key] = {}
+    values[value] = values.get(value, 0) + amount
+
+
+def node_score(topology_score: ScoreMap, node_labels: Mapping[str, str]) -> int:
+    """Score: the sum of the node's (topologyKey, value) entries."""
+    total = 0
+    for key, values in topology_score.items():
+        tv = node_labels.get(key)
+        if tv is not None:
+            total += values.get(tv, 0)
+    return total
+
+
+def normalize(scores: list[int]) -> list[int]:
+    """NormalizeScore's arithmetic: [min, max] onto [0, MaxNodeScore] in float64, truncated."""
+    if not scores:
+        return []
+    lo, hi = min(scores), max(scores)
+    diff = hi - lo
+    if diff <= 0:
+        return [0] * len(scores)
+    return [int(float(MAX_NODE_SCORE) * (float(s - lo) / float(diff))) for s in scores]
+
+
+# -- args -------------------------------------------------------------------------------------
+def validate_args(args: dict, path: str = "") -> list[str]:
+    """``ValidateInterPodAffinityArgs``: hardPodAffinityWeight within [0, 100]."""
+    prefix = f"{path}." if path else ""
+    w = args.get("hardPodAffinityWeight", DEFAULT_HARD_POD_AFFINITY_WEIGHT)
+    if (not isinstance(w, int) or isinstance(w, bool) or w < MIN_HARD_POD_AFFINITY_WEIGHT
+            or w > MAX_HARD_POD_AFFINITY_WEIGHT):
+        return [f"{prefix}hardPodAffinityWeight: Invalid value: {w}: not in valid range "
+                f"[{MIN_HARD_POD_AFFINITY_WEIGHT}, {MAX_HARD_POD_AFFINITY_WEIGHT}]"]
+    return []
+
+
+# -- the plugin -------------------------------------------------------------------------------
+class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin,
+                       ScorePlugin):
+    """Args: ``hardPodAffinityWeight`` (default 1) and ``ignorePreferredTermsOfExistingPods``.
+
+    Namespace labels (for namespaceSelector) come from, in order: the ``namespace_labels``
+    argument (a mapping name -> labels, or a callable returning one), ``handle.namespace_labels``,
+    ``handle.snapshot.namespace_labels``; none of them means no namespace has labels.
+    """
+
+    name = NAME
+
+    def __init__(self, args: dict | None = None, handle: Handle | None = None, *,
+                 namespace_labels: NamespaceLabels | Callable[[], NamespaceLabels] | None = None
+                 ) -> None:
+        super().__init__(args, handle)
+        errs = validate_args(self.args)
+        if errs:
+            raise ValueError(errs[0])
+        self.hard_pod_affinity_weight: int = self.args.get("hardPodAffinityWeight",
+                                                           DEFAULT_HARD_POD_AFFINITY_WEIGHT)
+        self.ignore_preferred_terms_of_existing_pods: bool = bool(
+            self.args.get("ignorePreferredTermsOfExistingPods", False))
+        self._namespace_labels = namespace_labels
+
+    def namespace_labels(self) -> NamespaceLabels:
+        """Every namespace's labels, as the namespace lister would list them now."""
+        src = self._namespace_labels
+        if src is None:
+            src = getattr(self.handle, "namespace_labels", None)
+        if src is None:
+            src = getattr(self.handle.snapshot, "namespace_labels", None)
+        if callable(src):
+            src = src()
+        return src or {}
+
+    # -- PreFilter -----------------------------------------------------------------------------
+    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
+        info = pod_affinity_info(pod)
+        if info.error is not None:
+            return None, Status(Code.UnschedulableAndUnresolvable, f"parsing pod: {info.error}")
+        all_ns = self.namespace_labels()
+        required_affinity = _merged(info.required_affinity, all_ns)
+        required_anti_affinity = _merged(info.required_anti_affinity, all_ns)
+        ns_labels = all_ns.get(pod.namespace)
+        existing = existing_anti_affinity_counts(pod.namespace, info.labels, ns_labels, nodes)
+        affinity, anti = incoming_affinity_anti_affinity_counts(
+            required_affinity, required_anti_affinity, nodes)
+        if not existing and not required_affinity and not required_anti_affinity:
+            return None, _SKIP
+        state.write(PRE_FILTER_STATE_KEY, _PreFilterState(
+            existing_anti_affinity_counts=existing, affinity_counts=affinity,
+            anti_affinity_counts=anti, required_affinity=required_affinity,
+            required_anti_affinity=required_anti_affinity, namespace=pod.namespace,
+            labels=info.labels, namespace_labels=ns_labels,
+            existing_keys={k for k, _ in existing}))
+        return None, None
+
+    def pre_filter_extensions(self) -> PreFilterExtensions:
+        return self
+
+    def add_pod(self, state: CycleState, pod_to_schedule: PodInfo, pod_to_add: PodInfo,
+                node_info: NodeInfo) -> Status | None:
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if s is None:
+            return _not_found(PRE_FILTER_STATE_KEY, "error reading")
+        s.update_with_pod(pod_to_add, node_info.labels, 1)
+        return None
+
+    def remove_pod(self, state: CycleState, pod_to_schedule: PodInfo, pod_to_remove: PodInfo,
+                   node_info: NodeInfo) -> Status | None:
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if s is None:
+            return _not_found(PRE_FILTER_STATE_KEY, "error reading")
+        s.update_with_pod(pod_to_remove, node_info.labels, -1)
+        return None
+
+    # -- Filter --------------------------------------------------------------------------------
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if s is None:
+            return _not_found(PRE_FILTER_STATE_KEY, "error reading")
+        return filter_status(s, node.labels)
+
+    # -- PreScore / Score ----------------------------------------------------------------------
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
+        has_constraints = (_has_preferred(pod.pod, "podAffinity")
+                           or _has_preferred(pod.pod, "podAntiAffinity"))
+        if self.ignore_preferred_terms_of_existing_pods and not has_constraints:
+            return _SKIP
+        # Every node of the cluster, not only the feasible ones; without preferred terms on the
+        # incoming pod only the pods with affinity can contribute.
+        snapshot_nodes = self.handle.snapshot.node_info_list
+        if has_constraints:
+            all_nodes = snapshot_nodes
+        else:
+            all_nodes = [ni for ni in snapshot_nodes if ni.pods_with_affinity]
+        info = pod_affinity_info(pod)
+        if info.error is not None:
+            return Status(Code.Error, err=f"failed to parse pod: {info.error}")
+        all_ns = self.namespace_labels()
+        preferred_affinity = _merged_weighted(info.preferred_affinity, all_ns)
+        preferred_anti_affinity = _merged_weighted(info.preferred_anti_affinity, all_ns)
+        ns_labels = all_ns.get(pod.namespace)
+        hard_weight = self.hard_pod_affinity_weight
+        namespace, labels = pod.namespace, info.labels
+
+        score: ScoreMap = {}
+        for ni in all_nodes:
+            node_labels = ni.labels
+            if not node_labels:
+                continue
+            for ep in (ni.pods if has_constraints else ni.pods_with_affinity):
+                ep_info = pod_affinity_info(ep)
+                if preferred_affinity or preferred_anti_affinity:
+                    for w in preferred_affinity:
+                        _process_term(score, w.term, w.weight, ep.namespace, ep_info.labels,
+                                      None, node_labels)
+                    for w in preferred_anti_affinity:
+                        _process_term(score, w.term, -w.weight, ep.namespace, ep_info.labels,
+                                      None, node_labels)
+                if not ep_info.scores_incoming:
+                    continue
+                if hard_weight > 0:
+                    for t in ep_info.required_affinity:
+                        _process_term(score, t, hard_weight, namespace, labels, ns_labels,
+                                      node_labels)
+                for w in ep_info.preferred_affinity:
+                    _process_term(score, w.term, w.weight, namespace, labels, ns_labels,
+                                  node_labels)
+                for w in ep_info.preferred_anti_affinity:
+                    _process_term(score, w.term, -w.weight, namespace, labels, ns_labels,
+                                  node_labels)
+        if not score:
+            return _SKIP
+        state.write(PRE_SCORE_STATE_KEY, _PreScoreState(score))
+        return None
+
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status | None]:
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if s is None:
+            return 0, _not_found(PRE_SCORE_STATE_KEY, "failed to read")
+        return node_score(s.topology_score, node.labels), None
+
+    def normalize_score(self, state: CycleState, pod: PodInfo,
+                        scores: list[NodeScore]) -> Status | None:
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if s is None:
+            return _not_found(PRE_SCORE_STATE_KEY, "failed to read")
+        if not s.topology_score:
+            return None
+        for ns, v in zip(scores, normalize([x.score for x in scores])):
+            ns.score = v
+        return None
+
+
+def _process_term(score: ScoreMap, term: AffinityTerm, amount: int, namespace: str,
+                  labels: Mapping[str, str], ns_labels: Mapping[str, str] | None,
+                  node_labels: Mapping[str, str]) -> None:
+    """``scoreMap.processTerm``: a matching pod adds ``amount`` at the node's topology value."""
+    if term.matches(namespace, labels, ns_labels):
+        tv = node_labels.get(term.topology_key)
+        if tv is not None:
+            _add(score, term.topology_key, tv, amount)
+
+
+def _not_found(key: str, verb: str) -> Status:
+    return Status(Code.Error, err=f'{verb} "{key}" from cycleState: not found')
