@@ -25,11 +25,12 @@ Rules that carry over exactly:
 - ``value``/``milli_value`` round away from zero (ceil for the non-negative quantities that
   resource requests are) and saturate at the int64 rails.
 
-Where upstream changed behaviour recently this module follows the newer code: a DecimalSI
-exponent with no suffix (beyond ``E``, below ``n``) and a BinarySI value beyond ``Ei`` fall back
-to exponent/decimal notation instead of silently dropping the magnitude (kubectl 1.32 still
-prints ``1000E`` as ``1``), and an exponent outside the int32 range is rejected as a bad suffix
-instead of wrapping (kubectl 1.32 reads ``1e4294967297`` as ``10``).
+The behaviour is that of the v1.36 release (checked against kubectl 1.36 with
+``kubectl set resources --local``), including two upstream quirks that later upstream code fixes:
+a DecimalSI value whose exponent has no suffix (beyond ``E``) loses the exponent when printed
+(``1000E`` prints as ``1``), and an exponent outside int32 wraps modulo 2**32 (``1e4294967297``
+reads as ``1e1``). One deliberate difference: ``value``/``milli_value`` saturate at the int64
+rails (as newer upstream does) instead of returning an overflowed int64.
 
 Everything here is pure and stdlib-only. String inputs are cached with ``functools.lru_cache``
 because the scheduler converts the same few request strings for thousands of pods.
@@ -54,7 +55,6 @@ ERR_SUFFIX = "unable to parse quantity's suffix"
 
 _INT64_MAX = (1 << 63) - 1
 _INT64_MIN = -(1 << 63)
-_INT32_MAX = (1 << 31) - 1
 _NANO = -9  # the finest scale a parsed quantity keeps
 _MILLI = -3
 # Fast-path bound on the digits of an int64 mantissa (maxInt64Factors in math.go).
@@ -150,10 +150,9 @@ def _interpret(suffix: str) -> tuple[int, int, str]:
         return 2, exp, BINARY_SI
     if len(suffix) > 1 and suffix[0] in "eE":
         exp = _parse_int64(suffix[1:])
-        # The exponent becomes an int32 scale that is later negated, so only
-        # [-MaxInt32, MaxInt32] is representable (quantity_test.go: TestInterpretExponentInt32Bounds).
-        if exp is not None and -_INT32_MAX <= exp <= _INT32_MAX:
-            return 10, exp, DECIMAL_EXPONENT
+        if exp is not None:
+            # stored as an int32 scale: v1.36 truncates, so 1e4294967297 is 1e1
+            return 10, (exp + (1 << 31)) % (1 << 32) - (1 << 31), DECIMAL_EXPONENT
     raise ValueError(ERR_SUFFIX)
 
 
@@ -240,9 +239,8 @@ def _format_decimal(mantissa: int, exponent: int, fmt: str) -> str:
     mantissa *= 10**shift
     exponent -= shift
     if fmt == DECIMAL_SI:
-        suffix = _DECIMAL_SUFFIX_BY_EXPONENT.get(exponent)
-        if suffix is not None:
-            return f"{mantissa}{suffix}"
+        # v1.36 ignores a failed suffix lookup, so an exponent with no suffix is dropped
+        return f"{mantissa}{_DECIMAL_SUFFIX_BY_EXPONENT.get(exponent, '')}"
     return f"{mantissa}e{exponent}" if exponent else str(mantissa)
 
 
@@ -263,12 +261,8 @@ def _format(mantissa: int, exponent: int, fmt: str) -> str:
         while whole % 1024 == 0:
             whole //= 1024
             powers += 1
-        if powers == 0:
-            return str(whole)
-        suffix = _BINARY_SUFFIX_BY_POWER_OF_1024.get(powers)
-        if suffix is None:  # beyond Ei: keep the value exact
-            return _format_decimal(mantissa, exponent, DECIMAL_EXPONENT)
-        return f"{whole}{suffix}"
+        # beyond Ei there is no suffix, and v1.36 drops the exponent as for DecimalSI
+        return f"{whole}{_BINARY_SUFFIX_BY_POWER_OF_1024.get(powers, '')}"
     return _format_decimal(mantissa, exponent, fmt)
 
 
@@ -441,7 +435,8 @@ def format_quantity(amount: Fraction | int, fmt: str) -> str:
     DecimalExponent; any other string formats as DecimalExponent, as upstream does).
 
     The amount is used exactly as given: no rounding to 1n and no BinarySI cap (those happen
-    when parsing). It must be a terminating decimal, else ValueError.
+    when parsing). It must be a terminating decimal, else ValueError. As in v1.36, a DecimalSI
+    exponent outside n..E and a BinarySI power beyond Ei are silently dropped.
     """
     if isinstance(amount, (str, float)):
         raise TypeError("format_quantity takes an exact int or Fraction; use canonical() for text")

@@ -4,9 +4,10 @@ Written from the upstream sources (behaviour and messages carried over, code not
 
 - ``staging/src/k8s.io/apimachinery/pkg/labels/selector.go``: the ``-l`` lexer and parser
   (``labels.Parse``), ``NewRequirement`` validation, ``Requirement.Matches`` and ``String``.
-- ``staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go`` (``IsQualifiedName``,
-  ``IsValidLabelValue``, ``IsDNS1123Subdomain``) and ``.../util/validation/field/errors.go``,
-  ``path.go`` (how a field error prints: ``values[0][app]: Invalid value: "x": ...``).
+- ``staging/src/k8s.io/apimachinery/pkg/api/validate/content/kube.go``, ``dns.go`` and
+  ``errors.go`` (``IsLabelKey``, ``IsLabelValue``, ``IsDNS1123Subdomain``) and
+  ``.../util/validation/field/errors.go``, ``path.go`` (how a field error prints:
+  ``values[0][app]: Invalid value: "x": ...``).
 - ``staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/helpers.go``: ``LabelSelectorAsSelector``.
 - ``staging/src/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go``:
   node selector terms (ORed, an empty term matches nothing, matchFields on metadata.name).
@@ -18,10 +19,10 @@ Written from the upstream sources (behaviour and messages carried over, code not
   (``DefaultMetaV1FieldSelectorConversion``): which fields each kind lets you select on and the
   API server's error text for any other.
 
-Error texts are upstream's, checked against kubectl 1.32 (``kubectl create pdb --selector``):
-for example ``unable to parse requirement: <nil>: Invalid value: "-x": name part must ...``.
-Validation messages are the released ones ("must be no more than 63 characters", "a qualified
-name ..."); newer apimachinery reworded a few of them.
+Error texts are those of the v1.36 release, checked against kubectl 1.36
+(``kubectl create pdb --selector``): for example
+``unable to parse requirement: <nil>: Invalid value: "-x": name part must ...`` and
+``values[0][x]: Invalid value: "...": must be no more than 63 bytes``.
 
 Everything here is stdlib-only. Node-selector requirements are compiled once per distinct
 (key, operator, values) and cached, because the scheduler evaluates them for every pod x node.
@@ -129,7 +130,7 @@ def _regex_error(msg: str, fmt: str, *examples: str) -> str:
 
 
 def _max_len_error(n: int) -> str:
-    return f"must be no more than {n} characters"
+    return f"must be no more than {n} bytes"
 
 
 def _is_dns1123_subdomain(value: str) -> list[str]:
@@ -142,7 +143,7 @@ def _is_dns1123_subdomain(value: str) -> list[str]:
 
 
 def label_key_errors(key: str) -> list[str]:
-    """IsQualifiedName: the reasons ``key`` is not a valid label key ([] when it is)."""
+    """IsLabelKey (formerly IsQualifiedName): why ``key`` is not a valid label key ([] if it is)."""
     errs: list[str] = []
     parts = key.split("/")
     if len(parts) == 1:
@@ -154,7 +155,7 @@ def label_key_errors(key: str) -> list[str]:
         else:
             errs.extend("prefix part " + m for m in _is_dns1123_subdomain(prefix))
     else:
-        return ["a qualified name " + _regex_error(_QUALIFIED_NAME_ERR, _QUALIFIED_NAME_FMT,
+        return ["a valid label key " + _regex_error(_QUALIFIED_NAME_ERR, _QUALIFIED_NAME_FMT,
                                                    "MyName", "my.name", "123-abc")
                 + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
     if not name:
@@ -168,7 +169,7 @@ def label_key_errors(key: str) -> list[str]:
 
 
 def label_value_errors(value: str) -> list[str]:
-    """IsValidLabelValue: the reasons ``value`` is not a valid label value ([] when it is)."""
+    """IsLabelValue: why ``value`` is not a valid label value ([] when it is)."""
     errs = []
     if len(value.encode()) > 63:
         errs.append(_max_len_error(63))

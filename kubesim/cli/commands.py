@@ -19,6 +19,7 @@ VERBS = {
     "cluster": ("kubesim.cli.cluster", "cluster_cmd"),
     "advance": ("kubesim.cli.cluster", "advance_cmd"),
     "version": ("kubesim.cli.cluster", "version_cmd"),
+    "explain-schedule": ("kubesim.cli.explain", "explain_cmd"),
 }
 
 

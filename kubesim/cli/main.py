@@ -117,6 +117,7 @@ VERB_HELP = {
     "cordon": "Mark node as unschedulable",
     "uncordon": "Mark node as schedulable",
     "api-resources": "Print the supported API resources",
+    "explain-schedule": "kubesim's own: every scheduler plugin's verdict and score for a pod, on every node",
     "cluster": "kubesim's own: init, reset or inspect the simulated cluster",
     "advance": "kubesim's own: move the simulated clock forward and settle",
     "version": "Print the client and simulated server version",
@@ -223,6 +224,13 @@ def _advance_args(p):
     p.add_argument("duration", help="e.g. 30s, 5m, 1h30m")
 
 
+def _explain_args(p):
+    p.add_argument("pod", nargs="?", help="the pod whose last scheduling attempt to explain")
+    p.add_argument("-f", "--filename", action="append",
+                   help="what-if: evaluate the pod(s) in FILE (- for stdin) against the cluster; stores nothing")
+    p.add_argument("-o", "--output", default=None, help="json|yaml (default: tables)")
+
+
 def _version_args(p):
     p.add_argument("-o", "--output", default=None)
 
@@ -232,6 +240,7 @@ _VERB_ARGS = {
     "delete": _delete_args, "label": _meta_args, "annotate": _meta_args, "taint": _taint_args,
     "cordon": _cordon_args, "uncordon": _cordon_args, "api-resources": _api_resources_args,
     "cluster": _cluster_args, "advance": _advance_args, "version": _version_args,
+    "explain-schedule": _explain_args,
 }
 
 

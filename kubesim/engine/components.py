@@ -82,4 +82,10 @@ def taint_nodes_by_condition(cluster: Cluster) -> bool:
     return changed
 
 
-STEPS = [register_nodes, taint_nodes_by_condition, sync_pods]
+def schedule(cluster: Cluster) -> bool:
+    from kubesim.engine import scheduling
+
+    return scheduling.step(cluster)
+
+
+STEPS = [register_nodes, taint_nodes_by_condition, schedule, sync_pods]

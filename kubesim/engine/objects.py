@@ -325,6 +325,8 @@ def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str) -
         # PodGC deletes pods bound to a node that no longer exists
         for key in store.pod_keys_on_node(name):
             store.delete(*key)
+    if info.kind == "Pod":
+        store.delete("ScheduleExplanation", namespace, name)
     store.delete(info.kind, namespace, name)
     return obj
 

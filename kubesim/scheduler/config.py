@@ -285,6 +285,7 @@ def _percentage(path: str, v: Any) -> list[str]:
 
 def validate(cfg: dict) -> list[str]:
     """``ValidateKubeSchedulerConfiguration`` for a completed config (and the weight types)."""
+    from kubesim.scheduler.plugins import interpodaffinity, podtopologyspread
     from kubesim.scheduler.plugins.noderesources import balanced_allocation, fit
 
     errs: list[str] = []
@@ -330,6 +331,10 @@ def validate(cfg: dict) -> list[str]:
                 errs += fit.validate_args(args, f"{ppath}.args")
             elif pname == "NodeResourcesBalancedAllocation":
                 errs += balanced_allocation.validate_args(args, f"{ppath}.args")
+            elif pname == "InterPodAffinity":
+                errs += interpodaffinity.validate_args(args, f"{ppath}.args")
+            elif pname == "PodTopologySpread":
+                errs += podtopologyspread.validate_args(args, f"{ppath}.args")
         if name in seen:
             errs.append(f"{path}.schedulerName: Duplicate value: {_quote(name)}")
         else:

@@ -16,9 +16,9 @@ pkg/scheduler/framework/preemption/preemption.go (the "preemption: ..." tail).
 Choices kubesim makes (documented, deterministic):
 
 * Ties between the best totals: v1.35 breaks them at random (a heap with a random tiebreaker,
-  on top of the nondeterministic order parallel filtering produces); kubesim uses reservoir
-  sampling over the feasible nodes in evaluation order with the injected ``rng`` — uniform among
-  the tied nodes and repeatable with a seed. ``explain`` uses a copy of the rng state, so it
+  on top of the nondeterministic order parallel filtering produces; releases up to v1.34 used
+  reservoir sampling in ``selectHost``); kubesim draws once from the injected ``rng`` among the
+  tied nodes in evaluation order — uniform like both, and repeatable with a seed. ``explain`` uses a copy of the rng state, so it
   predicts the very choice the next ``schedule_one`` would make without consuming randomness.
 * Filters run sequentially; "stop after numFeasibleNodesToFind" is exact rather than racy.
 * DefaultPreemption is not implemented yet. When a profile enables it (the default does) and no
@@ -157,21 +157,15 @@ def num_feasible_nodes_to_find(percentage: int, num_all_nodes: int) -> int:
 
 
 def select_host(names: list[str], totals: list[int], rng: random.Random) -> str:
-    """The best total; ties broken by reservoir sampling (uniform among them)."""
+    """The best total; a tie is broken by one uniform draw among the tied nodes (in evaluation
+    order), the same distribution as upstream's random tiebreakers."""
     if not names:
         raise ValueError("empty priorityList")
-    best_i = 0
-    best = totals[0]
-    count = 1
-    for i in range(1, len(names)):
-        t = totals[i]
-        if t > best:
-            best, best_i, count = t, i, 1
-        elif t == best:
-            count += 1
-            if rng.randrange(count) == 0:
-                best_i = i
-    return names[best_i]
+    best = max(totals)
+    tied = [i for i, t in enumerate(totals) if t == best]
+    if len(tied) == 1:
+        return names[tied[0]]
+    return names[tied[rng.randrange(len(tied))]]
 
 
 def go_duration(seconds: float) -> str:
@@ -497,13 +491,26 @@ class Scheduler:
             return [nodes[(start + i) % n] for i in range(min(to_find, n))], None
         feasible: list[NodeInfo] = []
         nominated = self.nominated
+        fns = fwk.compile_filters(state, pod) if verdicts is None else None
         for i in range(n):
             ni = nodes[(start + i) % n]
             noms = nominated.get(ni.name) if nominated else None
-            if verdicts is not None and not noms and ni.name in verdicts:
-                st = verdicts[ni.name]["_first"]
-            else:
+            if noms:
                 st = fwk.run_filter_plugins_with_nominated_pods(state, pod, ni, noms)
+            elif verdicts is not None and ni.name in verdicts:
+                st = verdicts[ni.name]["_first"]
+            elif fns is not None:
+                st = None
+                for _name, fn in fns:
+                    st = fn(ni)
+                    if st is not None:
+                        if st.code == Code.Success:
+                            st = None
+                            continue
+                        st = fwk.run_compiled_filters([(_name, lambda _n, _s=st: _s)], ni)
+                        break
+            else:
+                st = fwk.run_filter_plugins(state, pod, ni)
             if st is None:
                 feasible.append(ni)
                 if len(feasible) >= to_find:
@@ -603,10 +610,7 @@ class Scheduler:
                          done, full: str) -> ScheduleResult:
         host = algo.host
         assert host is not None
-        assumed_pod = dict(pod.pod)
-        assumed_pod["spec"] = dict(pod.pod.get("spec") or {})
-        assumed_pod["spec"]["nodeName"] = host
-        assumed = PodInfo(assumed_pod)
+        assumed = pod.assumed_on(host)
         ni = self.snapshot.get(host)
         if ni is not None:
             ni.add_pod(assumed)
@@ -672,7 +676,13 @@ class Scheduler:
         allowed = (pre_res.node_names or set()) if restricted else None
         absent_msg = f"node(s) didn't satisfy plugin(s) {go_list(sorted(with_nodes))}"
         for ni in all_nodes:
-            results = fwk.run_all_filter_plugins(state, pod, ni)
+            # With nominated pods the verdicts are those of upstream's first pass (nominated
+            # pods of equal or higher priority counted on the node).
+            aug = fwk.add_nominated_pods(state, pod, ni, self.nominated.get(ni.name))
+            if aug is not None and aug[2] is None:
+                results = fwk.run_all_filter_plugins(aug[0], pod, aug[1])
+            else:
+                results = fwk.run_all_filter_plugins(state, pod, ni)
             filt: dict[str, str] = {}
             first: Status | None = None
             for name, st in results:

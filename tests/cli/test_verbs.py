@@ -19,8 +19,10 @@ spec:
 """
 
 
-def pod(name, app="web", node=None):
+def pod(name, app="web", node=None, selector=None):
     extra = f"  nodeName: {node}\n" if node else ""
+    if selector:
+        extra += f"  nodeSelector:\n    {selector}\n"
     return POD.format(name=name, app=app, extra=extra)
 
 
@@ -28,7 +30,7 @@ def pod(name, app="web", node=None):
 def cluster(kubesim, tmp_path):
     f = tmp_path / "pods.yaml"
     f.write_text("---\n".join([pod("a", "web", "node01"), pod("b", "web", "node02"), pod("c", "db", "node01"),
-                               pod("pending", "db")]))
+                               pod("pending", "db", selector="disk: none")]))
     kubesim.ok(f"apply -f {f}")
     return kubesim
 

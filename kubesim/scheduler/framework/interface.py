@@ -15,7 +15,7 @@ nodes as :class:`~kubesim.scheduler.framework.nodeinfo.NodeInfo`. Statuses: ``No
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Callable, ClassVar
 
 if TYPE_CHECKING:  # pragma: no cover
     from kubesim.scheduler.framework.cycle_state import CycleState
@@ -77,9 +77,13 @@ class QueuedPodInfo:
 
 
 class Handle:
-    """What plugins may reach besides their arguments: the cycle's snapshot and the klog sink.
+    """What plugins may reach besides their arguments: the cycle's snapshot, the klog sink, and
+    the informer-style views the engine provides.
 
     ``log(level, "file.go:NN", message, kv)`` is the scheduler's log callback (or None).
+    ``namespace_labels`` maps namespace name to its labels (InterPodAffinity's
+    namespaceSelector); ``list_objects(kind, namespace)`` lists stored objects (PodTopologySpread's
+    default constraints look up the pod's ReplicaSets, StatefulSets and Services).
     """
 
     def __init__(self, snapshot: "Snapshot | None" = None, log=None) -> None:
@@ -87,6 +91,8 @@ class Handle:
 
         self.snapshot: Snapshot = snapshot if snapshot is not None else Snapshot()
         self.log = log
+        self.namespace_labels: dict[str, dict] | None = None
+        self.list_objects = None
 
 
 class Plugin:
@@ -134,6 +140,13 @@ class FilterPlugin(Plugin):
     def filter(self, state: "CycleState", pod: "PodInfo", node: "NodeInfo") -> "Status | None":
         raise NotImplementedError
 
+    def filter_fn(self, state: "CycleState", pod: "PodInfo"
+                  ) -> "Callable[[NodeInfo], Status | None] | None":
+        """This cycle's Filter as a one-argument function (a fast path for many nodes), or None
+        when the plugin passes every node for this pod. Must agree with ``filter``."""
+        filt = self.filter
+        return lambda node: filt(state, pod, node)
+
 
 class NodeToStatusReader:
     """Read-only node -> status view given to PostFilter plugins (``NodeToStatusReader``)."""
@@ -166,6 +179,17 @@ class ScorePlugin(Plugin):
     def normalize_score(self, state: "CycleState", pod: "PodInfo", scores: list[NodeScore]
                         ) -> "Status | None":
         return None
+
+    def score_nodes(self, state: "CycleState", pod: "PodInfo", nodes: "list[NodeInfo]"
+                    ) -> "list[int] | Status":
+        """Score every node at once (a fast path); must agree with ``score``."""
+        out = []
+        for node in nodes:
+            v, s = self.score(state, pod, node)
+            if s is not None and not s.is_success():
+                return s
+            out.append(v)
+        return out
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)

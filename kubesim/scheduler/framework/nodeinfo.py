@@ -308,12 +308,20 @@ def pod_request_resource(pod: dict) -> Resource:
 
 def pod_scoring_request(pod: dict, resource_name: str, *, use_requested: bool) -> int:
     """``resourceAllocationScorer.calculatePodResourceRequest`` for one resource."""
+    return pod_scoring_requests(pod, [resource_name], use_requested=use_requested)[0]
+
+
+def pod_scoring_requests(pod: dict, resource_names: Iterable[str], *,
+                         use_requested: bool) -> list[int]:
+    """``calculatePodResourceRequestList``: the pod's requests (non-zero defaults unless
+    ``use_requested``) for each resource, cpu in millicores."""
     nm = None if use_requested else _NON_MISSING_DEFAULTS
     reqs = pod_requests(pod, non_missing=nm, use_status=True)
-    q = reqs.get(resource_name)
-    if q is None:
-        return 0
-    return milli_value(q) if resource_name == CPU else int_value(q)
+    out = []
+    for name in resource_names:
+        q = reqs.get(name)
+        out.append(0 if q is None else (milli_value(q) if name == CPU else int_value(q)))
+    return out
 
 
 # -- host ports --------------------------------------------------------------------------------
@@ -427,6 +435,20 @@ class PodInfo:
         # Plugins may cache parsed data about this pod here (keyed by plugin name).
         self.scratch: dict = {}
 
+    def assumed_on(self, node_name: str) -> "PodInfo":
+        """This pod as assumed onto a node: a copy of the manifest with spec.nodeName set and
+        the same precomputed data (requests do not change by binding)."""
+        pod = dict(self.pod)
+        pod["spec"] = dict(self.pod.get("spec") or {})
+        pod["spec"]["nodeName"] = node_name
+        c = PodInfo.__new__(PodInfo)
+        for attr in PodInfo.__slots__:
+            setattr(c, attr, getattr(self, attr))
+        c.pod = pod
+        c.node_name = node_name
+        c.scratch = {}
+        return c
+
     @property
     def full_name(self) -> str:
         return f"{self.namespace}/{self.name}"
@@ -450,13 +472,16 @@ class ImageStateSummary:
 class NodeInfo:
     """Node-level aggregates: the node, its pods, requested/allocatable resources, ports, images."""
 
-    __slots__ = ("node", "name", "pods", "pods_with_affinity", "pods_with_required_anti_affinity",
-                 "used_ports", "requested", "non_zero_requested", "allocatable", "image_states",
-                 "generation")
+    __slots__ = ("node", "name", "labels", "taints", "unschedulable", "pods", "pods_with_affinity",
+                 "pods_with_required_anti_affinity", "used_ports", "requested",
+                 "non_zero_requested", "allocatable", "image_states", "generation")
 
     def __init__(self, node: dict | None = None, pods: Iterable[PodInfo] = ()) -> None:
         self.node: dict = {}
         self.name = ""
+        self.labels: dict = {}
+        self.taints: list = []
+        self.unschedulable = False
         self.pods: list[PodInfo] = []
         self.pods_with_affinity: list[PodInfo] = []
         self.pods_with_required_anti_affinity: list[PodInfo] = []
@@ -472,19 +497,15 @@ class NodeInfo:
             self.add_pod(p)
 
     def set_node(self, node: dict) -> None:
+        meta = node.get("metadata") or {}
+        spec = node.get("spec") or {}
         self.node = node
-        self.name = (node.get("metadata") or {}).get("name", "")
+        self.name = meta.get("name", "")
+        self.labels = meta.get("labels") or {}
+        self.taints = spec.get("taints") or []
+        self.unschedulable = bool(spec.get("unschedulable"))
         self.allocatable = Resource.from_list((node.get("status") or {}).get("allocatable"))
         self.generation += 1
-
-    # node accessors used by several plugins
-    @property
-    def labels(self) -> dict:
-        return (self.node.get("metadata") or {}).get("labels") or {}
-
-    @property
-    def taints(self) -> list:
-        return (self.node.get("spec") or {}).get("taints") or []
 
     def add_pod(self, pi: PodInfo) -> None:
         self.pods.append(pi)
@@ -523,6 +544,9 @@ class NodeInfo:
         c = NodeInfo.__new__(NodeInfo)
         c.node = self.node
         c.name = self.name
+        c.labels = self.labels
+        c.taints = self.taints
+        c.unschedulable = self.unschedulable
         c.pods = list(self.pods)
         c.pods_with_affinity = list(self.pods_with_affinity)
         c.pods_with_required_anti_affinity = list(self.pods_with_required_anti_affinity)

@@ -346,6 +346,33 @@ class Framework:
                 return s
         return None
 
+    def compile_filters(self, state: CycleState, pod: PodInfo
+                        ) -> list[tuple[str, Callable[[NodeInfo], Status | None]]]:
+        """This cycle's filters as (name, fn) for the fast path; plugins that pass every node
+        (and those PreFilter skipped) are left out."""
+        out = []
+        skip = state.skip_filter_plugins
+        for pl in self.filter:
+            if pl.name in skip:
+                continue
+            fn = pl.filter_fn(state, pod)
+            if fn is not None:
+                out.append((pl.name, fn))
+        return out
+
+    @staticmethod
+    def run_compiled_filters(fns: list[tuple[str, Callable[[NodeInfo], Status | None]]],
+                             node: NodeInfo) -> Status | None:
+        """``run_filter_plugins`` over compiled filters."""
+        for name, fn in fns:
+            s = fn(node)
+            if s is not None and s.code != Code.Success:
+                if not s.is_rejected():
+                    s = Status(Code.Error, err=f"running {q(name)} filter plugin: {s.as_error()}")
+                s.plugin = name
+                return s
+        return None
+
     def run_all_filter_plugins(self, state: CycleState, pod: PodInfo, node: NodeInfo
                                ) -> list[tuple[str, Status | None | str]]:
         """Every filter's verdict on the node: a status, None (passed) or "skipped"."""
@@ -366,23 +393,36 @@ class Framework:
                 out.append((pl.name, None))
         return out
 
+    def add_nominated_pods(self, state: CycleState, pod: PodInfo, node: NodeInfo,
+                           nominated: list[PodInfo] | None
+                           ) -> tuple[CycleState, NodeInfo, Status | None] | None:
+        """``addGENominatedPods``: copies of the state and node with the nominated pods of
+        equal or higher priority added, or None when there are none."""
+        if not nominated:
+            return None
+        eligible = [p for p in nominated if p.priority >= pod.priority and p.key != pod.key]
+        if not eligible:
+            return None
+        node_out = node.clone()
+        state_out = state.clone()
+        for p in eligible:
+            node_out.add_pod(p)
+            s = self.run_pre_filter_extension_add_pod(state_out, pod, p, node_out)
+            if s is not None:
+                return state, node, s
+        return state_out, node_out, None
+
     def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: PodInfo,
                                                node: NodeInfo,
                                                nominated: list[PodInfo] | None) -> Status | None:
         added = False
         state_to_use, node_to_use = state, node
-        if nominated:
-            eligible = [p for p in nominated
-                        if p.priority >= pod.priority and p.key != pod.key]
-            if eligible:
-                node_to_use = node.clone()
-                state_to_use = state.clone()
-                for p in eligible:
-                    node_to_use.add_pod(p)
-                    s = self.run_pre_filter_extension_add_pod(state_to_use, pod, p, node_to_use)
-                    if s is not None:
-                        return s
-                added = True
+        aug = self.add_nominated_pods(state, pod, node, nominated)
+        if aug is not None:
+            state_to_use, node_to_use, err = aug
+            if err is not None:
+                return err
+            added = True
         status = self.run_filter_plugins(state_to_use, pod, node_to_use)
         if not added or status is not None:
             return status
@@ -436,21 +476,10 @@ class Framework:
                            weights=dict(self.weights),
                            skipped=[p.name for p in self.score if p.name in skip])
         for pl in plugins:
-            batch = getattr(pl, "score_nodes", None)
-            if batch is not None:
-                raw = batch(state, pod, nodes)
-                if isinstance(raw, Status):
-                    return None, Status(Code.Error, err=f"running Score plugins: plugin "
-                                                        f"{q(pl.name)} failed with: {raw.as_error()}")
-            else:
-                raw = []
-                for ni in nodes:
-                    v, s = pl.score(state, pod, ni)
-                    if s is not None and not s.is_success():
-                        return None, Status(Code.Error, err=f"running Score plugins: plugin "
-                                                            f"{q(pl.name)} failed with: "
-                                                            f"{s.as_error()}")
-                    raw.append(v)
+            raw = pl.score_nodes(state, pod, nodes)
+            if isinstance(raw, Status):
+                return None, Status(Code.Error, err=f"running Score plugins: plugin "
+                                                    f"{q(pl.name)} failed with: {raw.as_error()}")
             table.raw[pl.name] = list(raw)
             if pl.has_normalize:
                 scores = [NodeScore(n, v) for n, v in zip(table.node_names, raw)]
@@ -462,18 +491,25 @@ class Framework:
                 table.normalized[pl.name] = [x.score for x in scores]
             else:
                 table.normalized[pl.name] = table.raw[pl.name]
+        # Weights, with upstream's range check (reporting the first node, then plugin, at fault).
         totals = [0] * len(nodes)
-        for i in range(len(nodes)):
-            t = 0
-            for pl in plugins:
-                v = table.normalized[pl.name][i]
-                if v > MAX_NODE_SCORE or v < MIN_NODE_SCORE:
-                    return None, Status(Code.Error, err=(
-                        "applying score defaultWeights on Score plugins: plugin "
-                        f"{q(pl.name)} returns an invalid score {v}, it should in the range of "
-                        f"[{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"))
-                t += v * self.weights[pl.name]
-            totals[i] = t
+        for pl in plugins:
+            norm = table.normalized[pl.name]
+            if norm and (max(norm) > MAX_NODE_SCORE or min(norm) < MIN_NODE_SCORE):
+                for i, v in enumerate(norm):
+                    bad = [(p.name, table.normalized[p.name][i]) for p in plugins
+                           if not MIN_NODE_SCORE <= table.normalized[p.name][i] <= MAX_NODE_SCORE]
+                    if bad:
+                        name, v = bad[0]
+                        return None, Status(Code.Error, err=(
+                            "applying score defaultWeights on Score plugins: plugin "
+                            f"{q(name)} returns an invalid score {v}, it should in the range "
+                            f"of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"))
+            w = self.weights[pl.name]
+            if w == 1:
+                totals = [t + v for t, v in zip(totals, norm)]
+            else:
+                totals = [t + v * w for t, v in zip(totals, norm)]
         table.totals = totals
         return table, None
 

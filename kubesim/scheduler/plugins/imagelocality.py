@@ -63,3 +63,24 @@ class ImageLocality(ScorePlugin):
         n = len(spec.get("initContainers") or ()) + len(spec.get("containers") or ())
         s = sum_image_scores(node.image_states, pod.pod, total_nodes) if node.image_states else 0
         return calculate_priority(s, n), None
+
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
+        total_nodes = self.handle.snapshot.num_nodes()
+        spec = pod.pod.get("spec") or {}
+        images = [normalized_image_name(c.get("image") or "")
+                  for key in ("initContainers", "containers") for c in spec.get(key) or ()]
+        n = len(images)
+        base = calculate_priority(0, n)
+        out = []
+        for node in nodes:
+            states = node.image_states
+            if not states:
+                out.append(base)
+                continue
+            s = 0
+            for img in images:
+                st = states.get(img)
+                if st is not None:
+                    s += scaled_image_score(st, total_nodes)
+            out.append(calculate_priority(s, n))
+        return out

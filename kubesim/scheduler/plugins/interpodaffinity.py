@@ -66,7 +66,7 @@ ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH = \
     "node(s) didn't satisfy existing pods anti-affinity rules"
 ERR_REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules"
 ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules"
-# Still exported upstream; the filter stopped adding it as a first reason in v1.22.
+# Older releases put this generic reason before the specific one; v1.35 no longer has it.
 ERR_REASON_AFFINITY_NOT_MATCH = "node(s) didn't match pod affinity/anti-affinity"
 
 DEFAULT_HARD_POD_AFFINITY_WEIGHT = 1
@@ -164,8 +164,9 @@ class PodAffinityInfo:
     which keeps the pod in the cache with the other groups).
     """
 
-    __slots__ = ("pod", "namespace", "labels", "required_affinity", "required_anti_affinity",
-                 "preferred_affinity", "preferred_anti_affinity", "error", "scores_incoming")
+    __slots__ = ("pod", "namespace", "labels", "match_key", "required_affinity",
+                 "required_anti_affinity", "preferred_affinity", "preferred_anti_affinity",
+                 "error", "scores_incoming")
 
     def __init__(self, pod: dict, namespace: str) -> None:
         meta = pod.get("metadata") or {}
@@ -175,6 +176,8 @@ class PodAffinityInfo:
         self.pod = pod
         self.namespace = namespace
         self.labels: Mapping[str, str] = meta.get("labels") or {}
+        # What a term can look at: pods with equal keys match the same terms.
+        self.match_key = (namespace, frozenset(self.labels.items()))
         errors: list[str] = []
 
         def parse(what: str, fn, terms):
@@ -301,7 +304,7 @@ def existing_anti_affinity_counts(namespace: str, labels: Mapping[str, str],
                                   ns_labels: Mapping[str, str] | None,
                                   nodes: Iterable[NodeInfo]) -> dict[TopologyPair, int]:
     """``getExistingAntiAffinityCounts``: per topology pair, the existing pods' required
-    anti-affinity terms that match the incoming pod."""
+    anti-affinity terms that match the incoming pod (each distinct term is tried once)."""
     counts: dict[TopologyPair, int] = {}
     verdicts: dict[AffinityTerm, bool] = {}
     for ni in nodes:
@@ -310,7 +313,10 @@ def existing_anti_affinity_counts(namespace: str, labels: Mapping[str, str],
             continue
         node_labels = ni.labels
         for ep in holders:
-            for t in pod_affinity_info(ep).required_anti_affinity:
+            info = ep.scratch.get(NAME)
+            if info is None or info.pod is not ep.pod:
+                info = pod_affinity_info(ep)
+            for t in info.required_anti_affinity:
                 hit = verdicts.get(t)
                 if hit is None:
                     hit = verdicts[t] = t.matches(namespace, labels, ns_labels)
@@ -327,31 +333,48 @@ def incoming_affinity_anti_affinity_counts(
         required_anti_affinity: tuple[AffinityTerm, ...],
         nodes: Iterable[NodeInfo]) -> tuple[dict[TopologyPair, int], dict[TopologyPair, int]]:
     """``getIncomingAffinityAntiAffinityCounts``: per topology pair, the existing pods matching
-    all the affinity terms (once per term) and each anti-affinity term."""
+    all the affinity terms (once per term) and each anti-affinity term.
+
+    Pods with the same namespace and labels get the same verdicts, so those are computed once
+    per distinct (namespace, labels) and reused.
+    """
     affinity: dict[TopologyPair, int] = {}
     anti: dict[TopologyPair, int] = {}
     if not required_affinity and not required_anti_affinity:
         return affinity, anti
+    verdicts: dict[tuple, tuple[bool, tuple[AffinityTerm, ...]]] = {}
     for ni in nodes:
         pods = ni.pods
         if not pods:
             continue
-        node_labels = ni.labels
+        node_labels = None
         for ep in pods:
-            labels = (ep.pod.get("metadata") or {}).get("labels") or {}
-            ns = ep.namespace
-            if required_affinity and pod_matches_all_terms(required_affinity, ns, labels):
+            info = ep.scratch.get(NAME)
+            if info is None or info.pod is not ep.pod:
+                info = pod_affinity_info(ep)
+            key = info.match_key
+            verdict = verdicts.get(key)
+            if verdict is None:
+                ns, labels = ep.namespace, info.labels
+                verdict = verdicts[key] = (
+                    pod_matches_all_terms(required_affinity, ns, labels),
+                    tuple(t for t in required_anti_affinity if t.matches(ns, labels, None)))
+            matches_all, anti_hits = verdict
+            if not matches_all and not anti_hits:
+                continue
+            if node_labels is None:
+                node_labels = ni.labels
+            if matches_all:
                 for t in required_affinity:
                     tv = node_labels.get(t.topology_key)
                     if tv is not None:
                         pair = (t.topology_key, tv)
                         affinity[pair] = affinity.get(pair, 0) + 1
-            for t in required_anti_affinity:
-                if t.matches(ns, labels, None):
-                    tv = node_labels.get(t.topology_key)
-                    if tv is not None:
-                        pair = (t.topology_key, tv)
-                        anti[pair] = anti.get(pair, 0) + 1
+            for t in anti_hits:
+                tv = node_labels.get(t.topology_key)
+                if tv is not None:
+                    pair = (t.topology_key, tv)
+                    anti[pair] = anti.get(pair, 0) + 1
     return affinity, anti
 
 
@@ -395,11 +418,12 @@ def satisfy_pod_affinity(s: _PreFilterState, node_labels: Mapping[str, str]) -> 
 
 def filter_status(s: _PreFilterState, node_labels: Mapping[str, str]) -> Status | None:
     """The Filter decision on one node's labels."""
-    if not satisfy_pod_affinity(s, node_labels):
+    if s.required_affinity and not satisfy_pod_affinity(s, node_labels):
         return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_AFFINITY_RULES_NOT_MATCH)
-    if not satisfy_pod_anti_affinity(s, node_labels):
+    if s.anti_affinity_counts and not satisfy_pod_anti_affinity(s, node_labels):
         return Status(Code.Unschedulable, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH)
-    if not satisfy_existing_pods_anti_affinity(s, node_labels):
+    if s.existing_anti_affinity_counts and not satisfy_existing_pods_anti_affinity(s,
+                                                                                   node_labels):
         return Status(Code.Unschedulable, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
     return None
 
@@ -560,20 +584,26 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
         hard_weight = self.hard_pod_affinity_weight
         namespace, labels = pod.namespace, info.labels
 
+        own_terms = bool(preferred_affinity or preferred_anti_affinity)
         score: ScoreMap = {}
         for ni in all_nodes:
-            node_labels = ni.labels
-            if not node_labels:
-                continue
+            node_labels = None
             for ep in (ni.pods if has_constraints else ni.pods_with_affinity):
-                ep_info = pod_affinity_info(ep)
-                if preferred_affinity or preferred_anti_affinity:
-                    for w in preferred_affinity:
-                        _process_term(score, w.term, w.weight, ep.namespace, ep_info.labels,
-                                      None, node_labels)
-                    for w in preferred_anti_affinity:
-                        _process_term(score, w.term, -w.weight, ep.namespace, ep_info.labels,
-                                      None, node_labels)
+                ep_info = ep.scratch.get(NAME)
+                if ep_info is None or ep_info.pod is not ep.pod:
+                    ep_info = pod_affinity_info(ep)
+                if not own_terms and not ep_info.scores_incoming:
+                    continue
+                if node_labels is None:
+                    node_labels = ni.labels
+                    if not node_labels:
+                        break  # a node without labels has no topology value
+                for w in preferred_affinity:
+                    _process_term(score, w.term, w.weight, ep.namespace, ep_info.labels, None,
+                                  node_labels)
+                for w in preferred_anti_affinity:
+                    _process_term(score, w.term, -w.weight, ep.namespace, ep_info.labels, None,
+                                  node_labels)
                 if not ep_info.scores_incoming:
                     continue
                 if hard_weight > 0:

@@ -70,13 +70,17 @@ class RequiredNodeAffinity:
         return cls(spec.get("nodeSelector"), na.get("requiredDuringSchedulingIgnoredDuringExecution"))
 
     def match(self, node: dict) -> bool:
-        labels = (node.get("metadata") or {}).get("labels") or {}
+        meta = node.get("metadata") or {}
+        return self.match_labels(meta.get("labels") or {}, meta.get("name") or "")
+
+    def match_labels(self, labels: dict, name: str) -> bool:
         if self.label_selector:
             for k, v in self.label_selector.items():
                 if k not in labels or labels[k] != v:
                     return False
         if self.node_selector is not None:
-            return selector_matches(self.node_selector, labels, node_fields(node))
+            return selector_matches(self.node_selector, labels,
+                                    {"metadata.name": name} if name else {})
         return True
 
     def clone(self) -> "RequiredNodeAffinity":
@@ -155,6 +159,21 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
         if not req.match(node.node):
             return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_POD)
         return None
+
+    def filter_fn(self, state: CycleState, pod: PodInfo):
+        added = self.added_node_selector
+        req = state.get(PRE_FILTER_STATE_KEY)
+        if req is None:
+            req = RequiredNodeAffinity.of(pod.pod)
+
+        def fn(node: NodeInfo) -> Status | None:
+            if added is not None and not selector_matches(
+                    added, node.labels, {"metadata.name": node.name} if node.name else {}):
+                return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_ENFORCED)
+            if not req.match_labels(node.labels, node.name):
+                return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_POD)
+            return None
+        return fn
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         spec = pod.pod.get("spec") or {}

@@ -28,3 +28,10 @@ class NodeName(FilterPlugin):
         if fits(pod.pod, node.name):
             return None
         return Status(Code.UnschedulableAndUnresolvable, ERR_REASON)
+
+    def filter_fn(self, state: CycleState, pod: PodInfo):
+        wanted = (pod.pod.get("spec") or {}).get("nodeName") or ""
+        if not wanted:
+            return None
+        return lambda node: (None if node.name == wanted
+                             else Status(Code.UnschedulableAndUnresolvable, ERR_REASON))

@@ -51,3 +51,15 @@ class NodePorts(PreFilterPlugin, FilterPlugin):
         if fits_ports(want, node.used_ports):
             return None
         return Status(Code.Unschedulable, ERR_REASON)
+
+    def filter_fn(self, state: CycleState, pod: PodInfo):
+        want = state.get(PRE_FILTER_STATE_KEY)
+        if want is None:
+            return super().filter_fn(state, pod)
+
+        def fn(node: NodeInfo) -> Status | None:
+            used = node.used_ports
+            if not used or fits_ports(want, used):
+                return None
+            return Status(Code.Unschedulable, ERR_REASON)
+        return fn

@@ -37,3 +37,10 @@ class NodeUnschedulable(FilterPlugin):
         if fits(pod.pod, node.node):
             return None
         return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNSCHEDULABLE)
+
+    def filter_fn(self, state: CycleState, pod: PodInfo):
+        tolerations = (pod.pod.get("spec") or {}).get("tolerations") or ()
+        if tolerations_tolerate_taint(tolerations, _UNSCHEDULABLE_TAINT):
+            return None
+        return lambda node: (Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNSCHEDULABLE)
+                             if node.unschedulable else None)

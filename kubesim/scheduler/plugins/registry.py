@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from kubesim.scheduler.plugins.defaultbinder import DefaultBinder
 from kubesim.scheduler.plugins.imagelocality import ImageLocality
+from kubesim.scheduler.plugins.interpodaffinity import InterPodAffinity
 from kubesim.scheduler.plugins.nodeaffinity import NodeAffinity
 from kubesim.scheduler.plugins.nodename import NodeName
 from kubesim.scheduler.plugins.nodeports import NodePorts
 from kubesim.scheduler.plugins.noderesources.balanced_allocation import BalancedAllocation
 from kubesim.scheduler.plugins.noderesources.fit import Fit
 from kubesim.scheduler.plugins.nodeunschedulable import NodeUnschedulable
+from kubesim.scheduler.plugins.podtopologyspread import PodTopologySpread
 from kubesim.scheduler.plugins.prioritysort import PrioritySort
 from kubesim.scheduler.plugins.schedulinggates import SchedulingGates
 from kubesim.scheduler.plugins.tainttoleration import TaintToleration
@@ -35,6 +37,8 @@ REGISTRY: dict[str, type] = {
     "NodeResourcesFit": Fit,
     "NodeResourcesBalancedAllocation": BalancedAllocation,
     "ImageLocality": ImageLocality,
+    "InterPodAffinity": InterPodAffinity,
+    "PodTopologySpread": PodTopologySpread,
     "DefaultBinder": DefaultBinder,
 }
 

@@ -56,6 +56,16 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
             return None
         return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNTOLERATED)
 
+    def filter_fn(self, state: CycleState, pod: PodInfo):
+        tolerations = (pod.pod.get("spec") or {}).get("tolerations") or []
+
+        def fn(node: NodeInfo) -> Status | None:
+            taints = node.taints
+            if not taints or untolerated_taint(taints, tolerations) is None:
+                return None
+            return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNTOLERATED)
+        return fn
+
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         tolerations = (pod.pod.get("spec") or {}).get("tolerations") or []
         state.write(PRE_SCORE_STATE_KEY, tuple(prefer_no_schedule_tolerations(tolerations)))
@@ -70,6 +80,14 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
         if not taints:
             return 0, None
         return count_intolerable_prefer_no_schedule(taints, list(tolerations)), None
+
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
+        tolerations = state.get(PRE_SCORE_STATE_KEY)
+        if tolerations is None:
+            return super().score_nodes(state, pod, nodes)
+        tol = list(tolerations)
+        return [count_intolerable_prefer_no_schedule(n.taints, tol) if n.taints else 0
+                for n in nodes]
 
     def normalize_score(self, state: CycleState, pod: PodInfo,
                         scores: list[NodeScore]) -> Status | None:

@@ -51,6 +51,9 @@ def balanced_resource_score(requested: Sequence[int], allocatable: Sequence[int]
     return int((1 - std) * float(MAX_NODE_SCORE))
 
 
+balanced_resource_score.kind = "balanced"  # type: ignore[attr-defined]
+
+
 def validate_args(args: dict, path: str = "") -> list[str]:
     errs: list[str] = []
     seen: set[str] = set()
@@ -84,6 +87,12 @@ class BalancedAllocation(PreScorePlugin, ScorePlugin):
             return _SKIP
         state.write(PRE_SCORE_STATE_KEY, tuple(reqs))
         return None
+
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
+        reqs = state.get(PRE_SCORE_STATE_KEY)
+        if reqs is None:
+            return super().score_nodes(state, pod, nodes)
+        return self.scorer.score_many(nodes, reqs)
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status | None]:
         reqs = state.get(PRE_SCORE_STATE_KEY)

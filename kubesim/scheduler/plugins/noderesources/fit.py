@@ -188,9 +188,37 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
         return status_for(fits_request(req, node, self.ignored_resources,
                                        self.ignored_resource_groups))
 
+    def filter_fn(self, state: CycleState, pod: PodInfo):
+        req = state.get(PRE_FILTER_STATE_KEY)
+        if req is None:
+            return super().filter_fn(state, pod)
+        ignored, groups = self.ignored_resources, self.ignored_resource_groups
+        cpu, mem, eph = req.milli_cpu, req.memory, req.ephemeral_storage
+        zero = req.is_zero()
+        simple = not req.scalar
+
+        def fn(node: NodeInfo) -> Status | None:
+            a = node.allocatable
+            if len(node.pods) + 1 <= a.allowed_pod_number:
+                if zero:
+                    return None
+                u = node.requested
+                if simple and (cpu <= 0 or cpu <= a.milli_cpu - u.milli_cpu) and (
+                        mem <= 0 or mem <= a.memory - u.memory) and (
+                        eph <= 0 or eph <= a.ephemeral_storage - u.ephemeral_storage):
+                    return None
+            return status_for(fits_request(req, node, ignored, groups))
+        return fn
+
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         state.write(PRE_SCORE_STATE_KEY, tuple(self.scorer.pod_requests(pod.pod)))
         return None
+
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
+        reqs = state.get(PRE_SCORE_STATE_KEY)
+        if reqs is None:
+            reqs = self.scorer.pod_requests(pod.pod)
+        return self.scorer.score_many(nodes, reqs)
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status | None]:
         reqs = state.get(PRE_SCORE_STATE_KEY)

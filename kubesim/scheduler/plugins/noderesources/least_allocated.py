@@ -33,4 +33,6 @@ def least_resource_scorer(weights: Sequence[int]):
             return 0
         return node_score // weight_sum
 
+    scorer.kind = "least"  # type: ignore[attr-defined]
+    scorer.weights = list(weights)  # type: ignore[attr-defined]
     return scorer

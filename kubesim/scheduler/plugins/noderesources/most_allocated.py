@@ -33,4 +33,6 @@ def most_resource_scorer(weights: Sequence[int]):
             return 0
         return node_score // weight_sum
 
+    scorer.kind = "most"  # type: ignore[attr-defined]
+    scorer.weights = list(weights)  # type: ignore[attr-defined]
     return scorer

@@ -1,0 +1,164 @@
+"""The scheduler's turn in the settle loop: queue the pending pods, schedule the ready ones,
+and write back what kube-scheduler and the API server would.
+
+What a real cluster writes, and where kubesim writes it:
+- binding (pods/binding, pkg/registry/core/pod/storage/storage.go setPodHostAndAnnotations):
+  ``spec.nodeName`` and the PodScheduled=True condition;
+- a failed attempt (schedule_one.go handleSchedulingFailure / updatePod): PodScheduled=False with
+  reason Unschedulable (or SchedulerError) and the FailedScheduling message, plus the event;
+- events: ``Scheduled`` / ``FailedScheduling`` from ``default-scheduler``.
+
+The scheduling queue (backoff, unschedulable pool) survives between commands in the state's
+metadata, keyed by pod; "a cluster event" is any write since the scheduler last looked, which
+moves unschedulable pods back (to backoff while their backoff lasts), as upstream does without
+queueing hints. Each attempt's explanation (DESIGN §3.5) is kept for ``explain-schedule``.
+"""
+
+from __future__ import annotations
+
+from kubesim.engine.context import Cluster
+
+QUEUE_META = "scheduler.queue"
+SEEN_META = "scheduler.seenResourceVersion"
+CONFIG_META = "scheduler.config"
+EXPLANATION_KIND = "ScheduleExplanation"  # stored beside the objects, never served by `get`
+
+
+def is_pending(pod: dict) -> bool:
+    spec = pod.get("spec") or {}
+    st = pod.get("status") or {}
+    return not spec.get("nodeName") and not (pod.get("metadata") or {}).get("deletionTimestamp") \
+        and st.get("phase", "Pending") == "Pending"
+
+
+def _key(pod: dict) -> str:
+    from kubesim.scheduler.framework.nodeinfo import pod_key  # the queue's own key (the uid)
+
+    return pod_key(pod)
+
+
+START_INDEX_META = "scheduler.nextStartNodeIndex"
+
+
+def make_scheduler(cluster: Cluster, explain: bool = True):
+    """A Scheduler for this command, with the informer-style views its plugins use."""
+    from kubesim.scheduler.scheduler import Scheduler
+
+    log = cluster.log
+    s = Scheduler(cluster.store.meta(CONFIG_META), cluster.rng, log if log.verbosity > 0 else None,
+                  verbosity=log.verbosity, explain=explain)
+    store = cluster.store
+    s.handle.namespace_labels = namespace_labels(cluster)
+    s.handle.list_objects = lambda kind, ns: store.list(kind, ns)
+    s.next_start_node_index = int(store.meta(START_INDEX_META, 0) or 0)
+    return s
+
+
+
+def namespace_labels(cluster: Cluster) -> dict[str, dict]:
+    return {ns["metadata"]["name"]: ns["metadata"].get("labels") or {} for ns in cluster.store.list("Namespace")}
+
+
+def step(cluster: Cluster) -> bool:
+    store = cluster.store
+    pods = list(store.iter_kind("Pod"))
+    pending = {_key(p): p for p in pods if is_pending(p)}
+    saved = store.meta(QUEUE_META)
+    if not pending and not saved:
+        return False
+    from kubesim.scheduler.queue import SchedulingQueue
+
+    now = cluster.now()
+    scheduler = make_scheduler(cluster)
+    mine = {k: p for k, p in pending.items() if scheduler.responsible_for(p)}
+    less = scheduler.queue_sort_less()
+    queue = SchedulingQueue.from_dict(saved, less=less, pre_enqueue=scheduler.pre_enqueue, pods=mine) \
+        if saved else SchedulingQueue(less=less, pre_enqueue=scheduler.pre_enqueue)
+    seen = store.meta(SEEN_META)
+    current_rv = int(store.meta("resourceVersion", 0))
+    if seen is not None and current_rv > int(seen):
+        queue.move_all_to_active_or_backoff(now)
+    for k, p in mine.items():
+        queue.add(p, now)
+    ready = queue.pop_all_ready(now)
+    changed = False
+    if ready:
+        scheduler.set_cluster(store.list("Node"), pods)
+        for pod in ready:
+            result = scheduler.schedule_one(pod, now)
+            _write_back(cluster, pod, result)
+            if result.outcome == "Scheduled":
+                queue.done(_key(pod))
+            elif result.outcome == "Error":
+                queue.add_error(pod, now)
+            else:
+                queue.add_unschedulable(pod, now, result.unschedulable_plugins)
+            changed = True
+    _save_queue(store, queue)
+    store.set_meta(START_INDEX_META, scheduler.next_start_node_index)
+    store.set_meta(SEEN_META, int(store.meta("resourceVersion", 0)))
+    t = queue.next_event_time()
+    if t is not None:
+        cluster.wake_at(t)
+    return changed
+
+
+def _save_queue(store, queue) -> None:
+    d = queue.to_dict()
+    for e in d["entries"]:
+        md = e["pod"]["metadata"]
+        e["pod"] = {"metadata": {k: md[k] for k in ("namespace", "name", "uid") if k in md}}
+    store.set_meta(QUEUE_META, d if d["entries"] else None)
+
+
+def _set_condition(pod: dict, cond: dict, now: str) -> None:
+    """UpdatePodCondition: lastTransitionTime moves only when the status changes."""
+    st = pod.setdefault("status", {})
+    conds = st.setdefault("conditions", [])
+    for i, c in enumerate(conds):
+        if c.get("type") == cond["type"]:
+            new = dict(cond)
+            new["lastTransitionTime"] = c.get("lastTransitionTime") if c.get("status") == cond["status"] else now
+            if c.get("lastTransitionTime") is None:
+                new["lastTransitionTime"] = now
+            conds[i] = new
+            return
+    new = dict(cond)
+    new["lastTransitionTime"] = now
+    conds.append(new)
+
+
+def _write_back(cluster: Cluster, pod: dict, result) -> None:
+    store = cluster.store
+    now = cluster.stamp()
+    if result.outcome == "Scheduled":
+        pod["spec"]["nodeName"] = result.node
+        _set_condition(pod, {"lastProbeTime": None, "status": "True", "type": "PodScheduled"}, now)
+        pod["status"].pop("nominatedNodeName", None)
+    elif result.outcome in ("Unschedulable", "Error"):
+        _set_condition(pod, {"lastProbeTime": None, "message": result.message,
+                             "reason": result.reason or ("SchedulerError" if result.outcome == "Error" else "Unschedulable"),
+                             "status": "False", "type": "PodScheduled"}, now)
+    store.put(pod)
+    for ev in result.events:
+        cluster.record(pod, ev.get("type", "Normal"), ev["reason"], ev["message"], "default-scheduler")
+    save_explanation(cluster, pod, result.explanation)
+
+
+def save_explanation(cluster: Cluster, pod: dict, explanation: dict) -> None:
+    if not explanation:
+        return
+    md = pod["metadata"]
+    obj = dict(explanation)
+    obj["kind"] = EXPLANATION_KIND
+    obj["metadata"] = {"name": md["name"], "namespace": md.get("namespace", "")}
+    cluster.store.put(obj)
+
+
+def load_explanation(cluster: Cluster, namespace: str, name: str) -> dict | None:
+    obj = cluster.store.get(EXPLANATION_KIND, namespace, name)
+    if obj is None:
+        return None
+    out = {k: v for k, v in obj.items() if k != "metadata"}
+    out["kind"] = EXPLANATION_KIND
+    return out

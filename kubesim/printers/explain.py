@@ -1,0 +1,257 @@
+"""The explain-schedule view (DESIGN §3.5): nodes as rows, plugins as columns.
+
+Two tables: every filter plugin's verdict on every node (✓, ``skipped``, or upstream's reason),
+then every score plugin's raw → normalized × weight = final and the total, winner first. Each
+plugin column also carries its legacy predicate/priority name from pre-framework material
+(kubesim.scheduler.plugins.registry.LEGACY_NAMES). An unschedulable pod gets the
+FailedScheduling message and, per node, a plain-language line on what would make it fit.
+
+Rich renders the tables on a terminal (colour) and as plain text when piped. Printers never
+fetch: the command passes the pod and nodes the hints need.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_NODE_ROWS = 20
+
+
+def _legacy(plugin: str, which: str) -> str:
+    from kubesim.scheduler.plugins.registry import LEGACY_NAMES
+
+    return (LEGACY_NAMES.get(plugin) or {}).get(which) or ""
+
+
+# -- what would make it fit ------------------------------------------------------------------------
+
+def _tolerates(tol: dict, taint: dict) -> bool:
+    if tol.get("effect") and tol["effect"] != taint.get("effect"):
+        return False
+    if not tol.get("key"):
+        return tol.get("operator") == "Exists"
+    if tol["key"] != taint.get("key"):
+        return False
+    if tol.get("operator") == "Exists":
+        return True
+    return (tol.get("value") or "") == (taint.get("value") or "")
+
+
+def untolerated_taints(pod: dict, node: dict) -> list[dict]:
+    tols = (pod.get("spec") or {}).get("tolerations") or []
+    return [t for t in (node.get("spec") or {}).get("taints") or []
+            if t.get("effect") in ("NoSchedule", "NoExecute") and not any(_tolerates(x, t) for x in tols)]
+
+
+def _taint_str(t: dict) -> str:
+    return f"{t['key']}{'=' + t['value'] if t.get('value') else ''}:{t['effect']}"
+
+
+def fit_hint(reason: str, node_name: str, pod: dict | None, node: dict | None) -> str:
+    """A plain-language line on what would make the pod fit, for one failing plugin's reason."""
+    r = reason
+    if "untolerated taint" in r:
+        taints = untolerated_taints(pod or {}, node or {}) if node else []
+        if taints:
+            t = taints[0]
+            return (f"tolerate the taint {_taint_str(t)} in the pod, or remove it: "
+                    f"kubesim taint nodes {node_name} {t['key']}:{t['effect']}-")
+        return "add a toleration for the node's taint, or remove the taint"
+    m = re.match(r"Insufficient (\S+)", r)
+    if m:
+        return f"free {m.group(1)} on {node_name} (delete or shrink pods there) or lower the pod's {m.group(1)} request"
+    if "Too many pods" in r:
+        return f"{node_name} is at its pod capacity: delete a pod there"
+    if "were unschedulable" in r:
+        return f"uncordon the node: kubesim uncordon {node_name}"
+    if "node affinity/selector" in r:
+        return "label the node to match the pod's nodeSelector / required node affinity, or relax them"
+    if "free ports" in r:
+        return "free the host port on the node (or drop hostPort from the pod)"
+    if "didn't match pod affinity rules" in r:
+        return "run a pod matching the affinity term in the node's topology domain, or relax the affinity"
+    if "anti-affinity" in r:
+        return "move the conflicting pod out of the node's topology domain, or relax the anti-affinity"
+    if "topology spread" in r:
+        return "spread matching pods more evenly, raise maxSkew, or use whenUnsatisfiable: ScheduleAnyway"
+    if "didn't match the requested node name" in r:
+        return "the pod names another node in spec.nodeName"
+    if "not ready" in r.lower():
+        return "wait for the node to become Ready"
+    return "change the pod or the node so that this plugin passes"
+
+
+# -- rendering ----------------------------------------------------------------------------------------
+
+def _node_order(exp: dict) -> list[str]:
+    nodes = exp.get("nodes") or {}
+    winner = exp.get("node")
+
+    def key(n):
+        d = nodes[n]
+        return (n != winner, not d.get("feasible"), -(d.get("total") or 0), n)
+
+    return sorted(nodes, key=key)
+
+
+def _verdict_cell(v: str, color: bool) -> str:
+    if v == "passed":
+        return "[green]✓[/green]" if color else "✓"
+    if v == "skipped":
+        return "[dim]skipped[/dim]" if color else "skipped"
+    return f"[red]✗ {_esc(v)}[/red]" if color else f"✗ {v}"
+
+
+def _esc(s: str) -> str:
+    from rich.markup import escape
+
+    return escape(s)
+
+
+def render(exp: dict, *, color: bool, width: int | None = None, pod: dict | None = None,
+           nodes: dict[str, dict] | None = None) -> str:
+    """The text view of one explanation (plain text without trailing blanks unless ``color``)."""
+    text = _render(exp, color=color, width=width, pod=pod, nodes=nodes)
+    if color:
+        return text
+    return "\n".join(line.rstrip() for line in text.split("\n"))
+
+
+def _render(exp: dict, *, color: bool, width: int | None, pod: dict | None,
+            nodes: dict[str, dict] | None) -> str:
+    import io
+
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=color, color_system="standard" if color else None,
+                      width=width or (160 if color else 250), no_color=not color, highlight=False,
+                      soft_wrap=True)
+    p = exp.get("pod") or {}
+    outcome = exp.get("outcome", "")
+    style = {"Scheduled": "bold green", "Unschedulable": "bold red"}.get(outcome, "bold yellow")
+    head = f"Pod {p.get('namespace', '')}/{p.get('name', '')}   profile: {exp.get('profile') or '-'}   "
+    console.print(head + (f"outcome: [{style}]{outcome}[/{style}]" if color else f"outcome: {outcome}"))
+    if outcome == "Bypassed":
+        console.print(f"The pod names its node in spec.nodeName ({exp.get('node')}): the kubelet runs it there "
+                      "without the scheduler, even on a cordoned or tainted node.")
+        return buf.getvalue()
+    if outcome == "NotResponsible":
+        console.print(exp.get("message") or "No scheduler profile matches the pod's schedulerName: it stays Pending.")
+        return buf.getvalue()
+    if exp.get("message"):
+        console.print(f"Message: {_esc(exp['message']) if color else exp['message']}")
+    order = _node_order(exp)
+    all_nodes = exp.get("nodes") or {}
+    shown = order[:MAX_NODE_ROWS]
+    filter_plugins: list[str] = []
+    score_plugins: list[str] = []
+    for n in order:
+        for k in (all_nodes[n].get("filter") or {}):
+            if k not in filter_plugins:
+                filter_plugins.append(k)
+        for k in (all_nodes[n].get("score") or {}):
+            if k not in score_plugins:
+                score_plugins.append(k)
+
+    def header(plugin: str, which: str) -> str:
+        legacy = _legacy(plugin, which)
+        if not legacy:
+            return plugin
+        return f"{plugin}\n[dim]{legacy}[/dim]" if color else f"{plugin}\n({legacy})"
+
+    t = Table(title="Filter (predicates): can the pod run on the node?", box=box.SIMPLE_HEAD,
+              title_justify="left", show_lines=False, pad_edge=False)
+    t.add_column("NODE", no_wrap=True)
+    for fp in filter_plugins:
+        t.add_column(header(fp, "predicate"), overflow="fold")
+    t.add_column("FEASIBLE", no_wrap=True)
+    for n in shown:
+        d = all_nodes[n]
+        cells = [_verdict_cell((d.get("filter") or {}).get(fp, ""), color) if fp in (d.get("filter") or {}) else ""
+                 for fp in filter_plugins]
+        feas = "yes" if d.get("feasible") else "no"
+        t.add_row(n, *cells, f"[green]{feas}[/green]" if color and d.get("feasible") else feas)
+    console.print()
+    console.print(t)
+    if len(order) > len(shown):
+        _summarise_rest(console, order[len(shown):], all_nodes)
+
+    feasible = [n for n in order if all_nodes[n].get("feasible")]
+    if feasible and score_plugins:
+        s = Table(title="Score (priorities): raw → normalized × weight = final", box=box.SIMPLE_HEAD,
+                  title_justify="left", pad_edge=False)
+        s.add_column("NODE", no_wrap=True)
+        for sp in score_plugins:
+            s.add_column(header(sp, "priority"), no_wrap=True)
+        s.add_column("TOTAL", justify="right", no_wrap=True)
+        best = max(all_nodes[n].get("total") or 0 for n in feasible)
+        for n in feasible[:MAX_NODE_ROWS]:
+            d = all_nodes[n]
+            cells = []
+            for sp in score_plugins:
+                sc = (d.get("score") or {}).get(sp)
+                if sc is None:
+                    cells.append("")
+                elif sc.get("skipped"):
+                    cells.append("[dim]skipped[/dim]" if color else "skipped")
+                else:
+                    cells.append(f"{sc['raw']} → {sc['normalized']} ×{sc['weight']} = {sc['final']}")
+            total = str(d.get("total") or 0)
+            mark = ""
+            if n == exp.get("node"):
+                mark = "  ← chosen"
+            elif (d.get("total") or 0) == best:
+                mark = "  (tie)"
+            label = f"[bold green]{n}[/bold green]" if color and n == exp.get("node") else n
+            s.add_row(label, *cells, total + mark)
+        console.print()
+        console.print(s)
+        if len(feasible) > MAX_NODE_ROWS:
+            console.print(f"... and {len(feasible) - MAX_NODE_ROWS} more feasible nodes (-o json shows them all)")
+        tied = [n for n in feasible if (all_nodes[n].get("total") or 0) == best]
+        console.print()
+        if exp.get("node"):
+            if len(tied) > 1:
+                others = ", ".join(x for x in tied if x != exp["node"])
+                console.print(f"Winner: {exp['node']} with {best}, tied with {others}: kube-scheduler picks at random "
+                              "among equal top scores (repeatable with KUBESIM_SEED).")
+            else:
+                runner = next((n for n in feasible if n != exp["node"]), None)
+                why = f", ahead of {runner} ({all_nodes[runner].get('total') or 0})" if runner else ", the only feasible node"
+                console.print(f"Winner: {exp['node']} with the highest total {best}{why}.")
+    elif outcome == "Scheduled" and len(feasible) == 1:
+        console.print()
+        console.print(f"Winner: {exp.get('node')}, the only feasible node (kube-scheduler skips scoring then).")
+    if outcome == "Unschedulable":
+        console.print()
+        console.print("What would make it fit:")
+        for n in shown:
+            d = all_nodes[n]
+            failing = [(fp, v) for fp, v in (d.get("filter") or {}).items() if v not in ("passed", "skipped")]
+            if not failing:
+                continue
+            hints = "; ".join(dict.fromkeys(fit_hint(v, n, pod, (nodes or {}).get(n)) for _, v in failing))
+            console.print(f"  {n}: {_esc(hints) if color else hints}")
+    pre = exp.get("preemption")
+    if pre and (pre.get("candidates") or pre.get("evicted")):
+        console.print()
+        console.print(f"Preemption: candidates {', '.join(c.get('node', '?') if isinstance(c, dict) else str(c) for c in pre.get('candidates') or []) or 'none'}")
+    return buf.getvalue()
+
+
+def _summarise_rest(console, rest: list[str], all_nodes: dict) -> None:
+    groups: dict[str, int] = {}
+    for n in rest:
+        d = all_nodes[n]
+        if d.get("feasible"):
+            key = "feasible"
+        else:
+            reasons = sorted({v for v in (d.get("filter") or {}).values() if v not in ("passed", "skipped")})
+            key = ", ".join(reasons) or "not evaluated"
+        groups[key] = groups.get(key, 0) + 1
+    console.print(f"... and {len(rest)} more nodes:")
+    for k, c in sorted(groups.items(), key=lambda kv: (-kv[1], kv[0])):
+        console.print(f"  {c} {k}")
