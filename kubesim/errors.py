@@ -201,6 +201,6 @@ class WithSource(KubesimError):
         self.err, self.verb, self.where = err, verb, where
 
     def __str__(self) -> str:
-        if isinstance(self.err, Invalid):
+        if self.err.reason == "Invalid":
             return str(self.err)
         return f'Error from server ({self.err.reason}): error when {self.verb} {self.where}: {self.err.message}'

@@ -134,7 +134,7 @@ def _resource_list(rl: dict | None) -> None:
     """SetDefaults_ResourceList: round up to milli scale and store the canonical string."""
     if not isinstance(rl, dict):
         return
-    from kubesim.api.validation import round_up_milli
+    from kubesim.api.quantity import round_up_milli
 
     for k, v in list(rl.items()):
         try:

@@ -3,12 +3,13 @@
 A faithful re-implementation of apimachinery's fixed-point quantity type, written from:
 
 - ``staging/src/k8s.io/apimachinery/pkg/api/resource/quantity.go`` (the scanner, ParseQuantity,
-  CanonicalizeBytes, String, Value/MilliValue),
+  CanonicalizeBytes, String, Value/MilliValue, Add, RoundUp, UnmarshalJSON),
 - ``staging/src/k8s.io/apimachinery/pkg/api/resource/suffix.go`` (suffix tables and interpret),
 - ``staging/src/k8s.io/apimachinery/pkg/api/resource/amount.go`` and ``math.go`` (canonical
   mantissa/exponent, base-1024 factoring, rounding away from zero, int64 saturation),
 - ``staging/src/k8s.io/apimachinery/pkg/api/resource/quantity_test.go`` and
-  ``quantity_overflow_test.go`` (the behaviour pinned by upstream's tables).
+  ``quantity_overflow_test.go`` (the behaviour pinned by upstream's tables),
+- ``pkg/apis/core/v1/defaults.go`` (``SetDefaults_ResourceList``: ``RoundUp(-3)``).
 
 Rules that carry over exactly:
 
@@ -32,6 +33,11 @@ a DecimalSI value whose exponent has no suffix (beyond ``E``) loses the exponent
 reads as ``1e1``). One deliberate difference: ``value``/``milli_value`` saturate at the int64
 rails (as newer upstream does) instead of returning an overflowed int64.
 
+This is kubesim's one quantity implementation: the API server's decoding (:func:`from_json`,
+:func:`unmarshal_error`: white space trimmed, JSON numbers read as the text Go's encoder writes,
+see ``kubesim.api.gofmt``), defaulting (:func:`round_up_milli`), validation (:class:`Quantity`
+values), the scheduler's integer views and describe's sums (:meth:`Quantity.add`) all use it.
+
 Everything here is pure and stdlib-only. String inputs are cached with ``functools.lru_cache``
 because the scheduler converts the same few request strings for thousands of pods.
 """
@@ -41,6 +47,8 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 from typing import NamedTuple
+
+from kubesim.api.gofmt import go_json_number, go_parse_int64
 
 DECIMAL_SI = "DecimalSI"
 BINARY_SI = "BinarySI"
@@ -131,15 +139,6 @@ def _scan(s: str) -> tuple[bool, str, str, str, str]:
     raise ValueError(ERR_FORMAT_WRONG)
 
 
-def _parse_int64(s: str) -> int | None:
-    """strconv.ParseInt(s, 10, 64): optional sign, ASCII digits, int64 range; else None."""
-    digits = s[1:] if s[:1] in ("+", "-") else s
-    if not digits or not all(c in _DIGITS for c in digits):
-        return None
-    n = int(s)
-    return n if _INT64_MIN <= n <= _INT64_MAX else None
-
-
 def _interpret(suffix: str) -> tuple[int, int, str]:
     """(base, exponent, format) of a suffix, or ValueError(ERR_SUFFIX)."""
     exp = _DECIMAL_SUFFIXES.get(suffix)
@@ -149,7 +148,7 @@ def _interpret(suffix: str) -> tuple[int, int, str]:
     if exp is not None:
         return 2, exp, BINARY_SI
     if len(suffix) > 1 and suffix[0] in "eE":
-        exp = _parse_int64(suffix[1:])
+        exp = go_parse_int64(suffix[1:])
         if exp is not None:
             # stored as an int32 scale: v1.36 truncates, so 1e4294967297 is 1e1
             return 10, (exp + (1 << 31)) % (1 << 32) - (1 << 31), DECIMAL_EXPONENT
@@ -274,43 +273,14 @@ def _parse_cached(s: str) -> _Parsed:
     return _parse(s)
 
 
-def _go_json_float(f: float) -> str:
-    """The text Go's encoding/json writes for a float64 (what the API server's Quantity
-    unmarshaller sees when YAML says ``cpu: 0.5``): shortest round-trip digits, plain notation
-    unless |f| < 1e-6 or |f| >= 1e21."""
-    text = repr(f)
-    if text in ("inf", "-inf", "nan"):
-        return text  # the scanner rejects these, as Go's encoder refuses them
-    sign = "-" if text.startswith("-") else ""
-    mantissa, _, exp_text = text.lstrip("-").partition("e")
-    int_part, _, frac_part = mantissa.partition(".")
-    all_digits = int_part + frac_part
-    digits = all_digits.lstrip("0")
-    # how many of `digits` stand before the decimal point (may be <= 0 or > len(digits))
-    point = len(int_part) + int(exp_text or 0) - (len(all_digits) - len(digits))
-    digits = digits.rstrip("0")
-    if not digits:
-        return sign + "0"
-    if abs(f) < 1e-6 or abs(f) >= 1e21:
-        exp = point - 1
-        body = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-        return f"{sign}{body}e{'-' if exp < 0 else '+'}{abs(exp)}"
-    if point <= 0:
-        return f"{sign}0.{'0' * -point}{digits}"
-    if point >= len(digits):
-        return sign + digits + "0" * (point - len(digits))
-    return f"{sign}{digits[:point]}.{digits[point:]}"
-
-
 def _as_text(q: str | int | float) -> str:
     if isinstance(q, str):
         return q
     if isinstance(q, bool):
         return "true" if q else "false"  # a JSON boolean is not a quantity
-    if isinstance(q, int):
-        return str(q)
-    if isinstance(q, float):
-        return _go_json_float(q)
+    if isinstance(q, (int, float)):
+        # a manifest's number reaches the API server as the text Go's JSON encoder gives it
+        return go_json_number(q)
     raise TypeError(f"a quantity must be a string or a number, not {type(q).__name__}")
 
 
@@ -455,3 +425,83 @@ def canonical(q: str | int | float) -> str:
 def _canonical_str(s: str) -> str:
     p = _parse_cached(s)
     return s if p.verbatim else _format(p.mantissa, p.exponent, p.fmt)
+
+
+# --- Quantity values, JSON decoding and defaulting -----------------------------------------
+
+
+class Quantity(NamedTuple):
+    """A ``resource.Quantity``: its exact value, the Format its String() uses, and, for a parsed
+    quantity, the String() itself (the input when upstream keeps it verbatim). ``str(q)`` is
+    String(); a quantity built by arithmetic has no text and formats its value."""
+
+    value: Fraction = Fraction(0)
+    format: str = DECIMAL_SI
+    text: str | None = None
+
+    def __str__(self) -> str:
+        if self.text is not None:
+            return self.text
+        return format_quantity(self.value, self.format)
+
+    def add(self, other: "Quantity") -> "Quantity":
+        """Quantity.Add: the sum, in this quantity's format unless this one is zero."""
+        fmt = other.format if self.value == 0 else self.format
+        return Quantity(self.value + other.value, fmt)
+
+    def milli_value(self) -> int:
+        """Quantity.MilliValue() (see :func:`milli_value`)."""
+        return _scaled_fraction(self.value, _MILLI)
+
+    def int_value(self) -> int:
+        """Quantity.Value() (see :func:`value`)."""
+        return _scaled_fraction(self.value, 0)
+
+
+def parse(q: str | int | float) -> Quantity:
+    """ParseQuantity(q) as a :class:`Quantity`. Inputs as for :func:`parse_quantity`;
+    ValueError with upstream's message when it does not parse."""
+    text = q if type(q) is str else _as_text(q)
+    p = _parse_cached(text)
+    return Quantity(_to_fraction(p.mantissa, p.exponent, q), p.fmt, _canonical_str(text))
+
+
+def _json_text(v: object) -> str:
+    """The text Quantity.UnmarshalJSON hands to ParseQuantity for a decoded JSON value: a
+    string without its surrounding white space (strings.TrimSpace), a number as Go's encoder
+    wrote it. Anything else cannot be a quantity (ValueError, the regular-expression message)."""
+    if isinstance(v, str):
+        return v.strip()
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return go_json_number(v)
+    raise ValueError(ERR_FORMAT_WRONG)
+
+
+def from_json(v: object) -> Quantity:
+    """Quantity.UnmarshalJSON of a decoded JSON value (a manifest's ``cpu: " 1 "``, ``cpu: 0.5``),
+    as the API server decodes an object: :func:`parse` after trimming white space."""
+    return parse(_json_text(v))
+
+
+def unmarshal_error(v: object) -> str | None:
+    """The error Quantity.UnmarshalJSON returns for a decoded JSON value, or None if it decodes.
+
+    Checks the syntax only, so it also accepts quantities too large for :func:`parse` to hold
+    exactly (``1e5000``), as the API server does."""
+    try:
+        _parse_cached(_json_text(v))
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def round_up_milli(v: object) -> str:
+    """What the API server stores for a resource-list value: SetDefaults_ResourceList
+    (``pkg/apis/core/v1/defaults.go``) decodes it (:func:`from_json`) and calls
+    ``RoundUp(-3)``: a value finer than 1m is rounded away from zero to whole millis, which
+    also drops the verbatim text; any other value keeps its String()."""
+    text = _json_text(v)
+    p = _parse_cached(text)
+    if p.exponent >= _MILLI:
+        return _canonical_str(text)
+    return _format(_div_away(p.mantissa, _MILLI - p.exponent), _MILLI, p.fmt)

@@ -4,10 +4,9 @@ Written from the upstream sources (behaviour and messages carried over, code not
 
 - ``staging/src/k8s.io/apimachinery/pkg/labels/selector.go``: the ``-l`` lexer and parser
   (``labels.Parse``), ``NewRequirement`` validation, ``Requirement.Matches`` and ``String``.
-- ``staging/src/k8s.io/apimachinery/pkg/api/validate/content/kube.go``, ``dns.go`` and
-  ``errors.go`` (``IsLabelKey``, ``IsLabelValue``, ``IsDNS1123Subdomain``) and
-  ``.../util/validation/field/errors.go``, ``path.go`` (how a field error prints:
-  ``values[0][app]: Invalid value: "x": ...``).
+- ``staging/src/k8s.io/apimachinery/pkg/util/validation/field/errors.go``, ``path.go`` (how a
+  field error prints: ``values[0][app]: Invalid value: "x": ...``); the key and value checks
+  themselves (``IsLabelKey``, ``IsLabelValue``) are ``kubesim.api.content``'s.
 - ``staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/helpers.go``: ``LabelSelectorAsSelector``.
 - ``staging/src/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go``:
   node selector terms (ORed, an empty term matches nothing, matchFields on metadata.name).
@@ -31,8 +30,10 @@ Everything here is stdlib-only. Node-selector requirements are compiled once per
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass, field
+
+from kubesim.api.content import label_key_errors, label_value_errors
+from kubesim.api.gofmt import go_parse_int64, go_quote, go_string_slice
 
 # --- selection.Operator values ---------------------------------------------------------------
 
@@ -49,38 +50,9 @@ OP_LT = "lt"
 _BINARY_OPERATORS = (OP_IN, OP_NOT_IN, OP_EQUALS, OP_DOUBLE_EQUALS, OP_NOT_EQUALS, OP_GT, OP_LT)
 _VALID_OPERATORS = frozenset(_BINARY_OPERATORS + (OP_EXISTS, OP_DOES_NOT_EXIST))
 
-_INT64_MIN = -(1 << 63)
-_INT64_MAX = (1 << 63) - 1
 _MISSING = object()
 
-# --- Go formatting helpers -------------------------------------------------------------------
-
-_GO_ESCAPES = {"\a": r"\a", "\b": r"\b", "\f": r"\f", "\n": r"\n", "\r": r"\r", "\t": r"\t",
-               "\v": r"\v", "\\": "\\\\", '"': '\\"'}
-
-
-def _go_quote(s: str) -> str:
-    """strconv.Quote / fmt %q for a string."""
-    out = ['"']
-    for ch in s:
-        esc = _GO_ESCAPES.get(ch)
-        if esc is not None:
-            out.append(esc)
-        elif ch.isprintable():
-            out.append(ch)
-        else:
-            cp = ord(ch)
-            out.append(f"\\x{cp:02x}" if cp < 0x80 else f"\\u{cp:04x}" if cp < 0x10000
-                       else f"\\U{cp:08x}")
-    out.append('"')
-    return "".join(out)
-
-
-def _go_string_slice(values: list[str] | tuple[str, ...] | None) -> str:
-    """fmt %#v of a []string, as a field error prints its bad value."""
-    if values is None:
-        return "[]string(nil)"
-    return "[]string{" + ", ".join(_go_quote(v) for v in values) + "}"
+# --- helpers (Go's %q and %#v are kubesim.api.gofmt's) -------------------------------------
 
 
 def _field_error(path: str, bad_value: str, detail: str) -> str:
@@ -92,90 +64,6 @@ def _aggregate(messages: list[str]) -> str:
     """utilerrors.NewAggregate(...).Error(): one message alone, several deduplicated in []."""
     unique = list(dict.fromkeys(messages))
     return unique[0] if len(unique) == 1 else "[" + ", ".join(unique) + "]"
-
-
-def _parse_int64(s: str) -> int | None:
-    """strconv.ParseInt(s, 10, 64), or None on error."""
-    digits = s[1:] if s[:1] in ("+", "-") else s
-    if not digits or not digits.isascii() or not digits.isdigit():
-        return None
-    n = int(s)
-    return n if _INT64_MIN <= n <= _INT64_MAX else None
-
-
-# --- label key and value validation (util/validation) ---------------------------------------
-
-_QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_QUALIFIED_NAME_ERR = ("must consist of alphanumeric characters, '-', '_' or '.', and must start "
-                       "and end with an alphanumeric character")
-_LABEL_VALUE_FMT = "(" + _QUALIFIED_NAME_FMT + ")?"
-_LABEL_VALUE_ERR = ("a valid label must be an empty string or consist of alphanumeric characters, "
-                    "'-', '_' or '.', and must start and end with an alphanumeric character")
-_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
-_DNS1123_SUBDOMAIN_ERR = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric "
-                          "characters, '-' or '.', and must start and end with an alphanumeric "
-                          "character")
-_QUALIFIED_NAME_RE = re.compile(_QUALIFIED_NAME_FMT)
-_LABEL_VALUE_RE = re.compile(_LABEL_VALUE_FMT)
-_DNS1123_SUBDOMAIN_RE = re.compile(_DNS1123_SUBDOMAIN_FMT)
-
-
-def _regex_error(msg: str, fmt: str, *examples: str) -> str:
-    if not examples:
-        return f"{msg} (regex used for validation is '{fmt}')"
-    # upstream joins "'a', " + " or " + "'b', " ..., hence the double spaces
-    return msg + " (e.g. " + " or ".join(f"'{e}', " for e in examples) + \
-        f"regex used for validation is '{fmt}')"
-
-
-def _max_len_error(n: int) -> str:
-    return f"must be no more than {n} bytes"
-
-
-def _is_dns1123_subdomain(value: str) -> list[str]:
-    errs = []
-    if len(value.encode()) > 253:
-        errs.append(_max_len_error(253))
-    if not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
-        errs.append(_regex_error(_DNS1123_SUBDOMAIN_ERR, _DNS1123_SUBDOMAIN_FMT, "example.com"))
-    return errs
-
-
-def label_key_errors(key: str) -> list[str]:
-    """IsLabelKey (formerly IsQualifiedName): why ``key`` is not a valid label key ([] if it is)."""
-    errs: list[str] = []
-    parts = key.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix:
-            errs.append("prefix part must be non-empty")
-        else:
-            errs.extend("prefix part " + m for m in _is_dns1123_subdomain(prefix))
-    else:
-        return ["a valid label key " + _regex_error(_QUALIFIED_NAME_ERR, _QUALIFIED_NAME_FMT,
-                                                   "MyName", "my.name", "123-abc")
-                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
-    if not name:
-        errs.append("name part must be non-empty")
-    elif len(name.encode()) > 63:
-        errs.append("name part " + _max_len_error(63))
-    if not _QUALIFIED_NAME_RE.fullmatch(name):
-        errs.append("name part " + _regex_error(_QUALIFIED_NAME_ERR, _QUALIFIED_NAME_FMT,
-                                                "MyName", "my.name", "123-abc"))
-    return errs
-
-
-def label_value_errors(value: str) -> list[str]:
-    """IsLabelValue: why ``value`` is not a valid label value ([] when it is)."""
-    errs = []
-    if len(value.encode()) > 63:
-        errs.append(_max_len_error(63))
-    if not _LABEL_VALUE_RE.fullmatch(value):
-        errs.append(_regex_error(_LABEL_VALUE_ERR, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
-    return errs
 
 
 # --- requirements and label selectors --------------------------------------------------------
@@ -206,7 +94,7 @@ class Requirement:
             v = labels.get(self.key, _MISSING)
             if v is _MISSING or self._bound is None:
                 return False
-            n = _parse_int64(v) if isinstance(v, str) else None
+            n = go_parse_int64(v) if isinstance(v, str) else None
             if n is None:
                 return False
             return n > self._bound if op == OP_GT else n < self._bound
@@ -235,39 +123,39 @@ def new_requirement(key: str, operator: str, values: list[str] | tuple[str, ...]
     errs: list[str] = []
     key_errs = label_key_errors(key)
     if key_errs:
-        errs.append(_field_error(key_path, _go_quote(key), "; ".join(key_errs)))
+        errs.append(_field_error(key_path, go_quote(key), "; ".join(key_errs)))
     bound = None
     if operator in (OP_IN, OP_NOT_IN):
         if not vals:
-            errs.append(_field_error(values_path, _go_string_slice(values),
+            errs.append(_field_error(values_path, go_string_slice(values),
                                      "for 'in', 'notin' operators, values set can't be empty"))
     elif operator in (OP_EQUALS, OP_DOUBLE_EQUALS, OP_NOT_EQUALS):
         if len(vals) != 1:
-            errs.append(_field_error(values_path, _go_string_slice(values),
+            errs.append(_field_error(values_path, go_string_slice(values),
                                      "exact-match compatibility requires one single value"))
     elif operator in (OP_EXISTS, OP_DOES_NOT_EXIST):
         if vals:
-            errs.append(_field_error(values_path, _go_string_slice(values),
+            errs.append(_field_error(values_path, go_string_slice(values),
                                      "values set must be empty for exists and does not exist"))
     elif operator in (OP_GT, OP_LT):
         if len(vals) != 1:
-            errs.append(_field_error(values_path, _go_string_slice(values),
+            errs.append(_field_error(values_path, go_string_slice(values),
                                      "for 'Gt', 'Lt' operators, exactly one value is required"))
         for i, v in enumerate(vals):
-            n = _parse_int64(v)
+            n = go_parse_int64(v)
             if n is None:
-                errs.append(_field_error(f"{values_path}[{i}]", _go_quote(v),
+                errs.append(_field_error(f"{values_path}[{i}]", go_quote(v),
                                          "for 'Gt', 'Lt' operators, the value must be an integer"))
             elif len(vals) == 1:
                 bound = n
     else:
-        supported = ", ".join(_go_quote(o) for o in _BINARY_OPERATORS + (OP_EXISTS, OP_DOES_NOT_EXIST))
+        supported = ", ".join(go_quote(o) for o in _BINARY_OPERATORS + (OP_EXISTS, OP_DOES_NOT_EXIST))
         op_path = f"{path}.operator" if path else "operator"
-        errs.append(f"{op_path}: Unsupported value: {_go_quote(operator)}: supported values: {supported}")
+        errs.append(f"{op_path}: Unsupported value: {go_quote(operator)}: supported values: {supported}")
     for i, v in enumerate(vals):
         value_errs = label_value_errors(v)
         if value_errs:
-            errs.append(_field_error(f"{values_path}[{i}][{key}]", _go_quote(v),
+            errs.append(_field_error(f"{values_path}[{i}][{key}]", go_quote(v),
                                      "; ".join(value_errs)))
     if errs:
         raise ValueError(_aggregate(errs))
@@ -459,7 +347,7 @@ class _Parser:
             raise ValueError(f"found '{literal}', expected: identifier")
         key_errs = label_key_errors(literal)
         if key_errs:  # validated with a nil field path, which prints as <nil>
-            raise ValueError(_field_error("<nil>", _go_quote(literal), "; ".join(key_errs)))
+            raise ValueError(_field_error("<nil>", go_quote(literal), "; ".join(key_errs)))
         if self.lookahead()[0] in (_T_EOS, _T_COMMA) and operator != OP_DOES_NOT_EXIST:
             operator = OP_EXISTS
         if operator in (OP_EXISTS, OP_DOES_NOT_EXIST):
@@ -563,7 +451,7 @@ def from_label_selector(sel: dict | None) -> LabelSelector:
         operator = expr.get("operator", "")
         op = _LABEL_SELECTOR_OPERATORS.get(operator)
         if op is None:
-            raise ValueError(f"{_go_quote(str(operator))} is not a valid pod selector operator")
+            raise ValueError(f"{go_quote(str(operator))} is not a valid pod selector operator")
         requirements.append(new_requirement(expr.get("key", ""), op, expr.get("values") or None))
     return LabelSelector(requirements)
 
@@ -816,6 +704,34 @@ def pod_fields(pod: dict) -> dict[str, str]:
     return fields
 
 
+def event_fields(ev: dict) -> dict[str, str]:
+    """Event ToSelectableFields (pkg/registry/core/event/strategy.go): the involved object's
+    fields, reason, reportingComponent, source (its component) and type."""
+    io = ev.get("involvedObject") or {}
+    fields = generic_fields(ev)
+    for f in ("kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"):
+        fields["involvedObject." + f] = _str(io.get(f))
+    fields.update({
+        "reason": _str(ev.get("reason")),
+        "reportingComponent": _str(ev.get("reportingComponent")),
+        "source": _str((ev.get("source") or {}).get("component")),
+        "type": _str(ev.get("type")),
+    })
+    return fields
+
+
+def namespace_fields(ns: dict) -> dict[str, str]:
+    """Namespace ToSelectableFields: metadata.name and status.phase."""
+    return {"metadata.name": _str((ns.get("metadata") or {}).get("name")),
+            "status.phase": _str((ns.get("status") or {}).get("phase"))}
+
+
+def fields_of(kind: str):
+    """The field-set function the API server uses to filter a kind by field selector."""
+    return {"Pod": pod_fields, "Node": node_fields, "Event": event_fields,
+            "Namespace": namespace_fields}.get(kind, generic_fields)
+
+
 def node_fields(node: dict) -> dict[str, str]:
     """Node ToSelectableFields: metadata.name and spec.unschedulable ("true"/"false")."""
     fields = generic_fields(node, namespaced=False)
@@ -874,9 +790,9 @@ def unsupported_field_error(kind_resource: str, field_label: str) -> str:
     "metadata.namespace"``."""
     entry = _FIELD_LABELS.get(_kind(kind_resource))
     if entry is None:
-        return (f"{_go_quote(field_label)} is not a known field selector: only "
+        return (f"{go_quote(field_label)} is not a known field selector: only "
                 f"\"metadata.name\", \"metadata.namespace\"")
-    return entry[2].format(label=field_label, quoted=_go_quote(field_label))
+    return entry[2].format(label=field_label, quoted=go_quote(field_label))
 
 
 def convert_field_selector(kind_resource: str, selector: FieldSelector) -> FieldSelector:

@@ -12,9 +12,12 @@ Written after kubernetes/kubernetes (v1.35):
 - ``staging/src/k8s.io/apimachinery/pkg/api/validation/objectmeta.go`` (``ValidateObjectMetaAccessor``,
   ``ValidateObjectMetaAccessorUpdate``, annotations size, owner references, finalizers);
 - ``staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go`` (labels, selectors);
-- ``staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go`` and
-  ``pkg/api/validate/content`` (``IsDNS1123Label``/``Subdomain``, label keys and values, ports,
-  ``RegexError``/``MaxLenError``/``InclusiveRangeError`` texts), ``ip.go`` (``IsValidCIDR``);
+- ``staging/src/k8s.io/apimachinery/pkg/util/validation/validation.go`` (``IsDNS1123Label``/
+  ``Subdomain``, ports, ``MaxLenError``/``InclusiveRangeError`` texts: "must be no more than 63
+  characters"), ``ip.go`` (``IsValidCIDR``); label keys and values (``IsQualifiedName`` and
+  ``IsValidLabelValue``, which are ``pkg/api/validate/content``'s ``IsLabelKey``/``IsLabelValue``:
+  "must be no more than 63 bytes") are ``kubesim.api.content``'s, quantities
+  ``kubesim.api.quantity``'s;
 - ``staging/src/k8s.io/apimachinery/pkg/util/validation/field/errors.go`` (how values print).
 
 Like the API server, validation runs on the object *after* defaulting and admission
@@ -46,10 +49,24 @@ from __future__ import annotations
 
 import re
 
+from kubesim.api.content import (
+    DNS1123_LABEL_FMT,
+    DNS1123_LABEL_RE,
+    DNS1123_SUBDOMAIN_RE,
+    EMPTY_ERROR,
+    dns1123_subdomain_errors,
+    label_key_errors,
+    label_value_errors,
+    regex_error,
+)
+from kubesim.api.gofmt import go_quote, go_string_slice
 from kubesim.errors import FieldError, duplicate, forbidden, invalid, required, unsupported
 
-# fractions (~2 ms to import) is loaded when a quantity is first parsed; annotations name it only
-# as strings (``from __future__ import annotations``).
+# kubesim.api.quantity (fractions, ~3 ms to import) is loaded when a quantity is first parsed;
+# its Quantity is imported for type checkers only (and typing, ~3 ms too, not at all).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from kubesim.api.quantity import Quantity
 
 # ---------------------------------------------------------------------------------------------
 # error helpers beyond kubesim.errors
@@ -85,76 +102,51 @@ def too_long(field: str, max_bytes: int) -> FieldError:
     return FieldError(field, "Too long", f"may not be more than {max_bytes} {unit}")
 
 
-def _go_quote(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def _go_string_slice(values: list) -> GoValue:
-    return GoValue("[]string{" + ", ".join(_go_quote(str(v)) for v in values) + "}")
+    return GoValue(go_string_slice(values))
 
 
 # ---------------------------------------------------------------------------------------------
-# apimachinery content validators: each returns a list of detail messages
+# apimachinery util/validation validators (each returns a list of detail messages); label keys,
+# label values and RegexError are kubesim.api.content's
 
 
 def max_len_error(n: int) -> str:
+    """util/validation.MaxLenError (content.MaxLenError says "bytes")."""
     return f"must be no more than {n} characters"
-
-
-def regex_error(msg: str, fmt: str, *examples: str) -> str:
-    if not examples:
-        return f"{msg} (regex used for validation is '{fmt}')"
-    ex = " or ".join(f"'{e}', " for e in examples)
-    return f"{msg} (e.g. {ex}regex used for validation is '{fmt}')"
 
 
 def inclusive_range_error(lo: int, hi: int) -> str:
     return f"must be between {lo} and {hi}, inclusive"
 
 
-EMPTY_ERROR = "must be non-empty"
 IS_NEGATIVE_ERROR = "must be greater than or equal to 0"
 IS_NOT_POSITIVE_ERROR = "must be greater than zero"
 FIELD_IMMUTABLE_ERROR = "field is immutable"
 
-_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 _DNS1123_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
                       "and must start and end with an alphanumeric character")
-_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
-_DNS1123_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
-                          "'-' or '.', and must start and end with an alphanumeric character")
-_dns1123_label_re = re.compile("^" + _DNS1123_LABEL_FMT + r"\Z")
-_dns1123_subdomain_re = re.compile("^" + _DNS1123_SUBDOMAIN_FMT + r"\Z")
 
-_LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_LABEL_KEY_MSG = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with "
-                  "an alphanumeric character")
-_label_key_re = re.compile("^" + _LABEL_KEY_FMT + r"\Z")
-_LABEL_VALUE_FMT = "(" + _LABEL_KEY_FMT + ")?"
-_LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
-                    "or '.', and must start and end with an alphanumeric character")
-_label_value_re = re.compile("^" + _LABEL_VALUE_FMT + r"\Z")
+# util/validation.IsQualifiedName and IsValidLabelValue are content.IsLabelKey and IsLabelValue
+is_qualified_name = label_key_errors
+is_valid_label_value = label_value_errors
 
 
 def is_dns1123_label(value: str) -> list[str]:
     errs = []
     if len(value) > 63:
         errs.append(max_len_error(63))
-    if not _dns1123_label_re.match(value):
-        if _dns1123_subdomain_re.match(value):
+    if not DNS1123_LABEL_RE.fullmatch(value):
+        if DNS1123_SUBDOMAIN_RE.fullmatch(value):
             errs.append("must not contain dots")
         else:
-            errs.append(regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
+            errs.append(regex_error(_DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"))
     return errs
 
 
 def is_dns1123_subdomain(value: str) -> list[str]:
-    errs = []
-    if len(value) > 253:
-        errs.append(max_len_error(253))
-    if not _dns1123_subdomain_re.match(value):
-        errs.append(regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
-    return errs
+    """util/validation.IsDNS1123Subdomain: content's check with util's length message."""
+    return dns1123_subdomain_errors(value, max_len_error)
 
 
 _DNS1123_LABEL_FMT_US = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?"
@@ -170,39 +162,6 @@ def is_dns1123_subdomain_with_underscore(value: str) -> list[str]:
         errs.append(max_len_error(253))
     if not _dns1123_subdomain_us_re.match(value):
         errs.append(regex_error(_DNS1123_SUBDOMAIN_MSG_US, _DNS1123_SUBDOMAIN_FMT_US, "example.com"))
-    return errs
-
-
-def is_qualified_name(value: str) -> list[str]:
-    """content.IsLabelKey: an optional DNS-subdomain prefix, '/', and a name part."""
-    errs: list[str] = []
-    parts = value.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix:
-            errs.append("prefix part " + EMPTY_ERROR)
-        else:
-            errs.extend("prefix part " + m for m in is_dns1123_subdomain(prefix))
-    else:
-        return ["a valid label key " + regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc")
-                + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
-    if not name:
-        errs.append("name part " + EMPTY_ERROR)
-    elif len(name) > 63:
-        errs.append("name part " + max_len_error(63))
-    if not _label_key_re.match(name):
-        errs.append("name part " + regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
-    return errs
-
-
-def is_valid_label_value(value: str) -> list[str]:
-    errs = []
-    if len(value) > 63:
-        errs.append(max_len_error(63))
-    if not _label_value_re.match(value):
-        errs.append(regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
     return errs
 
 
@@ -293,201 +252,6 @@ def _mask_trailing_dash(name: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# quantities (k8s.io/apimachinery pkg/api/resource/quantity.go)
-
-QUANTITY_FORMAT_ERROR = ("quantities must match the regular expression "
-                         "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
-QUANTITY_SUFFIX_ERROR = "unable to parse quantity's suffix"
-_DIGITS = frozenset("0123456789")
-_DEC_SUFFIX = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
-_BIN_SUFFIX = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
-_DEC_BY_EXP = {v: k for k, v in _DEC_SUFFIX.items()}
-_BIN_BY_EXP = {v: k for k, v in _BIN_SUFFIX.items()}
-
-
-class Quantity:
-    """A parsed quantity: exact value, format, and the string the API server would store."""
-
-    __slots__ = ("value", "format", "text")
-
-    def __init__(self, value: Fraction, fmt: str, text: str | None):
-        self.value = value
-        self.format = fmt  # "DecimalSI" | "BinarySI" | "DecimalExponent"
-        self.text = text   # the original string when Go would keep it verbatim
-
-    def __str__(self) -> str:
-        return self.text if self.text is not None else canonical_string(self.value, self.format)
-
-    def __repr__(self) -> str:
-        return f"Quantity({str(self)!r})"
-
-
-def _scan_quantity(s: str):
-    """parseQuantityString: (positive, num, denom, suffix) or raise ValueError(message)."""
-    end = len(s)
-    pos = 0
-    positive = True
-    if end and s[0] in "+-":
-        positive = s[0] == "+"
-        pos = 1
-    while pos < end and s[pos] == "0":
-        pos += 1
-    if pos >= end:
-        return positive, "0", "", ""
-    start = pos
-    while pos < end and s[pos] in _DIGITS:
-        pos += 1
-    num = s[start:pos] or "0"
-    denom = ""
-    if pos < end and s[pos] == ".":
-        pos += 1
-        dstart = pos
-        while pos < end and s[pos] in _DIGITS:
-            pos += 1
-        denom = s[dstart:pos]
-    if pos >= end:
-        return positive, num, denom, ""
-    suffix_start = pos
-    while pos < end and s[pos] in "eEinumkKMGTP":
-        pos += 1
-    if pos < end:
-        if s[pos] in "+-":
-            pos += 1
-        while pos < end:
-            if s[pos] not in _DIGITS:
-                raise ValueError(QUANTITY_FORMAT_ERROR)
-            pos += 1
-    return positive, num, denom, s[suffix_start:]
-
-
-def _interpret_suffix(suffix: str):
-    """(base, exponent, format) or raise ValueError."""
-    if suffix in _BIN_SUFFIX:
-        return 2, _BIN_SUFFIX[suffix], "BinarySI"
-    if suffix in _DEC_SUFFIX:
-        return 10, _DEC_SUFFIX[suffix], "DecimalSI"
-    if len(suffix) > 1 and suffix[0] in "eE":
-        exp = suffix[1:]
-        digits = exp[1:] if exp[0] in "+-" else exp
-        if digits and all(c in _DIGITS for c in digits) and -(1 << 31) <= int(exp) < (1 << 31):
-            return 10, int(exp), "DecimalExponent"
-    raise ValueError(QUANTITY_SUFFIX_ERROR)
-
-
-def quantity_syntax_error(text: str) -> str | None:
-    """The error ParseQuantity returns for ``text`` (trimmed, as UnmarshalJSON does), or None."""
-    try:
-        parse_quantity_full(text)
-    except ValueError as e:
-        return str(e)
-    return None
-
-
-def parse_quantity_full(text) -> Quantity:
-    """ParseQuantity: the value (rounded up to 1n as upstream does) and its format."""
-    from fractions import Fraction
-
-    if isinstance(text, bool):
-        raise ValueError(QUANTITY_FORMAT_ERROR)
-    if isinstance(text, int):
-        text = str(text)
-    elif isinstance(text, float):
-        text = repr(text) if not text.is_integer() else str(int(text))
-    s = str(text).strip()
-    if not s:
-        raise ValueError(QUANTITY_FORMAT_ERROR)
-    if s == "0":
-        return Quantity(Fraction(0), "DecimalSI", s)
-    positive, num, denom, suffix = _scan_quantity(s)
-    base, exponent, fmt = _interpret_suffix(suffix)
-    mantissa = Fraction(int(num + denom or "0"), 10 ** len(denom))
-    value = mantissa * (Fraction(10) ** exponent if base == 10 else Fraction(2) ** exponent)
-    # round non-zero values up to the nano scale
-    scaled = value * 10**9
-    if scaled.denominator != 1:
-        value = Fraction(-(-scaled.numerator // scaled.denominator), 10**9)
-    if fmt == "BinarySI" and 0 < value < 1:
-        fmt = "DecimalSI"
-    if not positive:
-        value = -value
-    keep = None  # ParseQuantity keeps the input string when it is already canonical
-    shifted = num + denom
-    if fmt == "BinarySI":
-        precision = 15 - len(num) - int(exponent * 3 / 10) - 1
-        if not denom and precision >= 0 and exponent % 10 == 0 and int(shifted) & 7 != 0:
-            keep = s
-    else:
-        scale = exponent - len(denom)
-        if (len(shifted) <= 18 and scale >= -9 and scale % 3 == 0
-                and not shifted.endswith("000") and shifted[0] != "0"):
-            keep = s
-    return Quantity(value, fmt, keep)
-
-
-def parse_quantity(text) -> Fraction:
-    """The exact value of a quantity; ValueError with upstream's message if it does not parse."""
-    return parse_quantity_full(text).value
-
-
-def _remove_factors(n: int, base: int) -> tuple[int, int]:
-    times = 0
-    while n != 0 and n % base == 0:
-        n //= base
-        times += 1
-    return n, times
-
-
-def canonical_string(value: Fraction, fmt: str = "DecimalSI") -> str:
-    """Quantity.String() for a value in a format (CanonicalizeBytes)."""
-    if value == 0:
-        return "0"
-    sign = "-" if value < 0 else ""
-    a = -value if value < 0 else value
-    if fmt == "BinarySI":
-        if a < 1024 or a.denominator != 1:
-            fmt = "DecimalSI"
-        else:
-            m, e = _remove_factors(int(a), 1024)
-            return f"{sign}{m}{_BIN_BY_EXP.get(e * 10, '')}"
-    # decimal: mantissa * 10^exp with exp a multiple of 3
-    exp = 0
-    while a.denominator != 1:
-        a *= 10
-        exp -= 1
-    m, t = _remove_factors(int(a), 10)
-    exp += t
-    r = exp % 3
-    if r:
-        m *= 10**r
-        exp -= r
-    if fmt == "DecimalExponent":
-        suffix = "" if exp == 0 else f"e{exp}"
-    else:
-        suffix = _DEC_BY_EXP.get(exp)
-        if suffix is None:
-            suffix = f"e{exp}"
-    return f"{sign}{m}{suffix}"
-
-
-def canonical_quantity(text) -> str:
-    """The string the API server stores for a quantity (``0.5`` -> ``500m``, ``1024Mi`` -> ``1Gi``)."""
-    return str(parse_quantity_full(text))
-
-
-def round_up_milli(text) -> str:
-    """SetDefaults_ResourceList: ``RoundUp(-3)`` (away from zero), then the string Go would store."""
-    from fractions import Fraction
-
-    q = parse_quantity_full(text)
-    scaled = q.value * 1000
-    if scaled.denominator == 1:
-        return str(q)
-    n, d = scaled.numerator, scaled.denominator
-    milli = -(-n // d) if n > 0 else -((-n + d - 1) // d)
-    return canonical_string(Fraction(milli, 1000), q.format)
-
-
-# ---------------------------------------------------------------------------------------------
 # metadata
 
 
@@ -554,8 +318,8 @@ def validate_owner_references(refs, path: str) -> list[FieldError]:
 
 
 def _go_owner_ref(ref: dict) -> str:
-    return (f'v1.OwnerReference{{APIVersion:{_go_quote(ref.get("apiVersion", ""))}, Kind:{_go_quote(ref.get("kind", ""))}, '
-            f'Name:{_go_quote(ref.get("name", ""))}, UID:{_go_quote(ref.get("uid", ""))}, Controller:(*bool)(nil), '
+    return (f'v1.OwnerReference{{APIVersion:{go_quote(ref.get("apiVersion", ""))}, Kind:{go_quote(ref.get("kind", ""))}, '
+            f'Name:{go_quote(ref.get("name", ""))}, UID:{go_quote(ref.get("uid", ""))}, Controller:(*bool)(nil), '
             f'BlockOwnerDeletion:(*bool)(nil)}}')
 
 
@@ -716,8 +480,10 @@ def _validate_container_resource_name(name: str, path: str) -> list[FieldError]:
 
 
 def _parse_or_error(value, path: str, errs: list[FieldError]) -> Quantity | None:
+    from kubesim.api.quantity import from_json
+
     try:
-        return parse_quantity_full(value)
+        return from_json(value)
     except ValueError as e:
         errs.append(invalid(path, value if isinstance(value, str) else str(value), str(e)))
         return None
@@ -897,7 +663,7 @@ def validate_pod_spec(spec: dict, meta: dict | None, path: str) -> list[FieldErr
     errs.extend(_validate_pod_security_context(_dict(spec.get("securityContext")), f"{path}.securityContext"))
     for i, ref in enumerate(_list(spec.get("imagePullSecrets"))):
         if isinstance(ref, dict) and set(ref) - {"name"}:
-            errs.append(invalid(f"{path}.imagePullSecrets[{i}]", GoValue(f"core.LocalObjectReference{{Name:{_go_quote(_str(ref.get('name')))}}}"),
+            errs.append(invalid(f"{path}.imagePullSecrets[{i}]", GoValue(f"core.LocalObjectReference{{Name:{go_quote(_str(ref.get('name')))}}}"),
                                 "only name may be set"))
     errs.extend(_validate_affinity(_dict(spec.get("affinity")), f"{path}.affinity"))
     errs.extend(_validate_dns_config(spec.get("dnsConfig"), dns, f"{path}.dnsConfig"))
@@ -1078,8 +844,10 @@ def _validate_volume_source(vol: dict, path: str) -> list[FieldError]:
         elif src == "emptyDir":
             limit = s.get("sizeLimit")
             if limit is not None:
+                from kubesim.api.quantity import from_json
+
                 try:
-                    if parse_quantity(limit) < 0:
+                    if from_json(limit).value < 0:
                         errs.append(forbidden(f"{path}.emptyDir.sizeLimit", "SizeLimit field must be a valid resource quantity"))
                 except ValueError:
                     pass
@@ -1782,9 +1550,9 @@ def _spec_diff(old: dict, new: dict) -> str:
 
 def _go_taint(t: dict) -> str:
     added = t.get("timeAdded")
-    ta = "(*v1.Time)(nil)" if not added else f"time.Date({_go_quote(_str(added))})"
-    return (f"core.Taint{{Key:{_go_quote(_str(t.get('key')))}, Value:{_go_quote(_str(t.get('value')))}, "
-            f"Effect:{_go_quote(_str(t.get('effect')))}, TimeAdded:{ta}}}")
+    ta = "(*v1.Time)(nil)" if not added else f"time.Date({go_quote(_str(added))})"
+    return (f"core.Taint{{Key:{go_quote(_str(t.get('key')))}, Value:{go_quote(_str(t.get('value')))}, "
+            f"Effect:{go_quote(_str(t.get('effect')))}, TimeAdded:{ta}}}")
 
 
 def validate_node_taints(taints: list, path: str) -> list[FieldError]:
@@ -1876,7 +1644,7 @@ def validate_node_update(new: dict, old: dict) -> list[FieldError]:
         if a in seen:
             a = _dict(a)
             errs.append(duplicate(f"status.addresses[{i}]", GoValue(
-                f"core.NodeAddress{{Type:{_go_quote(_str(a.get('type')))}, Address:{_go_quote(_str(a.get('address')))}}}")))
+                f"core.NodeAddress{{Type:{go_quote(_str(a.get('type')))}, Address:{go_quote(_str(a.get('address')))}}}")))
         seen.append(a)
     ns, os_ = _dict(new.get("spec")), _dict(old.get("spec"))
     old_cidrs, new_cidrs = _node_pod_cidrs(os_), _node_pod_cidrs(ns)

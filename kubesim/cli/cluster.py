@@ -97,7 +97,7 @@ def api_resources_cmd(args, env) -> int:
     from kubesim.api import kinds
     from kubesim.printers.tables import format_cells
 
-    infos = sorted(kinds.REGISTRY.all(), key=lambda k: (k.group, k.plural))
+    infos = sorted((k for k in kinds.REGISTRY.all() if k.served), key=lambda k: (k.group, k.plural))
     if args.namespaced is not None:
         want = args.namespaced == "true"
         infos = [k for k in infos if k.namespaced == want]

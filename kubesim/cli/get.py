@@ -107,6 +107,10 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
 
     fmt = args.output or ""
     single = len(results) == 1 and len(results[0][1]) == 1
+    if len(results) == 1 and not results[0][0].served:
+        # the scheduler configuration is one document, not a list of named objects
+        single = True
+        fmt = fmt if fmt and fmt != "wide" else "yaml"
     objs_all = [o for _, _, objs in results for o in objs]
     if args.sort_by:
         objs_all = _sort(objs_all, args.sort_by)

@@ -6,7 +6,8 @@ sigs.k8s.io/json (a fork of encoding/json) and reports, in this order of precede
 
 1. an error returned by a type's own ``UnmarshalJSON`` (``resource.Quantity``,
    ``intstr.IntOrString``, ``metav1.Time``) - it aborts decoding at once
-   (k8s.io/apimachinery ``pkg/api/resource/quantity.go`` ``ParseQuantity``);
+   (k8s.io/apimachinery ``pkg/api/resource/quantity.go`` ``ParseQuantity``, which is
+   ``kubesim.api.quantity``'s);
 2. otherwise the *first* JSON type mismatch, as encoding/json's ``UnmarshalTypeError`` prints it:
    ``json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type []v1.Container``
    (``Struct.Field`` where ``Field`` is the dotted JSON path without list indices);
@@ -48,6 +49,8 @@ from __future__ import annotations
 
 import json
 import os
+
+from kubesim.api.gofmt import go_json_number, go_quote
 
 SCHEMA_SET = "v1.35.0-local-strict"
 _FORMAT = 1  # bump when the compact format changes
@@ -167,9 +170,9 @@ def format_bad_request(source: str, obj: dict, messages: list[str], verb: str = 
         detail = "strict decoding error: " + ", ".join(messages)
     else:
         detail = messages[0] if messages else ""
-    message = f"{kind} in version {_go_quote(version)} cannot be handled as a {kind}: {detail}"
+    message = f"{kind} in version {go_quote(version)} cannot be handled as a {kind}: {detail}"
     if source:
-        message = f"error when {verb} {_go_quote(source)}: {message}"
+        message = f"error when {verb} {go_quote(source)}: {message}"
     return "Error from server (BadRequest): " + message
 
 
@@ -434,23 +437,6 @@ def _json_kind(v) -> str:
     return "null"
 
 
-def _go_number(v) -> str:
-    """A number as kubectl's json.Marshal writes it (encoding/json floatEncoder)."""
-    if isinstance(v, float):
-        if v.is_integer() and abs(v) < 1e21:
-            return str(int(v))
-        a = abs(v)
-        if 1e-6 <= a < 1e21:
-            from decimal import Decimal
-
-            return format(Decimal(repr(v)), "f")
-        r = repr(v)
-        mant, _, exp = r.partition("e")
-        sign = "-" if exp.startswith("-") else "+"
-        return f"{mant}e{sign}{exp.lstrip('+-').lstrip('0') or '0'}"
-    return str(v)
-
-
 def _is_integral(v) -> bool:
     if isinstance(v, bool):
         return False
@@ -482,7 +468,7 @@ class _Walker:
     def _type_error(self, path, value, go_type, stack, struct, fatal=False):
         desc = _json_kind(value)
         if desc == "number" and go_type in _GO_INTS:
-            desc = "number " + _go_number(value)
+            desc = "number " + go_json_number(value)
         if struct:
             msg = (f"json: cannot unmarshal {desc} into Go struct field {struct}."
                    f"{'.'.join(stack)} of type {go_type}")
@@ -555,16 +541,14 @@ class _Walker:
                 self._type_error(path, value, node["g"], stack, struct)
         elif k == "qty":
             # resource.Quantity.UnmarshalJSON parses whatever JSON text it is given.
-            if isinstance(value, str):
-                err = quantity_error(value) if server else None
-            elif isinstance(value, (int, float)) and not isinstance(value, bool):
-                err = quantity_error(_go_number(value)) if server else None
-            else:
-                err = QUANTITY_FORMAT_ERROR
-                if not server:
-                    self.issues.append(("oneof", path))
-            if err and server:
-                self.issues.append(("fatal", path, err))
+            if server:
+                from kubesim.api.quantity import unmarshal_error
+
+                err = unmarshal_error(value)
+                if err:
+                    self.issues.append(("fatal", path, err))
+            elif isinstance(value, bool) or not isinstance(value, (str, int, float)):
+                self.issues.append(("oneof", path))
         elif k == "ios":
             # intstr.IntOrString.UnmarshalJSON: a JSON string, else json.Unmarshal into int32.
             if isinstance(value, str):
@@ -590,81 +574,3 @@ class _Walker:
 
 
 _GO_INTS = frozenset(("int", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"))
-
-
-# ---------------------------------------------------------------------------------------------
-# quantities (k8s.io/apimachinery pkg/api/resource/quantity.go, parse errors only)
-
-QUANTITY_FORMAT_ERROR = ("quantities must match the regular expression "
-                         "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
-QUANTITY_SUFFIX_ERROR = "unable to parse quantity's suffix"
-_SUFFIXES = {"", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}
-
-
-def quantity_error(text: str) -> str | None:
-    """The error ParseQuantity returns for ``text`` (after UnmarshalJSON's trimming), or None.
-
-    Follows parseQuantityString's scan and the suffixer's interpretation."""
-    s = text.strip()
-    if not s:
-        return QUANTITY_FORMAT_ERROR
-    end = len(s)
-    pos = 1 if s[0] in "+-" else 0
-    while pos < end and s[pos] == "0":
-        pos += 1
-    if pos >= end:
-        return None  # all zeros
-    while pos < end and s[pos] in _DIGITS:
-        pos += 1
-    if pos >= end:
-        return None
-    if s[pos] == ".":
-        pos += 1
-        while pos < end and s[pos] in _DIGITS:
-            pos += 1
-        if pos >= end:
-            return None
-    suffix_start = pos
-    while pos < end and s[pos] in "eEinumkKMGTP":
-        pos += 1
-    if pos < end:
-        if s[pos] in "+-":
-            pos += 1
-        while pos < end:
-            if s[pos] not in _DIGITS:
-                return QUANTITY_FORMAT_ERROR
-            pos += 1
-    suffix = s[suffix_start:]
-    if suffix in _SUFFIXES:
-        return None
-    if len(suffix) > 1 and suffix[0] in "eE":
-        exp = suffix[1:]
-        digits = exp[1:] if exp[0] in "+-" else exp
-        if digits and all(c in _DIGITS for c in digits) and -(1 << 31) <= int(exp) < (1 << 31):
-            return None
-    return QUANTITY_SUFFIX_ERROR
-
-
-_DIGITS = frozenset("0123456789")
-
-
-def _go_quote(s: str) -> str:
-    """Go's %q for the strings kubectl quotes (file names, versions)."""
-    out = ['"']
-    for ch in s:
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\x{ord(ch):02x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)

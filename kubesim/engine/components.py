@@ -16,13 +16,14 @@ def register_nodes(cluster: Cluster) -> bool:
     from kubesim.kubelet import node as kubelet_node
 
     nodes = cluster.store.list("Node")
-    changed = False
-    for n in nodes:
-        if kubelet_node.needs_registration(n):
-            kubelet_node.register(n, nodes, cluster, static_pod_path(cluster, n["metadata"]["name"]))
-            cluster.store.put(n)
-            changed = True
-    return changed
+    todo = [n for n in nodes if kubelet_node.needs_registration(n)]
+    if not todo:
+        return False
+    alloc = kubelet_node.Allocator(nodes)
+    for n in todo:
+        kubelet_node.register(n, alloc, cluster, static_pod_path(cluster, n["metadata"]["name"]))
+        cluster.store.put(n)
+    return True
 
 
 def sync_pods(cluster: Cluster) -> bool:

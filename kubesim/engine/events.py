@@ -33,7 +33,10 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
     if field_path:
         ref["fieldPath"] = field_path
     ns = ref.get("namespace") or "default"
-    index = store.meta("events.index", {}) or {}
+    index = store.meta("events.index")
+    if index is None:
+        index = {}
+        store.set_meta("events.index", index)
     key = "|".join([component, host, ref["kind"], ns, ref["name"], ref.get("uid", ""), field_path, type_, reason, message])
     existing_name = index.get(key)
     if existing_name:
@@ -48,10 +51,7 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
     seq = int(store.meta("events.seq", 0)) + 1
     store.set_meta("events.seq", seq)
     nanos = int(now) * 1_000_000_000 + seq % 1_000_000_000
-    name = f"{ref['name']}.{nanos:x}"
-    while store.get("Event", ns, name) is not None:
-        nanos += 1
-        name = f"{ref['name']}.{nanos:x}"
+    name = f"{ref['name']}.{nanos:x}"  # unique: the sequence never repeats within a state
     source = {"component": component}
     if host:
         source["host"] = host
@@ -72,9 +72,8 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
         "reportingInstance": host,
     }
     store.create(ev, format_time(now))
-    index = dict(index)
     index[key] = name
-    store.set_meta("events.index", index)
+    store.touch_meta("events.index")
     return ev
 
 

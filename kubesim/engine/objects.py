@@ -77,6 +77,9 @@ def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
                 f'no matches for kind "{obj["kind"]}" in version "{obj["apiVersion"]}"\n'
                 "ensure CRDs are installed first")))
             continue
+        if not info.served:
+            out.append(Prepared(doc, info, copy.deepcopy(obj), where, position))
+            continue
         messages = validate_structure(obj)
         if messages:
             line = format_bad_request(doc.source, obj, messages, verb)
@@ -213,6 +216,9 @@ def apply(cluster: Cluster, prepared: list[Prepared], pre_errors: list | None = 
     for p in prepared:
         desired = p.obj
         try:
+            if p.info.kind == "KubeSchedulerConfiguration":
+                lines.append(apply_scheduler_configuration(cluster, desired))
+                continue
             _check_namespace(cluster, p)
             live = cluster.store.get(p.info.kind, p.namespace, p.name)
             cfg = last_applied_json(desired)
@@ -236,6 +242,51 @@ def apply(cluster: Cluster, prepared: list[Prepared], pre_errors: list | None = 
             errors.append((p.position, WithSource(e, "creating", p.where)))
     _raise_in_order(errors)
     return lines
+
+
+def apply_scheduler_configuration(cluster: Cluster, cfg: dict) -> str:
+    """Store a KubeSchedulerConfiguration as the cluster's, refusing what kube-scheduler would
+    refuse to start with (validation, then building every profile's framework)."""
+    from kubesim.scheduler import config as schedconfig
+    from kubesim.scheduler.scheduler import Scheduler
+
+    from kubesim.engine.scheduling import CONFIG_META
+
+    try:
+        schedconfig.load(cfg)
+        Scheduler(cfg, cluster.rng)
+    except schedconfig.ConfigError as e:
+        raise InvalidConfiguration(e.errors) from None
+    ref = "kubeschedulerconfiguration.kubescheduler.config.k8s.io/kube-scheduler"
+    old = cluster.store.meta(CONFIG_META)
+    if old == cfg:
+        return f"{ref} unchanged"
+    cluster.store.set_meta(CONFIG_META, cfg)
+    return f"{ref} {'configured' if old else 'created'}"
+
+
+def scheduler_configuration(cluster: Cluster) -> dict:
+    """The configuration in force, defaulted as kube-scheduler defaults it."""
+    from kubesim.engine.scheduling import CONFIG_META
+    from kubesim.scheduler import config as schedconfig
+
+    return schedconfig.complete(cluster.store.meta(CONFIG_META))
+
+
+class InvalidConfiguration(StatusError):
+    """kube-scheduler's refusal of a configuration, with its field errors."""
+
+    reason = "Invalid"
+
+    def __init__(self, errors: list[str]):
+        self.errors = errors
+        super().__init__("; ".join(errors))
+
+    def __str__(self) -> str:
+        head = "The KubeSchedulerConfiguration is invalid: "
+        if len(self.errors) == 1:
+            return head + self.errors[0]
+        return head + "\n" + "\n".join("* " + e for e in self.errors)
 
 
 def create(cluster: Cluster, prepared: list[Prepared], pre_errors: list | None = None) -> list[str]:
@@ -265,6 +316,8 @@ def select(cluster: Cluster, info: KindInfo, names: list[str], namespace: str | 
     """Objects of one kind: by name (NotFound errors for the missing) or by selectors."""
     from kubesim.api import selectors
 
+    if info.kind == "KubeSchedulerConfiguration":
+        return [scheduler_configuration(cluster)], []
     ns = namespace if info.namespaced else None
     errors: list[KubesimError] = []
     if names:
@@ -286,22 +339,17 @@ def select(cluster: Cluster, info: KindInfo, names: list[str], namespace: str | 
         objs = [o for o in objs if sel.matches(o["metadata"].get("labels") or {})]
     if field_selector:
         try:
-            fsel = selectors.parse_field_selector(field_selector)
+            fsel = selectors.convert_field_selector(info.kind, selectors.parse_field_selector(field_selector))
         except ValueError as e:
-            raise UsageError(str(e)) from None
-        fields_of = {"Pod": selectors.pod_fields, "Node": selectors.node_fields}.get(info.kind, selectors.generic_fields)
-        allowed = set(fields_of(_blank(info.kind)))
-        for field, _, _ in fsel.requirements:
-            if field not in allowed:
+            msg = str(e)
+            if msg.startswith("field label not supported") or "is not a known field selector" in msg:
                 raise BadRequest(f'Unable to find {{"{info.group}" "{info.version}" "{info.plural}"}} '
                                  f'that match label selector "{label_selector or ""}", field selector '
-                                 f'"{field_selector}": field label not supported: {field}')
+                                 f'"{field_selector}": {msg}') from None
+            raise UsageError(msg) from None
+        fields_of = selectors.fields_of(info.kind)
         objs = [o for o in objs if fsel.matches(fields_of(o))]
     return objs, errors
-
-
-def _blank(kind: str) -> dict:
-    return {"kind": kind, "metadata": {"name": "", "namespace": ""}, "spec": {}, "status": {}}
 
 
 # -- deleting ------------------------------------------------------------------------------

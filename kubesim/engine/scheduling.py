@@ -74,6 +74,8 @@ def step(cluster: Cluster) -> bool:
     less = scheduler.queue_sort_less()
     queue = SchedulingQueue.from_dict(saved, less=less, pre_enqueue=scheduler.pre_enqueue, pods=mine) \
         if saved else SchedulingQueue(less=less, pre_enqueue=scheduler.pre_enqueue)
+    queue.initial_backoff = float(scheduler.config.get("podInitialBackoffSeconds", 1))
+    queue.max_backoff = float(scheduler.config.get("podMaxBackoffSeconds", 10))
     seen = store.meta(SEEN_META)
     current_rv = int(store.meta("resourceVersion", 0))
     if seen is not None and current_rv > int(seen):

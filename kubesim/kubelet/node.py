@@ -23,7 +23,6 @@ KUBELET_VERSION = "v1.35.0"
 CONTAINER_RUNTIME = "containerd://2.1.4"
 KERNEL_VERSION = "6.8.0-86-generic"
 OS_IMAGE = "Ubuntu 24.04.3 LTS"
-CLUSTER_CIDR = "10.244.0.0/16"
 NODE_SUBNET = "172.30.0.0/16"
 STATIC_POD_PATH_ANNOTATION = "kubesim.io/static-pod-path"
 
@@ -83,24 +82,50 @@ def needs_registration(node: dict) -> bool:
                 and st.get("addresses") and (node.get("spec") or {}).get("podCIDR"))
 
 
-def _used_indexes(nodes: list[dict]) -> tuple[set[int], set[str]]:
-    cidrs, ips = set(), set()
-    net = ipaddress.ip_network(CLUSTER_CIDR)
-    for n in nodes:
-        c = (n.get("spec") or {}).get("podCIDR")
-        if c:
-            try:
-                sub = ipaddress.ip_network(c)
-                cidrs.add(int(sub.network_address) - int(net.network_address) >> 8)
-            except ValueError:
-                pass
-        for a in (n.get("status") or {}).get("addresses") or []:
-            if a.get("type") == "InternalIP":
-                ips.add(a.get("address"))
-    return cidrs, ips
+class Allocator:
+    """The node IPAM controller's /24s and the machines' InternalIPs, for one settle round.
+
+    Pod CIDRs are /24s from 10.244.0.0/16 as kubeadm's default podSubnet gives them; past 256
+    nodes (a simulation larger than that subnet) allocation continues into 10.245.0.0/16 and
+    onwards, so large what-if clusters still get unique ranges. InternalIPs are 172.30.N.2.
+    """
+
+    def __init__(self, nodes: list[dict]):
+        self.cidr_indexes: set[int] = set()
+        self.ips: set[str] = set()
+        base = int(ipaddress.ip_address("10.244.0.0"))
+        for n in nodes:
+            c = (n.get("spec") or {}).get("podCIDR")
+            if c:
+                try:
+                    self.cidr_indexes.add((int(ipaddress.ip_network(c, strict=False).network_address) - base) >> 8)
+                except ValueError:
+                    pass
+            ip = internal_ip(n)
+            if ip:
+                self.ips.add(ip)
+        self._next_cidr = 0
+        self._next_ip = 1
+
+    def pod_cidr(self) -> str:
+        while self._next_cidr in self.cidr_indexes:
+            self._next_cidr += 1
+        idx = self._next_cidr
+        self.cidr_indexes.add(idx)
+        addr = ipaddress.ip_address(int(ipaddress.ip_address("10.244.0.0")) + (idx << 8))
+        return f"{addr}/24"
+
+    def internal_ip(self) -> str:
+        sub = int(ipaddress.ip_network(NODE_SUBNET).network_address)
+        while True:
+            ip = str(ipaddress.ip_address(sub + (self._next_ip << 8) + 2))
+            self._next_ip += 1
+            if ip not in self.ips:
+                self.ips.add(ip)
+                return ip
 
 
-def register(node: dict, all_nodes: list[dict], ctx, static_pod_path: str | None) -> None:
+def register(node: dict, alloc: Allocator, ctx, static_pod_path: str | None) -> None:
     """Fill in what a freshly registered kubelet reports; keep what the manifest set."""
     md = node.setdefault("metadata", {})
     name = md["name"]
@@ -119,12 +144,8 @@ def register(node: dict, all_nodes: list[dict], ctx, static_pod_path: str | None
     if static_pod_path:
         ann.setdefault(STATIC_POD_PATH_ANNOTATION, static_pod_path)
 
-    others = [n for n in all_nodes if n["metadata"]["name"] != name]
-    used_cidrs, used_ips = _used_indexes(others)
     if not spec.get("podCIDR"):
-        net = ipaddress.ip_network(CLUSTER_CIDR)
-        idx = next(i for i in range(256) if i not in used_cidrs)
-        cidr = str(ipaddress.ip_network((int(net.network_address) + (idx << 8), 24)))
+        cidr = alloc.pod_cidr()
         spec["podCIDR"] = cidr
         spec["podCIDRs"] = [cidr]
     elif not spec.get("podCIDRs"):
@@ -142,14 +163,7 @@ def register(node: dict, all_nodes: list[dict], ctx, static_pod_path: str | None
             for type_, status, reason, msg in CONDITIONS
         ]
     if not st.get("addresses"):
-        sub = ipaddress.ip_network(NODE_SUBNET)
-        i = 1
-        while True:
-            ip = str(ipaddress.ip_address(int(sub.network_address) + (i << 8) + 2))
-            if ip not in used_ips:
-                break
-            i += 1
-        st["addresses"] = [{"address": ip, "type": "InternalIP"}, {"address": name, "type": "Hostname"}]
+        st["addresses"] = [{"address": alloc.internal_ip(), "type": "InternalIP"}, {"address": name, "type": "Hostname"}]
     st.setdefault("daemonEndpoints", {"kubeletEndpoint": {"Port": 10250}})
     info = st.setdefault("nodeInfo", {})
     mid = _stable_id(name, "machine")

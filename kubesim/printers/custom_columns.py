@@ -11,7 +11,8 @@ A port in behaviour (not in code) of upstream, kubernetes/kubernetes:
   ``^[``, CR as ``\\r``).
 - ``staging/src/k8s.io/cli-runtime/pkg/printers/tabwriter.go`` (GetNewTabWriter: minwidth 6,
   tabwidth 4, padding 3, pad ' ', RememberWidths) and ``github.com/liggitt/tabwriter``
-  ``tabwriter.go``: the column writer, Go's text/tabwriter plus RememberWidths.
+  ``tabwriter.go``: the column writer, Go's text/tabwriter plus RememberWidths - kubectl get's
+  writer, ``kubesim.printers.tables.table_tabwrite``.
 
 Confirmed against kubectl v1.36: columns are as wide as their widest cell plus 3, never less
 than 6; the last column is not padded; widths count code points (``日本語`` is 3). A tab or newline
@@ -27,6 +28,7 @@ import re
 from typing import Any, NamedTuple
 
 from kubesim.printers import jsonpath
+from kubesim.printers.tables import table_tabwrite
 
 __all__ = [
     "Column",
@@ -36,7 +38,6 @@ __all__ = [
     "parse_spec",
     "relaxed",
     "render",
-    "tabwrite",
 ]
 
 NO_VALUE_CELL = "<none>"
@@ -56,10 +57,6 @@ _ERR_MISSING_SPEC = (
     "headers, one line of space separated column specs."
 )
 _ERR_COUNT = "number of headers ({headers}) and field specifications ({specs}) don't match"
-
-# printers.GetNewTabWriter
-TABWRITER_MIN_WIDTH = 6
-TABWRITER_PADDING = 3
 
 _RELAXED = re.compile(r"\{\.?([^{}]+)\}|\.?([^{}]+)")
 # bufio.ScanWords' isSpace
@@ -161,91 +158,5 @@ def render(columns: list[tuple[str, str]], objects: list[dict], no_headers: bool
             cells = [_cell(parser.find_results(obj)) for parser in parsers]
             lines.append("\t".join(cells) + "\n")
     except jsonpath.JSONPathError as err:
-        raise CustomColumnsError(str(err), tabwrite("".join(lines))) from None
-    return tabwrite("".join(lines))
-
-
-# ---------------------------------------------------------------------------------------------
-# Go's text/tabwriter as kubectl configures it (liggitt/tabwriter with RememberWidths)
-
-
-class _Cell(NamedTuple):
-    text: str
-    width: int
-
-
-def tabwrite(text: str, minwidth: int = TABWRITER_MIN_WIDTH, padding: int = TABWRITER_PADDING) -> str:
-    """Align tab-terminated cells in columns as kubectl's tabwriter does (padchar ' ')."""
-    out: list[str] = []
-    remembered: list[int] = []
-    lines: list[list[_Cell]] = [[]]
-    cell: list[str] = []
-
-    def flush() -> None:
-        nonlocal lines
-        if cell:
-            lines[-1].append(_Cell("".join(cell), len(cell)))
-            cell.clear()
-        _format(lines, 0, len(lines), [], remembered, minwidth, padding, out)
-        lines = [[]]
-
-    for ch in text:
-        if ch in "\t\v\n\f":
-            lines[-1].append(_Cell("".join(cell), len(cell)))
-            cell.clear()
-            cells_in_line = len(lines[-1])
-            if ch in "\n\f":
-                lines.append([])
-                if ch == "\f" or cells_in_line == 1:
-                    flush()
-        else:
-            cell.append(ch)
-    flush()
-    return "".join(out)
-
-
-def _format(
-    lines: list[list[_Cell]],
-    line0: int,
-    line1: int,
-    widths: list[int],
-    remembered: list[int],
-    minwidth: int,
-    padding: int,
-    out: list[str],
-) -> None:
-    """Go's Writer.format: find the column blocks of ``lines[line0:line1]`` and write them."""
-    column = len(widths)
-    this = line0
-    while this < line1:
-        if column >= len(lines[this]) - 1:
-            this += 1
-            continue
-        _write_lines(lines, line0, this, widths, out)
-        line0 = this
-        width = minwidth
-        while this < line1 and column < len(lines[this]) - 1:
-            width = max(width, lines[this][column].width + padding)
-            this += 1
-        # RememberWidths: a column keeps the widest width it had in an earlier flush.
-        if len(remembered) < len(widths):
-            remembered.extend(widths[len(remembered) :])
-        if len(remembered) == len(widths):
-            remembered.append(width)
-        elif remembered[column] > width:
-            width = remembered[column]
-        else:
-            remembered[column] = width
-        _format(lines, line0, this, widths + [width], remembered, minwidth, padding, out)
-        line0 = this
-    _write_lines(lines, line0, line1, widths, out)
-
-
-def _write_lines(lines: list[list[_Cell]], line0: int, line1: int, widths: list[int], out: list[str]) -> None:
-    for i in range(line0, line1):
-        for j, cell in enumerate(lines[i]):
-            out.append(cell.text)
-            if j < len(widths):
-                out.append(" " * (widths[j] - cell.width))
-        if i + 1 < len(lines):
-            out.append("\n")
+        raise CustomColumnsError(str(err), table_tabwrite("".join(lines))) from None
+    return table_tabwrite("".join(lines))

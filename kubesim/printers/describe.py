@@ -42,13 +42,16 @@ those defaults; a LimitRange's resources print sorted (kubectl walks a Go map).
 from __future__ import annotations
 
 import math
-import re
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 
+from kubesim.api.gofmt import go_sprint
 from kubesim.printers.age import parse_timestamp, translate_timestamp_since
 from kubesim.printers.tables import find_node_roles, tabwrite
+
+TYPE_CHECKING = False  # (typing costs ~3 ms to import)
+if TYPE_CHECKING:
+    from kubesim.api.quantity import Quantity
 
 # describe's tabwriter (describe.go tabbedString)
 DESCRIBE_MINWIDTH, DESCRIBE_TABWIDTH, DESCRIBE_PADDING = 0, 8, 2
@@ -122,69 +125,12 @@ def _print_bool(v: object) -> str:
     return "True" if v else "False"
 
 
-def _go_value(v: object) -> str:
-    """Go's ``%v`` for JSON-decoded values."""
-    if v is None:
-        return "<nil>"
-    if isinstance(v, bool):
-        return _go_bool(v)
-    if isinstance(v, float):
-        return _go_float(v)
-    if isinstance(v, list):
-        return "[" + " ".join(_go_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "map[" + " ".join(f"{k}:{_go_value(v[k])}" for k in sorted(v)) + "]"
-    return str(v)
-
-
-def _go_float(x: float) -> str:
-    """strconv.FormatFloat(x, 'g', -1, 64), which ``%v`` uses."""
-    if x != x:
-        return "NaN"
-    if x in (math.inf, -math.inf):
-        return "+Inf" if x > 0 else "-Inf"
-    r = repr(x)
-    sign = "-" if r.startswith("-") else ""
-    r = r.lstrip("-")
-    mant, _, exp_s = r.partition("e")
-    exp = int(exp_s) if exp_s else 0
-    int_part, _, frac_part = mant.partition(".")
-    digits = (int_part + frac_part).lstrip("0")
-    if not digits:
-        return sign + "0"
-    # decimal point position of the digit string
-    lead_zeros = len(int_part + frac_part) - len((int_part + frac_part).lstrip("0"))
-    dp = len(int_part) - lead_zeros + exp
-    digits = digits.rstrip("0")
-    e = dp - 1
-    if e < -4 or e >= 6:  # shortest 'g' switches to an exponent at 1e+06 and below 1e-04
-        m = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-        return f"{sign}{m}e{'+' if e >= 0 else '-'}{abs(e):02d}"
-    if dp <= 0:
-        return f"{sign}0.{'0' * -dp}{digits}"
-    if dp >= len(digits):
-        return sign + digits + "0" * (dp - len(digits))
-    return f"{sign}{digits[:dp]}.{digits[dp:]}"
-
-
 def _string_or_none(s: str) -> str:
     return s if s else "<none>"
 
 
 # --------------------------------------------------------------------------------------------
-# quantities (kubesim.api.quantity, imported lazily)
-
-
-_EXPONENT = re.compile(r"[eE][+-]?\d+$")
-
-
-def _quantity_format(s: str) -> str:
-    s = str(s).strip()
-    if s[-2:] in ("Ki", "Mi", "Gi", "Ti", "Pi", "Ei"):
-        return "BinarySI"
-    if _EXPONENT.search(s):
-        return "DecimalExponent"
-    return "DecimalSI"
+# quantities: kubesim.api.quantity's Quantity, imported when describe first needs one
 
 
 def _quantity_module():
@@ -193,56 +139,31 @@ def _quantity_module():
     return quantity
 
 
-@dataclass(frozen=True)
-class _Qty:
-    """A resource.Quantity: an exact value and the format its String() uses."""
+def _parse_quantity(s: object) -> Quantity:
+    """ParseQuantity of a stored value; its String() is the stored text when upstream keeps it."""
+    return _quantity_module().parse(s)
 
-    value: Fraction = Fraction(0)
-    fmt: str = ""
 
-    @classmethod
-    def parse(cls, s: object) -> "_Qty":
-        q = _quantity_module()
-        with_format = getattr(q, "parse_quantity_with_format", None)
-        if with_format is not None:
-            value, fmt = with_format(s)
-        else:
-            value, fmt = q.parse_quantity(str(s)), _quantity_format(str(s))
-        return cls(Fraction(value), fmt)
-
-    def add(self, other: "_Qty") -> "_Qty":
-        # Quantity.Add: a zero receiver takes the other's format
-        fmt = other.fmt if self.value == 0 else self.fmt
-        return _Qty(self.value + other.value, fmt)
-
-    def string(self) -> str:
-        if self.value == 0:
-            return "0"  # also the zero Quantity kubectl gets for a missing resource
-        return _quantity_module().format_quantity(self.value, self.fmt or "DecimalSI")
-
-    def milli_value(self) -> int:
-        return math.ceil(self.value * 1000)
-
-    def int_value(self) -> int:
-        return math.ceil(self.value)
+def _zero_quantity() -> Quantity:
+    """The zero Quantity kubectl gets for a missing resource (String() ``0``)."""
+    return _quantity_module().Quantity()
 
 
 def _quantity_string(s: object) -> str:
     """``Quantity.String()`` of a stored quantity: its canonical form."""
-    canonical = getattr(_quantity_module(), "canonical", None)
-    return canonical(s) if canonical is not None else _Qty.parse(s).string()
+    return _quantity_module().canonical(s)
 
 
-def _parse_list(resources: dict | None) -> dict[str, _Qty]:
-    return {name: _Qty.parse(q) for name, q in (resources or {}).items()}
+def _parse_list(resources: dict | None) -> dict[str, Quantity]:
+    return {name: _parse_quantity(q) for name, q in (resources or {}).items()}
 
 
-def _add_list(into: dict[str, _Qty], new: dict[str, _Qty]) -> None:
+def _add_list(into: dict[str, Quantity], new: dict[str, Quantity]) -> None:
     for name, q in new.items():
         into[name] = into[name].add(q) if name in into else q
 
 
-def _max_list(into: dict[str, _Qty], new: dict[str, _Qty]) -> None:
+def _max_list(into: dict[str, Quantity], new: dict[str, Quantity]) -> None:
     for name, q in new.items():
         if name not in into or q.value > into[name].value:
             into[name] = q
@@ -252,12 +173,12 @@ def _is_pod_level_resource(name: str) -> bool:
     return name in ("cpu", "memory") or name.startswith("hugepages-")
 
 
-def _aggregate_containers(spec: dict, which: str) -> dict[str, _Qty]:
-    result: dict[str, _Qty] = {}
+def _aggregate_containers(spec: dict, which: str) -> dict[str, Quantity]:
+    result: dict[str, Quantity] = {}
     for c in spec.get("containers") or []:
         _add_list(result, _parse_list((c.get("resources") or {}).get(which)))
-    sidecars: dict[str, _Qty] = {}
-    init_max: dict[str, _Qty] = {}
+    sidecars: dict[str, Quantity] = {}
+    init_max: dict[str, Quantity] = {}
     for c in spec.get("initContainers") or []:
         res = _parse_list((c.get("resources") or {}).get(which))
         if c.get("restartPolicy") == "Always":
@@ -265,7 +186,7 @@ def _aggregate_containers(spec: dict, which: str) -> dict[str, _Qty]:
             _add_list(sidecars, res)
             res = dict(sidecars)
         else:
-            combined: dict[str, _Qty] = {}
+            combined: dict[str, Quantity] = {}
             _add_list(combined, res)
             _add_list(combined, sidecars)
             res = combined
@@ -274,7 +195,7 @@ def _aggregate_containers(spec: dict, which: str) -> dict[str, _Qty]:
     return result
 
 
-def pod_requests(pod: dict) -> dict[str, _Qty]:
+def pod_requests(pod: dict) -> dict[str, Quantity]:
     """resourcehelper.PodRequests (spec resources, pod-level requests, overhead)."""
     spec = pod.get("spec") or {}
     reqs = _aggregate_containers(spec, "requests")
@@ -282,12 +203,12 @@ def pod_requests(pod: dict) -> dict[str, _Qty]:
     if any(_is_pod_level_resource(n) for n in pod_level):
         for name, q in pod_level.items():
             if _is_pod_level_resource(name):
-                reqs[name] = _Qty.parse(q)
+                reqs[name] = _parse_quantity(q)
     _add_list(reqs, _parse_list(spec.get("overhead")))
     return reqs
 
 
-def pod_limits(pod: dict) -> dict[str, _Qty]:
+def pod_limits(pod: dict) -> dict[str, Quantity]:
     """resourcehelper.PodLimits (overhead only added to non-zero limits)."""
     spec = pod.get("spec") or {}
     limits = _aggregate_containers(spec, "limits")
@@ -296,7 +217,7 @@ def pod_limits(pod: dict) -> dict[str, _Qty]:
                                                **(pod_res.get("limits") or {})}):
         for name, q in (pod_res.get("limits") or {}).items():
             if _is_pod_level_resource(name):
-                limits[name] = _Qty.parse(q)
+                limits[name] = _parse_quantity(q)
     for name, q in _parse_list(spec.get("overhead")).items():
         if name in limits and limits[name].value != 0:
             limits[name] = limits[name].add(q)
@@ -717,15 +638,15 @@ def _field_path_value(pod: dict, api_version: str, path: str) -> str:
 def _container_resource_value(ref: dict, c: dict) -> str:
     """kubectl's ExtractContainerResourceValue for a ``resourceFieldRef``."""
     resource = ref.get("resource", "")
-    divisor = _Qty.parse(ref["divisor"]) if ref.get("divisor") else _Qty(Fraction(1), "DecimalSI")
+    divisor = _parse_quantity(ref.get("divisor") or "0")
     if divisor.value == 0:
-        divisor = _Qty(Fraction(1), "DecimalSI")
+        divisor = _parse_quantity("1")
     which, _, name = resource.partition(".")
     if which not in ("limits", "requests") or not (
             name in ("cpu", "memory", "ephemeral-storage") or name.startswith("hugepages-")):
         return ""
     raw = ((c.get("resources") or {}).get(which) or {}).get(name)
-    q = _Qty.parse(raw) if raw is not None else _Qty()
+    q = _parse_quantity(raw) if raw is not None else _zero_quantity()
     if name == "cpu":
         return str(math.ceil(q.milli_value() / divisor.milli_value()))
     return str(math.ceil(q.int_value() / divisor.int_value()))
@@ -794,7 +715,7 @@ def _describe_volumes(volumes: list[dict] | None, w: _PrefixWriter, space: str =
         elif v.get("emptyDir") is not None:
             ed = v["emptyDir"]
             size = ed.get("sizeLimit")
-            size_s = _quantity_string(size) if size and _Qty.parse(size).value > 0 else "<unset>"
+            size_s = _quantity_string(size) if size and _parse_quantity(size).value > 0 else "<unset>"
             w.write(LEVEL_2, "Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n"
                              f"    Medium:\t{ed.get('medium', '')}\n"
                              f"    SizeLimit:\t{size_s}\n")
@@ -958,7 +879,7 @@ def _describe_node_resource(pods: list[dict], node: dict, w: _PrefixWriter, now:
     w.write(LEVEL_1, "Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n")
     w.write(LEVEL_1, "---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n")
     allocatable = _parse_list(status.get("allocatable") or status.get("capacity"))
-    zero = _Qty()
+    zero = _zero_quantity()
     alloc_cpu = allocatable.get("cpu", zero).milli_value()
     alloc_mem = allocatable.get("memory", zero).int_value()
     for pod in pods:
@@ -967,18 +888,18 @@ def _describe_node_resource(pods: list[dict], node: dict, w: _PrefixWriter, now:
         mem_req, mem_lim = req.get("memory", zero), lim.get("memory", zero)
         meta = _meta(pod)
         w.write(LEVEL_1, f"{meta.get('namespace', '')}\t{meta.get('name', '')}\t\t"
-                         f"{cpu_req.string()} ({_percent(cpu_req.milli_value(), alloc_cpu)}%)\t"
-                         f"{cpu_lim.string()} ({_percent(cpu_lim.milli_value(), alloc_cpu)}%)\t"
-                         f"{mem_req.string()} ({_percent(mem_req.int_value(), alloc_mem)}%)\t"
-                         f"{mem_lim.string()} ({_percent(mem_lim.int_value(), alloc_mem)}%)\t"
+                         f"{cpu_req} ({_percent(cpu_req.milli_value(), alloc_cpu)}%)\t"
+                         f"{cpu_lim} ({_percent(cpu_lim.milli_value(), alloc_cpu)}%)\t"
+                         f"{mem_req} ({_percent(mem_req.int_value(), alloc_mem)}%)\t"
+                         f"{mem_lim} ({_percent(mem_lim.int_value(), alloc_mem)}%)\t"
                          f"{translate_timestamp_since(meta.get('creationTimestamp'), now)}\n")
 
     w.write(LEVEL_0, "Allocated resources:\n  (Total limits may be over 100 percent, i.e., "
                      "overcommitted.)\n")
     w.write(LEVEL_1, "Resource\tRequests\tLimits\n")
     w.write(LEVEL_1, "--------\t--------\t------\n")
-    reqs: dict[str, _Qty] = {}
-    limits: dict[str, _Qty] = {}
+    reqs: dict[str, Quantity] = {}
+    limits: dict[str, Quantity] = {}
     for pod in pods:
         _add_list(reqs, pod_requests(pod))
         _add_list(limits, pod_limits(pod))
@@ -989,7 +910,7 @@ def _describe_node_resource(pods: list[dict], node: dict, w: _PrefixWriter, now:
         whole = value(a)
         rp = _percent(value(r), whole) if whole != 0 else 0
         lp = _percent(value(l), whole) if whole != 0 else 0
-        w.write(LEVEL_1, f"{name}\t{r.string()} ({rp}%)\t{l.string()} ({lp}%)\n")
+        w.write(LEVEL_1, f"{name}\t{r} ({rp}%)\t{l} ({lp}%)\n")
 
     row("cpu", "milli")
     row("memory", "value")
@@ -1001,7 +922,7 @@ def _describe_node_resource(pods: list[dict], node: dict, w: _PrefixWriter, now:
     for name in huge:
         row(name, "value")
     for name in extended:
-        w.write(LEVEL_1, f"{name}\t{reqs.get(name, zero).string()}\t{limits.get(name, zero).string()}\n")
+        w.write(LEVEL_1, f"{name}\t{reqs.get(name, zero)}\t{limits.get(name, zero)}\n")
 
 
 # --------------------------------------------------------------------------------------------
@@ -1164,9 +1085,9 @@ def _print_unstructured(w: _PrefixWriter, level: int, content: dict, skip_prefix
                 if isinstance(child, dict):
                     _print_unstructured(w, level + 1, child, skip_expr)
                 else:
-                    w.write(level + 1, f"{_go_value(child)}\n")
+                    w.write(level + 1, f"{go_sprint(child)}\n")
         else:
-            w.write(level, f"{smart_label_for(key)}:\t{_go_value(value)}\n")
+            w.write(level, f"{smart_label_for(key)}:\t{go_sprint(value)}\n")
 
 
 def _describe_generic(obj: dict, ctx: DescribeContext) -> str:

@@ -36,11 +36,11 @@ here they produce the code point of the same number.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
+
+from kubesim.api.gofmt import go_float, go_json_float, go_parse_int64, go_quote, go_sprint
 
 __all__ = [
     "EXECUTE_ERROR",
@@ -104,6 +104,9 @@ class _NoValue:
 
     def __repr__(self) -> str:
         return "NO_VALUE"
+
+    def __str__(self) -> str:
+        return "<no value>"  # how go_sprint prints it
 
 
 NO_VALUE = _NoValue()
@@ -192,7 +195,6 @@ _TERMINATORS = frozenset(" \t\r\n.,[]$@{}")
 _DICT_KEY = re.compile(r"'([^']*)'")
 _SLICE = re.compile(r"(-?[0-9]*)(:-?[0-9]*)?(:-?[0-9]*)?")
 _FILTER = re.compile(r"([^!<>=]+)([!<>=]+)(.+?)")
-_GO_ATOI = re.compile(r"[+-]?[0-9]+")
 _GO_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)")
 
 
@@ -206,13 +208,6 @@ def _is_alnum(r: str | None) -> bool:
 
 def _is_terminator(r: str | None) -> bool:
     return r is None or r in _TERMINATORS
-
-
-def _go_atoi(text: str) -> int | None:
-    if not _GO_ATOI.fullmatch(text):
-        return None
-    value = int(text)
-    return value if _INT64_MIN <= value <= _INT64_MAX else None
 
 
 def _go_rune(r: str) -> str:
@@ -380,7 +375,7 @@ class _Parser:
                 self.backup()
                 break
         value = self.consume()
-        as_int = _go_atoi(value)
+        as_int = go_parse_int64(value)
         if as_int is not None:
             cur.nodes.append(IntNode(as_int))
         elif _GO_FLOAT.fullmatch(value):
@@ -420,7 +415,7 @@ class _Parser:
                 if i > 0 and raw == "":
                     params.append(Param())
                 else:
-                    number = _go_atoi(raw)
+                    number = go_parse_int64(raw)
                     if number is None:
                         raise JSONPathError(f"array index {raw} is not a number")
                     params.append(Param(number, True))
@@ -516,57 +511,6 @@ def normalize(value: Any) -> Any:
     return value
 
 
-def _digits(f: float) -> tuple[str, int]:
-    """Shortest round-trip decimal digits of abs(f) > 0, and the decimal point position."""
-    sign, digits, exponent = Decimal(repr(abs(f))).as_tuple()
-    text = "".join(map(str, digits)).rstrip("0")
-    exponent += len(digits) - len(text)
-    stripped = text.lstrip("0")
-    return stripped, len(stripped) + exponent
-
-
-def _fmt_e(digits: str, point: int) -> str:
-    mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-    exp = point - 1
-    return f"{mantissa}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
-
-
-def _fmt_f(digits: str, point: int) -> str:
-    if point <= 0:
-        return "0." + "0" * -point + digits
-    if point >= len(digits):
-        return digits + "0" * (point - len(digits))
-    return digits[:point] + "." + digits[point:]
-
-
-def go_float(f: float) -> str:
-    """Go's ``%v`` of a float64 (strconv 'g' with the shortest precision)."""
-    if math.isnan(f):
-        return "NaN"
-    if math.isinf(f):
-        return "+Inf" if f > 0 else "-Inf"
-    sign = "-" if math.copysign(1.0, f) < 0 else ""
-    if f == 0:
-        return sign + "0"
-    digits, point = _digits(f)
-    exp = point - 1
-    if exp < -4 or exp >= 6:
-        return sign + _fmt_e(digits, point)
-    return sign + _fmt_f(digits, point)
-
-
-def _json_float(f: float) -> str:
-    """encoding/json's float64: fixed notation unless tiny or huge, then ``1e-7``/``1e+21``."""
-    if f == 0:
-        return "-0" if math.copysign(1.0, f) < 0 else "0"
-    sign = "-" if f < 0 else ""
-    digits, point = _digits(f)
-    if abs(f) < 1e-6 or abs(f) >= 1e21:
-        text = _fmt_e(digits, point)
-        return sign + re.sub(r"e-0(\d)$", r"e-\1", text)
-    return sign + _fmt_f(digits, point)
-
-
 _JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _JSON_HTML = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
@@ -599,7 +543,7 @@ def go_json(value: Any, indent: str | None = None, _level: int = 0) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return _json_float(value)
+        return go_json_float(value)
     if isinstance(value, str):
         return _json_string(value)
     if isinstance(value, dict):
@@ -620,54 +564,6 @@ def go_json(value: Any, indent: str | None = None, _level: int = 0) -> str:
         body = ("," + inner).join(go_json(v, indent, _level + 1) for v in value)
         return "[" + inner + body + "\n" + indent * _level + "]"
     raise TypeError(f"json: unsupported type: {type(value).__name__}")
-
-
-def go_sprint(value: Any) -> str:
-    """Go's ``fmt.Sprint`` of a decoded JSON value: ``map[a:1 b:2]``, ``[x y]``, ``<nil>``."""
-    if value is None:
-        return "<nil>"
-    if value is NO_VALUE:
-        return "<no value>"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return go_float(value)
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict):
-        return "map[" + " ".join(f"{k}:{go_sprint(v)}" for k, v in sorted(value.items())) + "]"
-    if isinstance(value, (list, tuple)):
-        return "[" + " ".join(go_sprint(v) for v in value) + "]"
-    return str(value)
-
-
-_QUOTE_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
-
-
-def go_quote(s: str) -> str:
-    """Go's ``strconv.Quote`` (and ``%q``)."""
-    out = ['"']
-    for ch in s:
-        if ch in ('"', "\\"):
-            out.append("\\" + ch)
-        elif ch.isprintable():
-            out.append(ch)
-        elif ch in _QUOTE_ESCAPES:
-            out.append(_QUOTE_ESCAPES[ch])
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\x{ord(ch):02x}")
-        elif 0xD800 <= ord(ch) <= 0xDFFF:
-            out.append("\\ufffd")
-        elif ord(ch) < 0x10000:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(f"\\U{ord(ch):08x}")
-    out.append('"')
-    return "".join(out)
 
 
 def go_sharp_v(value: Any) -> str:
@@ -713,9 +609,7 @@ def _to_text(value: Any) -> str:
     """How PrintResults writes one result: maps and lists as JSON, the rest as fmt.Fprint."""
     if isinstance(value, (dict, list)) or value is None:
         return go_json(value)
-    if value is NO_VALUE:
-        return "<no value>"
-    return go_sprint(value)
+    return go_sprint(value)  # NO_VALUE prints as <no value>
 
 
 # ---------------------------------------------------------------------------------------------

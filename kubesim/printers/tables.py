@@ -13,13 +13,17 @@ Upstream sources, read and re-expressed (not copied):
   headed by the upper-cased last path segment of the key, LABELS last for ``--show-labels``,
   ``kind/name`` for multi-kind gets, headers upper-cased, no header row for an empty table,
   cells cut at a newline with ``...``.
-- ``staging/src/k8s.io/cli-runtime/pkg/printers/tabwriter.go``: the table goes through Go's
-  ``text/tabwriter`` with minwidth 6 (not 0: it shows with ``--no-headers``, where a column of
-  one-character cells is still 6 wide), tabwidth 4, padding 3, pad char ``' '``.
-- Go's ``text/tabwriter`` itself: :func:`tabwrite` re-implements its column-block algorithm (a
-  column's width is set per run of consecutive lines that have a cell in it; the text after a
-  line's last tab is not part of any column and is never padded). ``describe`` uses the same
-  function with kubectl's describe settings (minwidth 0, tabwidth 8, padding 2).
+- ``staging/src/k8s.io/cli-runtime/pkg/printers/tabwriter.go`` (``GetNewTabWriter``): the table
+  (and ``-o custom-columns``) goes through ``github.com/liggitt/tabwriter`` - Go's
+  ``text/tabwriter`` plus ``RememberWidths`` - with minwidth 6 (not 0: it shows with
+  ``--no-headers``, where a column of one-character cells is still 6 wide), tabwidth 4,
+  padding 3, pad char ``' '``.
+- Go's ``src/text/tabwriter/tabwriter.go`` itself and liggitt's fork: :func:`tabwrite`
+  re-implements their column-block algorithm (a column's width is set per run of consecutive
+  lines that have a cell in it; the text after a line's last tab is not part of any column and
+  is never padded; a form feed or a one-cell line flushes) - the one tabwriter of kubesim.
+  ``describe`` uses it with kubectl's describe settings (plain ``text/tabwriter``, minwidth 0,
+  tabwidth 8, padding 2).
 
 The layouts (headers, ``-o wide``, ``--no-headers``, ``-A``, ``-L``, ``--show-labels``, ``kind/name``)
 were checked against the real kubectl 1.36.4 printing the same rows served as a ``metav1.Table``.
@@ -29,6 +33,7 @@ Printers never fetch: every function takes the objects it prints and a :class:`P
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -81,53 +86,96 @@ def _cut_cell(cell: str) -> str:
     return cell
 
 
-def tabwrite(text: str, minwidth: int = 0, tabwidth: int = 8, padding: int = 1) -> str:
-    """Lay out tab-separated ``text`` exactly as Go's ``text/tabwriter`` (pad char ``' '``, flags 0)."""
+_CELL_END = re.compile("([\t\v\n\f])")
+
+
+def tabwrite(text: str, minwidth: int = 0, tabwidth: int = 8, padding: int = 1,
+             remember_widths: bool = False) -> str:
+    """Lay out ``text`` exactly as Go's ``text/tabwriter`` does with pad char ``' '`` and flags 0
+    (kubectl describe), or, with ``remember_widths``, as ``github.com/liggitt/tabwriter`` with its
+    ``RememberWidths`` flag (kubectl get: see :func:`table_tabwrite`).
+
+    A tab or vertical tab ends a cell, a newline or form feed ends a line (a form feed prints as a
+    newline). A column is as wide as its widest cell plus ``padding``, at least ``minwidth``, and
+    only for the run of consecutive lines that have a cell in it; the text after a line's last
+    tab is never padded; widths count code points. A form feed, or a line of one cell, flushes:
+    later lines start new column blocks, which with ``remember_widths`` keep the widest width each
+    column had before.
+    """
     del tabwidth  # only used by Go when padding with tabs
-    lines = [line.split("\t") for line in text.replace("\f", "\n").split("\n")]
     out: list[str] = []
-    widths: list[int] = []
-
-    def write_lines(line0: int, line1: int) -> None:
-        for i in range(line0, line1):
-            cells = lines[i]
-            for j, cell in enumerate(cells):
-                out.append(cell)
-                if j < len(widths):
-                    out.append(" " * (widths[j] - len(cell)))
-            if i + 1 < len(lines):
-                out.append("\n")
-
-    def fmt(line0: int, line1: int) -> None:
-        column = len(widths)
-        this = line0
-        while this < line1:
-            if column >= len(lines[this]) - 1:
-                this += 1
-                continue
-            # a column block starts here: the lines below that also have a cell in this column
-            write_lines(line0, this)
-            line0 = this
-            width = minwidth
-            while this < line1 and column < len(lines[this]) - 1:
-                width = max(width, len(lines[this][column]) + padding)
-                this += 1
-            widths.append(width)
-            fmt(line0, this)
-            widths.pop()
-            line0 = this
-        write_lines(line0, line1)
-
-    fmt(0, len(lines))
+    remembered: list[int] | None = [] if remember_widths else None
+    lines: list[list[str]] = [[]]
+    parts = _CELL_END.split(text)
+    for i in range(1, len(parts), 2):
+        line = lines[-1]
+        line.append(parts[i - 1])
+        end = parts[i]
+        if end == "\n" or end == "\f":
+            lines.append([])
+            if end == "\f" or len(line) == 1:
+                _tab_format(lines, 0, len(lines), [], remembered, minwidth, padding, out)
+                lines = [[]]
+    if parts[-1]:  # Flush terminates a last cell only if it is not empty
+        lines[-1].append(parts[-1])
+    _tab_format(lines, 0, len(lines), [], remembered, minwidth, padding, out)
     return "".join(out)
 
 
+def _tab_format(lines: list[list[str]], line0: int, line1: int, widths: list[int],
+                remembered: list[int] | None, minwidth: int, padding: int, out: list[str]) -> None:
+    """Writer.format: find the column blocks of ``lines[line0:line1]`` and write them."""
+    column = len(widths)
+    this = line0
+    while this < line1:
+        if column >= len(lines[this]) - 1:
+            this += 1
+            continue
+        # a column block starts here: the lines below that also have a cell in this column
+        _tab_write_lines(lines, line0, this, widths, out)
+        line0 = this
+        width = minwidth
+        while this < line1 and column < len(lines[this]) - 1:
+            width = max(width, len(lines[this][column]) + padding)
+            this += 1
+        if remembered is not None:  # RememberWidths: a column keeps its widest earlier width
+            if len(remembered) < column:
+                remembered.extend(widths[len(remembered):])
+            if len(remembered) == column:
+                remembered.append(width)
+            elif remembered[column] > width:
+                width = remembered[column]
+            else:
+                remembered[column] = width
+        _tab_format(lines, line0, this, widths + [width], remembered, minwidth, padding, out)
+        line0 = this
+    _tab_write_lines(lines, line0, line1, widths, out)
+
+
+def _tab_write_lines(lines: list[list[str]], line0: int, line1: int, widths: list[int],
+                     out: list[str]) -> None:
+    last = len(lines) - 1
+    for i in range(line0, line1):
+        for j, cell in enumerate(lines[i]):
+            out.append(cell)
+            if j < len(widths):
+                out.append(" " * (widths[j] - len(cell)))
+        if i < last:
+            out.append("\n")
+
+
+def table_tabwrite(text: str) -> str:
+    """The writer kubectl get prints tables and custom columns through: cli-runtime's
+    ``printers.GetNewTabWriter``, liggitt/tabwriter(6, 4, 3, ' ', RememberWidths)."""
+    return tabwrite(text, TABLE_MINWIDTH, TABLE_TABWIDTH, TABLE_PADDING, remember_widths=True)
+
+
 def format_cells(rows: list[list[str]]) -> str:
-    """kubectl get's layout of header + rows: tabwriter(6, 4, 3, ' ', 0), one newline per row."""
+    """kubectl get's layout of header + rows (:func:`table_tabwrite`), one newline per row."""
     if not rows:
         return ""
     text = "".join("\t".join(_cut_cell(str(c)) for c in row) + "\n" for row in rows)
-    return tabwrite(text, TABLE_MINWIDTH, TABLE_TABWIDTH, TABLE_PADDING)
+    return table_tabwrite(text)
 
 
 # --------------------------------------------------------------------------------------------

@@ -41,6 +41,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import eq
 from typing import Callable
 
 from kubesim.scheduler import config as schedconfig
@@ -50,6 +52,7 @@ from kubesim.scheduler.framework.nodeinfo import (NodeInfo, PodInfo, Snapshot, i
                                                   pod_key)
 from kubesim.scheduler.framework.runtime import (Framework, FrameworkError, NodeToStatus,
                                                  ScoreTable, go_list)
+from kubesim.scheduler.framework.status import _REJECTED as _REJECTED_CODES
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.plugins.registry import IN_TREE_PLUGINS, REGISTRY
 
@@ -162,9 +165,9 @@ def select_host(names: list[str], totals: list[int], rng: random.Random) -> str:
     if not names:
         raise ValueError("empty priorityList")
     best = max(totals)
-    tied = [i for i, t in enumerate(totals) if t == best]
-    if len(tied) == 1:
-        return names[tied[0]]
+    if totals.count(best) == 1:
+        return names[totals.index(best)]
+    tied = list(compress(range(len(totals)), map(eq, totals, repeat(best))))
     return names[tied[rng.randrange(len(tied))]]
 
 
@@ -180,6 +183,24 @@ def go_duration(seconds: float) -> str:
             return f"{m}m{sec}s"
         return f"{sec}s"
     return f"{seconds:g}s"
+
+
+def _pass_filter(node: NodeInfo) -> None:
+    return None
+
+
+def _resume_filters(fl: list, j: int, st: Status | None, ni: NodeInfo
+                    ) -> tuple[Status | None, str]:
+    """Compiled filters from ``fl[j]`` on, ``st`` being ``fl[j]``'s verdict on ``ni``: the first
+    status that is not Success, with its plugin, or (None, "") when every filter passes."""
+    n = len(fl)
+    while True:
+        if st is not None and st.code != Code.Success:
+            return st, fl[j][0]
+        j += 1
+        if j >= n:
+            return None, ""
+        st = fl[j][1](ni)
 
 
 @dataclass
@@ -458,7 +479,8 @@ class Scheduler:
         if err is not None:
             algo.error = err
             return algo
-        algo.feasible_names = [ni.name for ni in feasible]
+        if explain:
+            algo.feasible_names = [ni.name for ni in feasible]
         if not feasible:
             return algo
         if len(feasible) == 1:
@@ -492,6 +514,8 @@ class Scheduler:
         feasible: list[NodeInfo] = []
         nominated = self.nominated
         fns = fwk.compile_filters(state, pod) if verdicts is None else None
+        if fns is not None and not nominated:
+            return self._scan_compiled(fwk, fns, diagnosis, nodes, start, to_find)
         for i in range(n):
             ni = nodes[(start + i) % n]
             noms = nominated.get(ni.name) if nominated else None
@@ -522,19 +546,81 @@ class Scheduler:
                 diagnosis.add_plugin_status(st)
         return feasible, None
 
+    @staticmethod
+    def _scan_compiled(fwk: Framework, fns: list, diagnosis: Diagnosis, nodes: list[NodeInfo],
+                       start: int, to_find: int) -> tuple[list[NodeInfo], Status | None]:
+        """``_find_nodes_that_pass_filters``' loop for the common case (compiled filters, no
+        nominated pods, no explanation): nodes from ``start`` round to ``start - 1``, stopping
+        at ``to_find`` feasible nodes or at the first Error. The same filters run in the same
+        order on the same nodes; the first three calls per node are unrolled, and
+        ``run_compiled_filters`` and ``Diagnosis.add_plugin_status`` are inlined."""
+        feasible: list[NodeInfo] = []
+        append = feasible.append
+        statuses = diagnosis.node_to_status.statuses
+        unschedulable_add = diagnosis.unschedulable_plugins.add
+        pending_add = diagnosis.pending_plugins.add
+        pending = Code.Pending
+        rejected = _REJECTED_CODES
+        fl = list(fns)
+        while len(fl) < 3:
+            fl.append(("", _pass_filter))
+        f0, f1, f2 = fl[0][1], fl[1][1], fl[2][1]
+        tail = len(fl) > 3
+        f3 = fl[3][1] if tail else _pass_filter
+        n = len(nodes)
+        start %= n  # the same order as nodes[(start + i) % n] for i in range(n)
+        for lo, hi in ((start, n), (0, start)):
+            for i in range(lo, hi):
+                ni = nodes[i]
+                st = f0(ni)
+                if st is None:
+                    st = f1(ni)
+                    if st is None:
+                        st = f2(ni)
+                        if st is None:
+                            if not tail:
+                                append(ni)
+                                if len(feasible) >= to_find:
+                                    return feasible, None
+                                continue
+                            j, st = 3, f3(ni)
+                        else:
+                            j = 2
+                    else:
+                        j = 1
+                else:
+                    j = 0
+                st, name = _resume_filters(fl, j, st, ni)
+                if st is None:
+                    append(ni)
+                    if len(feasible) >= to_find:
+                        return feasible, None
+                    continue
+                code = st.code
+                if code not in rejected:
+                    return feasible, fwk.run_compiled_filters([(name, lambda _n, _s=st: _s)],
+                                                              ni)
+                st.plugin = name
+                statuses[ni.name] = st
+                if name:
+                    unschedulable_add(name)
+                    if code == pending:
+                        pending_add(name)
+        return feasible, None
+
     def _prioritize(self, fwk: Framework, state: CycleState, pod: PodInfo,
                     nodes: list[NodeInfo], algo: _Algo, commit: bool
                     ) -> tuple[list[str], list[int], Status | None]:
-        names = [ni.name for ni in nodes]
         if not fwk.has_score_plugins():
-            return names, [1] * len(nodes), None
+            return [ni.name for ni in nodes], [1] * len(nodes), None
         s = fwk.run_pre_score_plugins(state, pod, nodes)
         if s is not None:
-            return names, [], s
+            return [ni.name for ni in nodes], [], s
         table, s = fwk.run_score_plugins(state, pod, nodes)
         if s is not None or table is None:
-            return names, [], s
+            return [ni.name for ni in nodes], [], s
         algo.table = table
+        names = table.node_names
         if commit and self._v(10):
             full = pod.full_name
             for i, name in enumerate(names):

@@ -155,9 +155,15 @@ class Store:
         return self._meta[key]
 
     def set_meta(self, key: str, value) -> None:
-        if self.meta(key) == value and key in self._meta:
-            return
+        current = self.meta(key)
+        if current is value or current == value:
+            return  # (changes made in place to a stored value go through touch_meta)
         self._meta[key] = value
+        self._meta_dirty.add(key)
+
+    def touch_meta(self, key: str) -> None:
+        """Mark a metadata value changed in place (e.g. a large dict) for writing at commit."""
+        self.meta(key)
         self._meta_dirty.add(key)
 
     def next_resource_version(self) -> str:

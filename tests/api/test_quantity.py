@@ -3,7 +3,9 @@
 The tables mirror upstream's quantity_test.go (TestQuantityParse, TestQuantityString,
 TestQuantityParseEmit, TestNewSet, TestMilliNewSet, TestNewScaledSet, TestScaledValue) and
 quantity_overflow_test.go; rows marked "kubectl 1.36" were checked against that release with
-``kubectl set resources --local``.
+``kubectl set resources --local``. The last sections cover what the API server does with a
+manifest's quantity: Quantity.UnmarshalJSON (white space trimmed, numbers as Go's JSON text),
+SetDefaults_ResourceList's RoundUp(-3), and the Quantity values kubectl describe adds up.
 """
 
 from __future__ import annotations
@@ -19,13 +21,18 @@ from kubesim.api.quantity import (
     ERR_FORMAT_WRONG,
     ERR_NUMERIC,
     ERR_SUFFIX,
+    Quantity,
     canonical,
     cpu_milli,
     format_quantity,
+    from_json,
     mem_bytes,
     milli_value,
+    parse,
     parse_quantity,
     parse_quantity_with_format,
+    round_up_milli,
+    unmarshal_error,
     value,
 )
 
@@ -490,3 +497,107 @@ def test_an_exponent_too_large_to_hold_exactly_is_refused_but_still_usable():
     with pytest.raises(ValueError, match="too large to hold exactly"):
         parse_quantity("1e2147483647")
     assert canonical("1e2147483647") == "10e2147483646"
+
+
+# --- the API server's side: decoding (Quantity.UnmarshalJSON) and SetDefaults_ResourceList --------
+
+# What the server stores for a manifest's value (before defaulting's rounding)
+JSON_TABLE = [
+    ("500m", "500m"), ("0.5", "500m"), ("1", "1"), ("1000", "1k"), ("1024Mi", "1Gi"), ("1Gi", "1Gi"),
+    ("1.5Gi", "1536Mi"), ("2000m", "2"), ("1e3", "1e3"), ("100Ki", "100Ki"), ("0.1", "100m"),
+    ("1.1", "1100m"), ("-0.5", "-500m"), ("0", "0"), ("1n", "1n"), ("0.0000000001", "1n"),
+    ("512Mi", "512Mi"), (2, "2"), (1.5, "1500m"), (1e-7, "100e-9"), (1e21, "1e+21"),
+    (" 1 ", "1"), ("\t2Gi\n", "2Gi"),  # UnmarshalJSON trims white space (strings.TrimSpace)
+]
+
+
+@pytest.mark.parametrize(("raw", "expected"), JSON_TABLE, ids=[repr(r) for r, _ in JSON_TABLE])
+def test_from_json_gives_the_string_the_api_server_stores(raw, expected):
+    assert str(from_json(raw)) == expected
+    assert unmarshal_error(raw) is None
+
+
+JSON_ERRORS = [
+    ("", ERR_FORMAT_WRONG), ("1Gb", ERR_FORMAT_WRONG), ("1iG", ERR_SUFFIX), ("1e", ERR_SUFFIX),
+    ("1.2.3", ERR_FORMAT_WRONG), ("1 Gi", ERR_FORMAT_WRONG), ("abc", ERR_FORMAT_WRONG),
+    ("12Mi3", ERR_SUFFIX), ("0x10", ERR_FORMAT_WRONG), ("1K", ERR_SUFFIX), ("e-10", ERR_NUMERIC),
+    # JSON true, null, objects and lists reach ParseQuantity as their JSON text
+    (True, ERR_FORMAT_WRONG), (None, ERR_FORMAT_WRONG), ({"a": 1}, ERR_FORMAT_WRONG), ([1], ERR_FORMAT_WRONG),
+    (float("inf"), ERR_FORMAT_WRONG),  # (kubectl itself refuses to encode it)
+]
+
+
+@pytest.mark.parametrize(("raw", "message"), JSON_ERRORS, ids=[repr(r) for r, _ in JSON_ERRORS])
+def test_values_that_do_not_decode(raw, message):
+    assert unmarshal_error(raw) == message
+    with pytest.raises(ValueError) as err:
+        from_json(raw)
+    assert str(err.value) == message
+
+
+def test_syntax_checking_accepts_what_is_too_large_to_hold():
+    # kubectl 1.36 prints 5e99999999999 as 50e1215752190 (the exponent wraps at int32)
+    assert unmarshal_error("5e99999999999") is None
+    assert canonical("5e99999999999") == "50e1215752190"
+    with pytest.raises(ValueError, match="too large to hold exactly"):
+        from_json("5e99999999999")
+
+
+# SetDefaults_ResourceList: RoundUp(-3), then String()
+ROUND_UP_TABLE = [
+    ("0.0001", "1m", "a tenth of a milli rounds up"),
+    ("1.0005", "1001m", "rounding up to whole millis"),
+    ("-0.0001", "-1m", "negative values round away from zero"),
+    ("100m", "100m", "whole millis are untouched"),
+    ("1n", "1m", "a nano becomes a milli"),
+    ("1000500u", "1001m", "micros round up"),
+    ("0.000000000001Ki", "1m", "a value below 1n was 2n, and rounds up to 1m"),
+    ("1.0001Ki", "1024103m", "a non-integer BinarySI value prints as DecimalSI"),
+    ("1.5Gi", "1536Mi", "whole values keep their format"),
+    ("+1", "+1", "the verbatim text survives when nothing is rounded"),
+    ("1E3", "1E3", "a verbatim exponent survives too"),
+    ("12E", "12E", "large values are untouched"),
+    (0.5, "500m", "a JSON number"),
+    (1e-7, "1e-3", "a tiny JSON number keeps its DecimalExponent format"),
+    (" 2 ", "2", "decoding trims white space"),
+]
+
+
+@pytest.mark.parametrize(("raw", "expected", "why"), ROUND_UP_TABLE, ids=[why for *_, why in ROUND_UP_TABLE])
+def test_round_up_milli_as_set_defaults_resource_list(raw, expected, why):
+    assert round_up_milli(raw) == expected
+
+
+def test_round_up_milli_raises_what_decoding_raises():
+    with pytest.raises(ValueError, match="regular expression"):
+        round_up_milli("one")
+
+
+# --- Quantity values ------------------------------------------------------------------------------
+
+
+def test_a_parsed_quantity_has_value_format_and_string():
+    q = parse("1.5Gi")
+    assert (q.value, q.format, str(q)) == (1610612736, BINARY_SI, "1536Mi")
+    assert str(parse("+1")) == "+1"  # String() reuses canonical-enough input
+    assert parse(0.5) == Quantity(Fraction(1, 2), DECIMAL_SI, "500m")
+
+
+def test_the_zero_quantity():
+    zero = Quantity()
+    assert (zero.value, str(zero), zero.milli_value(), zero.int_value()) == (0, "0", 0, 0)
+
+
+def test_adding_quantities_follows_quantity_add():
+    total = parse("1").add(parse("500m"))
+    assert (total.value, total.format, str(total)) == (Fraction(3, 2), DECIMAL_SI, "1500m")
+    # a zero receiver takes the other's format; the sum no longer has verbatim text
+    assert str(Quantity().add(parse("1Gi"))) == "1Gi"
+    assert str(parse("+1").add(Quantity())) == "1"
+    assert str(parse("1Gi").add(parse("1"))) == "1073741825"
+
+
+def test_integer_views_of_a_quantity():
+    q = parse("1.5")
+    assert (q.milli_value(), q.int_value()) == (1500, 2)
+    assert parse("-1.5").int_value() == -2  # away from zero, as Value() does

@@ -11,6 +11,7 @@ import pytest
 
 from kubesim.printers import custom_columns as cc
 from kubesim.printers.custom_columns import Column, CustomColumnsError
+from kubesim.printers.tables import table_tabwrite
 
 # ---------------------------------------------------------------------------------------------
 # TestMassageJSONPath
@@ -459,4 +460,4 @@ TABWRITE_CASES = [
 
 @pytest.mark.parametrize("text, expected", TABWRITE_CASES)
 def test_tabwrite(text, expected):
-    assert cc.tabwrite(text) == expected
+    assert table_tabwrite(text) == expected

@@ -657,15 +657,15 @@ def test_pod_requests_follow_the_sidecar_formula():
         "overhead": {"cpu": "10m", "memory": "1Mi"},
     }}
     reqs, limits = pod_requests(pod), pod_limits(pod)
-    assert {k: v.string() for k, v in reqs.items()} == {"cpu": "2110m", "memory": "193Mi"}
-    assert {k: v.string() for k, v in limits.items()} == {"memory": "321Mi"}
+    assert {k: str(v) for k, v in reqs.items()} == {"cpu": "2110m", "memory": "193Mi"}
+    assert {k: str(v) for k, v in limits.items()} == {"memory": "321Mi"}
 
 
 def test_pod_level_resources_replace_the_container_sum():
     pod = {"spec": {"containers": [_c({"cpu": "100m", "memory": "64Mi"})],
                     "resources": {"requests": {"cpu": "1"}, "limits": {"cpu": "2"}}}}
-    assert {k: v.string() for k, v in pod_requests(pod).items()} == {"cpu": "1", "memory": "64Mi"}
-    assert {k: v.string() for k, v in pod_limits(pod).items()} == {"cpu": "2"}
+    assert {k: str(v) for k, v in pod_requests(pod).items()} == {"cpu": "1", "memory": "64Mi"}
+    assert {k: str(v) for k, v in pod_limits(pod).items()} == {"cpu": "2"}
 
 
 @pytest.mark.parametrize("probe, want", [

@@ -9,7 +9,7 @@ import pytest
 
 from kubesim.clock import format_time, parse_time
 from kubesim.printers.tables import (
-    TABLES, PrintContext, format_cells, render_table, tabwrite,
+    TABLES, PrintContext, format_cells, render_table, table_tabwrite, tabwrite,
 )
 
 NOW = parse_time("2026-11-22T10:00:00Z")
@@ -436,6 +436,24 @@ def test_tabwriter_never_pads_the_text_after_the_last_tab():
 
 def test_tabwriter_minwidth_applies_to_short_columns():
     assert tabwrite("a\tb\n", 6, 4, 3) == "a     b\n"
+
+
+def test_tabwriter_a_vertical_tab_ends_a_cell_and_a_form_feed_a_line():
+    assert tabwrite("a\vb\nccc\vd\n", 0, 8, 1) == "a   b\nccc d\n"
+    # a form feed flushes: the lines after it form new column blocks
+    assert tabwrite("a\tb\fccc\td\n", 0, 8, 1) == "a b\nccc d\n"
+
+
+def test_tabwriter_text_after_the_last_tab_of_the_text_is_not_a_cell():
+    assert tabwrite("a\tb\nccc\t", 0, 8, 1) == "a b\nccc"
+
+
+def test_remember_widths_keeps_a_column_as_wide_as_before_a_flush():
+    # a one-cell line flushes; kubectl get's liggitt/tabwriter then remembers the widths
+    text = "aaaaaa\tb\none\nc\td\n"
+    assert tabwrite(text, 0, 8, 1) == "aaaaaa b\none\nc d\n"
+    assert tabwrite(text, 0, 8, 1, remember_widths=True) == "aaaaaa b\none\nc      d\n"
+    assert table_tabwrite(text) == "aaaaaa   b\none\nc        d\n"
 
 
 def test_cells_are_cut_at_a_newline():

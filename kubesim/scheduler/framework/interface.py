@@ -171,6 +171,10 @@ class ScorePlugin(Plugin):
     """Score returns (score, status); ``normalize_score`` is the optional ScoreExtensions."""
 
     has_normalize: ClassVar[bool] = False
+    # Optional fast path for NormalizeScore over plain numbers: ``normalize_list(state, pod,
+    # scores) -> list[int] | Status`` returning the normalized scores (a Status on failure). It
+    # must agree with ``normalize_score``; None means the framework uses ``normalize_score``.
+    normalize_list: ClassVar[Callable | None] = None
 
     def score(self, state: "CycleState", pod: "PodInfo", node: "NodeInfo"
               ) -> "tuple[int, Status | None]":
@@ -195,6 +199,8 @@ class ScorePlugin(Plugin):
         super().__init_subclass__(**kwargs)
         if "normalize_score" in cls.__dict__:
             cls.has_normalize = True
+            if "normalize_list" not in cls.__dict__:
+                cls.normalize_list = None  # an own NormalizeScore beats an inherited fast path
 
 
 class ReservePlugin(Plugin):

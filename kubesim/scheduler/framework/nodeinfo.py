@@ -56,6 +56,10 @@ def milli_value(q: Fraction) -> int:
     """``Quantity.MilliValue()``: rounded up (away from zero), saturating at int64."""
     if q.denominator == 1 and -9223372036854775 <= q.numerator <= 9223372036854775:
         return q.numerator * 1000
+    # A whole number of millis (100m, 1.5) needs no rounding.
+    m, rem = divmod(q.numerator * 1000, q.denominator)
+    if rem == 0 and -9223372036854775808 <= m <= 9223372036854775807:
+        return m
     return _quantity.milli_value(q)
 
 
@@ -306,6 +310,29 @@ def pod_request_resource(pod: dict) -> Resource:
     return r
 
 
+def pod_info_request_resource(pi: "PodInfo") -> Resource:
+    """``pod_request_resource(pi.pod)``, from the requests PodInfo already computed."""
+    reqs, _, status_free = pi.request_lists
+    if not status_free:
+        return pod_request_resource(pi.pod)
+    r = Resource()
+    r.set_max_list(reqs)
+    return r
+
+
+def pod_info_scoring_requests(pi: "PodInfo", resource_names: Iterable[str], *,
+                              use_requested: bool) -> list[int]:
+    """``pod_scoring_requests(pi.pod, ...)``, from the requests PodInfo already computed."""
+    reqs = pi.request_lists[0] if use_requested else pi.request_lists[1]
+    if reqs is None:
+        return pod_scoring_requests(pi.pod, resource_names, use_requested=use_requested)
+    out = []
+    for name in resource_names:
+        q = reqs.get(name)
+        out.append(0 if q is None else (milli_value(q) if name == CPU else int_value(q)))
+    return out
+
+
 def pod_scoring_request(pod: dict, resource_name: str, *, use_requested: bool) -> int:
     """``resourceAllocationScorer.calculatePodResourceRequest`` for one resource."""
     return pod_scoring_requests(pod, [resource_name], use_requested=use_requested)[0]
@@ -402,12 +429,16 @@ def pod_key(pod: dict) -> str:
     return f"{meta.get('namespace') or 'default'}/{meta.get('name', '')}"
 
 
+# PodInfo.request_lists when not kept: the helpers below recompute from the manifest.
+_NO_REQUEST_LISTS = (None, None, False)
+
+
 class PodInfo:
     """A pod with what the scheduler precomputes about it."""
 
     __slots__ = ("pod", "key", "namespace", "name", "priority", "requests", "non0_cpu", "non0_mem",
                  "host_ports", "has_affinity", "has_required_anti_affinity", "node_name",
-                 "scratch")
+                 "scratch", "request_lists")
 
     def __init__(self, pod: dict) -> None:
         meta = pod.get("metadata") or {}
@@ -426,6 +457,14 @@ class PodInfo:
         non0 = pod_requests(pod, non_missing=nm, use_status=True) if nm else reqs
         self.non0_cpu = milli_value(non0[CPU]) if CPU in non0 else 0
         self.non0_mem = int_value(non0[MEMORY]) if MEMORY in non0 else 0
+        # The exact request lists computed above, kept for the plugins that would recompute them
+        # (read-only): (requests with status, requests with status and the scorer's non-zero
+        # defaults or None when pod-level requests make them differ, whether the status played
+        # no part so the first one is also the spec-only PodRequests).
+        status = pod.get("status") or {}
+        self.request_lists = (reqs, None if is_pod_level_requests_set(pod) else non0,
+                              not (status.get("containerStatuses")
+                                   or status.get("initContainerStatuses")))
         self.host_ports = host_ports(pod)
         aff = spec.get("affinity") or {}
         self.has_affinity = bool(aff.get("podAffinity") or aff.get("podAntiAffinity"))
@@ -447,6 +486,7 @@ class PodInfo:
         c.pod = pod
         c.node_name = node_name
         c.scratch = {}
+        c.request_lists = _NO_REQUEST_LISTS  # only the incoming pod needs them; keep memory flat
         return c
 
     @property
@@ -458,6 +498,12 @@ class PodInfo:
 
 
 # -- NodeInfo ----------------------------------------------------------------------------------
+# Bumped whenever any NodeInfo's pods_with_affinity / pods_with_required_anti_affinity changes,
+# so a Snapshot can keep its "nodes having such pods" lists between cycles (upstream keeps
+# havePodsWithAffinityNodeInfoList up to date in UpdateSnapshot the same way).
+_AFFINITY_EPOCH = [0]
+
+
 class ImageStateSummary:
     __slots__ = ("size", "num_nodes")
 
@@ -474,7 +520,7 @@ class NodeInfo:
 
     __slots__ = ("node", "name", "labels", "taints", "unschedulable", "pods", "pods_with_affinity",
                  "pods_with_required_anti_affinity", "used_ports", "requested",
-                 "non_zero_requested", "allocatable", "image_states", "generation")
+                 "non_zero_requested", "allocatable", "image_states", "generation", "memo")
 
     def __init__(self, node: dict | None = None, pods: Iterable[PodInfo] = ()) -> None:
         self.node: dict = {}
@@ -491,6 +537,9 @@ class NodeInfo:
         self.allocatable = Resource()
         self.image_states: dict[str, ImageStateSummary] = {}
         self.generation = 0
+        # Plugins may memoize per-node results here, each entry valid only for the generation it
+        # was computed at (every change of the node or its pods bumps the generation).
+        self.memo: dict = {}
         if node is not None:
             self.set_node(node)
         for p in pods:
@@ -511,8 +560,10 @@ class NodeInfo:
         self.pods.append(pi)
         if pi.has_affinity:
             self.pods_with_affinity.append(pi)
+            _AFFINITY_EPOCH[0] += 1
         if pi.has_required_anti_affinity:
             self.pods_with_required_anti_affinity.append(pi)
+            _AFFINITY_EPOCH[0] += 1
         self._update(pi, 1)
 
     def remove_pod(self, key: str) -> PodInfo | None:
@@ -521,9 +572,11 @@ class NodeInfo:
                 del self.pods[i]
                 if pi.has_affinity:
                     self.pods_with_affinity = [p for p in self.pods_with_affinity if p.key != key]
+                    _AFFINITY_EPOCH[0] += 1
                 if pi.has_required_anti_affinity:
                     self.pods_with_required_anti_affinity = [
                         p for p in self.pods_with_required_anti_affinity if p.key != key]
+                    _AFFINITY_EPOCH[0] += 1
                 self._update(pi, -1)
                 return pi
         return None
@@ -556,6 +609,7 @@ class NodeInfo:
         c.allocatable = self.allocatable.clone()
         c.image_states = self.image_states
         c.generation = self.generation
+        c.memo = {}
         return c
 
     def __repr__(self) -> str:
@@ -600,12 +654,14 @@ def is_terminal_pod(pod: dict) -> bool:
 class Snapshot:
     """The node infos of one scheduling cycle, in the node tree's order, plus lookups."""
 
-    __slots__ = ("node_info_list", "node_info_map", "image_states")
+    __slots__ = ("node_info_list", "node_info_map", "image_states", "_affinity_lists")
 
     def __init__(self, node_infos: list[NodeInfo] | None = None) -> None:
         self.node_info_list: list[NodeInfo] = list(node_infos or [])
         self.node_info_map: dict[str, NodeInfo] = {ni.name: ni for ni in self.node_info_list}
         self.image_states: dict[str, ImageStateSummary] = {}
+        # (epoch, list object, its length, with affinity, with required anti-affinity)
+        self._affinity_lists: tuple | None = None
 
     @classmethod
     def build(cls, nodes: list[dict], pods: Iterable[dict | PodInfo] = ()) -> "Snapshot":
@@ -648,8 +704,21 @@ class Snapshot:
     def list(self) -> list[NodeInfo]:
         return self.node_info_list
 
+    def _affinity_cache(self) -> tuple:
+        """The two "nodes having pods with ..." lists, recomputed only after some NodeInfo's
+        affinity pods changed (or the node list was replaced or resized)."""
+        c = self._affinity_lists
+        lst = self.node_info_list
+        epoch = _AFFINITY_EPOCH[0]
+        if c is None or c[0] != epoch or c[1] is not lst or c[2] != len(lst):
+            c = self._affinity_lists = (
+                epoch, lst, len(lst),
+                [ni for ni in lst if ni.pods_with_affinity],
+                [ni for ni in lst if ni.pods_with_required_anti_affinity])
+        return c
+
     def have_pods_with_affinity_list(self) -> list[NodeInfo]:
-        return [ni for ni in self.node_info_list if ni.pods_with_affinity]
+        return list(self._affinity_cache()[3])
 
     def have_pods_with_required_anti_affinity_list(self) -> list[NodeInfo]:
-        return [ni for ni in self.node_info_list if ni.pods_with_required_anti_affinity]
+        return list(self._affinity_cache()[4])

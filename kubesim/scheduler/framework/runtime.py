@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import add, mul
 from typing import Callable, Iterable
 
 from kubesim.scheduler.framework.cycle_state import CycleState
@@ -481,7 +483,17 @@ class Framework:
                 return None, Status(Code.Error, err=f"running Score plugins: plugin "
                                                     f"{q(pl.name)} failed with: {raw.as_error()}")
             table.raw[pl.name] = list(raw)
-            if pl.has_normalize:
+            if pl.has_normalize and pl.normalize_list is not None:
+                res = pl.normalize_list(state, pod, table.raw[pl.name])
+                if isinstance(res, Status):
+                    if res.is_success():
+                        res = table.raw[pl.name]
+                    else:
+                        return None, Status(Code.Error, err=f"running Normalize on Score plugins: "
+                                                            f"plugin {q(pl.name)} failed with: "
+                                                            f"{res.as_error()}")
+                table.normalized[pl.name] = list(res)
+            elif pl.has_normalize:
                 scores = [NodeScore(n, v) for n, v in zip(table.node_names, raw)]
                 s = pl.normalize_score(state, pod, scores)
                 if s is not None and not s.is_success():
@@ -507,9 +519,9 @@ class Framework:
                             f"of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"))
             w = self.weights[pl.name]
             if w == 1:
-                totals = [t + v for t, v in zip(totals, norm)]
+                totals = list(map(add, totals, norm))
             else:
-                totals = [t + v * w for t, v in zip(totals, norm)]
+                totals = list(map(add, totals, map(mul, norm, repeat(w))))
         table.totals = totals
         return table, None
 

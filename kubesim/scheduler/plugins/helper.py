@@ -34,6 +34,19 @@ def default_normalize_score(max_priority: int, reverse: bool, scores: list[NodeS
         s.score = v
 
 
+def default_normalize_list(max_priority: int, reverse: bool, raw: Sequence[int]) -> list[int]:
+    """``default_normalize_score`` on plain numbers, returning a new list (same arithmetic)."""
+    max_count = 0
+    for v in raw:
+        if v > max_count:
+            max_count = v
+    if max_count == 0:
+        return [max_priority] * len(raw) if reverse else list(raw)
+    if reverse:
+        return [max_priority - max_priority * v // max_count for v in raw]
+    return [max_priority * v // max_count for v in raw]
+
+
 def normalized(max_priority: int, reverse: bool, raw: Sequence[int]) -> list[int]:
     """``default_normalize_score`` on plain numbers (what tests and explanations call)."""
     scores = [NodeScore(str(i), v) for i, v in enumerate(raw)]

@@ -71,16 +71,13 @@ class ImageLocality(ScorePlugin):
                   for key in ("initContainers", "containers") for c in spec.get(key) or ()]
         n = len(images)
         base = calculate_priority(0, n)
-        out = []
-        for node in nodes:
-            states = node.image_states
-            if not states:
-                out.append(base)
-                continue
+
+        def scored(states: dict) -> int:
             s = 0
             for img in images:
                 st = states.get(img)
                 if st is not None:
                     s += scaled_image_score(st, total_nodes)
-            out.append(calculate_priority(s, n))
-        return out
+            return calculate_priority(s, n)
+        # Nodes reporting no images all score the base (sum 0).
+        return [scored(node.image_states) if node.image_states else base for node in nodes]

@@ -106,6 +106,7 @@ class WeightedAffinityTerm:
 
 
 _INTERNED: dict[tuple, AffinityTerm] = {}
+_MATCH_KEYS: dict[tuple, tuple] = {}
 _INTERN_LIMIT = 1 << 16
 
 
@@ -176,8 +177,15 @@ class PodAffinityInfo:
         self.pod = pod
         self.namespace = namespace
         self.labels: Mapping[str, str] = meta.get("labels") or {}
-        # What a term can look at: pods with equal keys match the same terms.
-        self.match_key = (namespace, frozenset(self.labels.items()))
+        # What a term can look at: pods with equal keys match the same terms. Interned, so the
+        # per-cycle verdict lookups mostly compare by identity.
+        key = (namespace, frozenset(self.labels.items()))
+        hit = _MATCH_KEYS.get(key)
+        if hit is None:
+            if len(_MATCH_KEYS) >= _INTERN_LIMIT:
+                _MATCH_KEYS.clear()
+            hit = _MATCH_KEYS[key] = key
+        self.match_key = hit
         errors: list[str] = []
 
         def parse(what: str, fn, terms):
@@ -522,7 +530,12 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
         required_affinity = _merged(info.required_affinity, all_ns)
         required_anti_affinity = _merged(info.required_anti_affinity, all_ns)
         ns_labels = all_ns.get(pod.namespace)
-        existing = existing_anti_affinity_counts(pod.namespace, info.labels, ns_labels, nodes)
+        snapshot = self.handle.snapshot
+        # Only nodes holding pods with required anti-affinity contribute; for the snapshot's own
+        # list, the snapshot keeps that subset (same order) between cycles.
+        holders = (snapshot.have_pods_with_required_anti_affinity_list()
+                   if nodes is snapshot.node_info_list else nodes)
+        existing = existing_anti_affinity_counts(pod.namespace, info.labels, ns_labels, holders)
         affinity, anti = incoming_affinity_anti_affinity_counts(
             required_affinity, required_anti_affinity, nodes)
         if not existing and not required_affinity and not required_anti_affinity:
@@ -561,6 +574,14 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
             return _not_found(PRE_FILTER_STATE_KEY, "error reading")
         return filter_status(s, node.labels)
 
+    def filter_fn(self, state: CycleState, pod: PodInfo):
+        """``filter`` bound to this cycle's state object (its counts are read at each call, so
+        AddPod/RemovePod on the same state still count)."""
+        s = state.get(PRE_FILTER_STATE_KEY)
+        if s is None:
+            return super().filter_fn(state, pod)
+        return lambda node: filter_status(s, node.labels)
+
     # -- PreScore / Score ----------------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         has_constraints = (_has_preferred(pod.pod, "podAffinity")
@@ -569,11 +590,11 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
             return _SKIP
         # Every node of the cluster, not only the feasible ones; without preferred terms on the
         # incoming pod only the pods with affinity can contribute.
-        snapshot_nodes = self.handle.snapshot.node_info_list
+        snapshot = self.handle.snapshot
         if has_constraints:
-            all_nodes = snapshot_nodes
+            all_nodes = snapshot.node_info_list
         else:
-            all_nodes = [ni for ni in snapshot_nodes if ni.pods_with_affinity]
+            all_nodes = snapshot.have_pods_with_affinity_list()
         info = pod_affinity_info(pod)
         if info.error is not None:
             return Status(Code.Error, err=f"failed to parse pod: {info.error}")

@@ -23,7 +23,7 @@ from kubesim.scheduler.framework.interface import (MAX_NODE_SCORE, FilterPlugin,
                                                    PreScorePlugin, ScorePlugin)
 from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
 from kubesim.scheduler.framework.status import Code, Status
-from kubesim.scheduler.plugins.helper import default_normalize_score
+from kubesim.scheduler.plugins.helper import default_normalize_list, default_normalize_score
 
 NAME = "NodeAffinity"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -202,3 +202,6 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
                         scores: list[NodeScore]) -> Status | None:
         default_normalize_score(MAX_NODE_SCORE, False, scores)
         return None
+
+    def normalize_list(self, state: CycleState, pod: PodInfo, scores: list[int]) -> list[int]:
+        return default_normalize_list(MAX_NODE_SCORE, False, scores)

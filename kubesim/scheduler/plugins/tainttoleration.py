@@ -17,7 +17,8 @@ from kubesim.scheduler.framework.interface import (MAX_NODE_SCORE, FilterPlugin,
                                                    PreScorePlugin, ScorePlugin)
 from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
 from kubesim.scheduler.framework.status import Code, Status
-from kubesim.scheduler.plugins.helper import (default_normalize_score, do_not_schedule_taints,
+from kubesim.scheduler.plugins.helper import (default_normalize_list, default_normalize_score,
+                                              do_not_schedule_taints,
                                               find_matching_untolerated_taint,
                                               tolerations_tolerate_taint)
 
@@ -93,3 +94,6 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
                         scores: list[NodeScore]) -> Status | None:
         default_normalize_score(MAX_NODE_SCORE, True, scores)
         return None
+
+    def normalize_list(self, state: CycleState, pod: PodInfo, scores: list[int]) -> list[int]:
+        return default_normalize_list(MAX_NODE_SCORE, True, scores)

@@ -82,7 +82,7 @@ class BalancedAllocation(PreScorePlugin, ScorePlugin):
                                                use_requested=True)
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
-        reqs = self.scorer.pod_requests(pod.pod)
+        reqs = self.scorer.pod_info_requests(pod)
         if ResourceAllocationScorer.is_best_effort(reqs):
             return _SKIP
         state.write(PRE_SCORE_STATE_KEY, tuple(reqs))

@@ -24,7 +24,7 @@ from kubesim.scheduler.framework.interface import (FilterPlugin, Handle, PreFilt
 from kubesim.scheduler.framework.nodeinfo import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS,
                                                   NodeInfo, PodInfo, Resource,
                                                   is_extended_resource_name,
-                                                  pod_request_resource)
+                                                  pod_info_request_resource, pod_request_resource)
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.plugins.noderesources.least_allocated import least_resource_scorer
 from kubesim.scheduler.plugins.noderesources.most_allocated import most_resource_scorer
@@ -177,7 +177,7 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
         self.scorer = build_scorer(self.args)
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
-        state.write(PRE_FILTER_STATE_KEY, pod_request_resource(pod.pod))
+        state.write(PRE_FILTER_STATE_KEY, pod_info_request_resource(pod))
         return None, None
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
@@ -211,7 +211,7 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
         return fn
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
-        state.write(PRE_SCORE_STATE_KEY, tuple(self.scorer.pod_requests(pod.pod)))
+        state.write(PRE_SCORE_STATE_KEY, tuple(self.scorer.pod_info_requests(pod)))
         return None
 
     def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from kubesim.scheduler.framework.nodeinfo import (CPU, EPHEMERAL_STORAGE, MEMORY, NodeInfo,
-                                                  is_scalar_resource_name, pod_scoring_requests)
+                                                  PodInfo, is_scalar_resource_name,
+                                                  pod_info_scoring_requests, pod_scoring_requests)
 from kubesim.scheduler.framework.status import Code, Status
 
 Scorer = Callable[[Sequence[int], Sequence[int]], int]
@@ -63,6 +64,11 @@ class ResourceAllocationScorer:
         return pod_scoring_requests(pod, [name for name, _ in self.resources],
                                     use_requested=self.use_requested)
 
+    def pod_info_requests(self, pi: PodInfo) -> list[int]:
+        """``pod_requests(pi.pod)`` from the requests the PodInfo already holds."""
+        return pod_info_scoring_requests(pi, [name for name, _ in self.resources],
+                                         use_requested=self.use_requested)
+
     def score(self, node: NodeInfo, pod_requests: Sequence[int]) -> tuple[int, Status | None]:
         if not self.resources:
             return 0, Status(Code.Error, "resources not found")
@@ -107,13 +113,38 @@ class ResourceAllocationScorer:
         return all(r == 0 for r in pod_requests)
 
 
+# Interned memo keys: every input of _score_cpu_memory except the node's own numbers.
+_MEMO_KEYS: dict[tuple, tuple] = {}
+
+
+def _memo_key(*parts) -> tuple:
+    key = _MEMO_KEYS.get(parts)
+    if key is None:
+        if len(_MEMO_KEYS) >= 4096:
+            _MEMO_KEYS.clear()  # old entries then simply miss (identity no longer matches)
+        key = _MEMO_KEYS[parts] = parts
+    return key
+
+
 def _score_cpu_memory(kind: str, weights: Sequence[int], nodes: Sequence[NodeInfo], pc: int,
                       pm: int, use_requested: bool) -> list[int]:
-    """The default cpu+memory case of the three scorers, inlined (same integer/float steps)."""
+    """The default cpu+memory case of the three scorers, inlined (same integer/float steps).
+
+    A node's score depends only on the key below and the node's allocatable and (non-zero)
+    requested cpu/memory, which change only with the node's generation; so each node remembers
+    its last (key, generation, score) under ``kind`` and the score is computed again only when
+    either changed."""
     w0, w1 = weights[0], weights[1]
+    key = _memo_key(kind, w0, w1, pc, pm, use_requested)
     out: list[int] = []
     append = out.append
     for node in nodes:
+        memo = node.memo
+        e = memo.get(kind)
+        gen = node.generation
+        if e is not None and e[0] is key and e[1] == gen:
+            append(e[2])
+            continue
         a = node.allocatable
         r = node.requested if use_requested else node.non_zero_requested
         ac, am = a.milli_cpu, a.memory
@@ -126,24 +157,26 @@ def _score_cpu_memory(kind: str, weights: Sequence[int], nodes: Sequence[NodeInf
                     f0 = 1.0
                 if f1 > 1:
                     f1 = 1.0
-                append(int((1 - abs((f0 - f1) / 2)) * 100.0))
+                v = int((1 - abs((f0 - f1) / 2)) * 100.0)
             else:
-                append(100)
-            continue
-        ns = ws = 0
-        if ac:
-            if kind == "least":
-                s = 0 if rc > ac else (ac - rc) * 100 // ac
-            else:
-                s = (ac if rc > ac else rc) * 100 // ac
-            ns += s * w0
-            ws += w0
-        if am:
-            if kind == "least":
-                s = 0 if rm > am else (am - rm) * 100 // am
-            else:
-                s = (am if rm > am else rm) * 100 // am
-            ns += s * w1
-            ws += w1
-        append(ns // ws if ws else 0)
+                v = 100
+        else:
+            ns = ws = 0
+            if ac:
+                if kind == "least":
+                    s = 0 if rc > ac else (ac - rc) * 100 // ac
+                else:
+                    s = (ac if rc > ac else rc) * 100 // ac
+                ns += s * w0
+                ws += w0
+            if am:
+                if kind == "least":
+                    s = 0 if rm > am else (am - rm) * 100 // am
+                else:
+                    s = (am if rm > am else rm) * 100 // am
+                ns += s * w1
+                ws += w1
+            v = ns // ws if ws else 0
+        memo[kind] = (key, gen, v)
+        append(v)
     return out

@@ -1,0 +1,163 @@
+r"""Go's text for values: floats as ``%v`` and ``encoding/json`` write them, ``%q``, ``fmt.Sprint``,
+and ``strconv.ParseInt`` for reading integers back.
+
+Written from the Go standard library (behaviour carried over, code not):
+
+- ``src/strconv/ftoa.go``: ``FormatFloat(f, 'g', -1, 64)``, which ``fmt`` uses for ``%v`` of a
+  float64 (``src/fmt/print.go`` ``fmtFloat``): the shortest digits that read back as ``f``, in
+  ``%e`` form (``1e+06``, ``1.5e-07``: at least two exponent digits) when the decimal exponent
+  is below -4 or at least 6 (``eprec`` is 6 for the shortest precision), else in ``%f`` form;
+  ``NaN``, ``+Inf`` and ``-Inf`` for the non-finite values.
+- ``src/strconv/quote.go``: ``Quote`` (what ``%q`` and, for strings, ``%#v`` print): ``\a``,
+  ``\b``, ``\f``, ``\n``, ``\r``, ``\t``, ``\v``, ``\\`` and ``\"`` escaped, printable runes as they
+  are, other control characters as ``\xNN``, other runes as ``\uNNNN`` or ``\UNNNNNNNN``;
+  ``%#v`` of a ``[]string`` builds on it.
+- ``src/strconv/atoi.go``: ``ParseInt(s, 10, 64)`` (and ``Atoi``), the way back from text.
+- ``src/fmt/print.go``: ``fmt.Sprint`` (``%v``) of what ``encoding/json`` decodes into an
+  ``interface{}``: ``<nil>``, ``true``, maps as ``map[k:v ...]`` in key order (``fmt`` sorts map
+  keys), slices as ``[a b]``.
+- ``src/encoding/json/encode.go`` (``floatEncoder``): the same shortest digits, in ``%f`` form
+  unless ``|f| < 1e-6`` or ``|f| >= 1e21``, then ``%e`` form with ``e-07`` cleaned up to ``e-7``.
+  ``-0`` stays ``-0``.
+
+Python's ``repr`` of a float gives the same shortest round-trip digits as Go's ``strconv``, so
+both float formats are built from it. Stdlib-only and import-light (no ``decimal``): the
+quantity parser, the selector parser, validation, the strict decoder's messages and the printers
+all use these.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["go_float", "go_json_float", "go_json_number", "go_parse_int64", "go_quote", "go_sprint",
+           "go_string_slice"]
+
+_INT64_MIN = -(1 << 63)
+_INT64_MAX = (1 << 63) - 1
+
+
+def _shortest(f: float) -> tuple[str, int]:
+    """The shortest digits of ``|f|`` (finite, non-zero) and the position of the decimal point:
+    ``|f| == 0.<digits> * 10**point``."""
+    mantissa, _, exponent = repr(abs(f)).partition("e")
+    int_part, _, frac_part = mantissa.partition(".")
+    all_digits = int_part + frac_part
+    digits = all_digits.lstrip("0")
+    point = len(int_part) + int(exponent or 0) - (len(all_digits) - len(digits))
+    return digits.rstrip("0"), point
+
+
+def _fmt_e(digits: str, point: int, min_exp_digits: int) -> str:
+    exp = point - 1
+    body = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    return f"{body}e{'-' if exp < 0 else '+'}{abs(exp):0{min_exp_digits}d}"
+
+
+def _fmt_f(digits: str, point: int) -> str:
+    if point <= 0:
+        return "0." + "0" * -point + digits
+    if point >= len(digits):
+        return digits + "0" * (point - len(digits))
+    return digits[:point] + "." + digits[point:]
+
+
+def go_float(f: float) -> str:
+    """``strconv.FormatFloat(f, 'g', -1, 64)``: Go's ``%v`` (and ``fmt.Sprint``) of a float64."""
+    if math.isnan(f):
+        return "NaN"
+    if math.isinf(f):
+        return "+Inf" if f > 0 else "-Inf"
+    sign = "-" if math.copysign(1.0, f) < 0 else ""
+    if f == 0:
+        return sign + "0"
+    digits, point = _shortest(f)
+    if not -4 <= point - 1 < 6:
+        return sign + _fmt_e(digits, point, 2)
+    return sign + _fmt_f(digits, point)
+
+
+def go_json_float(f: float) -> str:
+    """What ``json.Marshal`` writes for a float64 (what kubectl sends for ``cpu: 0.5``).
+
+    Go's encoder refuses NaN and the infinities (``json: unsupported value: +Inf``); for them
+    this returns :func:`go_float`'s text, which no number grammar accepts, and leaves the error
+    to the caller."""
+    if not math.isfinite(f):
+        return go_float(f)
+    if f == 0:
+        return "-0" if math.copysign(1.0, f) < 0 else "0"
+    sign = "-" if f < 0 else ""
+    digits, point = _shortest(f)
+    magnitude = abs(f)
+    if magnitude < 1e-6 or magnitude >= 1e21:
+        return sign + _fmt_e(digits, point, 1)
+    return sign + _fmt_f(digits, point)
+
+
+def go_json_number(v: int | float) -> str:
+    """A JSON number as ``json.Marshal`` writes it: an int's digits, a float as :func:`go_json_float`."""
+    return go_json_float(v) if isinstance(v, float) else str(v)
+
+
+def go_sprint(value: object) -> str:
+    """``fmt.Sprint`` of a decoded JSON value: ``map[a:1 b:[x y]]``, ``<nil>``, floats as :func:`go_float`.
+    Other objects print as their ``str``."""
+    if value is None:
+        return "<nil>"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, float):
+        return go_float(value)
+    if isinstance(value, dict):
+        return "map[" + " ".join(f"{k}:{go_sprint(v)}" for k, v in sorted(value.items())) + "]"
+    if isinstance(value, (list, tuple)):
+        return "[" + " ".join(go_sprint(v) for v in value) + "]"
+    return str(value)
+
+
+_QUOTE_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+                  "\v": "\\v", "\\": "\\\\", '"': '\\"'}
+
+
+def go_quote(s: str) -> str:
+    """``strconv.Quote(s)``: Go's ``%q`` of a string. (A lone surrogate, which no Go string can
+    hold, prints as the escape ``\\ufffd``.)"""
+    out = ['"']
+    for ch in s:
+        esc = _QUOTE_ESCAPES.get(ch)
+        if esc is not None:
+            out.append(esc)
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            cp = ord(ch)
+            if cp < 0x20 or cp == 0x7F:
+                out.append(f"\\x{cp:02x}")
+            elif 0xD800 <= cp <= 0xDFFF:
+                out.append("\\ufffd")
+            elif cp < 0x10000:
+                out.append(f"\\u{cp:04x}")
+            else:
+                out.append(f"\\U{cp:08x}")
+    out.append('"')
+    return "".join(out)
+
+
+def go_string_slice(values) -> str:
+    """``%#v`` of a ``[]string`` (``[]string(nil)`` for None), as field errors print bad values."""
+    if values is None:
+        return "[]string(nil)"
+    return "[]string{" + ", ".join(go_quote(str(v)) for v in values) + "}"
+
+
+def go_parse_int64(s: str) -> int | None:
+    """``strconv.ParseInt(s, 10, 64)`` (``Atoi``): an optional sign and ASCII digits in the int64
+    range, else None (Go's error)."""
+    digits = s[1:] if s[:1] in ("+", "-") else s
+    if not digits or not digits.isascii() or not digits.isdigit():
+        return None
+    n = int(s)
+    return n if _INT64_MIN <= n <= _INT64_MAX else None

@@ -1,0 +1,228 @@
+"""The scheduler through the CLI: placement, FailedScheduling, explain-schedule, schedulerName,
+KubeSchedulerConfiguration, --v=10 score logs, and the seed drills."""
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from kubesim.testing.cli import snapshot
+
+MANIFESTS = Path(__file__).resolve().parents[2] / "manifests"
+
+
+def pod(name, cpu=None, extra=""):
+    res = f"    resources:\n      requests:\n        cpu: \"{cpu}\"\n" if cpu else ""
+    return (f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  labels:\n    app: {name}\nspec:\n{extra}"
+            f"  containers:\n  - name: c\n    image: nginx\n{res}")
+
+
+def apply(h, tmp_path, text, name="p.yaml"):
+    f = tmp_path / name
+    f.write_text(text)
+    return h.ok(f"apply -f {f}")
+
+
+def test_a_pending_pod_is_scheduled_with_the_event_and_condition_upstream_writes(kubesim, tmp_path):
+    apply(kubesim, tmp_path, pod("web", cpu="500m"))
+    p = json.loads(kubesim.ok("get pod web -o json"))
+    assert p["spec"]["nodeName"] in ("node01", "node02")
+    cond = [c for c in p["status"]["conditions"] if c["type"] == "PodScheduled"][0]
+    assert cond["status"] == "True"
+    out = kubesim.ok("get events --field-selector involvedObject.name=web")
+    assert f"Successfully assigned default/web to {p['spec']['nodeName']}" in out
+
+
+def test_an_unschedulable_pod_gets_the_fit_error_message(kubesim, tmp_path):
+    apply(kubesim, tmp_path, pod("big", cpu="3") + "---\n" + pod("big2", cpu="3") + "---\n" + pod("huge", cpu="3"))
+    p = json.loads(kubesim.ok("get pod huge -o json"))
+    assert "nodeName" not in p["spec"]
+    cond = [c for c in p["status"]["conditions"] if c["type"] == "PodScheduled"][0]
+    assert (cond["status"], cond["reason"]) == ("False", "Unschedulable")
+    assert cond["message"] == ("0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. "
+                               "preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, "
+                               "2 No preemption victims found for incoming pod.")
+    assert "FailedScheduling" in kubesim.ok("describe pod huge")
+
+
+def test_an_unschedulable_pod_is_retried_after_the_cluster_changes_and_its_backoff_ends(kubesim, tmp_path):
+    apply(kubesim, tmp_path, pod("wait", extra="  nodeSelector:\n    disk: ssd\n"))
+    assert "nodeName" not in json.loads(kubesim.ok("get pod wait -o json"))["spec"]
+    kubesim.ok("label node node02 disk=ssd")
+    # the label is a cluster event, but the pod's 1 s back-off has not ended at the pinned instant
+    assert "nodeName" not in json.loads(kubesim.ok("get pod wait -o json"))["spec"]
+    kubesim.ok("advance 1s")
+    assert json.loads(kubesim.ok("get pod wait -o json"))["spec"]["nodeName"] == "node02"
+
+
+def test_a_pod_for_another_scheduler_stays_pending_untouched(kubesim, tmp_path):
+    apply(kubesim, tmp_path, pod("other", extra="  schedulerName: my-scheduler\n"))
+    p = json.loads(kubesim.ok("get pod other -o json"))
+    assert "nodeName" not in p["spec"] and "conditions" not in p["status"]
+    assert kubesim("get events --field-selector involvedObject.name=other").err.startswith("No resources found")
+    exp = json.loads(kubesim.ok("explain-schedule other -o json"))
+    assert exp["outcome"] == "NotResponsible"
+
+
+def test_a_pod_with_node_name_bypasses_the_scheduler(kubesim, tmp_path):
+    apply(kubesim, tmp_path, pod("manual", extra="  nodeName: controlplane\n"))
+    exp = json.loads(kubesim.ok("explain-schedule manual -o json"))
+    assert (exp["outcome"], exp["node"]) == ("Bypassed", "controlplane")
+
+
+def test_explain_schedule_json_follows_the_contract(kubesim, tmp_path):
+    apply(kubesim, tmp_path, pod("web", cpu="500m"))
+    exp = json.loads(kubesim.ok("explain-schedule web -o json"))
+    assert list(exp) == ["kind", "apiVersion", "pod", "profile", "outcome", "node", "message", "nodes", "preemption"]
+    assert (exp["kind"], exp["apiVersion"], exp["outcome"]) == ("ScheduleExplanation", "kubesim.io/v1alpha1", "Scheduled")
+    cp = exp["nodes"]["controlplane"]
+    assert cp["feasible"] is False and cp["filter"]["TaintToleration"] == "node(s) had untolerated taint(s)"
+    n = exp["nodes"][exp["node"]]
+    assert n["feasible"] is True
+    assert n["total"] == sum(s["final"] for s in n["score"].values())
+    for s in n["score"].values():
+        assert s["final"] == s["normalized"] * s["weight"]
+
+
+def test_explain_schedule_what_if_writes_nothing(kubesim, tmp_path):
+    kubesim.ok("get nodes")
+    f = tmp_path / "w.yaml"
+    f.write_text(pod("w1", cpu="3") + "---\n" + pod("w2", cpu="3") + "---\n" + pod("w3", cpu="3"))
+    before = snapshot(kubesim.state_dir)
+    out = json.loads(kubesim.ok(f"explain-schedule -f {f} -o json"))
+    assert snapshot(kubesim.state_dir) == before
+    assert out["kind"] == "List"
+    # each pod is evaluated as if the ones before it had been placed
+    assert [i["outcome"] for i in out["items"]] == ["Scheduled", "Scheduled", "Unschedulable"]
+    assert {out["items"][0]["node"], out["items"][1]["node"]} == {"node01", "node02"}
+
+
+def test_explain_schedule_reads_standard_input(kubesim):
+    out = kubesim.ok("explain-schedule -f - -o yaml", stdin=pod("s", cpu="100m"))
+    assert yaml.safe_load(out)["outcome"] == "Scheduled"
+
+
+def test_explain_schedule_table_names_plugins_their_legacy_names_and_the_winner(kubesim, tmp_path):
+    apply(kubesim, tmp_path, pod("web", cpu="500m"))
+    out = kubesim.ok("explain-schedule web")
+    for text in ("NodeResourcesFit", "(PodFitsResources)", "(LeastRequestedPriority)", "TaintToleration",
+                 "Winner:", "← chosen", "skipped"):
+        assert text in out, text
+
+
+def test_explain_schedule_says_what_would_make_an_unschedulable_pod_fit(kubesim, tmp_path):
+    apply(kubesim, tmp_path, pod("picky", extra="  nodeSelector:\n    disk: ssd\n"))
+    out = kubesim.ok("explain-schedule picky")
+    assert "What would make it fit:" in out
+    assert "kubesim taint nodes controlplane node-role.kubernetes.io/control-plane:NoSchedule-" in out
+    assert "label the node to match" in out
+
+
+def test_explain_schedule_of_a_missing_pod(kubesim):
+    r = kubesim("explain-schedule ghost")
+    assert (r.code, r.err) == (1, 'Error from server (NotFound): pods "ghost" not found\n')
+
+
+def test_v10_prints_every_plugin_score_and_each_final_score(kubesim, tmp_path):
+    kubesim.ok("get nodes")
+    f = tmp_path / "p.yaml"
+    f.write_text(pod("logged", cpu="100m"))
+    r = kubesim(f"apply -f {f} --v=10")
+    assert r.code == 0
+    lines = r.err.splitlines()
+    scored = [ln for ln in lines if '"Plugin scored node for pod"' in ln]
+    final = [ln for ln in lines if "\"Calculated node's final score for pod\"" in ln]
+    assert len(final) == 2 and len(scored) >= 2 * 4
+    assert all(ln.startswith("I1122 10:00:00.000000 ") for ln in lines if ln)
+    assert 'pod="default/logged" plugin="NodeResourcesFit" node="node01" score=' in r.err
+    assert '"Successfully bound pod to node" pod="default/logged"' in r.err
+
+
+def test_without_v_there_are_no_log_lines(kubesim, tmp_path):
+    kubesim.ok("get nodes")
+    f = tmp_path / "p.yaml"
+    f.write_text(pod("quiet"))
+    assert kubesim(f"apply -f {f}").err == ""
+
+
+KSC = """apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: {strategy}
+- schedulerName: my-scheduler
+"""
+
+
+def test_a_scheduler_configuration_is_applied_and_shown(kubesim, tmp_path):
+    assert apply(kubesim, tmp_path, KSC.format(strategy="MostAllocated")) == \
+        "kubeschedulerconfiguration.kubescheduler.config.k8s.io/kube-scheduler created\n"
+    assert apply(kubesim, tmp_path, KSC.format(strategy="MostAllocated")) == \
+        "kubeschedulerconfiguration.kubescheduler.config.k8s.io/kube-scheduler unchanged\n"
+    cfg = yaml.safe_load(kubesim.ok("get kubeschedulerconfiguration -o yaml"))
+    assert [p["schedulerName"] for p in cfg["profiles"]] == ["default-scheduler", "my-scheduler"]
+    # the second profile now takes pods that name it
+    apply(kubesim, tmp_path, pod("mine", extra="  schedulerName: my-scheduler\n"), "mine.yaml")
+    assert json.loads(kubesim.ok("get pod mine -o json"))["spec"].get("nodeName")
+
+
+def test_most_allocated_packs_pods_onto_the_busier_node(kubesim, tmp_path):
+    apply(kubesim, tmp_path, KSC.format(strategy="MostAllocated"), "ksc.yaml")
+    apply(kubesim, tmp_path, pod("first", cpu="1", extra="  nodeName: node02\n"), "first.yaml")
+    apply(kubesim, tmp_path, pod("second", cpu="1"), "second.yaml")
+    assert json.loads(kubesim.ok("get pod second -o json"))["spec"]["nodeName"] == "node02"
+
+
+def test_the_default_configuration_is_shown_when_none_was_applied(kubesim):
+    cfg = yaml.safe_load(kubesim.ok("get kubeschedulerconfiguration"))
+    assert cfg["kind"] == "KubeSchedulerConfiguration" and cfg["profiles"][0]["schedulerName"] == "default-scheduler"
+
+
+@pytest.mark.parametrize("change, message", [
+    pytest.param(("MostAllocated", "Sometimes"), 'Unsupported value: "Sometimes"', id="an unknown scoring strategy"),
+    pytest.param(("- schedulerName: my-scheduler", "- schedulerName: default-scheduler"),
+                 'Duplicate value: "default-scheduler"', id="a duplicate profile name"),
+])
+def test_an_invalid_scheduler_configuration_is_refused(kubesim, tmp_path, change, message):
+    kubesim.ok("get nodes")
+    before = snapshot(kubesim.state_dir)
+    f = tmp_path / "bad.yaml"
+    f.write_text(KSC.format(strategy="MostAllocated").replace(*change))
+    r = kubesim(f"apply -f {f}")
+    assert r.code == 1 and r.err.startswith("The KubeSchedulerConfiguration is invalid: ") and message in r.err
+    assert snapshot(kubesim.state_dir) == before
+
+
+def test_an_unknown_plugin_is_refused(kubesim, tmp_path):
+    f = tmp_path / "bad.yaml"
+    f.write_text(KSC.format(strategy="MostAllocated") + "  plugins:\n    score:\n      enabled:\n      - name: Nope\n")
+    r = kubesim(f"apply -f {f}")
+    assert r.code == 1 and "Nope" in r.err
+
+
+# -- the seed drills ---------------------------------------------------------------------------
+
+def test_day5_manual_scheduling_drill(kubesim):
+    kubesim.ok(f"apply -f {MANIFESTS / 'drills' / 'day5-manual-scheduling'}")
+    out = kubesim.ok("get pod cka-1121 -o custom-columns=NODE:.spec.nodeName,STATUS:.status.phase --no-headers")
+    assert out.split() == ["node1121", "Running"]
+    assert json.loads(kubesim.ok("explain-schedule cka-1121 -o json"))["outcome"] == "Bypassed"
+
+
+def test_day6_affinity_drill(kubesim):
+    kubesim.ok(f"apply -f {MANIFESTS / 'drills' / 'day6-affinity'}")
+    pods = {p["metadata"]["name"]: p for p in json.loads(kubesim.ok("get pods -o json"))["items"]}
+    node = {n: p["spec"].get("nodeName") for n, p in pods.items()}
+    # anti-affinity: one cka-1122-01 pod per worker; affinity: cka-1122-02 beside them
+    assert {node["cka-1122-01-a"], node["cka-1122-01-b"]} == {"node01", "node02"}
+    assert {node["cka-1122-02-a"], node["cka-1122-02-b"]} <= {"node01", "node02"}
+    assert node["cka-1122-01-c"] is None
+    exp = json.loads(kubesim.ok("explain-schedule cka-1122-01-c -o json"))
+    assert exp["message"].startswith("0/3 nodes are available: 1 node(s) had untolerated taint(s), "
+                                     "2 node(s) didn't match pod anti-affinity rules.")
+    assert exp["nodes"]["node01"]["filter"]["InterPodAffinity"] == "node(s) didn't match pod anti-affinity rules"
