@@ -30,11 +30,36 @@ def _recorded(args, env):
         pod = cluster.store.get("Pod", ns, name)
         if pod is None:
             raise NotFound("pods", name)
-        exp = scheduling.load_explanation(cluster, ns, name)
+        recorded = scheduling.load_explanation(cluster, ns, name)
         nodes = {n["metadata"]["name"]: n for n in cluster.store.list("Node")}
-        if exp is None:
+        if recorded is None:
             exp = _unattempted(cluster, pod)
+        elif recorded[1]:
+            exp = recorded[0]
+        else:
+            exp = _fresh(cluster, pod, recorded[0])
+            env.stderr.write("kubesim: this attempt was part of a bulk scheduling and was recorded in summary; "
+                             "the per-node detail is a fresh evaluation against the cluster as it is now\n")
     return [exp], [pod], nodes
+
+
+def _fresh(cluster, pod: dict, summary: dict) -> dict:
+    """Evaluate a stored pod again as if it were unscheduled, in a transaction rolled back later
+    (the session's: nothing here is written because the explanation is not stored)."""
+    import copy
+
+    from kubesim.engine import scheduling
+
+    scheduler = scheduling.make_scheduler(cluster)
+    candidate = copy.deepcopy(pod)
+    candidate["spec"].pop("nodeName", None)
+    others = [p for p in cluster.store.iter_kind("Pod") if p["metadata"].get("uid") != pod["metadata"].get("uid")]
+    scheduler.set_cluster(cluster.store.list("Node"), others)
+    exp = scheduler.explain(candidate, cluster.now())
+    # the recorded outcome is the fact; the fresh evaluation supplies the per-node detail
+    for k in ("outcome", "node", "message"):
+        exp[k] = summary.get(k)
+    return exp
 
 
 def _unattempted(cluster, pod: dict) -> dict:

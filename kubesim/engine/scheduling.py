@@ -18,6 +18,13 @@ from __future__ import annotations
 
 from kubesim.engine.context import Cluster
 
+# Full per-node explanations cost (nodes × plugins) work and storage per attempt. One command
+# records at most this many node entries in full (a pod on 5,000 nodes is 5,000); attempts past
+# the budget, as in a bulk apply of thousands of pods, are recorded as a summary, and
+# explain-schedule evaluates those afresh (and says so).
+EXPLAIN_NODE_BUDGET = 100_000
+SUMMARY_MARK = "kubesim.io/explanation"
+
 QUEUE_META = "scheduler.queue"
 SEEN_META = "scheduler.seenResourceVersion"
 CONFIG_META = "scheduler.config"
@@ -85,10 +92,15 @@ def step(cluster: Cluster) -> bool:
     ready = queue.pop_all_ready(now)
     changed = False
     if ready:
-        scheduler.set_cluster(store.list("Node"), pods)
+        nodes = store.list("Node")
+        scheduler.set_cluster(nodes, pods)
+        budget = EXPLAIN_NODE_BUDGET
         for pod in ready:
+            scheduler.explain_enabled = budget >= len(nodes)
+            if scheduler.explain_enabled:
+                budget -= len(nodes)
             result = scheduler.schedule_one(pod, now)
-            _write_back(cluster, pod, result)
+            _write_back(cluster, pod, result, full=scheduler.explain_enabled)
             if result.outcome == "Scheduled":
                 queue.done(_key(pod))
             elif result.outcome == "Error":
@@ -130,7 +142,7 @@ def _set_condition(pod: dict, cond: dict, now: str) -> None:
     conds.append(new)
 
 
-def _write_back(cluster: Cluster, pod: dict, result) -> None:
+def _write_back(cluster: Cluster, pod: dict, result, full: bool = True) -> None:
     store = cluster.store
     now = cluster.stamp()
     if result.outcome == "Scheduled":
@@ -144,23 +156,28 @@ def _write_back(cluster: Cluster, pod: dict, result) -> None:
     store.put(pod)
     for ev in result.events:
         cluster.record(pod, ev.get("type", "Normal"), ev["reason"], ev["message"], "default-scheduler")
-    save_explanation(cluster, pod, result.explanation)
+    save_explanation(cluster, pod, result.explanation, full)
 
 
-def save_explanation(cluster: Cluster, pod: dict, explanation: dict) -> None:
+def save_explanation(cluster: Cluster, pod: dict, explanation: dict, full: bool = True) -> None:
     if not explanation:
         return
     md = pod["metadata"]
     obj = dict(explanation)
     obj["kind"] = EXPLANATION_KIND
     obj["metadata"] = {"name": md["name"], "namespace": md.get("namespace", "")}
+    if not full:
+        obj["nodes"] = {}
+        obj["metadata"]["annotations"] = {SUMMARY_MARK: "summary"}
     cluster.store.put(obj)
 
 
-def load_explanation(cluster: Cluster, namespace: str, name: str) -> dict | None:
+def load_explanation(cluster: Cluster, namespace: str, name: str) -> tuple[dict, bool] | None:
+    """The recorded explanation and whether it is complete (False: a summary without nodes)."""
     obj = cluster.store.get(EXPLANATION_KIND, namespace, name)
     if obj is None:
         return None
     out = {k: v for k, v in obj.items() if k != "metadata"}
     out["kind"] = EXPLANATION_KIND
-    return out
+    full = ((obj.get("metadata") or {}).get("annotations") or {}).get(SUMMARY_MARK) != "summary"
+    return out, full

@@ -57,7 +57,8 @@ class Store:
     def __init__(self, directory: str | os.PathLike):
         self.directory = Path(directory)
         self._conn: sqlite3.Connection | None = None
-        self._cache: dict[Key, dict | None] = {}  # None = known absent / deleted
+        # kind -> {(namespace, name): object or None (known absent / deleted)}
+        self._cache: dict[str, dict[tuple[str, str], dict | None]] = {}
         self._listed: set[str] = set()  # kinds fully loaded into the cache
         self._dirty: dict[Key, dict | None] = {}
         self._meta: dict[str, object] = {}
@@ -175,28 +176,30 @@ class Store:
     def get(self, kind: str, namespace: str, name: str) -> dict | None:
         """The stored object (the cache's own dict: call ``put`` after changing it)."""
         k = (kind, namespace or "", name)
-        if k in self._cache:
-            return self._cache[k]
+        by = self._cache.setdefault(kind, {})
+        nk = (k[1], name)
+        if nk in by:
+            return by[nk]
         if kind in self._listed:
             return None
         row = self._require().execute(
             "SELECT body FROM objects WHERE kind=? AND namespace=? AND name=?", k).fetchone()
         obj = json.loads(row[0]) if row else None
-        self._cache[k] = obj
+        by[nk] = obj
         return obj
 
     def list(self, kind: str, namespace: str | None = None) -> list[dict]:
         """All objects of a kind (in one namespace when given), sorted by (namespace, name)."""
         self._load_kind(kind)
-        out = [o for (kd, ns, _), o in self._cache.items()
-               if kd == kind and o is not None and (namespace is None or ns == namespace)]
+        out = [o for (ns, _), o in self._cache.get(kind, {}).items()
+               if o is not None and (namespace is None or ns == namespace)]
         out.sort(key=lambda o: (o["metadata"].get("namespace", ""), o["metadata"]["name"]))
         return out
 
     def iter_kind(self, kind: str) -> Iterator[dict]:
         self._load_kind(kind)
-        for (kd, _, _), o in self._cache.items():
-            if kd == kind and o is not None:
+        for o in self._cache.get(kind, {}).values():
+            if o is not None:
                 yield o
 
     def count(self, kind: str) -> int:
@@ -226,11 +229,12 @@ class Store:
     def _load_kind(self, kind: str) -> None:
         if kind in self._listed:
             return
+        by = self._cache.setdefault(kind, {})
+        loads = json.loads
         for ns, name, body in self._require().execute(
                 "SELECT namespace, name, body FROM objects WHERE kind=?", (kind,)):
-            k = (kind, ns, name)
-            if k not in self._cache:
-                self._cache[k] = json.loads(body)
+            if (ns, name) not in by:
+                by[(ns, name)] = loads(body)
         self._listed.add(kind)
 
     def create(self, obj: dict, now: str) -> dict:
@@ -251,7 +255,7 @@ class Store:
         """Write (create or replace) an object, bumping its resourceVersion."""
         k = key_of(obj)
         obj["metadata"]["resourceVersion"] = self.next_resource_version()
-        self._cache[k] = obj
+        self._cache.setdefault(k[0], {})[(k[1], k[2])] = obj
         self._dirty[k] = obj
         return obj
 
@@ -260,7 +264,7 @@ class Store:
         old = self.get(kind, namespace, name)
         if old is None:
             return None
-        self._cache[k] = None
+        self._cache.setdefault(kind, {})[(k[1], name)] = None
         self._dirty[k] = None
         self.next_resource_version()
         return old
