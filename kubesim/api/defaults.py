@@ -67,7 +67,13 @@ def apply_defaults(obj: dict, *, rng=None, priority_classes=None) -> None:
     ``value``, ``globalDefault``, ``preemptionPolicy``); the two system classes are always known.
     Raises ``kubesim.errors.Forbidden`` where admission refuses the object (unknown
     priorityClassName, a spec.priority that contradicts it)."""
-    fn = DEFAULTERS.get(obj.get("kind", ""))
+    kind = obj.get("kind", "")
+    if kind in _APPS_KINDS:
+        from kubesim.api import apps
+
+        apps.DEFAULTERS[kind](obj)
+        return
+    fn = DEFAULTERS.get(kind)
     if fn is None:
         return
     if rng is None:
@@ -80,6 +86,11 @@ def apply_defaults(obj: dict, *, rng=None, priority_classes=None) -> None:
 def apply_update_defaults(new: dict, old: dict) -> None:
     """Defaulting and the admission/strategy steps that run on an update of ``old`` to ``new``."""
     kind = new.get("kind", "")
+    if kind in _APPS_KINDS:
+        from kubesim.api import apps
+
+        apps.default_update(new, old)
+        return
     if kind == "Pod":
         default_pod_schema(new)
         spec, old_spec = new.setdefault("spec", {}), old.get("spec") or {}
@@ -604,6 +615,8 @@ def _default_namespace(ns: dict, rng, priority_classes) -> None:
     ns["status"] = {"phase": "Active"}
     _namespace_label(ns)
 
+
+_APPS_KINDS = ("Deployment", "ReplicaSet", "DaemonSet")  # defaulted by kubesim.api.apps
 
 DEFAULTERS = {
     "Pod": _default_pod,

@@ -90,6 +90,10 @@ _R(KindInfo("Namespace", "", "v1", "namespaces", False, ("ns",),
 _R(KindInfo("Node", "", "v1", "nodes", False, ("no",)))
 _R(KindInfo("Pod", "", "v1", "pods", True, ("po",), categories=("all",)))
 _R(KindInfo("Event", "", "v1", "events", True, ("ev",)))
+_R(KindInfo("Deployment", "apps", "v1", "deployments", True, ("deploy",), categories=("all",)))
+_R(KindInfo("ReplicaSet", "apps", "v1", "replicasets", True, ("rs",), categories=("all",)))
+_R(KindInfo("DaemonSet", "apps", "v1", "daemonsets", True, ("ds",), categories=("all",)))
+_R(KindInfo("ControllerRevision", "apps", "v1", "controllerrevisions", True))
 # Not an API object: the cluster's scheduler configuration, applied like a manifest (DESIGN §1.3).
 _R(KindInfo("KubeSchedulerConfiguration", "kubescheduler.config.k8s.io", "v1", "kubeschedulerconfigurations",
             False, (), ("apply", "get"), served=False))

@@ -1693,13 +1693,23 @@ VALIDATORS = {
 }
 
 
+_APPS_KINDS = ("Deployment", "ReplicaSet", "DaemonSet")  # validated by kubesim.api.apps
+
+
+def _apps_validators() -> dict:
+    from kubesim.api import apps
+
+    return apps.VALIDATORS
+
+
 def validate_object(obj: dict, old: dict | None = None) -> list[FieldError]:
     """The API server's verdict on a create (``old`` is None) or an update of ``obj``.
 
     Returns [] for kinds without validation here. Expects a defaulted object, as the server
     validates after defaulting and admission. Errors repeating an earlier message are dropped,
     as ``field.ErrorList.ToAggregate`` does for the server's message."""
-    entry = VALIDATORS.get(obj.get("kind", ""))
+    kind = obj.get("kind", "")
+    entry = VALIDATORS.get(kind) or (_apps_validators().get(kind) if kind in _APPS_KINDS else None)
     if entry is None:
         return []
     create, update = entry

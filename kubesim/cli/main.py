@@ -93,7 +93,7 @@ def top_parser() -> Parser:
                  description="kubesim: a Kubernetes cluster emulator you drive like kubectl. "
                              "No cluster needed: the state lives in a directory (--state).",
                  formatter_class=argparse.RawDescriptionHelpFormatter,
-                 epilog="Commands:\n" + "\n".join(f"  {name:<17} {VERB_HELP[name]}" for name in VERB_HELP) +
+                 epilog="Commands:\n" + "\n".join(f"  {name:<17} {h}" for name, h in _available_verbs().items()) +
                         "\n\nExamples:\n"
                         "  kubesim apply -f manifests/quickstart/\n"
                         "  kubesim get pods -o wide\n"
@@ -124,13 +124,33 @@ VERB_HELP = {
 }
 
 
+def _available_verbs() -> dict[str, str]:
+    """Verb → help: the ones declared here plus those whose module declares its own flags."""
+    from kubesim.cli.commands import EXTRA_HELP, VERBS
+
+    out = dict(VERB_HELP)
+    for name, help_ in EXTRA_HELP.items():
+        module = VERBS[name][0]
+        import importlib.util
+
+        if importlib.util.find_spec(module) is not None:
+            out[name] = help_
+    return out
+
+
 def verb_parser(name: str) -> Parser:
     """The parser of one verb, global flags included (they may come before or after it)."""
-    if name not in VERB_HELP:
+    from kubesim.cli import commands
+
+    help_ = VERB_HELP.get(name) or commands.EXTRA_HELP.get(name)
+    if help_ is None:
         raise UsageError(f'unknown command "{name}" for "kubesim"\nRun \'kubesim --help\' for usage.')
-    p = Parser(prog=f"kubesim {name}", description=VERB_HELP[name])
+    p = Parser(prog=f"kubesim {name}", description=help_)
     _globals(p, suppress=False)
-    _VERB_ARGS[name](p)
+    if name in _VERB_ARGS:
+        _VERB_ARGS[name](p)
+    elif not commands.add_args(name, p):
+        raise UsageError(f'unknown command "{name}" for "kubesim"\nRun \'kubesim --help\' for usage.')
     return p
 
 

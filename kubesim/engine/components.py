@@ -83,10 +83,47 @@ def taint_nodes_by_condition(cluster: Cluster) -> bool:
     return changed
 
 
+def _controller_step(name: str):
+    """A settle step running one workload controller: sync over a view, then apply its changes
+    (pods through the API server's create, so they get admission and defaults)."""
+
+    def step(cluster: Cluster) -> bool:
+        import importlib
+
+        from kubesim.api import kinds
+        from kubesim.controllers import apply
+        from kubesim.controllers.base import View
+        from kubesim.engine import objects
+
+        store = cluster.store
+        if not (store.count("Deployment") or store.count("ReplicaSet") or store.count("DaemonSet")):
+            return False
+        sync = importlib.import_module(f"kubesim.controllers.{name}").sync
+        view = View.from_store(store, cluster.now(), cluster.rng)
+
+        def create(obj: dict):
+            return objects.create_object(cluster, obj, kinds.for_object(obj))
+
+        def delete(kind: str, ns: str, name_: str):
+            info = kinds.by_kind(kind)
+            if store.get(kind, ns, name_) is not None:
+                objects.delete_object(cluster, info, ns, name_)
+
+        def record(obj, type_, reason, message, component):
+            cluster.record(obj, type_, reason, message, component)
+
+        return apply.apply_changes(sync(view), get=store.get, create=create, put=store.put, delete=delete,
+                                   record=record, wake_at=cluster.wake_at, now=cluster.now())
+
+    step.__name__ = f"{name}_controller"
+    return step
+
+
 def schedule(cluster: Cluster) -> bool:
     from kubesim.engine import scheduling
 
     return scheduling.step(cluster)
 
 
-STEPS = [register_nodes, taint_nodes_by_condition, schedule, sync_pods]
+STEPS = [register_nodes, taint_nodes_by_condition, _controller_step("deployment"), _controller_step("replicaset"),
+         _controller_step("daemonset"), _controller_step("garbagecollector"), schedule, sync_pods]

@@ -203,9 +203,10 @@ class Store:
                 yield o
 
     def count(self, kind: str) -> int:
-        if kind in self._listed:
-            return sum(1 for _ in self.iter_kind(kind))
-        return self._require().execute("SELECT COUNT(*) FROM objects WHERE kind=?", (kind,)).fetchone()[0]
+        """How many objects of a kind exist, this transaction's own writes included."""
+        if kind not in self._listed and not any(k[0] == kind for k in self._dirty):
+            return self._require().execute("SELECT COUNT(*) FROM objects WHERE kind=?", (kind,)).fetchone()[0]
+        return sum(1 for _ in self.iter_kind(kind))
 
     def pod_keys_on_node(self, node: str) -> list[Key]:
         """Pods bound to ``node`` ('' = unbound), from the index, without loading bodies."""

@@ -226,3 +226,16 @@ def test_day6_affinity_drill(kubesim):
     assert exp["message"].startswith("0/3 nodes are available: 1 node(s) had untolerated taint(s), "
                                      "2 node(s) didn't match pod anti-affinity rules.")
     assert exp["nodes"]["node01"]["filter"]["InterPodAffinity"] == "node(s) didn't match pod anti-affinity rules"
+
+
+def test_attempts_past_the_explanation_budget_are_summarised_and_evaluated_afresh(kubesim, tmp_path, monkeypatch):
+    from kubesim.engine import scheduling
+
+    monkeypatch.setattr(scheduling, "EXPLAIN_NODE_BUDGET", 0)
+    apply(kubesim, tmp_path, pod("bulk", cpu="100m"))
+    node = json.loads(kubesim.ok("get pod bulk -o json"))["spec"]["nodeName"]
+    r = kubesim("explain-schedule bulk -o json")
+    assert r.code == 0 and "recorded in summary" in r.err
+    exp = json.loads(r.out)
+    assert (exp["outcome"], exp["node"]) == ("Scheduled", node)  # the recorded facts
+    assert set(exp["nodes"]) == {"controlplane", "node01", "node02"}  # the fresh detail

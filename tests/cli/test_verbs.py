@@ -404,7 +404,10 @@ def test_advance_moves_the_clock(cluster):
 def test_api_resources(kubesim):
     out = kubesim.ok("api-resources")
     assert out.splitlines()[0].split() == ["NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"]
-    assert "pods         po           v1           true         Pod" in out
+    rows = [line.split() for line in out.splitlines()[1:]]
+    assert ["pods", "po", "v1", "true", "Pod"] in rows
+    assert ["deployments", "deploy", "apps/v1", "true", "Deployment"] in rows
+    assert not any(r[0] == "kubeschedulerconfigurations" for r in rows)  # not served by an API server
 
 
 def test_read_only_commands_rewrite_nothing(cluster):

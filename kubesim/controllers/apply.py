@@ -1,0 +1,95 @@
+"""How the engine applies controller changes: the contract, as one reference function.
+
+Controllers never touch the store (STYLE convention 5); the engine calls ``sync(view)`` and then
+``apply_changes`` with its own store operations, so this module imports nothing of the engine::
+
+    from kubesim.controllers import apply, deployment
+    from kubesim.controllers.base import View
+
+    def deployment_step(cluster) -> bool:
+        view = View.from_store(cluster.store, cluster.now(), cluster.rng)
+        return apply.apply_changes(deployment.sync(view), get=..., create=..., put=..., delete=...,
+                                   record=..., wake_at=cluster.wake_at, now=cluster.now())
+
+``create`` is the API server's create (defaulting and admission, which a new pod needs: the
+service-account token volume, priority, default tolerations); ``put`` stores an object as given
+(the store assigns the resourceVersion); ``delete`` removes an object now (the engine may instead
+start a graceful deletion for pods); ``record`` records an Event from ``component``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Callable, Iterable
+
+from kubesim.controllers.base import Change
+from kubesim.controllers.garbagecollector import begin_deletion
+
+# what an update through the status subresource may change (the strategies' PrepareForUpdate
+# keeps spec and labels; the Deployment controller writes its revision annotation this way)
+_STATUS_SUBRESOURCE_METADATA = ("annotations",)
+
+
+def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], dict | None],
+                  create: Callable[[dict], object], put: Callable[[dict], object],
+                  delete: Callable[[str, str, str], object],
+                  record: Callable[[dict, str, str, str, str], object],
+                  wake_at: Callable[[float], object], now: float) -> bool:
+    """Apply ``changes`` in order; True when the store changed. Changes to objects that are gone
+    (or, for create, already there) are skipped, as the API server's NotFound/AlreadyExists
+    would make a controller drop them."""
+    changed = False
+    for ch in changes:
+        if ch.op == "wake":
+            if ch.at is not None:
+                wake_at(ch.at)
+            continue
+        kind, ns, name = ch.key
+        applied = True
+        if ch.op == "create":
+            if get(kind, ns, name) is None:
+                create(copy.deepcopy(ch.obj))
+            else:
+                applied = False
+        elif ch.op == "update":
+            stored = get(kind, ns, name)
+            if stored is None:
+                applied = False
+            else:
+                new = copy.deepcopy(ch.obj)
+                _keep_server_fields(new, stored)
+                put(new)
+        elif ch.op == "update_status":
+            stored = get(kind, ns, name)
+            if stored is None:
+                applied = False
+            else:
+                new = copy.deepcopy(stored)
+                new["status"] = copy.deepcopy(ch.obj.get("status") or {})
+                for f in _STATUS_SUBRESOURCE_METADATA:
+                    if f in (ch.obj.get("metadata") or {}):
+                        new["metadata"][f] = copy.deepcopy(ch.obj["metadata"][f])
+                put(new)
+        elif ch.op == "delete":
+            stored = get(kind, ns, name)
+            if stored is None:
+                applied = False
+            else:
+                marked = begin_deletion(stored, ch.propagation or "Background", now)
+                if marked is None:
+                    delete(kind, ns, name)
+                else:
+                    put(marked)
+        changed = changed or applied
+        if applied or ch.op == "event":
+            for ev in ch.events:
+                record(ev.obj, ev.type, ev.reason, ev.message, ev.component)
+                changed = True
+    return changed
+
+
+def _keep_server_fields(new: dict, stored: dict) -> None:
+    md, smd = new.setdefault("metadata", {}), stored.get("metadata") or {}
+    for f in ("uid", "creationTimestamp"):
+        if f in smd:
+            md[f] = smd[f]

@@ -1,0 +1,129 @@
+"""The garbage collector: dependents follow their owners (metadata.ownerReferences).
+
+Upstream: pkg/controller/garbagecollector/garbagecollector.go (attemptToDeleteItem,
+processDeletingDependentsItem, orphanDependents, classifyReferences) and the API server's
+deletion of an object with finalizers (staging/src/k8s.io/apiserver/pkg/registry/generic/registry/
+store.go: ``deletionTimestamp`` set and the ``foregroundDeletion``/``orphan`` finalizer added for
+those propagation policies; the object goes once its finalizers are gone).
+
+How a delete with a propagation policy plays out here:
+
+- ``Background`` (kubectl's default): the engine deletes the owner at once; on the next pass
+  ``sync`` finds the dependents whose owners are all gone and deletes them (in the background,
+  recursively: a Deployment's ReplicaSets, then their pods).
+- ``Foreground``: ``begin_deletion`` marks the owner (deletionTimestamp + ``foregroundDeletion``);
+  ``sync`` deletes its dependents (foreground too), and when no dependent with
+  ``blockOwnerDeletion`` is left it removes the finalizer and the owner goes.
+- ``Orphan``: ``begin_deletion`` marks the owner with the ``orphan`` finalizer; ``sync`` removes
+  the owner's references from its dependents, then the finalizer, and the owner goes.
+
+An owner is looked up by kind, namespace and name and must have the referenced uid. Only
+Deployments, ReplicaSets and DaemonSets count as owners that can go missing (``OWNER_KINDS``);
+owners of other kinds, or of a kind the view does not hold, are assumed to exist.
+"""
+
+from __future__ import annotations
+
+from kubesim.clock import format_time
+from kubesim.controllers.base import Change, View, deepcopy, meta, uid_of
+
+FOREGROUND = "foregroundDeletion"
+ORPHAN = "orphan"
+COLLECTED_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "ControllerRevision")
+# owners whose absence makes dependents garbage; a mirror pod's Node is the kubelet's business
+# (and PodGC's), so a Node is never treated as a missing owner here
+OWNER_KINDS = ("Deployment", "ReplicaSet", "DaemonSet")
+
+
+def begin_deletion(obj: dict, propagation: str, now: float) -> dict | None:
+    """What the API server stores for a delete with ``propagation``: None (delete it now) for
+    Background, or the object marked for deletion with the policy's finalizer."""
+    if propagation not in ("Foreground", "Orphan"):
+        return None
+    new = deepcopy(obj)
+    md = new.setdefault("metadata", {})
+    md.setdefault("deletionTimestamp", format_time(now))
+    md.setdefault("deletionGracePeriodSeconds", 0)
+    fin = FOREGROUND if propagation == "Foreground" else ORPHAN
+    if fin not in (md.get("finalizers") or []):
+        md["finalizers"] = list(md.get("finalizers") or []) + [fin]
+    return new
+
+
+def sync(view: View) -> list[Change]:
+    changes: list[Change] = []
+    objects = [o for k in COLLECTED_KINDS for o in view.list(k)]
+    by_uid = {uid_of(o): o for o in objects if uid_of(o)}
+    dependents: dict[str, list[dict]] = {}
+    for o in objects:
+        for ref in meta(o).get("ownerReferences") or ():
+            dependents.setdefault(ref.get("uid", ""), []).append(o)
+    handled: set[str] = set()
+
+    for owner in objects:
+        md = meta(owner)
+        if not md.get("deletionTimestamp"):
+            continue
+        finalizers = list(md.get("finalizers") or [])
+        deps = dependents.get(uid_of(owner), [])
+        if ORPHAN in finalizers:
+            for dep in deps:
+                new = deepcopy(dep)
+                refs = [r for r in new["metadata"].get("ownerReferences") or () if r.get("uid") != uid_of(owner)]
+                if refs:
+                    new["metadata"]["ownerReferences"] = refs
+                else:
+                    new["metadata"].pop("ownerReferences", None)
+                changes.append(Change("update", new))
+                handled.add(uid_of(dep))
+            changes.append(_finish(owner, ORPHAN))
+            handled.add(uid_of(owner))
+        elif FOREGROUND in finalizers:
+            blocking = [d for d in deps if any(r.get("uid") == uid_of(owner) and r.get("blockOwnerDeletion")
+                                               for r in meta(d).get("ownerReferences") or ())]
+            if not blocking:
+                changes.append(_finish(owner, FOREGROUND))
+            for dep in blocking:
+                if meta(dep).get("deletionTimestamp"):
+                    continue
+                marked = begin_deletion(dep, "Foreground", view.now) if dependents.get(uid_of(dep)) else None
+                changes.append(Change("update", marked) if marked else Change("delete", dep, propagation="Foreground"))
+                handled.add(uid_of(dep))
+            handled.add(uid_of(owner))
+        elif not finalizers:
+            changes.append(Change("delete", owner, propagation="Background"))
+            handled.add(uid_of(owner))
+
+    for obj in objects:
+        refs = meta(obj).get("ownerReferences") or []
+        if not refs or uid_of(obj) in handled:
+            continue
+        absent = [r for r in refs if _owner_absent(view, obj, r, by_uid)]
+        if not absent:
+            continue
+        if len(absent) == len(refs):
+            changes.append(Change("delete", obj, propagation="Background"))
+        else:
+            new = deepcopy(obj)
+            gone = {r.get("uid") for r in absent}
+            new["metadata"]["ownerReferences"] = [r for r in refs if r.get("uid") not in gone]
+            changes.append(Change("update", new))
+    return changes
+
+
+def _finish(owner: dict, finalizer: str) -> Change:
+    new = deepcopy(owner)
+    fins = [f for f in new["metadata"].get("finalizers") or () if f != finalizer]
+    if fins:
+        new["metadata"]["finalizers"] = fins
+        return Change("update", new)
+    return Change("delete", owner, propagation="Background")
+
+
+def _owner_absent(view: View, obj: dict, ref: dict, by_uid: dict[str, dict]) -> bool:
+    kind = ref.get("kind", "")
+    if kind not in OWNER_KINDS or kind not in view.objects:
+        return False
+    ns = meta(obj).get("namespace", "")
+    owner = view.get(kind, ns, ref.get("name", ""))
+    return owner is None or uid_of(owner) != ref.get("uid")
