@@ -157,6 +157,11 @@ def _prepare_for_create(cluster: Cluster, obj: dict, info: KindInfo) -> dict:
         md.pop(f, None)
     if info.kind == "Pod":
         obj.pop("status", None)  # PrepareForCreate (in apply_defaults) sets a fresh one
+        rcn = (obj.get("spec") or {}).get("runtimeClassName")
+        if rcn:
+            from kubesim.api import runtimeclass
+
+            runtimeclass.admit(obj, cluster.store.get("RuntimeClass", "", rcn))
     elif info.kind != "Node":  # a Node keeps the status it was given: the kubelet fills the rest
         obj.pop("status", None)
     apply_defaults(obj, rng=cluster.rng)

@@ -239,3 +239,31 @@ def test_attempts_past_the_explanation_budget_are_summarised_and_evaluated_afres
     exp = json.loads(r.out)
     assert (exp["outcome"], exp["node"]) == ("Scheduled", node)  # the recorded facts
     assert set(exp["nodes"]) == {"controlplane", "node01", "node02"}  # the fresh detail
+
+
+def test_runtime_class_overhead_counts_for_scheduling(kubesim, tmp_path):
+    rc = ("apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata:\n  name: kata\nhandler: kata\n"
+          "overhead:\n  podFixed:\n    cpu: 250m\n")
+    apply(kubesim, tmp_path, rc, "rc.yaml")
+    # 3800m fits a 4-CPU node alone, but not with the class's 250m overhead
+    apply(kubesim, tmp_path, pod("sandboxed", cpu="3800m", extra="  runtimeClassName: kata\n"))
+    p = json.loads(kubesim.ok("get pod sandboxed -o json"))
+    assert p["spec"]["overhead"] == {"cpu": "250m"} and "nodeName" not in p["spec"]
+    apply(kubesim, tmp_path, pod("plain", cpu="3800m"), "plain.yaml")
+    assert json.loads(kubesim.ok("get pod plain -o json"))["spec"].get("nodeName")
+
+
+def test_an_unknown_runtime_class_is_refused(kubesim, tmp_path):
+    f = tmp_path / "p.yaml"
+    f.write_text(pod("x", extra="  runtimeClassName: nope\n"))
+    r = kubesim(f"apply -f {f}")
+    assert r.code == 1
+    assert r.err == (f'Error from server (Forbidden): error when creating "{f}": pods "x" is forbidden: '
+                     'pod rejected: RuntimeClass "nope" not found\n')
+
+
+def test_explain_schedule_what_if_on_the_day6_drill_directory(kubesim):
+    out = json.loads(kubesim.ok(f"explain-schedule -f {MANIFESTS / 'drills' / 'day6-affinity'} -o json"))
+    assert [i["pod"]["name"] for i in out["items"]] == ["cka-1122-01-a", "cka-1122-01-b", "cka-1122-02-a",
+                                                        "cka-1122-02-b", "cka-1122-01-c"]
+    assert [i["outcome"] for i in out["items"]] == ["Scheduled"] * 4 + ["Unschedulable"]

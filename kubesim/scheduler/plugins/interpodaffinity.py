@@ -580,7 +580,26 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
         s = state.get(PRE_FILTER_STATE_KEY)
         if s is None:
             return super().filter_fn(state, pod)
-        return lambda node: filter_status(s, node.labels)
+        # filter_status with satisfy_pod_anti_affinity inlined (the dicts are the state's own).
+        required_affinity = s.required_affinity
+        anti_counts = s.anti_affinity_counts
+        anti_keys = tuple(t.topology_key for t in s.required_anti_affinity)
+        existing = s.existing_anti_affinity_counts
+
+        def fn(node: NodeInfo) -> Status | None:
+            labels = node.labels
+            if required_affinity and not satisfy_pod_affinity(s, labels):
+                return Status(Code.UnschedulableAndUnresolvable,
+                              ERR_REASON_AFFINITY_RULES_NOT_MATCH)
+            if anti_counts:
+                for key in anti_keys:
+                    tv = labels.get(key)
+                    if tv is not None and anti_counts.get((key, tv), 0) > 0:
+                        return Status(Code.Unschedulable, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH)
+            if existing and not satisfy_existing_pods_anti_affinity(s, labels):
+                return Status(Code.Unschedulable, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
+            return None
+        return fn
 
     # -- PreScore / Score ----------------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
