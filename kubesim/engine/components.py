@@ -12,14 +12,26 @@ def static_pod_path(cluster: Cluster, node_name: str) -> str:
     return str((cluster.store.directory / "nodes" / node_name / "manifests").resolve())
 
 
+def _changed(cluster: Cluster, kind: str) -> list[dict]:
+    """Objects of ``kind`` this command has written (nodes and pods only change through writes,
+    so the steps below need not rescan the whole cluster)."""
+    store = cluster.store
+    out = []
+    for k in list(store.changed_keys()):
+        if k[0] == kind:
+            obj = store.get(*k)
+            if obj is not None:
+                out.append(obj)
+    return out
+
+
 def register_nodes(cluster: Cluster) -> bool:
     from kubesim.kubelet import node as kubelet_node
 
-    nodes = cluster.store.list("Node")
-    todo = [n for n in nodes if kubelet_node.needs_registration(n)]
+    todo = [n for n in _changed(cluster, "Node") if kubelet_node.needs_registration(n)]
     if not todo:
         return False
-    alloc = kubelet_node.Allocator(nodes)
+    alloc = kubelet_node.Allocator(cluster.store.list("Node"))
     for n in todo:
         kubelet_node.register(n, alloc, cluster, static_pod_path(cluster, n["metadata"]["name"]))
         cluster.store.put(n)
@@ -32,20 +44,25 @@ def sync_pods(cluster: Cluster) -> bool:
 
     store = cluster.store
     changed = False
-    by_node: dict[str, list[dict]] = {}
-    candidates = [p for p in store.iter_kind("Pod") if kubelet_pods.needs_start(p)]
+    candidates = {id(p): p for p in _changed(cluster, "Pod") if kubelet_pods.needs_start(p)}
+    # a node registering now picks up pods that were bound to it before it existed
+    for n in _changed(cluster, "Node"):
+        for key in store.pod_keys_on_node(n["metadata"]["name"]):
+            p = store.get(*key)
+            if p is not None and kubelet_pods.needs_start(p):
+                candidates[id(p)] = p
     if not candidates:
         return False
-    for p in store.iter_kind("Pod"):
-        nn = (p.get("spec") or {}).get("nodeName")
-        if nn:
-            by_node.setdefault(nn, []).append(p)
-    for pod in sorted(candidates, key=lambda p: (p["metadata"].get("creationTimestamp", ""),
-                                                  p["metadata"].get("namespace", ""), p["metadata"]["name"])):
-        node = store.get("Node", "", pod["spec"]["nodeName"])
+    by_node: dict[str, list[dict]] = {}
+    for pod in sorted(candidates.values(), key=lambda p: (p["metadata"].get("creationTimestamp", ""),
+                                                          p["metadata"].get("namespace", ""), p["metadata"]["name"])):
+        node_name = pod["spec"]["nodeName"]
+        node = store.get("Node", "", node_name)
         if node is None:
             continue  # bound to a node that does not exist: stays Pending, as on a real cluster
-        kubelet_pods.start(pod, node, by_node.get(node["metadata"]["name"], []), cluster)
+        if node_name not in by_node:
+            by_node[node_name] = [p for p in (store.get(*k) for k in store.pod_keys_on_node(node_name)) if p]
+        kubelet_pods.start(pod, node, by_node[node_name], cluster)
         store.put(pod)
         changed = True
     return changed
@@ -63,7 +80,7 @@ def taint_nodes_by_condition(cluster: Cluster) -> bool:
     from kubesim.kubelet.node import is_ready
 
     changed = False
-    for n in cluster.store.list("Node"):
+    for n in _changed(cluster, "Node"):
         spec = n.setdefault("spec", {})
         taints = list(spec.get("taints") or [])
         want = {UNSCHEDULABLE_TAINT: bool(spec.get("unschedulable")), NOT_READY_TAINT: not is_ready(n)}

@@ -68,9 +68,12 @@ def namespace_labels(cluster: Cluster) -> dict[str, dict]:
 
 def step(cluster: Cluster) -> bool:
     store = cluster.store
+    saved = store.meta(QUEUE_META)
+    unbound = store.pod_keys_on_node("")  # from the index: no pod bodies loaded
+    if not unbound and not saved:
+        return False
     pods = list(store.iter_kind("Pod"))
     pending = {_key(p): p for p in pods if is_pending(p)}
-    saved = store.meta(QUEUE_META)
     if not pending and not saved:
         return False
     from kubesim.scheduler.queue import SchedulingQueue
