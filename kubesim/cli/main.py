@@ -165,6 +165,9 @@ def _create_args(p):
     p.add_argument("-f", "--filename", action="append", help="file, directory or - for stdin")
     p.add_argument("-R", "--recursive", action="store_true")
     _add_output(p, wide=False)
+    from kubesim.cli.generate import create_generator_args
+
+    create_generator_args(p)  # create deployment|namespace|priorityclass
 
 
 def _get_args(p):
@@ -199,6 +202,7 @@ def _delete_args(p):
     p.add_argument("--now", action="store_true", help="same as --grace-period=1")
     p.add_argument("--force", action="store_true", help="remove immediately (with --grace-period=0)")
     p.add_argument("--ignore-not-found", action="store_true")
+    p.add_argument("--cascade", default="background", help="background|foreground|orphan")
     p.add_argument("-o", "--output", default=None, help="name")
 
 

@@ -40,6 +40,9 @@ def create_cmd(args, env) -> int:
 
     if args.what:
         return _create_generator(args, env)
+    from kubesim.cli.generate import reject_generator_flags
+
+    reject_generator_flags(args)  # the generators' flags share this parser
     if not args.filename:
         raise UsageError("must specify one of -f and -k")
     docs = _load(args, env)
@@ -52,26 +55,26 @@ def create_cmd(args, env) -> int:
 
 
 def _create_generator(args, env) -> int:
-    from kubesim.api import kinds
-    from kubesim.engine import objects
+    from kubesim.cli.generate import create_generated
 
-    what, rest = args.what[0], args.what[1:]
-    if what in ("namespace", "ns"):
-        if len(rest) != 1:
-            raise UsageError("exactly one NAME is required, got " + str(len(rest)))
-        obj = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": rest[0]}}
-        with session(args, env) as cluster:
-            objects.create_object(cluster, obj, kinds.by_kind("Namespace"))
-        env.stdout.write(f"namespace/{rest[0]} created\n")
-        return 0
-    raise UsageError(f'unknown command "{what}" for "kubesim create"')
+    return create_generated(args, env)
 
 
 def delete_cmd(args, env) -> int:
-    from kubesim.api import kinds
     from kubesim.engine import objects
 
-    force = bool(args.force) and args.grace_period == 0
+    grace = 1 if args.now else (None if args.grace_period < 0 else args.grace_period)
+    if args.force and grace is None:
+        grace = 0
+    force = bool(args.force) and grace == 0
+    if args.force and grace == 0:
+        env.stderr.write("Warning: Immediate deletion does not wait for confirmation that the running resource "
+                         "has been terminated. The resource may continue to run on the cluster indefinitely.\n")
+    cascade = {"background": "Background", "foreground": "Foreground", "orphan": "Orphan",
+               "true": "Background", "false": "Orphan"}.get((args.cascade or "background").lower())
+    if cascade is None:
+        raise UsageError(f'invalid cascade value ({args.cascade}). Must be "background", "foreground", or "orphan".')
+    opts = {"grace_seconds": grace, "force": force, "propagation": cascade}
     lines: list[str] = []
     errors: list[KubesimError] = []
     if args.filename:
@@ -80,7 +83,7 @@ def delete_cmd(args, env) -> int:
         with session(args, env) as cluster:
             for p in prepared:
                 try:
-                    obj = objects.delete_object(cluster, p.info, p.namespace, p.name)
+                    obj = objects.delete_object(cluster, p.info, p.namespace, p.name, **opts)
                     lines.append(objects.delete_line(p.info, obj, force))
                 except NotFound as e:
                     if not args.ignore_not_found:
@@ -102,7 +105,7 @@ def delete_cmd(args, env) -> int:
             if names:
                 for n in names:
                     try:
-                        obj = objects.delete_object(cluster, info, ns or "" if info.namespaced else "", n)
+                        obj = objects.delete_object(cluster, info, ns or "" if info.namespaced else "", n, **opts)
                         lines.append(objects.delete_line(info, obj, force))
                     except NotFound as e:
                         if not args.ignore_not_found:
@@ -110,7 +113,8 @@ def delete_cmd(args, env) -> int:
             else:
                 objs, _ = objects.select(cluster, info, [], ns, args.selector)
                 for obj in objs:
-                    objects.delete_object(cluster, info, obj["metadata"].get("namespace", ""), obj["metadata"]["name"])
+                    objects.delete_object(cluster, info, obj["metadata"].get("namespace", ""), obj["metadata"]["name"],
+                                          **opts)
                     lines.append(objects.delete_line(info, obj, force))
     if not lines and not errors:
         env.stdout.write("No resources found\n")

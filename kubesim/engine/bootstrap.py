@@ -70,7 +70,22 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
             apply_defaults(m, rng=cluster.rng)
             store.create(m, now)
             (store.directory / "nodes" / m["metadata"]["name"] / "manifests").mkdir(parents=True, exist_ok=True)
+        _kubeadm_control_plane(cluster)
     store.set_meta("cluster.initialized", True)
+
+
+def _kubeadm_control_plane(cluster: Cluster) -> None:
+    """What ``kubeadm init`` leaves on the control-plane node: its kubelet registered and the
+    static pod manifests of kube-apiserver, etcd, kube-controller-manager and kube-scheduler in
+    its staticPodPath (the kubelet turns them into mirror pods in kube-system)."""
+    from kubesim.engine.components import register_nodes, static_pod_path
+    from kubesim.kubelet.node import internal_ip
+    from kubesim.kubelet.staticpods import write_control_plane
+
+    register_nodes(cluster)
+    cp = cluster.store.get("Node", "", "controlplane")
+    if cp is not None:
+        write_control_plane(static_pod_path(cluster, "controlplane"), internal_ip(cp))
 
 
 def ensure_initialized(cluster: Cluster) -> None:

@@ -39,37 +39,35 @@ def register_nodes(cluster: Cluster) -> bool:
 
 
 def sync_pods(cluster: Cluster) -> bool:
-    """Start pods bound to a node (by the scheduler or by spec.nodeName) that have not started."""
-    from kubesim.kubelet import pods as kubelet_pods
+    """Each node's kubelet syncs its pods: admission, container lifecycle, probes, termination."""
+    from kubesim.kubelet import steps
 
-    store = cluster.store
-    changed = False
-    candidates = {id(p): p for p in _changed(cluster, "Pod") if kubelet_pods.needs_start(p)}
-    # a node registering now picks up pods that were bound to it before it existed
-    for n in _changed(cluster, "Node"):
-        for key in store.pod_keys_on_node(n["metadata"]["name"]):
-            p = store.get(*key)
-            if p is not None and kubelet_pods.needs_start(p):
-                candidates[id(p)] = p
-    if not candidates:
-        return False
-    by_node: dict[str, list[dict]] = {}
-    for pod in sorted(candidates.values(), key=lambda p: (p["metadata"].get("creationTimestamp", ""),
-                                                          p["metadata"].get("namespace", ""), p["metadata"]["name"])):
-        node_name = pod["spec"]["nodeName"]
-        node = store.get("Node", "", node_name)
-        if node is None:
-            continue  # bound to a node that does not exist: stays Pending, as on a real cluster
-        if node_name not in by_node:
-            by_node[node_name] = [p for p in (store.get(*k) for k in store.pod_keys_on_node(node_name)) if p]
-        kubelet_pods.start(pod, node, by_node[node_name], cluster)
-        store.put(pod)
-        changed = True
-    return changed
+    return steps.sync_pods(cluster)
+
+
+def static_pods(cluster: Cluster) -> bool:
+    """Each kubelet reads its static pod directory and keeps the mirror pods in step."""
+    from kubesim.kubelet import steps
+
+    return steps.static_pods(cluster, lambda name: static_pod_path(cluster, name))
+
+
+def node_lifecycle(cluster: Cluster) -> bool:
+    """The node lifecycle and taint-eviction controllers (stopped kubelets, unreachable nodes)."""
+    from kubesim.kubelet import steps
+
+    return steps.node_lifecycle(cluster)
 
 
 UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable"
 NOT_READY_TAINT = "node.kubernetes.io/not-ready"
+
+
+def _ready_status(node: dict) -> str:
+    for c in (node.get("status") or {}).get("conditions") or []:
+        if c.get("type") == "Ready":
+            return c.get("status") or "Unknown"
+    return "False"  # a node that has not reported yet (the NodeTaint admission's not-ready)
 
 
 def taint_nodes_by_condition(cluster: Cluster) -> bool:
@@ -77,13 +75,11 @@ def taint_nodes_by_condition(cluster: Cluster) -> bool:
     node_lifecycle_controller.go doNoScheduleTaintingPass): NoSchedule taints that mirror the
     node's state — node.kubernetes.io/unschedulable for a cordoned node, node.kubernetes.io/not-ready
     while Ready is not True (the NodeTaint admission plugin puts that one on every new node)."""
-    from kubesim.kubelet.node import is_ready
-
     changed = False
     for n in _changed(cluster, "Node"):
         spec = n.setdefault("spec", {})
         taints = list(spec.get("taints") or [])
-        want = {UNSCHEDULABLE_TAINT: bool(spec.get("unschedulable")), NOT_READY_TAINT: not is_ready(n)}
+        want = {UNSCHEDULABLE_TAINT: bool(spec.get("unschedulable")), NOT_READY_TAINT: _ready_status(n) == "False"}
         new = [t for t in taints if not (t.get("key") in want and t.get("effect") == "NoSchedule"
                                          and not want[t["key"]])]
         for key, on in want.items():
@@ -142,5 +138,5 @@ def schedule(cluster: Cluster) -> bool:
     return scheduling.step(cluster)
 
 
-STEPS = [register_nodes, taint_nodes_by_condition, _controller_step("deployment"), _controller_step("replicaset"),
-         _controller_step("daemonset"), _controller_step("garbagecollector"), schedule, sync_pods]
+STEPS = [register_nodes, node_lifecycle, taint_nodes_by_condition, _controller_step("deployment"), _controller_step("replicaset"),
+         _controller_step("daemonset"), _controller_step("garbagecollector"), schedule, static_pods, sync_pods]

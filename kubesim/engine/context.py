@@ -106,11 +106,12 @@ class Cluster:
         return "".join(self.rng.choice(alphabet) for _ in range(n))
 
     def record(self, obj: dict, type_: str, reason: str, message: str, component: str,
-               host: str = "", field_path: str = "") -> dict:
+               host: str = "", field_path: str = "", at: float | None = None, first: float | None = None,
+               count: int = 1) -> dict:
         """Record an Event about ``obj``; components call this instead of importing the engine."""
         from kubesim.engine.events import record
 
-        return record(self, obj, type_, reason, message, component, host, field_path)
+        return record(self, obj, type_, reason, message, component, host, field_path, at, first, count)
 
     def namespace_exists(self, ns: str) -> bool:
         return self.store.get("Namespace", "", ns) is not None

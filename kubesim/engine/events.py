@@ -25,10 +25,14 @@ def involved_ref(obj: dict) -> dict:
 
 
 def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, component: str,
-           host: str = "", field_path: str = "") -> dict:
-    """Record an event about ``obj`` from ``component`` (e.g. "default-scheduler", "kubelet")."""
+           host: str = "", field_path: str = "", at: float | None = None, first: float | None = None,
+           count: int = 1) -> dict:
+    """Record an event about ``obj`` from ``component`` (e.g. "default-scheduler", "kubelet").
+
+    ``at`` is when it (last) happened, ``first`` when it first did and ``count`` how many times,
+    for components that catch up on simulated time in one step (the kubelet after ``advance``)."""
     store = cluster.store
-    now = cluster.now()
+    now = cluster.now() if at is None else at
     ref = involved_ref(obj)
     if field_path:
         ref["fieldPath"] = field_path
@@ -42,7 +46,7 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
     if existing_name:
         ev = store.get("Event", ns, existing_name)
         if ev is not None:
-            ev["count"] = int(ev.get("count", 1)) + 1
+            ev["count"] = int(ev.get("count", 1)) + count
             ev["lastTimestamp"] = format_time(now)
             store.put(ev)
             return ev
@@ -63,9 +67,9 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
         "reason": reason,
         "message": message,
         "source": source,
-        "firstTimestamp": format_time(now),
+        "firstTimestamp": format_time(first if first is not None else now),
         "lastTimestamp": format_time(now),
-        "count": 1,
+        "count": count,
         "type": type_,
         "eventTime": None,
         "reportingComponent": component,

@@ -359,12 +359,31 @@ def select(cluster: Cluster, info: KindInfo, names: list[str], namespace: str | 
 
 # -- deleting ------------------------------------------------------------------------------
 
-def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str) -> dict:
-    """Remove an object now, with the cascades a real cluster performs promptly."""
+def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
+                  grace_seconds: float | None = None, force: bool = False,
+                  propagation: str = "Background") -> dict:
+    """The API server's delete. A pod running on a node is deleted gracefully: it gets its
+    deletionTimestamp and the kubelet removes it when the grace period ends (pod strategy
+    CheckGracefulDelete); ``force`` with grace 0 removes it at once. Owners follow the
+    propagation policy (the garbage collector removes dependents). Other objects go at once,
+    with the cascades a real cluster performs promptly."""
     store = cluster.store
     obj = store.get(info.kind, namespace, name)
     if obj is None:
         raise NotFound(info.resource, name)
+    if info.kind == "Pod" and not (force and grace_seconds == 0):
+        from kubesim.kubelet.lifecycle import start_termination
+
+        if start_termination(obj, grace_seconds, cluster.now()) > 0:
+            store.put(obj)
+            return obj
+    if info.kind in ("Deployment", "ReplicaSet", "DaemonSet") and propagation != "Background":
+        from kubesim.controllers.garbagecollector import begin_deletion
+
+        marked = begin_deletion(obj, propagation, cluster.now())
+        if marked is not None:
+            store.put(marked)
+            return obj
     if info.kind == "Namespace":
         if name in ("default", "kube-system", "kube-public", "kube-node-lease"):
             from kubesim.errors import Forbidden

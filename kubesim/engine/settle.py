@@ -24,10 +24,38 @@ def default_steps() -> list[Step]:
     return components.STEPS
 
 
+def static_pod_signature(state_dir) -> str:
+    """A cheap fingerprint of every node's static pod directory (names, sizes, mtimes), so a
+    read-only command notices a manifest the user wrote there, as a kubelet would."""
+    import hashlib
+    import os
+
+    h = hashlib.sha1()
+    root = os.path.join(state_dir, "nodes")
+    try:
+        nodes = sorted(os.listdir(root))
+    except OSError:
+        return ""
+    for n in nodes:
+        d = os.path.join(root, n, "manifests")
+        try:
+            with os.scandir(d) as it:
+                entries = sorted((e.name, e.stat().st_mtime_ns, e.stat().st_size) for e in it)
+        except OSError:
+            continue
+        if entries:
+            h.update(repr((n, entries)).encode())
+    return h.hexdigest()
+
+
 def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = False) -> int:
     """Run the control loop to a fixed point; returns the number of rounds that changed things."""
     store = cluster.store
     due = store.meta("settle.due")
+    signature = static_pod_signature(store.directory)
+    if signature != store.meta("settle.staticPods"):
+        store.set_meta("settle.staticPods", signature)
+        force = True  # a manifest was written, edited or removed: the kubelets must look
     if not force and not store.dirty and (due is None or float(due) > cluster.now()):
         return 0
     steps = default_steps() if steps is None else steps

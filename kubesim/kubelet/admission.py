@@ -1,0 +1,231 @@
+"""Kubelet admission: may this pod, bound to this node, run here?
+
+Upstream: pkg/kubelet/lifecycle/predicate.go (predicateAdmitHandler.Admit): the OS checks first
+(``PodOSSelectorNodeLabelDoesNotMatch``, ``PodOSNotSupported``), then ``generalFilter`` -
+pkg/scheduler's AdmissionCheck with all failures (NodeResourcesFit's ``Fits``: pods first, then
+cpu, memory, ephemeral-storage, extended resources; NodeAffinity (nodeSelector and required
+node affinity); NodeName; NodePorts) and, except for static pods, the NoExecute taints the pod
+does not tolerate. The first failure names the rejection: ``OutOfcpu`` / ``OutOfmemory`` /
+``OutOfephemeral-storage`` / ``OutOfpods`` / ``OutOf<resource>`` with ``Node didn't have enough
+resource: cpu, requested: 5000, used: 0, capacity: 4000`` (millicores for cpu, bytes otherwise,
+capacity = allocatable), or the plugin name with ``Predicate <Name> failed: <reason>``.
+pkg/kubelet/kubelet.go rejectPod then records a Warning event ``<reason>: <message>`` and sets
+the status phase Failed, the reason, and ``Pod was rejected: <message>`` (lifecycle.sync_pod).
+
+Pod requests follow k8s.io/component-helpers/resource PodRequests (containers summed, sidecars
+added, init containers as a running maximum, pod-level requests and overhead) - the same sum
+kubesim's scheduler uses (scheduler.framework.nodeinfo.pod_requests; kept separate here because
+components never import each other).
+
+Not modelled: the critical-pod admission handler that evicts lower-priority pods to admit a
+static pod, device plugins, topology/CPU/memory managers, sysctls, AppArmor.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+OUT_OF = {"cpu": "OutOfcpu", "memory": "OutOfmemory", "ephemeral-storage": "OutOfephemeral-storage",
+          "pods": "OutOfpods"}
+NODE_AFFINITY = "NodeAffinity"
+NODE_AFFINITY_REASON = "node(s) didn't match Pod's node affinity/selector"
+NODE_NAME = "NodeName"
+NODE_NAME_REASON = "node(s) didn't match the requested node name"
+NODE_PORTS = "NodePorts"
+NODE_PORTS_REASON = "node(s) didn't have free ports for the requested pod ports"
+TAINT_TOLERATION = "TaintToleration"
+TAINT_REASON = "node(s) had taints that the pod didn't tolerate"
+OS_SELECTOR = ("PodOSSelectorNodeLabelDoesNotMatch",
+               "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label")
+OS_FIELD = ("PodOSNotSupported", "Failed to admit pod as the OS field doesn't match node OS")
+NODE_OS = "linux"
+
+
+def _q(v) -> Fraction:
+    from kubesim.api.quantity import parse_quantity
+
+    try:
+        return parse_quantity(v)
+    except (ValueError, TypeError):
+        return Fraction(0)
+
+
+def _reqs(c: dict) -> dict[str, Fraction]:
+    return {k: _q(v) for k, v in (((c.get("resources") or {}).get("requests")) or {}).items()}
+
+
+def _add(into: dict, other: dict) -> None:
+    for k, v in other.items():
+        into[k] = into.get(k, Fraction(0)) + v
+
+
+def _max(into: dict, other: dict) -> None:
+    for k, v in other.items():
+        if v > into.get(k, Fraction(0)):
+            into[k] = v
+
+
+def pod_requests(pod: dict) -> dict[str, Fraction]:
+    """resourcehelper.PodRequests (pod-level resources on, as in v1.35)."""
+    spec = pod.get("spec") or {}
+    out: dict[str, Fraction] = {}
+    for c in spec.get("containers") or ():
+        _add(out, _reqs(c))
+    restartable: dict[str, Fraction] = {}
+    init_max: dict[str, Fraction] = {}
+    for c in spec.get("initContainers") or ():
+        r = _reqs(c)
+        if c.get("restartPolicy") == "Always":
+            _add(out, r)
+            _add(restartable, r)
+            use = dict(restartable)
+        else:
+            use = dict(r)
+            _add(use, restartable)
+        _max(init_max, use)
+    _max(out, init_max)
+    pod_level = ((spec.get("resources") or {}).get("requests")) or {}
+    for k, v in pod_level.items():
+        if k in ("cpu", "memory", "hugepages-2Mi", "hugepages-1Gi") or k.startswith("hugepages-"):
+            out[k] = _q(v)
+    _add(out, {k: _q(v) for k, v in (spec.get("overhead") or {}).items()})
+    return out
+
+
+def _amount(name: str, v: Fraction) -> int:
+    """Milli-units for cpu, whole units (rounded up) otherwise, as the scheduler's Resource."""
+    import math
+
+    if name == "cpu":
+        return int(math.ceil(v * 1000))
+    return int(math.ceil(v))
+
+
+def _is_extended(name: str) -> bool:
+    return "/" in name and not name.startswith("kubernetes.io/") and not name.startswith("requests.")
+
+
+def insufficient_resources(pod: dict, node: dict, pods_on_node: list[dict]) -> list[tuple[str, int, int, int]]:
+    """NodeResourcesFit ``Fits``: [(resource, requested, used, capacity)] in upstream's order."""
+    alloc = (node.get("status") or {}).get("allocatable") or {}
+    out = []
+    max_pods = int(_q(alloc.get("pods", 0)))
+    if len(pods_on_node) + 1 > max_pods:
+        out.append(("pods", 1, len(pods_on_node), max_pods))
+    req = pod_requests(pod)
+    if not any(v for v in req.values()):
+        return out
+    used: dict[str, Fraction] = {}
+    for p in pods_on_node:
+        _add(used, pod_requests(p))
+    for name in ("cpu", "memory", "ephemeral-storage"):
+        r = _amount(name, req.get(name, Fraction(0)))
+        if r == 0:
+            continue
+        cap = _amount(name, _q(alloc.get(name, 0)))
+        u = _amount(name, used.get(name, Fraction(0)))
+        if cap < r + u:
+            out.append((name, r, u, cap))
+    for name in sorted(req):
+        if name in ("cpu", "memory", "ephemeral-storage", "pods") or not _is_extended(name) and not name.startswith("hugepages-"):
+            continue
+        r = _amount(name, req[name])
+        if r == 0:
+            continue
+        if name not in alloc and _is_extended(name):
+            continue  # removeMissingExtendedResources: cluster-level resources the node does not know
+        cap = _amount(name, _q(alloc.get(name, 0)))
+        u = _amount(name, used.get(name, Fraction(0)))
+        if cap < r + u:
+            out.append((name, r, u, cap))
+    return out
+
+
+def _required_affinity_matches(pod: dict, node: dict) -> bool:
+    from kubesim.api.selectors import node_selector_matches
+
+    spec = pod.get("spec") or {}
+    labels = (node.get("metadata") or {}).get("labels") or {}
+    for k, v in (spec.get("nodeSelector") or {}).items():
+        if labels.get(k) != v:
+            return False
+    required = (((spec.get("affinity") or {}).get("nodeAffinity") or {})
+                .get("requiredDuringSchedulingIgnoredDuringExecution"))
+    if required is None:
+        return True
+    return node_selector_matches(required, labels, {"metadata.name": (node.get("metadata") or {}).get("name", "")})
+
+
+def _host_ports(pod: dict) -> list[tuple[str, str, int]]:
+    out = []
+    for c in ((pod.get("spec") or {}).get("initContainers") or []) + ((pod.get("spec") or {}).get("containers") or []):
+        for p in c.get("ports") or ():
+            hp = p.get("hostPort")
+            if hp:
+                out.append((p.get("hostIP") or "0.0.0.0", p.get("protocol") or "TCP", int(hp)))
+    return out
+
+
+def _ports_conflict(pod: dict, pods_on_node: list[dict]) -> bool:
+    wanted = _host_ports(pod)
+    if not wanted:
+        return False
+    used = [hp for p in pods_on_node for hp in _host_ports(p)]
+    for ip, proto, port in wanted:
+        for uip, uproto, uport in used:
+            if port == uport and proto == uproto and (ip == uip or "0.0.0.0" in (ip, uip)):
+                return True
+    return False
+
+
+def _tolerates(toleration: dict, taint: dict) -> bool:
+    effect = toleration.get("effect") or ""
+    if effect and effect != taint.get("effect"):
+        return False
+    key = toleration.get("key") or ""
+    if key and key != taint.get("key"):
+        return False
+    op = toleration.get("operator") or "Equal"
+    if op == "Exists":
+        return True
+    return (toleration.get("value") or "") == (taint.get("value") or "")
+
+
+def untolerated_no_execute(pod: dict, node: dict) -> dict | None:
+    tolerations = (pod.get("spec") or {}).get("tolerations") or []
+    for taint in (node.get("spec") or {}).get("taints") or []:
+        if taint.get("effect") != "NoExecute":
+            continue
+        if not any(_tolerates(t, taint) for t in tolerations):
+            return taint
+    return None
+
+
+def _is_static(pod: dict) -> bool:
+    ann = (pod.get("metadata") or {}).get("annotations") or {}
+    return ann.get("kubernetes.io/config.source") in ("file", "http") or bool(ann.get("kubernetes.io/config.mirror"))
+
+
+def admit(pod: dict, node: dict, pods_on_node: list[dict]) -> tuple[str, str] | None:
+    """None when the kubelet admits ``pod``; else (reason, message) of the first failure.
+    ``pods_on_node`` are the pods already admitted there (not this one, not finished)."""
+    spec = pod.get("spec") or {}
+    labels = (pod.get("metadata") or {}).get("labels") or {}
+    node_os = ((node.get("metadata") or {}).get("labels") or {}).get("kubernetes.io/os") or NODE_OS
+    if "kubernetes.io/os" in labels and labels["kubernetes.io/os"] != node_os:
+        return OS_SELECTOR
+    if (spec.get("os") or {}).get("name") and spec["os"]["name"] != NODE_OS:
+        return OS_FIELD
+    reasons: list[tuple[str, str]] = []
+    for name, requested, used, capacity in insufficient_resources(pod, node, pods_on_node):
+        reasons.append((OUT_OF.get(name, "OutOf" + name),
+                        f"Node didn't have enough resource: {name}, requested: {requested}, used: {used}, capacity: {capacity}"))
+    if not _required_affinity_matches(pod, node):
+        reasons.append((NODE_AFFINITY, f"Predicate {NODE_AFFINITY} failed: {NODE_AFFINITY_REASON}"))
+    if spec.get("nodeName") and spec["nodeName"] != (node.get("metadata") or {}).get("name"):
+        reasons.append((NODE_NAME, f"Predicate {NODE_NAME} failed: {NODE_NAME_REASON}"))
+    if _ports_conflict(pod, pods_on_node):
+        reasons.append((NODE_PORTS, f"Predicate {NODE_PORTS} failed: {NODE_PORTS_REASON}"))
+    if not _is_static(pod) and untolerated_no_execute(pod, node) is not None:
+        reasons.append((TAINT_TOLERATION, f"Predicate {TAINT_TOLERATION} failed: {TAINT_REASON}"))
+    return reasons[0] if reasons else None

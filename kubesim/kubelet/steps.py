@@ -1,0 +1,177 @@
+"""Proposed settle-loop steps for the simulated kubelets and the node lifecycle controller.
+
+Written here, beside the library, for the engine to adopt (move into
+kubesim/engine/components.py and add to ``STEPS``: ``register_nodes, node_lifecycle,
+taint_nodes_by_condition, schedule, static_pods, sync_pods``). Like kubelet/node.py they take
+the command's context duck-typed: ``ctx.store`` (get/list/iter_kind/put/create/delete/meta/
+set_meta), ``ctx.now()``, ``ctx.stamp()``, ``ctx.record(obj, type, reason, message, component,
+host, field_path)`` and ``ctx.wake_at(t)``.
+
+Kubelet memory lives in store metadata, one blob per node (``kubelet/<node>``: memory key ->
+memory). A pod is synced only when it changed since the kubelet last wrote it (its
+resourceVersion) or when its wake-up time has come, so read-only commands stay cheap.
+"""
+
+from __future__ import annotations
+
+import os
+
+from kubesim.kubelet import lifecycle as L
+from kubesim.kubelet import nodefailure as NF
+from kubesim.kubelet import staticpods as SP
+
+MEMORY_META = "kubelet/{node}"
+MANIFEST_ERRORS_META = "kubelet/{node}/manifest-errors"
+_PARSE_CACHE: dict[tuple, object] = {}
+
+
+def _key(p: dict) -> tuple:
+    md = p.get("metadata") or {}
+    return (md.get("creationTimestamp") or "", md.get("namespace") or "", md.get("name") or "")
+
+
+def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG) -> bool:
+    """Every node's kubelet syncs the pods bound to it that are due."""
+    store = ctx.store
+    now = ctx.now()
+    nodes = {n["metadata"]["name"]: n for n in store.list("Node")}
+    by_node: dict[str, list[dict]] = {}
+    for p in store.iter_kind("Pod"):
+        nn = (p.get("spec") or {}).get("nodeName")
+        if nn:
+            by_node.setdefault(nn, []).append(p)
+    changed = False
+    for node_name in sorted(by_node):
+        node = nodes.get(node_name)
+        if node is None or NF.kubelet_stopped(node):
+            continue  # a pod bound to a missing node stays Pending; a stopped kubelet does nothing
+        meta_key = MEMORY_META.format(node=node_name)
+        memories = dict(store.meta(meta_key) or {})
+        mem_changed = False
+        pods = sorted(by_node[node_name], key=_key)
+        for pod in pods:
+            key = L.memory_key(pod)
+            mem = memories.get(key)
+            rv = (pod.get("metadata") or {}).get("resourceVersion")
+            if mem is not None and mem.get("rv") == rv and (mem.get("wake") is None or mem["wake"] > now):
+                if mem.get("wake") is not None:
+                    ctx.wake_at(mem["wake"])
+                continue
+            mem = dict(mem or {})
+            result = L.sync_pod(pod, node, pods, now, ctx.record, memory=mem, config=config)
+            md = pod["metadata"]
+            if result.remove:
+                store.delete("Pod", md.get("namespace", ""), md["name"])
+                if not L.is_mirror_pod(pod):
+                    memories.pop(key, None)
+                else:
+                    memories[key] = {**mem, "removed": None, "term": None, "rv": None, "wake": None}
+                mem_changed = changed = True
+                continue
+            if result.changed:
+                store.put(pod)
+                changed = True
+            mem["rv"] = pod["metadata"].get("resourceVersion")
+            mem["wake"] = result.next_wake
+            memories[key] = mem
+            mem_changed = True
+            if result.next_wake is not None:
+                ctx.wake_at(result.next_wake)
+        if mem_changed:
+            store.set_meta(meta_key, memories)
+            if hasattr(store, "touch_meta"):
+                store.touch_meta(meta_key)
+    return changed
+
+
+def _parse_cached(text: str):
+    key = hash(text)
+    if key not in _PARSE_CACHE:
+        _PARSE_CACHE[key] = SP._load_yaml(text)
+    return _PARSE_CACHE[key]
+
+
+def static_pods(ctx, static_pod_path) -> bool:
+    """Each running kubelet reads its static pod directory and keeps the mirror pods in step;
+    ``static_pod_path(node_name) -> str``."""
+    from kubesim.api.defaults import apply_defaults
+
+    store = ctx.store
+    now = ctx.now()
+    changed = False
+    by_node: dict[str, list[dict]] = {}
+    for p in store.iter_kind("Pod"):
+        if SP.CONFIG_MIRROR in ((p.get("metadata") or {}).get("annotations") or {}):
+            by_node.setdefault((p.get("spec") or {}).get("nodeName") or "", []).append(p)
+    for node in store.list("Node"):
+        name = node["metadata"]["name"]
+        if NF.kubelet_stopped(node):
+            continue
+        directory = static_pod_path(name)
+        has_files = os.path.isdir(directory) and bool(os.listdir(directory))
+        if not has_files and not by_node.get(name) and not store.meta(MANIFEST_ERRORS_META.format(node=name)):
+            continue  # nothing there and nothing mirrored: the common case on big clusters
+        manifests = SP.read_manifest_dir(directory, name, parse=_parse_cached) if has_files \
+            else SP.ManifestDir()
+        err_key = MANIFEST_ERRORS_META.format(node=name)
+        if (store.meta(err_key) or []) != [list(e) for e in manifests.errors]:
+            store.set_meta(err_key, [list(e) for e in manifests.errors])
+        desired = SP.desired_mirror_pods(manifests, node, now)
+        plan = SP.reconcile_mirror_pods(desired, by_node.get(name, []))
+        for p in plan.delete:
+            store.delete("Pod", p["metadata"].get("namespace", ""), p["metadata"]["name"])
+            changed = True
+        for p in plan.create:
+            if store.get("Namespace", "", p["metadata"]["namespace"]) is None:
+                continue  # the API server refuses a pod in a missing namespace; the kubelet retries
+            apply_defaults(p)
+            store.create(p, ctx.stamp())
+            changed = True
+    return changed
+
+
+def node_lifecycle(ctx, config: NF.NodeLifecycleConfig = NF.NodeLifecycleConfig()) -> bool:
+    """The node lifecycle and taint eviction controllers."""
+    store = ctx.store
+    now = ctx.now()
+    nodes = store.list("Node")
+    managed = (NF.UNREACHABLE_TAINT, NF.NOT_READY_TAINT)
+    if not any(NF.kubelet_stopped(n) or any(t.get("key") in managed and t.get("effect") == "NoExecute"
+                                            for t in (n.get("spec") or {}).get("taints") or ())
+               or (NF._ready(n) or {}).get("status") == "Unknown" for n in nodes):
+        return False
+    pods = list(store.iter_kind("Pod"))
+    plan = NF.node_lifecycle(nodes, pods, now, config)
+    for obj, type_, reason, message, component, _at in plan.events:
+        ctx.record(obj, type_, reason, message, component)
+    for n in plan.nodes:
+        store.put(n)
+    for p in plan.pods:
+        store.put(p)
+    for p in plan.evict:
+        grace = L.start_termination(p, None, now)
+        if grace <= 0:
+            store.delete("Pod", p["metadata"].get("namespace", ""), p["metadata"]["name"])
+        else:
+            store.put(p)
+    if plan.next_wake is not None:
+        ctx.wake_at(plan.next_wake)
+    return bool(plan.nodes or plan.pods or plan.evict)
+
+
+def resume_node(ctx, node_name: str) -> None:
+    """``kubesim node start``: after ``nodefailure.start_kubelet``, the new kubelet process
+    takes over the pods that kept running (exits that happened meanwhile are seen, back-off
+    and probe history are gone)."""
+    store = ctx.store
+    node = store.get("Node", "", node_name)
+    meta_key = MEMORY_META.format(node=node_name)
+    memories = dict(store.meta(meta_key) or {})
+    for pod in store.iter_kind("Pod"):
+        if (pod.get("spec") or {}).get("nodeName") != node_name:
+            continue
+        mem = memories.get(L.memory_key(pod))
+        if mem and mem.get("c"):
+            L.resume_pod(pod, node, ctx.now(), mem)
+            mem["rv"] = None  # sync it on the next round
+    store.set_meta(meta_key, memories)

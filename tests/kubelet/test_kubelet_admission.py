@@ -1,0 +1,79 @@
+"""Kubelet admission (kubesim.kubelet.admission): pkg/kubelet/lifecycle/predicate.go."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubesim.kubelet.admission import admit, pod_requests
+from .builders import container, node, pod
+
+
+def admitted(name, cpu="0", memory="0"):
+    p = pod(name, container("c", "nginx", resources={"requests": {"cpu": cpu, "memory": memory}}))
+    p["status"]["startTime"] = "2026-11-22T10:00:00Z"
+    return p
+
+
+CASES = [
+    ("a pod that fits is admitted", container("c", "nginx", resources={"requests": {"cpu": "1"}}), {}, [], None),
+    ("more cpu than the node has: OutOfcpu in millicores",
+     container("c", "nginx", resources={"requests": {"cpu": "5"}}), {}, [],
+     ("OutOfcpu", "Node didn't have enough resource: cpu, requested: 5000, used: 0, capacity: 4000")),
+    ("cpu already used by admitted pods counts",
+     container("c", "nginx", resources={"requests": {"cpu": "1500m"}}), {}, [admitted("a", "3")],
+     ("OutOfcpu", "Node didn't have enough resource: cpu, requested: 1500, used: 3000, capacity: 4000")),
+    ("more memory than the node has: OutOfmemory in bytes",
+     container("c", "nginx", resources={"requests": {"memory": "9Gi"}}), {}, [],
+     ("OutOfmemory", "Node didn't have enough resource: memory, requested: 9663676416, used: 0, capacity: 8589934592")),
+    ("cpu is reported before memory",
+     container("c", "nginx", resources={"requests": {"cpu": "5", "memory": "9Gi"}}), {}, [],
+     ("OutOfcpu", "Node didn't have enough resource: cpu, requested: 5000, used: 0, capacity: 4000")),
+    ("a full node: OutOfpods, checked first", container("c", "nginx"), {"pods": "2"}, [admitted("a"), admitted("b")],
+     ("OutOfpods", "Node didn't have enough resource: pods, requested: 1, used: 2, capacity: 2")),
+    ("a nodeSelector the node does not match: NodeAffinity", container("c", "nginx"), {"selector": {"disk": "ssd"}}, [],
+     ("NodeAffinity", "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector")),
+    ("an untolerated NoExecute taint: TaintToleration", container("c", "nginx"),
+     {"taints": [{"key": "maintenance", "value": "true", "effect": "NoExecute"}]}, [],
+     ("TaintToleration", "Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate")),
+    ("a NoSchedule taint does not stop the kubelet (only the scheduler)", container("c", "nginx"),
+     {"taints": [{"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}]}, [], None),
+    ("a host port already taken: NodePorts", container("c", "nginx", ports=[{"containerPort": 80, "hostPort": 8080}]),
+     {"others_ports": True}, [],
+     ("NodePorts", "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports")),
+]
+
+
+@pytest.mark.parametrize("c,opts,others,expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_admit(c, opts, others, expected):
+    n = node(pods=opts.get("pods", "110"), taints=opts.get("taints"))
+    p = pod("p", c)
+    if opts.get("selector"):
+        p["spec"]["nodeSelector"] = opts["selector"]
+    if opts.get("others_ports"):
+        o = pod("o", container("c", "nginx", ports=[{"containerPort": 80, "hostPort": 8080}]))
+        others = [o]
+    assert admit(p, n, others) == expected
+
+
+def test_static_pods_are_not_rejected_for_taints():
+    n = node(taints=[{"key": "maintenance", "effect": "NoExecute"}])
+    p = pod("etcd-node01", container("etcd", "registry.k8s.io/etcd:3.6.6-0"),
+            annotations={"kubernetes.io/config.source": "file", "kubernetes.io/config.mirror": "h"})
+    assert admit(p, n, []) is None
+
+
+def test_an_os_label_that_does_not_match_the_node():
+    p = pod("p", container("c", "nginx"))
+    p["metadata"]["labels"] = {"kubernetes.io/os": "windows"}
+    assert admit(p, node(), []) == ("PodOSSelectorNodeLabelDoesNotMatch",
+                                    "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label")
+
+
+def test_pod_requests_count_sidecars_and_the_largest_init_container():
+    # app 100m + sidecar 50m = 150m; init 200m + sidecar started before it (50m) = 250m -> 250m
+    p = pod("p", container("app", "nginx", resources={"requests": {"cpu": "100m"}}),
+            init=[container("side", "envoy", restartPolicy="Always", resources={"requests": {"cpu": "50m"}}),
+                  container("init", "busybox", resources={"requests": {"cpu": "200m"}})])
+    from fractions import Fraction
+
+    assert pod_requests(p)["cpu"] == Fraction(1, 4)

@@ -1,0 +1,98 @@
+"""A node whose kubelet stops (kubesim.kubelet.nodefailure)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubesim.kubelet import nodefailure as NF
+from .builders import T0, container, node, pod
+
+DEFAULT_TOLERATIONS = [
+    {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+    {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+]
+
+
+def running_pod(name, tolerations=DEFAULT_TOLERATIONS):
+    p = pod(name, container("c", "nginx"), tolerations=list(tolerations))
+    p["status"]["phase"] = "Running"
+    p["status"]["conditions"].append({"type": "Ready", "status": "True", "lastProbeTime": None,
+                                      "lastTransitionTime": "2026-11-22T10:00:00Z"})
+    return p
+
+
+def test_the_node_goes_unknown_after_the_monitor_grace_period():
+    n = node()
+    NF.stop_kubelet(n, T0)
+    assert NF.node_lifecycle([n], [], T0 + 49).next_wake == T0 + 50
+    assert all(c["status"] != "Unknown" for c in n["status"]["conditions"])
+    plan = NF.node_lifecycle([n], [], T0 + 50)
+    assert [(c["type"], c["status"], c["reason"], c["message"]) for c in n["status"]["conditions"]] == [
+        (t, "Unknown", "NodeStatusUnknown", "Kubelet stopped posting node status.")
+        for t in ("MemoryPressure", "DiskPressure", "PIDPressure", "Ready")]
+    ready = n["status"]["conditions"][-1]
+    assert (ready["lastHeartbeatTime"], ready["lastTransitionTime"]) == ("2026-11-22T10:00:00Z", "2026-11-22T10:00:50Z")
+    assert n["spec"]["taints"] == [
+        {"effect": "NoSchedule", "key": "node.kubernetes.io/unreachable", "timeAdded": "2026-11-22T10:00:50Z"},
+        {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "timeAdded": "2026-11-22T10:00:50Z"}]
+    assert [e[2:5] for e in plan.events] == [("NodeNotReady", "Node node01 status is now: NodeNotReady", "node-controller")]
+
+
+def test_pods_on_the_node_are_marked_not_ready():
+    n = node()
+    p = running_pod("web")
+    NF.stop_kubelet(n, T0)
+    plan = NF.node_lifecycle([n], [p], T0 + 60)
+    ready = next(c for c in p["status"]["conditions"] if c["type"] == "Ready")
+    assert (ready["status"], ready["lastTransitionTime"]) == ("False", "2026-11-22T10:00:50Z")
+    assert plan.pods == [p]
+    assert (p, "Warning", "NodeNotReady", "Node is not ready", "node-controller", T0 + 50) in plan.events
+
+
+EVICTIONS = [
+    ("default tolerations: evicted 300 s after the taint", DEFAULT_TOLERATIONS, 350),
+    ("tolerationSeconds 60: evicted a minute after the taint",
+     [{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60}], 110),
+    ("no toleration: evicted as soon as the taint is there", [], 50),
+    ("tolerating for ever (DaemonSet, static pods): never evicted", [{"operator": "Exists", "effect": "NoExecute"}], None),
+]
+
+
+@pytest.mark.parametrize("tolerations,evicted_at", [c[1:] for c in EVICTIONS], ids=[c[0] for c in EVICTIONS])
+def test_taint_eviction(tolerations, evicted_at):
+    n = node()
+    p = running_pod("web", tolerations)
+    NF.stop_kubelet(n, T0)
+    NF.node_lifecycle([n], [p], T0 + 50)
+    if evicted_at is None:
+        assert NF.node_lifecycle([n], [p], T0 + 86400).evict == []
+        return
+    if evicted_at > 50:
+        early = NF.node_lifecycle([n], [p], T0 + evicted_at - 1)
+        assert early.evict == [] and early.next_wake == T0 + evicted_at
+    plan = NF.node_lifecycle([n], [p], T0 + evicted_at)
+    assert plan.evict == [p]
+    assert (p, "Normal", "TaintManagerEviction", "Marking for deletion Pod default/web", "taint-eviction-controller",
+            T0 + evicted_at) in plan.events
+    cond = p["status"]["conditions"][0]
+    assert (cond["type"], cond["reason"], cond["message"]) == \
+        ("DisruptionTarget", "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint")
+
+
+def test_the_kubelet_coming_back_lifts_the_taints():
+    n = node()
+    NF.stop_kubelet(n, T0)
+    NF.node_lifecycle([n], [], T0 + 60)
+    events = NF.start_kubelet(n, T0 + 100)
+    assert [e[2] for e in events] == ["Starting", "NodeHasSufficientMemory", "NodeHasNoDiskPressure", "NodeHasSufficientPID",
+                                      "NodeAllocatableEnforced", "NodeReady"]
+    plan = NF.node_lifecycle([n], [], T0 + 101)
+    assert n["spec"].get("taints") is None and plan.nodes == [n]
+    ready = n["status"]["conditions"][-1]
+    assert (ready["status"], ready["reason"], ready["lastTransitionTime"]) == ("True", "KubeletReady", "2026-11-22T10:01:40Z")
+
+
+def test_a_ready_node_is_left_alone():
+    n = node()
+    plan = NF.node_lifecycle([n], [running_pod("web")], T0)
+    assert (plan.nodes, plan.pods, plan.evict, plan.events, plan.next_wake) == ([], [], [], [], None)

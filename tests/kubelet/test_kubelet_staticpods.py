@@ -1,0 +1,167 @@
+"""Static pods and mirror pods (kubesim.kubelet.staticpods)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubesim.kubelet import staticpods as SP
+from .builders import T0, node
+
+MANIFEST = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "nginx", "labels": {"app": "web"}},
+            "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27"}]}}
+
+
+def test_a_static_pod_is_named_after_its_node_and_hashed():
+    sp = SP.static_pod_from_manifest(MANIFEST, "/state/nodes/node01/manifests/nginx.yaml", "node01")
+    md = sp["metadata"]
+    assert (md["name"], md["namespace"]) == ("nginx-node01", "default")
+    assert md["uid"] == md["annotations"]["kubernetes.io/config.hash"] and len(md["uid"]) == 32
+    assert sp["spec"]["nodeName"] == "node01"
+    assert {"operator": "Exists", "effect": "NoExecute"} in sp["spec"]["tolerations"]
+    # decoded with the API's defaults, as the kubelet's decoder applies them
+    assert sp["spec"]["restartPolicy"] == "Always" and sp["spec"]["containers"][0]["imagePullPolicy"] == "IfNotPresent"
+
+
+def test_the_hash_changes_with_the_file_and_the_node():
+    a = SP.static_pod_from_manifest(MANIFEST, "/m/nginx.yaml", "node01")["metadata"]["uid"]
+    assert a == SP.static_pod_from_manifest(MANIFEST, "/m/nginx.yaml", "node01")["metadata"]["uid"]
+    assert a != SP.static_pod_from_manifest(MANIFEST, "/m/nginx.yaml", "node02")["metadata"]["uid"]
+    edited = {**MANIFEST, "spec": {"containers": [{"name": "nginx", "image": "nginx:1.28"}]}}
+    assert a != SP.static_pod_from_manifest(edited, "/m/nginx.yaml", "node01")["metadata"]["uid"]
+
+
+def test_the_mirror_pod_carries_the_config_annotations_and_the_node_as_owner():
+    n = node()
+    sp = SP.static_pod_from_manifest(MANIFEST, "/m/nginx.yaml", "node01")
+    mp = SP.mirror_pod(sp, n, T0 + 0.25)
+    ann = mp["metadata"]["annotations"]
+    assert ann["kubernetes.io/config.mirror"] == ann["kubernetes.io/config.hash"]
+    assert ann["kubernetes.io/config.source"] == "file"
+    assert ann["kubernetes.io/config.seen"] == "2026-11-22T10:00:00.25Z"
+    assert mp["metadata"]["ownerReferences"] == [
+        {"apiVersion": "v1", "controller": True, "kind": "Node", "name": "node01", "uid": "uid-node-node01"}]
+    assert "uid" not in mp["metadata"]  # the API server gives the mirror pod its own
+
+
+def test_a_critical_priority_class_gives_the_priority():
+    m = {**MANIFEST, "spec": {**MANIFEST["spec"], "priorityClassName": "system-node-critical"}}
+    mp = SP.mirror_pod(SP.static_pod_from_manifest(m, "/m/x.yaml", "node01"), node(), T0)
+    assert mp["spec"]["priority"] == 2000001000
+
+
+REFUSALS = [
+    ("a service account", {"serviceAccountName": "default"}, "static pods may not reference serviceaccounts"),
+    ("a secret in an env var", {"containers": [{"name": "c", "image": "nginx", "env": [
+        {"name": "P", "valueFrom": {"secretKeyRef": {"name": "db", "key": "password"}}}]}]},
+     "static pods may not reference secrets"),
+    ("a secret volume", {"volumes": [{"name": "v", "secret": {"secretName": "tls"}}]}, "static pods may not reference secrets"),
+    ("a configmap envFrom", {"containers": [{"name": "c", "image": "nginx", "envFrom": [{"configMapRef": {"name": "cfg"}}]}]},
+     "static pods may not reference configmaps"),
+    ("a configmap volume", {"volumes": [{"name": "v", "configMap": {"name": "cfg"}}]}, "static pods may not reference configmaps"),
+    ("a projected service account token", {"volumes": [{"name": "t", "projected": {"sources": [
+        {"serviceAccountToken": {"path": "token"}}]}}]}, "static pods may not reference serviceaccounts (via projected volumes)"),
+    ("a persistent volume claim", {"volumes": [{"name": "d", "persistentVolumeClaim": {"claimName": "data"}}]},
+     "static pods may not reference persistentvolumeclaims"),
+    ("image pull secrets", {"imagePullSecrets": [{"name": "regcred"}]}, "static pods may not reference secrets"),
+]
+
+
+@pytest.mark.parametrize("spec,message", [c[1:] for c in REFUSALS], ids=["a static pod that references " + c[0] + " is refused" for c in REFUSALS])
+def test_static_pods_may_not_reference_api_objects(spec, message):
+    m = {**MANIFEST, "spec": {**MANIFEST["spec"], **spec}}
+    with pytest.raises(SP.StaticPodError) as err:
+        SP.static_pod_from_manifest(m, "/m/x.yaml", "node01")
+    assert str(err.value) == message
+
+
+def test_host_path_and_empty_dir_volumes_are_fine():
+    m = {**MANIFEST, "spec": {**MANIFEST["spec"], "volumes": [{"name": "h", "hostPath": {"path": "/etc"}},
+                                                              {"name": "e", "emptyDir": {}}]}}
+    assert SP.static_pod_from_manifest(m, "/m/x.yaml", "node01")
+
+
+def test_reading_a_manifest_directory(tmp_path):
+    d = tmp_path / "manifests"
+    d.mkdir()
+    (d / "web.yaml").write_text("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: c\n    image: nginx\n")
+    (d / ".web.yaml.swp").write_text("junk")
+    (d / "broken.yaml").write_text("apiVersion: v1\nkind: Pod\nmetadata;\n  name: x\n")
+    (d / "secret.yaml").write_text("apiVersion: v1\nkind: Pod\nmetadata:\n  name: s\nspec:\n  serviceAccountName: default\n"
+                                   "  containers:\n  - name: c\n    image: nginx\n")
+    (d / "sub").mkdir()
+    got = SP.read_manifest_dir(str(d), "node01")
+    assert [p["metadata"]["name"] for p in got.pods] == ["web-node01"]
+    assert got.errors == [
+        (str(d / "broken.yaml"), f"{d / 'broken.yaml'}: couldn't parse as pod(yaml: line 4: could not find expected ':'), please check config file"),
+        (str(d / "secret.yaml"), "static pods may not reference serviceaccounts"),
+    ]
+    assert got.log_lines()[1] == ("file.go:187", "Could not process manifest file",
+                                  {"err": "static pods may not reference serviceaccounts", "path": str(d / "secret.yaml")})
+
+
+def test_a_missing_directory_has_no_static_pods(tmp_path):
+    assert SP.read_manifest_dir(str(tmp_path / "nope"), "node01").pods == []
+
+
+def test_mirror_pods_are_created_replaced_and_removed():
+    n = node()
+    a = SP.mirror_pod(SP.static_pod_from_manifest(MANIFEST, "/m/nginx.yaml", "node01"), n, T0)
+    edited = {**MANIFEST, "spec": {"containers": [{"name": "nginx", "image": "nginx:1.28"}]}}
+    b = SP.mirror_pod(SP.static_pod_from_manifest(edited, "/m/nginx.yaml", "node01"), n, T0)
+    orphan = SP.mirror_pod(SP.static_pod_from_manifest({**MANIFEST, "metadata": {"name": "gone"}}, "/m/gone.yaml", "node01"), n, T0)
+    plain = {"metadata": {"name": "x", "namespace": "default"}, "spec": {"nodeName": "node01"}}
+    # nothing stored yet: create
+    assert SP.reconcile_mirror_pods([a], [plain]).create == [a]
+    # stored and current: nothing to do
+    assert SP.reconcile_mirror_pods([a], [a]).create == [] and SP.reconcile_mirror_pods([a], [a]).delete == []
+    # the file was edited: the stale mirror pod goes, the new one comes
+    ch = SP.reconcile_mirror_pods([b], [a, orphan, plain])
+    assert ch.delete == [a, orphan] and ch.create == [b]
+
+
+def test_a_deleted_mirror_pod_comes_back():
+    n = node()
+    a = SP.mirror_pod(SP.static_pod_from_manifest(MANIFEST, "/m/nginx.yaml", "node01"), n, T0)
+    deleted = {**a, "metadata": {**a["metadata"], "deletionTimestamp": "2026-11-22T10:00:30Z"}}
+    ch = SP.reconcile_mirror_pods([a], [deleted])
+    assert ch.delete == [deleted] and ch.create == [a]
+
+
+CONTROL_PLANE = [
+    ("kube-apiserver", "kube-apiserver.yaml", "registry.k8s.io/kube-apiserver:v1.35.0", {"cpu": "250m"}),
+    ("kube-controller-manager", "kube-controller-manager.yaml", "registry.k8s.io/kube-controller-manager:v1.35.0", {"cpu": "200m"}),
+    ("kube-scheduler", "kube-scheduler.yaml", "registry.k8s.io/kube-scheduler:v1.35.0", {"cpu": "100m"}),
+    ("etcd", "etcd.yaml", "registry.k8s.io/etcd:3.6.6-0", {"cpu": "100m", "memory": "100Mi"}),
+]
+
+
+@pytest.mark.parametrize("name,fname,image,requests", CONTROL_PLANE, ids=[c[0] for c in CONTROL_PLANE])
+def test_kubeadm_control_plane_manifests(name, fname, image, requests):
+    pods = SP.control_plane_manifests("172.30.1.2", "controlplane")
+    p = pods[fname]
+    c = p["spec"]["containers"][0]
+    assert (p["metadata"]["name"], p["metadata"]["namespace"], p["metadata"]["labels"]) == \
+        (name, "kube-system", {"component": name, "tier": "control-plane"})
+    assert (c["image"], c["resources"]["requests"], c["command"][0]) == (image, requests, name)
+    assert c["command"][1:] == sorted(c["command"][1:])
+    assert p["spec"]["hostNetwork"] is True and p["spec"]["priorityClassName"] == "system-node-critical"
+    assert c["livenessProbe"]["failureThreshold"] == 8 and c["startupProbe"]["failureThreshold"] == 24
+    # and the kubelet accepts them: hostPath volumes only
+    sp = SP.static_pod_from_manifest(p, f"/etc/kubernetes/manifests/{fname}", "controlplane")
+    assert sp["metadata"]["name"] == f"{name}-controlplane"
+
+
+def test_the_apiserver_advertises_the_node_address():
+    p = SP.control_plane_manifests("172.30.1.2", "controlplane")["kube-apiserver.yaml"]
+    cmd = p["spec"]["containers"][0]["command"]
+    assert "--advertise-address=172.30.1.2" in cmd and "--secure-port=6443" in cmd
+    assert p["metadata"]["annotations"] == {"kubeadm.kubernetes.io/kube-apiserver.advertise-address.endpoint": "172.30.1.2:6443"}
+
+
+def test_writing_and_reading_back_the_control_plane(tmp_path):
+    SP.write_control_plane(str(tmp_path), "172.30.1.2", "controlplane")
+    got = SP.read_manifest_dir(str(tmp_path), "controlplane")
+    assert got.errors == []
+    assert [p["metadata"]["name"] for p in got.pods] == [
+        "etcd-controlplane", "kube-apiserver-controlplane", "kube-controller-manager-controlplane", "kube-scheduler-controlplane"]
+    assert (tmp_path / "kube-scheduler.yaml").read_text().startswith("apiVersion: v1\nkind: Pod\nmetadata:\n  creationTimestamp: null\n")

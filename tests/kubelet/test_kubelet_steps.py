@@ -1,0 +1,199 @@
+"""The proposed settle-loop steps (kubesim.kubelet.steps) against an in-memory store: static
+pods and mirror pods, crash loops across ``advance``, a node whose kubelet stops."""
+
+from __future__ import annotations
+
+import copy
+import os
+
+import pytest
+
+from kubesim.kubelet import nodefailure as NF
+from kubesim.kubelet import staticpods as SP
+from kubesim.kubelet import steps
+from kubesim.kubelet.lifecycle import format_time, start_termination
+from kubesim.printers.tables import pod_ready_status_restarts
+from .builders import T0, container, node, pod
+
+
+class FakeStore:
+    def __init__(self):
+        self.objects: dict[tuple, dict] = {}
+        self.metas: dict = {}
+        self.rv = 0
+        self.uids = 0
+
+    def _k(self, kind, ns, name):
+        return (kind, ns or "", name)
+
+    def get(self, kind, ns, name):
+        return self.objects.get(self._k(kind, ns, name))
+
+    def list(self, kind, namespace=None):
+        out = [o for (k, ns, _), o in self.objects.items() if k == kind and (namespace is None or ns == namespace)]
+        return sorted(out, key=lambda o: (o["metadata"].get("namespace", ""), o["metadata"]["name"]))
+
+    def iter_kind(self, kind):
+        return iter(self.list(kind))
+
+    def put(self, obj):
+        self.rv += 1
+        obj["metadata"]["resourceVersion"] = str(self.rv)
+        kind = obj.get("kind", "Pod")
+        self.objects[self._k(kind, obj["metadata"].get("namespace", ""), obj["metadata"]["name"])] = obj
+        return obj
+
+    def create(self, obj, now):
+        self.uids += 1
+        obj["metadata"].setdefault("uid", f"uid-{self.uids}")
+        obj["metadata"].setdefault("creationTimestamp", now)
+        return self.put(obj)
+
+    def delete(self, kind, ns, name):
+        return self.objects.pop(self._k(kind, ns, name), None)
+
+    def meta(self, key, default=None):
+        return copy.deepcopy(self.metas.get(key, default))
+
+    def set_meta(self, key, value):
+        self.metas[key] = copy.deepcopy(value)
+
+
+class FakeCluster:
+    def __init__(self, state_dir):
+        self.store = FakeStore()
+        self.t = T0
+        self.events: list[tuple] = []
+        self.next_due = None
+        self.dir = state_dir
+
+    def now(self):
+        return self.t
+
+    def stamp(self):
+        return format_time(self.t)
+
+    def record(self, obj, type_, reason, message, component, host="", field_path="", **kw):
+        self.events.append((obj["metadata"]["name"], type_, reason, message))
+
+    def wake_at(self, t):
+        self.next_due = t if self.next_due is None else min(self.next_due, t)
+
+    def path(self, node_name):
+        return SP.static_pod_dir(self.dir, node_name)
+
+    def settle(self):
+        for _ in range(50):
+            changed = False
+            self.next_due = None
+            for step in (steps.node_lifecycle, lambda c: steps.static_pods(c, c.path), steps.sync_pods):
+                changed |= bool(step(self))
+            if not changed:
+                return
+        raise AssertionError("did not settle")
+
+    def advance(self, seconds):
+        self.t += seconds
+        self.settle()
+
+    def pods(self, ns=None):
+        return {p["metadata"]["name"]: pod_ready_status_restarts(p, self.t)
+                for p in self.store.list("Pod", ns)}
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    c = FakeCluster(str(tmp_path))
+    for n in (node("controlplane", ip="172.30.1.2", cidr="10.244.0.0/24"), node("node01", ip="172.30.2.2")):
+        c.store.put(n)
+    for ns in ("default", "kube-system"):
+        c.store.put({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
+    SP.write_control_plane(c.path("controlplane"), "172.30.1.2", "controlplane")
+    c.settle()
+    return c
+
+
+def test_the_control_plane_runs_as_mirror_pods(cluster):
+    assert cluster.pods("kube-system") == {
+        "etcd-controlplane": ("0/1", "Running", "0"), "kube-apiserver-controlplane": ("0/1", "Running", "0"),
+        "kube-controller-manager-controlplane": ("0/1", "Running", "0"), "kube-scheduler-controlplane": ("0/1", "Running", "0")}
+    cluster.advance(11)  # startup probes at 10 s, readiness every second after
+    assert set(cluster.pods("kube-system").values()) == {("1/1", "Running", "0")}
+    api = cluster.store.get("Pod", "kube-system", "kube-apiserver-controlplane")
+    assert api["status"]["podIP"] == "172.30.1.2" and api["spec"]["priority"] == 2000001000
+    assert api["metadata"]["ownerReferences"][0]["kind"] == "Node"
+
+
+def test_a_static_pod_comes_back_when_deleted_and_goes_with_its_file(cluster):
+    d = cluster.path("node01")
+    os.makedirs(d)
+    with open(os.path.join(d, "nginx.yaml"), "w") as f:
+        f.write("apiVersion: v1\nkind: Pod\nmetadata:\n  name: nginx\nspec:\n  containers:\n  - name: nginx\n    image: nginx\n")
+    cluster.advance(1)
+    mirror = cluster.store.get("Pod", "default", "nginx-node01")
+    assert mirror is not None and cluster.pods("default")["nginx-node01"] == ("1/1", "Running", "0")
+    started = mirror["status"]["startTime"]
+    uid = mirror["metadata"]["uid"]
+    # kubectl delete pod nginx-node01: the mirror pod goes at once and the kubelet recreates it
+    assert start_termination(mirror, None, cluster.t) == 0
+    cluster.store.delete("Pod", "default", "nginx-node01")
+    cluster.advance(5)
+    back = cluster.store.get("Pod", "default", "nginx-node01")
+    assert back["metadata"]["uid"] != uid and back["status"]["startTime"] == started  # same containers
+    os.remove(os.path.join(d, "nginx.yaml"))
+    cluster.advance(1)
+    assert cluster.store.get("Pod", "default", "nginx-node01") is None
+
+
+def test_a_static_pod_referencing_a_secret_is_refused(cluster):
+    d = cluster.path("node01")
+    os.makedirs(d)
+    with open(os.path.join(d, "bad.yaml"), "w") as f:
+        f.write("apiVersion: v1\nkind: Pod\nmetadata:\n  name: bad\nspec:\n  containers:\n  - name: c\n    image: nginx\n"
+                "    envFrom:\n    - secretRef:\n        name: creds\n")
+    cluster.advance(1)
+    assert cluster.store.get("Pod", "default", "bad-node01") is None
+    assert cluster.store.meta("kubelet/node01/manifest-errors") == [[os.path.join(d, "bad.yaml"),
+                                                                    "static pods may not reference secrets"]]
+
+
+def test_a_crash_loop_moves_on_when_time_is_advanced(cluster):
+    p = pod("bb", container("bb", "busybox"))
+    cluster.store.create(p, cluster.stamp())
+    cluster.settle()
+    assert cluster.pods("default")["bb"] == ("0/1", "CrashLoopBackOff", "1 (0s ago)")
+    assert cluster.next_due == T0 + 10
+    cluster.advance(3600)
+    assert cluster.pods("default")["bb"] == ("0/1", "CrashLoopBackOff", "16 (4m50s ago)")
+
+
+def test_read_only_commands_do_not_resync_pods_that_are_not_due(cluster):
+    cluster.store.create(pod("web", container("web", "nginx")), cluster.stamp())
+    cluster.settle()
+    rv = cluster.store.get("Pod", "default", "web")["metadata"]["resourceVersion"]
+    cluster.advance(100)
+    assert cluster.store.get("Pod", "default", "web")["metadata"]["resourceVersion"] == rv
+
+
+def test_a_stopped_node_is_tainted_and_its_pods_evicted(cluster):
+    web = pod("web", container("web", "nginx"), tolerations=[
+        {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}])
+    cluster.store.create(web, cluster.stamp())
+    cluster.settle()
+    n = cluster.store.get("Node", "", "node01")
+    NF.stop_kubelet(n, cluster.t)
+    cluster.store.put(n)
+    cluster.advance(50)
+    n = cluster.store.get("Node", "", "node01")
+    assert [t["key"] for t in n["spec"]["taints"]] == ["node.kubernetes.io/unreachable"] * 2
+    assert ("node01", "Normal", "NodeNotReady", "Node node01 status is now: NodeNotReady") in cluster.events
+    cluster.advance(300)
+    p = cluster.store.get("Pod", "default", "web")
+    assert p["metadata"]["deletionTimestamp"] and pod_ready_status_restarts(p, cluster.t)[1] == "Terminating"
+    # nobody runs the pod down while the kubelet is stopped; when it starts again the pod goes
+    n = cluster.store.get("Node", "", "node01")
+    NF.start_kubelet(n, cluster.t)
+    cluster.store.put(n)
+    cluster.advance(1)
+    assert cluster.store.get("Pod", "default", "web") is None
+    assert cluster.store.get("Node", "", "node01")["spec"].get("taints") is None
