@@ -24,6 +24,10 @@ VERBS = {
     "advance": ("kubesim.cli.cluster", "advance_cmd"),
     "version": ("kubesim.cli.cluster", "version_cmd"),
     "explain-schedule": ("kubesim.cli.explain", "explain_cmd"),
+    # what the kubelets and events show (issue 4)
+    "logs": ("kubesim.cli.kubelet_verbs", "logs_cmd"),
+    "events": ("kubesim.cli.kubelet_verbs", "events_cmd"),
+    "node": ("kubesim.cli.kubelet_verbs", "node_cmd"),
     # workload verbs (issue 3)
     "run": ("kubesim.cli.generate", "run_cmd"),
     "scale": ("kubesim.cli.workloads", "scale_cmd"),
@@ -36,6 +40,9 @@ VERBS = {
 }
 
 EXTRA_HELP = {
+    "logs": "Print the logs for a container in a pod",
+    "events": "List events",
+    "node": "kubesim's own: stop or start a node's kubelet (node failure drills)",
     "run": "Run a particular image on the cluster",
     "scale": "Set a new size for a deployment, replica set, or replication controller",
     "set": "Set specific features on objects (set image)",

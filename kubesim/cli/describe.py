@@ -35,12 +35,18 @@ def describe_cmd(args, env) -> int:
             else:
                 objs, _ = objects.select(cluster, info, [], ns, args.selector)
             for obj in objs:
-                extra_pods = []
+                extra_pods: list[dict] = []
+                extra: dict = {}
+                obj_ns = obj["metadata"].get("namespace", "")
                 if info.kind == "Node":
                     extra_pods = [cluster.store.get(*k) for k in cluster.store.pod_keys_on_node(obj["metadata"]["name"])]
                     extra_pods = [p for p in extra_pods if p and (p.get("status") or {}).get("phase") not in ("Succeeded", "Failed")]
                     extra_pods.sort(key=lambda p: (p["metadata"].get("namespace", ""), p["metadata"]["name"]))
-                ctx = DescribeContext(now=now, events=events_for(cluster, obj), pods=extra_pods)
+                elif info.kind in ("ReplicaSet", "DaemonSet"):
+                    extra_pods = cluster.store.list("Pod", obj_ns)  # the describer keeps its own
+                elif info.kind == "Deployment":
+                    extra["replicasets"] = cluster.store.list("ReplicaSet", obj_ns)
+                ctx = DescribeContext(now=now, events=events_for(cluster, obj), pods=extra_pods, extra=extra)
                 blocks.append(describe(obj, ctx))
     if not blocks:
         if ns and any(info.namespaced for info, _ in targets):

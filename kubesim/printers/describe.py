@@ -1,4 +1,5 @@
-"""``kubectl describe`` for Pod, Node and Namespace, and kubectl's generic describer for the rest.
+"""``kubectl describe`` for Pod, Node, Namespace, Deployment, ReplicaSet and DaemonSet, and
+kubectl's generic describer for the rest.
 
 Re-expressed (not copied) from kubernetes/kubernetes
 ``staging/src/k8s.io/kubectl/pkg/describe/describe.go``: ``describePod`` and its helpers
@@ -7,8 +8,12 @@ Re-expressed (not copied) from kubernetes/kubernetes
 ``describeTopologySpreadConstraints``), ``describeNode`` (``describeNodeLease``,
 ``printNodeTaintsMultiline``, ``describeNodeResource`` with its "Non-terminated Pods" and
 "Allocated resources" tables, ``getPodsTotalRequestsAndLimits``), ``describeNamespace``
-(``DescribeResourceQuotas``, ``DescribeLimitRanges``), ``DescribeEvents`` and
+(``DescribeResourceQuotas``, ``DescribeLimitRanges``), ``describeDeployment``
+(``printReplicaSetsByLabels``), ``describeReplicaSet``, ``describeDaemonSet``,
+``DescribePodTemplate``, ``getPodStatusForController``, ``DescribeEvents`` and
 ``genericDescriber`` (``printUnstructuredContent``, ``smartLabelFor``). Also:
+``staging/src/k8s.io/kubectl/pkg/util/deployment/deployment.go`` (``GetAllReplicaSets``:
+``listReplicaSets``, ``findNewReplicaSet``, ``equalIgnoreHash``, ``findOldReplicaSets``),
 ``staging/src/k8s.io/kubectl/pkg/util/qos/qos.go`` (QoS Class when ``status.qosClass`` is empty),
 ``staging/src/k8s.io/kubectl/pkg/util/event`` (events sorted by series/last/event time),
 ``staging/src/k8s.io/component-helpers/resource/helpers.go`` (``PodRequests``/``PodLimits``: the
@@ -19,11 +24,23 @@ Layout: describe writes through Go's ``text/tabwriter`` with minwidth 0, tabwidt
 (``tabbedString``); indentation levels are two spaces each (``PrefixWriter``). Times print as
 RFC 1123 with numeric zone in the local time zone, as kubectl does (set ``TZ`` to pin it).
 
-The printer never fetches: the caller passes, in :class:`DescribeContext`, the events involving
-the object, for a Node the pods bound to it (terminal ones are left out here, as kubectl's field
-selector does), and in ``extra``: ``"lease"`` (the node's Lease from ``kube-node-lease``; without
-the key the line kubectl prints for a missing lease appears), ``"resource_quotas"`` and
-``"limit_ranges"`` (a namespace's; default none).
+The printer never fetches: the caller passes, in :class:`DescribeContext`,
+
+- ``events``: the events involving the object (every kind);
+- ``pods``: for a Node the pods bound to it (terminal ones are left out here, as kubectl's field
+  selector does); for a ReplicaSet or DaemonSet the pods of its namespace (or any superset: the
+  describer keeps, as kubectl does, those matching the selector whose controller reference has
+  the owner's UID, and counts them by phase for "Pods Status");
+- ``extra``, by key:
+
+  - ``"lease"`` (Node): the node's Lease from ``kube-node-lease``; without the key the line
+    kubectl prints for a missing lease appears;
+  - ``"resource_quotas"``, ``"limit_ranges"`` (Namespace): the namespace's; default none;
+  - ``"replicasets"`` (Deployment): the ReplicaSets of its namespace (or any superset). Like
+    kubectl, the describer keeps those matching the Deployment's selector and controlled by its
+    UID, takes as new the oldest whose pod template equals the Deployment's (ignoring
+    ``pod-template-hash``) and lists every other one, scaled to zero or not, as old; without
+    any, the OldReplicaSets/NewReplicaSet lines are left out, as kubectl does.
 
 Verified byte for byte against the real kubectl 1.36.4 describing the same objects from a fake
 API server (``tests/printers/test_describe.py`` keeps its output as golden files). That run
@@ -32,11 +49,16 @@ new-style event without one sorts first); the From column falls back to the core
 ``reportingComponent`` (accepted here also as events.k8s.io's ``reportingController``); and a
 ``fieldRef`` env value resolves only for ``metadata.name`` and ``metadata.namespace``.
 
+The apps/v1 describers were checked the same way; that run settled that describe lists every
+old ReplicaSet, including those scaled to zero (it takes ``GetAllReplicaSets``' second result).
+
 Simplifications, said here rather than hidden: volume kinds other than hostPath, emptyDir,
 secret, configMap, projected, persistentVolumeClaim, downwardAPI, nfs and image print
 ``<unknown>``; in-place resize status resources are not considered in the node's request sums;
 probes missing the API server's defaults (timeout 1s, period 10s, thresholds 1 and 3) print
-those defaults; a LimitRange's resources print sorted (kubectl walks a Go map).
+those defaults; a LimitRange's resources print sorted (kubectl walks a Go map); template
+equality treats zero values and absent fields alike (Go compares pointer fields, so ``false``
+and unset differ there); a selector that does not convert prints empty where kubectl fails.
 """
 
 from __future__ import annotations
@@ -58,6 +80,7 @@ DESCRIBE_MINWIDTH, DESCRIBE_TABWIDTH, DESCRIBE_PADDING = 0, 8, 2
 LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3, LEVEL_4 = range(5)
 
 SKIP_ANNOTATIONS = {"kubectl.kubernetes.io/last-applied-configuration"}
+POD_TEMPLATE_HASH_LABEL = "pod-template-hash"  # appsv1.DefaultDeploymentUniqueLabelKey
 MAX_ANNOTATION_LEN = 140
 
 
@@ -491,14 +514,16 @@ def _controlled_by(obj: dict) -> str:
 
 
 def _describe_containers(label: str, containers: list[dict], statuses: list[dict] | None,
-                         pod: dict, w: _PrefixWriter) -> None:
+                         pod: dict | None, w: _PrefixWriter, space: str = "") -> None:
+    """describeContainers. ``pod`` resolves ``fieldRef`` env values (EnvValueRetriever); a pod
+    template has none (its values print empty). ``space`` indents a pod template's labels."""
     by_name = {s.get("name"): s for s in statuses or []}
-    w.write(LEVEL_0, f"{label}:{'' if containers else ' <none>'}\n")
+    w.write(LEVEL_0, f"{space}{label}:{'' if containers else ' <none>'}\n")
     for c in containers:
         status = by_name.get(c.get("name"))
         ok = status is not None
         status = status or {}
-        w.write(LEVEL_1, f"{c.get('name', '')}:\n")
+        w.write(LEVEL_1, f"{' ' if space else ''}{c.get('name', '')}:\n")
         if ok:
             w.write(LEVEL_2, f"Container ID:\t{status.get('containerID', '')}\n")
         w.write(LEVEL_2, f"Image:\t{c.get('image', '')}\n")
@@ -652,7 +677,7 @@ def _container_resource_value(ref: dict, c: dict) -> str:
     return str(math.ceil(q.int_value() / divisor.int_value()))
 
 
-def _describe_env(c: dict, pod: dict, w: _PrefixWriter) -> None:
+def _describe_env(c: dict, pod: dict | None, w: _PrefixWriter) -> None:
     env = c.get("env") or []
     w.write(LEVEL_2, f"Environment:{'' if env else chr(9) + '<none>'}\n")
     for e in env:
@@ -665,7 +690,7 @@ def _describe_env(c: dict, pod: dict, w: _PrefixWriter) -> None:
         if value_from.get("fieldRef") is not None:
             ref = value_from["fieldRef"]
             api_version = ref.get("apiVersion", "v1")
-            value = _field_path_value(pod, api_version, ref.get("fieldPath", ""))
+            value = "" if pod is None else _field_path_value(pod, api_version, ref.get("fieldPath", ""))
             w.write(LEVEL_3, f"{name}:\t{value} ({api_version}:{ref.get('fieldPath', '')})\n")
         elif value_from.get("resourceFieldRef") is not None:
             ref = value_from["resourceFieldRef"]
@@ -1006,6 +1031,239 @@ def _describe_limit_ranges(limit_ranges: list[dict], w: _PrefixWriter) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# apps/v1: the pod template, Deployment, ReplicaSet, DaemonSet
+
+
+def describe_pod_template(template: dict | None, w: _PrefixWriter) -> None:
+    """DescribePodTemplate: a controller's pod template, indented under ``Pod Template:``.
+
+    Unlike a pod's, its containers have no statuses and ``fieldRef`` env values stay empty.
+    """
+    w.write(LEVEL_0, "Pod Template:\n")
+    if template is None:
+        w.write(LEVEL_1, "<unset>")
+        return
+    meta, spec = template.get("metadata") or {}, template.get("spec") or {}
+    _print_labels_multiline(w, "  Labels", meta.get("labels"))
+    if meta.get("annotations"):
+        _print_annotations_multiline(w, "  Annotations", meta["annotations"])
+    if spec.get("serviceAccountName"):
+        w.write(LEVEL_1, f"Service Account:\t{spec['serviceAccountName']}\n")
+    if spec.get("initContainers"):
+        _describe_containers("Init Containers", spec["initContainers"], None, None, w, "  ")
+    _describe_containers("Containers", spec.get("containers") or [], None, None, w, "  ")
+    _describe_volumes(spec.get("volumes"), w, "  ")
+    _describe_topology_spread(spec.get("topologySpreadConstraints"), w, "  ")
+    if spec.get("priorityClassName"):
+        w.write(LEVEL_1, f"Priority Class Name:\t{spec['priorityClassName']}\n")
+    _print_labels_multiline(w, "  Node-Selectors", spec.get("nodeSelector"))
+    _print_tolerations_multiline(w, "  Tolerations", spec.get("tolerations"))
+    if spec.get("schedulingGroup") is not None:
+        w.write(LEVEL_0, "  SchedulingGroup:\n")
+        w.write(LEVEL_1, f"PodGroupName:\t{spec['schedulingGroup'].get('podGroupName', '')}\n")
+
+
+def _controller_conditions(status: dict, w: _PrefixWriter) -> None:
+    """The Type/Status/Reason conditions table of a Deployment or ReplicaSet."""
+    conditions = status.get("conditions") or []
+    if not conditions:
+        return
+    w.write(LEVEL_0, "Conditions:\n  Type\tStatus\tReason\n")
+    w.write(LEVEL_1, "----\t------\t------\n")
+    for c in conditions:
+        w.write(LEVEL_1, f"{c.get('type', '')} \t{c.get('status', '')}\t{c.get('reason', '')}\n")
+
+
+def _spec_replicas(obj: dict) -> int:
+    """``*spec.replicas`` of a stored object (the API server defaults a missing one to 1)."""
+    value = (obj.get("spec") or {}).get("replicas")
+    return 1 if value is None else int(value)
+
+
+def _int_or_string_ptr(v: object) -> str:
+    """``(*intstr.IntOrString).String()``: ``<nil>`` for a missing value."""
+    return "<nil>" if v is None else str(v)
+
+
+def _selector(selector: dict | None):
+    """metav1.LabelSelectorAsSelector, or None when it does not convert."""
+    from kubesim.api.selectors import from_label_selector
+
+    try:
+        return from_label_selector(selector)
+    except ValueError:
+        return None
+
+
+def _controlled_by_uid(obj: dict, uid: str) -> bool:
+    """metav1.IsControlledBy: ``obj``'s controller reference has this UID."""
+    for ref in _meta(obj).get("ownerReferences") or []:
+        if ref.get("controller") is True:
+            return ref.get("uid", "") == uid
+    return False
+
+
+def _owned_by(owner: dict, candidates: list[dict]) -> list[dict]:
+    """What kubectl's describers list for ``owner``: objects of its namespace matching its
+    selector (the API server's label-selector list) whose controller is ``owner``."""
+    selector = _selector((owner.get("spec") or {}).get("selector"))
+    if selector is None:
+        return []
+    meta = _meta(owner)
+    namespace, uid = meta.get("namespace", ""), meta.get("uid", "")
+    return [o for o in candidates
+            if _meta(o).get("namespace", "") == namespace
+            and selector.matches(_meta(o).get("labels") or {}) and _controlled_by_uid(o, uid)]
+
+
+def pod_status_counts(owner: dict, pods: list[dict]) -> tuple[int, int, int, int]:
+    """getPodStatusForController: Running, Pending ("Waiting"), Succeeded and Failed pods among
+    ``owner``'s (matching its selector, controlled by it)."""
+    counts = {"Running": 0, "Pending": 0, "Succeeded": 0, "Failed": 0}
+    for pod in _owned_by(owner, pods):
+        phase = (pod.get("status") or {}).get("phase")
+        if phase in counts:
+            counts[phase] += 1
+    return counts["Running"], counts["Pending"], counts["Succeeded"], counts["Failed"]
+
+
+def _is_zero(x: object) -> bool:
+    return x is None or x is False or x == "" or x == [] or x == {} or (type(x) is int and x == 0)
+
+
+def _semantic(v: object) -> object:
+    """apiequality.Semantic.DeepEqual on JSON: absent and zero values compare equal."""
+    if isinstance(v, dict):
+        return {k: _semantic(x) for k, x in v.items() if not _is_zero(x)}
+    if isinstance(v, list):
+        return [_semantic(x) for x in v]
+    return v
+
+
+def _template_ignoring_hash(template: dict | None) -> object:
+    template = dict(template or {})
+    meta = dict(template.get("metadata") or {})
+    labels = dict(meta.get("labels") or {})
+    labels.pop(POD_TEMPLATE_HASH_LABEL, None)
+    meta["labels"] = labels
+    meta.pop("creationTimestamp", None)
+    template["metadata"] = meta
+    return _semantic(template)
+
+
+def deployment_replicasets(d: dict, replicasets: list[dict]) -> tuple[list[dict], dict | None]:
+    """kubectl's deploymentutil.GetAllReplicaSets for describe: the Deployment's ReplicaSets
+    (selector match, controlled by it) by creation time then name; the new one is the oldest
+    whose pod template equals the Deployment's (ignoring ``pod-template-hash``); the old ones
+    are all the rest, scaled to zero or not (describe takes GetAllReplicaSets' ``allOldRSs``)."""
+    owned = sorted(_owned_by(d, replicasets),
+                   key=lambda rs: (parse_timestamp(_meta(rs).get("creationTimestamp"))
+                                   or float("-inf"), _meta(rs).get("name", "")))
+    template = _template_ignoring_hash((d.get("spec") or {}).get("template"))
+    new = next((rs for rs in owned
+                if _template_ignoring_hash((rs.get("spec") or {}).get("template")) == template), None)
+    old = [rs for rs in owned if rs is not new]
+    return old, new
+
+
+def _replicasets_by_labels(replicasets: list[dict]) -> str:
+    """printReplicaSetsByLabels."""
+    text = ", ".join(f"{_meta(rs).get('name', '')} ({int((rs.get('status') or {}).get('replicas') or 0)}"
+                     f"/{_spec_replicas(rs)} replicas created)" for rs in replicasets)
+    return text or "<none>"
+
+
+def _describe_deployment(d: dict, ctx: DescribeContext) -> str:
+    meta, spec, status = _meta(d), d.get("spec") or {}, d.get("status") or {}
+    selector = _selector(spec.get("selector"))
+    w = _PrefixWriter()
+    w.write(LEVEL_0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(LEVEL_0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    w.write(LEVEL_0, f"CreationTimestamp:\t{format_rfc1123z(meta.get('creationTimestamp'))}\n")
+    _print_labels_multiline(w, "Labels", meta.get("labels"))
+    _print_annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w.write(LEVEL_0, f"Selector:\t{'' if selector is None else selector}\n")
+
+    def count(key: str) -> int:
+        return int(status.get(key) or 0)
+
+    w.write(LEVEL_0, f"Replicas:\t{_spec_replicas(d)} desired | {count('updatedReplicas')} updated | "
+                     f"{count('replicas')} total | {count('availableReplicas')} available | "
+                     f"{count('unavailableReplicas')} unavailable\n")
+    strategy = spec.get("strategy") or {}
+    w.write(LEVEL_0, f"StrategyType:\t{strategy.get('type', '')}\n")
+    w.write(LEVEL_0, f"MinReadySeconds:\t{int(spec.get('minReadySeconds') or 0)}\n")
+    rolling = strategy.get("rollingUpdate")
+    if rolling is not None:
+        w.write(LEVEL_0, f"RollingUpdateStrategy:\t"
+                         f"{_int_or_string_ptr(rolling.get('maxUnavailable'))} max unavailable, "
+                         f"{_int_or_string_ptr(rolling.get('maxSurge'))} max surge\n")
+    describe_pod_template(spec.get("template") or {}, w)
+    _controller_conditions(status, w)
+    old, new = deployment_replicasets(d, ctx.extra.get("replicasets") or [])
+    if old or new is not None:
+        w.write(LEVEL_0, f"OldReplicaSets:\t{_replicasets_by_labels(old)}\n")
+        w.write(LEVEL_0, f"NewReplicaSet:\t{_replicasets_by_labels([new] if new else [])}\n")
+    _describe_events(ctx.events, w, ctx.now)
+    return w.text()
+
+
+def _pods_status_line(owner: dict, pods: list[dict]) -> str:
+    running, waiting, succeeded, failed = pod_status_counts(owner, pods)
+    return f"{running} Running / {waiting} Waiting / {succeeded} Succeeded / {failed} Failed"
+
+
+def _describe_replicaset(rs: dict, ctx: DescribeContext) -> str:
+    meta, spec, status = _meta(rs), rs.get("spec") or {}, rs.get("status") or {}
+    w = _PrefixWriter()
+    w.write(LEVEL_0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(LEVEL_0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    w.write(LEVEL_0, f"Selector:\t{format_label_selector(spec.get('selector'))}\n")
+    _print_labels_multiline(w, "Labels", meta.get("labels"))
+    _print_annotations_multiline(w, "Annotations", meta.get("annotations"))
+    controller = _controlled_by(rs)
+    if controller:
+        w.write(LEVEL_0, f"Controlled By:\t{controller}\n")
+    w.write(LEVEL_0, f"Replicas:\t{int(status.get('replicas') or 0)} current / "
+                     f"{_spec_replicas(rs)} desired\n")
+    w.write(LEVEL_0, f"Pods Status:\t{_pods_status_line(rs, ctx.pods)}\n")
+    describe_pod_template(spec.get("template") or {}, w)
+    _controller_conditions(status, w)
+    _describe_events(ctx.events, w, ctx.now)
+    return w.text()
+
+
+def _describe_daemonset(ds: dict, ctx: DescribeContext) -> str:
+    meta, spec, status = _meta(ds), ds.get("spec") or {}, ds.get("status") or {}
+    template = spec.get("template") or {}
+    selector = _selector(spec.get("selector"))
+    node_selector = (template.get("spec") or {}).get("nodeSelector") or {}
+    w = _PrefixWriter()
+    w.write(LEVEL_0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(LEVEL_0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    w.write(LEVEL_0, f"Selector:\t{'' if selector is None else selector}\n")
+    node_selector_text = ",".join(f"{k}={node_selector[k]}" for k in sorted(node_selector))
+    w.write(LEVEL_0, f"Node-Selector:\t{node_selector_text or '<none>'}\n")
+    _print_labels_multiline(w, "Labels", meta.get("labels"))
+    _print_annotations_multiline(w, "Annotations", meta.get("annotations"))
+
+    def count(key: str) -> int:
+        return int(status.get(key) or 0)
+
+    # no tabs on these five lines: each is a line of one cell, which ends a column block
+    w.write(LEVEL_0, f"Desired Number of Nodes Scheduled: {count('desiredNumberScheduled')}\n")
+    w.write(LEVEL_0, f"Current Number of Nodes Scheduled: {count('currentNumberScheduled')}\n")
+    w.write(LEVEL_0, f"Number of Nodes Scheduled with Up-to-date Pods: "
+                     f"{count('updatedNumberScheduled')}\n")
+    w.write(LEVEL_0, f"Number of Nodes Scheduled with Available Pods: {count('numberAvailable')}\n")
+    w.write(LEVEL_0, f"Number of Nodes Misscheduled: {count('numberMisscheduled')}\n")
+    w.write(LEVEL_0, f"Pods Status:\t{_pods_status_line(ds, ctx.pods)}\n")
+    describe_pod_template(template, w)
+    _describe_events(ctx.events, w, ctx.now)
+    return w.text()
+
+
+# --------------------------------------------------------------------------------------------
 # generic describer (kinds without their own)
 
 
@@ -1106,6 +1364,9 @@ DESCRIBERS = {
     "Pod": _describe_pod,
     "Node": _describe_node,
     "Namespace": _describe_namespace,
+    "Deployment": _describe_deployment,
+    "ReplicaSet": _describe_replicaset,
+    "DaemonSet": _describe_daemonset,
 }
 
 
@@ -1114,7 +1375,8 @@ def describe(obj: dict, ctx: DescribeContext) -> str:
     return DESCRIBERS.get(obj.get("kind", ""), _describe_generic)(obj, ctx)
 
 
-__all__ = ["DescribeContext", "describe", "format_label_selector",
+__all__ = ["DescribeContext", "describe", "format_label_selector", "describe_pod_template",
+           "deployment_replicasets", "pod_status_counts",
            "pod_requests", "pod_limits", "describe_probe", "taint_to_string",
            "smart_label_for", "format_rfc1123z"]
 

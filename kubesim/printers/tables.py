@@ -1,13 +1,20 @@
-"""kubectl's table rows (``kubectl get``) for Pod, Node, Namespace and Event, and their layout.
+"""kubectl's table rows (``kubectl get``) for Pod, Node, Namespace, Event, Deployment, ReplicaSet,
+DaemonSet and ControllerRevision, and their layout.
 
 Upstream sources, read and re-expressed (not copied):
 
 - kubernetes/kubernetes ``pkg/printers/internalversion/printers.go``: the column definitions
   (``podColumnDefinitions``, ``nodeColumnDefinitions``, ``eventColumnDefinitions``,
-  ``namespaceColumnDefinitions``; priority 1 marks the ``-o wide`` extras) and the row functions
-  ``printPod``, ``printNode``, ``printNamespace``, ``printEvent``. The API server always builds
-  the wide row; kubectl drops the priority-1 cells when ``-o wide`` is not asked for, so each
-  ``row`` function here returns one cell per column and :func:`render_table` filters.
+  ``namespaceColumnDefinitions``, ``deploymentColumnDefinitions``, ``replicaSetColumnDefinitions``,
+  ``daemonSetColumnDefinitions``, ``controllerRevisionColumnDefinition``; priority 1 marks the
+  ``-o wide`` extras) and the row functions ``printPod``, ``printNode``, ``printNamespace``,
+  ``printEvent``, ``printDeployment``, ``printReplicaSet``, ``printDaemonSet``,
+  ``printControllerRevision`` (with ``layoutContainerCells`` and ``formatResourceName``). A
+  Deployment's wide SELECTOR is ``LabelSelectorAsSelector(...).String()`` (empty for an empty
+  selector), a ReplicaSet's and DaemonSet's ``FormatLabelSelector`` (``<none>``). The API
+  server always builds the wide row; kubectl drops the priority-1 cells when ``-o wide`` is not
+  asked for, so each ``row`` function here returns one cell per column and :func:`render_table`
+  filters.
 - ``staging/src/k8s.io/cli-runtime/pkg/printers/tableprinter.go`` (``decorateTable``,
   ``printTable``, ``formatLabelHeaders``): the NAMESPACE column first for ``-A``, ``-L`` columns
   headed by the upper-cased last path segment of the key, LABELS last for ``--show-labels``,
@@ -41,6 +48,7 @@ from kubesim.printers.age import human_duration, parse_timestamp, translate_time
 
 NONE = "<none>"
 UNKNOWN = "<unknown>"
+INVALID = "<invalid>"
 
 # kubectl's get tabwriter (cli-runtime/pkg/printers/tabwriter.go)
 TABLE_MINWIDTH, TABLE_TABWIDTH, TABLE_PADDING = 6, 4, 3
@@ -472,6 +480,137 @@ EVENT_COLUMNS = [
 
 
 # --------------------------------------------------------------------------------------------
+# apps/v1: Deployment, ReplicaSet, DaemonSet, ControllerRevision
+
+
+def layout_container_cells(obj: dict) -> tuple[str, str]:
+    """layoutContainerCells: the pod template's container names and images, comma-joined."""
+    containers = ((((obj.get("spec") or {}).get("template") or {}).get("spec") or {})
+                  .get("containers") or [])
+    return (",".join(c.get("name", "") for c in containers),
+            ",".join(c.get("image", "") for c in containers))
+
+
+def label_selector_string(selector: dict | None) -> str:
+    """``metav1.LabelSelectorAsSelector(s).String()``: requirements sorted by key, ``""`` for an
+    empty (or missing) selector, ``<invalid>`` when it does not convert (printDeployment)."""
+    from kubesim.api.selectors import from_label_selector
+
+    try:
+        return str(from_label_selector(selector))
+    except ValueError:
+        return INVALID
+
+
+def format_label_selector(selector: dict | None) -> str:
+    """``metav1.FormatLabelSelector``: like :func:`label_selector_string` but ``<none>`` when it
+    selects everything (or nothing), and ``<error>`` for a bad operator."""
+    if selector is None:
+        return NONE
+    if not (selector.get("matchLabels") or selector.get("matchExpressions")):
+        return NONE
+    from kubesim.api.selectors import from_label_selector
+
+    try:
+        text = str(from_label_selector(selector))
+    except ValueError:
+        return "<error>"
+    return text or NONE
+
+
+def _spec_replicas(obj: dict) -> int:
+    """``spec.replicas`` of a stored object (the API server defaults a missing one to 1)."""
+    value = (obj.get("spec") or {}).get("replicas")
+    return 1 if value is None else int(value)
+
+
+def _status_int(obj: dict, key: str) -> int:
+    return int((obj.get("status") or {}).get(key) or 0)
+
+
+def print_deployment(d: dict, ctx: PrintContext) -> list[str]:
+    names, images = layout_container_cells(d)
+    return [
+        _meta(d).get("name", ""), f"{_status_int(d, 'readyReplicas')}/{_spec_replicas(d)}",
+        str(_status_int(d, "updatedReplicas")), str(_status_int(d, "availableReplicas")), age(d, ctx),
+        names, images, label_selector_string((d.get("spec") or {}).get("selector")),
+    ]
+
+
+DEPLOYMENT_COLUMNS = [
+    Column("Name", format="name"), Column("Ready"), Column("Up-to-date"), Column("Available"),
+    Column("Age"), Column("Containers", 1), Column("Images", 1), Column("Selector", 1),
+]
+
+
+def print_replicaset(rs: dict, ctx: PrintContext) -> list[str]:
+    names, images = layout_container_cells(rs)
+    return [
+        _meta(rs).get("name", ""), str(_spec_replicas(rs)), str(_status_int(rs, "replicas")),
+        str(_status_int(rs, "readyReplicas")), age(rs, ctx),
+        names, images, format_label_selector((rs.get("spec") or {}).get("selector")),
+    ]
+
+
+REPLICASET_COLUMNS = [
+    Column("Name", format="name"), Column("Desired"), Column("Current"), Column("Ready"),
+    Column("Age"), Column("Containers", 1), Column("Images", 1), Column("Selector", 1),
+]
+
+
+def print_daemonset(ds: dict, ctx: PrintContext) -> list[str]:
+    spec = ds.get("spec") or {}
+    node_selector = ((spec.get("template") or {}).get("spec") or {}).get("nodeSelector")
+    names, images = layout_container_cells(ds)
+    return [
+        _meta(ds).get("name", ""), str(_status_int(ds, "desiredNumberScheduled")),
+        str(_status_int(ds, "currentNumberScheduled")), str(_status_int(ds, "numberReady")),
+        str(_status_int(ds, "updatedNumberScheduled")), str(_status_int(ds, "numberAvailable")),
+        format_labels(node_selector), age(ds, ctx),
+        names, images, format_label_selector(spec.get("selector")),
+    ]
+
+
+DAEMONSET_COLUMNS = [
+    Column("Name", format="name"), Column("Desired"), Column("Current"), Column("Ready"),
+    Column("Up-to-date"), Column("Available"), Column("Node Selector"), Column("Age"),
+    Column("Containers", 1), Column("Images", 1), Column("Selector", 1),
+]
+
+
+def controller_of(obj: dict) -> dict | None:
+    """metav1.GetControllerOf: the owner reference with ``controller: true``."""
+    for ref in _meta(obj).get("ownerReferences") or []:
+        if ref.get("controller") is True:
+            return ref
+    return None
+
+
+def format_resource_name(api_version: str, kind: str, name: str) -> str:
+    """formatResourceName with kind: ``strings.ToLower(GroupKind.String()) + "/" + name``, the
+    group taken from the reference's apiVersion (``daemonset.apps/fluentd``, ``pod/x``)."""
+    group = api_version.split("/")[0] if "/" in api_version else ""
+    if not kind and not group:
+        return name
+    group_kind = f"{kind}.{group}" if group else kind
+    return f"{group_kind.lower()}/{name}"
+
+
+def print_controller_revision(cr: dict, ctx: PrintContext) -> list[str]:
+    ref = controller_of(cr)
+    controller = NONE
+    if ref is not None:
+        controller = format_resource_name(ref.get("apiVersion", ""), ref.get("kind", ""),
+                                          ref.get("name", ""))
+    return [_meta(cr).get("name", ""), controller, str(int(cr.get("revision") or 0)), age(cr, ctx)]
+
+
+CONTROLLER_REVISION_COLUMNS = [
+    Column("Name", format="name"), Column("Controller"), Column("Revision"), Column("Age"),
+]
+
+
+# --------------------------------------------------------------------------------------------
 # generic (CRD-like kinds without their own printer): NAME, AGE
 
 
@@ -486,6 +625,10 @@ TABLES: dict[str, TableDef] = {
     "Node": TableDef(NODE_COLUMNS, print_node),
     "Namespace": TableDef(NAMESPACE_COLUMNS, print_namespace),
     "Event": TableDef(EVENT_COLUMNS, print_event),
+    "Deployment": TableDef(DEPLOYMENT_COLUMNS, print_deployment),
+    "ReplicaSet": TableDef(REPLICASET_COLUMNS, print_replicaset),
+    "DaemonSet": TableDef(DAEMONSET_COLUMNS, print_daemonset),
+    "ControllerRevision": TableDef(CONTROLLER_REVISION_COLUMNS, print_controller_revision),
 }
 
 

