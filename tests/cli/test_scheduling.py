@@ -215,7 +215,7 @@ def test_day5_manual_scheduling_drill(kubesim):
 
 
 def test_day6_affinity_drill(kubesim):
-    kubesim.ok(f"apply -f {MANIFESTS / 'drills' / 'day6-affinity'}")
+    kubesim.ok(f"apply -f {MANIFESTS / 'drills' / 'day6-affinity-pods'}")
     pods = {p["metadata"]["name"]: p for p in json.loads(kubesim.ok("get pods -o json"))["items"]}
     node = {n: p["spec"].get("nodeName") for n, p in pods.items()}
     # anti-affinity: one cka-1122-01 pod per worker; affinity: cka-1122-02 beside them
@@ -263,7 +263,30 @@ def test_an_unknown_runtime_class_is_refused(kubesim, tmp_path):
 
 
 def test_explain_schedule_what_if_on_the_day6_drill_directory(kubesim):
-    out = json.loads(kubesim.ok(f"explain-schedule -f {MANIFESTS / 'drills' / 'day6-affinity'} -o json"))
+    out = json.loads(kubesim.ok(f"explain-schedule -f {MANIFESTS / 'drills' / 'day6-affinity-pods'} -o json"))
     assert [i["pod"]["name"] for i in out["items"]] == ["cka-1122-01-a", "cka-1122-01-b", "cka-1122-02-a",
                                                         "cka-1122-02-b", "cka-1122-01-c"]
     assert [i["outcome"] for i in out["items"]] == ["Scheduled"] * 4 + ["Unschedulable"]
+
+
+def test_day6_drill_as_deployments(kubesim, tmp_path):
+    drill = MANIFESTS / "drills" / "day6-affinity"
+    kubesim.ok(f"apply -f {drill}")
+    pods = json.loads(kubesim.ok("get pods -o json"))["items"]
+    on = {}
+    for p in pods:
+        on.setdefault(p["metadata"]["labels"]["app"], []).append(p["spec"].get("nodeName"))
+    assert sorted(on["cka-1122-01"]) == ["node01", "node02"]
+    assert sorted(on["cka-1122-02"]) == ["node01", "node02"]
+    # "scale cka-1122-01 to 3": the third replica has nowhere to go
+    f = tmp_path / "three.yaml"
+    f.write_text((drill / "01-cka-1122-01.yaml").read_text().replace("replicas: 2", "replicas: 3"))
+    kubesim.ok(f"apply -f {f}")
+    pending = [p for p in json.loads(kubesim.ok("get pods -l app=cka-1122-01 -o json"))["items"]
+               if not p["spec"].get("nodeName")]
+    assert len(pending) == 1
+    cond = [c for c in pending[0]["status"]["conditions"] if c["type"] == "PodScheduled"][0]
+    assert cond["message"].startswith("0/3 nodes are available: 1 node(s) had untolerated taint(s), "
+                                      "2 node(s) didn't match pod anti-affinity rules.")
+    exp = json.loads(kubesim.ok(f"explain-schedule {pending[0]['metadata']['name']} -o json"))
+    assert exp["outcome"] == "Unschedulable"
