@@ -142,3 +142,17 @@ def test_a_stopped_node_goes_not_ready_and_its_pods_are_evicted_after_300s(kubes
     kubesim.ok("advance 1m")
     row = [ln.split() for ln in kubesim.ok("get nodes --no-headers").splitlines() if ln.startswith("node01")][0]
     assert row[1] == "Ready"
+
+
+def test_the_issue_scenarios_through_run(kubesim):
+    kubesim.ok("run bb --image=busybox")
+    kubesim.ok("run once --image=busybox --restart=Never")
+    kubesim.ok(["run", "sl", "--image=busybox", "--restart=OnFailure", "--", "sleep", "3600"])
+    kubesim.ok("advance 2m")
+    assert status(kubesim, "bb")[1] == "CrashLoopBackOff"
+    first = int(status(kubesim, "bb")[2])
+    assert status(kubesim, "once")[1] == "Completed"
+    assert status(kubesim, "sl")[:2] == ["1/1", "Running"]
+    kubesim.ok("advance 1h")
+    assert int(status(kubesim, "bb")[2]) > first
+    assert status(kubesim, "sl")[:2] == ["0/1", "Completed"]
