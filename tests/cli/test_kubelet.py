@@ -156,3 +156,13 @@ def test_the_issue_scenarios_through_run(kubesim):
     kubesim.ok("advance 1h")
     assert int(status(kubesim, "bb")[2]) > first
     assert status(kubesim, "sl")[:2] == ["0/1", "Completed"]
+
+
+def test_a_manually_scheduled_pod_that_does_not_fit_is_rejected_by_the_kubelet(kubesim, tmp_path):
+    f = tmp_path / "greedy.yaml"
+    f.write_text(pod("greedy", image="nginx") + "    resources:\n      requests:\n        cpu: \"8\"\n")
+    kubesim.ok(f"apply -f {f}")
+    p = json.loads(kubesim.ok("get pod greedy -o json"))
+    assert (p["status"]["phase"], p["status"]["reason"]) == ("Failed", "OutOfcpu")
+    assert p["status"]["message"].startswith("Pod was rejected: Node didn't have enough resource: cpu, requested: 8000")
+    assert status(kubesim, "greedy")[1] == "OutOfcpu"
