@@ -1,0 +1,689 @@
+"""scale, set image, rollout (status|history|undo|restart|pause|resume), drain.
+
+Upstream: staging/src/k8s.io/kubectl/pkg/cmd/scale/scale.go, cmd/set/set_image.go,
+cmd/rollout/rollout_{status,history,undo,restart,pause,resume}.go, cmd/drain/drain.go: the flags,
+the lines printed (``deployment.apps/web scaled``, ``... image updated``, ``... rolled back``,
+``... restarted``, ``... paused``, ``... resumed``, ``node/node01 cordoned``, ``evicting pod ...``,
+``pod/x evicted``, ``node/node01 drained``) and the errors. What the commands do to objects is
+``kubesim.engine.workloads``.
+
+Where kubesim differs from kubectl, on purpose:
+
+- A command is all or nothing (DESIGN principle 5): kubectl ``scale``, ``set image``, ``rollout
+  pause`` ... carry on past a failing resource and change the others; kubesim changes none.
+  ``drain`` is the exception, as in kubectl: the cordon stays when pods cannot be evicted.
+- ``rollout status`` does not wait: the settle loop has already run everything that happens at
+  the current simulated time. A finished rollout prints kubectl's success line; an unfinished one
+  prints kubectl's waiting line and, with ``--watch`` (the default), fails as kubectl's
+  ``--timeout`` does (``error: timed out waiting for the condition``): the rollout needs simulated
+  time to pass (``kubesim advance``).
+- ``drain`` removes pods at once (through the API server's delete); graceful termination comes
+  with the kubelet. PodDisruptionBudgets are not consulted yet.
+"""
+
+from __future__ import annotations
+
+from kubesim.cli.session import namespace, session
+from kubesim.errors import KubesimError, NotFound, UsageError
+
+NO_RESOURCES = ("You must provide one or more resources by argument or filename.\n"
+                "Example resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n"
+                "   '<resource> <name>'\n   '<resource>'")
+
+
+# ---------------------------------------------------------------------------------------------
+# shared: resource arguments, -f, --record, -o name
+
+
+def _bool_flag(p, *names, help_=None):
+    """A cobra bool flag: ``--x``, ``--x=true``, ``--x=false``."""
+    p.add_argument(*names, nargs="?", const="true", default=None, metavar="true|false", help=help_)
+
+
+def _truthy(v) -> bool:
+    if v is None:
+        return False
+    if str(v).lower() in ("true", "1", "t"):
+        return True
+    if str(v).lower() in ("false", "0", "f"):
+        return False
+    raise UsageError(f'invalid argument "{v}" for boolean flag: strconv.ParseBool: parsing "{v}": invalid syntax')
+
+
+def change_cause(args, words: list[str]) -> str | None:
+    """RecordFlags: with ``--record``, the command line as kubectl records it (program, the
+    non-flag words, then the flags as ``--name=value``)."""
+    if args.record is None or not _truthy(args.record):
+        return None
+    flags = []
+    for name, value in getattr(args, "_given_flags", []):
+        flags.append(f" --{name}={value}")
+    return "kubesim " + " ".join(words) + "".join(flags) + " --record=true"
+
+
+def record_warning(args, env) -> None:
+    if getattr(args, "record", None) is not None:
+        env.stderr.write("Flag --record has been deprecated, --record will be removed in the future\n")
+
+
+def resolve(cluster, args, words: list[str], allow_type_only: bool, filenames=None, selector=None,
+            all_=False, single_type=False, stdin=None) -> list[tuple]:
+    """The resource builder: [(KindInfo, live object)] for ``TYPE NAME...``, ``TYPE/NAME...``,
+    ``TYPE`` (every object of the type, when the verb allows it), ``-l``, ``--all`` or ``-f``.
+    Raises NotFound for a missing name before anything changes."""
+    import copy
+
+    from kubesim.cli.manifest import _parse_targets
+    from kubesim.engine import objects
+
+    ns = namespace(args)
+    out = []
+    if filenames:
+        from kubesim.codec.load import load
+
+        docs = load(filenames, recursive=getattr(args, "recursive", False), stdin=stdin)
+        for p in objects.prepare(docs, args.namespace, "getting", explicit_namespace=bool(args.namespace)):
+            obj = cluster.store.get(p.info.kind, p.namespace, p.name)
+            if obj is None:
+                raise NotFound(p.info.resource, p.name)
+            out.append((p.info, copy.deepcopy(obj)))
+    if words:
+        targets = _parse_targets(words)
+        if single_type and len({t[0].kind for t in targets}) > 1:
+            raise UsageError("you may only specify a single resource type")
+        for info, names in targets:
+            if names:
+                for n in names:
+                    obj = cluster.store.get(info.kind, ns if info.namespaced else "", n)
+                    if obj is None:
+                        raise NotFound(info.resource, n)
+                    out.append((info, copy.deepcopy(obj)))
+            elif allow_type_only or selector or all_:
+                objs, _ = objects.select(cluster, info, [], ns, selector)
+                out.extend((info, copy.deepcopy(o)) for o in objs)
+            else:
+                raise UsageError("resource(s) were provided, but no name was specified")
+    elif not filenames:
+        raise UsageError(NO_RESOURCES)
+    return out
+
+
+def _line(info, obj: dict, operation: str, output: str | None) -> str:
+    ref = f"{info.ref}/{obj['metadata']['name']}"
+    if output == "name" or not operation:
+        return ref
+    return f"{ref} {operation}"
+
+
+def _print_objects(env, objs: list[dict], output: str) -> None:
+    env.stdout.write(_objects_text(objs, output))
+
+
+def _objects_text(objs: list[dict], output: str) -> str:
+    """The YAML or JSON printer over several objects (YAML separates them with ``---``)."""
+    from kubesim.printers.output import to_json, to_yaml
+
+    out = []
+    for i, obj in enumerate(objs):
+        if output == "yaml":
+            if i:
+                out.append("---\n")
+            out.append(to_yaml(obj))
+        elif output == "json":
+            out.append(to_json(obj))
+        else:
+            raise UsageError(f'unable to match a printer suitable for the output format "{output}", allowed formats '
+                             "are: json,name,yaml")
+    return "".join(out)
+
+
+def _check_output(output: str | None) -> None:
+    if output not in (None, "", "name", "yaml", "json"):
+        raise UsageError(f'unable to match a printer suitable for the output format "{output}", allowed formats '
+                         "are: json,name,yaml")
+
+
+def _dry_run(value) -> str:
+    if value is None or value == "none":
+        return "none"
+    if value in ("client", "server"):
+        return value
+    if value == "unchanged":
+        return "client"
+    raise UsageError(f'Invalid dry-run value ({value}). Must be "none", "server", or "client".')
+
+
+def _dry_suffix(dry: str) -> str:
+    return {"client": " (dry run)", "server": " (server dry run)"}.get(dry, "")
+
+
+def _add_dry_run(p):
+    p.add_argument("--dry-run", nargs="?", const="unchanged", default=None,
+                   help='Must be "none", "server", or "client"')
+
+
+# ---------------------------------------------------------------------------------------------
+# scale
+
+
+def scale_cmd_args(p):
+    p.add_argument("args", nargs="*", metavar="(-f FILENAME | TYPE NAME)")
+    p.add_argument("--replicas", type=int, default=None, help="The new desired number of replicas. Required.")
+    p.add_argument("--current-replicas", type=int, default=-1,
+                   help="Precondition for current size (-1 for no condition)")
+    p.add_argument("--resource-version", default="", help="Precondition for resource version")
+    p.add_argument("-f", "--filename", action="append")
+    p.add_argument("-R", "--recursive", action="store_true")
+    p.add_argument("-l", "--selector")
+    p.add_argument("--all", action="store_true", help="Select all resources in the namespace of the specified types")
+    p.add_argument("--timeout", default="0s")
+    p.add_argument("-o", "--output", default=None, help="name|yaml|json")
+    _bool_flag(p, "--record", help_="(deprecated) record the command in kubernetes.io/change-cause")
+    _add_dry_run(p)
+
+
+def scale_cmd(args, env) -> int:
+    from kubesim.engine import workloads as wl
+
+    if args.replicas is None:
+        raise UsageError('required flag(s) "replicas" not set')
+    if args.replicas < 0:
+        raise UsageError("The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0")
+    if args.current_replicas < -1:
+        raise UsageError("The --current-replicas must specify an integer of -1 or greater")
+    _check_output(args.output)
+    dry = _dry_run(args.dry_run)
+    args._given_flags = [("replicas", args.replicas)]
+    cause = change_cause(args, ["scale"] + args.args)
+    record_warning(args, env)
+    lines, shown = [], []
+    with session(args, env) as cluster:
+        targets = resolve(cluster, args, args.args, False, args.filename, args.selector, args.all, stdin=env.stdin)
+        if args.resource_version and len(targets) > 1:
+            raise UsageError("cannot use --resource-version with multiple resources")
+        if not targets:
+            raise UsageError("no objects passed to scale")
+        for info, live in targets:
+            if dry == "client":
+                live.setdefault("spec", {})["replicas"] = args.replicas
+                shown.append(live)
+                lines.append(_line(info, live, "scaled" + _dry_suffix(dry), args.output))
+                continue
+            if dry == "none":
+                wl.scale(cluster, info, live, args.replicas, args.current_replicas, args.resource_version, cause)
+            stored = cluster.store.get(info.kind, live["metadata"].get("namespace", ""), live["metadata"]["name"])
+            shown.append(stored)
+            lines.append(_line(info, live, "scaled" + _dry_suffix(dry), args.output))
+    if args.output in ("yaml", "json"):
+        _print_objects(env, shown, args.output)
+    else:
+        env.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# set image
+
+
+def set_cmd_args(p):
+    p.add_argument("args", nargs="*", metavar="image (-f FILENAME | TYPE NAME) CONTAINER_NAME=IMAGE ...")
+    p.add_argument("-f", "--filename", action="append")
+    p.add_argument("-R", "--recursive", action="store_true")
+    p.add_argument("-l", "--selector")
+    p.add_argument("--all", action="store_true")
+    p.add_argument("--local", action="store_true", help="If true, set image will NOT contact api-server but run locally.")
+    p.add_argument("-o", "--output", default=None, help="name|yaml|json")
+    _bool_flag(p, "--record")
+    p.add_argument("--field-manager", default="kubectl-set")
+    _add_dry_run(p)
+
+
+_SET_SUBCOMMANDS = ("env", "image", "resources", "selector", "serviceaccount", "subject")
+
+
+def set_cmd(args, env) -> int:
+    if not args.args:
+        raise UsageError('a subcommand is required: "kubesim set image ..."\nSee \'kubesim set --help\' for usage.')
+    sub, rest = args.args[0], args.args[1:]
+    if sub not in _SET_SUBCOMMANDS:
+        raise UsageError(f'unknown command "{sub}" for "kubesim set"')
+    if sub != "image":
+        raise UsageError(f'"kubesim set {sub}" is not supported by kubesim yet (only "set image")')
+    return _set_image(args, env, rest)
+
+
+def _set_image(args, env, words: list[str]) -> int:
+    from kubesim.engine import workloads as wl
+
+    _check_output(args.output)
+    dry = _dry_run(args.dry_run)
+    resources, pairs = wl.split_resources_and_pairs(words, "image")
+    images = wl.parse_pairs(pairs, "image")
+    if args.local:
+        if resources:
+            raise UsageError("you must specify resources by --filename when --local is set.\n"
+                             "Example resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'")
+        return _set_image_local(args, env, images)
+    cause = change_cause(args, ["set", "image"] + words)
+    record_warning(args, env)
+    if not resources and not args.filename:
+        raise UsageError(NO_RESOURCES)
+    with session(args, env) as cluster:
+        targets = resolve(cluster, args, resources, True, args.filename, args.selector, args.all, stdin=env.stdin)
+        problems = []
+        if args.all and args.selector:
+            problems.append("cannot set --all and --selector at the same time")
+        if not images:
+            problems.append("at least one image update is required")
+        elif len(images) > 1 and "*" in images:
+            problems.append("all containers are already specified by *, but saw more than one "
+                            "container_name=container_image pairs")
+        if problems:
+            raise _aggregate_lines(problems)
+        lines, errors, shown = [], [], []
+        for info, live in targets:
+            try:
+                new, missing = wl.set_images(live, images)
+            except wl._NoPodSpec as e:
+                errors.append(f"error: {info.plural}/{live['metadata']['name']} {e}\n")
+                continue
+            errors.extend(missing)
+            if _comparable(new) == _comparable(live):
+                continue
+            wl.record(new, cause)
+            if dry == "none":
+                wl.update(cluster, info, new, live)
+                new = cluster.store.get(info.kind, live["metadata"].get("namespace", ""), live["metadata"]["name"])
+            shown.append(new)
+            lines.append(_line(info, live, "image updated" + _dry_suffix(dry), args.output))
+        if errors:
+            raise _aggregate_lines(errors)
+    if args.output in ("yaml", "json"):
+        _print_objects(env, shown, args.output)
+    else:
+        env.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
+def _comparable(obj: dict) -> dict:
+    import copy
+
+    o = copy.deepcopy(obj)
+    (o.get("metadata") or {}).pop("resourceVersion", None)
+    return o
+
+
+def _set_image_local(args, env, images) -> int:
+    from kubesim.api import kinds
+    from kubesim.codec.load import load
+    from kubesim.engine import workloads as wl
+
+    if not args.filename:
+        raise UsageError(NO_RESOURCES)
+    docs = load(args.filename, recursive=args.recursive, stdin=env.stdin)
+    shown, lines, errors = [], [], []
+    for doc in docs:
+        info = kinds.for_object(doc.obj)
+        try:
+            new, missing = wl.set_images(doc.obj, images)
+        except wl._NoPodSpec as e:
+            errors.append(f"error: {doc.obj.get('kind', '').lower()}s/{doc.obj['metadata']['name']} {e}\n")
+            continue
+        errors.extend(missing)
+        if new == doc.obj:
+            continue
+        shown.append(new)
+        if info is not None:
+            lines.append(_line(info, new, "image updated", args.output))
+    if args.output in ("yaml", "json"):
+        _print_objects(env, shown, args.output)
+    else:
+        env.stdout.write("".join(line + "\n" for line in lines))
+    if errors:
+        raise _aggregate_lines(errors)
+    return 0
+
+
+class _Lines(KubesimError):
+    """kubectl's CheckErr of an aggregate: one message, or each on its own line (unprefixed)."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _aggregate_lines(messages: list[str]) -> KubesimError:
+    messages = [m.rstrip("\n") if len(messages) == 1 else m for m in messages]
+    if len(messages) == 1:
+        m = messages[0]
+        return _Lines(m if m.startswith("error: ") else "error: " + m)
+    return _Lines("".join(m if m.endswith("\n") else m + "\n" for m in messages).rstrip("\n"))
+
+
+# ---------------------------------------------------------------------------------------------
+# rollout
+
+_ROLLOUT = ("history", "pause", "restart", "resume", "status", "undo")
+_ROLLOUT_FLAGS = {  # flag attribute → subcommands that have it
+    "revision": ("history", "status"), "to_revision": ("undo",), "watch": ("status",), "timeout": ("status",),
+    "selector": _ROLLOUT, "output": ("history", "pause", "restart", "resume", "undo"),
+    "dry_run": ("undo",),
+}
+_FLAG_NAMES = {"revision": "--revision", "to_revision": "--to-revision", "watch": "--watch", "timeout": "--timeout",
+               "selector": "--selector", "output": "--output", "dry_run": "--dry-run"}
+
+
+def rollout_cmd_args(p):
+    p.add_argument("args", nargs="*", metavar="SUBCOMMAND (TYPE NAME | TYPE/NAME)")
+    p.add_argument("-f", "--filename", action="append")
+    p.add_argument("-R", "--recursive", action="store_true")
+    p.add_argument("-l", "--selector", default=None)
+    p.add_argument("--revision", type=int, default=None, help="history/status: the revision to show or pin to")
+    p.add_argument("--to-revision", type=int, default=None, help="undo: the revision to roll back to (0 = the last)")
+    p.add_argument("-w", "--watch", nargs="?", const="true", default=None, help="status: watch until done")
+    p.add_argument("--timeout", default=None, help="status: how long to wait")
+    p.add_argument("-o", "--output", default=None, help="name|yaml|json")
+    p.add_argument("--field-manager", default="kubectl-rollout")
+    _add_dry_run(p)
+
+
+def rollout_cmd(args, env) -> int:
+    if not args.args:
+        raise UsageError('a subcommand is required: one of "history", "pause", "restart", "resume", "status", "undo"'
+                         "\nSee 'kubesim rollout --help' for usage.")
+    sub, words = args.args[0], args.args[1:]
+    if sub not in _ROLLOUT:
+        raise UsageError(f'unknown command "{sub}" for "kubesim rollout"')
+    for attr, subs in _ROLLOUT_FLAGS.items():
+        if getattr(args, attr, None) is not None and sub not in subs:
+            raise UsageError(f"unknown flag: {_FLAG_NAMES[attr]}\nSee 'kubesim rollout {sub} --help' for usage.")
+    if not words and not args.filename:
+        raise UsageError("required resource not specified")
+    _check_output(args.output)
+    return {"status": _rollout_status, "history": _rollout_history, "undo": _rollout_undo,
+            "restart": _rollout_restart, "pause": _rollout_pause, "resume": _rollout_resume}[sub](args, env, words)
+
+
+def _rollout_status(args, env, words) -> int:
+    from kubesim.engine import workloads as wl
+
+    revision = args.revision or 0
+    if revision < 0:
+        raise UsageError(f"revision must be a positive integer: {revision}")
+    watch = _truthy(args.watch) if args.watch is not None else True
+    with session(args, env) as cluster:
+        targets = resolve(cluster, args, words, True, args.filename, args.selector, single_type=True,
+                          stdin=env.stdin)
+        if len(targets) != 1:
+            raise UsageError("rollout status is only supported on individual resources and resource collections - "
+                             f"{len(targets)} resources were found")
+        info, obj = targets[0]
+        message, done = wl.rollout_status(info, obj, revision)
+    env.stdout.write(message + "\n")
+    if done or not watch:
+        return 0
+    raise UsageError("timed out waiting for the condition")
+
+
+def _rollout_history(args, env, words) -> int:
+    from kubesim.engine import workloads as wl
+    from kubesim.printers.tables import tabwrite
+
+    revision = args.revision or 0
+    if revision < 0:
+        raise UsageError(f"revision must be a positive integer: {revision}")
+    out = []
+    with session(args, env) as cluster:
+        for info, obj in resolve(cluster, args, words, True, args.filename, args.selector, stdin=env.stdin):
+            revs = wl.history(cluster, info, obj)
+            if args.output:
+                chosen = [h for h in revs if h.revision == revision] if revision > 0 else revs
+                if revision > 0 and not chosen:
+                    raise UsageError("unable to find the specified revision")
+                objs = [h.obj for h in chosen]
+                if args.output == "name":
+                    from kubesim.printers.output import name_line
+
+                    out.append("".join(name_line(o) + "\n" for o in objs))
+                else:
+                    out.append(_objects_text(objs, args.output))
+                continue
+            if not revs:
+                body = "No rollout history found."
+            elif revision > 0:
+                match = [h for h in revs if h.revision == revision]
+                if not match:
+                    raise UsageError("unable to find the specified revision")
+                body = describe_pod_template(match[0].template)
+            else:
+                rows = "REVISION\tCHANGE-CAUSE\n" + "".join(
+                    f"{h.revision}\t{h.change_cause or '<none>'}\n" for h in revs)
+                body = tabwrite(rows, 0, 8, 2)
+            with_revision = f"with revision #{revision}" if revision > 0 else ""
+            out.append(f"{info.ref}/{obj['metadata']['name']} {with_revision}\n{body}\n")
+    env.stdout.write("".join(out))
+    return 0
+
+
+def _rollout_undo(args, env, words) -> int:
+    from kubesim.engine import workloads as wl
+
+    to_revision = args.to_revision or 0
+    dry = _dry_run(args.dry_run)
+    lines = []
+    with session(args, env) as cluster:
+        for info, live in resolve(cluster, args, words, True, args.filename, args.selector, stdin=env.stdin):
+            if dry != "none":
+                if info.kind == "Deployment":
+                    from kubesim.controllers import deployment as dctl
+
+                    try:
+                        rs = dctl.revision_replicaset(live, wl.replicasets_of(cluster, live), to_revision)
+                    except dctl.RolloutError as e:
+                        raise UsageError(str(e)) from None
+                    template = dict((rs.get("spec") or {}).get("template") or {})
+                    lines.append(_line(info, live, describe_pod_template(template) + _dry_suffix(dry),
+                                       args.output))
+                    continue
+            word = wl.rollback(cluster, info, live, to_revision)
+            lines.append(_line(info, live, word, args.output))
+    env.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
+def _patch_fn_verb(args, env, words, fn, operation: str, already: str | None = None) -> int:
+    """pause / resume / restart: CalculatePatches over the objects, kubectl's error per object."""
+    from kubesim.engine import workloads as wl
+
+    lines, errors = [], []
+    with session(args, env) as cluster:
+        targets = resolve(cluster, args, words, True, args.filename, args.selector, stdin=env.stdin)
+        for info, live in targets:
+            try:
+                new = fn(cluster, info, live)
+            except wl.PatchFnError as e:
+                errors.append(f'error: {info.resource} "{live["metadata"]["name"]}" {e}')
+                continue
+            if not wl.update(cluster, info, new, live):
+                if already:
+                    lines.append(_line(info, live, already, args.output))
+                    continue
+                errors.append(f"failed to create patch for {live['metadata']['name']}: if restart has already been "
+                              "triggered within the past second, please wait before attempting to trigger another")
+            lines.append(_line(info, live, operation, args.output))
+        if errors:
+            raise _aggregate_lines(errors)
+    env.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
+def _rollout_pause(args, env, words) -> int:
+    from kubesim.engine import workloads as wl
+
+    return _patch_fn_verb(args, env, words, lambda c, info, live: wl.pause(info, live, True), "paused")
+
+
+def _rollout_resume(args, env, words) -> int:
+    from kubesim.engine import workloads as wl
+
+    return _patch_fn_verb(args, env, words, lambda c, info, live: wl.pause(info, live, False), "resumed")
+
+
+def _rollout_restart(args, env, words) -> int:
+    from kubesim.engine import workloads as wl
+
+    return _patch_fn_verb(args, env, words, lambda c, info, live: wl.restart(info, live, c.now()), "restarted")
+
+
+def describe_pod_template(template: dict) -> str:
+    """describe.DescribePodTemplate through a bare PrefixWriter (no tabwriter), as
+    ``rollout history --revision`` prints it. (Belongs in kubesim.printers.describe, which
+    ``describe deployment`` will need too.)"""
+    from kubesim.printers import describe as d
+
+    w = d._PrefixWriter()
+    spec = template.get("spec") or {}
+    tmeta = template.get("metadata") or {}
+    w.write(d.LEVEL_0, "Pod Template:\n")
+    d._print_labels_multiline(w, "  Labels", tmeta.get("labels"))
+    if tmeta.get("annotations"):
+        d._print_annotations_multiline(w, "  Annotations", tmeta.get("annotations"))
+    if spec.get("serviceAccountName"):
+        w.write(d.LEVEL_1, f"Service Account:\t{spec['serviceAccountName']}\n")
+    pod = {"metadata": tmeta, "spec": spec}
+    if spec.get("initContainers"):
+        _template_containers(d, w, "Init Containers", spec["initContainers"], pod)
+    _template_containers(d, w, "Containers", spec.get("containers") or [], pod)
+    d._describe_volumes(spec.get("volumes"), w, "  ")
+    d._describe_topology_spread(spec.get("topologySpreadConstraints"), w, "  ")
+    if spec.get("priorityClassName"):
+        w.write(d.LEVEL_1, f"Priority Class Name:\t{spec['priorityClassName']}\n")
+    d._print_labels_multiline(w, "  Node-Selectors", spec.get("nodeSelector"))
+    d._print_tolerations_multiline(w, "  Tolerations", spec.get("tolerations"))
+    return "".join(w.parts)
+
+
+def _template_containers(d, w, label: str, containers: list[dict], pod: dict) -> None:
+    """describeContainers with space "  ": the label indented, each name one space further."""
+    inner = d._PrefixWriter()
+    d._describe_containers(label, containers, None, pod, inner)
+    names = iter(f"  {c.get('name', '')}:\n" for c in containers)
+    expected = next(names, None)
+    for i, part in enumerate(inner.parts):
+        if i == 0:
+            w.parts.append("  " + part)
+        elif part == expected:
+            w.parts.append(" " + part)
+            expected = next(names, None)
+        else:
+            w.parts.append(part)
+
+
+# ---------------------------------------------------------------------------------------------
+# drain
+
+
+def drain_cmd_args(p):
+    p.add_argument("nodes", nargs="*", metavar="NODE")
+    p.add_argument("--force", action="store_true",
+                   help="Continue even if there are pods not managed by a ReplicationController, ReplicaSet, Job, "
+                        "DaemonSet or StatefulSet.")
+    p.add_argument("--ignore-daemonsets", action="store_true", help="Ignore DaemonSet-managed pods.")
+    p.add_argument("--delete-emptydir-data", action="store_true",
+                   help="Continue even if there are pods using emptyDir (local data that will be deleted when the "
+                        "node is drained).")
+    p.add_argument("--grace-period", type=int, default=-1,
+                   help="Period of time in seconds given to each pod to terminate gracefully.")
+    p.add_argument("--timeout", default="0s")
+    p.add_argument("-l", "--selector", default=None)
+    p.add_argument("--pod-selector", default=None, help="Label selector to filter pods on the node")
+    p.add_argument("--disable-eviction", action="store_true", help="Force drain to use delete, even if eviction is supported.")
+    p.add_argument("--skip-wait-for-delete-timeout", type=int, default=0)
+    p.add_argument("--chunk-size", type=int, default=500)
+    _add_dry_run(p)
+
+
+def drain_cmd(args, env) -> int:
+    from kubesim.api import kinds
+    from kubesim.engine import objects
+    from kubesim.engine import workloads as wl
+
+    if not args.nodes and args.selector is None:
+        raise UsageError("USAGE: drain NODE [flags]\nSee 'kubesim drain -h' for help and examples")
+    if args.nodes and args.selector:
+        raise UsageError("cannot specify both a node name and a --selector option\n"
+                         "See 'kubesim drain -h' for help and examples")
+    if args.pod_selector:
+        from kubesim.api import selectors
+
+        try:
+            selectors.parse_label_selector(args.pod_selector)
+        except ValueError:
+            raise UsageError("--pod-selector=<pod_selector> must be a valid label selector") from None
+    dry = _dry_run(args.dry_run)
+    suffix = _dry_suffix(dry)
+    opts = wl.DrainOptions(force=args.force, ignore_daemonsets=args.ignore_daemonsets,
+                           delete_emptydir_data=args.delete_emptydir_data,
+                           pod_selector=args.pod_selector, grace_period=args.grace_period,
+                           disable_eviction=args.disable_eviction)
+    out, err = env.stdout, env.stderr
+    fatal: list[list[str]] = []
+    with session(args, env) as cluster:
+        node_info = kinds.by_kind("Node")
+        if args.nodes:
+            nodes = []
+            for n in args.nodes:
+                node = cluster.store.get("Node", "", n)
+                if node is None:
+                    raise NotFound("nodes", n)
+                nodes.append(node)
+        else:
+            nodes, _ = objects.select(cluster, node_info, [], None, args.selector)
+        names = [n["metadata"]["name"] for n in nodes]
+        for node in nodes:
+            name = node["metadata"]["name"]
+            if bool((node.get("spec") or {}).get("unschedulable")):
+                out.write(f"node/{name} already cordoned{suffix}\n")
+            else:
+                if dry == "none":
+                    wl.cordon(cluster, node, True)
+                out.write(f"node/{name} cordoned{suffix}\n")
+        pending = []
+        for name in names:
+            plan = wl.plan_drain(cluster, name, opts)
+            errors = plan.errors()
+            if errors:
+                detail = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
+                err.write(f'error: unable to drain node "{name}" due to error: {detail}, continuing command...\n')
+                fatal.append(errors)
+                pending.append(name)
+                continue
+            warnings = plan.warnings()
+            if warnings:
+                err.write(f"Warning: {warnings}\n")
+            pods = plan.pods()
+            verb = "deleted" if args.disable_eviction else "evicted"
+            if dry != "none":
+                for pod in pods:
+                    out.write(f"evicting pod {pod['metadata'].get('namespace', '')}/{pod['metadata']['name']} (dry run)\n")
+            else:
+                if not args.disable_eviction:
+                    for pod in pods:
+                        out.write(f"evicting pod {pod['metadata'].get('namespace', '')}/{pod['metadata']['name']}\n")
+                for pod in pods:
+                    wl.evict(cluster, pod)
+                for pod in pods:
+                    out.write(f"pod/{pod['metadata']['name']} {verb}\n")
+            out.write(f"node/{name} drained{suffix}\n")
+        if pending:
+            err.write("There are pending nodes to be drained:\n" + "".join(f" {n}\n" for n in pending))
+    if not fatal:
+        return 0
+    if len(fatal) == 1:
+        err.write("".join(e + "\n" for e in fatal[0]))
+    else:
+        err.write("".join((e[0] if len(e) == 1 else "[" + ", ".join(e) + "]") + "\n" for e in fatal))
+    return 1

@@ -1,0 +1,484 @@
+"""scale, set image, rollout and drain, end to end through the CLI (pinned clock and seed).
+
+Expected lines are kubectl's (staging/src/k8s.io/kubectl/pkg/cmd/{scale,set,rollout,drain} and
+pkg/drain); where kubesim is all or nothing, a failing command leaves the state byte for byte
+as it was (``snapshot``)."""
+
+import json
+
+import pytest
+
+from kubesim.testing.cli import snapshot
+
+DEPLOYMENT = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {name}
+spec:
+  replicas: {replicas}
+  selector:
+    matchLabels: {{app: {name}}}
+  template:
+    metadata:
+      labels: {{app: {name}}}
+    spec:
+{extra}      containers:
+      - name: nginx
+        image: nginx:1.27
+"""
+
+DAEMONSET = """apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: agent
+spec:
+  selector:
+    matchLabels: {app: agent}
+  template:
+    metadata:
+      labels: {app: agent}
+    spec:
+      containers:
+      - name: agent
+        image: nginx:1.27
+"""
+
+REPLICASET = """apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: plain
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: plain}
+  template:
+    metadata:
+      labels: {app: plain}
+    spec:
+      containers:
+      - name: c
+        image: nginx:1.27
+"""
+
+BARE_POD = """apiVersion: v1
+kind: Pod
+metadata:
+  name: bare
+spec:
+  nodeName: node01
+  containers:
+  - name: c
+    image: nginx:1.27
+"""
+
+
+def deployment(name="web", replicas=3, extra=""):
+    return DEPLOYMENT.format(name=name, replicas=replicas, extra=extra)
+
+
+def apply(kubesim, tmp_path, *docs, name="objects.yaml"):
+    f = tmp_path / name
+    f.write_text("---\n".join(docs))
+    return kubesim.ok(f"apply -f {f}")
+
+
+def obj(kubesim, what):
+    return json.loads(kubesim.ok(f"get {what} -o json"))
+
+
+def pods(kubesim, selector):
+    return obj(kubesim, f"pods -l {selector}")["items"]
+
+
+def image(kubesim, what="deployment/web"):
+    return obj(kubesim, what)["spec"]["template"]["spec"]["containers"][0]["image"]
+
+
+@pytest.fixture
+def web(kubesim, tmp_path):
+    apply(kubesim, tmp_path, deployment())
+    return kubesim
+
+
+@pytest.fixture
+def workloads(kubesim, tmp_path):
+    """A Deployment of three, a DaemonSet and a bare pod on node01, a standalone ReplicaSet."""
+    apply(kubesim, tmp_path, deployment(), DAEMONSET, BARE_POD, REPLICASET)
+    return kubesim
+
+
+def fails_cleanly(kubesim, command, stderr):
+    before = snapshot(kubesim.state_dir)
+    r = kubesim(command)
+    assert (r.code, r.out, r.err) == (1, "", stderr)
+    assert snapshot(kubesim.state_dir) == before
+
+
+# -- scale ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command, line, what, replicas", [
+    ("scale deployment web --replicas=5", "deployment.apps/web scaled", "deployment/web", 5),
+    ("scale deploy/web --replicas 1", "deployment.apps/web scaled", "deployment/web", 1),
+    ("scale --replicas=0 deployments.apps web", "deployment.apps/web scaled", "deployment/web", 0),
+    ("scale deployment web --replicas=4 --current-replicas=3", "deployment.apps/web scaled", "deployment/web", 4),
+    ("scale rs plain --replicas=2", "replicaset.apps/plain scaled", "rs/plain", 2),
+    ("scale deployment web --replicas=2 -o name", "deployment.apps/web", "deployment/web", 2),
+], ids=["scaling a deployment up", "TYPE/NAME and a separate flag value", "to zero, with a qualified type",
+        "a --current-replicas precondition that holds", "a standalone replica set",
+        "-o name prints only the reference"])
+def test_scale_sets_replicas_and_the_controllers_follow(workloads, command, line, what, replicas):
+    assert workloads.ok(command) == line + "\n"
+    assert obj(workloads, what)["spec"]["replicas"] == replicas
+    app = "web" if "web" in what else "plain"
+    assert len(pods(workloads, f"app={app}")) == replicas
+
+
+@pytest.mark.parametrize("command, stderr", [
+    ("scale deployment nope --replicas=2", 'Error from server (NotFound): deployments.apps "nope" not found'),
+    ("scale deployment web nope --replicas=2", 'Error from server (NotFound): deployments.apps "nope" not found'),
+    ("scale deployment web --replicas=-1",
+     "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0"),
+    ("scale deployment web", 'error: required flag(s) "replicas" not set'),
+    ("scale deployment web --replicas=2 --current-replicas=-2",
+     "error: The --current-replicas must specify an integer of -1 or greater"),
+    ("scale deployment web --replicas=2 --current-replicas=5", "error: Expected replicas to be 5, was 3"),
+    ("scale daemonset agent --replicas=2",
+     "Error from server (NotFound): the server could not find the requested resource"),
+    ("scale deployment --replicas=2", "error: resource(s) were provided, but no name was specified"),
+    ("scale --replicas=2", "error: You must provide one or more resources by argument or filename.\n"
+                           "Example resource specifications include:\n   '-f rsrc.yaml'\n"
+                           "   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'"),
+], ids=["a missing object", "one of two names missing changes neither", "negative replicas",
+        "no --replicas", "a --current-replicas below -1", "a --current-replicas precondition that fails",
+        "a kind without a scale subresource", "a type without a name", "no resource at all"])
+def test_scale_refuses_bad_input_and_changes_nothing(workloads, command, stderr):
+    fails_cleanly(workloads, command, stderr + "\n")
+
+
+def test_scale_with_record_writes_the_change_cause(web):
+    r = web("scale deployment web --replicas=2 --record")
+    assert r.code == 0 and r.out == "deployment.apps/web scaled\n"
+    assert r.err == "Flag --record has been deprecated, --record will be removed in the future\n"
+    annotations = obj(web, "deployment/web")["metadata"]["annotations"]
+    assert annotations["kubernetes.io/change-cause"] == "kubesim scale deployment web --replicas=2 --record=true"
+
+
+# -- set image --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command, line", [
+    ("set image deployment/web nginx=nginx:1.28", "deployment.apps/web image updated"),
+    ("set image deploy web nginx=nginx:1.28", "deployment.apps/web image updated"),
+    ("set image deployment/web *=nginx:1.28", "deployment.apps/web image updated"),
+    ("set image deployment/web nginx=nginx:1.28 -o name", "deployment.apps/web"),
+], ids=["TYPE/NAME", "TYPE NAME with a short name", "the * wildcard", "-o name"])
+def test_set_image_updates_the_template_and_rolls_out(web, command, line):
+    old_rs = {rs["metadata"]["name"] for rs in obj(web, "rs")["items"]}
+    assert web.ok(command) == line + "\n"
+    assert image(web) == "nginx:1.28"
+    rss = {rs["metadata"]["name"]: rs for rs in obj(web, "rs")["items"]}
+    new = [rs for n, rs in rss.items() if n not in old_rs]
+    assert len(new) == 1 and new[0]["spec"]["replicas"] == 3
+    assert all(rss[n]["spec"]["replicas"] == 0 for n in old_rs)
+    assert {p["spec"]["containers"][0]["image"] for p in pods(web, "app=web")} == {"nginx:1.28"}
+
+
+def test_set_image_of_several_containers_and_of_a_pod(workloads, tmp_path):
+    two = deployment("two").replace("        image: nginx:1.27\n",
+                                    "        image: nginx:1.27\n      - name: side\n        image: busybox:1.36\n")
+    apply(workloads, tmp_path, two, name="two.yaml")
+    assert workloads.ok("set image deployment/two nginx=nginx:1.28 side=busybox:1.37") == \
+        "deployment.apps/two image updated\n"
+    containers = obj(workloads, "deployment/two")["spec"]["template"]["spec"]["containers"]
+    assert [c["image"] for c in containers] == ["nginx:1.28", "busybox:1.37"]
+    assert workloads.ok("set image pod/bare c=nginx:1.28") == "pod/bare image updated\n"
+    assert obj(workloads, "pod/bare")["spec"]["containers"][0]["image"] == "nginx:1.28"
+
+
+def test_set_image_to_the_image_it_already_has_prints_nothing(web):
+    before = snapshot(web.state_dir)
+    r = web("set image deployment/web nginx=nginx:1.27")
+    assert (r.code, r.out, r.err) == (0, "", "")
+    assert snapshot(web.state_dir) == before
+
+
+@pytest.mark.parametrize("command, stderr", [
+    ("set image deployment/web nope=nginx:1.28", 'error: unable to find container named "nope"'),
+    ("set image deployment/web nope=a other=b",
+     'error: unable to find container named "nope"\nerror: unable to find container named "other"'),
+    ("set image deployment/web", "error: at least one image update is required"),
+    ("set image deployment/web nginx=a *=b",
+     "error: all containers are already specified by *, but saw more than one container_name=container_image pairs"),
+    ("set image deployment/web nginx=a extra", "error: all resources must be specified before image changes: extra"),
+    ("set image deployment/nope nginx=a", 'Error from server (NotFound): deployments.apps "nope" not found'),
+    ("set image node/node01 c=a",
+     "error: nodes/node01 the object is not a pod or does not have a pod template: *v1.Node"),
+    ("set image deployment/web nginx=a --all -l app=web",
+     "error: cannot set --all and --selector at the same time"),
+    ("set nope deployment/web", 'error: unknown command "nope" for "kubesim set"'),
+], ids=["an unknown container", "two unknown containers, one line each", "no image", "* with other pairs",
+        "a resource after the pairs", "a missing object", "a kind without a pod template",
+        "--all with --selector", "an unknown set subcommand"])
+def test_set_image_refuses_bad_input_and_changes_nothing(workloads, command, stderr):
+    fails_cleanly(workloads, command, stderr + "\n")
+
+
+# -- rollout: the issue's rolling update, history and undo --------------------------------------
+
+def test_a_rolling_update_through_set_image_is_recorded_in_history_and_undo_restores_it(web):
+    assert web.ok("rollout status deployment/web") == 'deployment "web" successfully rolled out\n'
+    web.ok("set image deployment/web nginx=nginx:1.28")
+    assert web.ok("rollout status deployment/web") == 'deployment "web" successfully rolled out\n'
+    web.ok("set image deployment/web nginx=nginx:1.29 --record")
+    assert web.ok("rollout history deployment/web") == (
+        "deployment.apps/web \n"
+        "REVISION  CHANGE-CAUSE\n"
+        "1         <none>\n"
+        "2         <none>\n"
+        "3         kubesim set image deployment/web nginx=nginx:1.29 --record=true\n"
+        "\n")
+    rs2 = [rs for rs in obj(web, "rs")["items"]
+           if rs["metadata"]["annotations"]["deployment.kubernetes.io/revision"] == "2"][0]
+    hash2 = rs2["metadata"]["labels"]["pod-template-hash"]
+    assert web.ok("rollout history deployment/web --revision=2") == (
+        "deployment.apps/web with revision #2\n"
+        "Pod Template:\n"
+        "  Labels:\tapp=web\n"
+        f"\tpod-template-hash={hash2}\n"
+        "  Containers:\n"
+        "   nginx:\n"
+        "    Image:\tnginx:1.28\n"
+        "    Port:\t<none>\n"
+        "    Host Port:\t<none>\n"
+        "    Environment:\t<none>\n"
+        "    Mounts:\t<none>\n"
+        "  Volumes:\t<none>\n"
+        "  Node-Selectors:\t<none>\n"
+        "  Tolerations:\t<none>\n"
+        "\n")
+
+    assert web.ok("rollout undo deployment/web") == "deployment.apps/web rolled back\n"
+    assert image(web) == "nginx:1.28"
+    assert {p["spec"]["containers"][0]["image"] for p in pods(web, "app=web")} == {"nginx:1.28"}
+    assert [line.split()[0] for line in web.ok("rollout history deploy/web").splitlines()[2:-1]] == ["1", "3", "4"]
+    d = obj(web, "deployment/web")
+    assert d["metadata"]["annotations"]["deployment.kubernetes.io/revision"] == "4"
+    assert "kubernetes.io/change-cause" not in d["metadata"]["annotations"]
+
+    assert web.ok("rollout undo deployment/web --to-revision=1") == "deployment.apps/web rolled back\n"
+    assert image(web) == "nginx:1.27"
+    assert web.ok("rollout status deploy/web") == 'deployment "web" successfully rolled out\n'
+
+
+def test_undo_to_the_template_already_running_is_skipped(web):
+    web.ok("set image deployment/web nginx=nginx:1.28")
+    assert web.ok("rollout undo deployment/web --to-revision=2") == \
+        "deployment.apps/web skipped rollback (current template already matches revision 2)\n"
+
+
+def test_change_cause_annotations_show_in_history(web):
+    web.ok("annotate deployment web kubernetes.io/change-cause=first")
+    web.ok("set image deployment/web nginx=nginx:1.28")
+    web.ok("annotate deployment web kubernetes.io/change-cause=upgrade\\ to\\ 1.28 --overwrite")
+    assert web.ok("rollout history deployment web").splitlines()[1:4] == [
+        "REVISION  CHANGE-CAUSE", "1         first", "2         upgrade to 1.28"]
+
+
+@pytest.mark.parametrize("command, stderr", [
+    ("rollout undo deployment/web --to-revision=9", "error: unable to find specified revision 9 in history"),
+    ("rollout undo deployment/web --to-revision=-1", "error: unable to find specified revision -1 in history"),
+    ("rollout undo deployment/nope", 'Error from server (NotFound): deployments.apps "nope" not found'),
+    ("rollout history deployment/web --revision=7", "error: unable to find the specified revision"),
+    ("rollout status deployment/web --revision=3",
+     "error: desired revision (3) is different from the running revision (2)"),
+    ("rollout status rs/plain", "error: no status viewer has been implemented for ReplicaSet.apps"),
+    ("rollout history rs/plain", 'error: no history viewer has been implemented for "ReplicaSet.apps"'),
+    ("rollout undo rs/plain", 'error: no rollbacker has been implemented for "ReplicaSet.apps"'),
+    ("rollout pause daemonset/agent", 'error: daemonsets.apps "agent" pausing is not supported'),
+    ("rollout restart rs/plain", 'error: replicasets.apps "plain" restarting is not supported'),
+    ("rollout resume deployment/web", 'error: deployments.apps "web" is not paused'),
+    ("rollout status", "error: required resource not specified"),
+    ("rollout history deployment/web --to-revision=1",
+     "error: unknown flag: --to-revision\nSee 'kubesim rollout history --help' for usage."),
+    ("rollout nope deployment/web", 'error: unknown command "nope" for "kubesim rollout"'),
+], ids=["undo to a revision that does not exist", "undo to a negative revision", "undo of a missing object",
+        "history of a revision that does not exist", "status pinned to another revision",
+        "status of a kind without a status viewer", "history of a kind without history",
+        "undo of a kind without a rollbacker", "pause of a daemon set", "restart of a replica set",
+        "resume of a deployment that is not paused", "no resource", "a flag of another subcommand",
+        "an unknown subcommand"])
+def test_rollout_refuses_bad_input_and_changes_nothing(workloads, command, stderr):
+    workloads.ok("set image deployment/web nginx=nginx:1.28")
+    fails_cleanly(workloads, command, stderr + "\n")
+
+
+def test_undo_without_history_says_so(web):
+    fails_cleanly(web, "rollout undo deployment/web", 'error: no rollout history found for deployment "web"\n')
+
+
+def test_pause_holds_the_rollout_and_resume_releases_it(web):
+    assert web.ok("rollout pause deployment/web") == "deployment.apps/web paused\n"
+    assert obj(web, "deployment/web")["spec"]["paused"] is True
+    fails_cleanly(web, "rollout pause deployment/web", 'error: deployments.apps "web" is already paused\n')
+    web.ok("set image deployment/web nginx=nginx:1.28")
+    assert len(obj(web, "rs")["items"]) == 1  # paused: no new ReplicaSet
+    assert {p["spec"]["containers"][0]["image"] for p in pods(web, "app=web")} == {"nginx:1.27"}
+    fails_cleanly(web, "rollout restart deployment/web",
+                  'error: deployments.apps "web" can\'t restart paused deployment (run rollout resume first)\n')
+    fails_cleanly(web, "rollout undo deployment/web --to-revision=1",
+                  "error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' "
+                  "and try again\n")
+    assert web.ok("rollout resume deployment/web") == "deployment.apps/web resumed\n"
+    assert "paused" not in obj(web, "deployment/web")["spec"]
+    assert {p["spec"]["containers"][0]["image"] for p in pods(web, "app=web")} == {"nginx:1.28"}
+
+
+def test_restart_stamps_the_template_and_replaces_the_pods(web):
+    before = {p["metadata"]["name"] for p in pods(web, "app=web")}
+    assert web.ok("rollout restart deployment/web") == "deployment.apps/web restarted\n"
+    template = obj(web, "deployment/web")["spec"]["template"]
+    assert template["metadata"]["annotations"] == {"kubectl.kubernetes.io/restartedAt": "2026-11-22T10:00:00Z"}
+    after = {p["metadata"]["name"] for p in pods(web, "app=web")}
+    assert len(after) == 3 and not before & after
+    assert web.ok("rollout history deployment/web").splitlines()[2:4] == ["1         <none>", "2         <none>"]
+
+
+def test_status_of_a_rollout_that_cannot_finish_waits_as_kubectl_would(kubesim, tmp_path):
+    extra = "      nodeSelector: {disk: none}\n"
+    apply(kubesim, tmp_path, deployment("stuck", 2, extra))
+    waiting = 'Waiting for deployment "stuck" rollout to finish: 0 of 2 updated replicas are available...\n'
+    r = kubesim("rollout status deployment/stuck")
+    assert (r.code, r.out, r.err) == (1, waiting, "error: timed out waiting for the condition\n")
+    r = kubesim("rollout status deployment/stuck --watch=false")
+    assert (r.code, r.out, r.err) == (0, waiting, "")
+
+
+def test_daemon_set_rollouts(workloads):
+    assert workloads.ok("rollout status daemonset/agent") == 'daemon set "agent" successfully rolled out\n'
+    assert workloads.ok("set image ds/agent agent=nginx:1.28") == "daemonset.apps/agent image updated\n"
+    assert workloads.ok("rollout history ds/agent") == (
+        "daemonset.apps/agent \nREVISION  CHANGE-CAUSE\n1         <none>\n2         <none>\n\n")
+    assert workloads.ok("rollout undo ds/agent") == "daemonset.apps/agent rolled back\n"
+    assert image(workloads, "ds/agent") == "nginx:1.27"
+    assert {p["spec"]["containers"][0]["image"] for p in pods(workloads, "app=agent")} == {"nginx:1.27"}
+    assert workloads.ok("rollout restart ds/agent") == "daemonset.apps/agent restarted\n"
+
+
+def test_history_as_objects(web):
+    web.ok("set image deployment/web nginx=nginx:1.28")
+    names = sorted(obj(web, "rs")["items"], key=lambda rs: rs["metadata"]["annotations"][
+        "deployment.kubernetes.io/revision"])
+    assert web.ok("rollout history deployment/web -o name") == \
+        "".join(f"replicaset.apps/{rs['metadata']['name']}\n" for rs in names)
+    assert web.ok("rollout history deployment/web --revision=1 -o name") == \
+        f"replicaset.apps/{names[0]['metadata']['name']}\n"
+
+
+# -- drain: the issue's scenario and kubectl's refusals -------------------------------------------
+
+def _on(kubesim, node, selector):
+    return sorted(p["metadata"]["name"] for p in pods(kubesim, selector) if p["spec"].get("nodeName") == node)
+
+
+def test_drain_moves_a_deployments_pods_elsewhere_and_leaves_the_daemon_set_pod(kubesim, tmp_path):
+    apply(kubesim, tmp_path, deployment(), DAEMONSET)
+    moving = _on(kubesim, "node01", "app=web")
+    agent = _on(kubesim, "node01", "app=agent")
+    assert moving and len(agent) == 1
+    r = kubesim("drain node01 --ignore-daemonsets")
+    assert r.code == 0
+    assert r.out == ("node/node01 cordoned\n"
+                     + "".join(f"evicting pod default/{p}\n" for p in moving)
+                     + "".join(f"pod/{p} evicted\n" for p in moving)
+                     + "node/node01 drained\n")
+    assert r.err == f"Warning: ignoring DaemonSet-managed Pods: default/{agent[0]}\n"
+    assert _on(kubesim, "node01", "app=web") == []
+    assert len(_on(kubesim, "node02", "app=web")) == 3
+    assert all(p["status"]["phase"] == "Running" for p in pods(kubesim, "app=web"))
+    assert _on(kubesim, "node01", "app=agent") == agent
+    assert obj(kubesim, "node/node01")["spec"]["unschedulable"] is True
+    assert "SchedulingDisabled" in kubesim.ok("get node node01")
+
+
+def test_drain_refuses_unmanaged_pods_but_keeps_the_cordon(workloads):
+    bare_before = obj(workloads, "pod/bare")
+    web_before = _on(workloads, "node01", "app=web")
+    r = workloads("drain node01 --ignore-daemonsets")
+    assert (r.code, r.out) == (1, "node/node01 cordoned\n")
+    assert r.err == (
+        'error: unable to drain node "node01" due to error: cannot delete Pods that declare no controller '
+        "(use --force to override): default/bare, continuing command...\n"
+        "There are pending nodes to be drained:\n"
+        " node01\n"
+        "cannot delete Pods that declare no controller (use --force to override): default/bare\n")
+    assert obj(workloads, "pod/bare")["metadata"]["uid"] == bare_before["metadata"]["uid"]
+    assert _on(workloads, "node01", "app=web") == web_before
+    assert obj(workloads, "node/node01")["spec"]["unschedulable"] is True
+
+
+def test_drain_refuses_daemon_set_pods_without_ignore_daemonsets(workloads):
+    agent = _on(workloads, "node01", "app=agent")[0]
+    r = workloads("drain node01")
+    assert r.code == 1
+    assert r.err == (
+        'error: unable to drain node "node01" due to error: [cannot delete DaemonSet-managed Pods '
+        f"(use --ignore-daemonsets to ignore): default/{agent}, cannot delete Pods that declare no controller "
+        "(use --force to override): default/bare], continuing command...\n"
+        "There are pending nodes to be drained:\n"
+        " node01\n"
+        f"cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): default/{agent}\n"
+        "cannot delete Pods that declare no controller (use --force to override): default/bare\n")
+
+
+def test_drain_with_force_deletes_unmanaged_pods_with_a_warning(workloads):
+    agent = _on(workloads, "node01", "app=agent")[0]
+    moving = _on(workloads, "node01", "app=web")
+    r = workloads("drain node01 --ignore-daemonsets --force --grace-period=5")
+    assert r.code == 0
+    assert r.err == (f"Warning: ignoring DaemonSet-managed Pods: default/{agent}; "
+                     "deleting Pods that declare no controller: default/bare\n")
+    evicted = sorted(["bare"] + moving)
+    assert r.out.splitlines() == ["node/node01 cordoned"] + \
+        [f"evicting pod default/{p}" for p in evicted] + [f"pod/{p} evicted" for p in evicted] + \
+        ["node/node01 drained"]
+    assert workloads("get pod bare").code == 1
+
+
+def test_drain_refuses_local_storage_unless_told(kubesim, tmp_path):
+    extra = "      volumes:\n      - name: scratch\n        emptyDir: {}\n"
+    apply(kubesim, tmp_path, deployment("cache", 2, extra))
+    on01 = _on(kubesim, "node01", "app=cache")
+    assert on01
+    r = kubesim("drain node01")
+    assert r.code == 1
+    assert r.err.splitlines()[-1] == ("cannot delete Pods with local storage (use --delete-emptydir-data to "
+                                      f"override): {', '.join('default/' + p for p in on01)}")
+    r = kubesim("drain node01 --delete-emptydir-data")
+    assert (r.code, r.err) == (0, "")  # upstream's later filters drop the local-storage warning
+    assert r.out.splitlines()[0] == "node/node01 already cordoned"
+    assert _on(kubesim, "node01", "app=cache") == []
+
+
+def test_drain_skips_mirror_pods(kubesim):
+    assert kubesim.ok("drain controlplane") == "node/controlplane cordoned\nnode/controlplane drained\n"
+    assert len(obj(kubesim, "pods -n kube-system")["items"]) == 4
+
+
+def test_drain_dry_run_changes_nothing(workloads):
+    moving = sorted(["bare"] + _on(workloads, "node01", "app=web"))
+    before = snapshot(workloads.state_dir)
+    r = workloads("drain node01 --ignore-daemonsets --force --dry-run=client")
+    assert r.code == 0
+    assert r.out.splitlines() == ["node/node01 cordoned (dry run)"] + \
+        [f"evicting pod default/{p} (dry run)" for p in moving] + ["node/node01 drained (dry run)"]
+    assert snapshot(workloads.state_dir) == before
+
+
+@pytest.mark.parametrize("command, stderr", [
+    ("drain nope", 'Error from server (NotFound): nodes "nope" not found'),
+    ("drain", "error: USAGE: drain NODE [flags]\nSee 'kubesim drain -h' for help and examples"),
+    ("drain node01 -l x=y",
+     "error: cannot specify both a node name and a --selector option\nSee 'kubesim drain -h' for help and examples"),
+    ("drain node01 --pod-selector=a=b=c", "error: --pod-selector=<pod_selector> must be a valid label selector"),
+], ids=["a missing node", "no node", "a node and a selector", "a bad pod selector"])
+def test_drain_refuses_bad_input_and_changes_nothing(workloads, command, stderr):
+    fails_cleanly(workloads, command, stderr + "\n")
