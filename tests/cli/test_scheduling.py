@@ -290,3 +290,14 @@ def test_day6_drill_as_deployments(kubesim, tmp_path):
                                       "2 node(s) didn't match pod anti-affinity rules.")
     exp = json.loads(kubesim.ok(f"explain-schedule {pending[0]['metadata']['name']} -o json"))
     assert exp["outcome"] == "Unschedulable"
+
+
+def test_day6_drill_typed_as_a_learner_would(kubesim):
+    kubesim.ok(f"apply -f {MANIFESTS / 'drills' / 'day6-affinity'}")
+    assert kubesim.ok("scale deployment cka-1122-01 --replicas=3") == "deployment.apps/cka-1122-01 scaled\n"
+    rows = [ln.split() for ln in kubesim.ok("get pods -l app=cka-1122-01 --no-headers").splitlines()]
+    assert sorted(r[2] for r in rows) == ["Pending", "Running", "Running"]
+    pending = next(r[0] for r in rows if r[2] == "Pending")
+    out = kubesim.ok(f"explain-schedule {pending}")
+    assert "2 node(s) didn't match pod anti-affinity rules" in out and "What would make it fit:" in out
+    assert "FailedScheduling" in kubesim.ok(f"describe pod {pending}")
