@@ -28,6 +28,12 @@ def parse_time(s: str) -> float:
     return dt.timestamp()
 
 
+def parse_timestamp(s: str | None) -> float | None:
+    """A metav1.Time field read with :func:`parse_time`; None when it is missing or empty (Go's
+    zero time)."""
+    return parse_time(s) if s else None
+
+
 def format_time(t: float) -> str:
     """Epoch seconds → ``2026-11-22T10:00:00Z`` (metav1.Time's wire form)."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(t)))

@@ -31,6 +31,23 @@ class UsageError(KubesimError):
         return "error: " + self.message
 
 
+class RawError(KubesimError):
+    """A fully formatted error text, printed exactly as given (``error: ...`` included, several
+    lines if need be)."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def client_error(message: str) -> RawError:
+    """kubectl's CheckErr for a plain error: ``error: `` unless the message already has it."""
+    return RawError(message if message.startswith("error: ") else "error: " + message)
+
+
 class StatusError(KubesimError):
     """An error the API server would return (metav1.Status with a reason)."""
 
@@ -71,6 +88,16 @@ class Forbidden(StatusError):
 
 class BadRequest(StatusError):
     reason = "BadRequest"
+
+
+class InternalError(StatusError):
+    """apierrors.NewInternalError(err): ``Internal error occurred: <err>``; ``detail`` is err."""
+
+    reason = "InternalError"
+
+    def __init__(self, detail: str):
+        super().__init__(f"Internal error occurred: {detail}")
+        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -144,6 +171,24 @@ class Invalid(StatusError):
         if len(self.causes) == 1:
             return head + str(self.causes[0])
         return head + "\n" + "\n".join("* " + str(c) for c in self.causes)
+
+
+class RequestInvalid(StatusError):
+    """An Invalid status without kind or name (``errors.NewInvalid(schema.GroupKind{}, "", ...)``
+    or a 422 generic response): kubectl prints ``The request is invalid[: causes]``."""
+
+    reason = "Invalid"
+
+    def __init__(self, causes: list[str] | None = None):
+        self.causes = list(causes or [])
+        super().__init__("The request is invalid")
+
+    def __str__(self) -> str:
+        if not self.causes:
+            return "The request is invalid"
+        if len(self.causes) == 1:
+            return "The request is invalid: " + self.causes[0]
+        return "The request is invalid: \n" + "\n".join("* " + c for c in self.causes)
 
 
 class ClientValidationError(KubesimError):

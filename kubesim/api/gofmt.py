@@ -12,10 +12,12 @@ Written from the Go standard library (behaviour carried over, code not):
   ``\b``, ``\f``, ``\n``, ``\r``, ``\t``, ``\v``, ``\\`` and ``\"`` escaped, printable runes as they
   are, other control characters as ``\xNN``, other runes as ``\uNNNN`` or ``\UNNNNNNNN``;
   ``%#v`` of a ``[]string`` builds on it.
-- ``src/strconv/atoi.go``: ``ParseInt(s, 10, 64)`` (and ``Atoi``), the way back from text.
+- ``src/strconv/atoi.go``: ``ParseInt(s, 10, 64)`` (and ``Atoi``), the way back from text;
+  ``src/strconv/atob.go``: ``ParseBool``, which pflag's bool flags use.
 - ``src/fmt/print.go``: ``fmt.Sprint`` (``%v``) of what ``encoding/json`` decodes into an
   ``interface{}``: ``<nil>``, ``true``, maps as ``map[k:v ...]`` in key order (``fmt`` sorts map
   keys), slices as ``[a b]``.
+- ``src/encoding/json/decode.go``: the kind names of ``UnmarshalTypeError`` messages.
 - ``src/encoding/json/encode.go`` (``floatEncoder``): the same shortest digits, in ``%f`` form
   unless ``|f| < 1e-6`` or ``|f| >= 1e21``, then ``%e`` form with ``e-07`` cleaned up to ``e-7``.
   ``-0`` stays ``-0``.
@@ -30,8 +32,8 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["go_float", "go_json_float", "go_json_number", "go_parse_int64", "go_quote", "go_sprint",
-           "go_string_slice"]
+__all__ = ["GO_FALSE", "GO_TRUE", "go_float", "go_json_float", "go_json_kind", "go_json_number", "go_parse_bool",
+           "go_parse_int64", "go_quote", "go_sprint", "go_string_slice"]
 
 _INT64_MIN = -(1 << 63)
 _INT64_MAX = (1 << 63) - 1
@@ -100,6 +102,22 @@ def go_json_number(v: int | float) -> str:
     return go_json_float(v) if isinstance(v, float) else str(v)
 
 
+def go_json_kind(value: object) -> str:
+    """The name ``encoding/json`` gives a decoded JSON value's kind in its errors (``json: cannot
+    unmarshal <kind> into Go value of type ...``): bool, number, string, array, object or null."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "null"
+
+
 def go_sprint(value: object) -> str:
     """``fmt.Sprint`` of a decoded JSON value: ``map[a:1 b:[x y]]``, ``<nil>``, floats as :func:`go_float`.
     Other objects print as their ``str``."""
@@ -151,6 +169,15 @@ def go_string_slice(values) -> str:
     if values is None:
         return "[]string(nil)"
     return "[]string{" + ", ".join(go_quote(str(v)) for v in values) + "}"
+
+
+GO_TRUE = ("1", "t", "T", "TRUE", "true", "True")
+GO_FALSE = ("0", "f", "F", "FALSE", "false", "False")
+
+
+def go_parse_bool(s: str) -> bool | None:
+    """``strconv.ParseBool(s)``: the spellings in GO_TRUE and GO_FALSE, else None (Go's error)."""
+    return True if s in GO_TRUE else False if s in GO_FALSE else None
 
 
 def go_parse_int64(s: str) -> int | None:

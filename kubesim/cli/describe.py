@@ -8,12 +8,12 @@ from kubesim.errors import NotFound, UsageError
 
 def describe_cmd(args, env) -> int:
     from kubesim.api import kinds
-    from kubesim.cli.manifest import _parse_targets
+    from kubesim.cli.resources import parse_targets
     from kubesim.engine import objects
     from kubesim.engine.events import events_for
     from kubesim.printers.describe import DescribeContext, describe
 
-    targets = _parse_targets(args.args)
+    targets = parse_targets(args.args)
     ns = None if args.all_namespaces else namespace(args)
     blocks: list[str] = []
     with session(args, env) as cluster:

@@ -22,9 +22,11 @@ import copy
 import json
 
 from kubesim.cli.session import namespace, session
-from kubesim.cli.workloads import (NO_RESOURCES, _bool_flag, _check_output, _dry_run, _dry_suffix, _line,
-                                   _print_objects, change_cause, record_warning, resolve)
-from kubesim.errors import KubesimError, NotFound, StatusError, UsageError, WithSource
+from kubesim.cli.flags import dry_run_strategy
+from kubesim.cli.resources import NO_RESOURCES, resolve
+from kubesim.cli.workloads import (_bool_flag, _check_output, _comparable, _dry_suffix, _line, _print_result,
+                                   change_cause, record_warning)
+from kubesim.errors import KubesimError, NotFound, RawError, StatusError, UsageError, WithSource
 
 _PATCH_TYPES = ("json", "merge", "strategic")
 
@@ -67,6 +69,7 @@ def parse_patch(text: str):
 
 
 def patch_cmd(args, env) -> int:
+    from kubesim.api.patch import PatchFailure
     from kubesim.engine import workloads as wl
 
     if args.patch is not None and args.patch_file is not None:
@@ -79,7 +82,7 @@ def patch_cmd(args, env) -> int:
     if patch_type not in _PATCH_TYPES:
         raise UsageError(f'--type must be one of [json merge strategic], not "{args.type}"')
     _check_output(args.output)
-    dry = _dry_run(args.dry_run)
+    dry = dry_run_strategy(args.dry_run, env)
     if args.patch_file:
         try:
             with open(args.patch_file, encoding="utf-8") as f:
@@ -105,7 +108,7 @@ def patch_cmd(args, env) -> int:
         for info, live in targets:
             try:
                 new, warns = wl.patch_object(cluster, info, live, patch_type, patch)
-            except wl.PatchFailure as e:
+            except PatchFailure as e:
                 raise e.error from None
             warnings.extend(warns)
             changed = False
@@ -123,24 +126,15 @@ def patch_cmd(args, env) -> int:
             lines.append(_line(info, live, word + _dry_suffix(dry), args.output))
     for w in warnings:
         env.stderr.write(f"Warning: {w}\n")
-    if args.output in ("yaml", "json"):
-        _print_objects(env, shown, args.output)
-    else:
-        env.stdout.write("".join(line + "\n" for line in lines))
+    _print_result(env, args.output, shown, lines)
     return 0
-
-
-def _comparable(obj: dict) -> dict:
-    o = copy.deepcopy(obj)
-    (o.get("metadata") or {}).pop("resourceVersion", None)
-    return o
 
 
 def _patch_local(args, env, patch_type: str, patch) -> int:
     """--local: the patch applied to the file's objects, client-side, nothing stored."""
     from kubesim.api import kinds
+    from kubesim.api import patch as patches
     from kubesim.codec.load import load
-    from kubesim.engine import workloads as wl
 
     if not args.filename:
         raise UsageError(NO_RESOURCES)
@@ -152,21 +146,18 @@ def _patch_local(args, env, patch_type: str, patch) -> int:
         obj = doc.obj
         try:
             if patch_type == "json":
-                new = wl.json_patch(obj, wl.decode_json_patch(patch))
+                new = patches.json_patch(obj, patches.decode_json_patch(patch))
             elif patch_type == "merge":
-                new = wl.json_merge_patch(obj, patch)
+                new = patches.json_merge_patch(obj, patch)
             else:
-                new = wl.strategic_merge_patch(obj, patch)
-        except wl.PatchFailure as e:
-            raise UsageError(getattr(e.error, "message", str(e.error))) from None
+                new = patches.strategic_merge_patch(obj, patch)
+        except patches.PatchFailure as e:
+            raise UsageError(e.detail) from None
         shown.append(new)
         info = kinds.for_object(obj)
         if info is not None:
             lines.append(_line(info, new, "patched" if new != obj else "patched (no change)", args.output))
-    if args.output in ("yaml", "json"):
-        _print_objects(env, shown, args.output)
-    else:
-        env.stdout.write("".join(line + "\n" for line in lines))
+    _print_result(env, args.output, shown, lines)
     return 0
 
 
@@ -197,7 +188,7 @@ def replace_cmd(args, env) -> int:
     if not args.filename:
         raise UsageError("Must specify --filename to replace\nSee 'kubesim replace -h' for help and examples")
     _check_output(args.output)
-    dry = _dry_run(args.dry_run)
+    dry = dry_run_strategy(args.dry_run, env)
     docs = load(args.filename, recursive=args.recursive, stdin=env.stdin)
     if not docs:
         raise UsageError("no objects passed to replace")
@@ -212,10 +203,7 @@ def replace_cmd(args, env) -> int:
         pass
     for line in deleted:
         env.stdout.write(line + "\n")
-    if args.output in ("yaml", "json"):
-        _print_objects(env, shown, args.output)
-    else:
-        env.stdout.write("".join(line + "\n" for line in lines))
+    _print_result(env, args.output, shown, lines)
     return 0
 
 
@@ -468,25 +456,18 @@ def _preserved(env, path: str, message: str) -> int:
 
     if os.path.exists(path):
         env.stderr.write(f'A copy of your changes has been stored to "{path}"\n')
-    raise _Message(message)
-
-
-class _Message(KubesimError):
-    def __init__(self, line: str):
-        super().__init__(line)
-        self.line = line
-
-    def __str__(self) -> str:
-        return self.line
+    raise RawError(message)
 
 
 def _apply_edits(args, env, originals, updated: list[dict], cause, path):
     """visitToPatch for every edited object; an exit code, or the reasons to re-open the editor."""
     import os
 
+    from kubesim.api.gofmt import go_sprint
     from kubesim.api.merge import LAST_APPLIED, last_applied_json
+    from kubesim.api.patch import PatchFailure, create_merge_patch, json_merge_patch
     from kubesim.engine import workloads as wl
-    from kubesim.errors import Invalid
+    from kubesim.errors import Invalid, RequestInvalid
 
     ns = namespace(args)
     for obj in updated:
@@ -505,7 +486,7 @@ def _apply_edits(args, env, originals, updated: list[dict], cause, path):
         uid = (obj.get("metadata") or {}).get("uid")
         match = next(((i, o) for i, o in originals if o["metadata"].get("uid") == uid), None)
         if match is None:
-            return _preserved(env, path, f"error: no original object found for {wl.go_value(obj)}")
+            return _preserved(env, path, f"error: no original object found for {go_sprint(obj)}")
         info, original = match
         if obj == original:
             lines.append(_line(info, original, "skipped", None))
@@ -513,7 +494,7 @@ def _apply_edits(args, env, originals, updated: list[dict], cause, path):
         if obj.get("apiVersion") != original.get("apiVersion") or obj.get("kind") != original.get("kind") or \
                 (obj.get("metadata") or {}).get("name") != original["metadata"]["name"]:
             return _preserved(env, path, "error: At least one of apiVersion, kind and name was changed")
-        patch = wl.create_merge_patch(original, obj)
+        patch = create_merge_patch(original, obj)
         if args.output_patch:
             env.stdout.write("Patch: " + json.dumps(patch, separators=(",", ":"), sort_keys=True) + "\n")
         name = original["metadata"]["name"]
@@ -521,18 +502,18 @@ def _apply_edits(args, env, originals, updated: list[dict], cause, path):
         try:
             with session(args, env) as cluster:
                 live = wl.get_live(cluster, info, original["metadata"].get("namespace", ""), name)
-                new = wl.json_merge_patch(copy.deepcopy(live), patch)
+                new = json_merge_patch(copy.deepcopy(live), patch)
                 _strict_decode(new)
                 wl.update(cluster, info, new, live)
             lines.append(_line(info, original, "edited", None))
-        except (StatusError, wl.PatchFailure) as e:
-            err = e.error if isinstance(e, wl.PatchFailure) else e
+        except (StatusError, PatchFailure) as e:
+            err = e.error if isinstance(e, PatchFailure) else e
             for line in lines:
                 env.stdout.write(line + "\n")
             lines = []
             if getattr(err, "reason", "") == "Invalid":
                 invalid += 1
-                causes = [str(c) for c in err.causes] if isinstance(err, (Invalid, wl.RequestInvalid)) else []
+                causes = [str(c) for c in err.causes] if isinstance(err, (Invalid, RequestInvalid)) else []
                 reasons.append((f'{resource} "{name}" was not valid', causes))
                 env.stderr.write(f'error: {resource} "{name}" is invalid\n')
             elif getattr(err, "reason", "") == "NotFound":
@@ -557,9 +538,10 @@ def _apply_edits(args, env, originals, updated: list[dict], cause, path):
 
 def _strict_decode(obj: dict) -> None:
     """The typed decode with fieldValidation=Strict (kubectl edit's default --validate)."""
+    from kubesim.api.gofmt import go_quote
+    from kubesim.api.patch import PatchFailure
     from kubesim.codec.schema import is_strict_message, validate_structure
-    from kubesim.engine import workloads as wl
-    from kubesim.errors import BadRequest
+    from kubesim.errors import BadRequest, RequestInvalid
 
     messages = validate_structure(obj)
     if not messages:
@@ -567,4 +549,4 @@ def _strict_decode(obj: dict) -> None:
     if all(is_strict_message(m) for m in messages):
         raise BadRequest("strict decoding error: " + ", ".join(messages))
     shown = json.dumps(obj, separators=(",", ":"), sort_keys=True)
-    raise wl.PatchFailure(wl.RequestInvalid([f"patch: Invalid value: {wl.go_quote(shown)}: {messages[0]}"]))
+    raise PatchFailure(RequestInvalid([f"patch: Invalid value: {go_quote(shown)}: {messages[0]}"]))

@@ -29,6 +29,8 @@ import argparse
 import json
 import re
 
+from kubesim.api.gofmt import GO_FALSE, GO_TRUE, go_quote
+from kubesim.cli.flags import dry_run_strategy
 from kubesim.errors import Invalid, StatusError, UsageError
 
 # What kubectl's generators offer that kubesim does not (yet): attach/interactive ``run``, ``--expose``
@@ -36,8 +38,6 @@ from kubesim.errors import Invalid, StatusError, UsageError
 UNSUPPORTED = ("run -i/-t/--attach/--rm", "run --expose", "run --overrides", "--save-config",
                "-o go-template|template|kyaml|jsonpath-as-json")
 
-_GO_TRUE = ("1", "t", "T", "TRUE", "true", "True")
-_GO_FALSE = ("0", "f", "F", "FALSE", "false", "False")
 
 _PRINT_FORMATS = ("go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,"
                   "template,templatefile,yaml")
@@ -52,7 +52,7 @@ def _bool_flag(p, *names: str, dest: str, help: str) -> None:
     p.add_argument(*names, dest=dest, action="store_const", const=True, default=None, help=help)
     for name in names:
         if name.startswith("--"):
-            for word, value in [(w, True) for w in _GO_TRUE] + [(w, False) for w in _GO_FALSE]:
+            for word, value in [(w, True) for w in GO_TRUE] + [(w, False) for w in GO_FALSE]:
                 p.add_argument(f"{name}={word}", dest=dest, action="store_const", const=value,
                                help=argparse.SUPPRESS)
 
@@ -112,27 +112,8 @@ def run_cmd_args(p) -> None:
 # Go-isms: how kubectl reads its flags
 
 
-def _go_quote(s: str) -> str:
-    """strconv.Quote for the strings that reach error messages."""
-    out = []
-    for ch in s:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\x{ord(ch):02x}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
 def _flag_error(verb: str, value: str, flag: str, detail: str) -> UsageError:
-    return UsageError(f"invalid argument {_go_quote(value)} for {_go_quote(flag)} flag: {detail}\n"
+    return UsageError(f"invalid argument {go_quote(value)} for {go_quote(flag)} flag: {detail}\n"
                       f"See 'kubesim {verb} --help' for usage.")
 
 
@@ -142,12 +123,12 @@ _GO_INT_BASE0 = re.compile(r"[+-]?(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|0
 def parse_go_int(s: str, bits: int = 32) -> int:
     """strconv.ParseInt(s, 0, bits); ValueError("invalid syntax"|"value out of range") as Go words it."""
     if not _GO_INT_BASE0.fullmatch(s) or "__" in s or s.rstrip("_") != s:
-        raise ValueError(f"strconv.ParseInt: parsing {_go_quote(s)}: invalid syntax")
+        raise ValueError(f"strconv.ParseInt: parsing {go_quote(s)}: invalid syntax")
     sign = -1 if s[0] == "-" else 1
     body = s.lstrip("+-").replace("_", "")
     if body[:2].lower() in ("0x", "0o", "0b"):
         if len(body) == 2:
-            raise ValueError(f"strconv.ParseInt: parsing {_go_quote(s)}: invalid syntax")
+            raise ValueError(f"strconv.ParseInt: parsing {go_quote(s)}: invalid syntax")
         n = int(body, 0)
     elif len(body) > 1 and body[0] == "0":
         n = int(body, 8)
@@ -155,17 +136,17 @@ def parse_go_int(s: str, bits: int = 32) -> int:
         n = int(body, 10)
     n *= sign
     if not -(1 << (bits - 1)) <= n < (1 << (bits - 1)):
-        raise ValueError(f"strconv.ParseInt: parsing {_go_quote(s)}: value out of range")
+        raise ValueError(f"strconv.ParseInt: parsing {go_quote(s)}: value out of range")
     return n
 
 
 def go_atoi(s: str) -> int:
     """strconv.Atoi: base 10, an optional sign, 64-bit."""
     if not re.fullmatch(r"[+-]?[0-9]+", s):
-        raise ValueError(f"strconv.Atoi: parsing {_go_quote(s)}: invalid syntax")
+        raise ValueError(f"strconv.Atoi: parsing {go_quote(s)}: invalid syntax")
     n = int(s)
     if not -(1 << 63) <= n < (1 << 63):
-        raise ValueError(f"strconv.Atoi: parsing {_go_quote(s)}: value out of range")
+        raise ValueError(f"strconv.Atoi: parsing {go_quote(s)}: value out of range")
     return n
 
 
@@ -213,10 +194,6 @@ def read_csv_line(val: str) -> list[str]:
         if i >= n:
             fields.append("")
             return fields
-
-
-def parse_bool_value(s: str) -> bool | None:
-    return True if s in _GO_TRUE else False if s in _GO_FALSE else None
 
 
 # github.com/distribution/reference's ReferenceRegexp, anchored
@@ -459,35 +436,6 @@ def render(obj: dict, fmt: str | None, suffix: str, typed: bool) -> str:
 # commands
 
 
-def dry_run_strategy(value: str | None, env) -> str:
-    """cmdutil.GetDryRunStrategy: ``none``, ``client`` or ``server`` (warnings as kubectl gives them)."""
-    if value is None:
-        return "none"
-    b = parse_bool_value(value)
-    if b is not None:
-        _warn(env, "helpers.go:733", f"--dry-run={value} is deprecated (boolean value) and can be replaced with "
-                                     f"--dry-run={'client' if b else 'none'}.")
-        return "client" if b else "none"
-    if value == "unchanged":
-        _warn(env, "helpers.go:719", "--dry-run is deprecated and can be replaced with --dry-run=client.")
-        return "client"
-    if value in ("client", "server", "none"):
-        return value
-    raise UsageError(f'Invalid dry-run value ({value}). Must be "none", "server", or "client".')
-
-
-def _warn(env, where: str, msg: str) -> None:
-    """A klog warning line (kubectl's klog.Warning), as kubectl writes it on stderr."""
-    import os
-    import time
-
-    t = time.time()
-    tm = time.gmtime(t)
-    micro = int((t - int(t)) * 1_000_000)
-    env.stderr.write(f"W{tm.tm_mon:02d}{tm.tm_mday:02d} {tm.tm_hour:02d}:{tm.tm_min:02d}:{tm.tm_sec:02d}."
-                     f"{micro:06d} {os.getpid():7d} {where}] {msg}\n")
-
-
 def _usage(verb: str, message: str) -> UsageError:
     """cmdutil.UsageErrorf: the message and a pointer to the command's help."""
     return UsageError(f"{message}\nSee 'kubesim {verb} -h' for help and examples")
@@ -577,7 +525,7 @@ def run_cmd(args, env) -> int:
     if not args.image:
         raise UsageError("--image is required")
     if not is_image_reference(args.image):
-        raise UsageError(f'Invalid image name {_go_quote(args.image)}: invalid reference format')
+        raise UsageError(f'Invalid image name {go_quote(args.image)}: invalid reference format')
     restart = args.restart or ""
     if restart not in ("", "Always", "OnFailure", "Never"):
         raise _usage("run", f"invalid restart policy: {restart}")

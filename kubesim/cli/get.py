@@ -11,7 +11,7 @@ from kubesim.errors import KubesimError, UsageError
 def _targets(words: list[str]):
     """[(KindInfo, [names])] from ``pods``, ``pods,nodes``, ``pod/x node/y``, ``all``."""
     from kubesim.api import kinds
-    from kubesim.cli.manifest import _parse_targets
+    from kubesim.cli.resources import parse_targets
 
     if not words:
         raise UsageError("You must specify the type of resource to get. Use \"kubesim api-resources\" "
@@ -26,7 +26,7 @@ def _targets(words: list[str]):
                 else:
                     expanded.append(t)
             words = [",".join(expanded)] + words[1:]
-    return _parse_targets(words)
+    return parse_targets(words)
 
 
 def get_cmd(args, env) -> int:

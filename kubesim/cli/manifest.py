@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kubesim.cli.resources import NO_RESOURCES, parse_targets
 from kubesim.cli.session import namespace, session
 from kubesim.errors import Aggregate, KubesimError, NotFound, UsageError
 
@@ -23,16 +24,24 @@ def _print_lines(env, lines: list[str], output: str | None) -> None:
             env.stdout.write(line + "\n")
 
 
-def apply_cmd(args, env) -> int:
+def _from_manifests(args, env, verb) -> int:
+    """apply / create -f: the documents prepared (client-side errors kept in file order for the
+    engine to report among its own), ``verb(cluster, prepared, errors)``, its lines printed."""
     from kubesim.engine import objects
 
     docs = _load(args, env)
     prepared, errors = objects.prepare(docs, args.namespace, "creating", explicit_namespace=bool(args.namespace),
                                        collect=True)
     with session(args, env) as cluster:
-        lines = objects.apply(cluster, prepared, errors)
+        lines = verb(cluster, prepared, errors)
     _print_lines(env, lines, args.output)
     return 0
+
+
+def apply_cmd(args, env) -> int:
+    from kubesim.engine import objects
+
+    return _from_manifests(args, env, objects.apply)
 
 
 def create_cmd(args, env) -> int:
@@ -45,13 +54,7 @@ def create_cmd(args, env) -> int:
     reject_generator_flags(args)  # the generators' flags share this parser
     if not args.filename:
         raise UsageError("must specify one of -f and -k")
-    docs = _load(args, env)
-    prepared, errors = objects.prepare(docs, args.namespace, "creating", explicit_namespace=bool(args.namespace),
-                                       collect=True)
-    with session(args, env) as cluster:
-        lines = objects.create(cluster, prepared, errors)
-    _print_lines(env, lines, args.output)
-    return 0
+    return _from_manifests(args, env, objects.create)
 
 
 def _create_generator(args, env) -> int:
@@ -93,10 +96,8 @@ def delete_cmd(args, env) -> int:
         _finish(env, lines, errors, args.output)
         return 1 if errors else 0
     if not args.args:
-        raise UsageError("You must provide one or more resources by argument or filename.\n"
-                         "Example resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n"
-                         "   '<resource> <name>'\n   '<resource>'")
-    targets = _parse_targets(args.args)
+        raise UsageError(NO_RESOURCES)
+    targets = parse_targets(args.args)
     if not any(names for _, names in targets) and not (args.selector or args.all):
         raise UsageError("resource(s) were provided, but no name was specified")
     ns = None if args.all_namespaces else namespace(args)
@@ -132,28 +133,3 @@ def _finish(env, lines, errors, output) -> None:
             env.stdout.write(line + "\n")
     for e in errors:
         env.stderr.write(str(e) + "\n")
-
-
-def _parse_targets(words: list[str]):
-    """kubectl's resource arguments: ``TYPE NAME...``, ``TYPE1,TYPE2``, or ``TYPE/NAME ...``."""
-    from kubesim.api import kinds
-
-    if any("/" in w for w in words):
-        out = []
-        for w in words:
-            if "/" not in w:
-                raise UsageError(f"there is no need to specify a resource type as a separate argument when "
-                                 f"passing arguments in resource/name form (e.g. 'kubesim get resource/<resource_name>' "
-                                 f"instead of 'kubesim get resource resource/<resource_name>'")
-            t, n = w.split("/", 1)
-            info = kinds.lookup(t)
-            if out and out[-1][0] is info:
-                out[-1][1].append(n)
-            else:
-                out.append((info, [n]))
-        return out
-    types = [kinds.lookup(t) for t in words[0].split(",") if t]
-    names = words[1:]
-    if names and len(types) > 1:
-        raise UsageError("arguments in resource/name form must have a single resource and name")
-    return [(t, list(names)) for t in types]

@@ -8,7 +8,7 @@ the lines printed (``pod/x labeled``, ``node/x tainted``, ``node/x cordoned``) a
 from __future__ import annotations
 
 from kubesim.cli.session import namespace, session
-from kubesim.errors import NotFound, UsageError
+from kubesim.errors import UsageError
 
 _EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 
@@ -62,7 +62,7 @@ def _is_taint_spec(word: str) -> bool:
 def _split_args(args_list: list[str], is_spec=_is_meta_spec):
     """TYPE NAME... SPEC... → (targets, specs): kubectl takes the words that look like specs
     (``k=v``, ``k-``, and for taints ``k:Effect``) as the updates, the rest as resources."""
-    from kubesim.cli.manifest import _parse_targets
+    from kubesim.cli.resources import parse_targets
 
     words = list(args_list)
     i = 1
@@ -71,27 +71,14 @@ def _split_args(args_list: list[str], is_spec=_is_meta_spec):
     resource_words, specs = words[:i], words[i:]
     if not resource_words:
         raise UsageError("one or more resources must be specified as <resource> <name> or <resource>/<name>")
-    return _parse_targets(resource_words), specs
+    return parse_targets(resource_words), specs
 
 
 def _objects(cluster, args, targets):
-    from kubesim.engine import objects
+    from kubesim.cli.resources import lookup
 
     ns = None if getattr(args, "all_namespaces", False) else namespace(args)
-    out = []
-    for info, names in targets:
-        if names:
-            for n in names:
-                obj = cluster.store.get(info.kind, (ns or "") if info.namespaced else "", n)
-                if obj is None:
-                    raise NotFound(info.resource, n)
-                out.append((info, obj))
-        elif args.selector or getattr(args, "all", False):
-            objs, _ = objects.select(cluster, info, [], ns, args.selector)
-            out.extend((info, o) for o in objs)
-        else:
-            raise UsageError("resource(s) were provided, but no name was specified")
-    return out
+    return lookup(cluster, targets, ns, args.selector, every=getattr(args, "all", False))
 
 
 def _meta_cmd(args, env, field: str, what: str, past: str) -> int:
@@ -292,40 +279,18 @@ def taint_cmd(args, env) -> int:
 # -- cordon / uncordon ---------------------------------------------------------------------
 
 def _cordon(args, env, unschedulable: bool) -> int:
-    import copy
+    from kubesim.cli import resources
+    from kubesim.engine import workloads as wl
 
-    from kubesim.api import kinds
-    from kubesim.engine import objects
-
-    info = kinds.by_kind("Node")
     if not args.nodes and not args.selector:
         raise UsageError("USAGE: cordon NODE [flags]" if unschedulable else "USAGE: uncordon NODE [flags]")
+    verb = "cordoned" if unschedulable else "uncordoned"
     lines = []
     with session(args, env) as cluster:
-        if args.nodes:
-            nodes = []
-            for n in args.nodes:
-                node = cluster.store.get("Node", "", n)
-                if node is None:
-                    raise NotFound("nodes", n)
-                nodes.append(node)
-        else:
-            nodes, _ = objects.select(cluster, info, [], None, args.selector)
-        verb = "cordoned" if unschedulable else "uncordoned"
-        for node in nodes:
-            current = bool((node.get("spec") or {}).get("unschedulable"))
+        for node in resources.nodes(cluster, args.nodes, args.selector):
             name = node["metadata"]["name"]
-            if current == unschedulable:
-                lines.append(f"node/{name} already {verb}")
-                continue
-            updated = copy.deepcopy(node)
-            spec = updated.setdefault("spec", {})
-            if unschedulable:
-                spec["unschedulable"] = True
-            else:
-                spec.pop("unschedulable", None)
-            objects.update_object(cluster, updated, node, info)
-            lines.append(f"node/{name} {verb}")
+            lines.append(f"node/{name} {verb}" if wl.cordon(cluster, node, unschedulable) else
+                         f"node/{name} already {verb}")
     for line in lines:
         env.stdout.write(line + "\n")
     return 0

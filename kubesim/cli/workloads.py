@@ -23,16 +23,14 @@ Where kubesim differs from kubectl, on purpose:
 
 from __future__ import annotations
 
-from kubesim.cli.session import namespace, session
-from kubesim.errors import KubesimError, NotFound, UsageError
-
-NO_RESOURCES = ("You must provide one or more resources by argument or filename.\n"
-                "Example resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n"
-                "   '<resource> <name>'\n   '<resource>'")
-
+from kubesim.cli.flags import bool_flag_value, dry_run_strategy
+from kubesim.cli.resources import NO_RESOURCES, resolve
+from kubesim.cli.session import session
+from kubesim.errors import KubesimError, RawError, UsageError, client_error
 
 # ---------------------------------------------------------------------------------------------
-# shared: resource arguments, -f, --record, -o name
+# shared by the verbs that change objects (here and kubesim.cli.edit): --record, -o, the result
+# lines. Resource arguments are kubesim.cli.resources; --dry-run and bool values kubesim.cli.flags.
 
 
 def _bool_flag(p, *names, help_=None):
@@ -40,20 +38,10 @@ def _bool_flag(p, *names, help_=None):
     p.add_argument(*names, nargs="?", const="true", default=None, metavar="true|false", help=help_)
 
 
-def _truthy(v) -> bool:
-    if v is None:
-        return False
-    if str(v).lower() in ("true", "1", "t"):
-        return True
-    if str(v).lower() in ("false", "0", "f"):
-        return False
-    raise UsageError(f'invalid argument "{v}" for boolean flag: strconv.ParseBool: parsing "{v}": invalid syntax')
-
-
 def change_cause(args, words: list[str]) -> str | None:
     """RecordFlags: with ``--record``, the command line as kubectl records it (program, the
     non-flag words, then the flags as ``--name=value``)."""
-    if args.record is None or not _truthy(args.record):
+    if not bool_flag_value(args.record, "--record"):
         return None
     flags = []
     for name, value in getattr(args, "_given_flags", []):
@@ -66,48 +54,6 @@ def record_warning(args, env) -> None:
         env.stderr.write("Flag --record has been deprecated, --record will be removed in the future\n")
 
 
-def resolve(cluster, args, words: list[str], allow_type_only: bool, filenames=None, selector=None,
-            all_=False, single_type=False, stdin=None) -> list[tuple]:
-    """The resource builder: [(KindInfo, live object)] for ``TYPE NAME...``, ``TYPE/NAME...``,
-    ``TYPE`` (every object of the type, when the verb allows it), ``-l``, ``--all`` or ``-f``.
-    Raises NotFound for a missing name before anything changes."""
-    import copy
-
-    from kubesim.cli.manifest import _parse_targets
-    from kubesim.engine import objects
-
-    ns = namespace(args)
-    out = []
-    if filenames:
-        from kubesim.codec.load import load
-
-        docs = load(filenames, recursive=getattr(args, "recursive", False), stdin=stdin)
-        for p in objects.prepare(docs, args.namespace, "getting", explicit_namespace=bool(args.namespace)):
-            obj = cluster.store.get(p.info.kind, p.namespace, p.name)
-            if obj is None:
-                raise NotFound(p.info.resource, p.name)
-            out.append((p.info, copy.deepcopy(obj)))
-    if words:
-        targets = _parse_targets(words)
-        if single_type and len({t[0].kind for t in targets}) > 1:
-            raise UsageError("you may only specify a single resource type")
-        for info, names in targets:
-            if names:
-                for n in names:
-                    obj = cluster.store.get(info.kind, ns if info.namespaced else "", n)
-                    if obj is None:
-                        raise NotFound(info.resource, n)
-                    out.append((info, copy.deepcopy(obj)))
-            elif allow_type_only or selector or all_:
-                objs, _ = objects.select(cluster, info, [], ns, selector)
-                out.extend((info, copy.deepcopy(o)) for o in objs)
-            else:
-                raise UsageError("resource(s) were provided, but no name was specified")
-    elif not filenames:
-        raise UsageError(NO_RESOURCES)
-    return out
-
-
 def _line(info, obj: dict, operation: str, output: str | None) -> str:
     ref = f"{info.ref}/{obj['metadata']['name']}"
     if output == "name" or not operation:
@@ -115,8 +61,13 @@ def _line(info, obj: dict, operation: str, output: str | None) -> str:
     return f"{ref} {operation}"
 
 
-def _print_objects(env, objs: list[dict], output: str) -> None:
-    env.stdout.write(_objects_text(objs, output))
+def _print_result(env, output: str | None, objs: list[dict], lines: list[str]) -> None:
+    """What a changing verb prints: the objects for ``-o yaml|json``, else its result lines
+    (already in ``-o name`` form when asked)."""
+    if output in ("yaml", "json"):
+        env.stdout.write(_objects_text(objs, output))
+    else:
+        env.stdout.write("".join(line + "\n" for line in lines))
 
 
 def _objects_text(objs: list[dict], output: str) -> str:
@@ -141,16 +92,6 @@ def _check_output(output: str | None) -> None:
     if output not in (None, "", "name", "yaml", "json"):
         raise UsageError(f'unable to match a printer suitable for the output format "{output}", allowed formats '
                          "are: json,name,yaml")
-
-
-def _dry_run(value) -> str:
-    if value is None or value == "none":
-        return "none"
-    if value in ("client", "server"):
-        return value
-    if value == "unchanged":
-        return "client"
-    raise UsageError(f'Invalid dry-run value ({value}). Must be "none", "server", or "client".')
 
 
 def _dry_suffix(dry: str) -> str:
@@ -192,7 +133,7 @@ def scale_cmd(args, env) -> int:
     if args.current_replicas < -1:
         raise UsageError("The --current-replicas must specify an integer of -1 or greater")
     _check_output(args.output)
-    dry = _dry_run(args.dry_run)
+    dry = dry_run_strategy(args.dry_run, env)
     args._given_flags = [("replicas", args.replicas)]
     cause = change_cause(args, ["scale"] + args.args)
     record_warning(args, env)
@@ -214,10 +155,7 @@ def scale_cmd(args, env) -> int:
             stored = cluster.store.get(info.kind, live["metadata"].get("namespace", ""), live["metadata"]["name"])
             shown.append(stored)
             lines.append(_line(info, live, "scaled" + _dry_suffix(dry), args.output))
-    if args.output in ("yaml", "json"):
-        _print_objects(env, shown, args.output)
-    else:
-        env.stdout.write("".join(line + "\n" for line in lines))
+    _print_result(env, args.output, shown, lines)
     return 0
 
 
@@ -256,7 +194,7 @@ def _set_image(args, env, words: list[str]) -> int:
     from kubesim.engine import workloads as wl
 
     _check_output(args.output)
-    dry = _dry_run(args.dry_run)
+    dry = dry_run_strategy(args.dry_run, env)
     resources, pairs = wl.split_resources_and_pairs(words, "image")
     images = wl.parse_pairs(pairs, "image")
     if args.local:
@@ -298,14 +236,12 @@ def _set_image(args, env, words: list[str]) -> int:
             lines.append(_line(info, live, "image updated" + _dry_suffix(dry), args.output))
         if errors:
             raise _aggregate_lines(errors)
-    if args.output in ("yaml", "json"):
-        _print_objects(env, shown, args.output)
-    else:
-        env.stdout.write("".join(line + "\n" for line in lines))
+    _print_result(env, args.output, shown, lines)
     return 0
 
 
 def _comparable(obj: dict) -> dict:
+    """The object as a change compares it: without its resourceVersion."""
     import copy
 
     o = copy.deepcopy(obj)
@@ -335,32 +271,18 @@ def _set_image_local(args, env, images) -> int:
         shown.append(new)
         if info is not None:
             lines.append(_line(info, new, "image updated", args.output))
-    if args.output in ("yaml", "json"):
-        _print_objects(env, shown, args.output)
-    else:
-        env.stdout.write("".join(line + "\n" for line in lines))
+    _print_result(env, args.output, shown, lines)
     if errors:
         raise _aggregate_lines(errors)
     return 0
 
 
-class _Lines(KubesimError):
-    """kubectl's CheckErr of an aggregate: one message, or each on its own line (unprefixed)."""
-
-    def __init__(self, text: str):
-        super().__init__(text)
-        self.text = text
-
-    def __str__(self) -> str:
-        return self.text
-
-
 def _aggregate_lines(messages: list[str]) -> KubesimError:
+    """kubectl's CheckErr of an aggregate: one message, or each on its own line (unprefixed)."""
     messages = [m.rstrip("\n") if len(messages) == 1 else m for m in messages]
     if len(messages) == 1:
-        m = messages[0]
-        return _Lines(m if m.startswith("error: ") else "error: " + m)
-    return _Lines("".join(m if m.endswith("\n") else m + "\n" for m in messages).rstrip("\n"))
+        return client_error(messages[0])
+    return RawError("".join(m if m.endswith("\n") else m + "\n" for m in messages).rstrip("\n"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -413,7 +335,7 @@ def _rollout_status(args, env, words) -> int:
     revision = args.revision or 0
     if revision < 0:
         raise UsageError(f"revision must be a positive integer: {revision}")
-    watch = _truthy(args.watch) if args.watch is not None else True
+    watch = bool_flag_value(args.watch, "-w, --watch") if args.watch is not None else True
     with session(args, env) as cluster:
         targets = resolve(cluster, args, words, True, args.filename, args.selector, single_type=True,
                           stdin=env.stdin)
@@ -430,6 +352,7 @@ def _rollout_status(args, env, words) -> int:
 
 def _rollout_history(args, env, words) -> int:
     from kubesim.engine import workloads as wl
+    from kubesim.printers.describe import pod_template_text
     from kubesim.printers.tables import tabwrite
 
     revision = args.revision or 0
@@ -457,7 +380,7 @@ def _rollout_history(args, env, words) -> int:
                 match = [h for h in revs if h.revision == revision]
                 if not match:
                     raise UsageError("unable to find the specified revision")
-                body = describe_pod_template(match[0].template)
+                body = pod_template_text(match[0].template)
             else:
                 rows = "REVISION\tCHANGE-CAUSE\n" + "".join(
                     f"{h.revision}\t{h.change_cause or '<none>'}\n" for h in revs)
@@ -470,9 +393,10 @@ def _rollout_history(args, env, words) -> int:
 
 def _rollout_undo(args, env, words) -> int:
     from kubesim.engine import workloads as wl
+    from kubesim.printers.describe import pod_template_text
 
     to_revision = args.to_revision or 0
-    dry = _dry_run(args.dry_run)
+    dry = dry_run_strategy(args.dry_run, env)
     lines = []
     with session(args, env) as cluster:
         for info, live in resolve(cluster, args, words, True, args.filename, args.selector, stdin=env.stdin):
@@ -485,7 +409,7 @@ def _rollout_undo(args, env, words) -> int:
                     except dctl.RolloutError as e:
                         raise UsageError(str(e)) from None
                     template = dict((rs.get("spec") or {}).get("template") or {})
-                    lines.append(_line(info, live, describe_pod_template(template) + _dry_suffix(dry),
+                    lines.append(_line(info, live, pod_template_text(template) + _dry_suffix(dry),
                                        args.output))
                     continue
             word = wl.rollback(cluster, info, live, to_revision)
@@ -538,50 +462,6 @@ def _rollout_restart(args, env, words) -> int:
     return _patch_fn_verb(args, env, words, lambda c, info, live: wl.restart(info, live, c.now()), "restarted")
 
 
-def describe_pod_template(template: dict) -> str:
-    """describe.DescribePodTemplate through a bare PrefixWriter (no tabwriter), as
-    ``rollout history --revision`` prints it. (Belongs in kubesim.printers.describe, which
-    ``describe deployment`` will need too.)"""
-    from kubesim.printers import describe as d
-
-    w = d._PrefixWriter()
-    spec = template.get("spec") or {}
-    tmeta = template.get("metadata") or {}
-    w.write(d.LEVEL_0, "Pod Template:\n")
-    d._print_labels_multiline(w, "  Labels", tmeta.get("labels"))
-    if tmeta.get("annotations"):
-        d._print_annotations_multiline(w, "  Annotations", tmeta.get("annotations"))
-    if spec.get("serviceAccountName"):
-        w.write(d.LEVEL_1, f"Service Account:\t{spec['serviceAccountName']}\n")
-    pod = {"metadata": tmeta, "spec": spec}
-    if spec.get("initContainers"):
-        _template_containers(d, w, "Init Containers", spec["initContainers"], pod)
-    _template_containers(d, w, "Containers", spec.get("containers") or [], pod)
-    d._describe_volumes(spec.get("volumes"), w, "  ")
-    d._describe_topology_spread(spec.get("topologySpreadConstraints"), w, "  ")
-    if spec.get("priorityClassName"):
-        w.write(d.LEVEL_1, f"Priority Class Name:\t{spec['priorityClassName']}\n")
-    d._print_labels_multiline(w, "  Node-Selectors", spec.get("nodeSelector"))
-    d._print_tolerations_multiline(w, "  Tolerations", spec.get("tolerations"))
-    return "".join(w.parts)
-
-
-def _template_containers(d, w, label: str, containers: list[dict], pod: dict) -> None:
-    """describeContainers with space "  ": the label indented, each name one space further."""
-    inner = d._PrefixWriter()
-    d._describe_containers(label, containers, None, pod, inner)
-    names = iter(f"  {c.get('name', '')}:\n" for c in containers)
-    expected = next(names, None)
-    for i, part in enumerate(inner.parts):
-        if i == 0:
-            w.parts.append("  " + part)
-        elif part == expected:
-            w.parts.append(" " + part)
-            expected = next(names, None)
-        else:
-            w.parts.append(part)
-
-
 # ---------------------------------------------------------------------------------------------
 # drain
 
@@ -607,8 +487,7 @@ def drain_cmd_args(p):
 
 
 def drain_cmd(args, env) -> int:
-    from kubesim.api import kinds
-    from kubesim.engine import objects
+    from kubesim.cli import resources
     from kubesim.engine import workloads as wl
 
     if not args.nodes and args.selector is None:
@@ -623,7 +502,7 @@ def drain_cmd(args, env) -> int:
             selectors.parse_label_selector(args.pod_selector)
         except ValueError:
             raise UsageError("--pod-selector=<pod_selector> must be a valid label selector") from None
-    dry = _dry_run(args.dry_run)
+    dry = dry_run_strategy(args.dry_run, env)
     suffix = _dry_suffix(dry)
     opts = wl.DrainOptions(force=args.force, ignore_daemonsets=args.ignore_daemonsets,
                            delete_emptydir_data=args.delete_emptydir_data,
@@ -632,16 +511,7 @@ def drain_cmd(args, env) -> int:
     out, err = env.stdout, env.stderr
     fatal: list[list[str]] = []
     with session(args, env) as cluster:
-        node_info = kinds.by_kind("Node")
-        if args.nodes:
-            nodes = []
-            for n in args.nodes:
-                node = cluster.store.get("Node", "", n)
-                if node is None:
-                    raise NotFound("nodes", n)
-                nodes.append(node)
-        else:
-            nodes, _ = objects.select(cluster, node_info, [], None, args.selector)
+        nodes = resources.nodes(cluster, args.nodes, args.selector)
         names = [n["metadata"]["name"] for n in nodes]
         for node in nodes:
             name = node["metadata"]["name"]

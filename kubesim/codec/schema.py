@@ -50,7 +50,7 @@ from __future__ import annotations
 import json
 import os
 
-from kubesim.api.gofmt import go_json_number, go_quote
+from kubesim.api.gofmt import go_json_kind, go_json_number, go_quote
 
 SCHEMA_SET = "v1.35.0-local-strict"
 _FORMAT = 1  # bump when the compact format changes
@@ -423,20 +423,6 @@ def _elem_go(node: dict) -> str:
 # validating
 
 
-def _json_kind(v) -> str:
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, (int, float)):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "array"
-    if isinstance(v, dict):
-        return "object"
-    return "null"
-
-
 def _is_integral(v) -> bool:
     if isinstance(v, bool):
         return False
@@ -466,7 +452,7 @@ class _Walker:
         return self.issues
 
     def _type_error(self, path, value, go_type, stack, struct, fatal=False):
-        desc = _json_kind(value)
+        desc = go_json_kind(value)
         if desc == "number" and go_type in _GO_INTS:
             desc = "number " + go_json_number(value)
         if struct:

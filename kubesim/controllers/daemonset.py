@@ -17,6 +17,7 @@ Each DaemonSet's template history is kept in ControllerRevisions ``<ds>-<hash>``
 from __future__ import annotations
 
 from kubesim.api import selectors
+from kubesim.api.pods import tolerates
 from kubesim.controllers.base import (Change, Event, View, claim, creation_time, deepcopy,
                                       is_pod_available, is_pod_ready, is_pod_terminal, meta, name_of,
                                       new_controller_ref, selector_of, uid_of, value_from_int_or_percent,
@@ -67,18 +68,6 @@ def add_daemon_tolerations(spec: dict) -> None:
         else:
             tolerations.append(dict(t))
     spec["tolerations"] = tolerations
-
-
-def tolerates(toleration: dict, taint: dict) -> bool:
-    """v1.Toleration.ToleratesTaint."""
-    if toleration.get("effect") and toleration["effect"] != taint.get("effect"):
-        return False
-    if toleration.get("key") and toleration["key"] != taint.get("key"):
-        return False
-    op = toleration.get("operator") or "Equal"
-    if op == "Equal":
-        return (toleration.get("value") or "") == (taint.get("value") or "")
-    return op == "Exists"
 
 
 def _untolerated(taints: list[dict], tolerations: list[dict], effects: tuple[str, ...]) -> dict | None:

@@ -20,7 +20,7 @@ from kubesim.api.merge import LAST_APPLIED, last_applied_json, three_way
 from kubesim.codec.load import Document
 from kubesim.engine.context import Cluster
 from kubesim.errors import (AlreadyExists, BadRequest, ClientValidationError, Invalid, KubesimError,
-                            NotFound, StatusError, UsageError, WithSource, required)
+                            NotFound, RawError, StatusError, UsageError, WithSource, required)
 
 # Fields the server owns; comparing an applied object with the live one ignores them.
 _SERVER_METADATA = ("resourceVersion", "uid", "creationTimestamp", "generation", "managedFields",
@@ -85,7 +85,7 @@ def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
             line = format_bad_request(doc.source, obj, messages, verb)
             if counts[doc.source] > 1:
                 line = line.replace(f'"{doc.source}"', where, 1)
-            errors.append((position, _Raw(line)))
+            errors.append((position, RawError(line)))
             continue
         obj = copy.deepcopy(obj)
         md = obj.setdefault("metadata", {})
@@ -109,20 +109,9 @@ def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
     return out
 
 
-class _Raw(KubesimError):
-    """A fully formatted error line."""
-
-    def __init__(self, line: str):
-        super().__init__(line)
-        self.line = line
-
-    def __str__(self) -> str:
-        return self.line
-
-
 def _client_error(doc: Document, multi: bool, detail: str) -> KubesimError:
     if multi:
-        return _Raw(f'error: error validating "{doc.source}" (document {doc.index}): error validating data: '
+        return RawError(f'error: error validating "{doc.source}" (document {doc.index}): error validating data: '
                     f'{detail}; if you choose to ignore these errors, turn validation off with --validate=false')
     return ClientValidationError(doc.source, detail)
 

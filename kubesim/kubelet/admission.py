@@ -13,9 +13,8 @@ pkg/kubelet/kubelet.go rejectPod then records a Warning event ``<reason>: <messa
 the status phase Failed, the reason, and ``Pod was rejected: <message>`` (lifecycle.sync_pod).
 
 Pod requests follow k8s.io/component-helpers/resource PodRequests (containers summed, sidecars
-added, init containers as a running maximum, pod-level requests and overhead) - the same sum
-kubesim's scheduler uses (scheduler.framework.nodeinfo.pod_requests; kept separate here because
-components never import each other).
+added, init containers as a running maximum, pod-level requests and overhead): kubesim.api.pods,
+which a test checks against the scheduler's own sum (scheduler.framework.nodeinfo.pod_requests).
 
 Not modelled: the critical-pod admission handler that evicts lower-priority pods to admit a
 static pod, device plugins, topology/CPU/memory managers, sysctls, AppArmor.
@@ -50,46 +49,16 @@ def _q(v) -> Fraction:
         return Fraction(0)
 
 
-def _reqs(c: dict) -> dict[str, Fraction]:
-    return {k: _q(v) for k, v in (((c.get("resources") or {}).get("requests")) or {}).items()}
-
-
 def _add(into: dict, other: dict) -> None:
     for k, v in other.items():
         into[k] = into.get(k, Fraction(0)) + v
 
 
-def _max(into: dict, other: dict) -> None:
-    for k, v in other.items():
-        if v > into.get(k, Fraction(0)):
-            into[k] = v
+def _requests(pod: dict) -> dict[str, Fraction]:
+    """kubesim.api.pods.pod_requests as exact values."""
+    from kubesim.api.pods import pod_requests
 
-
-def pod_requests(pod: dict) -> dict[str, Fraction]:
-    """resourcehelper.PodRequests (pod-level resources on, as in v1.35)."""
-    spec = pod.get("spec") or {}
-    out: dict[str, Fraction] = {}
-    for c in spec.get("containers") or ():
-        _add(out, _reqs(c))
-    restartable: dict[str, Fraction] = {}
-    init_max: dict[str, Fraction] = {}
-    for c in spec.get("initContainers") or ():
-        r = _reqs(c)
-        if c.get("restartPolicy") == "Always":
-            _add(out, r)
-            _add(restartable, r)
-            use = dict(restartable)
-        else:
-            use = dict(r)
-            _add(use, restartable)
-        _max(init_max, use)
-    _max(out, init_max)
-    pod_level = ((spec.get("resources") or {}).get("requests")) or {}
-    for k, v in pod_level.items():
-        if k in ("cpu", "memory", "hugepages-2Mi", "hugepages-1Gi") or k.startswith("hugepages-"):
-            out[k] = _q(v)
-    _add(out, {k: _q(v) for k, v in (spec.get("overhead") or {}).items()})
-    return out
+    return {name: q.value for name, q in pod_requests(pod).items()}
 
 
 def _amount(name: str, v: Fraction) -> int:
@@ -112,12 +81,12 @@ def insufficient_resources(pod: dict, node: dict, pods_on_node: list[dict]) -> l
     max_pods = int(_q(alloc.get("pods", 0)))
     if len(pods_on_node) + 1 > max_pods:
         out.append(("pods", 1, len(pods_on_node), max_pods))
-    req = pod_requests(pod)
+    req = _requests(pod)
     if not any(v for v in req.values()):
         return out
     used: dict[str, Fraction] = {}
     for p in pods_on_node:
-        _add(used, pod_requests(p))
+        _add(used, _requests(p))
     for name in ("cpu", "memory", "ephemeral-storage"):
         r = _amount(name, req.get(name, Fraction(0)))
         if r == 0:
@@ -178,25 +147,14 @@ def _ports_conflict(pod: dict, pods_on_node: list[dict]) -> bool:
     return False
 
 
-def _tolerates(toleration: dict, taint: dict) -> bool:
-    effect = toleration.get("effect") or ""
-    if effect and effect != taint.get("effect"):
-        return False
-    key = toleration.get("key") or ""
-    if key and key != taint.get("key"):
-        return False
-    op = toleration.get("operator") or "Equal"
-    if op == "Exists":
-        return True
-    return (toleration.get("value") or "") == (taint.get("value") or "")
-
-
 def untolerated_no_execute(pod: dict, node: dict) -> dict | None:
+    from kubesim.api.pods import tolerates
+
     tolerations = (pod.get("spec") or {}).get("tolerations") or []
     for taint in (node.get("spec") or {}).get("taints") or []:
         if taint.get("effect") != "NoExecute":
             continue
-        if not any(_tolerates(t, taint) for t in tolerations):
+        if not any(tolerates(t, taint) for t in tolerations):
             return taint
     return None
 

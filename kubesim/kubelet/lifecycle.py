@@ -42,6 +42,8 @@ import math
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
+from kubesim import clock
+from kubesim.clock import parse_timestamp
 from kubesim.kubelet import probes as P
 from kubesim.kubelet import status as S
 from kubesim.kubelet.behaviour import (Behaviour, FOREVER, RunContext, behaviour as derive_behaviour,
@@ -79,23 +81,9 @@ class SyncResult(NamedTuple):
 
 
 def format_time(t: float) -> str:
-    import time as _t
-
-    return _t.strftime("%Y-%m-%dT%H:%M:%SZ", _t.gmtime(int(math.floor(t + EPS))))
-
-
-def parse_time(s: str | None) -> float | None:
-    if not s:
-        return None
-    from datetime import datetime, timezone
-
-    s = s.strip()
-    if s.endswith(("Z", "z")):
-        s = s[:-1] + "+00:00"
-    dt = datetime.fromisoformat(s)
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
-    return dt.timestamp()
+    """clock.format_time of a kubelet time, which float arithmetic may leave a hair (EPS) under
+    the whole second it stands for."""
+    return clock.format_time(t + EPS)
 
 
 def go_duration(seconds: float) -> str:
@@ -237,7 +225,7 @@ def start_termination(pod: dict, grace_seconds: float | None, now: float) -> flo
     phase = (pod.get("status") or {}).get("phase")
     if not spec.get("nodeName") or phase in ("Succeeded", "Failed") or is_mirror_pod(pod):
         period = 0.0
-    existing = parse_time(md.get("deletionTimestamp"))
+    existing = parse_timestamp(md.get("deletionTimestamp"))
     deadline = now + period
     if existing is not None and existing <= deadline:
         return max(existing - now, 0.0)
@@ -999,7 +987,7 @@ class _Sim:
         for h in hist:
             h["start"] += shift
         for c in (self.pod.get("status") or {}).get("conditions") or []:
-            ltt = parse_time(c.get("lastTransitionTime"))
+            ltt = parse_timestamp(c.get("lastTransitionTime"))
             if ltt is not None and ltt >= cycle_start - EPS and c.get("type") != "PodScheduled":
                 c["lastTransitionTime"] = format_time(ltt + shift)
         self.mem["t"] = cur["start"]
@@ -1187,7 +1175,7 @@ def recover_memory(pod: dict, now: float) -> dict | None:
     """Rebuild kubelet memory from a stored status (a restarted kubelet: back-off and probe
     history are lost, the containers keep running)."""
     st = pod.get("status") or {}
-    start = parse_time(st.get("startTime"))
+    start = parse_timestamp(st.get("startTime"))
     if start is None:
         return None
     mem = new_memory(pod, start)
@@ -1209,7 +1197,7 @@ def recover_memory(pod: dict, now: float) -> dict | None:
         if last:
             cm["last"] = _fin_from(last)
         if state.get("running"):
-            cm.update(st="running", start=parse_time(state["running"].get("startedAt")), started=bool(cs.get("started")),
+            cm.update(st="running", start=parse_timestamp(state["running"].get("startedAt")), started=bool(cs.get("started")),
                       ready=bool(cs.get("ready")), pr={}, exitAt=None, kill=None, recovered=True)
             latest = max(latest, cm["start"])
         elif state.get("terminated"):
@@ -1228,7 +1216,7 @@ def recover_memory(pod: dict, now: float) -> dict | None:
             if c["name"] == name:
                 cm["hash"] = c.get("image")
     for c in st.get("conditions") or []:
-        ltt = parse_time(c.get("lastTransitionTime"))
+        ltt = parse_timestamp(c.get("lastTransitionTime"))
         if ltt is not None and ltt <= now:
             latest = max(latest, ltt)
     mem["t"] = min(max(latest, start), now)
@@ -1237,8 +1225,8 @@ def recover_memory(pod: dict, now: float) -> dict | None:
 
 def _fin_from(term: dict) -> dict:
     return {"containerID": term.get("containerID", ""), "exitCode": int(term.get("exitCode") or 0),
-            "finishedAt": parse_time(term.get("finishedAt")) or 0.0, "reason": term.get("reason") or "",
-            "startedAt": parse_time(term.get("startedAt")) or 0.0}
+            "finishedAt": parse_timestamp(term.get("finishedAt")) or 0.0, "reason": term.get("reason") or "",
+            "startedAt": parse_timestamp(term.get("startedAt")) or 0.0}
 
 
 # --------------------------------------------------------------------------------------------
@@ -1315,7 +1303,7 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
     sim.adopt_recovered(mem["t"])
     md = pod.get("metadata") or {}
     if md.get("deletionTimestamp") and not mem.get("term"):
-        dl = parse_time(md["deletionTimestamp"]) or now
+        dl = parse_timestamp(md["deletionTimestamp"]) or now
         grace = float(md.get("deletionGracePeriodSeconds") if md.get("deletionGracePeriodSeconds") is not None
                       else sim.grace())
         mem["term"] = {"at": max(min(dl - grace, now), mem["t"]), "grace": grace}
@@ -1400,14 +1388,14 @@ def logs(pod: dict, container: str | None, now: float, previous: bool = False,
         term = (cs.get("lastState") or {}).get("terminated")
         if not term:
             raise LookupError(f'previous terminated container "{name}" in pod "{(pod.get("metadata") or {}).get("name")}" not found')
-        started, until = parse_time(term.get("startedAt")), parse_time(term.get("finishedAt"))
+        started, until = parse_timestamp(term.get("startedAt")), parse_timestamp(term.get("finishedAt"))
     elif state.get("running"):
-        started, until = parse_time(state["running"].get("startedAt")), now
+        started, until = parse_timestamp(state["running"].get("startedAt")), now
     elif state.get("terminated"):
-        started, until = parse_time(state["terminated"].get("startedAt")), parse_time(state["terminated"].get("finishedAt"))
+        started, until = parse_timestamp(state["terminated"].get("startedAt")), parse_timestamp(state["terminated"].get("finishedAt"))
     elif (state.get("waiting") or {}).get("reason") == "CrashLoopBackOff" and (cs.get("lastState") or {}).get("terminated"):
         term = cs["lastState"]["terminated"]
-        started, until = parse_time(term.get("startedAt")), parse_time(term.get("finishedAt"))
+        started, until = parse_timestamp(term.get("startedAt")), parse_timestamp(term.get("finishedAt"))
     else:
         reason = (state.get("waiting") or {}).get("reason") or "ContainerCreating"
         md = pod.get("metadata") or {}

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kubesim.api.pods import tolerates
+
 KUBELET_STOPPED_ANNOTATION = "kubesim.io/kubelet-stopped"
 UNREACHABLE_TAINT = "node.kubernetes.io/unreachable"
 NOT_READY_TAINT = "node.kubernetes.io/not-ready"
@@ -70,9 +72,9 @@ def _fmt(t: float) -> str:
 
 
 def _parse(s):
-    from kubesim.kubelet.lifecycle import parse_time
+    from kubesim.clock import parse_timestamp
 
-    return parse_time(s)
+    return parse_timestamp(s)
 
 
 def kubelet_stopped(node: dict) -> bool:
@@ -155,12 +157,6 @@ def _sync_taints(node: dict, at: float) -> bool:
     return True
 
 
-def _tolerates(tol: dict, taint: dict) -> bool:
-    from kubesim.kubelet.admission import _tolerates as t
-
-    return t(tol, taint)
-
-
 def eviction_delay(pod: dict, taints: list[dict]) -> float | None:
     """taint_eviction.go: 0 (at once) when a NoExecute taint is not tolerated, the smallest
     tolerationSeconds of the tolerations used, None (never) when they all tolerate forever."""
@@ -170,7 +166,7 @@ def eviction_delay(pod: dict, taints: list[dict]) -> float | None:
     tolerations = (pod.get("spec") or {}).get("tolerations") or []
     used = []
     for taint in no_exec:
-        matching = [t for t in tolerations if _tolerates(t, taint)]
+        matching = [t for t in tolerations if tolerates(t, taint)]
         if not matching:
             return 0.0
         used.extend(matching)

@@ -84,12 +84,11 @@ def short_human_duration(seconds: float) -> str:
 
 
 def parse_timestamp(ts: str | None) -> float | None:
-    """RFC 3339 → epoch seconds; ``None`` for a missing (zero) timestamp."""
-    if not ts:
-        return None
-    from kubesim.clock import parse_time
+    """kubesim.clock.parse_timestamp (imported when first needed: the printers load without the
+    clock's datetime and random)."""
+    from kubesim import clock
 
-    return parse_time(ts)
+    return clock.parse_timestamp(ts)
 
 
 def translate_timestamp_since(ts: str | None, now: float) -> str:

@@ -17,7 +17,7 @@ Re-expressed (not copied) from kubernetes/kubernetes
 ``staging/src/k8s.io/kubectl/pkg/util/qos/qos.go`` (QoS Class when ``status.qosClass`` is empty),
 ``staging/src/k8s.io/kubectl/pkg/util/event`` (events sorted by series/last/event time),
 ``staging/src/k8s.io/component-helpers/resource/helpers.go`` (``PodRequests``/``PodLimits``: the
-sidecar-aware init-container maximum, pod-level resources, overhead) and
+sidecar-aware init-container maximum, pod-level resources, overhead; ``kubesim.api.pods``) and
 ``staging/src/k8s.io/kubectl/pkg/util/fieldpath`` (which ``fieldRef`` env values describe resolves).
 
 Layout: describe writes through Go's ``text/tabwriter`` with minwidth 0, tabwidth 8, padding 2
@@ -68,6 +68,7 @@ import time
 from dataclasses import dataclass, field
 
 from kubesim.api.gofmt import go_sprint
+from kubesim.api.pods import add_resource_list, pod_limits, pod_requests
 from kubesim.printers.age import parse_timestamp, translate_timestamp_since
 from kubesim.printers.tables import find_node_roles, tabwrite
 
@@ -80,7 +81,6 @@ DESCRIBE_MINWIDTH, DESCRIBE_TABWIDTH, DESCRIBE_PADDING = 0, 8, 2
 LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3, LEVEL_4 = range(5)
 
 SKIP_ANNOTATIONS = {"kubectl.kubernetes.io/last-applied-configuration"}
-POD_TEMPLATE_HASH_LABEL = "pod-template-hash"  # appsv1.DefaultDeploymentUniqueLabelKey
 MAX_ANNOTATION_LEN = 140
 
 
@@ -179,72 +179,6 @@ def _quantity_string(s: object) -> str:
 
 def _parse_list(resources: dict | None) -> dict[str, Quantity]:
     return {name: _parse_quantity(q) for name, q in (resources or {}).items()}
-
-
-def _add_list(into: dict[str, Quantity], new: dict[str, Quantity]) -> None:
-    for name, q in new.items():
-        into[name] = into[name].add(q) if name in into else q
-
-
-def _max_list(into: dict[str, Quantity], new: dict[str, Quantity]) -> None:
-    for name, q in new.items():
-        if name not in into or q.value > into[name].value:
-            into[name] = q
-
-
-def _is_pod_level_resource(name: str) -> bool:
-    return name in ("cpu", "memory") or name.startswith("hugepages-")
-
-
-def _aggregate_containers(spec: dict, which: str) -> dict[str, Quantity]:
-    result: dict[str, Quantity] = {}
-    for c in spec.get("containers") or []:
-        _add_list(result, _parse_list((c.get("resources") or {}).get(which)))
-    sidecars: dict[str, Quantity] = {}
-    init_max: dict[str, Quantity] = {}
-    for c in spec.get("initContainers") or []:
-        res = _parse_list((c.get("resources") or {}).get(which))
-        if c.get("restartPolicy") == "Always":
-            _add_list(result, res)
-            _add_list(sidecars, res)
-            res = dict(sidecars)
-        else:
-            combined: dict[str, Quantity] = {}
-            _add_list(combined, res)
-            _add_list(combined, sidecars)
-            res = combined
-        _max_list(init_max, res)
-    _max_list(result, init_max)
-    return result
-
-
-def pod_requests(pod: dict) -> dict[str, Quantity]:
-    """resourcehelper.PodRequests (spec resources, pod-level requests, overhead)."""
-    spec = pod.get("spec") or {}
-    reqs = _aggregate_containers(spec, "requests")
-    pod_level = (spec.get("resources") or {}).get("requests") or {}
-    if any(_is_pod_level_resource(n) for n in pod_level):
-        for name, q in pod_level.items():
-            if _is_pod_level_resource(name):
-                reqs[name] = _parse_quantity(q)
-    _add_list(reqs, _parse_list(spec.get("overhead")))
-    return reqs
-
-
-def pod_limits(pod: dict) -> dict[str, Quantity]:
-    """resourcehelper.PodLimits (overhead only added to non-zero limits)."""
-    spec = pod.get("spec") or {}
-    limits = _aggregate_containers(spec, "limits")
-    pod_res = spec.get("resources") or {}
-    if any(_is_pod_level_resource(n) for n in {**(pod_res.get("requests") or {}),
-                                               **(pod_res.get("limits") or {})}):
-        for name, q in (pod_res.get("limits") or {}).items():
-            if _is_pod_level_resource(name):
-                limits[name] = _parse_quantity(q)
-    for name, q in _parse_list(spec.get("overhead")).items():
-        if name in limits and limits[name].value != 0:
-            limits[name] = limits[name].add(q)
-    return limits
 
 
 # --------------------------------------------------------------------------------------------
@@ -926,8 +860,8 @@ def _describe_node_resource(pods: list[dict], node: dict, w: _PrefixWriter, now:
     reqs: dict[str, Quantity] = {}
     limits: dict[str, Quantity] = {}
     for pod in pods:
-        _add_list(reqs, pod_requests(pod))
-        _add_list(limits, pod_limits(pod))
+        add_resource_list(reqs, pod_requests(pod))
+        add_resource_list(limits, pod_limits(pod))
 
     def row(name: str, scale: str) -> None:
         r, l, a = reqs.get(name, zero), limits.get(name, zero), allocatable.get(name, zero)
@@ -1063,6 +997,15 @@ def describe_pod_template(template: dict | None, w: _PrefixWriter) -> None:
         w.write(LEVEL_1, f"PodGroupName:\t{spec['schedulingGroup'].get('podGroupName', '')}\n")
 
 
+def pod_template_text(template: dict | None) -> str:
+    """polymorphichelpers' ``printTemplate`` (history.go): :func:`describe_pod_template` through
+    a bare PrefixWriter over a buffer, with no tabwriter (tabs stay tabs), as ``rollout history
+    --revision=N`` and ``rollout undo --dry-run`` print a revision's template."""
+    w = _PrefixWriter()
+    describe_pod_template(template, w)
+    return "".join(w.parts)
+
+
 def _controller_conditions(status: dict, w: _PrefixWriter) -> None:
     """The Type/Status/Reason conditions table of a Deployment or ReplicaSet."""
     conditions = status.get("conditions") or []
@@ -1127,41 +1070,16 @@ def pod_status_counts(owner: dict, pods: list[dict]) -> tuple[int, int, int, int
     return counts["Running"], counts["Pending"], counts["Succeeded"], counts["Failed"]
 
 
-def _is_zero(x: object) -> bool:
-    return x is None or x is False or x == "" or x == [] or x == {} or (type(x) is int and x == 0)
-
-
-def _semantic(v: object) -> object:
-    """apiequality.Semantic.DeepEqual on JSON: absent and zero values compare equal."""
-    if isinstance(v, dict):
-        return {k: _semantic(x) for k, x in v.items() if not _is_zero(x)}
-    if isinstance(v, list):
-        return [_semantic(x) for x in v]
-    return v
-
-
-def _template_ignoring_hash(template: dict | None) -> object:
-    template = dict(template or {})
-    meta = dict(template.get("metadata") or {})
-    labels = dict(meta.get("labels") or {})
-    labels.pop(POD_TEMPLATE_HASH_LABEL, None)
-    meta["labels"] = labels
-    meta.pop("creationTimestamp", None)
-    template["metadata"] = meta
-    return _semantic(template)
-
-
 def deployment_replicasets(d: dict, replicasets: list[dict]) -> tuple[list[dict], dict | None]:
     """kubectl's deploymentutil.GetAllReplicaSets for describe: the Deployment's ReplicaSets
     (selector match, controlled by it) by creation time then name; the new one is the oldest
-    whose pod template equals the Deployment's (ignoring ``pod-template-hash``); the old ones
-    are all the rest, scaled to zero or not (describe takes GetAllReplicaSets' ``allOldRSs``)."""
-    owned = sorted(_owned_by(d, replicasets),
-                   key=lambda rs: (parse_timestamp(_meta(rs).get("creationTimestamp"))
-                                   or float("-inf"), _meta(rs).get("name", "")))
-    template = _template_ignoring_hash((d.get("spec") or {}).get("template"))
-    new = next((rs for rs in owned
-                if _template_ignoring_hash((rs.get("spec") or {}).get("template")) == template), None)
+    whose pod template equals the Deployment's (ignoring ``pod-template-hash``: the controller's
+    FindNewReplicaSet, of which kubectl's is a copy); the old ones are all the rest, scaled to
+    zero or not (describe takes GetAllReplicaSets' ``allOldRSs``)."""
+    from kubesim.controllers import deployment_util as du
+
+    owned = du.sort_by_creation(_owned_by(d, replicasets))
+    new = du.find_new_replicaset(d, owned)
     old = [rs for rs in owned if rs is not new]
     return old, new
 
@@ -1376,8 +1294,8 @@ def describe(obj: dict, ctx: DescribeContext) -> str:
 
 
 __all__ = ["DescribeContext", "describe", "format_label_selector", "describe_pod_template",
-           "deployment_replicasets", "pod_status_counts",
-           "pod_requests", "pod_limits", "describe_probe", "taint_to_string",
+           "pod_template_text", "deployment_replicasets", "pod_status_counts",
+           "describe_probe", "taint_to_string",
            "smart_label_for", "format_rfc1123z"]
 
 

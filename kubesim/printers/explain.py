@@ -25,22 +25,12 @@ def _legacy(plugin: str, which: str) -> str:
 
 # -- what would make it fit ------------------------------------------------------------------------
 
-def _tolerates(tol: dict, taint: dict) -> bool:
-    if tol.get("effect") and tol["effect"] != taint.get("effect"):
-        return False
-    if not tol.get("key"):
-        return tol.get("operator") == "Exists"
-    if tol["key"] != taint.get("key"):
-        return False
-    if tol.get("operator") == "Exists":
-        return True
-    return (tol.get("value") or "") == (taint.get("value") or "")
-
-
 def untolerated_taints(pod: dict, node: dict) -> list[dict]:
+    from kubesim.api.pods import tolerates
+
     tols = (pod.get("spec") or {}).get("tolerations") or []
     return [t for t in (node.get("spec") or {}).get("taints") or []
-            if t.get("effect") in ("NoSchedule", "NoExecute") and not any(_tolerates(x, t) for x in tols)]
+            if t.get("effect") in ("NoSchedule", "NoExecute") and not any(tolerates(x, t) for x in tols)]
 
 
 def _taint_str(t: dict) -> str:

@@ -195,11 +195,55 @@ def test_patches_match_the_real_kubectl_byte_for_byte(kubesim, tmp_path, patch_t
     assert kubesim.ok(argv) == real.stdout
 
 
+NODE = """apiVersion: v1
+kind: Node
+metadata:
+  name: node01
+spec:
+  podCIDRs: [10.0.0.0/24]
+  taints:
+  - {key: a, value: "1", effect: NoSchedule}
+  - {key: b, effect: NoExecute}
+"""
+
+NODE_ORACLE = [
+    # NodeSpec.taints has no patch strategy: the list is replaced, not merged by key
+    '{"spec":{"taints":[{"key":"a","value":"2","effect":"NoSchedule"}]}}',
+    '{"spec":{"podCIDRs":["10.0.1.0/24"]}}',
+]
+
+
+@pytest.mark.skipif(_kubectl() is None, reason="the real kubectl is not installed")
+@pytest.mark.parametrize("patch", NODE_ORACLE)
+def test_node_patches_match_the_real_kubectl(kubesim, tmp_path, patch):
+    f = tmp_path / "node.yaml"
+    f.write_text(NODE)
+    argv = ["patch", "--local", "-f", str(f), "-p", patch, "-o", "yaml"]
+    real = subprocess.run([_kubectl()] + argv, capture_output=True, text=True, check=True,
+                          env={"PATH": os.environ.get("PATH", ""), "HOME": "/nonexistent", "KUBECONFIG": "/dev/null"})
+    assert kubesim.ok(argv) == real.stdout
+
+
+@pytest.mark.skipif(_kubectl() is None, reason="the real kubectl is not installed")
+def test_a_local_patch_error_is_the_patch_librarys_message(kubesim, tmp_path):
+    """kubectl patch --local prints strategicpatch's own error (no "Internal error occurred"),
+    with the patch's values as Go's %v prints them (floats in %g form)."""
+    f = tmp_path / "node.yaml"
+    f.write_text(NODE)
+    argv = ["patch", "--local", "-f", str(f), "-o", "name",
+            "-p", '{"metadata":{"$patch":"bogus","x":12345678.5,"y":1e-7,"z":1234567.0,"w":[1.5,2]}}']
+    real = subprocess.run([_kubectl()] + argv, capture_output=True, text=True,
+                          env={"PATH": os.environ.get("PATH", ""), "HOME": "/nonexistent", "KUBECONFIG": "/dev/null"})
+    r = kubesim(argv)
+    assert (r.code, r.out, r.err) == (real.returncode, real.stdout, real.stderr)
+    assert "map[$patch:bogus w:[1.5 2] x:1.23456785e+07 y:1e-07 z:1.234567e+06]" in r.err
+
+
 def test_the_patch_strategies_are_the_schemas():
     """PATCH_MERGE_KEYS and friends agree with the x-kubernetes-patch-* extensions of the v1.35
-    definitions for the types of the kinds kubesim serves."""
+    definitions for the types of the kinds kubesim serves (patch and apply both use them)."""
+    from kubesim.api import patch as wl
     from kubesim.codec.schema import schema_dir
-    from kubesim.engine import workloads as wl
 
     with open(os.path.join(schema_dir(), "_definitions.json")) as f:
         defs = json.load(f)["$defs"]

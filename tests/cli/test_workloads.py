@@ -482,3 +482,26 @@ def test_drain_dry_run_changes_nothing(workloads):
 ], ids=["a missing node", "no node", "a node and a selector", "a bad pod selector"])
 def test_drain_refuses_bad_input_and_changes_nothing(workloads, command, stderr):
     fails_cleanly(workloads, command, stderr + "\n")
+
+
+@pytest.mark.parametrize("flag, line, replicas", [
+    ("--dry-run", "helpers.go:719] --dry-run is deprecated and can be replaced with --dry-run=client.", 3),
+    ("--dry-run=true", "helpers.go:733] --dry-run=true is deprecated (boolean value) and can be replaced with "
+                       "--dry-run=client.", 3),
+    ("--dry-run=false", "helpers.go:736] --dry-run=false is deprecated (boolean value) and can be replaced with "
+                        "--dry-run=none.", 5),
+], ids=["bare", "true", "false"])
+def test_deprecated_dry_run_spellings_warn_as_kubectl_does(web, flag, line, replicas):
+    r = web(f"scale deployment/web --replicas=5 {flag}")
+    assert r.code == 0 and r.err.endswith(line + "\n") and r.err.startswith("W")
+    assert obj(web, "deployment/web")["spec"]["replicas"] == replicas
+
+
+@pytest.mark.parametrize("command, stderr", [
+    ("scale deployment/web --replicas=5 --record=tRuE",
+     'error: invalid argument "tRuE" for "--record" flag: strconv.ParseBool: parsing "tRuE": invalid syntax\n'),
+    ("rollout status deployment/web --watch=bogus",
+     'error: invalid argument "bogus" for "-w, --watch" flag: strconv.ParseBool: parsing "bogus": invalid syntax\n'),
+], ids=["--record", "--watch"])
+def test_bool_flags_take_strconv_parsebool_spellings_only(web, command, stderr):
+    fails_cleanly(web, command, stderr)

@@ -158,7 +158,8 @@ class Sim:
 
     # -- scheduler and kubelet --------------------------------------------------------------
     def schedule(self) -> bool:
-        from kubesim.controllers.daemonset import target_node_name, tolerates
+        from kubesim.api.pods import tolerates
+        from kubesim.controllers.daemonset import target_node_name
 
         changed = False
         for pod in self.list("Pod"):

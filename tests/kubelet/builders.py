@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from kubesim.kubelet.lifecycle import parse_time
+from kubesim.clock import parse_time
 
 T0 = parse_time("2026-11-22T10:00:00Z")
 

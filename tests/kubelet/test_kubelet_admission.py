@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubesim.kubelet.admission import admit, pod_requests
+from kubesim.kubelet.admission import admit
 from .builders import container, node, pod
 
 
@@ -67,13 +67,3 @@ def test_an_os_label_that_does_not_match_the_node():
     p["metadata"]["labels"] = {"kubernetes.io/os": "windows"}
     assert admit(p, node(), []) == ("PodOSSelectorNodeLabelDoesNotMatch",
                                     "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label")
-
-
-def test_pod_requests_count_sidecars_and_the_largest_init_container():
-    # app 100m + sidecar 50m = 150m; init 200m + sidecar started before it (50m) = 250m -> 250m
-    p = pod("p", container("app", "nginx", resources={"requests": {"cpu": "100m"}}),
-            init=[container("side", "envoy", restartPolicy="Always", resources={"requests": {"cpu": "50m"}}),
-                  container("init", "busybox", resources={"requests": {"cpu": "200m"}})])
-    from fractions import Fraction
-
-    assert pod_requests(p)["cpu"] == Fraction(1, 4)

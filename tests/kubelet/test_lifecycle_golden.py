@@ -39,9 +39,9 @@ def _cond(c: dict) -> str:
         text += f" {c['reason']}"
     if c.get("message"):
         text += f" ({c['message']})"
-    from kubesim.kubelet.lifecycle import parse_time
+    from kubesim.clock import parse_timestamp
 
-    ltt = parse_time(c.get("lastTransitionTime"))
+    ltt = parse_timestamp(c.get("lastTransitionTime"))
     return text + (f" since {_off(ltt)}" if ltt is not None else "")
 
 

@@ -34,7 +34,7 @@ from kubesim.api.selectors import parse_label_selector
 from kubesim.clock import format_time, parse_time
 from kubesim.printers.describe import (
     DescribeContext, deployment_replicasets, describe, describe_probe, format_label_selector,
-    format_rfc1123z, pod_limits, pod_requests, pod_status_counts, smart_label_for, taint_to_string,
+    format_rfc1123z, pod_status_counts, smart_label_for, taint_to_string,
 )
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -1006,41 +1006,6 @@ def _tolerations_line(tolerations):
 ])
 def test_tolerations(tolerations, want):
     assert [" ".join(line.split()) for line in _tolerations_line(tolerations)] == want
-
-
-def _c(requests=None, limits=None, **extra):
-    c = {"name": "c", "resources": {}}
-    if requests:
-        c["resources"]["requests"] = requests
-    if limits:
-        c["resources"]["limits"] = limits
-    c.update(extra)
-    return c
-
-
-def test_pod_requests_follow_the_sidecar_formula():
-    # containers 1 cpu + sidecar 200m = 1200m; init "a" needs 2 cpu while sidecar s1 (100m, started
-    # before it) runs: 2100m; init "b" after both sidecars: 500m + 300m = 800m. max(1200m, 2100m)
-    pod = {"spec": {
-        "initContainers": [
-            _c({"cpu": "100m"}, name="s1", restartPolicy="Always"),
-            _c({"cpu": "2"}, name="a"),
-            _c({"cpu": "200m", "memory": "64Mi"}, {"memory": "64Mi"}, name="s2", restartPolicy="Always"),
-            _c({"cpu": "500m"}, name="b"),
-        ],
-        "containers": [_c({"cpu": "900m", "memory": "128Mi"}, {"memory": "256Mi"})],
-        "overhead": {"cpu": "10m", "memory": "1Mi"},
-    }}
-    reqs, limits = pod_requests(pod), pod_limits(pod)
-    assert {k: str(v) for k, v in reqs.items()} == {"cpu": "2110m", "memory": "193Mi"}
-    assert {k: str(v) for k, v in limits.items()} == {"memory": "321Mi"}
-
-
-def test_pod_level_resources_replace_the_container_sum():
-    pod = {"spec": {"containers": [_c({"cpu": "100m", "memory": "64Mi"})],
-                    "resources": {"requests": {"cpu": "1"}, "limits": {"cpu": "2"}}}}
-    assert {k: str(v) for k, v in pod_requests(pod).items()} == {"cpu": "1", "memory": "64Mi"}
-    assert {k: str(v) for k, v in pod_limits(pod).items()} == {"cpu": "2"}
 
 
 @pytest.mark.parametrize("probe, want", [
