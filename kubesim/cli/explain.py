@@ -116,7 +116,7 @@ def _what_if(args, env):
         for p in pods_in:
             # "what if I applied this": a stored pod of the same name is replaced, not a conflict
             if store.get("Pod", p.namespace, p.name) is not None:
-                objects.delete_object(cluster, p.info, p.namespace, p.name)
+                objects.delete_object(cluster, p.info, p.namespace, p.name, grace_seconds=0, force=True)
             pod = objects.create_object(cluster, p.obj, p.info)
             pods.append(pod)
             if (pod.get("spec") or {}).get("nodeName") or not scheduler.responsible_for(pod):

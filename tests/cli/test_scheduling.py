@@ -301,3 +301,15 @@ def test_day6_drill_typed_as_a_learner_would(kubesim):
     out = kubesim.ok(f"explain-schedule {pending}")
     assert "2 node(s) didn't match pod anti-affinity rules" in out and "What would make it fit:" in out
     assert "FailedScheduling" in kubesim.ok(f"describe pod {pending}")
+
+
+def test_a_what_if_for_a_stored_pods_name_evaluates_the_file_instead(kubesim, tmp_path):
+    f = apply_file = tmp_path / "p.yaml"
+    apply_file.write_text(pod("same", cpu="100m", extra="  nodeSelector:\n    disk: ssd\n"))
+    kubesim.ok(f"apply -f {f}")  # stored, Pending: no node has disk=ssd
+    g = tmp_path / "fixed.yaml"
+    g.write_text(pod("same", cpu="100m"))
+    before = snapshot(kubesim.state_dir)
+    exp = json.loads(kubesim.ok(f"explain-schedule -f {g} -o json"))
+    assert exp["outcome"] == "Scheduled"
+    assert snapshot(kubesim.state_dir) == before
