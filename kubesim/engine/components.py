@@ -9,7 +9,13 @@ from kubesim.engine.context import Cluster
 
 
 def static_pod_path(cluster: Cluster, node_name: str) -> str:
-    return str((cluster.store.directory / "nodes" / node_name / "manifests").resolve())
+    """``<state>/nodes/<node>/manifests`` as an absolute path (the base resolved once per command)."""
+    import os
+
+    base = getattr(cluster, "_static_pod_base", None)
+    if base is None:
+        base = cluster._static_pod_base = str((cluster.store.directory / "nodes").resolve())
+    return os.path.join(base, node_name, "manifests")
 
 
 def _changed(cluster: Cluster, kind: str) -> list[dict]:

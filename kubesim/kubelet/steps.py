@@ -22,6 +22,7 @@ from kubesim.kubelet import staticpods as SP
 
 MEMORY_META = "kubelet/{node}"
 MANIFEST_ERRORS_META = "kubelet/{node}/manifest-errors"
+ERROR_NODES_META = "kubelet/nodes-with-manifest-errors"  # so clean nodes need no lookup
 _PARSE_CACHE: dict[tuple, object] = {}
 
 
@@ -103,19 +104,27 @@ def static_pods(ctx, static_pod_path) -> bool:
     for p in store.iter_kind("Pod"):
         if SP.CONFIG_MIRROR in ((p.get("metadata") or {}).get("annotations") or {}):
             by_node.setdefault((p.get("spec") or {}).get("nodeName") or "", []).append(p)
+    error_nodes = set(store.meta(ERROR_NODES_META) or [])
     for node in store.list("Node"):
         name = node["metadata"]["name"]
         if NF.kubelet_stopped(node):
             continue
         directory = static_pod_path(name)
-        has_files = os.path.isdir(directory) and bool(os.listdir(directory))
-        if not has_files and not by_node.get(name) and not store.meta(MANIFEST_ERRORS_META.format(node=name)):
+        try:
+            has_files = bool(os.listdir(directory))
+        except OSError:
+            has_files = False
+        if not has_files and not by_node.get(name) and name not in error_nodes:
             continue  # nothing there and nothing mirrored: the common case on big clusters
         manifests = SP.read_manifest_dir(directory, name, parse=_parse_cached) if has_files \
             else SP.ManifestDir()
         err_key = MANIFEST_ERRORS_META.format(node=name)
         if (store.meta(err_key) or []) != [list(e) for e in manifests.errors]:
-            store.set_meta(err_key, [list(e) for e in manifests.errors])
+            store.set_meta(err_key, [list(e) for e in manifests.errors] or None)
+        if manifests.errors:
+            error_nodes.add(name)
+        else:
+            error_nodes.discard(name)
         desired = SP.desired_mirror_pods(manifests, node, now)
         plan = SP.reconcile_mirror_pods(desired, by_node.get(name, []))
         for p in plan.delete:
@@ -127,6 +136,7 @@ def static_pods(ctx, static_pod_path) -> bool:
             apply_defaults(p)
             store.create(p, ctx.stamp())
             changed = True
+    store.set_meta(ERROR_NODES_META, sorted(error_nodes) or None)
     return changed
 
 
