@@ -48,8 +48,8 @@ from typing import Callable
 from kubesim.scheduler import config as schedconfig
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import Handle
-from kubesim.scheduler.framework.nodeinfo import (NodeInfo, PodInfo, Snapshot, is_terminal_pod,
-                                                  pod_key)
+from kubesim.scheduler.framework.nodeinfo import (TERMINAL_PHASES, NodeInfo, PodInfo, Snapshot,
+                                                  gc_paused, pod_key)
 from kubesim.scheduler.framework.runtime import (Framework, FrameworkError, NodeToStatus,
                                                  ScoreTable, go_list)
 from kubesim.scheduler.framework.status import _REJECTED as _REJECTED_CODES
@@ -258,8 +258,8 @@ class Scheduler:
     def _pod_info(self, pod: dict) -> PodInfo:
         meta = pod.get("metadata") or {}
         rv = meta.get("resourceVersion")
-        key = pod_key(pod)
         if rv:
+            key = meta.get("uid") or pod_key(pod)
             hit = self._pod_info_cache.get(key)
             if hit is not None and hit[0] == rv and hit[1].node_name == (
                     (pod.get("spec") or {}).get("nodeName") or ""):
@@ -271,21 +271,32 @@ class Scheduler:
 
     def set_cluster(self, nodes: list[dict], pods: list[dict]) -> None:
         """All nodes and all pods; assigned, non-terminal pods fill the nodes."""
-        assigned: list[PodInfo] = []
-        nominated: dict[str, list[PodInfo]] = {}
-        for p in pods:
-            if is_terminal_pod(p):
-                continue
-            spec = p.get("spec") or {}
-            if spec.get("nodeName"):
-                assigned.append(self._pod_info(p))
-                continue
-            nnn = (p.get("status") or {}).get("nominatedNodeName")
-            if nnn and self.responsible_for(p):
-                nominated.setdefault(nnn, []).append(self._pod_info(p))
-        self.snapshot = Snapshot.build(nodes, assigned)
-        self.handle.snapshot = self.snapshot
-        self.nominated = nominated
+        with gc_paused():
+            # Snapshot.build(nodes, assigned pods), with the pods appended to their nodes as
+            # they are read.
+            snapshot = Snapshot.of_nodes(nodes)
+            node_info_map = snapshot.node_info_map
+            nominated: dict[str, list[PodInfo]] = {}
+            pod_info = self._pod_info
+            for p in pods:
+                status = p.get("status")
+                if status and status.get("phase") in TERMINAL_PHASES:  # is_terminal_pod
+                    continue
+                spec = p.get("spec") or {}
+                node_name = spec.get("nodeName")
+                if node_name:
+                    pi = pod_info(p)
+                    ni = node_info_map.get(node_name)
+                    if ni is not None:
+                        ni.pods.append(pi)
+                    continue
+                nnn = (p.get("status") or {}).get("nominatedNodeName")
+                if nnn and self.responsible_for(p):
+                    nominated.setdefault(nnn, []).append(pod_info(p))
+            snapshot.account_appended_pods()
+            self.snapshot = snapshot
+            self.handle.snapshot = self.snapshot
+            self.nominated = nominated
 
     def responsible_for(self, pod: dict) -> bool:
         name = (pod.get("spec") or {}).get("schedulerName") or schedconfig.DEFAULT_SCHEDULER_NAME

@@ -12,15 +12,22 @@ pod was resized in place), staging/src/k8s.io/kube-scheduler/framework/types.go
 the node tree that interleaves nodes zone by zone), pkg/scheduler/scheduler.go (the pod informer
 ignores Succeeded and Failed pods).
 
-Quantities are converted exactly as upstream: a request list is summed exactly (``Fraction``) and
-converted once, cpu to millicores and everything else to units, both rounded up.
+Quantities are converted exactly as upstream: a request list is summed exactly and converted once,
+cpu to millicores and everything else to units, both rounded up (saturating at int64). PodInfo
+does the sums on Python ints - cpu in millicores, everything else in units - which is exact as
+long as every quantity involved is a whole number of those (``"100m"``, ``"1.5Gi"``, ``"1e3"``);
+a pod with any other quantity (``"0.0001"`` cpu, ``"0.5"`` bytes) is summed with ``Fraction``
+instead (:func:`pod_requests`), so the result is the same either way.
 """
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable
+from types import MappingProxyType
+from typing import Iterable, Mapping
 
 from kubesim.api import quantity as _quantity
 from kubesim.api.quantity import parse_quantity
@@ -41,6 +48,7 @@ _POD_LEVEL_SUPPORTED = (CPU, MEMORY)
 _HUGEPAGES_PREFIX = "hugepages-"
 _NON_MISSING_DEFAULTS = {CPU: Fraction(DEFAULT_MILLI_CPU_REQUEST, 1000),
                          MEMORY: Fraction(DEFAULT_MEMORY_REQUEST)}
+_NON_MISSING_INTS = {CPU: DEFAULT_MILLI_CPU_REQUEST, MEMORY: DEFAULT_MEMORY_REQUEST}
 
 _qty = lru_cache(maxsize=8192)(parse_quantity)
 
@@ -68,6 +76,86 @@ def int_value(q: Fraction) -> int:
     if q.denominator == 1 and -9223372036854775807 <= q.numerator <= 9223372036854775807:
         return q.numerator
     return _quantity.value(q)
+
+
+# -- integer views of manifest quantities, cached ---------------------------------------------
+# Keyed by the manifest value itself, for ``str`` and ``int`` values only (other types, bools
+# among them, compare equal to ints and are converted uncached). Bounded by clearing.
+_CACHE_LIMIT = 1 << 16
+_MILLI_OF: dict = {}   # value -> milli_value(quantity(value))
+_UNITS_OF: dict = {}   # value -> int_value(quantity(value))
+_EXACT_MILLI: dict = {}  # value -> quantity(value) in millicores, or None: not a whole number
+_EXACT_UNITS: dict = {}  # value -> quantity(value) in units, or None: not a whole number
+_INT64_MIN = -(1 << 63)
+_INT64_MAX = (1 << 63) - 1
+
+
+class _Inexact(Exception):
+    """A quantity that is not a whole number of millicores (cpu) or units (anything else), or
+    does not parse: the integer sums cannot reproduce upstream's exact sum-then-round."""
+
+
+def _remember(cache: dict, key, value):
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
+def milli_of(q) -> int:
+    """``milli_value`` of a manifest quantity (str, number or Fraction); cached."""
+    t = type(q)
+    if t is str or t is int:
+        v = _MILLI_OF.get(q)
+        if v is None:
+            v = _remember(_MILLI_OF, q, milli_value(quantity(q)))
+        return v
+    return milli_value(q if isinstance(q, Fraction) else quantity(q))
+
+
+def units_of(q) -> int:
+    """``int_value`` of a manifest quantity (str, number or Fraction); cached."""
+    t = type(q)
+    if t is str or t is int:
+        v = _UNITS_OF.get(q)
+        if v is None:
+            v = _remember(_UNITS_OF, q, int_value(quantity(q)))
+        return v
+    return int_value(q if isinstance(q, Fraction) else quantity(q))
+
+
+def _exact_of(q, cpu: bool) -> int | None:
+    try:
+        v = q if isinstance(q, Fraction) else quantity(q)
+    except Exception:  # noqa: BLE001 - the Fraction path raises it again, in its own order
+        return None
+    if cpu:
+        m, rem = divmod(v.numerator * 1000, v.denominator)
+        return m if rem == 0 else None
+    return v.numerator if v.denominator == 1 else None
+
+
+def exact_int(name: str, q) -> int:
+    """A request quantity as an exact int - millicores for cpu, units otherwise - or _Inexact."""
+    cpu = name == CPU
+    t = type(q)
+    if t is str or t is int:
+        cache = _EXACT_MILLI if cpu else _EXACT_UNITS
+        v = cache.get(q, cache)
+        if v is cache:
+            v = _remember(cache, q, _exact_of(q, cpu))
+    else:
+        v = _exact_of(q, cpu)
+    if v is None:
+        raise _Inexact
+    return v
+
+
+def _clamp(v: int) -> int:
+    """An exact sum as ``MilliValue``/``Value`` reads it: saturated at the int64 rails."""
+    if _INT64_MIN <= v <= _INT64_MAX:
+        return v
+    return _INT64_MAX if v > 0 else _INT64_MIN
 
 
 # -- resource names (pkg/apis/core/v1/helper) ---------------------------------------------------
@@ -121,32 +209,66 @@ class Resource:
         if not rl:
             return
         for name, q in rl.items():
-            v = q if isinstance(q, Fraction) else quantity(q)
             if name == CPU:
-                self.milli_cpu += milli_value(v)
-            elif name == MEMORY:
-                self.memory += int_value(v)
+                v = _MILLI_OF.get(q) if type(q) is str else None
+                self.milli_cpu += milli_of(q) if v is None else v
+                continue
+            v = _UNITS_OF.get(q) if type(q) is str else None
+            if v is None:
+                v = units_of(q)
+            if name == MEMORY:
+                self.memory += v
             elif name == PODS:
-                self.allowed_pod_number += int_value(v)
+                self.allowed_pod_number += v
             elif name == EPHEMERAL_STORAGE:
-                self.ephemeral_storage += int_value(v)
+                self.ephemeral_storage += v
             elif is_scalar_resource_name(name):
-                self.scalar[name] = self.scalar.get(name, 0) + int_value(v)
+                self.scalar[name] = self.scalar.get(name, 0) + v
 
     def set_max_list(self, rl: dict | None) -> None:
         """``Resource.SetMaxResource`` (pods are not a request and are ignored)."""
         if not rl:
             return
         for name, q in rl.items():
-            v = q if isinstance(q, Fraction) else quantity(q)
+            if name == CPU:
+                self.milli_cpu = max(self.milli_cpu, milli_of(q))
+                continue
+            v = units_of(q)
             if name == MEMORY:
-                self.memory = max(self.memory, int_value(v))
-            elif name == CPU:
-                self.milli_cpu = max(self.milli_cpu, milli_value(v))
+                self.memory = max(self.memory, v)
             elif name == EPHEMERAL_STORAGE:
-                self.ephemeral_storage = max(self.ephemeral_storage, int_value(v))
+                self.ephemeral_storage = max(self.ephemeral_storage, v)
             elif is_scalar_resource_name(name):
-                self.scalar[name] = max(self.scalar.get(name, 0), int_value(v))
+                self.scalar[name] = max(self.scalar.get(name, 0), v)
+
+    def set_max_ints(self, reqs: dict[str, int]) -> None:
+        """``set_max_list`` of a list already converted (cpu in millicores, the rest in units)."""
+        for name, v in reqs.items():
+            if name == MEMORY:
+                self.memory = max(self.memory, v)
+            elif name == CPU:
+                self.milli_cpu = max(self.milli_cpu, v)
+            elif name == EPHEMERAL_STORAGE:
+                self.ephemeral_storage = max(self.ephemeral_storage, v)
+            elif is_scalar_resource_name(name):
+                self.scalar[name] = max(self.scalar.get(name, 0), v)
+
+    @classmethod
+    def from_ints(cls, reqs: dict[str, int]) -> "Resource":
+        """``from_list`` of a list already converted (cpu in millicores, the rest in units)."""
+        r = cls()
+        for name, v in reqs.items():
+            if name == CPU:
+                r.milli_cpu += v
+            elif name == MEMORY:
+                r.memory += v
+            elif name == PODS:
+                r.allowed_pod_number += v
+            elif name == EPHEMERAL_STORAGE:
+                r.ephemeral_storage += v
+            elif is_scalar_resource_name(name):
+                r.scalar[name] = r.scalar.get(name, 0) + v
+        return r
 
     def add(self, other: "Resource", sign: int = 1) -> None:
         self.milli_cpu += sign * other.milli_cpu
@@ -243,13 +365,38 @@ def _aggregate(spec: dict, pick, non_missing: dict | None) -> dict[str, Fraction
     return result
 
 
+def _as_ints(rl: dict | None) -> dict[str, int]:
+    """``_as_fractions`` as exact ints (cpu in millicores), or _Inexact."""
+    if not rl:
+        return {}
+    return {k: exact_int(k, v) for k, v in rl.items()}
+
+
+def _fraction_of(name: str, q) -> Fraction:
+    return quantity(q)
+
+
 def pod_requests(pod: dict, *, non_missing: dict | None = None, use_status: bool = False,
                  exclude_overhead: bool = False) -> dict[str, Fraction]:
     """``resourcehelper.PodRequests`` with pod-level resources enabled (v1.35 default)."""
+    return _pod_requests(pod, non_missing, use_status, exclude_overhead, _as_fractions,
+                         _fraction_of)
+
+
+def pod_requests_ints(pod: dict, *, non_missing: dict | None = None, use_status: bool = False,
+                      exclude_overhead: bool = False) -> dict[str, int]:
+    """:func:`pod_requests` summed as exact ints: cpu in millicores, the rest in units (so
+    ``non_missing`` is in those units too). Raises _Inexact when some quantity involved is not
+    a whole number of them."""
+    return _pod_requests(pod, non_missing, use_status, exclude_overhead, _as_ints, exact_int)
+
+
+def _pod_requests(pod: dict, non_missing: dict | None, use_status: bool, exclude_overhead: bool,
+                  as_list, one) -> dict:
     spec = pod.get("spec") or {}
 
     def spec_reqs(c: dict) -> dict:
-        return _as_fractions((c.get("resources") or {}).get("requests"))
+        return as_list((c.get("resources") or {}).get("requests"))
 
     reqs = _aggregate(spec, spec_reqs, non_missing)
     status = pod.get("status") or {}
@@ -260,7 +407,7 @@ def pod_requests(pod: dict, *, non_missing: dict | None = None, use_status: bool
         def allocated(c: dict) -> dict:
             cs = idx.get(c.get("name", ""))
             if cs is not None and cs.get("allocatedResources") is not None:
-                return _as_fractions(cs["allocatedResources"])
+                return as_list(cs["allocatedResources"])
             return {} if infeasible else spec_reqs(c)
 
         def actuated(c: dict) -> dict:
@@ -268,14 +415,14 @@ def pod_requests(pod: dict, *, non_missing: dict | None = None, use_status: bool
             if cs is not None:
                 r = (cs.get("resources") or {}).get("requests")
                 if r is not None:
-                    return _as_fractions(r)
+                    return as_list(r)
                 if cs.get("allocatedResources") is not None:
-                    return _as_fractions(cs["allocatedResources"])
+                    return as_list(cs["allocatedResources"])
             return {} if infeasible else spec_reqs(c)
 
         alloc = _aggregate(spec, allocated, non_missing)
         act = _aggregate(spec, actuated, non_missing)
-        merged: dict[str, Fraction] = {} if infeasible else dict(reqs)
+        merged: dict = {} if infeasible else dict(reqs)
         _max_into(merged, act)
         _max_into(merged, alloc)
         reqs = merged
@@ -283,11 +430,11 @@ def pod_requests(pod: dict, *, non_missing: dict | None = None, use_status: bool
     if any(_is_supported_pod_level(k) for k in pod_level):
         for k, v in pod_level.items():
             if _is_supported_pod_level(k):
-                reqs[k] = quantity(v)
+                reqs[k] = one(k, v)
     if not exclude_overhead:
         overhead = spec.get("overhead")
         if overhead:
-            _add_into(reqs, _as_fractions(overhead))
+            _add_into(reqs, as_list(overhead))
     return reqs
 
 
@@ -303,6 +450,95 @@ def non_missing_defaults(requests: dict, pod_level_set: bool) -> dict[str, Fract
     return {k: v for k, v in _NON_MISSING_DEFAULTS.items() if k not in requests}
 
 
+def _non_missing_ints(requests: dict, pod_level_set: bool) -> dict[str, int]:
+    """``non_missing_defaults`` in the units of :func:`pod_requests_ints`."""
+    if not pod_level_set:
+        return dict(_NON_MISSING_INTS)
+    return {k: v for k, v in _NON_MISSING_INTS.items() if k not in requests}
+
+
+def _converted(reqs: dict[str, Fraction]) -> dict[str, int]:
+    return {k: (milli_value(v) if k == CPU else int_value(v)) for k, v in reqs.items()}
+
+
+def _clamped(reqs: dict[str, int]) -> dict[str, int]:
+    for v in reqs.values():
+        if not _INT64_MIN <= v <= _INT64_MAX:
+            return {k: _clamp(v) for k, v in reqs.items()}
+    return reqs
+
+
+def pod_info_requests(pod: dict) -> tuple[dict[str, int], dict[str, int], bool]:
+    """What PodInfo needs of ``PodRequests``: (the requests with status, the same with the
+    scorer's non-zero defaults, whether pod-level requests are set), each list converted as
+    ``MilliValue`` (cpu) / ``Value`` (the rest) would read the exact sum. Summed on ints, or
+    with Fractions when some quantity is not a whole number of millicores / units."""
+    try:
+        reqs = pod_requests_ints(pod, use_status=True)
+        pod_level_set = is_pod_level_requests_set(pod)
+        nm = _non_missing_ints(reqs, pod_level_set)
+        non0 = pod_requests_ints(pod, non_missing=nm, use_status=True) if nm else reqs
+        return _clamped(reqs), _clamped(non0), pod_level_set
+    except _Inexact:
+        pass
+    freqs = pod_requests(pod, use_status=True)
+    pod_level_set = is_pod_level_requests_set(pod)
+    fnm = non_missing_defaults(freqs, pod_level_set)
+    fnon0 = pod_requests(pod, non_missing=fnm, use_status=True) if fnm else freqs
+    return _converted(freqs), _converted(fnon0), pod_level_set
+
+
+def _same_list(a: dict | None, b: dict | None) -> bool:
+    """Whether two request lists certainly hold the same quantities (equal, and values that are
+    not strings of the same type: ``1 == True`` but only one is a quantity); False when
+    unsure."""
+    if not a:
+        return not b
+    if not b or a != b:
+        return False
+    for k, v in a.items():
+        if type(v) is not str and type(b[k]) is not type(v):
+            return False
+    return True
+
+
+def _status_is_spec(spec: dict, status: dict) -> bool:
+    """Whether ``PodRequests`` with status resources certainly equals the spec-only sum: no
+    infeasible resize, and every container status's allocated and actuated requests (where
+    present) are the container's spec requests. Then the allocated and actuated aggregates are
+    the spec aggregate, and their maximum with it is the spec aggregate itself."""
+    for cond in status.get("conditions") or ():  # _resize_infeasible
+        if cond.get("type") == "PodResizePending":
+            if cond.get("reason") == "Infeasible":
+                return False
+            break
+    containers = spec.get("containers") or ()
+    statuses = status.get("containerStatuses")
+    if (len(containers) == 1 and statuses and len(statuses) == 1 and not spec.get("initContainers")
+            and not status.get("initContainerStatuses")):
+        # one container, one status: _container_status_index without the dict
+        c = containers[0]
+        cs = statuses[0]
+        if cs.get("name", "") != c.get("name", ""):
+            return True
+        pairs = ((c, cs),)
+    else:
+        idx = _container_status_index(status)
+        pairs = [(c, idx.get(c.get("name", ""))) for cl in (containers, spec.get("initContainers"))
+                 for c in cl or ()]
+    for c, cs in pairs:
+        if cs is None:
+            continue
+        want = (c.get("resources") or {}).get("requests")
+        a = cs.get("allocatedResources")
+        if a is not None and not _same_list(a, want):
+            return False
+        r = (cs.get("resources") or {}).get("requests")
+        if r is not None and not _same_list(r, want):
+            return False
+    return True
+
+
 def pod_request_resource(pod: dict) -> Resource:
     """NodeResourcesFit's ``computePodResourceRequest`` for the pod being scheduled."""
     r = Resource()
@@ -316,7 +552,7 @@ def pod_info_request_resource(pi: "PodInfo") -> Resource:
     if not status_free:
         return pod_request_resource(pi.pod)
     r = Resource()
-    r.set_max_list(reqs)
+    r.set_max_ints(reqs)
     return r
 
 
@@ -326,11 +562,7 @@ def pod_info_scoring_requests(pi: "PodInfo", resource_names: Iterable[str], *,
     reqs = pi.request_lists[0] if use_requested else pi.request_lists[1]
     if reqs is None:
         return pod_scoring_requests(pi.pod, resource_names, use_requested=use_requested)
-    out = []
-    for name in resource_names:
-        q = reqs.get(name)
-        out.append(0 if q is None else (milli_value(q) if name == CPU else int_value(q)))
-    return out
+    return [reqs.get(name, 0) for name in resource_names]
 
 
 def pod_scoring_request(pod: dict, resource_name: str, *, use_requested: bool) -> int:
@@ -377,6 +609,8 @@ def _sanitize(ip: str, protocol: str) -> tuple[str, str]:
 
 class HostPortInfo(dict):
     """ip -> {(protocol, port)}; upstream's ``HostPortInfo``."""
+
+    __slots__ = ()
 
     def add(self, ip: str, protocol: str, port: int) -> None:
         if port <= 0:
@@ -429,50 +663,186 @@ def pod_key(pod: dict) -> str:
     return f"{meta.get('namespace') or 'default'}/{meta.get('name', '')}"
 
 
-# PodInfo.request_lists when not kept: the helpers below recompute from the manifest.
-_NO_REQUEST_LISTS = (None, None, False)
+# PodInfo.requests of pods without scalar resources, shared between pods requesting the same
+# (PodInfo.requests is read-only; assumed_on shares it the same way).
+_SHARED_REQUESTS: dict[tuple[int, int, int, int], Resource] = {}
+_SHARED_CPU_MEMORY: dict[tuple[int, int], Resource] = {}  # the same, for cpu and memory only
+
+
+def _pod_resource(milli_cpu: int, memory: int, ephemeral_storage: int, pods: int,
+                  scalar: dict[str, int] | None) -> Resource:
+    if scalar:
+        return Resource(milli_cpu, memory, ephemeral_storage, pods, scalar)
+    key = (milli_cpu, memory, ephemeral_storage, pods)
+    r = _SHARED_REQUESTS.get(key)
+    if r is None:
+        r = _remember(_SHARED_REQUESTS, key, Resource(milli_cpu, memory, ephemeral_storage, pods))
+    return r
+
+
+def _pod_resource_from_ints(reqs: dict[str, int]) -> Resource:
+    """``Resource.from_list`` of a converted request list, for PodInfo.requests (read-only)."""
+    if len(reqs) == (CPU in reqs) + (MEMORY in reqs):  # nothing but cpu and memory
+        return _pod_resource(reqs.get(CPU, 0), reqs.get(MEMORY, 0), 0, 0, None)
+    r = Resource.from_ints(reqs)
+    return _pod_resource(r.milli_cpu, r.memory, r.ephemeral_storage, r.allowed_pod_number,
+                         r.scalar)
+
+
+def _resource_from_exact(reqs: dict[str, int]) -> Resource:
+    """``_pod_resource_from_ints`` of an exact int sum (cpu in millicores)."""
+    for v in reqs.values():
+        if not _INT64_MIN <= v <= _INT64_MAX:
+            return _pod_resource_from_ints(_clamped(reqs))
+    return _pod_resource_from_ints(reqs)
 
 
 class PodInfo:
-    """A pod with what the scheduler precomputes about it."""
+    """A pod with what the scheduler precomputes about it. ``requests`` (a Resource) and
+    ``host_ports`` (a tuple) are read-only: pods requesting the same share one Resource."""
 
     __slots__ = ("pod", "key", "namespace", "name", "priority", "requests", "non0_cpu", "non0_mem",
                  "host_ports", "has_affinity", "has_required_anti_affinity", "node_name",
-                 "scratch", "request_lists")
+                 "scratch", "_request_lists")
 
     def __init__(self, pod: dict) -> None:
         meta = pod.get("metadata") or {}
         spec = pod.get("spec") or {}
         self.pod = pod
-        self.key = pod_key(pod)
-        self.namespace = meta.get("namespace") or "default"
-        self.name = meta.get("name", "")
-        self.priority = pod_priority(pod)
+        namespace = meta.get("namespace") or "default"
+        name = meta.get("name", "")
+        uid = meta.get("uid")
+        self.key = uid if uid else f"{namespace}/{name}"
+        self.namespace = namespace
+        self.name = name
+        p = spec.get("priority")
+        self.priority = int(p) if p is not None else 0
         self.node_name = spec.get("nodeName") or ""
-        reqs = pod_requests(pod, use_status=True)
-        res = Resource()
-        res.add_list(reqs)
-        self.requests = res
-        nm = non_missing_defaults(reqs, is_pod_level_requests_set(pod))
-        non0 = pod_requests(pod, non_missing=nm, use_status=True) if nm else reqs
-        self.non0_cpu = milli_value(non0[CPU]) if CPU in non0 else 0
-        self.non0_mem = int_value(non0[MEMORY]) if MEMORY in non0 else 0
-        # The exact request lists computed above, kept for the plugins that would recompute them
-        # (read-only): (requests with status, requests with status and the scorer's non-zero
-        # defaults or None when pod-level requests make them differ, whether the status played
-        # no part so the first one is also the spec-only PodRequests).
-        status = pod.get("status") or {}
-        self.request_lists = (reqs, None if is_pod_level_requests_set(pod) else non0,
-                              not (status.get("containerStatuses")
-                                   or status.get("initContainerStatuses")))
-        self.host_ports = host_ports(pod)
-        aff = spec.get("affinity") or {}
-        self.has_affinity = bool(aff.get("podAffinity") or aff.get("podAntiAffinity"))
-        anti = aff.get("podAntiAffinity") or {}
-        self.has_required_anti_affinity = bool(
-            anti.get("requiredDuringSchedulingIgnoredDuringExecution"))
+        self._request_lists = None
+        if not self._common_shape_requests(pod, spec):
+            reqs, non0, _ = pod_info_requests(pod)
+            self.requests = _pod_resource_from_ints(reqs)
+            self.non0_cpu = non0.get(CPU, 0)
+            self.non0_mem = non0.get(MEMORY, 0)
+            self.host_ports = tuple(host_ports(pod))
+        aff = spec.get("affinity")
+        if aff:
+            self.has_affinity = bool(aff.get("podAffinity") or aff.get("podAntiAffinity"))
+            anti = aff.get("podAntiAffinity") or {}
+            self.has_required_anti_affinity = bool(
+                anti.get("requiredDuringSchedulingIgnoredDuringExecution"))
+        else:
+            self.has_affinity = self.has_required_anti_affinity = False
         # Plugins may cache parsed data about this pod here (keyed by plugin name).
         self.scratch: dict = {}
+
+    def _common_shape_requests(self, pod: dict, spec: dict) -> bool:
+        """``requests``, ``non0_*`` and ``host_ports`` for the usual pod - containers only (no
+        init containers, overhead or pod-level resources), status resources (if any) the same
+        as the spec's, whole-number quantities - in one pass; False for any other pod."""
+        if spec.get("initContainers") or spec.get("overhead") or spec.get("resources"):
+            return False
+        status = pod.get("status")
+        if status and (status.get("containerStatuses") or status.get("initContainerStatuses")) \
+                and not _status_is_spec(spec, status):
+            return False
+        # cpu and memory summed in locals; any other resource in ``other`` (first-seen order,
+        # which is the order of Resource.scalar).
+        cpu = mem = 0
+        has_cpu = has_mem = False
+        other: dict[str, int] | None = None
+        miss_cpu = miss_mem = 0  # containers without a cpu / memory request (non-zero defaults)
+        ports: list[tuple[str, str, int]] | None = None
+        exact_milli = _EXACT_MILLI
+        exact_units = _EXACT_UNITS
+        try:
+            for c in spec.get("containers") or ():
+                res = c.get("resources")
+                r = res.get("requests") if res else None
+                if r:
+                    c_cpu = c_mem = False
+                    for k, v in r.items():
+                        if k == CPU:
+                            x = exact_milli.get(v) if type(v) is str else None
+                            if x is None:
+                                x = exact_int(k, v)
+                            cpu += x
+                            c_cpu = True
+                        else:
+                            x = exact_units.get(v) if type(v) is str else None
+                            if x is None:
+                                x = exact_int(k, v)
+                            if k == MEMORY:
+                                mem += x
+                                c_mem = True
+                            elif other is None:
+                                other = {k: x}
+                            else:
+                                other[k] = other[k] + x if k in other else x
+                    if c_cpu:
+                        has_cpu = True
+                    else:
+                        miss_cpu += 1
+                    if c_mem:
+                        has_mem = True
+                    else:
+                        miss_mem += 1
+                else:
+                    miss_cpu += 1
+                    miss_mem += 1
+                cports = c.get("ports")
+                if cports:
+                    for pt in cports:
+                        hp = int(pt.get("hostPort") or 0)
+                        if hp > 0:
+                            if ports is None:
+                                ports = []
+                            ports.append((pt.get("hostIP") or "", pt.get("protocol") or "", hp))
+        except _Inexact:
+            return False
+        if miss_cpu:
+            non0_cpu = cpu + miss_cpu * DEFAULT_MILLI_CPU_REQUEST
+        else:
+            non0_cpu = cpu  # 0 as well when there is no container at all
+        if miss_mem:
+            non0_mem = mem + miss_mem * DEFAULT_MEMORY_REQUEST
+        else:
+            non0_mem = mem
+        if (cpu | mem | non0_cpu | non0_mem) >> 63:  # some sum negative or beyond int64
+            cpu, mem, non0_cpu, non0_mem = _clamp(cpu), _clamp(mem), _clamp(non0_cpu), _clamp(
+                non0_mem)
+        if other is None:
+            r = _SHARED_CPU_MEMORY.get((cpu, mem))
+            if r is None:
+                r = _remember(_SHARED_CPU_MEMORY, (cpu, mem), _pod_resource(cpu, mem, 0, 0, None))
+            self.requests = r
+        else:
+            reqs = {}
+            if has_cpu:
+                reqs[CPU] = cpu
+            if has_mem:
+                reqs[MEMORY] = mem
+            reqs.update(other)
+            self.requests = _resource_from_exact(reqs)
+        self.non0_cpu = non0_cpu
+        self.non0_mem = non0_mem
+        self.host_ports = tuple(ports) if ports else ()
+        return True
+
+    @property
+    def request_lists(self) -> tuple[dict[str, int], dict[str, int] | None, bool]:
+        """(requests with status, requests with status and the scorer's non-zero defaults or
+        None when pod-level requests make them differ, whether the status played no part so the
+        first one is also the spec-only PodRequests), each converted to ints (cpu millicores);
+        computed on first use (only the pod being scheduled needs them), read-only."""
+        rl = self._request_lists
+        if rl is None:
+            reqs, non0, pod_level_set = pod_info_requests(self.pod)
+            status = self.pod.get("status") or {}
+            rl = self._request_lists = (
+                reqs, None if pod_level_set else non0,
+                not (status.get("containerStatuses") or status.get("initContainerStatuses")))
+        return rl
 
     def assumed_on(self, node_name: str) -> "PodInfo":
         """This pod as assumed onto a node: a copy of the manifest with spec.nodeName set and
@@ -481,12 +851,12 @@ class PodInfo:
         pod["spec"] = dict(self.pod.get("spec") or {})
         pod["spec"]["nodeName"] = node_name
         c = PodInfo.__new__(PodInfo)
-        for attr in PodInfo.__slots__:
+        for attr in _POD_INFO_SHARED_SLOTS:
             setattr(c, attr, getattr(self, attr))
         c.pod = pod
         c.node_name = node_name
         c.scratch = {}
-        c.request_lists = _NO_REQUEST_LISTS  # only the incoming pod needs them; keep memory flat
+        c._request_lists = None  # only the incoming pod needs them; keep memory flat
         return c
 
     @property
@@ -497,11 +867,22 @@ class PodInfo:
         return f"PodInfo({self.full_name})"
 
 
+# What assumed_on copies (requests and the rest are read-only, so shared); not the manifest,
+# the plugins' scratch nor the request lists.
+_POD_INFO_SHARED_SLOTS = tuple(a for a in PodInfo.__slots__
+                               if a not in ("pod", "node_name", "scratch", "_request_lists"))
+
+
 # -- NodeInfo ----------------------------------------------------------------------------------
 # Bumped whenever any NodeInfo's pods_with_affinity / pods_with_required_anti_affinity changes,
 # so a Snapshot can keep its "nodes having such pods" lists between cycles (upstream keeps
 # havePodsWithAffinityNodeInfoList up to date in UpdateSnapshot the same way).
 _AFFINITY_EPOCH = [0]
+
+
+_NO_PODS: tuple = ()
+_NO_TAINTS: tuple = ()
+_NO_IMAGES: Mapping[str, "ImageStateSummary"] = MappingProxyType({})
 
 
 class ImageStateSummary:
@@ -523,25 +904,36 @@ class NodeInfo:
                  "non_zero_requested", "allocatable", "image_states", "generation", "memo")
 
     def __init__(self, node: dict | None = None, pods: Iterable[PodInfo] = ()) -> None:
-        self.node: dict = {}
-        self.name = ""
-        self.labels: dict = {}
-        self.taints: list = []
-        self.unschedulable = False
         self.pods: list[PodInfo] = []
-        self.pods_with_affinity: list[PodInfo] = []
-        self.pods_with_required_anti_affinity: list[PodInfo] = []
+        # Read-only empty placeholders until the first such pod / the snapshot's images.
+        self.pods_with_affinity: list[PodInfo] | tuple = _NO_PODS
+        self.pods_with_required_anti_affinity: list[PodInfo] | tuple = _NO_PODS
         self.used_ports = HostPortInfo()
         self.requested = Resource()
         self.non_zero_requested = Resource()
-        self.allocatable = Resource()
-        self.image_states: dict[str, ImageStateSummary] = {}
-        self.generation = 0
+        self.image_states: Mapping[str, ImageStateSummary] = _NO_IMAGES
         # Plugins may memoize per-node results here, each entry valid only for the generation it
         # was computed at (every change of the node or its pods bumps the generation).
         self.memo: dict = {}
         if node is not None:
-            self.set_node(node)
+            # set_node(node), inlined
+            meta = node.get("metadata") or {}
+            spec = node.get("spec") or {}
+            self.node = node
+            self.name = meta.get("name", "")
+            self.labels = meta.get("labels") or {}
+            self.taints = spec.get("taints") or _NO_TAINTS
+            self.unschedulable = bool(spec.get("unschedulable"))
+            self.allocatable = Resource.from_list((node.get("status") or {}).get("allocatable"))
+            self.generation = 1
+        else:
+            self.node: dict = {}
+            self.name = ""
+            self.labels: dict = {}
+            self.taints: list | tuple = _NO_TAINTS
+            self.unschedulable = False
+            self.allocatable = Resource()
+            self.generation = 0
         for p in pods:
             self.add_pod(p)
 
@@ -551,7 +943,7 @@ class NodeInfo:
         self.node = node
         self.name = meta.get("name", "")
         self.labels = meta.get("labels") or {}
-        self.taints = spec.get("taints") or []
+        self.taints = spec.get("taints") or _NO_TAINTS
         self.unschedulable = bool(spec.get("unschedulable"))
         self.allocatable = Resource.from_list((node.get("status") or {}).get("allocatable"))
         self.generation += 1
@@ -559,12 +951,76 @@ class NodeInfo:
     def add_pod(self, pi: PodInfo) -> None:
         self.pods.append(pi)
         if pi.has_affinity:
-            self.pods_with_affinity.append(pi)
+            if self.pods_with_affinity is _NO_PODS:
+                self.pods_with_affinity = [pi]
+            else:
+                self.pods_with_affinity.append(pi)
             _AFFINITY_EPOCH[0] += 1
         if pi.has_required_anti_affinity:
-            self.pods_with_required_anti_affinity.append(pi)
+            if self.pods_with_required_anti_affinity is _NO_PODS:
+                self.pods_with_required_anti_affinity = [pi]
+            else:
+                self.pods_with_required_anti_affinity.append(pi)
             _AFFINITY_EPOCH[0] += 1
-        self._update(pi, 1)
+        # _update(pi, 1), inlined
+        u = self.requested
+        r = pi.requests
+        u.milli_cpu += r.milli_cpu
+        u.memory += r.memory
+        u.ephemeral_storage += r.ephemeral_storage
+        if r.scalar:
+            scalar = u.scalar
+            for k, v in r.scalar.items():
+                scalar[k] = scalar.get(k, 0) + v
+        u = self.non_zero_requested
+        u.milli_cpu += pi.non0_cpu
+        u.memory += pi.non0_mem
+        if pi.host_ports:
+            used = self.used_ports
+            for ip, proto, port in pi.host_ports:
+                used.add(ip, proto, port)
+        self.generation += 1
+
+    def _account_added_pods(self, pis: list[PodInfo]) -> None:
+        """What ``add_pod`` does besides appending to ``pods``, for pods already appended in
+        this order (Snapshot.build fills each node in bulk this way: the same result, summed
+        in locals)."""
+        cpu = mem = eph = non0_cpu = non0_mem = 0
+        u = self.requested
+        for pi in pis:
+            if pi.has_affinity:
+                if self.pods_with_affinity is _NO_PODS:
+                    self.pods_with_affinity = [pi]
+                else:
+                    self.pods_with_affinity.append(pi)
+                _AFFINITY_EPOCH[0] += 1
+            if pi.has_required_anti_affinity:
+                if self.pods_with_required_anti_affinity is _NO_PODS:
+                    self.pods_with_required_anti_affinity = [pi]
+                else:
+                    self.pods_with_required_anti_affinity.append(pi)
+                _AFFINITY_EPOCH[0] += 1
+            r = pi.requests
+            cpu += r.milli_cpu
+            mem += r.memory
+            eph += r.ephemeral_storage
+            if r.scalar:
+                scalar = u.scalar
+                for k, v in r.scalar.items():
+                    scalar[k] = scalar.get(k, 0) + v
+            non0_cpu += pi.non0_cpu
+            non0_mem += pi.non0_mem
+            if pi.host_ports:
+                used = self.used_ports
+                for ip, proto, port in pi.host_ports:
+                    used.add(ip, proto, port)
+        u.milli_cpu += cpu
+        u.memory += mem
+        u.ephemeral_storage += eph
+        u = self.non_zero_requested
+        u.milli_cpu += non0_cpu
+        u.memory += non0_mem
+        self.generation += len(pis)
 
     def remove_pod(self, key: str) -> PodInfo | None:
         for i, pi in enumerate(self.pods):
@@ -617,13 +1073,18 @@ class NodeInfo:
 
 
 # -- Snapshot ----------------------------------------------------------------------------------
+_NO_LABEL = object()
+
+
 def _zone_key(node: dict) -> str:
     """``utilnode.GetZoneKey``."""
     labels = (node.get("metadata") or {}).get("labels") or {}
-    zone = labels.get("topology.kubernetes.io/zone",
-                      labels.get("failure-domain.beta.kubernetes.io/zone", ""))
-    region = labels.get("topology.kubernetes.io/region",
-                        labels.get("failure-domain.beta.kubernetes.io/region", ""))
+    zone = labels.get("topology.kubernetes.io/zone", _NO_LABEL)
+    if zone is _NO_LABEL:
+        zone = labels.get("failure-domain.beta.kubernetes.io/zone", "")
+    region = labels.get("topology.kubernetes.io/region", _NO_LABEL)
+    if region is _NO_LABEL:
+        region = labels.get("failure-domain.beta.kubernetes.io/region", "")
     if not region and not zone:
         return ""
     return region + ":\x00:" + zone
@@ -647,8 +1108,26 @@ def zone_interleaved(nodes: list[dict]) -> list[dict]:
     return out
 
 
+TERMINAL_PHASES = ("Succeeded", "Failed")
+
+
 def is_terminal_pod(pod: dict) -> bool:
-    return ((pod.get("status") or {}).get("phase")) in ("Succeeded", "Failed")
+    return ((pod.get("status") or {}).get("phase")) in TERMINAL_PHASES
+
+
+@contextmanager
+def gc_paused():
+    """The cyclic garbage collector off while a cluster's worth of acyclic PodInfo / NodeInfo
+    objects is built: otherwise allocating them triggers repeated collections that walk every
+    live object (the whole stored state), costing more than the building itself."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 class Snapshot:
@@ -665,25 +1144,48 @@ class Snapshot:
 
     @classmethod
     def build(cls, nodes: list[dict], pods: Iterable[dict | PodInfo] = ()) -> "Snapshot":
-        snap = cls([NodeInfo(n) for n in zone_interleaved(list(nodes))])
-        snap._build_images()
+        snap = cls.of_nodes(nodes)
+        node_info_map = snap.node_info_map
         for p in pods:
             pi = p if isinstance(p, PodInfo) else None
             pod = pi.pod if pi is not None else p
             node_name = ((pod.get("spec") or {}).get("nodeName")) or ""
-            if not node_name or is_terminal_pod(pod):
+            if not node_name:
                 continue
-            ni = snap.node_info_map.get(node_name)
+            status = pod.get("status")
+            if status and status.get("phase") in TERMINAL_PHASES:
+                continue
+            ni = node_info_map.get(node_name)
             if ni is None:
                 continue
-            ni.add_pod(pi if pi is not None else PodInfo(pod))
+            ni.pods.append(pi if pi is not None else PodInfo(pod))
+        snap.account_appended_pods()
         return snap
+
+    @classmethod
+    def of_nodes(cls, nodes: list[dict]) -> "Snapshot":
+        """The first half of ``build``: the nodes (in node tree order) and images, no pods
+        yet. Pods may then be appended to ``NodeInfo.pods`` in order, followed by
+        ``account_appended_pods``, which makes it the same as ``build`` with those pods."""
+        snap = cls([NodeInfo(n) for n in zone_interleaved(list(nodes))])
+        snap._build_images()
+        return snap
+
+    def account_appended_pods(self) -> None:
+        """Account the pods appended to the nodes since ``of_nodes`` (call once)."""
+        for ni in self.node_info_list:
+            if ni.pods:
+                ni._account_added_pods(ni.pods)
 
     def _build_images(self) -> None:
         states: dict[str, ImageStateSummary] = {}
         for ni in self.node_info_list:
+            images = (ni.node.get("status") or {}).get("images")
+            if not images:
+                ni.image_states = _NO_IMAGES
+                continue
             mine: dict[str, ImageStateSummary] = {}
-            for image in ((ni.node.get("status") or {}).get("images") or ()):
+            for image in images:
                 size = int(image.get("sizeBytes") or 0)
                 for name in image.get("names") or ():
                     st = states.get(name)
