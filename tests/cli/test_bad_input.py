@@ -153,3 +153,40 @@ def test_every_invalid_document_of_a_multi_document_apply_is_reported(kubesim, t
     assert r.code == 1
     assert f'"{f}" (document 3)' in r.err and 'unknown field "spec.colour"' in r.err
     assert snapshot(kubesim.state_dir) == before
+
+
+DEPLOY = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: nginx
+        image: nginx
+"""
+
+
+@pytest.mark.parametrize("change, message", [
+    pytest.param(("matchLabels: {app: web}", "matchLabels: {app: other}"),
+                 'The Deployment "web" is invalid: spec.template.metadata.labels: Invalid value: '
+                 'map[string]string{"app":"web"}: `selector` does not match template `labels`',
+                 id="a deployment whose selector does not match its labels"),
+    pytest.param(("replicas: 3", "replicas: -1"),
+                 'The Deployment "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+                 id="negative replicas"),
+])
+def test_bad_deployments_are_refused_and_change_nothing(kubesim, tmp_path, change, message):
+    kubesim.ok("get nodes")
+    f = tmp_path / "d.yaml"
+    f.write_text(DEPLOY.replace(*change))
+    before = snapshot(kubesim.state_dir)
+    r = kubesim(f"apply -f {f}")
+    assert (r.code, r.out, r.err) == (1, "", message + "\n")
+    assert snapshot(kubesim.state_dir) == before
