@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from kubesim.cli.session import namespace, session
-from kubesim.errors import NotFound, UsageError
+from kubesim.errors import NotFound
 
 
 def describe_cmd(args, env) -> int:
-    from kubesim.api import kinds
     from kubesim.cli.resources import parse_targets
     from kubesim.engine import objects
     from kubesim.engine.events import events_for

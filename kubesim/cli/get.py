@@ -190,7 +190,7 @@ def _format_arg(fmt: str, prefixes) -> str:
     for p in prefixes:
         if fmt.startswith(p):
             return fmt[len(p):]
-    raise UsageError(f"template format specified but no template given")
+    raise UsageError("template format specified but no template given")
 
 
 def _raw(args, env) -> int:

@@ -404,7 +404,7 @@ def value_from_int_or_percent(v, total: int, round_up: bool) -> int:
         return v
     s = str(v)
     if not s.endswith("%"):
-        raise IntOrStringError(f"invalid value for IntOrString: invalid type: string is not a percentage")
+        raise IntOrStringError("invalid value for IntOrString: invalid type: string is not a percentage")
     try:
         pct = int(s[:-1])
     except ValueError:

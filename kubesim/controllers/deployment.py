@@ -584,7 +584,7 @@ def restart(deployment: dict, now: float) -> dict:
     from kubesim.clock import format_time
 
     if (deployment.get("spec") or {}).get("paused"):
-        raise RolloutError(f"can't restart paused deployment (run rollout resume first)")
+        raise RolloutError("can't restart paused deployment (run rollout resume first)")
     new = deepcopy(deployment)
     tmeta = new.setdefault("spec", {}).setdefault("template", {}).setdefault("metadata", {})
     tmeta.setdefault("annotations", {})[RESTARTED_AT] = format_time(now)

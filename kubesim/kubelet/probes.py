@@ -104,7 +104,7 @@ def _forced_failure(spec: ProbeSpec, container: dict, pod_ip: str) -> str:
         host = spec.detail.get("host") or pod_ip
         return f"dial tcp {host}:{_port(container, spec.detail.get('port'))}: connect: connection refused"
     if spec.handler == "grpc":
-        return f"service unhealthy (responded with \"NOT_SERVING\")"
+        return "service unhealthy (responded with \"NOT_SERVING\")"
     return ""
 
 
