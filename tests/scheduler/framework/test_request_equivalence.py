@@ -26,11 +26,11 @@ def ref_quantity(v) -> Fraction:
 
 
 def ref_milli(q: Fraction) -> int:
-    return Q._scaled_fraction(q, -3)
+    return Q.milli_value(q)
 
 
 def ref_value(q: Fraction) -> int:
-    return Q._scaled_fraction(q, 0)
+    return Q.value(q)
 
 
 def ref_conv(name: str, q: Fraction) -> int:
