@@ -950,18 +950,8 @@ class NodeInfo:
 
     def add_pod(self, pi: PodInfo) -> None:
         self.pods.append(pi)
-        if pi.has_affinity:
-            if self.pods_with_affinity is _NO_PODS:
-                self.pods_with_affinity = [pi]
-            else:
-                self.pods_with_affinity.append(pi)
-            _AFFINITY_EPOCH[0] += 1
-        if pi.has_required_anti_affinity:
-            if self.pods_with_required_anti_affinity is _NO_PODS:
-                self.pods_with_required_anti_affinity = [pi]
-            else:
-                self.pods_with_required_anti_affinity.append(pi)
-            _AFFINITY_EPOCH[0] += 1
+        if pi.has_affinity or pi.has_required_anti_affinity:
+            self._note_affinity(pi)
         # _update(pi, 1), inlined
         u = self.requested
         r = pi.requests
@@ -981,6 +971,22 @@ class NodeInfo:
                 used.add(ip, proto, port)
         self.generation += 1
 
+    def _note_affinity(self, pi: PodInfo) -> None:
+        """Track a pod with (anti-)affinity terms for InterPodAffinity (the lists start as a
+        shared read-only placeholder)."""
+        if pi.has_affinity:
+            if self.pods_with_affinity is _NO_PODS:
+                self.pods_with_affinity = [pi]
+            else:
+                self.pods_with_affinity.append(pi)
+            _AFFINITY_EPOCH[0] += 1
+        if pi.has_required_anti_affinity:
+            if self.pods_with_required_anti_affinity is _NO_PODS:
+                self.pods_with_required_anti_affinity = [pi]
+            else:
+                self.pods_with_required_anti_affinity.append(pi)
+            _AFFINITY_EPOCH[0] += 1
+
     def _account_added_pods(self, pis: list[PodInfo]) -> None:
         """What ``add_pod`` does besides appending to ``pods``, for pods already appended in
         this order (Snapshot.build fills each node in bulk this way: the same result, summed
@@ -988,18 +994,8 @@ class NodeInfo:
         cpu = mem = eph = non0_cpu = non0_mem = 0
         u = self.requested
         for pi in pis:
-            if pi.has_affinity:
-                if self.pods_with_affinity is _NO_PODS:
-                    self.pods_with_affinity = [pi]
-                else:
-                    self.pods_with_affinity.append(pi)
-                _AFFINITY_EPOCH[0] += 1
-            if pi.has_required_anti_affinity:
-                if self.pods_with_required_anti_affinity is _NO_PODS:
-                    self.pods_with_required_anti_affinity = [pi]
-                else:
-                    self.pods_with_required_anti_affinity.append(pi)
-                _AFFINITY_EPOCH[0] += 1
+            if pi.has_affinity or pi.has_required_anti_affinity:
+                self._note_affinity(pi)
             r = pi.requests
             cpu += r.milli_cpu
             mem += r.memory
