@@ -52,10 +52,14 @@ def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = Fals
     """Run the control loop to a fixed point; returns the number of rounds that changed things."""
     store = cluster.store
     due = store.meta("settle.due")
-    signature = static_pod_signature(store.directory)
-    if signature != store.meta("settle.staticPods"):
-        store.set_meta("settle.staticPods", signature)
-        force = True  # a manifest was written, edited or removed: the kubelets must look
+    if not getattr(cluster, "_static_pods_checked", False):
+        # once per command (it settles before and after its work; only the user, between
+        # commands, writes to these directories)
+        cluster._static_pods_checked = True
+        signature = static_pod_signature(store.directory)
+        if signature != store.meta("settle.staticPods"):
+            store.set_meta("settle.staticPods", signature)
+            force = True  # a manifest was written, edited or removed: the kubelets must look
     if not force and not store.dirty and (due is None or float(due) > cluster.now()):
         return 0
     steps = default_steps() if steps is None else steps
