@@ -95,6 +95,12 @@ _R(KindInfo("Deployment", "apps", "v1", "deployments", True, ("deploy",), catego
 _R(KindInfo("ReplicaSet", "apps", "v1", "replicasets", True, ("rs",), categories=("all",)))
 _R(KindInfo("DaemonSet", "apps", "v1", "daemonsets", True, ("ds",), categories=("all",)))
 _R(KindInfo("ControllerRevision", "apps", "v1", "controllerrevisions", True))
+_R(KindInfo("PriorityClass", "scheduling.k8s.io", "v1", "priorityclasses", False, ("pc",)))
+_R(KindInfo("PodDisruptionBudget", "policy", "v1", "poddisruptionbudgets", True, ("pdb",)))
+_R(KindInfo("PersistentVolume", "", "v1", "persistentvolumes", False, ("pv",)))
+_R(KindInfo("PersistentVolumeClaim", "", "v1", "persistentvolumeclaims", True, ("pvc",)))
+_R(KindInfo("StorageClass", "storage.k8s.io", "v1", "storageclasses", False, ("sc",)))
+_R(KindInfo("CSINode", "storage.k8s.io", "v1", "csinodes", False))
 # Not an API object: the cluster's scheduler configuration, applied like a manifest (DESIGN §1.3).
 _R(KindInfo("KubeSchedulerConfiguration", "kubescheduler.config.k8s.io", "v1", "kubeschedulerconfigurations",
             False, (), ("apply", "get"), served=False))
