@@ -102,37 +102,50 @@ def taint_nodes_by_condition(cluster: Cluster) -> bool:
     return changed
 
 
-def _controller_step(name: str):
-    """A settle step running one workload controller: sync over a view, then apply its changes
-    (pods through the API server's create, so they get admission and defaults)."""
+def apply_changes(cluster: Cluster, changes) -> bool:
+    """Apply controller-style ``Change`` lists (controllers/base.py) through the API server's
+    operations: pods are created with admission and defaults and deleted gracefully."""
+    from kubesim.api import kinds
+    from kubesim.controllers import apply
+    from kubesim.engine import objects
+
+    store = cluster.store
+
+    def create(obj: dict):
+        return objects.create_object(cluster, obj, kinds.for_object(obj))
+
+    def delete(kind: str, ns: str, name_: str):
+        info = kinds.by_kind(kind)
+        if store.get(kind, ns, name_) is not None:
+            objects.delete_object(cluster, info, ns, name_)
+
+    def record(obj, type_, reason, message, component):
+        cluster.record(obj, type_, reason, message, component)
+
+    return apply.apply_changes(changes, get=store.get, create=create, put=store.put, delete=delete,
+                               record=record, wake_at=cluster.wake_at, now=cluster.now())
+
+
+WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Node", "ControllerRevision")
+
+
+def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaSet", "DaemonSet"),
+                     view_kinds: tuple[str, ...] = WORKLOAD_KINDS):
+    """A settle step running one controller (``kubesim.controllers.<name>.sync``): sync over a
+    view of ``view_kinds``, then apply its changes. It runs only while some ``gate`` kind has
+    objects (no Deployments, no deployment controller work)."""
 
     def step(cluster: Cluster) -> bool:
         import importlib
 
-        from kubesim.api import kinds
-        from kubesim.controllers import apply
         from kubesim.controllers.base import View
-        from kubesim.engine import objects
 
         store = cluster.store
-        if not (store.count("Deployment") or store.count("ReplicaSet") or store.count("DaemonSet")):
+        if not any(store.count(k) for k in gate):
             return False
         sync = importlib.import_module(f"kubesim.controllers.{name}").sync
-        view = View.from_store(store, cluster.now(), cluster.rng)
-
-        def create(obj: dict):
-            return objects.create_object(cluster, obj, kinds.for_object(obj))
-
-        def delete(kind: str, ns: str, name_: str):
-            info = kinds.by_kind(kind)
-            if store.get(kind, ns, name_) is not None:
-                objects.delete_object(cluster, info, ns, name_)
-
-        def record(obj, type_, reason, message, component):
-            cluster.record(obj, type_, reason, message, component)
-
-        return apply.apply_changes(sync(view), get=store.get, create=create, put=store.put, delete=delete,
-                                   record=record, wake_at=cluster.wake_at, now=cluster.now())
+        view = View.from_store(store, cluster.now(), cluster.rng, kinds=view_kinds)
+        return apply_changes(cluster, sync(view))
 
     step.__name__ = f"{name}_controller"
     return step

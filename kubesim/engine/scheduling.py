@@ -57,6 +57,7 @@ def make_scheduler(cluster: Cluster, explain: bool = True):
     store = cluster.store
     s.handle.namespace_labels = namespace_labels(cluster)
     s.handle.list_objects = lambda kind, ns: store.list(kind, ns)
+    s.handle.get_object = store.get
     s.next_start_node_index = int(store.meta(START_INDEX_META, 0) or 0)
     return s
 
@@ -156,10 +157,29 @@ def _write_back(cluster: Cluster, pod: dict, result, full: bool = True) -> None:
         _set_condition(pod, {"lastProbeTime": None, "message": result.message,
                              "reason": result.reason or ("SchedulerError" if result.outcome == "Error" else "Unschedulable"),
                              "status": "False", "type": "PodScheduled"}, now)
+        if result.nominated_node is not None:
+            if result.nominated_node:
+                pod["status"]["nominatedNodeName"] = result.nominated_node
+            else:
+                pod["status"].pop("nominatedNodeName", None)
+    apply_writes(cluster, result.writes)
     store.put(pod)
     for ev in result.events:
         cluster.record(pod, ev.get("type", "Normal"), ev["reason"], ev["message"], "default-scheduler")
     save_explanation(cluster, pod, result.explanation, full)
+
+
+def apply_writes(cluster: Cluster, writes: list[dict]) -> bool:
+    """Carry out what the scheduler's plugins asked of the API server (Handle.request)."""
+    if not writes:
+        return False
+    from kubesim.controllers.base import Change, Event
+    from kubesim.engine.components import apply_changes
+
+    changes = [Change(w["op"], w["obj"], events=[Event(w["obj"], t, r, m, "default-scheduler")
+                                                 for t, r, m in w.get("events") or ()])
+               for w in writes]
+    return apply_changes(cluster, changes)
 
 
 def save_explanation(cluster: Cluster, pod: dict, explanation: dict, full: bool = True) -> None:

@@ -98,6 +98,10 @@ class ScheduleResult:
     unschedulable_plugins: list[str] = field(default_factory=list)
     evaluated_nodes: int = 0
     feasible_nodes: int = 0
+    # What the cycle's plugins asked the API server to do (Handle.request), in order.
+    writes: list[dict] = field(default_factory=list)
+    # status.nominatedNodeName to record: None leaves it, "" clears it (PostFilter's result).
+    nominated_node: str | None = None
 
 
 @dataclass
@@ -344,12 +348,17 @@ class Scheduler:
         spec = pod.get("spec") or {}
         full = f"{meta.get('namespace') or 'default'}/{meta.get('name', '')}"
 
+        handle = self.handle
+        handle.commit = commit
+        handle.writes = []
+
         def done(outcome: str, node: str | None = None, message: str = "",
                  events: list[dict] | None = None, **kw) -> ScheduleResult:
             expl["outcome"] = outcome
             expl["node"] = node
             expl["message"] = message
-            return ScheduleResult(outcome, node, message, expl, events or [], **kw)
+            writes, handle.writes = (handle.writes if commit else []), []
+            return ScheduleResult(outcome, node, message, expl, events or [], writes=writes, **kw)
 
         if spec.get("nodeName"):
             return done("Bypassed", spec["nodeName"])

@@ -83,7 +83,14 @@ class Handle:
     ``log(level, "file.go:NN", message, kv)`` is the scheduler's log callback (or None).
     ``namespace_labels`` maps namespace name to its labels (InterPodAffinity's
     namespaceSelector); ``list_objects(kind, namespace)`` lists stored objects (PodTopologySpread's
-    default constraints look up the pod's ReplicaSets, StatefulSets and Services).
+    default constraints look up the pod's ReplicaSets, StatefulSets and Services);
+    ``get_object(kind, namespace, name)`` reads one (None when absent).
+
+    Plugins never write the store. What upstream's plugins ask the API server to do (PreBind
+    binding volumes, preemption deleting victims) they hand to ``request``; the scheduler returns
+    the requests of a committed cycle in ``ScheduleResult.writes`` and the engine carries them
+    out in order, as controller changes (controllers/base.py ``Change``). While ``commit`` is
+    False (explain-schedule evaluating a pod) requests are dropped.
     """
 
     def __init__(self, snapshot: "Snapshot | None" = None, log=None) -> None:
@@ -93,6 +100,15 @@ class Handle:
         self.log = log
         self.namespace_labels: dict[str, dict] | None = None
         self.list_objects = None
+        self.get_object = None
+        self.commit = True
+        self.writes: list[dict] = []
+
+    def request(self, op: str, obj: dict, events: "list[tuple[str, str, str]] | None" = None) -> None:
+        """Ask the API server to ``op`` (``update``, ``update_status`` or ``delete``) ``obj``,
+        then record ``events`` about it: (type, reason, message) from default-scheduler."""
+        if self.commit:
+            self.writes.append({"op": op, "obj": obj, "events": list(events or [])})
 
 
 class Plugin:
