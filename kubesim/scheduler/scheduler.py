@@ -11,7 +11,9 @@ PreBind/Bind/PostBind, ``handleSchedulingFailure`` and the FailedScheduling even
 1024 characters), pkg/scheduler/framework/types.go (``FitError.Error``: "0/N nodes are
 available: " + the PreFilter message or the sorted "<count> <reason>" histogram + the PostFilter
 message), pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go and
-pkg/scheduler/framework/preemption/preemption.go (the "preemption: ..." tail).
+pkg/scheduler/framework/preemption/preemption.go (the "preemption: ..." tail; the PostFilter
+result's nominated node, recorded in status.nominatedNodeName and in the pod nominator, which
+``handleSchedulingFailure`` updates and ``assume`` clears).
 
 Choices kubesim makes (documented, deterministic):
 
@@ -21,16 +23,11 @@ Choices kubesim makes (documented, deterministic):
   tied nodes in evaluation order — uniform like both, and repeatable with a seed. ``explain`` uses a copy of the rng state, so it
   predicts the very choice the next ``schedule_one`` would make without consuming randomness.
 * Filters run sequentially; "stop after numFeasibleNodesToFind" is exact rather than racy.
-* DefaultPreemption is not implemented yet. When a profile enables it (the default does) and no
-  real PostFilter plugin is registered, a stand-in computes only the message upstream's
-  preemption prints when it finds nothing to do: "not eligible due to
-  preemptionPolicy=Never.", or "0/N nodes are available: <k> Preemption is not helpful for
-  scheduling, <m> No preemption victims found for incoming pod." (nodes rejected as
-  UnschedulableAndUnresolvable are not helped by preemption; nodes without lower-priority pods
-  have no victims; nodes that still do not fit after removing every lower-priority pod report the
-  filter's reason). When evicting lower-priority pods *would* make room, upstream would preempt
-  and print no tail; the stand-in prints no tail either, evicts nothing, and lists the candidate
-  nodes under ``explanation["preemption"]``.
+* PostFilter (DefaultPreemption, kubesim/scheduler/plugins/defaultpreemption.py) runs only
+  when no node fits, so it costs nothing while pods fit. Its analysis (eligibility, candidates
+  and their victims, the nodes where preemption does not help, the rule that chose the node) is
+  recorded under ``explanation["preemption"]``; explaining evaluates it with the rng copy and
+  drops its API requests.
 * Permit plugins asking to Wait cannot be released by anything in kubesim; the wait is treated
   as having timed out ("rejected due to timeout after waiting <t> at plugin <p>").
 * Log sites are upstream's file:line for schedule_one.go at commit 003b4460 (v1.35 era); the
@@ -63,9 +60,6 @@ MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
 NOTE_LENGTH_LIMIT = 1024  # validation.NoteLengthLimit for event notes
 
 NO_NODES_AVAILABLE = "no nodes available to schedule pods"
-PREEMPTION_NOT_HELPFUL = "Preemption is not helpful for scheduling"
-NO_PREEMPTION_VICTIMS = "No preemption victims found for incoming pod"
-PREEMPTION_NEVER = "not eligible due to preemptionPolicy=Never."
 
 # klog call sites (file:line) of the messages emitted here.
 SITE_ABOUT_TO_TRY = "schedule_one.go:83"
@@ -301,6 +295,7 @@ class Scheduler:
             self.snapshot = snapshot
             self.handle.snapshot = self.snapshot
             self.nominated = nominated
+            self.handle.nominated = nominated
 
     def responsible_for(self, pod: dict) -> bool:
         name = (pod.get("spec") or {}).get("schedulerName") or schedconfig.DEFAULT_SCHEDULER_NAME
@@ -351,6 +346,7 @@ class Scheduler:
         handle = self.handle
         handle.commit = commit
         handle.writes = []
+        handle.now = now
 
         def done(outcome: str, node: str | None = None, message: str = "",
                  events: list[dict] | None = None, **kw) -> ScheduleResult:
@@ -384,6 +380,7 @@ class Scheduler:
         if not commit:
             rng = random.Random()
             rng.setstate(self.rng.getstate())
+        handle.rng = rng
         state = CycleState()
         explain = self.explain_enabled or not commit
         algo = self._schedule_pod(fwk, state, pod_info, rng, commit=commit, explain=explain)
@@ -403,16 +400,18 @@ class Scheduler:
             return self._error_result(done, full, algo.error.message() or "", commit)
         if algo.host is None:
             diagnosis = algo.diagnosis or Diagnosis()
-            self._post_filter(fwk, state, pod_info, diagnosis, expl, full, commit)
+            nominated = self._post_filter(fwk, state, pod_info, diagnosis, expl, full, commit)
             msg = fit_error_message(self.snapshot.num_nodes(), diagnosis)
             if commit:
                 self._emit(2, SITE_UNABLE_NO_FIT, "Unable to schedule pod; no fit; waiting",
                            {"pod": full, "err": msg})
-                self._condition_log(full)
+                self._condition_log(full, nominated)
+                if nominated is not None:
+                    self._nominate(pod_info, nominated)
             return done("Unschedulable", None, msg, self._failed_event(msg),
                         reason="Unschedulable",
                         unschedulable_plugins=sorted(diagnosis.unschedulable_plugins),
-                        evaluated_nodes=algo.evaluated)
+                        evaluated_nodes=algo.evaluated, nominated_node=nominated)
         if not commit:
             return done("Scheduled", algo.host, evaluated_nodes=algo.evaluated,
                         feasible_nodes=algo.feasible)
@@ -422,11 +421,27 @@ class Scheduler:
         return [{"type": "Warning", "reason": "FailedScheduling",
                  "message": truncate_message(msg)}]
 
-    def _condition_log(self, full: str) -> None:
+    def _condition_log(self, full: str, nominated: str | None = None) -> None:
+        # nominatingMode: 0 ModeNoop (leave the nomination), 1 ModeOverride.
         self._emit(3, SITE_UPDATING_CONDITION, "Updating pod condition and nominated node name",
                    {"pod": full, "conditionType": "PodScheduled", "conditionStatus": "False",
-                    "conditionReason": "Unschedulable", "nominatedNodeName": "",
-                    "nominatingMode": 1})
+                    "conditionReason": "Unschedulable", "nominatedNodeName": nominated or "",
+                    "nominatingMode": 0 if nominated is None else 1})
+
+    def _nominate(self, pod: PodInfo, node: str) -> None:
+        """The pod nominator: ``pod`` is nominated to ``node`` ("" clears its nomination).
+        A preemption also clears the nominations of lower-priority pods on that node."""
+        for name in list(self.nominated):
+            kept = [p for p in self.nominated[name] if p.key != pod.key]
+            if node and name == node:
+                kept = [p for p in kept if p.priority >= pod.priority]
+            if kept:
+                self.nominated[name] = kept
+            else:
+                del self.nominated[name]
+        if node:
+            self.nominated.setdefault(node, []).append(pod)
+        self.handle.nominated = self.nominated
 
     def _error_result(self, done, full: str, msg: str, commit: bool) -> ScheduleResult:
         if commit:
@@ -655,61 +670,30 @@ class Scheduler:
 
     # -- PostFilter ------------------------------------------------------------------------
     def _post_filter(self, fwk: Framework, state: CycleState, pod: PodInfo,
-                     diagnosis: Diagnosis, expl: dict, full: str, commit: bool) -> None:
-        if fwk.has_post_filter_plugins():
-            result, s = fwk.run_post_filter_plugins(state, pod, diagnosis.node_to_status)
-            msg = s.message() if s is not None else ""
-            diagnosis.post_filter_msg = msg
-            expl["preemption"] = {"message": msg, "nominatedNode": (
-                result.nominated_node_name or None) if result is not None else None}
-        elif "DefaultPreemption" in fwk.unimplemented:
-            msg, candidates = self._preemption_standin(fwk, state, pod, diagnosis)
-            diagnosis.post_filter_msg = msg
-            expl["preemption"] = {"message": msg, "nominatedNode": None,
-                                  "candidates": candidates, "evicted": []}
-        else:
+                     diagnosis: Diagnosis, expl: dict, full: str, commit: bool) -> str | None:
+        """Run the PostFilter plugins (preemption); the nominated node to record (None: leave
+        the pod's nomination as it is, "": clear it)."""
+        if not fwk.has_post_filter_plugins():
             if commit:
                 self._emit(3, SITE_NO_POSTFILTER,
                            "No PostFilter plugins are registered, so no preemption will be "
                            "performed", {})
-            return
+            return None
+        from kubesim.scheduler.framework.preemption import ANALYSIS_KEY
+
+        result, s = fwk.run_post_filter_plugins(state, pod, diagnosis.node_to_status)
+        msg = s.message() if s is not None else ""
+        diagnosis.post_filter_msg = msg
+        nominated = result.nominated_node_name if result is not None else None
+        analysis = state.get(ANALYSIS_KEY)
+        pre: dict = analysis.as_dict() if analysis is not None else {}
+        pre["message"] = msg
+        pre["nominatedNode"] = nominated or None
+        expl["preemption"] = pre
         if commit:
             self._emit(5, SITE_POSTFILTER_STATUS, "Status after running PostFilter plugins for pod",
-                       {"pod": full, "status": diagnosis.post_filter_msg})
-
-    def _preemption_standin(self, fwk: Framework, state: CycleState, pod: PodInfo,
-                            diagnosis: Diagnosis) -> tuple[str, list[str]]:
-        """What DefaultPreemption would print when it cannot help (see the module docstring)."""
-        if (pod.pod.get("spec") or {}).get("preemptionPolicy") == "Never":
-            return "preemption: " + PREEMPTION_NEVER, []
-        all_nodes = self.snapshot.node_info_list
-        nts = NodeToStatus()
-        nts.set_absent_nodes_status(Status(Code.UnschedulableAndUnresolvable,
-                                           PREEMPTION_NOT_HELPFUL))
-        candidates: list[str] = []
-        for ni in all_nodes:
-            st = diagnosis.node_to_status.get(ni.name)
-            if st.code == Code.UnschedulableAndUnresolvable:
-                nts.set(ni.name, Status(Code.UnschedulableAndUnresolvable, PREEMPTION_NOT_HELPFUL))
-                continue
-            victims = [p for p in ni.pods if p.priority < pod.priority]
-            if not victims:
-                nts.set(ni.name, Status(Code.UnschedulableAndUnresolvable, NO_PREEMPTION_VICTIMS))
-                continue
-            clone = ni.clone()
-            st2 = state.clone()
-            for v in victims:
-                clone.remove_pod(v.key)
-                fwk.run_pre_filter_extension_remove_pod(st2, pod, v, clone)
-            s = fwk.run_filter_plugins_with_nominated_pods(st2, pod, clone,
-                                                           self.nominated.get(ni.name))
-            if s is not None:
-                nts.set(ni.name, s)
-                continue
-            candidates.append(ni.name)
-        if candidates:
-            return "", candidates
-        return "preemption: " + fit_error_message(len(all_nodes), Diagnosis(node_to_status=nts)), []
+                       {"pod": full, "status": msg})
+        return nominated
 
     # -- assume, reserve, permit, bind -----------------------------------------------------
     def _assume_and_bind(self, fwk: Framework, state: CycleState, pod: PodInfo, algo: _Algo,
@@ -764,6 +748,8 @@ class Scheduler:
             fwk.run_reserve_plugins_unreserve(state, assumed, host)
             forget()
             return self._error_result(done, full, s.message(), True)
+        if self.nominated:
+            self._nominate(pod, "")
         self._emit(2, SITE_BOUND, "Successfully bound pod to node",
                    {"pod": full, "node": host, "evaluatedNodes": algo.evaluated,
                     "feasibleNodes": algo.feasible})

@@ -103,6 +103,15 @@ class Handle:
         self.get_object = None
         self.commit = True
         self.writes: list[dict] = []
+        # The scheduler's pod nominator (node name -> nominated PodInfos) and the cycle's
+        # random source (a copy while explaining), for PostFilter plugins.
+        self.nominated: dict[str, list] = {}
+        self.rng = None
+        self.now: float = 0.0  # the cycle's time (seconds since the epoch)
+
+    def nominated_pods_for_node(self, node_name: str) -> list:
+        """``NominatedPodsForNode``: pods nominated to run on the node (status.nominatedNodeName)."""
+        return self.nominated.get(node_name) or []
 
     def request(self, op: str, obj: dict, events: "list[tuple[str, str, str]] | None" = None) -> None:
         """Ask the API server to ``op`` (``update``, ``update_status`` or ``delete``) ``obj``,

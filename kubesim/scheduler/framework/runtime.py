@@ -229,6 +229,13 @@ class Framework:
             if not self.weights.get(pl.name):
                 raise FrameworkError(f"score plugin {q(pl.name)} is not configured with weight")
 
+        # Plugins that run the profile's own extension points (upstream's Handle embeds the
+        # framework; DefaultPreemption runs the filters on nodes without their victims).
+        for pl in self.plugins.values():
+            bind = getattr(pl, "bind_framework", None)
+            if bind is not None:
+                bind(self)
+
     # -- queueing --------------------------------------------------------------------------
     def queue_sort_less(self):
         return self.queue_sort[0].less

@@ -13,6 +13,7 @@ scheduler (removed in v1.23) that older material and logs use.
 from __future__ import annotations
 
 from kubesim.scheduler.plugins.defaultbinder import DefaultBinder
+from kubesim.scheduler.plugins.defaultpreemption import DefaultPreemption
 from kubesim.scheduler.plugins.imagelocality import ImageLocality
 from kubesim.scheduler.plugins.interpodaffinity import InterPodAffinity
 from kubesim.scheduler.plugins.nodeaffinity import NodeAffinity
@@ -40,6 +41,7 @@ REGISTRY: dict[str, type] = {
     "InterPodAffinity": InterPodAffinity,
     "PodTopologySpread": PodTopologySpread,
     "DefaultBinder": DefaultBinder,
+    "DefaultPreemption": DefaultPreemption,
 }
 
 # names.go (v1.35): every in-tree plugin name, implemented here or not.
