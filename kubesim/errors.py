@@ -90,6 +90,12 @@ class BadRequest(StatusError):
     reason = "BadRequest"
 
 
+class TooManyRequests(StatusError):
+    """apierrors.NewTooManyRequests (HTTP 429): the client may retry later."""
+
+    reason = "TooManyRequests"
+
+
 class InternalError(StatusError):
     """apierrors.NewInternalError(err): ``Internal error occurred: <err>``; ``detail`` is err."""
 

@@ -17,8 +17,12 @@ Where kubesim differs from kubectl, on purpose:
   prints kubectl's waiting line and, with ``--watch`` (the default), fails as kubectl's
   ``--timeout`` does (``error: timed out waiting for the condition``): the rollout needs simulated
   time to pass (``kubesim advance``).
-- ``drain`` removes pods at once (through the API server's delete); graceful termination comes
-  with the kubelet. PodDisruptionBudgets are not consulted yet.
+- ``drain`` evicts through the eviction subresource (``kubesim.engine.eviction``), which honours
+  PodDisruptionBudgets; its retries every 5 s and its polls for the pods' deletion run on the
+  simulated clock, settling the cluster in between, so a drain moves simulated time forward as
+  long as the real one would take. Where kubectl would retry forever (no ``--timeout``) and
+  nothing in the cluster can change any more, kubesim stops with an error instead (see
+  ``kubesim.engine.eviction.drain_pods``).
 """
 
 from __future__ import annotations
@@ -486,8 +490,22 @@ def drain_cmd_args(p):
     _add_dry_run(p)
 
 
+def _drain_timeout(value: str) -> float:
+    """--timeout, a pflag DurationVar: Go's time.ParseDuration (no ``d`` unit)."""
+    from kubesim.clock import parse_duration
+
+    try:
+        if "d" in value:
+            raise ValueError
+        return parse_duration(value)
+    except ValueError:
+        raise UsageError(f'invalid argument "{value}" for "--timeout" flag: time: invalid duration "{value}"\n'
+                         "See 'kubesim drain --help' for usage.") from None
+
+
 def drain_cmd(args, env) -> int:
     from kubesim.cli import resources
+    from kubesim.engine import eviction
     from kubesim.engine import workloads as wl
 
     if not args.nodes and args.selector is None:
@@ -495,6 +513,8 @@ def drain_cmd(args, env) -> int:
     if args.nodes and args.selector:
         raise UsageError("cannot specify both a node name and a --selector option\n"
                          "See 'kubesim drain -h' for help and examples")
+    timeout = _drain_timeout(args.timeout)
+    dry = dry_run_strategy(args.dry_run, env)
     if args.pod_selector:
         from kubesim.api import selectors
 
@@ -502,14 +522,13 @@ def drain_cmd(args, env) -> int:
             selectors.parse_label_selector(args.pod_selector)
         except ValueError:
             raise UsageError("--pod-selector=<pod_selector> must be a valid label selector") from None
-    dry = dry_run_strategy(args.dry_run, env)
     suffix = _dry_suffix(dry)
     opts = wl.DrainOptions(force=args.force, ignore_daemonsets=args.ignore_daemonsets,
                            delete_emptydir_data=args.delete_emptydir_data,
                            pod_selector=args.pod_selector, grace_period=args.grace_period,
                            disable_eviction=args.disable_eviction)
     out, err = env.stdout, env.stderr
-    fatal: list[list[str]] = []
+    fatal: list[tuple[list[str], bool]] = []
     with session(args, env) as cluster:
         nodes = resources.nodes(cluster, args.nodes, args.selector)
         names = [n["metadata"]["name"] for n in nodes]
@@ -526,34 +545,51 @@ def drain_cmd(args, env) -> int:
             plan = wl.plan_drain(cluster, name, opts)
             errors = plan.errors()
             if errors:
-                detail = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
-                err.write(f'error: unable to drain node "{name}" due to error: {detail}, continuing command...\n')
-                fatal.append(errors)
+                err.write(f'error: unable to drain node "{name}" due to error: {_agg_text(errors)}, '
+                          "continuing command...\n")
+                fatal.append((errors, True))
                 pending.append(name)
                 continue
             warnings = plan.warnings()
             if warnings:
                 err.write(f"Warning: {warnings}\n")
-            pods = plan.pods()
-            verb = "deleted" if args.disable_eviction else "evicted"
-            if dry != "none":
-                for pod in pods:
+            if dry == "client":
+                for pod in plan.pods():
                     out.write(f"evicting pod {pod['metadata'].get('namespace', '')}/{pod['metadata']['name']} (dry run)\n")
-            else:
-                if not args.disable_eviction:
-                    for pod in pods:
-                        out.write(f"evicting pod {pod['metadata'].get('namespace', '')}/{pod['metadata']['name']}\n")
-                for pod in pods:
-                    wl.evict(cluster, pod)
-                for pod in pods:
-                    out.write(f"pod/{pod['metadata']['name']} {verb}\n")
-            out.write(f"node/{name} drained{suffix}\n")
+                out.write(f"node/{name} drained{suffix}\n")
+                continue
+            failure = eviction.drain_pods(cluster, plan.pods(), grace_period=args.grace_period, timeout=timeout,
+                                          disable_eviction=args.disable_eviction, server_dry_run=dry == "server",
+                                          skip_wait_seconds=args.skip_wait_for_delete_timeout, out=out, err=err)
+            if failure is None:
+                out.write(f"node/{name} drained{suffix}\n")
+                continue
+            messages, aggregate = failure
+            text = _agg_text(messages) if aggregate else messages[0]
+            left = wl.plan_drain(cluster, name, opts)
+            if left.pods():
+                err.write(f'There are pending pods in node "{name}" when an error occurred: {text}\n')
+                err.write("".join(f"pod/{p['metadata']['name']}\n" for p in left.pods()))
+            err.write(f'error: unable to drain node "{name}" due to error: {text}, continuing command...\n')
+            fatal.append(failure)
+            pending.append(name)
         if pending:
             err.write("There are pending nodes to be drained:\n" + "".join(f" {n}\n" for n in pending))
     if not fatal:
         return 0
+    # cmdutil.CheckErr(utilerrors.NewAggregate(fatal)): an aggregate of one is unwrapped; an
+    # aggregate prints one error a line, a plain error gets "error: "
     if len(fatal) == 1:
-        err.write("".join(e + "\n" for e in fatal[0]))
+        messages, aggregate = fatal[0]
+        if aggregate:
+            err.write("".join(m + "\n" for m in messages))
+        else:
+            err.write(client_error(messages[0]).text + "\n")
     else:
-        err.write("".join((e[0] if len(e) == 1 else "[" + ", ".join(e) + "]") + "\n" for e in fatal))
+        err.write("".join((_agg_text(m) if agg else m[0]) + "\n" for m, agg in fatal))
     return 1
+
+
+def _agg_text(messages: list[str]) -> str:
+    """utilerrors.Aggregate.Error(): one error as is, several as ``[a, b]``."""
+    return messages[0] if len(messages) == 1 else "[" + ", ".join(messages) + "]"

@@ -157,5 +157,10 @@ def schedule(cluster: Cluster) -> bool:
     return scheduling.step(cluster)
 
 
+# what the disruption controller reads: PDBs, pods and the workloads whose scale it counts
+DISRUPTION_KINDS = ("PodDisruptionBudget", "Pod", "ReplicaSet", "Deployment", "StatefulSet", "ReplicationController")
+
 STEPS = [register_nodes, node_lifecycle, taint_nodes_by_condition, _controller_step("deployment"), _controller_step("replicaset"),
-         _controller_step("daemonset"), _controller_step("garbagecollector"), schedule, static_pods, sync_pods]
+         _controller_step("daemonset"), _controller_step("garbagecollector"),
+         _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS),
+         schedule, static_pods, sync_pods]
