@@ -80,6 +80,8 @@ def step(cluster: Cluster) -> bool:
     from kubesim.scheduler.queue import SchedulingQueue
 
     now = cluster.now()
+    if _victims_due(cluster, pods, pending, now):
+        return True
     scheduler = make_scheduler(cluster)
     mine = {k: p for k, p in pending.items() if scheduler.responsible_for(p)}
     less = scheduler.queue_sort_less()
@@ -121,6 +123,31 @@ def step(cluster: Cluster) -> bool:
     return changed
 
 
+def _victims_due(cluster: Cluster, pods: list[dict], pending: dict, now: float) -> bool:
+    """Whether to let the kubelets go first in this settle: a pending pod is nominated to a node
+    where a pod's grace period has already ended (the clock jumped past it, e.g. ``advance``).
+    On a real cluster the kubelet removed that pod at its deadline, before the preemptor's next
+    attempt; here the scheduler step would otherwise run first and find it still terminating.
+    Deferred once per command, so a node whose kubelet never removes it cannot stall the queue."""
+    if getattr(cluster, "_scheduler_deferred_for_victims", False):
+        return False
+    nominated = {(p.get("status") or {}).get("nominatedNodeName") for p in pending.values()}
+    nominated.discard(None)
+    nominated.discard("")
+    if not nominated:
+        return False
+    from kubesim.clock import parse_timestamp
+
+    for p in pods:
+        node = (p.get("spec") or {}).get("nodeName")
+        if node in nominated:
+            t = parse_timestamp((p.get("metadata") or {}).get("deletionTimestamp"))
+            if t is not None and t <= now:
+                cluster._scheduler_deferred_for_victims = True
+                return True
+    return False
+
+
 def _save_queue(store, queue) -> None:
     d = queue.to_dict()
     for e in d["entries"]:
@@ -149,6 +176,7 @@ def _set_condition(pod: dict, cond: dict, now: str) -> None:
 def _write_back(cluster: Cluster, pod: dict, result, full: bool = True) -> None:
     store = cluster.store
     now = cluster.stamp()
+    nominated_before = (pod.get("status") or {}).get("nominatedNodeName")
     if result.outcome == "Scheduled":
         pod["spec"]["nodeName"] = result.node
         _set_condition(pod, {"lastProbeTime": None, "status": "True", "type": "PodScheduled"}, now)
@@ -166,7 +194,24 @@ def _write_back(cluster: Cluster, pod: dict, result, full: bool = True) -> None:
     store.put(pod)
     for ev in result.events:
         cluster.record(pod, ev.get("type", "Normal"), ev["reason"], ev["message"], "default-scheduler")
-    save_explanation(cluster, pod, result.explanation, full)
+    explanation = result.explanation
+    if result.outcome == "Scheduled" and nominated_before and nominated_before == result.node \
+            and explanation and explanation.get("preemption") is None:
+        explanation = _with_earlier_preemption(cluster, pod, explanation, result.node)
+    save_explanation(cluster, pod, explanation, full)
+
+
+def _with_earlier_preemption(cluster: Cluster, pod: dict, explanation: dict, node: str) -> dict:
+    """A pod placed on the node an earlier preemption nominated keeps that attempt's preemption
+    analysis (marked ``earlierAttempt``), so explain-schedule still shows why the room was made."""
+    md = pod["metadata"]
+    old = load_explanation(cluster, md.get("namespace", ""), md["name"])
+    pre = (old[0].get("preemption") if old else None) or None
+    if not pre or pre.get("chosen") != node:
+        return explanation
+    out = dict(explanation)
+    out["preemption"] = dict(pre, earlierAttempt=True)
+    return out
 
 
 def apply_writes(cluster: Cluster, writes: list[dict]) -> bool:

@@ -226,10 +226,79 @@ def _render(exp: dict, *, color: bool, width: int | None, pod: dict | None,
             hints = "; ".join(dict.fromkeys(fit_hint(v, n, pod, (nodes or {}).get(n)) for _, v in failing))
             console.print(f"  {n}: {_esc(hints) if color else hints}")
     pre = exp.get("preemption")
-    if pre and (pre.get("candidates") or pre.get("evicted")):
-        console.print()
-        console.print(f"Preemption: candidates {', '.join(c.get('node', '?') if isinstance(c, dict) else str(c) for c in pre.get('candidates') or []) or 'none'}")
+    if pre:
+        _render_preemption(console, pre, color=color)
     return buf.getvalue()
+
+
+def _victim_str(v: dict) -> str:
+    return f"{v.get('namespace', '')}/{v.get('name', '')} (priority {v.get('priority', 0)})"
+
+
+def _render_preemption(console, pre: dict, *, color: bool) -> None:
+    """The PostFilter (DefaultPreemption) analysis: eligibility, candidate nodes with their
+    victims, the nodes where preemption does not help, and the rule that chose the node."""
+    from rich import box
+    from rich.table import Table
+
+    def esc(x: str) -> str:
+        return _esc(x) if color else x
+
+    console.print()
+    title = "Preemption (PostFilter DefaultPreemption)"
+    if pre.get("earlierAttempt"):
+        title += ", from the attempt that nominated the node"
+    console.print(f"[bold]{title}[/bold]" if color else title)
+    if "eligible" not in pre:  # a PostFilter kubesim records no analysis for
+        if pre.get("message"):
+            console.print(f"  {esc(pre['message'])}")
+        return
+    if not pre.get("eligible"):
+        console.print(f"  The pod may not preempt: {esc(pre.get('reason') or '')}")
+        return
+    cands = pre.get("candidates") or []
+    chosen = pre.get("chosen")
+    if cands:
+        t = Table(title="Candidate nodes: the fewest lower-priority pods to evict so the pod fits",
+                  box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
+        t.add_column("NODE", no_wrap=True)
+        t.add_column("VICTIMS (most important first)", overflow="fold")
+        t.add_column("PDB VIOLATIONS", justify="right", no_wrap=True)
+        t.add_column("HIGHEST PRIORITY", justify="right", no_wrap=True)
+        t.add_column("SUM OF PRIORITIES", justify="right", no_wrap=True)
+        for c in cands:
+            victims = c.get("victims") or []
+            prios = [int(v.get("priority") or 0) for v in victims]
+            name = c.get("node", "")
+            label = name + ("  ← chosen" if name == chosen else "")
+            if color and name == chosen:
+                label = f"[bold green]{label}[/bold green]"
+            t.add_row(label, esc(", ".join(_victim_str(v) for v in victims)),
+                      str(c.get("numPDBViolations", 0)), str(max(prios) if prios else ""),
+                      str(sum(prios)))
+        console.print(t)
+    not_helpful = pre.get("notHelpful") or {}
+    if not_helpful:
+        console.print("  Preemption does not help on:")
+        for n in sorted(not_helpful)[:MAX_NODE_ROWS]:
+            console.print(f"    {n}: {esc(not_helpful[n])}")
+        if len(not_helpful) > MAX_NODE_ROWS:
+            console.print(f"    ... and {len(not_helpful) - MAX_NODE_ROWS} more nodes (-o json shows them all)")
+    if pre.get("notChecked"):
+        console.print(f"  {pre['notChecked']} more nodes were not checked: the dry run stops once it has enough candidates.")
+    if chosen:
+        rule = pre.get("decidedBy") or ""
+        if rule == "the only candidate":
+            why = "the only candidate node"
+        else:
+            why = f"decided by the rule \"{rule}\" (kube-scheduler's order: fewest PDB violations, lowest " \
+                  "highest-victim priority, lowest sum of victim priorities, fewest victims, latest start " \
+                  "time of the highest-priority victims, then the first candidate)"
+        console.print(f"  Chosen: {chosen}, {why}.")
+        console.print(f"  The victims are deleted gracefully; the pod is nominated to {chosen} (NOMINATED NODE) and "
+                      "is scheduled once they are gone.")
+    elif not cands:
+        console.print("  No node has lower-priority pods whose eviction would make the pod fit.")
 
 
 def _summarise_rest(console, rest: list[str], all_nodes: dict) -> None:
