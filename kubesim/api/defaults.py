@@ -60,11 +60,15 @@ SYSTEM_PRIORITY_CLASSES = {
 }
 
 
-def apply_defaults(obj: dict, *, rng=None, priority_classes=None) -> None:
+def apply_defaults(obj: dict, *, rng=None, priority_classes=None, lister=None, now: str | None = None) -> None:
     """Default and admit ``obj`` in place, as the API server does on create.
 
     ``priority_classes`` maps PriorityClass names to PriorityClass objects (or dicts with
     ``value``, ``globalDefault``, ``preemptionPolicy``); the two system classes are always known.
+    ``lister(kind)`` returns the stored objects of a cluster-scoped kind, for the admission
+    plugins that read them (Priority: the stored PriorityClasses, when ``priority_classes`` is
+    not given; DefaultStorageClass: the StorageClasses); it is called only when needed. ``now``
+    (RFC 3339) stamps a new PersistentVolume's ``lastPhaseTransitionTime``.
     Raises ``kubesim.errors.Forbidden`` where admission refuses the object (unknown
     priorityClassName, a spec.priority that contradicts it)."""
     kind = obj.get("kind", "")
@@ -73,14 +77,72 @@ def apply_defaults(obj: dict, *, rng=None, priority_classes=None) -> None:
 
         apps.DEFAULTERS[kind](obj)
         return
-    fn = DEFAULTERS.get(kind)
-    if fn is None:
+    if kind not in _GROUP_KINDS and kind not in DEFAULTERS:
         return
     if rng is None:
         import random
 
         rng = random.Random()
+    if kind in _GROUP_KINDS:
+        _default_group_kind(obj, kind, rng, lister, now)
+        return
+    fn = DEFAULTERS[kind]
+    if kind == "Pod" and priority_classes is None and lister is not None and _needs_priority_classes(obj):
+        priority_classes = {pc["metadata"]["name"]: pc for pc in lister("PriorityClass")}
     fn(obj, rng, priority_classes)
+
+
+def _needs_priority_classes(pod: dict) -> bool:
+    """A pod naming a system class resolves without the store; any other pod needs the stored
+    classes (its class, or the globalDefault one)."""
+    name = (pod.get("spec") or {}).get("priorityClassName") if isinstance(pod.get("spec"), dict) else None
+    return name not in SYSTEM_PRIORITY_CLASSES
+
+
+def _default_group_kind(obj: dict, kind: str, rng, lister, now: str | None) -> None:
+    """PriorityClass, PodDisruptionBudget, PersistentVolume(Claim), StorageClass, CSINode."""
+    _before_create(obj, rng, namespaced=kind in ("PodDisruptionBudget", "PersistentVolumeClaim"))
+    if kind == "PriorityClass":
+        from kubesim.api import scheduling
+
+        scheduling.default_priority_class(obj)
+    elif kind == "PodDisruptionBudget":
+        from kubesim.api import policy
+
+        policy.default_pdb(obj)
+    elif kind == "PersistentVolume":
+        from kubesim.api import storage
+
+        storage.default_pv(obj, now)
+    elif kind == "PersistentVolumeClaim":
+        from kubesim.api import storage
+
+        spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else {}
+        needs = spec.get("storageClassName") is None and lister is not None
+        storage.default_pvc(obj, lister("StorageClass") if needs else None)
+    elif kind == "StorageClass":
+        from kubesim.api import storage
+
+        storage.default_storage_class(obj)
+
+
+def validating_admission(obj: dict, old: dict | None, lister) -> None:
+    """The validating admission plugins that read other objects, after validation: Priority's
+    check that only one PriorityClass is the global default. Raises ``Forbidden``."""
+    if obj.get("kind") == "PriorityClass" and obj.get("globalDefault") and lister is not None:
+        from kubesim.api import scheduling
+
+        name = (obj.get("metadata") or {}).get("name")
+        others = [pc for pc in lister("PriorityClass") if pc["metadata"].get("name") != name or old is not None]
+        scheduling.admit_priority_class(obj, old, others)
+
+
+def check_delete(kind: str, name: str) -> None:
+    """What the REST storage refuses to delete: the system PriorityClasses."""
+    if kind == "PriorityClass":
+        from kubesim.api import scheduling
+
+        scheduling.check_delete(name)
 
 
 def apply_update_defaults(new: dict, old: dict) -> None:
@@ -90,6 +152,21 @@ def apply_update_defaults(new: dict, old: dict) -> None:
         from kubesim.api import apps
 
         apps.default_update(new, old)
+        return
+    if kind == "PriorityClass":
+        from kubesim.api import scheduling
+
+        scheduling.default_priority_class_update(new, old)
+        return
+    if kind == "PodDisruptionBudget":
+        from kubesim.api import policy
+
+        policy.default_pdb_update(new, old)
+        return
+    if kind in ("PersistentVolume", "PersistentVolumeClaim", "StorageClass"):
+        from kubesim.api import storage
+
+        storage.default_update(new, old)
         return
     if kind == "Pod":
         default_pod_schema(new)
@@ -617,6 +694,9 @@ def _default_namespace(ns: dict, rng, priority_classes) -> None:
 
 
 _APPS_KINDS = ("Deployment", "ReplicaSet", "DaemonSet")  # defaulted by kubesim.api.apps
+# defaulted by kubesim.api.scheduling, .policy and .storage
+_GROUP_KINDS = ("PriorityClass", "PodDisruptionBudget", "PersistentVolume", "PersistentVolumeClaim",
+                "StorageClass", "CSINode")
 
 DEFAULTERS = {
     "Pod": _default_pod,

@@ -1702,6 +1702,17 @@ def _apps_validators() -> dict:
     return apps.VALIDATORS
 
 
+def _group_validators() -> dict:
+    from kubesim.api import policy, scheduling, storage
+
+    return {**scheduling.VALIDATORS, **policy.VALIDATORS, **storage.VALIDATORS}
+
+
+# validated by kubesim.api.scheduling, .policy and .storage
+_GROUP_KINDS = ("PriorityClass", "PodDisruptionBudget", "PersistentVolume", "PersistentVolumeClaim",
+                "StorageClass", "CSINode")
+
+
 def validate_object(obj: dict, old: dict | None = None) -> list[FieldError]:
     """The API server's verdict on a create (``old`` is None) or an update of ``obj``.
 
@@ -1709,7 +1720,8 @@ def validate_object(obj: dict, old: dict | None = None) -> list[FieldError]:
     validates after defaulting and admission. Errors repeating an earlier message are dropped,
     as ``field.ErrorList.ToAggregate`` does for the server's message."""
     kind = obj.get("kind", "")
-    entry = VALIDATORS.get(kind) or (_apps_validators().get(kind) if kind in _APPS_KINDS else None)
+    entry = VALIDATORS.get(kind) or (_apps_validators().get(kind) if kind in _APPS_KINDS else None) or \
+        (_group_validators().get(kind) if kind in _GROUP_KINDS else None)
     if entry is None:
         return []
     create, update = entry

@@ -43,6 +43,8 @@ def describe_cmd(args, env) -> int:
                     extra_pods.sort(key=lambda p: (p["metadata"].get("namespace", ""), p["metadata"]["name"]))
                 elif info.kind in ("ReplicaSet", "DaemonSet"):
                     extra_pods = cluster.store.list("Pod", obj_ns)  # the describer keeps its own
+                elif info.kind == "PersistentVolumeClaim":
+                    extra_pods = cluster.store.list("Pod", obj_ns)  # "Used By": the describer keeps the users
                 elif info.kind == "Deployment":
                     extra["replicasets"] = cluster.store.list("ReplicaSet", obj_ns)
                 ctx = DescribeContext(now=now, events=events_for(cluster, obj), pods=extra_pods, extra=extra)

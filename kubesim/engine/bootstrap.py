@@ -2,7 +2,7 @@
 
 An empty state becomes, on first use, a kubeadm-like cluster: ``controlplane`` (labelled and
 tainted as kubeadm does: cmd/kubeadm/app/constants and phases/markcontrolplane), ``node01``,
-``node02``, and the namespaces every cluster starts with. The nodes register through the
+``node02``, and the namespaces and system PriorityClasses every cluster starts with. The nodes register through the
 simulated kubelet on the first settle.
 """
 
@@ -61,6 +61,7 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
         obj = namespace_manifest(ns)
         apply_defaults(obj, rng=cluster.rng)
         store.create(obj, now)
+    _system_priority_classes(cluster, now)
     if not empty:
         zl = zone_names(zones)
         manifests = [node_manifest("controlplane", control_plane=True, zone=zl[0] if zl else None)]
@@ -72,6 +73,19 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
             (store.directory / "nodes" / m["metadata"]["name"] / "manifests").mkdir(parents=True, exist_ok=True)
         _kubeadm_control_plane(cluster)
     store.set_meta("cluster.initialized", True)
+
+
+def _system_priority_classes(cluster: Cluster, now: str) -> None:
+    """What every API server creates at start-up, whatever the cluster's shape: the
+    system-node-critical and system-cluster-critical PriorityClasses (the scheduling REST
+    storage's post-start hook, pkg/registry/scheduling/rest/storage_scheduling.go)."""
+    from kubesim.api.defaults import apply_defaults
+    from kubesim.api.scheduling import system_priority_class_manifests
+
+    for pc in system_priority_class_manifests():
+        if cluster.store.get("PriorityClass", "", pc["metadata"]["name"]) is None:
+            apply_defaults(pc, rng=cluster.rng)
+            cluster.store.create(pc, now)
 
 
 def _kubeadm_control_plane(cluster: Cluster) -> None:

@@ -153,7 +153,7 @@ def _prepare_for_create(cluster: Cluster, obj: dict, info: KindInfo) -> dict:
             runtimeclass.admit(obj, cluster.store.get("RuntimeClass", "", rcn))
     elif info.kind != "Node":  # a Node keeps the status it was given: the kubelet fills the rest
         obj.pop("status", None)
-    apply_defaults(obj, rng=cluster.rng)
+    apply_defaults(obj, rng=cluster.rng, lister=lambda kind: cluster.store.list(kind), now=cluster.stamp())
     return obj
 
 
@@ -168,6 +168,9 @@ def create_object(cluster: Cluster, obj: dict, info: KindInfo | None = None) -> 
     if cluster.store.get(info.kind, md.get("namespace", ""), md["name"]) is not None:
         raise AlreadyExists(info.resource, md["name"])
     _validate(obj, info)
+    from kubesim.api.defaults import validating_admission
+
+    validating_admission(obj, None, lambda kind: cluster.store.list(kind))
     return cluster.store.create(obj, cluster.stamp())
 
 
@@ -187,6 +190,9 @@ def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo) -> boo
     if _comparable(new) == _comparable(old):
         return False
     _validate(new, info, old)
+    from kubesim.api.defaults import validating_admission
+
+    validating_admission(new, old, lambda kind: cluster.store.list(kind))
     if info.kind == "Pod" and new.get("spec") != old.get("spec"):
         md["generation"] = int(old["metadata"].get("generation", 1)) + 1
     cluster.store.put(new)
@@ -360,6 +366,9 @@ def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
     obj = store.get(info.kind, namespace, name)
     if obj is None:
         raise NotFound(info.resource, name)
+    from kubesim.api.defaults import check_delete
+
+    check_delete(info.kind, name)
     if info.kind == "Pod" and not (force and grace_seconds == 0):
         from kubesim.kubelet.lifecycle import start_termination
 

@@ -1278,7 +1278,336 @@ def _describe_generic(obj: dict, ctx: DescribeContext) -> str:
     return w.text()
 
 
+# --------------------------------------------------------------------------------------------
+# scheduling, policy and storage kinds
+
+
+def _format_labels(m: dict | None) -> str:
+    """labels.FormatLabels: ``k=v,k2=v2`` sorted by key, or ``<none>``."""
+    if not m:
+        return "<none>"
+    return ",".join(f"{k}={m[k]}" for k in sorted(m))
+
+
+def _go_string_slice_v(items: list | None) -> str:
+    """``%v`` of a []string: ``[a b]``."""
+    return "[" + " ".join(str(i) for i in (items or [])) + "]"
+
+
+def _int_or_string_text(v: object) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def _describe_priority_class(pc: dict, ctx: DescribeContext) -> str:
+    meta = _meta(pc)
+    w = _PrefixWriter()
+    w.write(LEVEL_0, f"Name:\t{meta.get('name', '')}\n")
+    value = pc.get("value")
+    w.write(LEVEL_0, f"Value:\t{int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0}\n")
+    w.write(LEVEL_0, f"GlobalDefault:\t{_go_bool(pc.get('globalDefault'))}\n")
+    if pc.get("preemptionPolicy") is not None:
+        w.write(LEVEL_0, f"PreemptionPolicy:\t{pc['preemptionPolicy']}\n")
+    w.write(LEVEL_0, f"Description:\t{pc.get('description') or ''}\n")
+    w.write(LEVEL_0, f"Annotations:\t{_format_labels(meta.get('annotations'))}\n")
+    _describe_events(ctx.events, w, ctx.now)
+    return w.text()
+
+
+def _describe_pdb(pdb: dict, ctx: DescribeContext) -> str:
+    meta, spec, status = _meta(pdb), pdb.get("spec") or {}, pdb.get("status") or {}
+    w = _PrefixWriter()
+    w.write(LEVEL_0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(LEVEL_0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    if spec.get("minAvailable") is not None:
+        w.write(LEVEL_0, f"Min available:\t{_int_or_string_text(spec['minAvailable'])}\n")
+    elif spec.get("maxUnavailable") is not None:
+        w.write(LEVEL_0, f"Max unavailable:\t{_int_or_string_text(spec['maxUnavailable'])}\n")
+    if spec.get("selector") is not None:
+        w.write(LEVEL_0, f"Selector:\t{format_label_selector(spec['selector'])}\n")
+    else:
+        w.write(LEVEL_0, "Selector:\t<unset>\n")
+    w.write(LEVEL_0, "Status:\n")
+    for label, key in (("Allowed disruptions", "disruptionsAllowed"), ("Current", "currentHealthy"),
+                       ("Desired", "desiredHealthy"), ("Total", "expectedPods")):
+        w.write(LEVEL_2, f"{label}:\t{int(status.get(key) or 0)}\n")
+    _describe_events(ctx.events, w, ctx.now)
+    return w.text()
+
+
+_ACCESS_MODES = (("ReadWriteOnce", "RWO"), ("ReadOnlyMany", "ROX"), ("ReadWriteMany", "RWX"),
+                 ("ReadWriteOncePod", "RWOP"))
+_BETA_STORAGE_CLASS = "volume.beta.kubernetes.io/storage-class"
+
+
+def _access_modes(modes: list | None) -> str:
+    modes = modes or []
+    return ",".join(short for mode, short in _ACCESS_MODES if mode in modes)
+
+
+def _volume_class(obj: dict) -> str:
+    ann = _meta(obj).get("annotations") or {}
+    if _BETA_STORAGE_CLASS in ann:
+        return ann[_BETA_STORAGE_CLASS]
+    return (obj.get("spec") or {}).get("storageClassName") or ""
+
+
+def _storage_string(rl: dict | None) -> str:
+    value = (rl or {}).get("storage")
+    return "0" if value is None else _quantity_string(value)
+
+
+def _print_node_selector_terms(w: _PrefixWriter, level: int, title: str, reqs: list | None) -> None:
+    w.write(level, f"{title}:\t")
+    if not reqs:
+        w.write_line("<none>")
+        return
+    for i, rq in enumerate(reqs):
+        if i != 0:
+            w.write(level, "\t")
+        expr = f"{rq.get('key', '')} {str(rq.get('operator', '')).lower()}"
+        if rq.get("values"):
+            expr += " [" + ", ".join(str(v) for v in rq["values"]) + "]"
+        w.write(LEVEL_0, expr + "\n")
+
+
+def _print_volume_node_affinity(w: _PrefixWriter, affinity: dict | None) -> None:
+    w.write(LEVEL_0, "Node Affinity:\t")
+    if not isinstance(affinity, dict) or affinity.get("required") is None:
+        w.write_line("<none>")
+        return
+    w.write_line("")
+    terms = (affinity.get("required") or {}).get("nodeSelectorTerms") or []
+    w.write(LEVEL_1, "Required Terms:\t")
+    if not terms:
+        w.write_line("<none>")
+        return
+    w.write_line("")
+    for i, term in enumerate(terms):
+        _print_node_selector_terms(w, LEVEL_2, f"Term {i}", (term or {}).get("matchExpressions"))
+
+
+def _describe_pv_source(spec: dict, w: _PrefixWriter) -> None:
+    if isinstance(spec.get("hostPath"), dict):
+        hp = spec["hostPath"]
+        htype = "<none>" if hp.get("type") is None else hp["type"]
+        w.write(LEVEL_2, "Type:\tHostPath (bare host directory volume)\n"
+                         f"    Path:\t{hp.get('path', '')}\n"
+                         f"    HostPathType:\t{htype}\n")
+    elif isinstance(spec.get("local"), dict):
+        w.write(LEVEL_2, "Type:\tLocalVolume (a persistent volume backed by local storage on a node)\n"
+                         f"    Path:\t{spec['local'].get('path', '')}\n")
+    elif isinstance(spec.get("nfs"), dict):
+        nfs = spec["nfs"]
+        w.write(LEVEL_2, "Type:\tNFS (an NFS mount that lasts the lifetime of a pod)\n"
+                         f"    Server:\t{nfs.get('server', '')}\n"
+                         f"    Path:\t{nfs.get('path', '')}\n"
+                         f"    ReadOnly:\t{_go_bool(nfs.get('readOnly'))}\n")
+    elif isinstance(spec.get("csi"), dict):
+        csi = spec["csi"]
+        w.write(LEVEL_2, "Type:\tCSI (a Container Storage Interface (CSI) volume source)\n"
+                         f"    Driver:\t{csi.get('driver', '')}\n"
+                         f"    FSType:\t{csi.get('fsType', '')}\n"
+                         f"    VolumeHandle:\t{csi.get('volumeHandle', '')}\n"
+                         f"    ReadOnly:\t{_go_bool(csi.get('readOnly'))}\n")
+        attrs = csi.get("volumeAttributes") or {}
+        w.write(LEVEL_2, "VolumeAttributes:\t")
+        if not attrs:
+            w.write_line("<none>")
+        else:
+            # printCSIPersistentVolumeAttributesMultilineIndent writes every piece at LEVEL_2
+            for i, key in enumerate(sorted(attrs)):
+                if i != 0:
+                    w.write(LEVEL_2, "")
+                    w.write(LEVEL_2, "\t")
+                w.write(LEVEL_2, f"{key}={attrs[key]}\n")
+    else:
+        w.write(LEVEL_2, "<unknown>\n")
+
+
+def _terminating(meta: dict, now: float) -> str:
+    return f"Terminating (lasts {translate_timestamp_since(meta.get('deletionTimestamp'), now)})"
+
+
+def _describe_persistent_volume(pv: dict, ctx: DescribeContext) -> str:
+    meta, spec, status = _meta(pv), pv.get("spec") or {}, pv.get("status") or {}
+    w = _PrefixWriter()
+    w.write(LEVEL_0, f"Name:\t{meta.get('name', '')}\n")
+    _print_labels_multiline(w, "Labels", meta.get("labels"))
+    _print_annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w.write(LEVEL_0, f"Finalizers:\t{_go_string_slice_v(meta.get('finalizers'))}\n")
+    w.write(LEVEL_0, f"StorageClass:\t{_volume_class(pv)}\n")
+    if spec.get("volumeAttributesClassName") is not None:
+        w.write(LEVEL_0, f"VolumeAttributesClass:\t{spec['volumeAttributesClassName']}\n")
+    if meta.get("deletionTimestamp"):
+        w.write(LEVEL_0, f"Status:\t{_terminating(meta, ctx.now)}\n")
+    else:
+        w.write(LEVEL_0, f"Status:\t{status.get('phase', '')}\n")
+    ref = spec.get("claimRef")
+    claim = f"{ref.get('namespace', '')}/{ref.get('name', '')}" if isinstance(ref, dict) else ""
+    w.write(LEVEL_0, f"Claim:\t{claim}\n")
+    w.write(LEVEL_0, f"Reclaim Policy:\t{spec.get('persistentVolumeReclaimPolicy', '')}\n")
+    w.write(LEVEL_0, f"Access Modes:\t{_access_modes(spec.get('accessModes'))}\n")
+    if spec.get("volumeMode") is not None:
+        w.write(LEVEL_0, f"VolumeMode:\t{spec['volumeMode']}\n")
+    w.write(LEVEL_0, f"Capacity:\t{_storage_string(spec.get('capacity'))}\n")
+    _print_volume_node_affinity(w, spec.get("nodeAffinity"))
+    w.write(LEVEL_0, f"Message:\t{status.get('message', '')}\n")
+    w.write(LEVEL_0, "Source:\n")
+    _describe_pv_source(spec, w)
+    _describe_events(ctx.events, w, ctx.now)
+    return w.text()
+
+
+def claim_users(pvc: dict, pods: list[dict]) -> list[dict]:
+    """getPodsForPVC: the pods of the claim's namespace with a volume naming it (directly, or as
+    the generic ephemeral volume ``<pod>-<volume>``)."""
+    name, ns = _meta(pvc).get("name"), _meta(pvc).get("namespace", "")
+    out = []
+    for pod in pods:
+        if _meta(pod).get("namespace", "") != ns:
+            continue
+        for v in (pod.get("spec") or {}).get("volumes") or []:
+            claim = (v.get("persistentVolumeClaim") or {}).get("claimName")
+            ephemeral = v.get("ephemeral") is not None and f"{_meta(pod).get('name')}-{v.get('name')}" == name
+            if claim == name or ephemeral:
+                out.append(pod)
+                break
+    return out
+
+
+def _describe_persistent_volume_claim(pvc: dict, ctx: DescribeContext) -> str:
+    meta, spec, status = _meta(pvc), pvc.get("spec") or {}, pvc.get("status") or {}
+    w = _PrefixWriter()
+    w.write(LEVEL_0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(LEVEL_0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    w.write(LEVEL_0, f"StorageClass:\t{_volume_class(pvc)}\n")
+    if spec.get("volumeAttributesClassName") is not None:
+        w.write(LEVEL_0, f"VolumeAttributesClass:\t{spec['volumeAttributesClassName']}\n")
+    if meta.get("deletionTimestamp"):
+        w.write(LEVEL_0, f"Status:\t{_terminating(meta, ctx.now)}\n")
+    else:
+        w.write(LEVEL_0, f"Status:\t{status.get('phase', '')}\n")
+    w.write(LEVEL_0, f"Volume:\t{spec.get('volumeName', '')}\n")
+    _print_labels_multiline(w, "Labels", meta.get("labels"))
+    _print_annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w.write(LEVEL_0, f"Finalizers:\t{_go_string_slice_v(meta.get('finalizers'))}\n")
+    capacity = modes = ""
+    if spec.get("volumeName"):
+        modes = _access_modes(status.get("accessModes"))
+        capacity = _storage_string(status.get("capacity"))
+    w.write(LEVEL_0, f"Capacity:\t{capacity}\n")
+    w.write(LEVEL_0, f"Access Modes:\t{modes}\n")
+    if spec.get("volumeMode") is not None:
+        w.write(LEVEL_0, f"VolumeMode:\t{spec['volumeMode']}\n")
+    ds = spec.get("dataSource")
+    if isinstance(ds, dict):
+        w.write(LEVEL_0, "DataSource:\n")
+        if ds.get("apiGroup"):
+            w.write(LEVEL_1, f"APIGroup:\t{ds['apiGroup']}\n")
+        w.write(LEVEL_1, f"Kind:\t{ds.get('kind', '')}\n")
+        w.write(LEVEL_1, f"Name:\t{ds.get('name', '')}\n")
+    users = sorted(claim_users(pvc, ctx.pods), key=lambda p: _meta(p).get("name", ""))
+    w.write(LEVEL_0, "Used By:\t")
+    if not users:
+        w.write_line("<none>")
+    for i, pod in enumerate(users):
+        if i != 0:
+            w.write(LEVEL_0, "\t")
+        w.write(LEVEL_0, f"{_meta(pod).get('name', '')}\n")
+    conditions = status.get("conditions") or []
+    if conditions:
+        w.write(LEVEL_0, "Conditions:\n")
+        w.write(LEVEL_1, "Type\tStatus\tLastProbeTime\tLastTransitionTime\tReason\tMessage\n")
+        w.write(LEVEL_1, "----\t------\t-----------------\t------------------\t------\t-------\n")
+        for c in conditions:
+            w.write(LEVEL_1, f"{c.get('type', '')} \t{c.get('status', '')} \t"
+                             f"{format_rfc1123z(c.get('lastProbeTime'))} \t"
+                             f"{format_rfc1123z(c.get('lastTransitionTime'))} \t"
+                             f"{c.get('reason', '')} \t{c.get('message', '')}\n")
+    _describe_events(ctx.events, w, ctx.now)
+    return w.text()
+
+
+def _describe_storage_class(sc: dict, ctx: DescribeContext) -> str:
+    meta = _meta(sc)
+    ann = meta.get("annotations") or {}
+    is_default = any(ann.get(a) == "true" for a in ("storageclass.kubernetes.io/is-default-class",
+                                                    "storageclass.beta.kubernetes.io/is-default-class"))
+    w = _PrefixWriter()
+    w.write(LEVEL_0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(LEVEL_0, f"IsDefaultClass:\t{'Yes' if is_default else 'No'}\n")
+    w.write(LEVEL_0, f"Annotations:\t{_format_labels(ann)}\n")
+    w.write(LEVEL_0, f"Provisioner:\t{sc.get('provisioner', '')}\n")
+    w.write(LEVEL_0, f"Parameters:\t{_format_labels(sc.get('parameters'))}\n")
+    ave = sc.get("allowVolumeExpansion")
+    w.write(LEVEL_0, f"AllowVolumeExpansion:\t{'<unset>' if ave is None else _print_bool(ave)}\n")
+    options = sc.get("mountOptions") or []
+    if not options:
+        w.write(LEVEL_0, "MountOptions:\t<none>\n")
+    else:
+        w.write(LEVEL_0, "MountOptions:\n")
+        for o in options:
+            w.write(LEVEL_1, f"{o}\n")
+    if sc.get("reclaimPolicy") is not None:
+        w.write(LEVEL_0, f"ReclaimPolicy:\t{sc['reclaimPolicy']}\n")
+    if sc.get("volumeBindingMode") is not None:
+        w.write(LEVEL_0, f"VolumeBindingMode:\t{sc['volumeBindingMode']}\n")
+    if sc.get("allowedTopologies") is not None:
+        topologies = sc["allowedTopologies"] or []
+        w.write(LEVEL_0, "AllowedTopologies:\t")
+        if not topologies:
+            w.write_line("<none>")
+        else:
+            w.write_line("")
+            for i, term in enumerate(topologies):
+                reqs = (term or {}).get("matchLabelExpressions") or []
+                w.write(LEVEL_1, f"Term {i}:\t")
+                if not reqs:
+                    w.write_line("<none>")
+                for j, rq in enumerate(reqs):
+                    if j != 0:
+                        w.write(LEVEL_1, "\t")
+                    expr = f"{rq.get('key', '')} in"
+                    if rq.get("values"):
+                        expr += " [" + ", ".join(str(v) for v in rq["values"]) + "]"
+                    w.write(LEVEL_0, expr + "\n")
+    _describe_events(ctx.events, w, ctx.now)
+    return w.text()
+
+
+def _describe_csinode(node: dict, ctx: DescribeContext) -> str:
+    meta = _meta(node)
+    w = _PrefixWriter()
+    w.write(LEVEL_0, f"Name:\t{meta.get('name', '')}\n")
+    _print_labels_multiline(w, "Labels", meta.get("labels"))
+    _print_annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w.write(LEVEL_0, f"CreationTimestamp:\t{format_rfc1123z(meta.get('creationTimestamp'))}\n")
+    w.write(LEVEL_0, "Spec:\n")
+    drivers = (node.get("spec") or {}).get("drivers")
+    if drivers is not None:
+        w.write(LEVEL_1, "Drivers:\n")
+        for d in drivers:
+            w.write(LEVEL_2, f"{d.get('name', '')}:\n")
+            w.write(LEVEL_3, f"Node ID:\t{d.get('nodeID', '')}\n")
+            count = (d.get("allocatable") or {}).get("count")
+            if count is not None:
+                w.write(LEVEL_3, "Allocatables:\n")
+                w.write(LEVEL_4, f"Count:\t{int(count)}\n")
+            if d.get("topologyKeys") is not None:
+                w.write(LEVEL_3, f"Topology Keys:\t{_go_string_slice_v(d['topologyKeys'])}\n")
+    _describe_events(ctx.events, w, ctx.now)
+    return w.text()
+
+
 DESCRIBERS = {
+    "PriorityClass": _describe_priority_class,
+    "PodDisruptionBudget": _describe_pdb,
+    "PersistentVolume": _describe_persistent_volume,
+    "PersistentVolumeClaim": _describe_persistent_volume_claim,
+    "StorageClass": _describe_storage_class,
+    "CSINode": _describe_csinode,
     "Pod": _describe_pod,
     "Node": _describe_node,
     "Namespace": _describe_namespace,

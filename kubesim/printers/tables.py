@@ -1,5 +1,6 @@
 """kubectl's table rows (``kubectl get``) for Pod, Node, Namespace, Event, Deployment, ReplicaSet,
-DaemonSet and ControllerRevision, and their layout.
+DaemonSet, ControllerRevision, PriorityClass, PodDisruptionBudget, PersistentVolume(Claim),
+StorageClass and CSINode, and their layout.
 
 Upstream sources, read and re-expressed (not copied):
 
@@ -9,7 +10,14 @@ Upstream sources, read and re-expressed (not copied):
   ``daemonSetColumnDefinitions``, ``controllerRevisionColumnDefinition``; priority 1 marks the
   ``-o wide`` extras) and the row functions ``printPod``, ``printNode``, ``printNamespace``,
   ``printEvent``, ``printDeployment``, ``printReplicaSet``, ``printDaemonSet``,
-  ``printControllerRevision`` (with ``layoutContainerCells`` and ``formatResourceName``). A
+  ``printControllerRevision`` (with ``layoutContainerCells`` and ``formatResourceName``);
+  ``priorityClassColumnDefinitions``/``printPriorityClass``, ``podDisruptionBudgetColumnDefinitions``/
+  ``printPodDisruptionBudget`` (``N/A`` for an unset bound), ``persistentVolumeColumnDefinitions``/
+  ``printPersistentVolume`` and ``persistentVolumeClaimColumnDefinitions``/
+  ``printPersistentVolumeClaim`` (``helper.GetAccessModesAsString``, ``GetPersistentVolume(Claim)Class``,
+  ``<unset>`` VolumeAttributesClass and VolumeMode, ``Terminating`` once deleted),
+  ``storageClassColumnDefinitions``/``printStorageClass`` (`` (default)`` after the default class's
+  name, ``storageutil.IsDefaultAnnotation``) and ``csiNodeColumnDefinitions``/``printCSINode``. A
   Deployment's wide SELECTOR is ``LabelSelectorAsSelector(...).String()`` (empty for an empty
   selector), a ReplicaSet's and DaemonSet's ``FormatLabelSelector`` (``<none>``). The API
   server always builds the wide row; kubectl drops the priority-1 cells when ``-o wide`` is not
@@ -611,6 +619,152 @@ CONTROLLER_REVISION_COLUMNS = [
 
 
 # --------------------------------------------------------------------------------------------
+# scheduling, policy and storage kinds
+
+
+def _go_bool_cell(v: object) -> str:
+    return "true" if v is True else "false"
+
+
+def print_priority_class(pc: dict, ctx: PrintContext) -> list[str]:
+    value = pc.get("value")
+    value = int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+    return [_meta(pc).get("name", ""), str(value), _go_bool_cell(pc.get("globalDefault")), age(pc, ctx),
+            str(pc.get("preemptionPolicy") or "")]
+
+
+PRIORITY_CLASS_COLUMNS = [
+    Column("Name", format="name"), Column("Value"), Column("Global-Default"), Column("Age"),
+    Column("PreemptionPolicy"),
+]
+
+
+def int_or_string(v: object) -> str:
+    """``(*intstr.IntOrString).String()``."""
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def print_pdb(pdb: dict, ctx: PrintContext) -> list[str]:
+    spec = pdb.get("spec") or {}
+    min_a = spec.get("minAvailable")
+    max_u = spec.get("maxUnavailable")
+    return [_meta(pdb).get("name", ""), "N/A" if min_a is None else int_or_string(min_a),
+            "N/A" if max_u is None else int_or_string(max_u), str(_status_int(pdb, "disruptionsAllowed")),
+            age(pdb, ctx)]
+
+
+PDB_COLUMNS = [
+    Column("Name", format="name"), Column("Min Available"), Column("Max Unavailable"),
+    Column("Allowed Disruptions"), Column("Age"),
+]
+
+_ACCESS_MODE_ABBREVIATIONS = (("ReadWriteOnce", "RWO"), ("ReadOnlyMany", "ROX"), ("ReadWriteMany", "RWX"),
+                              ("ReadWriteOncePod", "RWOP"))
+BETA_STORAGE_CLASS_ANNOTATION = "volume.beta.kubernetes.io/storage-class"
+
+
+def access_modes_string(modes: list | None) -> str:
+    """helper.GetAccessModesAsString: RWO, ROX, RWX, RWOP in that order, comma-joined."""
+    modes = modes or []
+    return ",".join(short for mode, short in _ACCESS_MODE_ABBREVIATIONS if mode in modes)
+
+
+def volume_class(obj: dict) -> str:
+    """GetPersistentVolume(Claim)Class: the beta annotation, else spec.storageClassName."""
+    ann = _meta(obj).get("annotations") or {}
+    if BETA_STORAGE_CLASS_ANNOTATION in ann:
+        return ann[BETA_STORAGE_CLASS_ANNOTATION]
+    return (obj.get("spec") or {}).get("storageClassName") or ""
+
+
+def quantity_string(value: object) -> str:
+    """``Quantity.String()`` of a stored quantity (``0`` when absent)."""
+    if value is None:
+        return "0"
+    from kubesim.api.quantity import from_json
+
+    try:
+        return str(from_json(value))
+    except ValueError:
+        return str(value)
+
+
+def print_persistent_volume(pv: dict, ctx: PrintContext) -> list[str]:
+    spec, status, meta = pv.get("spec") or {}, pv.get("status") or {}, _meta(pv)
+    ref = spec.get("claimRef")
+    claim = f"{ref.get('namespace', '')}/{ref.get('name', '')}" if isinstance(ref, dict) else ""
+    phase = "Terminating" if meta.get("deletionTimestamp") else status.get("phase", "")
+    vm = spec.get("volumeMode")
+    vac = spec.get("volumeAttributesClassName")
+    return [meta.get("name", ""), quantity_string((spec.get("capacity") or {}).get("storage")),
+            access_modes_string(spec.get("accessModes")), spec.get("persistentVolumeReclaimPolicy") or "",
+            phase, claim, volume_class(pv), "<unset>" if vac is None else vac, status.get("reason") or "",
+            age(pv, ctx), "<unset>" if vm is None else vm]
+
+
+PERSISTENT_VOLUME_COLUMNS = [
+    Column("Name", format="name"), Column("Capacity"), Column("Access Modes"), Column("Reclaim Policy"),
+    Column("Status"), Column("Claim"), Column("StorageClass"), Column("VolumeAttributesClass"),
+    Column("Reason"), Column("Age"), Column("VolumeMode", 1),
+]
+
+
+def print_persistent_volume_claim(pvc: dict, ctx: PrintContext) -> list[str]:
+    spec, status, meta = pvc.get("spec") or {}, pvc.get("status") or {}, _meta(pvc)
+    phase = "Terminating" if meta.get("deletionTimestamp") else status.get("phase", "")
+    capacity = modes = ""
+    if spec.get("volumeName"):
+        modes = access_modes_string(status.get("accessModes"))
+        capacity = quantity_string((status.get("capacity") or {}).get("storage"))
+    vm = spec.get("volumeMode")
+    vac = spec.get("volumeAttributesClassName")
+    return [meta.get("name", ""), phase, spec.get("volumeName") or "", capacity, modes, volume_class(pvc),
+            "<unset>" if vac is None else vac, age(pvc, ctx), "<unset>" if vm is None else vm]
+
+
+PERSISTENT_VOLUME_CLAIM_COLUMNS = [
+    Column("Name", format="name"), Column("Status"), Column("Volume"), Column("Capacity"),
+    Column("Access Modes"), Column("StorageClass"), Column("VolumeAttributesClass"), Column("Age"),
+    Column("VolumeMode", 1),
+]
+
+DEFAULT_CLASS_ANNOTATIONS = ("storageclass.kubernetes.io/is-default-class",
+                             "storageclass.beta.kubernetes.io/is-default-class")
+
+
+def is_default_storage_class(sc: dict) -> bool:
+    ann = _meta(sc).get("annotations") or {}
+    return any(ann.get(a) == "true" for a in DEFAULT_CLASS_ANNOTATIONS)
+
+
+def print_storage_class(sc: dict, ctx: PrintContext) -> list[str]:
+    name = _meta(sc).get("name", "")
+    if is_default_storage_class(sc):
+        name += " (default)"
+    return [name, sc.get("provisioner") or "", sc.get("reclaimPolicy") or "Delete",
+            sc.get("volumeBindingMode") or "Immediate", _go_bool_cell(sc.get("allowVolumeExpansion")),
+            age(sc, ctx)]
+
+
+STORAGE_CLASS_COLUMNS = [
+    Column("Name", format="name"), Column("Provisioner"), Column("ReclaimPolicy"), Column("VolumeBindingMode"),
+    Column("AllowVolumeExpansion"), Column("Age"),
+]
+
+
+def print_csinode(node: dict, ctx: PrintContext) -> list[str]:
+    drivers = (node.get("spec") or {}).get("drivers") or []
+    return [_meta(node).get("name", ""), str(len(drivers)), age(node, ctx)]
+
+
+CSINODE_COLUMNS = [Column("Name", format="name"), Column("Drivers"), Column("Age")]
+
+
+# --------------------------------------------------------------------------------------------
 # generic (CRD-like kinds without their own printer): NAME, AGE
 
 
@@ -629,6 +783,12 @@ TABLES: dict[str, TableDef] = {
     "ReplicaSet": TableDef(REPLICASET_COLUMNS, print_replicaset),
     "DaemonSet": TableDef(DAEMONSET_COLUMNS, print_daemonset),
     "ControllerRevision": TableDef(CONTROLLER_REVISION_COLUMNS, print_controller_revision),
+    "PriorityClass": TableDef(PRIORITY_CLASS_COLUMNS, print_priority_class),
+    "PodDisruptionBudget": TableDef(PDB_COLUMNS, print_pdb),
+    "PersistentVolume": TableDef(PERSISTENT_VOLUME_COLUMNS, print_persistent_volume),
+    "PersistentVolumeClaim": TableDef(PERSISTENT_VOLUME_CLAIM_COLUMNS, print_persistent_volume_claim),
+    "StorageClass": TableDef(STORAGE_CLASS_COLUMNS, print_storage_class),
+    "CSINode": TableDef(CSINODE_COLUMNS, print_csinode),
 }
 
 
