@@ -1,0 +1,117 @@
+"""Preemption through the CLI: a high-priority pod that fits nowhere evicts the victims upstream
+would pick (the Preempted event, victims Terminating, NOMINATED NODE), runs once they are gone,
+explain-schedule shows why, a PodDisruptionBudget shifts the choice, and the what-if writes
+nothing.
+
+The preemptor uses the built-in class system-cluster-critical; the victims have priority 0.
+Their containers run ``sleep`` as PID 1, which ignores SIGTERM, so they stay Terminating for the
+whole 30 s grace period."""
+
+import json
+
+from kubesim.testing.cli import snapshot
+
+
+def victim(name, node, labels=""):
+    return (f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  labels:\n    app: {name}\n{labels}"
+            f"spec:\n  nodeName: {node}\n  containers:\n  - name: c\n    image: busybox\n"
+            f"    command: [sleep, \"3600\"]\n    resources:\n      requests:\n        cpu: \"3\"\n")
+
+
+PREEMPTOR = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: high\nspec:\n"
+             "  priorityClassName: system-cluster-critical\n  containers:\n  - name: c\n"
+             "    image: nginx\n    resources:\n      requests:\n        cpu: \"2\"\n")
+
+PDB = ("apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: keep-low2\nspec:\n"
+       "  minAvailable: 1\n  selector:\n    matchLabels:\n      app: low2\n")
+
+
+def apply(h, tmp_path, text, name="p.yaml"):
+    f = tmp_path / name
+    f.write_text(text)
+    return h.ok(f"apply -f {f}")
+
+
+def victims(h, tmp_path):
+    # low2 starts 10 s after low1: the later start time breaks the otherwise complete tie
+    apply(h, tmp_path, victim("low1", "node01"), "low1.yaml")
+    h.ok("advance 10s")
+    apply(h, tmp_path, victim("low2", "node02"), "low2.yaml")
+
+
+def pod_row(out, name):
+    return next(line.split() for line in out.splitlines() if line.startswith(name + " "))
+
+
+def test_a_high_priority_pod_preempts_and_runs_once_the_victim_is_gone(kubesim, tmp_path):
+    victims(kubesim, tmp_path)
+    apply(kubesim, tmp_path, PREEMPTOR, "high.yaml")
+    wide = kubesim.ok("get pods -o wide")
+    assert pod_row(wide, "high")[:3] == ["high", "0/1", "Pending"]
+    assert pod_row(wide, "high")[7] == "node02"  # NOMINATED NODE
+    assert pod_row(wide, "low2")[2] == "Terminating"
+    assert pod_row(wide, "low1")[2] == "Running"
+    uid = json.loads(kubesim.ok("get pod high -o json"))["metadata"]["uid"]
+    events = kubesim.ok("get events --field-selector reason=Preempted")
+    assert f"pod/low2   Preempted by pod {uid} on node node02" in events
+    low2 = json.loads(kubesim.ok("get pod low2 -o json"))
+    cond = [c for c in low2["status"]["conditions"] if c["type"] == "DisruptionTarget"][0]
+    assert (cond["status"], cond["reason"], cond["message"]) == (
+        "True", "PreemptionByScheduler",
+        "default-scheduler: preempting to accommodate a higher priority pod")
+    failed = kubesim.ok("get events --field-selector involvedObject.name=high")
+    assert ("0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu."
+            in failed)
+
+    kubesim.ok("advance 30s")
+    wide = kubesim.ok("get pods -o wide")
+    assert pod_row(wide, "high")[2] == "Running" and pod_row(wide, "high")[6] == "node02"
+    assert "low2" not in wide
+
+
+def test_explain_schedule_shows_the_candidates_and_the_deciding_rule(kubesim, tmp_path):
+    victims(kubesim, tmp_path)
+    apply(kubesim, tmp_path, PREEMPTOR, "high.yaml")
+    exp = json.loads(kubesim.ok("explain-schedule high -o json"))
+    pre = exp["preemption"]
+    assert pre["eligible"] is True and pre["chosen"] == "node02"
+    assert pre["decidedBy"] == "latest start time of the highest-priority victims"
+    assert {c["node"]: c["victims"] for c in pre["candidates"]} == {
+        "node01": [{"namespace": "default", "name": "low1", "priority": 0}],
+        "node02": [{"namespace": "default", "name": "low2", "priority": 0}]}
+    assert pre["notHelpful"] == {"controlplane": "Preemption is not helpful for scheduling "
+                                                 "(node(s) had untolerated taint(s))"}
+    text = kubesim.ok("explain-schedule high")
+    assert "Preemption (PostFilter DefaultPreemption)" in text
+    assert "node02  ← chosen" in text and "default/low2 (priority 0)" in text
+    assert 'Chosen: node02, decided by the rule "latest start time of the highest-priority victims"' in text
+    # once placed, the pod's explanation keeps the analysis of the attempt that made room
+    kubesim.ok("advance 30s")
+    exp = json.loads(kubesim.ok("explain-schedule high -o json"))
+    assert exp["outcome"] == "Scheduled" and exp["node"] == "node02"
+    assert exp["preemption"]["earlierAttempt"] is True
+
+
+def test_a_pdb_protecting_the_victim_shifts_the_choice_to_the_other_node(kubesim, tmp_path):
+    victims(kubesim, tmp_path)
+    apply(kubesim, tmp_path, PDB, "pdb.yaml")
+    apply(kubesim, tmp_path, PREEMPTOR, "high.yaml")
+    wide = kubesim.ok("get pods -o wide")
+    assert pod_row(wide, "high")[7] == "node01"
+    assert pod_row(wide, "low1")[2] == "Terminating" and pod_row(wide, "low2")[2] == "Running"
+    pre = json.loads(kubesim.ok("explain-schedule high -o json"))["preemption"]
+    assert pre["decidedBy"] == "fewest PDB violations"
+    assert [(c["node"], c["numPDBViolations"]) for c in pre["candidates"]] == [
+        ("node01", 0), ("node02", 1)]
+
+
+def test_the_what_if_shows_the_preemption_and_writes_nothing(kubesim, tmp_path):
+    victims(kubesim, tmp_path)
+    kubesim.ok("get pods")  # settle, so the snapshot is what the what-if starts from
+    before = snapshot(kubesim.state_dir)
+    f = tmp_path / "high.yaml"
+    f.write_text(PREEMPTOR)
+    exp = json.loads(kubesim.ok(f"explain-schedule -f {f} -o json"))
+    assert exp["preemption"]["chosen"] == "node02"
+    assert snapshot(kubesim.state_dir) == before
+    assert "Terminating" not in kubesim.ok("get pods")
