@@ -41,7 +41,27 @@ def register_nodes(cluster: Cluster) -> bool:
     for n in todo:
         kubelet_node.register(n, alloc, cluster, static_pod_path(cluster, n["metadata"]["name"]))
         cluster.store.put(n)
+        register_csi_node(cluster, n)
     return True
+
+
+def register_csi_node(cluster: Cluster, node: dict) -> None:
+    """The kubelet's CSI node-info manager creates the node's CSINode (owned by the Node, no
+    drivers). A driver's volume limit is given by applying a CSINode manifest for the node with
+    ``spec.drivers[].allocatable.count`` (NodeVolumeLimits reads it)."""
+    import uuid
+
+    md = node["metadata"]
+    if cluster.store.get("CSINode", "", md["name"]) is not None:
+        return
+    obj = {"apiVersion": "storage.k8s.io/v1", "kind": "CSINode",
+           "metadata": {"name": md["name"],
+                        # derived from the Node's uid: no draw from the seeded random source
+                        "uid": str(uuid.uuid5(uuid.NAMESPACE_OID, "csinode/" + str(md.get("uid", "")))),
+                        "ownerReferences": [{"apiVersion": "v1", "kind": "Node", "name": md["name"],
+                                             "uid": md.get("uid", "")}]},
+           "spec": {"drivers": []}}
+    cluster.store.create(obj, cluster.stamp())
 
 
 def sync_pods(cluster: Cluster) -> bool:
@@ -151,6 +171,35 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
     return step
 
 
+VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "Pod", "Node")
+
+
+def volume_controllers(cluster: Cluster) -> bool:
+    """The PV controller and the PVC/PV protection controllers (kubesim.controllers.
+    persistentvolume, volumeprotection). It runs before the scheduler (Immediate claims bind
+    first) and after it (the bindings the scheduler started complete before the kubelet looks).
+    Events it already recorded about claims and volumes are passed in ``recorded_events``."""
+    from kubesim.controllers import persistentvolume, volumeprotection
+    from kubesim.controllers.base import View
+
+    store = cluster.store
+    if not store.count("PersistentVolumeClaim") and not store.count("PersistentVolume"):
+        return False
+    view = View.from_store(store, cluster.now(), cluster.rng, kinds=VOLUME_KINDS)
+    recorded = set()
+    for key in store.meta("events.index") or {}:
+        parts = key.split("|")
+        if len(parts) >= 10 and parts[2] in ("PersistentVolumeClaim", "PersistentVolume"):
+            recorded.add((parts[2], parts[3] if parts[2] == "PersistentVolumeClaim" else "", parts[4],
+                          parts[8], "|".join(parts[9:])))
+    view.recorded_events = recorded
+    changed = apply_changes(cluster, persistentvolume.sync(view))
+    if store.count("PersistentVolumeClaim") or store.count("PersistentVolume"):
+        view = View.from_store(store, cluster.now(), cluster.rng, kinds=VOLUME_KINDS)
+        changed = apply_changes(cluster, volumeprotection.sync(view)) or changed
+    return changed
+
+
 def schedule(cluster: Cluster) -> bool:
     from kubesim.engine import scheduling
 
@@ -162,5 +211,5 @@ DISRUPTION_KINDS = ("PodDisruptionBudget", "Pod", "ReplicaSet", "Deployment", "S
 
 STEPS = [register_nodes, node_lifecycle, taint_nodes_by_condition, _controller_step("deployment"), _controller_step("replicaset"),
          _controller_step("daemonset"), _controller_step("garbagecollector"),
-         _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS),
-         schedule, static_pods, sync_pods]
+         _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS), volume_controllers, schedule,
+         volume_controllers, static_pods, sync_pods]

@@ -382,6 +382,13 @@ def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
         if marked is not None:
             store.put(marked)
             return obj
+    if info.kind != "Pod" and (obj.get("metadata") or {}).get("finalizers"):
+        # the generic registry: an object with finalizers is marked and stays until they are gone
+        if not obj["metadata"].get("deletionTimestamp"):
+            obj["metadata"]["deletionTimestamp"] = cluster.stamp()
+            obj["metadata"]["deletionGracePeriodSeconds"] = 0
+            store.put(obj)
+        return obj
     if info.kind == "Namespace":
         if name in ("default", "kube-system", "kube-public", "kube-node-lease"):
             from kubesim.errors import Forbidden
@@ -395,6 +402,7 @@ def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
         # PodGC deletes pods bound to a node that no longer exists
         for key in store.pod_keys_on_node(name):
             store.delete(*key)
+        store.delete("CSINode", "", name)  # the garbage collector follows its owner reference
     if info.kind == "Pod":
         store.delete("ScheduleExplanation", namespace, name)
     store.delete(info.kind, namespace, name)

@@ -31,6 +31,22 @@ def _key(p: dict) -> tuple:
     return (md.get("creationTimestamp") or "", md.get("namespace") or "", md.get("name") or "")
 
 
+def _waiting_for_volumes(ctx, pod: dict, node_name: str, memories: dict, key: str) -> bool:
+    """WaitForAttachAndMount: a pod not yet started whose claims are not bound waits (records
+    FailedMount once per message; no ``rv`` is kept, so it is looked at again next sync)."""
+    if not (pod.get("spec") or {}).get("volumes") or (pod.get("metadata") or {}).get("deletionTimestamp"):
+        return False
+    from kubesim.kubelet.volumes import unready_volumes_message
+
+    msg = unready_volumes_message(pod, ctx.store.get)
+    if msg is None:
+        return False
+    if (memories.get(key) or {}).get("volumes") != msg:
+        ctx.record(pod, "Warning", "FailedMount", msg, "kubelet", node_name)
+        memories[key] = {"volumes": msg}
+    return True
+
+
 def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG) -> bool:
     """Every node's kubelet syncs the pods bound to it that are due."""
     store = ctx.store
@@ -57,6 +73,9 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG) -> bool:
             if mem is not None and mem.get("rv") == rv and (mem.get("wake") is None or mem["wake"] > now):
                 if mem.get("wake") is not None:
                     ctx.wake_at(mem["wake"])
+                continue
+            if (mem is None or not mem.get("c")) and _waiting_for_volumes(ctx, pod, node_name, memories, key):
+                mem_changed = mem_changed or memories.get(key) is not mem
                 continue
             mem = dict(mem or {})
             result = L.sync_pod(pod, node, pods, now, ctx.record, memory=mem, config=config)

@@ -117,7 +117,7 @@ def _render(exp: dict, *, color: bool, width: int | None, pod: dict | None,
 
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=color, color_system="standard" if color else None,
-                      width=width or (160 if color else 250), no_color=not color, highlight=False,
+                      width=width or (160 if color else 330), no_color=not color, highlight=False,
                       soft_wrap=True)
     p = exp.get("pod") or {}
     outcome = exp.get("outcome", "")

@@ -45,7 +45,9 @@ def test_a_pod_is_scheduled_and_explained():
     assert cp == {"filter": {"NodeUnschedulable": "passed", "NodeName": "passed",
                              "TaintToleration": "node(s) had untolerated taint(s)",
                              "NodeAffinity": "skipped", "NodePorts": "skipped",
-                             "NodeResourcesFit": "passed", "PodTopologySpread": "skipped",
+                             "NodeResourcesFit": "passed", "VolumeRestrictions": "skipped",
+                             "NodeVolumeLimits": "skipped", "VolumeBinding": "skipped",
+                             "VolumeZone": "skipped", "PodTopologySpread": "skipped",
                              "InterPodAffinity": "skipped"}, "feasible": False}
     n1 = e["nodes"]["node01"]
     # NodeResourcesFit (LeastAllocated): cpu (4000-1500)*100/4000 = 62, memory

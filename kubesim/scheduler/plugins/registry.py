@@ -26,6 +26,10 @@ from kubesim.scheduler.plugins.podtopologyspread import PodTopologySpread
 from kubesim.scheduler.plugins.prioritysort import PrioritySort
 from kubesim.scheduler.plugins.schedulinggates import SchedulingGates
 from kubesim.scheduler.plugins.tainttoleration import TaintToleration
+from kubesim.scheduler.plugins.nodevolumelimits import NodeVolumeLimits
+from kubesim.scheduler.plugins.volumebinding import VolumeBinding
+from kubesim.scheduler.plugins.volumerestrictions import VolumeRestrictions
+from kubesim.scheduler.plugins.volumezone import VolumeZone
 
 REGISTRY: dict[str, type] = {
     "PrioritySort": PrioritySort,
@@ -41,6 +45,10 @@ REGISTRY: dict[str, type] = {
     "InterPodAffinity": InterPodAffinity,
     "PodTopologySpread": PodTopologySpread,
     "DefaultBinder": DefaultBinder,
+    "VolumeRestrictions": VolumeRestrictions,
+    "NodeVolumeLimits": NodeVolumeLimits,
+    "VolumeBinding": VolumeBinding,
+    "VolumeZone": VolumeZone,
     "DefaultPreemption": DefaultPreemption,
 }
 

@@ -1,0 +1,71 @@
+"""The PVC and PV protection controllers: a claim or volume being deleted stays (Terminating)
+while it is in use, and goes once its protection finalizer is removed.
+
+Upstream: pkg/controller/volume/pvcprotection/pvc_protection_controller.go (processPVC,
+isBeingUsed, podUsesPVC: only scheduled pods count, a generic ephemeral volume only while its
+pod is not shut down) and pkg/controller/volume/pvprotection/pv_protection_controller.go
+(processPV, isBeingUsed: a volume is in use while its phase is Bound). The finalizers
+themselves (``kubernetes.io/pvc-protection``, ``kubernetes.io/pv-protection``) are added on
+create by the API server's StorageObjectInUseProtection admission.
+
+An object whose last finalizer is removed is deleted (the API server's generic registry
+deletes it on that update): the controller asks for the update, then the delete.
+"""
+
+from __future__ import annotations
+
+from kubesim.api import volumes as V
+from kubesim.controllers.base import Change, View, deepcopy, meta
+
+
+def _pod_shut_down(pod: dict) -> bool:
+    return ((pod.get("status") or {}).get("phase")) in ("Succeeded", "Failed")
+
+
+def pod_uses_claim(pod: dict, claim_name: str) -> bool:
+    """podUsesPVC: a scheduled pod with the claim as a persistentVolumeClaim volume, or as its
+    generic ephemeral volume while the pod is not shut down."""
+    if not (pod.get("spec") or {}).get("nodeName"):
+        return False
+    pod_name = meta(pod).get("name", "")
+    for v in (pod.get("spec") or {}).get("volumes") or ():
+        src = v.get("persistentVolumeClaim")
+        if src and src.get("claimName") == claim_name:
+            return True
+        if v.get("ephemeral") and not _pod_shut_down(pod) and f'{pod_name}-{v.get("name", "")}' == claim_name:
+            return True
+    return False
+
+
+def _release(obj: dict, finalizer: str) -> list[Change]:
+    new = deepcopy(obj)
+    fins = [f for f in new["metadata"].get("finalizers") or () if f != finalizer]
+    if fins:
+        new["metadata"]["finalizers"] = fins
+        return [Change("update", new)]
+    new["metadata"].pop("finalizers", None)
+    return [Change("update", new), Change("delete", new)]
+
+
+def sync(view: View) -> list[Change]:
+    changes: list[Change] = []
+    pods_by_ns: dict[str, list[dict]] | None = None
+    for claim in view.list("PersistentVolumeClaim"):
+        md = meta(claim)
+        if not md.get("deletionTimestamp") or V.PVC_PROTECTION_FINALIZER not in (md.get("finalizers") or ()):
+            continue
+        if pods_by_ns is None:
+            pods_by_ns = {}
+            for p in view.list("Pod"):
+                pods_by_ns.setdefault(meta(p).get("namespace", ""), []).append(p)
+        if any(pod_uses_claim(p, md.get("name", "")) for p in pods_by_ns.get(md.get("namespace", ""), ())):
+            continue
+        changes.extend(_release(claim, V.PVC_PROTECTION_FINALIZER))
+    for pv in view.list("PersistentVolume"):
+        md = meta(pv)
+        if not md.get("deletionTimestamp") or V.PV_PROTECTION_FINALIZER not in (md.get("finalizers") or ()):
+            continue
+        if ((pv.get("status") or {}).get("phase")) == "Bound":
+            continue
+        changes.extend(_release(pv, V.PV_PROTECTION_FINALIZER))
+    return changes

@@ -1,0 +1,147 @@
+"""VolumeRestrictions: disks that cannot be shared, and ReadWriteOncePod claims.
+
+Upstream: pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go
+(needsRestrictionsCheck, PreFilter with readWriteOncePodPVCsForPod and calPreFilterState,
+the AddPod/RemovePod extensions, Filter: satisfyVolumeConflicts / isVolumeConflict and
+satisfyReadWriteOncePod).
+
+- Disk conflicts (Filter, Unschedulable, "node(s) had no available disk"): a GCE PD with the
+  same pdName unless both mounts are read-only; an AWS EBS volume with the same volumeID; an
+  RBD image (overlapping monitors, same pool and image) or an iSCSI IQN unless both read-only
+  — against the pods already on the node.
+- ReadWriteOncePod: PreFilter counts the pods (anywhere) that use one of the pod's
+  ReadWriteOncePod claims; while any does, Filter rejects every node with "node has pod using
+  PersistentVolumeClaim with the same name and ReadWriteOncePod access mode" (Unschedulable, so
+  preemption may free it; the extensions keep the count while it simulates).
+
+PreFilter returns Skip for a pod without such volumes or claims. Legacy predicate name:
+NoDiskConflict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from kubesim.scheduler.framework.cycle_state import CycleState
+from kubesim.scheduler.framework.interface import FilterPlugin, PreFilterExtensions, PreFilterPlugin
+from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
+from kubesim.scheduler.framework.status import Code, Status
+
+NAME = "VolumeRestrictions"
+PRE_FILTER_STATE_KEY = "PreFilter" + NAME
+ERR_REASON_DISK_CONFLICT = "node(s) had no available disk"
+ERR_REASON_RWOP_CONFLICT = ("node has pod using PersistentVolumeClaim with the same name and "
+                            "ReadWriteOncePod access mode")
+
+
+@dataclass(frozen=True)
+class _State:
+    rwop_claims: frozenset  # "namespace/name" of the pod's ReadWriteOncePod claims
+    conflicting: int
+
+    def clone(self) -> "_State":
+        return self
+
+
+def needs_restrictions_check(vol: dict) -> bool:
+    return any(vol.get(k) for k in ("gcePersistentDisk", "awsElasticBlockStore", "rbd", "iscsi",
+                                    "persistentVolumeClaim"))
+
+
+def _overlap(a, b) -> bool:
+    return bool(set(a or ()) & set(b or ()))
+
+
+def is_volume_conflict(vol: dict, pod: dict) -> bool:
+    """isVolumeConflict: ``vol`` (of the incoming pod) against the volumes of ``pod``."""
+    for ev in (pod.get("spec") or {}).get("volumes") or ():
+        g, eg = vol.get("gcePersistentDisk"), ev.get("gcePersistentDisk")
+        if g and eg and g.get("pdName") == eg.get("pdName") and not (g.get("readOnly") and eg.get("readOnly")):
+            return True
+        a, ea = vol.get("awsElasticBlockStore"), ev.get("awsElasticBlockStore")
+        if a and ea and a.get("volumeID") == ea.get("volumeID"):
+            return True
+        i, ei = vol.get("iscsi"), ev.get("iscsi")
+        if i and ei and i.get("iqn") == ei.get("iqn") and not (i.get("readOnly") and ei.get("readOnly")):
+            return True
+        r, er = vol.get("rbd"), ev.get("rbd")
+        if r and er and _overlap(r.get("monitors"), er.get("monitors")) \
+                and (r.get("pool") or "rbd") == (er.get("pool") or "rbd") and r.get("image") == er.get("image") \
+                and not (r.get("readOnly") and er.get("readOnly")):
+            return True
+    return False
+
+
+def satisfy_volume_conflicts(pod: dict, node: NodeInfo) -> bool:
+    for vol in (pod.get("spec") or {}).get("volumes") or ():
+        if not any(vol.get(k) for k in ("gcePersistentDisk", "awsElasticBlockStore", "rbd", "iscsi")):
+            continue
+        for existing in node.pods:
+            if is_volume_conflict(vol, existing.pod):
+                return False
+    return True
+
+
+def _claims_of(pod: dict) -> set[str]:
+    ns = (pod.get("metadata") or {}).get("namespace") or "default"
+    return {f'{ns}/{v["persistentVolumeClaim"].get("claimName", "")}'
+            for v in (pod.get("spec") or {}).get("volumes") or () if v.get("persistentVolumeClaim")}
+
+
+class _Extensions(PreFilterExtensions):
+    def _update(self, state: CycleState, pod: PodInfo, delta: int) -> Status | None:
+        s: _State | None = state.get(PRE_FILTER_STATE_KEY)
+        if s is None:
+            return Status(Code.Error, err=f'reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
+        n = len(s.rwop_claims & _claims_of(pod.pod))
+        if n:
+            state.write(PRE_FILTER_STATE_KEY, replace(s, conflicting=s.conflicting + delta * n))
+        return None
+
+    def add_pod(self, state, pod_to_schedule, pod_to_add, node_info):
+        return self._update(state, pod_to_add, 1)
+
+    def remove_pod(self, state, pod_to_schedule, pod_to_remove, node_info):
+        return self._update(state, pod_to_remove, -1)
+
+
+class VolumeRestrictions(PreFilterPlugin, FilterPlugin):
+    name = NAME
+    _extensions = _Extensions()
+
+    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
+        vols = (pod.pod.get("spec") or {}).get("volumes") or ()
+        if not any(needs_restrictions_check(v) for v in vols):
+            return None, Status(Code.Skip)
+        getter = self.handle.get_object
+        rwop = set()
+        for v in vols:
+            src = v.get("persistentVolumeClaim")
+            if not src:
+                continue
+            name = src.get("claimName", "")
+            pvc = getter("PersistentVolumeClaim", pod.namespace, name) if getter is not None else None
+            if pvc is None:
+                return None, Status(Code.UnschedulableAndUnresolvable, f'persistentvolumeclaim "{name}" not found')
+            if "ReadWriteOncePod" in ((pvc.get("spec") or {}).get("accessModes") or ()):
+                rwop.add(f"{pod.namespace}/{name}")
+        conflicting = 0
+        if rwop:
+            for ni in self.handle.snapshot.list():
+                for p in ni.pods:
+                    conflicting += len(rwop & _claims_of(p.pod))
+        state.write(PRE_FILTER_STATE_KEY, _State(frozenset(rwop), conflicting))
+        return None, None
+
+    def pre_filter_extensions(self) -> PreFilterExtensions | None:
+        return self._extensions
+
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
+        if not satisfy_volume_conflicts(pod.pod, node):
+            return Status(Code.Unschedulable, ERR_REASON_DISK_CONFLICT)
+        s: _State | None = state.get(PRE_FILTER_STATE_KEY)
+        if s is None:
+            return Status(Code.Error, err=f'reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
+        if s.conflicting > 0:
+            return Status(Code.Unschedulable, ERR_REASON_RWOP_CONFLICT)
+        return None
