@@ -267,14 +267,20 @@ def drain_pods(cluster, pods: list[dict], *, grace_period: int = -1, timeout: fl
                     objects.delete_object(cluster, kinds.by_kind("Pod"), run.ns, run.name, grace_seconds=grace)
             except NotFound:
                 pass
-            run.phase, run.started, run.next_poll = "wait", start, start
+            run.phase, run.started, run.next_poll = "wait", start, start + POLL_INTERVAL
             seq += 1
         if server_dry_run:
             return None
+        for run in runs:  # PollImmediate: before the kubelets act
+            if finish_wait(run, start):
+                run.phase = "done"
     now = start
+    settled_seq = 0  # the session settled the cluster before the first write
     while True:
-        # what the cluster does up to this instant
-        if now > start + _EPS:
+        # what the cluster does up to this instant (nothing, when nothing was written since the
+        # last settle and nothing falls due: the settle would find a fixed point at once)
+        due = cluster.store.meta("settle.due")
+        if seq != settled_seq or (now > start + _EPS and due is not None and float(due) <= now + _EPS):
             rounds = settle(cluster, force=True)
             if rounds:
                 seq += 1

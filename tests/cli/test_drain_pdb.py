@@ -1,0 +1,205 @@
+"""kubectl drain against PodDisruptionBudgets, end to end through the CLI (pinned clock and seed).
+
+The lines are kubectl's (staging/src/k8s.io/kubectl/pkg/drain/drain.go evictPods,
+cmd/drain/drain.go); the API server's answer is pkg/registry/core/pod/storage/eviction.go's.
+Retries and polls run on the simulated clock: a drain that waits moves it forward.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kubesim.testing.cli import snapshot
+
+VIOLATION = "Cannot evict pod as it would violate the pod's disruption budget."
+
+
+def deployment(probe_delay: int | None = None) -> str:
+    probe = ""
+    if probe_delay is not None:
+        probe = ("        readinessProbe:\n          httpGet:\n            path: /\n            port: 80\n"
+                 f"          initialDelaySeconds: {probe_delay}\n          periodSeconds: 5\n")
+    return ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n"
+            "  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n"
+            "        app: web\n    spec:\n      containers:\n      - name: nginx\n        image: nginx\n" + probe)
+
+
+def budget(name="web-pdb", min_available=2) -> str:
+    return (f"apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: {name}\nspec:\n"
+            f"  minAvailable: {min_available}\n  selector:\n    matchLabels:\n      app: web\n")
+
+
+def apply(kubesim, tmp_path, *docs):
+    f = tmp_path / "objects.yaml"
+    f.write_text("---\n".join(docs))
+    return kubesim.ok(f"apply -f {f}")
+
+
+def obj(kubesim, what):
+    return json.loads(kubesim.ok(f"get {what} -o json"))
+
+
+def web_pods(kubesim) -> dict[str, list[str]]:
+    by_node: dict[str, list[str]] = {}
+    for p in obj(kubesim, "pods -l app=web")["items"]:
+        by_node.setdefault(p["spec"].get("nodeName", ""), []).append(p["metadata"]["name"])
+    return {n: sorted(v) for n, v in by_node.items()}
+
+
+def clock(kubesim) -> str:
+    return next(line.split()[2] for line in kubesim.ok("cluster info").splitlines() if line.startswith("simulated"))
+
+
+@pytest.fixture
+def spread(kubesim, tmp_path):
+    """Three web pods on the two workers (two on one of them), then the PDB."""
+    def make(min_available=2, probe_delay=None):
+        apply(kubesim, tmp_path, deployment(probe_delay))
+        if probe_delay is not None:
+            kubesim.ok("advance 30s")  # the pods become ready
+        apply(kubesim, tmp_path, budget(min_available=min_available))
+        placed = web_pods(kubesim)
+        busy = max(placed, key=lambda n: len(placed[n]))
+        assert len(placed[busy]) == 2 and sum(len(v) for v in placed.values()) == 3
+        return busy, placed[busy]
+    return make
+
+
+def retry_line(pod):
+    return f'error when evicting pods/"{pod}" -n "default" (will retry after 5s): {VIOLATION}\n'
+
+
+def test_drain_evicts_as_the_budget_allows_and_finishes_when_replacements_are_up(kubesim, spread):
+    node, (first, second) = spread(min_available=2)
+    r = kubesim(f"drain {node}")
+    assert r.code == 0, r.err
+    # t=0: the budget allows one eviction; the other is refused and retried 5s later, when the
+    # first pod's replacement runs elsewhere; each eviction is confirmed by the next 1s poll
+    assert r.out == (f"node/{node} cordoned\n"
+                     f"evicting pod default/{first}\nevicting pod default/{second}\n"
+                     f"pod/{first} evicted\n"
+                     f"evicting pod default/{second}\n"
+                     f"pod/{second} evicted\n"
+                     f"node/{node} drained\n")
+    assert r.err == retry_line(second)
+    placed = web_pods(kubesim)
+    assert node not in placed and sum(len(v) for v in placed.values()) == 3
+    assert clock(kubesim) == "2026-11-22T10:00:06Z"
+    status = obj(kubesim, "pdb web-pdb")["status"]
+    assert (status["currentHealthy"], status["desiredHealthy"], status["disruptionsAllowed"]) == (3, 2, 1)
+
+
+def test_drain_waits_for_replacements_to_become_ready(kubesim, spread):
+    node, (first, second) = spread(min_available=2, probe_delay=12)
+    r = kubesim(f"drain {node}")
+    assert r.code == 0, r.err
+    # the replacement of the first pod passes its readiness probe only after 12s and more; the
+    # second pod is refused at 0, 5, 10 and 15s and evicted at 20s
+    assert r.out.count(f"evicting pod default/{second}\n") == 5
+    assert r.err == retry_line(second) * 4
+    assert r.out.endswith(f"pod/{second} evicted\nnode/{node} drained\n")
+    assert clock(kubesim) == "2026-11-22T10:00:51Z"  # 30s of warm-up, then 21s of draining
+
+
+def test_drain_times_out_as_kubectl_does_when_the_budget_never_allows(kubesim, spread):
+    node, (first, second) = spread(min_available=3)
+    r = kubesim(f"drain {node} --timeout=12s")
+    assert r.code == 1
+    # attempts at 0, 5 and 10s; at 15s the 12s timeout has passed
+    assert r.out == f"node/{node} cordoned\n" + f"evicting pod default/{first}\nevicting pod default/{second}\n" * 4
+    timeout = [f'error when evicting pods/"{p}" -n "default": global timeout reached: 12s' for p in (first, second)]
+    assert r.err == ((retry_line(first) + retry_line(second)) * 3
+                     + f'There are pending pods in node "{node}" when an error occurred: [{", ".join(timeout)}]\n'
+                     + f"pod/{first}\npod/{second}\n"
+                     + f'error: unable to drain node "{node}" due to error: [{", ".join(timeout)}], '
+                       "continuing command...\n"
+                     + f"There are pending nodes to be drained:\n {node}\n"
+                     + "".join(t + "\n" for t in timeout))
+    # the cordon stays, the pods stay, the clock moved on
+    assert obj(kubesim, f"node/{node}")["spec"]["unschedulable"] is True
+    assert web_pods(kubesim)[node] == [first, second]
+    assert clock(kubesim) == "2026-11-22T10:00:15Z"
+
+
+def test_drain_without_timeout_stops_when_nothing_can_change_the_budget(kubesim, spread):
+    node, (first, second) = spread(min_available=3)
+    r = kubesim(f"drain {node}")
+    assert r.code == 1
+    stop = [f'error when evicting pods/"{p}" -n "default": {VIOLATION} The disruption budget web-pdb needs 3 '
+            "healthy pods and has 3 currently, and nothing in the cluster will change that (kubectl would retry "
+            "every 5s forever; kubesim stops)" for p in (first, second)]
+    lines = r.err.splitlines()
+    assert lines[-2:] == stop
+    assert lines[-4:-2] == ["There are pending nodes to be drained:", f" {node}"]
+    assert all(line == retry_line(p).rstrip("\n") for line, p in zip(lines, [first, second] * 10)
+               if line.startswith("error when evicting") and "will retry" in line)
+    assert web_pods(kubesim)[node] == [first, second]
+
+
+def test_drain_with_disable_eviction_ignores_the_budget(kubesim, spread):
+    node, (first, second) = spread(min_available=3)
+    r = kubesim(f"drain {node} --disable-eviction")
+    assert (r.code, r.err) == (0, "")
+    assert r.out == f"node/{node} cordoned\npod/{first} deleted\npod/{second} deleted\nnode/{node} drained\n"
+    assert node not in web_pods(kubesim)
+
+
+def test_drain_with_two_budgets_over_a_pod_fails_at_once(kubesim, spread, tmp_path):
+    node, (first, second) = spread(min_available=1)
+    apply(kubesim, tmp_path, budget("second-pdb", 1))
+    r = kubesim(f"drain {node}")
+    assert r.code == 1
+    msg = "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support."
+    errors = [f'error when evicting pods/"{p}" -n "default": {msg}' for p in (first, second)]
+    assert r.err.splitlines()[-2:] == errors
+    assert web_pods(kubesim)[node] == [first, second]
+
+
+def test_server_dry_run_checks_the_budget_without_evicting(kubesim, spread):
+    node, (first, second) = spread(min_available=2)
+    before = obj(kubesim, "pdb web-pdb")["status"]
+    r = kubesim(f"drain {node} --dry-run=server")
+    assert r.code == 0, r.err
+    assert r.out == (f"node/{node} cordoned (server dry run)\n"
+                     f"evicting pod default/{first} (server dry run)\n"
+                     f"evicting pod default/{second} (server dry run)\n"
+                     f"node/{node} drained (server dry run)\n")
+    assert web_pods(kubesim)[node] == [first, second]
+    assert obj(kubesim, "pdb web-pdb")["status"] == before
+    assert obj(kubesim, f"node/{node}")["spec"].get("unschedulable") is None
+
+
+def test_evicted_pods_carry_the_disruption_target_condition_while_they_terminate(kubesim, tmp_path):
+    slow = deployment().replace("      containers:\n", "      terminationGracePeriodSeconds: 60\n      containers:\n")
+    slow = slow.replace("        image: nginx\n", "        image: nginx\n        command: [\"sleep\", \"infinity\"]\n")
+    apply(kubesim, tmp_path, slow)
+    placed = web_pods(kubesim)
+    node = max(placed, key=lambda n: len(placed[n]))
+    r = kubesim(f"drain {node} --timeout=3s")
+    assert r.code == 1
+    assert f'error when waiting for pod "{placed[node][0]}" in namespace "default" to terminate: ' \
+           "global timeout reached: 3s" in r.err
+    p = obj(kubesim, f"pod/{placed[node][0]}")
+    assert p["metadata"]["deletionTimestamp"]
+    target = [c for c in p["status"]["conditions"] if c["type"] == "DisruptionTarget"]
+    assert [(c["status"], c["reason"], c["message"]) for c in target] == \
+        [("True", "EvictionByEvictionAPI", "Eviction API: evicting")]
+
+
+@pytest.mark.parametrize("command, stderr", [
+    ("drain nope", 'Error from server (NotFound): nodes "nope" not found\n'),
+    ("drain node01 --timeout=soon",
+     'error: invalid argument "soon" for "--timeout" flag: time: invalid duration "soon"\n'
+     "See 'kubesim drain --help' for usage.\n"),
+    ("drain node01 --timeout=1d",
+     'error: invalid argument "1d" for "--timeout" flag: time: invalid duration "1d"\n'
+     "See 'kubesim drain --help' for usage.\n"),
+], ids=["an unknown node", "a timeout that is no duration", "a timeout in days, which Go does not parse"])
+def test_drain_refuses_bad_input_and_changes_nothing(kubesim, spread, command, stderr):
+    spread(min_available=2)
+    before = snapshot(kubesim.state_dir)
+    r = kubesim(command)
+    assert (r.code, r.out, r.err) == (1, "", stderr)
+    assert snapshot(kubesim.state_dir) == before
