@@ -195,22 +195,38 @@ def _write_back(cluster: Cluster, pod: dict, result, full: bool = True) -> None:
     for ev in result.events:
         cluster.record(pod, ev.get("type", "Normal"), ev["reason"], ev["message"], "default-scheduler")
     explanation = result.explanation
-    if result.outcome == "Scheduled" and nominated_before and nominated_before == result.node \
-            and explanation and explanation.get("preemption") is None:
-        explanation = _with_earlier_preemption(cluster, pod, explanation, result.node)
+    if nominated_before and explanation:
+        explanation = _with_earlier_preemption(cluster, pod, explanation, nominated_before,
+                                               result)
     save_explanation(cluster, pod, explanation, full)
 
 
-def _with_earlier_preemption(cluster: Cluster, pod: dict, explanation: dict, node: str) -> dict:
-    """A pod placed on the node an earlier preemption nominated keeps that attempt's preemption
-    analysis (marked ``earlierAttempt``), so explain-schedule still shows why the room was made."""
+def _with_earlier_preemption(cluster: Cluster, pod: dict, explanation: dict, node: str,
+                             result) -> dict:
+    """Keep the analysis of the preemption that nominated ``node`` (marked ``earlierAttempt``),
+    so explain-schedule still shows why room was made: when the pod lands there, and while it
+    waits for the victims ("not eligible due to a terminating pod on the nominated node.")."""
+    pre_now = explanation.get("preemption")
+    if result.outcome == "Scheduled":
+        if result.node != node or pre_now is not None:
+            return explanation
+    elif not (pre_now and pre_now.get("eligible") is False
+              and "terminating pod on the nominated node" in (pre_now.get("reason") or "")):
+        return explanation
     md = pod["metadata"]
     old = load_explanation(cluster, md.get("namespace", ""), md["name"])
     pre = (old[0].get("preemption") if old else None) or None
+    if pre and pre.get("earlier"):
+        pre = pre["earlier"]
     if not pre or pre.get("chosen") != node:
         return explanation
+    earlier = {k: v for k, v in pre.items() if k != "earlierAttempt"}
+    earlier["earlierAttempt"] = True
     out = dict(explanation)
-    out["preemption"] = dict(pre, earlierAttempt=True)
+    if result.outcome == "Scheduled":
+        out["preemption"] = earlier
+    else:
+        out["preemption"] = dict(pre_now, earlier=earlier)
     return out
 
 

@@ -255,6 +255,8 @@ def _render_preemption(console, pre: dict, *, color: bool) -> None:
         return
     if not pre.get("eligible"):
         console.print(f"  The pod may not preempt: {esc(pre.get('reason') or '')}")
+        if pre.get("earlier"):
+            _render_preemption(console, pre["earlier"], color=color)
         return
     cands = pre.get("candidates") or []
     chosen = pre.get("chosen")

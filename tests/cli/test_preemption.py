@@ -115,3 +115,79 @@ def test_the_what_if_shows_the_preemption_and_writes_nothing(kubesim, tmp_path):
     assert exp["preemption"]["chosen"] == "node02"
     assert snapshot(kubesim.state_dir) == before
     assert "Terminating" not in kubesim.ok("get pods")
+
+
+CLASSES = "".join(
+    f"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: {name}\n"
+    f"value: {value}\n{extra}---\n"
+    for name, value, extra in (("low", 100, ""), ("medium", 500, ""), ("high", 1000, ""),
+                               ("high-nonpreempting", 1000, "preemptionPolicy: Never\n")))
+
+
+def classed(name, cls, node=None, cpu="3", labels=""):
+    where = f"  nodeName: {node}\n" if node else ""
+    image = "    image: busybox\n    command: [sleep, \"3600\"]\n" if node else "    image: nginx\n"
+    return (f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  labels:\n    app: {name}\n"
+            f"{labels}spec:\n{where}  priorityClassName: {cls}\n  containers:\n  - name: c\n{image}"
+            f"    resources:\n      requests:\n        cpu: \"{cpu}\"\n")
+
+
+def classed_victims(h, tmp_path, pdb=False):
+    text = CLASSES + classed("med1", "medium", "node01") + "---\n" + \
+        classed("low2", "low", "node02") + "---\n" + \
+        classed("low3", "low", "node02", cpu="500m")
+    if pdb:
+        text += "---\n" + PDB
+    apply(h, tmp_path, text, "setup.yaml")
+
+
+def test_the_victims_with_the_lowest_priority_are_picked(kubesim, tmp_path):
+    # node01: med1 (500, 3 cpu); node02: low2 (100, 3 cpu) + low3 (100, 500m). The preemptor
+    # (1000, 2 cpu) fits on node02 without both; low3 is reprieved (2.5 of 4 cpu), low2 is not.
+    # One victim of priority 100 beats one of priority 500.
+    classed_victims(kubesim, tmp_path)
+    apply(kubesim, tmp_path, classed("web", "high", cpu="2"), "web.yaml")
+    wide = kubesim.ok("get pods -o wide")
+    assert pod_row(wide, "web")[7] == "node02"
+    assert pod_row(wide, "low2")[2] == "Terminating"
+    assert pod_row(wide, "low3")[2] == "Running" and pod_row(wide, "med1")[2] == "Running"
+    pre = json.loads(kubesim.ok("explain-schedule web -o json"))["preemption"]
+    assert pre["decidedBy"] == "lowest highest-victim priority"
+    assert {c["node"]: [v["name"] for v in c["victims"]] for c in pre["candidates"]} == {
+        "node01": ["med1"], "node02": ["low2"]}
+
+
+def test_a_pdb_on_the_low_priority_victim_makes_the_medium_one_go(kubesim, tmp_path):
+    classed_victims(kubesim, tmp_path, pdb=True)
+    apply(kubesim, tmp_path, classed("web", "high", cpu="2"), "web.yaml")
+    wide = kubesim.ok("get pods -o wide")
+    assert pod_row(wide, "web")[7] == "node01"
+    assert pod_row(wide, "med1")[2] == "Terminating" and pod_row(wide, "low2")[2] == "Running"
+    pre = json.loads(kubesim.ok("explain-schedule web -o json"))["preemption"]
+    assert pre["decidedBy"] == "fewest PDB violations"
+
+
+def test_preemption_policy_never_stays_pending_with_the_never_message(kubesim, tmp_path):
+    classed_victims(kubesim, tmp_path)
+    apply(kubesim, tmp_path, classed("polite", "high-nonpreempting", cpu="2"), "polite.yaml")
+    wide = kubesim.ok("get pods -o wide")
+    assert pod_row(wide, "polite")[2] == "Pending" and pod_row(wide, "polite")[7] == "<none>"
+    assert "Terminating" not in wide
+    events = kubesim.ok("get events --field-selector involvedObject.name=polite")
+    assert ("0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. "
+            "preemption: not eligible due to preemptionPolicy=Never.") in events
+    text = kubesim.ok("explain-schedule polite")
+    assert "The pod may not preempt: not eligible due to preemptionPolicy=Never." in text
+
+
+def test_while_the_victim_terminates_the_preemptor_waits_and_does_not_preempt_again(kubesim,
+                                                                                    tmp_path):
+    victims(kubesim, tmp_path)
+    apply(kubesim, tmp_path, PREEMPTOR, "high.yaml")
+    kubesim.ok("advance 5s")
+    events = kubesim.ok("get events --field-selector involvedObject.name=high")
+    assert ("2 Insufficient cpu. preemption: not eligible due to a terminating pod on the "
+            "nominated node.") in events
+    assert "Terminating" not in pod_row(kubesim.ok("get pods"), "low1")
+    pre = json.loads(kubesim.ok("explain-schedule high -o json"))["preemption"]
+    assert pre["eligible"] is False and pre["earlier"]["chosen"] == "node02"
