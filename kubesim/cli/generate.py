@@ -1,7 +1,7 @@
-"""kubectl's generators: ``create deployment|namespace|priorityclass`` and ``run``.
+"""kubectl's generators: ``create deployment|namespace|priorityclass|poddisruptionbudget`` and ``run``.
 
 Upstream (kubectl v1.36): staging/src/k8s.io/kubectl/pkg/cmd/create/{create.go,create_deployment.go,
-create_namespace.go,create_priorityclass.go}, pkg/cmd/run/run.go, pkg/generate/versioned/run.go
+create_namespace.go,create_priorityclass.go,create_pdb.go}, pkg/cmd/run/run.go, pkg/generate/versioned/run.go
 (the ``run-pod/v1`` generator), pkg/generate/generate.go (ParseLabels), pkg/cmd/util/helpers.go
 (GetDryRunStrategy, the printers' "created (dry run)" suffix).
 
@@ -69,9 +69,12 @@ _CREATE_FLAGS = {
     "namespace": (),
     "priorityclass": (("value", "--value"), ("global_default", "--global-default"),
                       ("description", "--description"), ("preemption_policy", "--preemption-policy")),
+    "poddisruptionbudget": (("selector_pdb", "--selector"), ("min_available", "--min-available"),
+                            ("max_unavailable", "--max-unavailable")),
 }
 _CREATE_ALIASES = {"deployment": "deployment", "deploy": "deployment", "namespace": "namespace", "ns": "namespace",
-                   "priorityclass": "priorityclass", "pc": "priorityclass"}
+                   "priorityclass": "priorityclass", "pc": "priorityclass",
+                   "poddisruptionbudget": "poddisruptionbudget", "pdb": "poddisruptionbudget"}
 
 
 def create_generator_args(p) -> None:
@@ -87,6 +90,12 @@ def create_generator_args(p) -> None:
     g.add_argument("--description", default=None, help="priorityclass: an arbitrary description")
     g.add_argument("--preemption-policy", default=None, metavar="POLICY",
                    help="priorityclass: PreemptLowerPriority (default) or Never")
+    g.add_argument("--selector", dest="selector_pdb", default=None, metavar="SELECTOR",
+                   help="poddisruptionbudget: the label selector of the budget (equality-based and set-based)")
+    g.add_argument("--min-available", default=None, metavar="N|N%",
+                   help="poddisruptionbudget: the minimum number or percentage of available pods")
+    g.add_argument("--max-unavailable", default=None, metavar="N|N%",
+                   help="poddisruptionbudget: the maximum number or percentage of unavailable pods")
     _dry_run_flag(g)
 
 
@@ -337,6 +346,62 @@ def priority_class(name: str, value: int = 0, global_default: bool = False, desc
     return pc
 
 
+_PDB_VALUE = re.compile(r"^[0-9]+%?$")
+
+
+def parse_int_or_string(val: str):
+    """intstr.Parse: an int32 when the text is one, else the string."""
+    if re.fullmatch(r"[+-]?[0-9]+", val):
+        n = int(val)
+        if -2**31 <= n < 2**31:
+            return n
+    return val
+
+
+def parse_to_label_selector(text: str) -> dict:
+    """metav1.ParseToLabelSelector: ``=``/``==`` become matchLabels, the other operators
+    matchExpressions (in key order, values sorted, as labels.Parse leaves them)."""
+    from kubesim.api import selectors
+
+    try:
+        parsed = selectors.parse_label_selector(text)
+    except ValueError as e:
+        raise UsageError(f"couldn't parse the selector string \"{text}\": {e}") from None
+    match_labels: dict = {}
+    exprs: list = []
+    ops = {"in": "In", "notin": "NotIn", "exists": "Exists", "!": "DoesNotExist"}
+    for req in parsed.requirements:
+        if req.operator in ("=", "=="):
+            match_labels[req.key] = req.values[0]
+        elif req.operator in ops:
+            e: dict = {"key": req.key, "operator": ops[req.operator]}
+            if req.values:
+                e["values"] = list(req.values)
+            exprs.append(e)
+        else:
+            raise UsageError(f'"{req.operator}" is not a valid label selector operator')
+    sel: dict = {}
+    if match_labels:
+        sel["matchLabels"] = match_labels
+    if exprs:
+        sel["matchExpressions"] = exprs
+    return sel
+
+
+def pod_disruption_budget(name: str, selector: dict, min_available: str = "", max_unavailable: str = "",
+                          namespace: str | None = None) -> dict:
+    """``kubectl create poddisruptionbudget``'s object (policy/v1 struct order)."""
+    spec: dict = {}
+    if min_available:
+        spec["minAvailable"] = parse_int_or_string(min_available)
+    spec["selector"] = selector
+    if not min_available and max_unavailable:
+        spec["maxUnavailable"] = parse_int_or_string(max_unavailable)
+    return {"kind": "PodDisruptionBudget", "apiVersion": "policy/v1", "metadata": _meta(name, namespace),
+            "spec": spec, "status": {"disruptionsAllowed": 0, "currentHealthy": 0, "desiredHealthy": 0,
+                                     "expectedPods": 0}}
+
+
 def pod(name: str, image: str, labels: dict | None = None, annotations: dict | None = None,
         env: list[dict] | None = None, port: int | None = None, restart: str = "", command: bool = False,
         args: list[str] | None = None, image_pull_policy: str = "", privileged: bool = False,
@@ -381,6 +446,7 @@ def typed_json(obj) -> str:
 # kind → (``-o name`` prefix, the resource a typed client posts to)
 _KIND_NAMES = {"Deployment": ("deployment.apps", "deployments.apps"), "Namespace": ("namespace", "namespaces"),
                "PriorityClass": ("priorityclass.scheduling.k8s.io", "priorityclasses.scheduling.k8s.io"),
+               "PodDisruptionBudget": ("poddisruptionbudget.policy", "poddisruptionbudgets.policy"),
                "Pod": ("pod", "pods")}
 
 
@@ -495,6 +561,8 @@ def create_generated(args, env) -> int:
         raise UsageError("name must be specified")
     if what == "deployment" and len(images) > 1 and command:
         raise UsageError("cannot specify multiple --image options and command")
+    if what == "poddisruptionbudget":
+        _validate_pdb_flags(name, args)
 
     if what == "deployment":
         def build(rng):
@@ -504,6 +572,13 @@ def create_generated(args, env) -> int:
         def build(rng):
             return namespace_object(name)
         wrap = None
+    elif what == "poddisruptionbudget":
+        selector = parse_to_label_selector(args.selector_pdb)
+
+        def build(rng):
+            return pod_disruption_budget(name, selector, args.min_available or "", args.max_unavailable or "",
+                                         args.namespace if strategy == "client" else None)
+        wrap = "poddisruptionbudgets"
     else:
         def build(rng):
             return priority_class(name, value, bool(args.global_default), args.description or "",
@@ -511,6 +586,23 @@ def create_generated(args, env) -> int:
         wrap = "priorityclass"
     env.stdout.write(_submit(args, env, build, strategy, wrap))
     return 0
+
+
+def _validate_pdb_flags(name: str, args) -> None:
+    """PodDisruptionBudgetOpts.Validate."""
+    min_a, max_u = args.min_available or "", args.max_unavailable or ""
+    if not name:
+        raise UsageError("name must be specified")
+    if not args.selector_pdb:
+        raise UsageError("a selector must be specified")
+    if not min_a and not max_u:
+        raise UsageError("one of min-available or max-unavailable must be specified")
+    if min_a and max_u:
+        raise UsageError("min-available and max-unavailable cannot be both specified")
+    if min_a and not _PDB_VALUE.match(min_a):
+        raise UsageError("invalid format specified for min-available")
+    if max_u and not _PDB_VALUE.match(max_u):
+        raise UsageError("invalid format specified for max-unavailable")
 
 
 def run_cmd(args, env) -> int:
@@ -601,8 +693,13 @@ def _submit(args, env, build, strategy: str, wrap: str | None) -> str:
         if wrap is None:
             raise
         message = e.message
-        if isinstance(e, Invalid) and wrap == "deployment":
-            message = "Deployment.apps" + message[len("Deployment"):] if message.startswith("Deployment ") else message
+        if isinstance(e, Invalid):
+            # a typed client names the kind with its group: Deployment.apps, PriorityClass.scheduling.k8s.io
+            qualified = {"deployment": "Deployment.apps", "priorityclass": "PriorityClass.scheduling.k8s.io",
+                         "poddisruptionbudgets": "PodDisruptionBudget.policy"}.get(wrap)
+            kind = qualified.split(".")[0] if qualified else ""
+            if qualified and message.startswith(kind + " "):
+                message = qualified + message[len(kind):]
         raise UsageError(f"failed to create {wrap}: {message}") from None
     suffix = "created (server dry run)" if strategy == "server" else "created"
     return render(created, args.output, suffix, typed=False)
