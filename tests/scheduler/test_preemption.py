@@ -251,3 +251,11 @@ def test_the_preemption_logs_at_upstreams_levels():
     assert (2, "the target node for the preemption is determined") in got
     assert (2, "Preemptor Pod preempted victim Pod") in got
     assert sum(1 for x in got if x[1] == "Check the potential node for preemption") == 2
+
+
+def test_a_victim_already_being_deleted_gets_no_second_api_call():
+    gone = running("low", "node02", 10)
+    gone["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:30Z"
+    s = scheduler([running("mid", "node01", 100), gone])
+    r = s.schedule_one(preemptor(), 0.0)
+    assert r.nominated_node == "node02" and r.writes == []

@@ -420,3 +420,38 @@ def test_validate_args(args, errs):
 def test_invalid_args_fail_the_profile():
     with pytest.raises(ValueError):
         DefaultPreemption({"minCandidateNodesPercentage": 200})
+
+
+class _FailingOnLabelledNodes:
+    """upstream's TestPlugin: AddPod/RemovePod fail on nodes labelled error=true."""
+
+    def add_pod(self, state, pod, to_add, node):
+        if node.labels.get("error") == "true":
+            return Status(Code.Error, err=f"failed to add pod: {pod.name}")
+        return None
+
+    def remove_pod(self, state, pod, to_remove, node):
+        if node.labels.get("error") == "true":
+            return Status(Code.Error, err=f"failed to remove pod: {pod.name}")
+        return None
+
+
+@pytest.mark.parametrize("nodes, pods, want_node, want_code, want_msg", [
+    pytest.param([make_node("node1").capacity(LARGE).label("error", "true").obj()],
+                 [pod("p1", node="node1")], None, Code.Error,
+                 'preemption: running RemovePod on PreFilter plugin "NodeResourcesFit": '
+                 "failed to remove pod: p", id="only one node but failed with TestPlugin"),
+    pytest.param([make_node("node1").capacity(LARGE).label("error", "true").obj(),
+                  make_node("node2").capacity(LARGE).obj()],
+                 [pod("p1", node="node1"), pod("p2", node="node2", req=MEDIUM)], "node2",
+                 Code.Success, "", id="one failed with TestPlugin and the other pass"),
+])
+def test_post_filter_with_failing_pre_filter_extensions(nodes, pods, want_node, want_code,
+                                                        want_msg):
+    s, fwk, pl = setup(nodes, pods)
+    fwk.plugins["NodeResourcesFit"].pre_filter_extensions = lambda: _FailingOnLabelledNodes()
+    state, pi = prefiltered(fwk, s, pod("p", HIGH, req=LARGE))
+    result, status = pl.post_filter(state, pi, statuses({n["metadata"]["name"]: U
+                                                         for n in nodes}))
+    assert (status.code, status.message()) == (want_code, want_msg)
+    assert (result.nominated_node_name if result else None) == want_node
