@@ -181,21 +181,7 @@ def _add_condition_and_delete(cluster, pod: dict, grace_seconds: int | None, dry
 # ---------------------------------------------------------------------------------------------
 # kubectl drain's eviction and deletion of a node's pods, on simulated time
 
-"""kubectl's drain helper (staging/src/k8s.io/kubectl/pkg/drain/drain.go evictPods, deletePods,
-waitForDelete) evicts every pod concurrently: each attempt prints ``evicting pod NS/NAME``; a 429
-prints ``error when evicting pods/"NAME" -n "NS" (will retry after 5s): ...`` and sleeps 5 s; a
-success is followed by a poll every second until the pod is gone (``pod/NAME evicted``); the
-whole runs under ``--timeout`` (0: no limit). kubesim runs the same schedule on the simulated
-clock: between two instants the cluster settles (replacements are created, scheduled and
-started, terminating pods finish) and the clock moves on to the next retry or poll, as the real
-wait would let it. Two guards keep a command from waiting forever where kubectl would:
 
-- with no ``--timeout``, when the cluster has reached a state nothing will change (no change since
-  the failed attempt and nothing scheduled to happen), the pending evictions stop with an error
-  naming the budget (``... nothing in the cluster will change that ...``); with a ``--timeout`` the
-  retries go on, unchanged, until it is reached, and end with kubectl's timeout error;
-- with no ``--timeout``, kubesim gives up after an hour of simulated time (UNBOUNDED_WAIT).
-"""
 
 RETRY_INTERVAL = 5.0
 POLL_INTERVAL = 1.0
@@ -232,7 +218,27 @@ def drain_pods(cluster, pods: list[dict], *, grace_period: int = -1, timeout: fl
                out, err) -> tuple[list[str], bool] | None:
     """DeleteOrEvictPods for one node's pods. Returns None on success, else the error as kubectl
     builds it: ``(messages, aggregate)`` — several messages of a utilerrors aggregate, or one
-    plain error (``aggregate`` False)."""
+    plain error (``aggregate`` False).
+
+    kubectl's drain helper (staging/src/k8s.io/kubectl/pkg/drain/drain.go evictPods, deletePods,
+    waitForDelete) evicts every pod concurrently: each attempt prints ``evicting pod NS/NAME``; a 429
+    prints ``error when evicting pods/"NAME" -n "NS" (will retry after 5s): ...`` and sleeps 5 s; a
+    success is followed by a poll every second until the pod is gone (``pod/NAME evicted``); the
+    whole runs under ``--timeout`` (0: no limit). kubesim runs the same schedule on the simulated
+    clock: between two instants the cluster settles (replacements are created, scheduled and
+    started, terminating pods finish) and the clock moves on to the next retry or poll, as the real
+    wait would let it. Two guards keep a command from waiting forever where kubectl would:
+
+    - with no ``--timeout``, when the cluster has reached a state nothing will change (no change since
+      the failed attempt and nothing scheduled to happen), the pending evictions stop with an error
+      naming the budget (``... nothing in the cluster will change that ...``); with a ``--timeout`` the
+      retries go on, unchanged, until it is reached, and end with kubectl's timeout error;
+    - with no ``--timeout``, kubesim gives up after an hour of simulated time (UNBOUNDED_WAIT).
+
+    The same holds for the wait for a pod's deletion (after an eviction, or for each pod with
+    ``--disable-eviction``, whose own timeout error is wait.PollImmediate's "timed out waiting for
+    the condition"). A server dry run only asks the eviction API and does not wait.
+    """
     from kubesim.engine.settle import settle
     from kubesim.kubelet.lifecycle import go_duration
 
@@ -394,6 +400,6 @@ def _deleted_before(pod: dict | None, t: float) -> bool:
 
 
 def _wait_error(run: _PodRun, deleting: bool, detail: str) -> str:
-    if deleting:
-        return detail
+    if deleting:  # deletePods' own error names no pod
+        return f'pod "{run.name}" in namespace "{run.ns}" is still terminating: {detail}'
     return f'error when waiting for pod "{run.name}" in namespace "{run.ns}" to terminate: {detail}'
