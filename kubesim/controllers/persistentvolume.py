@@ -68,7 +68,7 @@ class _Sync:
         self.pvs = {meta(pv).get("name", ""): pv for pv in view.list("PersistentVolume")}
         self.claims = {(meta(c).get("namespace", ""), meta(c).get("name", "")): c
                        for c in view.list("PersistentVolumeClaim")}
-        self.dirty: dict[tuple[str, str, str], dict] = {}  # objects changed in this sync
+        self.dirty: dict[tuple[str, str, str], int] = {}  # object -> index of its write in changes
         self.created: set[str] = set()
 
     # -- writes ---------------------------------------------------------------------------
@@ -81,21 +81,23 @@ class _Sync:
         self.changes.append(Change("event", obj, events=[Event(obj, type_, reason, message, component)]))
 
     def put(self, obj: dict) -> None:
+        """Ask for ``obj`` to be written; a later put of the same object replaces the request
+        in place, so writes keep the order in which they were first asked for."""
         md = meta(obj)
         if obj["kind"] == "PersistentVolume":
             self.pvs[md["name"]] = obj
         else:
             self.claims[(md.get("namespace", ""), md["name"])] = obj
-        self.dirty[(obj["kind"], md.get("namespace", ""), md["name"])] = obj
+        key = (obj["kind"], md.get("namespace", ""), md["name"])
+        op = "update_status" if key[0] == "PersistentVolume" and key[2] in self.created else "update"
+        if key in self.dirty:
+            self.changes[self.dirty[key]].obj = obj
+        else:
+            self.dirty[key] = len(self.changes)
+            self.changes.append(Change(op, obj))
 
     def flush(self) -> list[Change]:
-        out = []
-        for key, obj in self.dirty.items():
-            if key[0] == "PersistentVolume" and key[2] in self.created:
-                out.append(Change("update_status", obj))  # the new PV's status, after its create
-            else:
-                out.append(Change("update", obj))
-        return self.changes + out
+        return self.changes
 
     def get_class(self, name: str) -> dict | None:
         return self.classes.get(name)
@@ -302,7 +304,6 @@ class _Sync:
         if policy != "Delete":
             return
         if V.ANN_DYNAMICALLY_PROVISIONED in V.annotations(pv):
-            self.dirty.pop(("PersistentVolume", "", meta(pv)["name"]), None)
             self.changes.append(Change("delete", pv))
             return
         msg = f'error getting deleter volume plugin for volume "{meta(pv)["name"]}": no deletable volume plugin matched'
@@ -381,6 +382,10 @@ def _claim_order(c: dict):
 
 def sync(view: View) -> list[Change]:
     s = _Sync(view)
+    for name in sorted(s.pvs):  # new volumes become Available before claims look for them
+        vol = s.pvs[name]
+        if not (vol.get("spec") or {}).get("claimRef") and ((vol.get("status") or {}).get("phase") or "Pending") == "Pending":
+            s.set_volume_phase(vol, "Available")
     for claim in sorted(view.list("PersistentVolumeClaim"), key=_claim_order):
         md = meta(claim)
         s.sync_claim(s.claims[(md.get("namespace", ""), md.get("name", ""))])

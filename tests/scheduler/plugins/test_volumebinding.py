@@ -1,0 +1,186 @@
+"""VolumeBinding: mirrors upstream volume_binding_test.go (TestVolumeBinding: PreFilter and
+Filter statuses per node) and binder_test.go (FindPodVolumes: bound claims' node affinity,
+unbound WaitForFirstConsumer claims matching or provisioning, allowedTopologies; AssumePodVolumes
+/ RevertAssumedPodVolumes / bindAPIUpdate), with kubesim's Handle.request for the API updates."""
+
+import pytest
+
+from kubesim.api import volumes as V
+from kubesim.scheduler.framework.cycle_state import CycleState
+from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
+from kubesim.scheduler.framework.status import Code
+from kubesim.scheduler.plugins.volumebinding import (ERR_REASON_BIND_CONFLICT, ERR_REASON_NODE_CONFLICT,
+                                                     ERR_REASON_PV_NOT_EXIST, ERR_UNBOUND_IMMEDIATE,
+                                                     VolumeBinding)
+
+from ..builders import make_node, make_pod
+from .volume_builders import Store, claim_volume, pv, pvc, sc
+
+IMMEDIATE = sc("immediate-sc", mode="Immediate")
+WAIT = sc("wait-sc")
+PROVISION = sc("wait-provisioned-sc", provisioner="ebs.csi.aws.com")
+TOPOLOGY = sc("wait-topology-sc", provisioner="ebs.csi.aws.com", topologies=[
+    {"matchLabelExpressions": [{"key": "topology.kubernetes.io/zone", "values": ["zone-a"]}]}])
+CLASSES = (IMMEDIATE, WAIT, PROVISION, TOPOLOGY)
+
+NODES = [make_node("node-a").zone("zone-a").obj(), make_node("node-b").zone("zone-b").obj()]
+
+
+def run(pod_claims, objs):
+    """PreFilter, then Filter on each node: (prefilter status, {node: filter status})."""
+    store = Store(*CLASSES, *objs)
+    plugin = VolumeBinding(handle=store.handle(NODES))
+    pod = PodInfo(claim_volume(make_pod("pod-a").obj(), *pod_claims))
+    state = CycleState()
+    _, s = plugin.pre_filter(state, pod, [NodeInfo(n) for n in NODES])
+    if s is not None:
+        return (s.code.name, s.message()), None
+    return None, {n["metadata"]["name"]: (lambda st: None if st is None else (st.code.name, st.reasons))(
+        plugin.filter(state, pod, NodeInfo(n))) for n in NODES}
+
+
+CASES = [
+    pytest.param([], [], ("Skip", ""), None, id="pod has no claims: skip"),
+    pytest.param(["pvc-a"], [pvc("pvc-a", volume_name="pv-a", bound=True), pv("pv-a", hostnames=["node-a"])],
+                 None, {"node-a": None, "node-b": ("UnschedulableAndUnresolvable", [ERR_REASON_NODE_CONFLICT])},
+                 id="all bound: only the node the bound volume admits fits"),
+    pytest.param(["pvc-a"], [pvc("pvc-a", volume_name="pv-a", bound=True), pv("pv-a")],
+                 None, {"node-a": None, "node-b": None},
+                 id="all bound to a volume without node affinity: every node fits"),
+    pytest.param(["pvc-a"], [],
+                 ("UnschedulableAndUnresolvable", 'persistentvolumeclaim "pvc-a" not found'), None,
+                 id="a claim that does not exist"),
+    pytest.param(["pvc-a", "pvc-b"], [pvc("pvc-a", volume_name="pv-a", bound=True), pv("pv-a")],
+                 ("UnschedulableAndUnresolvable", 'persistentvolumeclaim "pvc-b" not found'), None,
+                 id="part of the claims do not exist"),
+    pytest.param(["pvc-a"], [pvc("pvc-a", cls="immediate-sc")],
+                 ("UnschedulableAndUnresolvable", ERR_UNBOUND_IMMEDIATE), None,
+                 id="an immediate claim not bound yet"),
+    pytest.param(["pvc-a"], [pvc("pvc-a", cls="wait-sc", volume_name="pv-a")],
+                 ("UnschedulableAndUnresolvable", ERR_UNBOUND_IMMEDIATE), None,
+                 id="a claim pre-bound by name but not bound is treated as immediate"),
+    pytest.param(["pvc-a"], [pvc("pvc-a", cls="wait-sc")],
+                 None, {"node-a": ("UnschedulableAndUnresolvable", [ERR_REASON_BIND_CONFLICT]),
+                        "node-b": ("UnschedulableAndUnresolvable", [ERR_REASON_BIND_CONFLICT])},
+                 id="unbound claim with no matching volume and no provisioner"),
+    pytest.param(["pvc-a"], [pvc("pvc-a", cls="wait-sc"), pv("pv-a", cls="wait-sc", hostnames=["node-b"])],
+                 None, {"node-a": ("UnschedulableAndUnresolvable", [ERR_REASON_BIND_CONFLICT]), "node-b": None},
+                 id="unbound claim matches a local volume on one node"),
+    pytest.param(["pvc-a"], [pvc("pvc-a", cls="wait-sc", size="10Gi"), pv("pv-a", cls="wait-sc", size="5Gi")],
+                 None, {"node-a": ("UnschedulableAndUnresolvable", [ERR_REASON_BIND_CONFLICT]),
+                        "node-b": ("UnschedulableAndUnresolvable", [ERR_REASON_BIND_CONFLICT])},
+                 id="unbound claim larger than every volume"),
+    pytest.param(["pvc-a", "pvc-b"],
+                 [pvc("pvc-a", volume_name="pv-a", bound=True), pv("pv-a", hostnames=["node-a"]),
+                  pvc("pvc-b", cls="wait-sc"), pv("pv-b", cls="wait-sc", hostnames=["node-b"])],
+                 None, {"node-a": ("UnschedulableAndUnresolvable", [ERR_REASON_BIND_CONFLICT]),
+                        "node-b": ("UnschedulableAndUnresolvable", [ERR_REASON_NODE_CONFLICT])},
+                 id="bound and unbound claims each rule out a node"),
+    pytest.param(["pvc-a", "pvc-b"],
+                 [pvc("pvc-a", volume_name="pv-a", bound=True), pv("pv-a", hostnames=["node-a"]),
+                  pvc("pvc-b", cls="wait-sc")],
+                 None, {"node-a": ("UnschedulableAndUnresolvable", [ERR_REASON_BIND_CONFLICT]),
+                        "node-b": ("UnschedulableAndUnresolvable", [ERR_REASON_NODE_CONFLICT,
+                                                                     ERR_REASON_BIND_CONFLICT])},
+                 id="bound and unbound claims both unsatisfied give both reasons"),
+    pytest.param(["pvc-a", "pvc-b"],
+                 [pvc("pvc-a", cls="wait-sc"), pvc("pvc-b", cls="wait-sc"),
+                  pv("pv-a", cls="wait-sc", hostnames=["node-a"])],
+                 None, {"node-a": ("UnschedulableAndUnresolvable", [ERR_REASON_BIND_CONFLICT]),
+                        "node-b": ("UnschedulableAndUnresolvable", [ERR_REASON_BIND_CONFLICT])},
+                 id="two claims cannot share one volume"),
+    pytest.param(["pvc-a"], [pvc("pvc-a", volume_name="pv-a", bound=True)],
+                 None, {"node-a": ("UnschedulableAndUnresolvable", [ERR_REASON_PV_NOT_EXIST]),
+                        "node-b": ("UnschedulableAndUnresolvable", [ERR_REASON_PV_NOT_EXIST])},
+                 id="a claim bound to a volume that does not exist"),
+    pytest.param(["pvc-a"], [pvc("pvc-a", volume_name="pv-a", bound=True, phase="Lost")],
+                 ("UnschedulableAndUnresolvable",
+                  'persistentvolumeclaim "pvc-a" bound to non-existent persistentvolume "pv-a"'), None,
+                 id="a lost claim"),
+    pytest.param(["pvc-a"], [pvc("pvc-a", volume_name="pv-a", bound=True, deleting=True), pv("pv-a")],
+                 ("UnschedulableAndUnresolvable", 'persistentvolumeclaim "pvc-a" is being deleted'), None,
+                 id="a claim being deleted"),
+    pytest.param(["pvc-a"], [pvc("pvc-a", cls="wait-provisioned-sc")],
+                 None, {"node-a": None, "node-b": None},
+                 id="an unbound claim of a class with a provisioner can be provisioned anywhere"),
+    pytest.param(["pvc-a"], [pvc("pvc-a", cls="wait-topology-sc")],
+                 None, {"node-a": None, "node-b": ("UnschedulableAndUnresolvable", [ERR_REASON_BIND_CONFLICT])},
+                 id="provisioning is limited to the class's allowed topologies"),
+    pytest.param(["pvc-a"], [pvc("pvc-a", cls="wait-provisioned-sc", annotations={V.ANN_SELECTED_NODE: "node-b"})],
+                 None, {"node-a": ("UnschedulableAndUnresolvable", [ERR_REASON_BIND_CONFLICT]), "node-b": None},
+                 id="a claim already being provisioned for a node fits only that node"),
+]
+
+
+@pytest.mark.parametrize("claims, objs, want_pre, want_filter", CASES)
+def test_volume_binding(claims, objs, want_pre, want_filter):
+    pre, filt = run(claims, objs)
+    assert pre == want_pre
+    assert filt == want_filter
+
+
+def test_prescore_skips_without_storage_capacity_scoring():
+    store = Store(*CLASSES, pvc("pvc-a", cls="wait-provisioned-sc"))
+    plugin = VolumeBinding(handle=store.handle(NODES))
+    pod = PodInfo(claim_volume(make_pod("pod-a").obj(), "pvc-a"))
+    assert plugin.pre_score(CycleState(), pod, []).code == Code.Skip
+
+
+def cycle(plugin, pod, node_name):
+    state = CycleState()
+    _, s = plugin.pre_filter(state, pod, [NodeInfo(n) for n in NODES])
+    assert s is None
+    node = next(n for n in NODES if n["metadata"]["name"] == node_name)
+    assert plugin.filter(state, pod, NodeInfo(node)) is None
+    assert plugin.reserve(state, pod, node_name) is None
+    return state
+
+
+def test_reserve_assumes_the_volume_so_the_next_pod_cannot_take_it_and_prebind_asks_for_the_update():
+    store = Store(*CLASSES, pvc("pvc-a", cls="wait-sc"), pvc("pvc-b", cls="wait-sc"),
+                  pv("pv-1", cls="wait-sc", hostnames=["node-a"]))
+    plugin = VolumeBinding(handle=store.handle(NODES))
+    first = PodInfo(claim_volume(make_pod("pod-a").obj(), "pvc-a"))
+    state = cycle(plugin, first, "node-a")
+    assert plugin.assumed_pvs["pv-1"]["spec"]["claimRef"]["name"] == "pvc-a"
+    # the second pod's claim finds no volume any more
+    second = PodInfo(claim_volume(make_pod("pod-b").obj(), "pvc-b"))
+    st2 = CycleState()
+    plugin.pre_filter(st2, second, [])
+    s = plugin.filter(st2, second, NodeInfo(NODES[0]))
+    assert (s.code, s.reasons) == (Code.UnschedulableAndUnresolvable, [ERR_REASON_BIND_CONFLICT])
+    # PreBind: the PV update with claimRef and bound-by-controller
+    assert plugin.pre_bind(state, first, "node-a") is None
+    [w] = plugin.handle.writes
+    assert w["op"] == "update" and w["obj"]["metadata"]["name"] == "pv-1"
+    assert w["obj"]["spec"]["claimRef"]["uid"] == "uid-pvc-a"
+    assert w["obj"]["metadata"]["annotations"] == {V.ANN_BOUND_BY_CONTROLLER: "yes"}
+
+
+def test_unreserve_gives_the_assumed_volume_back():
+    store = Store(*CLASSES, pvc("pvc-a", cls="wait-sc"), pv("pv-1", cls="wait-sc"))
+    plugin = VolumeBinding(handle=store.handle(NODES))
+    pod = PodInfo(claim_volume(make_pod("pod-a").obj(), "pvc-a"))
+    state = cycle(plugin, pod, "node-a")
+    plugin.unreserve(state, pod, "node-a")
+    assert plugin.assumed_pvs == {}
+
+
+def test_provisioning_sets_the_selected_node_on_the_claim():
+    store = Store(*CLASSES, pvc("pvc-a", cls="wait-provisioned-sc"))
+    plugin = VolumeBinding(handle=store.handle(NODES))
+    pod = PodInfo(claim_volume(make_pod("pod-a").obj(), "pvc-a"))
+    state = cycle(plugin, pod, "node-b")
+    assert plugin.pre_bind(state, pod, "node-b") is None
+    [w] = plugin.handle.writes
+    assert w["obj"]["kind"] == "PersistentVolumeClaim"
+    assert w["obj"]["metadata"]["annotations"] == {V.ANN_SELECTED_NODE: "node-b"}
+
+
+def test_all_bound_claims_need_no_prebind():
+    store = Store(*CLASSES, pvc("pvc-a", volume_name="pv-a", bound=True), pv("pv-a"))
+    plugin = VolumeBinding(handle=store.handle(NODES))
+    pod = PodInfo(claim_volume(make_pod("pod-a").obj(), "pvc-a"))
+    state = cycle(plugin, pod, "node-a")
+    assert plugin.pre_bind(state, pod, "node-a") is None
+    assert plugin.handle.writes == []
