@@ -203,3 +203,75 @@ def test_drain_refuses_bad_input_and_changes_nothing(kubesim, spread, command, s
     r = kubesim(command)
     assert (r.code, r.out, r.err) == (1, "", stderr)
     assert snapshot(kubesim.state_dir) == before
+
+
+def slow_or_crashing(name: str, command: str, replicas: int, grace: int = 30) -> str:
+    """A Deployment pinned to node01 whose container runs ``command`` (busybox)."""
+    return (f"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\nspec:\n  replicas: {replicas}\n"
+            f"  selector:\n    matchLabels:\n      app: {name}\n  template:\n    metadata:\n      labels:\n"
+            f"        app: {name}\n    spec:\n      terminationGracePeriodSeconds: {grace}\n"
+            "      nodeSelector:\n        kubernetes.io/hostname: node01\n"
+            f"      containers:\n      - name: c\n        image: busybox\n        command: {command}\n")
+
+
+def names(kubesim, selector):
+    return sorted(p["metadata"]["name"] for p in obj(kubesim, f"pods -l {selector}")["items"])
+
+
+def test_drain_waits_for_graceful_termination_on_the_simulated_clock(kubesim, tmp_path):
+    apply(kubesim, tmp_path, slow_or_crashing("slow", '["sleep", "infinity"]', 2, grace=20))
+    pods = names(kubesim, "app=slow")
+    r = kubesim("drain node01")
+    assert (r.code, r.err) == (0, "")
+    assert r.out == ("node/node01 cordoned\n" + "".join(f"evicting pod default/{p}\n" for p in pods)
+                     + "".join(f"pod/{p} evicted\n" for p in pods) + "node/node01 drained\n")
+    assert clock(kubesim) == "2026-11-22T10:00:20Z"  # sleep ignores SIGTERM: killed after the grace period
+
+
+def test_drain_with_disable_eviction_times_out_as_wait_poll_does(kubesim, tmp_path):
+    apply(kubesim, tmp_path, slow_or_crashing("slow", '["sleep", "infinity"]', 2, grace=20))
+    pods = names(kubesim, "app=slow")
+    r = kubesim("drain node01 --disable-eviction --timeout=5s")
+    assert (r.code, r.out) == (1, "node/node01 cordoned\n")
+    assert r.err == ('There are pending pods in node "node01" when an error occurred: timed out waiting for the '
+                     "condition\n" + "".join(f"pod/{p}\n" for p in pods)
+                     + 'error: unable to drain node "node01" due to error: timed out waiting for the condition, '
+                       "continuing command...\n"
+                     + "There are pending nodes to be drained:\n node01\n"
+                     + "error: timed out waiting for the condition\n")
+    assert all(obj(kubesim, f"pod/{p}")["metadata"].get("deletionTimestamp") for p in pods)
+
+
+@pytest.mark.parametrize("policy, drained", [
+    ("", False),
+    ("  unhealthyPodEvictionPolicy: IfHealthyBudget\n", False),
+    ("  unhealthyPodEvictionPolicy: AlwaysAllow\n", True),
+], ids=["crash-looping pods under an unmet budget are protected by default",
+        "IfHealthyBudget protects them the same way",
+        "AlwaysAllow lets them go without spending the budget"])
+def test_unhealthy_pod_eviction_policy_decides_over_crash_looping_pods(kubesim, tmp_path, policy, drained):
+    apply(kubesim, tmp_path, slow_or_crashing("crash", '["false"]', 3),
+          budget("crash-pdb", 2).replace("app: web", "app: crash") + policy)
+    kubesim.ok("advance 1m")  # CrashLoopBackOff: Running, never Ready
+    pods = names(kubesim, "app=crash")
+    assert obj(kubesim, "pdb crash-pdb")["status"]["currentHealthy"] == 0
+    r = kubesim("drain node01 --timeout=8s")
+    if drained:
+        assert (r.code, r.err) == (0, "")
+        assert r.out.endswith("".join(f"pod/{p} evicted\n" for p in pods) + "node/node01 drained\n")
+        assert obj(kubesim, "pdb crash-pdb")["status"].get("disruptedPods") is None  # the budget was not spent
+    else:
+        assert r.code == 1
+        assert r.err.startswith("".join(retry_line(p) for p in pods) * 2)
+        assert r.err.endswith("".join(f'error when evicting pods/"{p}" -n "default": global timeout reached: 8s\n'
+                                      for p in pods))
+
+
+def test_drain_pod_selector_evicts_only_the_matching_pods(kubesim, tmp_path):
+    apply(kubesim, tmp_path, slow_or_crashing("a", '["sleep", "infinity"]', 1, grace=0),
+          slow_or_crashing("b", '["sleep", "infinity"]', 1, grace=0))
+    a, b = names(kubesim, "app=a"), names(kubesim, "app=b")
+    r = kubesim("drain node01 --pod-selector=app=a")
+    assert (r.code, r.err) == (0, "")
+    assert r.out == f"node/node01 cordoned\nevicting pod default/{a[0]}\npod/{a[0]} evicted\nnode/node01 drained\n"
+    assert names(kubesim, "app=b") == b and obj(kubesim, f"pod/{b[0]}")["spec"]["nodeName"] == "node01"
