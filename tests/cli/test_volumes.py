@@ -53,8 +53,8 @@ def test_the_local_pv_drill_lands_on_node02_and_binds_the_smallest_volume(kubesi
 
 
 def test_with_no_matching_volume_the_pod_stays_pending_with_upstreams_message(kubesim, tmp_path):
-    kubesim.ok(f"apply -f {DRILL / 'storageclass.yaml'}")
-    kubesim.ok(f"apply -f {DRILL / 'pvs.yaml'}")
+    kubesim.ok(f"apply -f {DRILL / '01-storageclass.yaml'}")
+    kubesim.ok(f"apply -f {DRILL / '02-pvs.yaml'}")
     apply(kubesim, tmp_path, claim("big", "local-storage", size="20Gi") + pod("big", "big"))
     p = get(kubesim, "pod big")
     assert "nodeName" not in p["spec"]
@@ -66,8 +66,8 @@ def test_with_no_matching_volume_the_pod_stays_pending_with_upstreams_message(ku
 
 
 def test_two_pods_cannot_take_the_same_local_volume_in_one_command(kubesim, tmp_path):
-    apply(kubesim, tmp_path, (DRILL / "storageclass.yaml").read_text() + "---\n"
-          + "---\n".join((DRILL / "pvs.yaml").read_text().split("---\n")[:1]) + "---\n"
+    apply(kubesim, tmp_path, (DRILL / "01-storageclass.yaml").read_text() + "---\n"
+          + "---\n".join((DRILL / "02-pvs.yaml").read_text().split("---\n")[:1]) + "---\n"
           + claim("a", "local-storage") + claim("b", "local-storage") + pod("a", "a") + pod("b", "b"))
     pods = {p["metadata"]["name"]: p for p in get(kubesim, "pods")["items"]}
     assert pods["a"]["spec"]["nodeName"] == "node02"
@@ -77,7 +77,7 @@ def test_two_pods_cannot_take_the_same_local_volume_in_one_command(kubesim, tmp_
 
 
 def test_an_immediate_claim_binds_before_its_pod_is_scheduled(kubesim, tmp_path):
-    text = (DRILL / "pvs.yaml").read_text().replace("storageClassName: local-storage", 'storageClassName: ""')
+    text = (DRILL / "02-pvs.yaml").read_text().replace("storageClassName: local-storage", 'storageClassName: ""')
     apply(kubesim, tmp_path, text + "---\n" + claim("data", '""') + pod("app", "data"))
     assert get(kubesim, "pod app")["spec"]["nodeName"] == "node02"
     assert get(kubesim, "pvc data")["spec"]["volumeName"] == "local-pv-1"
@@ -115,7 +115,7 @@ def test_pvc_protection_keeps_a_claim_in_use_terminating(kubesim):
 
 
 def test_a_pod_bound_by_hand_waits_for_its_claim(kubesim, tmp_path):
-    kubesim.ok(f"apply -f {DRILL / 'storageclass.yaml'}")
+    kubesim.ok(f"apply -f {DRILL / '01-storageclass.yaml'}")
     apply(kubesim, tmp_path, claim("data", "local-storage") + pod("manual", "data", node="node01"))
     p = get(kubesim, "pod manual")
     assert p["status"]["phase"] == "Pending" and not p["status"].get("containerStatuses")
