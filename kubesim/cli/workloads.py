@@ -480,12 +480,18 @@ def drain_cmd_args(p):
                    help="Continue even if there are pods using emptyDir (local data that will be deleted when the "
                         "node is drained).")
     p.add_argument("--grace-period", type=int, default=-1,
-                   help="Period of time in seconds given to each pod to terminate gracefully.")
-    p.add_argument("--timeout", default="0s")
+                   help="Period of time in seconds given to each pod to terminate gracefully. If negative, the "
+                        "default value specified in the pod will be used.")
+    p.add_argument("--timeout", default="0s",
+                   help="The length of time to wait before giving up, zero means infinite (simulated time)")
     p.add_argument("-l", "--selector", default=None)
     p.add_argument("--pod-selector", default=None, help="Label selector to filter pods on the node")
-    p.add_argument("--disable-eviction", action="store_true", help="Force drain to use delete, even if eviction is supported.")
-    p.add_argument("--skip-wait-for-delete-timeout", type=int, default=0)
+    p.add_argument("--disable-eviction", action="store_true",
+                   help="Force drain to use delete, even if eviction is supported. This will bypass checking "
+                        "PodDisruptionBudgets, use with caution.")
+    p.add_argument("--skip-wait-for-delete-timeout", type=int, default=0,
+                   help="If pod DeletionTimestamp older than N seconds, skip waiting for the pod.  Seconds must be "
+                        "greater than 0 to skip.")
     p.add_argument("--chunk-size", type=int, default=500)
     _add_dry_run(p)
 

@@ -344,11 +344,47 @@ def _ordered_status(status: dict) -> dict:
 
 def sync(view: View) -> list[Change]:
     changes: list[Change] = []
+    written: set[tuple[str, str]] = set()
     for pdb in sorted(view.list("PodDisruptionBudget"),
                       key=lambda o: (meta(o).get("namespace", ""), name_of(o))):
-        changes.extend(sync_pdb(view, pdb))
+        mine = sync_pdb(view, pdb)
+        if any(c.op == "update_status" for c in mine):
+            written.add((meta(pdb).get("namespace", ""), name_of(pdb)))
+        changes.extend(mine)
+    changes.extend(multiple_pdb_warnings(view, written))
     changes.extend(sync_stale_pod_disruptions(view))
     return changes
+
+
+def multiple_pdb_warnings(view: View, written: set[tuple[str, str]]) -> list[Change]:
+    """getPdbForPod's warning about a pod several PDBs select (the PDB lister skips empty
+    selectors). Upstream warns on every event about such a pod; kubesim when the status of one
+    of its PDBs is written."""
+    out: list[Change] = []
+    if not written:
+        return out
+    by_ns: dict[str, list[tuple[dict, selectors.LabelSelector]]] = {}
+    for pdb in view.list("PodDisruptionBudget"):
+        sel = (pdb.get("spec") or {}).get("selector")
+        try:
+            compiled = selectors.from_label_selector(sel)
+        except ValueError:
+            continue
+        if sel is None or not (sel.get("matchLabels") or sel.get("matchExpressions")):
+            continue
+        by_ns.setdefault(meta(pdb).get("namespace", ""), []).append((pdb, compiled))
+    for ns, pdbs in sorted(by_ns.items()):
+        if len(pdbs) < 2:
+            continue
+        pdbs.sort(key=lambda x: name_of(x[0]))
+        for pod in view.list("Pod", ns):
+            matched = [name_of(p) for p, sel in pdbs if sel.matches(labels_of(pod))]
+            if len(matched) > 1 and any((ns, m) in written for m in matched):
+                msg = (f'Pod "{ns}"/"{name_of(pod)}" matches multiple PodDisruptionBudgets.  '
+                       f'Chose "{matched[0]}" arbitrarily.')
+                out.append(Change("event", pod, events=[Event(pod, "Warning", "MultiplePodDisruptionBudgets", msg,
+                                                               COMPONENT)]))
+    return out
 
 
 def sync_pdb(view: View, pdb: dict) -> list[Change]:

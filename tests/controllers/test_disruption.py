@@ -272,3 +272,15 @@ def test_stale_disruption_target_conditions(since, reason, want):
         assert [(c.op, c.at) for c in changes] == [("wake", NOW + 90)]
     else:
         assert changes == []
+
+
+def test_a_pod_that_several_pdbs_select_is_warned_about_once_their_status_is_written():
+    a = pdb(1)
+    b = dict(pdb(1), metadata={"name": "another", "namespace": "default", "uid": "uid-b", "generation": 1})
+    everything = dict(pdb(1, selector={}), metadata={"name": "all", "namespace": "default", "uid": "u", "generation": 1})
+    changes = disruption.sync(View({"PodDisruptionBudget": [a, b, everything], "Pod": [pod("p0")]}, NOW))
+    warnings = [(e.obj["metadata"]["name"], e.type, e.reason, e.message) for c in changes for e in c.events
+                if e.reason == "MultiplePodDisruptionBudgets"]
+    # the lister skips the empty selector; the first of the others by name is "another"
+    assert warnings == [("p0", "Warning", "MultiplePodDisruptionBudgets",
+                         'Pod "default"/"p0" matches multiple PodDisruptionBudgets.  Chose "another" arbitrarily.')]
