@@ -142,3 +142,13 @@ def test_every_node_has_a_csinode_and_applying_one_sets_driver_limits(kubesim, t
     stuck = next(p for p in pods.values() if not p["spec"].get("nodeName"))
     cond = [c for c in stuck["status"]["conditions"] if c["type"] == "PodScheduled"][0]
     assert "2 node(s) exceed max volume count" in cond["message"]
+
+
+def test_a_bound_local_volume_narrows_the_nodes_upstreams_way(kubesim):
+    kubesim.ok(f"apply -f {DRILL}")
+    kubesim.ok("delete pod app")
+    kubesim.ok("cordon node02")
+    kubesim.ok(f"apply -f {DRILL / '04-pod.yaml'}")
+    cond = [c for c in get(kubesim, "pod app")["status"]["conditions"] if c["type"] == "PodScheduled"][0]
+    assert cond["message"].startswith("0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't "
+                                      "satisfy plugin(s) [VolumeBinding]. preemption: ")

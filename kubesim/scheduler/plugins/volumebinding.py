@@ -8,7 +8,9 @@ checkVolumeProvisions, AssumePodVolumes, RevertAssumedPodVolumes, bindAPIUpdate,
 ConflictReason strings). The matching rules themselves are kubesim/api/volumes.py
 (component-helpers storage/volume FindMatchingVolume, CheckNodeAffinity).
 
-- PreFilter: Skip without claims; a missing claim ('persistentvolumeclaim "x" not found'), a
+- PreFilter: Skip without claims; bound claims whose volumes are local (node affinity
+  ``kubernetes.io/hostname In [...]``) narrow the nodes to those (GetEligibleNodes, a
+  PreFilterResult: other nodes "didn't satisfy plugin(s) [VolumeBinding]"); a missing claim ('persistentvolumeclaim "x" not found'), a
   Lost or terminating claim, or an unbound Immediate claim ("pod has unbound immediate
   PersistentVolumeClaims") is UnschedulableAndUnresolvable.
 - Filter: bound claims' PVs must admit the node ("node(s) had volume node affinity conflict";
@@ -36,7 +38,8 @@ from dataclasses import dataclass, field
 from kubesim.api import volumes as V
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (FilterPlugin, PreBindPlugin, PreFilterPlugin,
-                                                   PreScorePlugin, ReservePlugin, ScorePlugin)
+                                                   PreFilterResult, PreScorePlugin, ReservePlugin,
+                                                   ScorePlugin)
 from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
 from kubesim.scheduler.framework.status import Code, Status
 
@@ -59,6 +62,7 @@ SITE_BIND_API = "binder.go:455"
 SITE_CLAIM_BOUND = "binder.go:457"
 SITE_TRIGGER_PROVISIONING = "binder.go:472"
 SITE_NO_MATCH = "binder.go:788"
+SITE_ELIGIBLE = "binder.go:560"
 
 
 class _Error(Exception):
@@ -81,6 +85,21 @@ class _State:
 
     def clone(self) -> "_State":
         return self  # shared across the cycle, as upstream's stateData
+
+
+def local_volume_node_names(pv: dict) -> list[str]:
+    """GetLocalPersistentVolumeNodeNames (pkg/volume/util): per node selector term the values of
+    its ``kubernetes.io/hostname In`` expressions (intersected), unioned over the terms."""
+    required = (((pv.get("spec") or {}).get("nodeAffinity") or {}).get("required")) or {}
+    result: set[str] = set()
+    for term in required.get("nodeSelectorTerms") or ():
+        nodes: set[str] | None = None
+        for e in term.get("matchExpressions") or ():
+            if e.get("key") == "kubernetes.io/hostname" and e.get("operator") == "In":
+                vals = set(e.get("values") or ())
+                nodes = vals if nodes is None else nodes & vals
+        result |= nodes or set()
+    return sorted(result)
 
 
 def _claim_key(claim: dict) -> tuple[str, str]:
@@ -176,7 +195,23 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
             for pv in self.list_pvs():
                 st.pvs_by_class.setdefault(V.volume_class(pv), []).append(pv)
         state.write(STATE_KEY, st)
-        return None, None
+        eligible = self.eligible_nodes(st.bound_claims)
+        return (PreFilterResult(eligible) if eligible is not None else None), None
+
+    def eligible_nodes(self, bound_claims: list[dict]) -> set[str] | None:
+        """GetEligibleNodes: the nodes the bound claims' local volumes are pinned to (hostname In
+        [...]), intersected across volumes; None when no volume narrows them (or one is gone)."""
+        eligible: set[str] | None = None
+        for pvc in bound_claims:
+            pv = self.get_pv((pvc.get("spec") or {}).get("volumeName", ""))
+            if pv is None:
+                return None
+            names = local_volume_node_names(pv)
+            if names:
+                eligible = set(names) if eligible is None else eligible & set(names)
+        if eligible is not None:
+            self._log(4, SITE_ELIGIBLE, "GetEligibleNodes: reduced down eligible nodes", {"nodes": sorted(eligible)})
+        return eligible
 
     # -- Filter -----------------------------------------------------------------------------
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:

@@ -184,3 +184,45 @@ def test_all_bound_claims_need_no_prebind():
     state = cycle(plugin, pod, "node-a")
     assert plugin.pre_bind(state, pod, "node-a") is None
     assert plugin.handle.writes == []
+
+
+def hostname_terms(*terms):
+    return {"spec": {"nodeAffinity": {"required": {"nodeSelectorTerms": [
+        {"matchExpressions": [{"key": k, "operator": op, "values": list(v)} for k, op, v in t]} for t in terms]}}}}
+
+
+H = "kubernetes.io/hostname"
+
+
+@pytest.mark.parametrize("pv_obj, want", [
+    pytest.param({"spec": {}}, [], id="no node affinity"),
+    pytest.param(hostname_terms([(H, "In", ["node-a"])]), ["node-a"], id="a local volume on one node"),
+    pytest.param(hostname_terms([(H, "In", ["node-a", "node-b"]), (H, "In", ["node-b", "node-c"])]), ["node-b"],
+                 id="expressions of one term intersect"),
+    pytest.param(hostname_terms([(H, "In", ["node-a"])], [(H, "In", ["node-b"])]), ["node-a", "node-b"],
+                 id="terms union"),
+    pytest.param(hostname_terms([(H, "NotIn", ["node-a"])]), [], id="only In narrows"),
+    pytest.param(hostname_terms([("topology.kubernetes.io/zone", "In", ["zone-a"])]), [],
+                 id="other keys do not narrow"),
+])
+def test_local_volume_node_names(pv_obj, want):
+    from kubesim.scheduler.plugins.volumebinding import local_volume_node_names
+
+    assert local_volume_node_names(pv_obj) == want
+
+
+@pytest.mark.parametrize("objs, want", [
+    pytest.param([pvc("pvc-a", volume_name="pv-a", bound=True), pv("pv-a", hostnames=["node-b"])], {"node-b"},
+                 id="a bound local volume narrows PreFilter to its node"),
+    pytest.param([pvc("pvc-a", volume_name="pv-a", bound=True), pv("pv-a")], None,
+                 id="a bound volume without node affinity does not narrow"),
+    pytest.param([pvc("pvc-a", cls="wait-sc"), pv("pv-a", cls="wait-sc", hostnames=["node-b"])], None,
+                 id="unbound claims do not narrow"),
+])
+def test_prefilter_result_for_bound_local_volumes(objs, want):
+    store = Store(*CLASSES, *objs)
+    plugin = VolumeBinding(handle=store.handle(NODES))
+    pod = PodInfo(claim_volume(make_pod("pod-a").obj(), "pvc-a"))
+    res, s = plugin.pre_filter(CycleState(), pod, [NodeInfo(n) for n in NODES])
+    assert s is None
+    assert (res.node_names if res is not None else None) == want
