@@ -84,10 +84,9 @@ def advance_cmd(args, env) -> int:
     if seconds < 0:
         raise UsageError("the clock only moves forward: duration must not be negative")
     with session(args, env) as cluster:
-        cluster.advance(seconds)
-        from kubesim.engine.settle import settle
+        from kubesim.engine.settle import advance
 
-        settle(cluster, force=True)
+        advance(cluster, seconds)
         now = cluster.now()
     env.stdout.write(f"clock advanced {args.duration} to {format_time(now)}\n")
     return 0

@@ -80,8 +80,6 @@ def step(cluster: Cluster) -> bool:
     from kubesim.scheduler.queue import SchedulingQueue
 
     now = cluster.now()
-    if _victims_due(cluster, pods, pending, now):
-        return True
     scheduler = make_scheduler(cluster)
     mine = {k: p for k, p in pending.items() if scheduler.responsible_for(p)}
     less = scheduler.queue_sort_less()
@@ -121,31 +119,6 @@ def step(cluster: Cluster) -> bool:
     if t is not None:
         cluster.wake_at(t)
     return changed
-
-
-def _victims_due(cluster: Cluster, pods: list[dict], pending: dict, now: float) -> bool:
-    """Whether to let the kubelets go first in this settle: a pending pod is nominated to a node
-    where a pod's grace period has already ended (the clock jumped past it, e.g. ``advance``).
-    On a real cluster the kubelet removed that pod at its deadline, before the preemptor's next
-    attempt; here the scheduler step would otherwise run first and find it still terminating.
-    Deferred once per command, so a node whose kubelet never removes it cannot stall the queue."""
-    if getattr(cluster, "_scheduler_deferred_for_victims", False):
-        return False
-    nominated = {(p.get("status") or {}).get("nominatedNodeName") for p in pending.values()}
-    nominated.discard(None)
-    nominated.discard("")
-    if not nominated:
-        return False
-    from kubesim.clock import parse_timestamp
-
-    for p in pods:
-        node = (p.get("spec") or {}).get("nodeName")
-        if node in nominated:
-            t = parse_timestamp((p.get("metadata") or {}).get("deletionTimestamp"))
-            if t is not None and t <= now:
-                cluster._scheduler_deferred_for_victims = True
-                return True
-    return False
 
 
 def _save_queue(store, queue) -> None:

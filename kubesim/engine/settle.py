@@ -75,3 +75,35 @@ def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = Fals
         rounds += 1
     store.set_meta("settle.due", cluster.next_due)
     return rounds
+
+
+MAX_STOPS = 1000
+
+
+def advance(cluster: Cluster, seconds: float, steps: list[Step] | None = None) -> int:
+    """``kubesim advance``: move the simulated clock forward by ``seconds`` the way time flows,
+    stopping at every moment some component asked to be woken (a grace period ending, a back-off
+    expiring, a probe's next period) and settling there, so components act in time order — the
+    kubelet removes a preempted victim at its deadline before the preemptor's retry at a later
+    one. After ``MAX_STOPS`` stops the rest of the way is one jump. Returns the stops made."""
+    target = cluster.now() + seconds
+    settle(cluster, steps)
+    stops = 0
+    while stops < MAX_STOPS:
+        due = cluster.store.meta("settle.due")
+        if due is None or float(due) >= target:
+            break
+        _move_to(cluster, float(due))
+        settle(cluster, steps, force=True)
+        stops += 1
+    _move_to(cluster, target)
+    settle(cluster, steps, force=True)
+    return stops
+
+
+def _move_to(cluster: Cluster, t: float) -> None:
+    now = cluster.now()
+    if t > now:
+        cluster.advance(t - now)
+        if cluster.now() < t:  # the offset's float arithmetic fell an ulp short
+            cluster.advance(t - cluster.now() + 1e-6)

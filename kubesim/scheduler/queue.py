@@ -56,10 +56,26 @@ class QueueEntry:
     gating_plugin: str = ""
     unschedulable_plugins: list[str] = field(default_factory=list)
     seq: int = 0
+    # pod_update_digest of the pod when it entered the unschedulable pool
+    digest: str = ""
 
     @property
     def key(self) -> str:
         return pod_key(self.pod)
+
+
+def pod_update_digest(pod: dict) -> str:
+    """What upstream's isPodUpdated (scheduling_queue.go) compares: the pod without its
+    resourceVersion, generation, managedFields, finalizers and status. The scheduler's own
+    status writes (the PodScheduled condition, nominatedNodeName) and the kubelet's do not make
+    an unschedulable pod worth another attempt; a change to its spec, labels or annotations does."""
+    import hashlib
+    import json
+
+    md = {k: v for k, v in (pod.get("metadata") or {}).items()
+          if k not in ("resourceVersion", "generation", "managedFields", "finalizers")}
+    text = json.dumps([md, pod.get("spec")], sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
 def backoff_duration(initial: float, maximum: float, count: int) -> float:
@@ -137,7 +153,7 @@ class SchedulingQueue:
             if not self._gate(e):
                 e.timestamp = now
                 self._requeue(e, now)
-        elif e.queue == UNSCHEDULABLE:
+        elif e.queue == UNSCHEDULABLE and (not e.digest or pod_update_digest(pod) != e.digest):
             # An update of the pod itself may make it schedulable (upstream requeues it).
             self._requeue(e, now)
         return e
@@ -161,6 +177,7 @@ class SchedulingQueue:
         e.backoff_expiry = now + backoff_duration(self.initial_backoff, self.max_backoff,
                                                   e.unschedulable_count)
         e.queue = UNSCHEDULABLE
+        e.digest = pod_update_digest(pod)
         return e
 
     def add_error(self, pod: dict, now: float) -> QueueEntry:
@@ -254,6 +271,7 @@ class SchedulingQueue:
                 "consecutiveErrors": e.consecutive_errors, "backoffExpiry": e.backoff_expiry,
                 "gatingPlugin": e.gating_plugin,
                 "unschedulablePlugins": list(e.unschedulable_plugins), "seq": e.seq,
+                **({"podDigest": e.digest} if e.digest else {}),
             } for e in self.entries.values()],
         }
 
@@ -281,7 +299,7 @@ class SchedulingQueue:
                            backoff_expiry=float(x.get("backoffExpiry", 0.0)),
                            gating_plugin=x.get("gatingPlugin", ""),
                            unschedulable_plugins=list(x.get("unschedulablePlugins") or []),
-                           seq=int(x.get("seq", 0)))
+                           seq=int(x.get("seq", 0)), digest=x.get("podDigest", ""))
             if e.queue == IN_FLIGHT:
                 e.queue = ACTIVE
             q.entries[key] = e

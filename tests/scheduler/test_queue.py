@@ -119,3 +119,44 @@ def test_custom_less_from_the_framework():
     q.add(make_pod("a").priority(1).obj(), 5.0)
     q.add(make_pod("b").priority(2).obj(), 6.0)
     assert names(q.pop_all_ready(7.0)) == ["b", "a"]
+
+
+def _status_written(pod):
+    p = json.loads(json.dumps(pod))
+    p["metadata"]["resourceVersion"] = "99"
+    p.setdefault("status", {})["conditions"] = [{"type": "PodScheduled", "status": "False"}]
+    p["status"]["nominatedNodeName"] = "node02"
+    return p
+
+
+def _labelled(pod):
+    p = json.loads(json.dumps(pod))
+    p["metadata"].setdefault("labels", {})["tier"] = "web"
+    return p
+
+
+def _tolerating(pod):
+    p = json.loads(json.dumps(pod))
+    p["spec"]["tolerations"] = [{"operator": "Exists"}]
+    return p
+
+
+@pytest.mark.parametrize("update, requeued", [
+    pytest.param(lambda p: p, False, id="the same pod seen again stays in the unschedulable pool"),
+    pytest.param(_status_written, False,
+                 id="a status-only write (the scheduler's own condition) does not requeue it"),
+    pytest.param(_labelled, True, id="a label change requeues it"),
+    pytest.param(_tolerating, True, id="a spec change requeues it"),
+])
+def test_an_unschedulable_pod_is_requeued_only_when_it_changed(update, requeued):
+    # upstream isPodUpdated: the pod minus resourceVersion, generation, managedFields,
+    # finalizers and status
+    q = SchedulingQueue()
+    pod = make_pod("p").uid("up").obj()
+    q.add(pod, 0.0)
+    q.pop_all_ready(0.0)
+    q.add_unschedulable(pod, 0.0, ["NodeResourcesFit"])
+    # through a save and reload, as between two commands
+    q = SchedulingQueue.from_dict(json.loads(json.dumps(q.to_dict())), pods={"up": pod})
+    q.add(update(pod), 5.0)
+    assert (q.get("up").queue != UNSCHEDULABLE) is requeued
