@@ -31,18 +31,21 @@ def _key(p: dict) -> tuple:
     return (md.get("creationTimestamp") or "", md.get("namespace") or "", md.get("name") or "")
 
 
-def _waiting_for_volumes(ctx, pod: dict, node_name: str, memories: dict, key: str) -> bool:
-    """WaitForAttachAndMount: a pod not yet started whose claims are not bound waits (records
-    FailedMount once per message; no ``rv`` is kept, so it is looked at again next sync)."""
+def _waiting_for_volumes(ctx, pod: dict, node: dict, memories: dict, key: str) -> bool:
+    """WaitForAttachAndMount: a pod not yet started whose claims are not bound waits with a
+    ContainerCreating status and FailedMount (recorded once per message; no ``rv`` is kept, so
+    the pod is looked at again next sync)."""
     if not (pod.get("spec") or {}).get("volumes") or (pod.get("metadata") or {}).get("deletionTimestamp"):
         return False
-    from kubesim.kubelet.volumes import unready_volumes_message
+    from kubesim.kubelet.volumes import unready_volumes_message, waiting_status
 
     msg = unready_volumes_message(pod, ctx.store.get)
     if msg is None:
         return False
     if (memories.get(key) or {}).get("volumes") != msg:
-        ctx.record(pod, "Warning", "FailedMount", msg, "kubelet", node_name)
+        pod["status"] = waiting_status(pod, node, ctx.stamp())
+        ctx.store.put(pod)
+        ctx.record(pod, "Warning", "FailedMount", msg, "kubelet", node["metadata"]["name"])
         memories[key] = {"volumes": msg}
     return True
 
@@ -74,8 +77,9 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG) -> bool:
                 if mem.get("wake") is not None:
                     ctx.wake_at(mem["wake"])
                 continue
-            if (mem is None or not mem.get("c")) and _waiting_for_volumes(ctx, pod, node_name, memories, key):
+            if (mem is None or not mem.get("c")) and _waiting_for_volumes(ctx, pod, node, memories, key):
                 mem_changed = mem_changed or memories.get(key) is not mem
+                changed = changed or memories.get(key) is not mem
                 continue
             mem = dict(mem or {})
             result = L.sync_pod(pod, node, pods, now, ctx.record, memory=mem, config=config)

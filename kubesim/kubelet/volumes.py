@@ -50,3 +50,50 @@ def unready_volumes_message(pod: dict, get) -> str | None:
     names = " ".join(sorted(failed))
     return (f"Unable to attach or mount volumes: unmounted volumes=[{names}], unattached volumes=[], "
             f"failed to process volumes=[{names}]: {'; '.join(errors)}")
+
+
+def waiting_status(pod: dict, node: dict, now_stamp: str) -> dict:
+    """The status the kubelet reports while the pod waits for its volumes (generateAPIPodStatus
+    before the sandbox exists): Pending, containers waiting (ContainerCreating, or
+    PodInitializing with init containers), PodReadyToStartContainers False, the host IP.
+    ``startTime`` is left to the sync that starts the containers, so their timeline begins
+    then."""
+    from kubesim.api.pods import qos_class
+    from kubesim.kubelet import status as S
+    from kubesim.kubelet.node import internal_ip
+
+    spec = pod.get("spec") or {}
+    init = spec.get("initContainers") or []
+    wait = "PodInitializing" if init else "ContainerCreating"
+
+    def cs(c: dict) -> dict:
+        s = {"image": c.get("image") or "", "imageID": "", "lastState": {}, "name": c["name"], "ready": False,
+             "restartCount": 0, "started": False, "state": {"waiting": {"reason": wait}}}
+        mounts = []
+        for vm in c.get("volumeMounts") or ():
+            m = {"mountPath": vm.get("mountPath"), "name": vm.get("name")}
+            if vm.get("readOnly"):
+                m["readOnly"] = True
+                m["recursiveReadOnly"] = "Disabled"
+            mounts.append(m)
+        if mounts:
+            s["volumeMounts"] = mounts
+        return s
+
+    init_statuses = [cs(c) for c in init]
+    statuses = sorted((cs(c) for c in spec.get("containers") or []), key=lambda s: s["name"])
+    old = pod.get("status") or {}
+    conds = S.generate_conditions(pod, init_statuses, statuses, "Pending", sandbox_ready=False)
+    gen = (pod.get("metadata") or {}).get("generation")
+    new: dict = {"conditions": S.stamp_conditions(conds, old.get("conditions") or [], now_stamp, gen),
+                 "containerStatuses": statuses}
+    host_ip = internal_ip(node)
+    new["hostIP"] = host_ip
+    new["hostIPs"] = [{"ip": host_ip}] if host_ip else []
+    if init_statuses:
+        new["initContainerStatuses"] = init_statuses
+    if gen is not None:
+        new["observedGeneration"] = gen
+    new["phase"] = "Pending"
+    new["qosClass"] = old.get("qosClass") or qos_class(pod)
+    return new

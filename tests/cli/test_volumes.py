@@ -118,7 +118,9 @@ def test_a_pod_bound_by_hand_waits_for_its_claim(kubesim, tmp_path):
     kubesim.ok(f"apply -f {DRILL / '01-storageclass.yaml'}")
     apply(kubesim, tmp_path, claim("data", "local-storage") + pod("manual", "data", node="node01"))
     p = get(kubesim, "pod manual")
-    assert p["status"]["phase"] == "Pending" and not p["status"].get("containerStatuses")
+    assert p["status"]["phase"] == "Pending"
+    assert p["status"]["containerStatuses"][0]["state"] == {"waiting": {"reason": "ContainerCreating"}}
+    assert kubesim.ok("get pod manual").splitlines()[1].split()[:3] == ["manual", "0/1", "ContainerCreating"]
     events = kubesim.ok("get events --field-selector involvedObject.name=manual,reason=FailedMount")
     assert ("Unable to attach or mount volumes: unmounted volumes=[v0], unattached volumes=[], failed to "
             "process volumes=[v0]: error processing PVC default/data: PVC default/data has non-bound phase "
@@ -152,3 +154,14 @@ def test_a_bound_local_volume_narrows_the_nodes_upstreams_way(kubesim):
     cond = [c for c in get(kubesim, "pod app")["status"]["conditions"] if c["type"] == "PodScheduled"][0]
     assert cond["message"].startswith("0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't "
                                       "satisfy plugin(s) [VolumeBinding]. preemption: ")
+
+
+def test_the_waiting_pod_starts_once_its_claim_binds(kubesim, tmp_path):
+    kubesim.ok(f"apply -f {DRILL / '01-storageclass.yaml'}")
+    apply(kubesim, tmp_path, claim("data", "local-storage") + pod("manual", "data", node="node01"))
+    pv = (DRILL / "02-pvs.yaml").read_text().split("---\n")[0].replace("node02", "node01").replace(
+        "  storageClassName: local-storage\n",
+        "  storageClassName: local-storage\n  claimRef:\n    namespace: default\n    name: data\n")
+    apply(kubesim, tmp_path, pv, "pv.yaml")
+    assert get(kubesim, "pvc data")["spec"]["volumeName"] == "local-pv-1"
+    assert get(kubesim, "pod manual")["status"]["phase"] == "Running"
