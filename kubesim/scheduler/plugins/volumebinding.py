@@ -33,6 +33,7 @@ Legacy predicate name: CheckVolumeBinding.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from kubesim.api import volumes as V
@@ -336,8 +337,6 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
             bindings.append((new_pv, pvc))
         provisions = []
         for claim in pv_in.dynamic_provisions:
-            import copy
-
             clone = copy.deepcopy(claim)
             clone.setdefault("metadata", {}).setdefault("annotations", {})[V.ANN_SELECTED_NODE] = node_name
             self.assumed_pvcs[_claim_key(clone)] = clone
