@@ -283,14 +283,6 @@ def drain_pods(cluster, pods: list[dict], *, grace_period: int = -1, timeout: fl
     now = start
     settled_seq = 0  # the session settled the cluster before the first write
     while True:
-        # what the cluster does up to this instant (nothing, when nothing was written since the
-        # last settle and nothing falls due: the settle would find a fixed point at once)
-        due = cluster.store.meta("settle.due")
-        if seq != settled_seq or (now > start + _EPS and due is not None and float(due) <= now + _EPS):
-            rounds = settle(cluster, force=True)
-            if rounds:
-                seq += 1
-        settled_seq = seq
         # waitForDelete polls
         for run in runs:
             if run.phase == "wait" and run.next_poll <= now + _EPS:
@@ -351,24 +343,30 @@ def drain_pods(cluster, pods: list[dict], *, grace_period: int = -1, timeout: fl
                 run.next_poll = now + POLL_INTERVAL
         if all(r.phase == "done" for r in runs):
             break
-        # the next instant something can happen
-        quiet = seq == settled_seq  # nothing written since the cluster settled at this instant
+        # the cluster reacts at once to this instant's evictions (the controllers create
+        # replacements, the kubelets start terminating); it then stays as it is until the next
+        # moment some component asked to be woken (``settle.due``)
+        if seq != settled_seq and settle(cluster, force=True):
+            seq += 1
+        settled_seq = seq
+        due = cluster.store.meta("settle.due")
         times = []
         for run in runs:
             if run.phase == "evict":
                 times.append(run.next_try)
             elif run.phase == "wait":
-                t = run.next_poll
-                if quiet:
-                    if due is not None:
-                        t = max(t, _grid_at_or_after(run.started, float(due)))
-                    elif deadline is not None:
-                        t = max(t, _grid_at_or_after(run.started, deadline))
-                    else:
-                        run.phase = "done"
-                        errors.append(_wait_error(run, disable_eviction, "nothing in the cluster will finish its "
-                                                  "termination (kubectl would wait forever; kubesim stops)"))
-                        continue
+                # polls before the next due moment would see the same pod: skip them
+                if _gone(cluster, run):
+                    t = run.next_poll
+                elif due is not None:
+                    t = max(run.next_poll, _grid_at_or_after(run.started, float(due)))
+                elif deadline is not None:
+                    t = max(run.next_poll, _grid_at_or_after(run.started, deadline))
+                else:
+                    run.phase = "done"
+                    errors.append(_wait_error(run, disable_eviction, "nothing in the cluster will finish its "
+                                              "termination (kubectl would wait forever; kubesim stops)"))
+                    continue
                 if deadline is None and t - start >= UNBOUNDED_WAIT - _EPS:
                     run.phase = "done"
                     errors.append(_wait_error(run, disable_eviction, f"kubesim stopped waiting after "
@@ -381,15 +379,41 @@ def drain_pods(cluster, pods: list[dict], *, grace_period: int = -1, timeout: fl
         nxt = min(times)
         if disable_eviction and deadline is not None and nxt >= deadline - _EPS:
             # wait.PollImmediate's own timeout (deletePods waits without the drain's context)
-            cluster.advance(max(deadline - now, 0.0))
+            _advance_to(cluster, deadline)
             return ["timed out waiting for the condition"], False
-        cluster.advance(nxt - now)
+        if _advance_to(cluster, nxt):
+            seq += 1
+        settled_seq = seq
         now = nxt
     if not errors:
         return None
     if disable_eviction:
         return [errors[0]], False
     return errors, True
+
+
+def _advance_to(cluster, t: float) -> bool:
+    """Move the simulated clock to ``t`` the way time flows (as ``kubesim advance`` does),
+    settling at every due moment on the way; True when anything changed."""
+    from kubesim.engine.settle import settle
+
+    changed, last = False, None
+    while True:
+        due = cluster.store.meta("settle.due")
+        if due is None or float(due) > t + _EPS or (last is not None and float(due) <= last + _EPS):
+            break
+        last = float(due)
+        _move_clock(cluster, last)
+        if settle(cluster, force=True):
+            changed = True
+    _move_clock(cluster, t)
+    return changed
+
+
+def _move_clock(cluster, t: float) -> None:
+    now = cluster.now()
+    if t > now:
+        cluster.advance(t - now)
 
 
 def _deleted_before(pod: dict | None, t: float) -> bool:
