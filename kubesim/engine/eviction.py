@@ -226,8 +226,9 @@ def drain_pods(cluster, pods: list[dict], *, grace_period: int = -1, timeout: fl
     success is followed by a poll every second until the pod is gone (``pod/NAME evicted``); the
     whole runs under ``--timeout`` (0: no limit). kubesim runs the same schedule on the simulated
     clock: between two instants the cluster settles (replacements are created, scheduled and
-    started, terminating pods finish) and the clock moves on to the next retry or poll, as the real
-    wait would let it. Two guards keep a command from waiting forever where kubectl would:
+    started, terminating pods finish) and the clock moves on to the next retry or poll, stopping at
+    every moment a component asked to be woken on the way (as ``kubesim advance`` does), as the
+    real wait would let it. Two guards keep a command from waiting forever where kubectl would:
 
     - with no ``--timeout``, when the cluster has reached a state nothing will change (no change since
       the failed attempt and nothing scheduled to happen), the pending evictions stop with an error
