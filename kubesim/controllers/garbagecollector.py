@@ -90,8 +90,12 @@ def sync(view: View) -> list[Change]:
                 changes.append(Change("update", marked) if marked else Change("delete", dep, propagation="Foreground"))
                 handled.add(uid_of(dep))
             handled.add(uid_of(owner))
-        elif not finalizers:
+        elif not finalizers and owner.get("kind") != "Pod":
             changes.append(Change("delete", owner, propagation="Background"))
+            handled.add(uid_of(owner))
+        else:
+            # being deleted without the collector's finalizers: a pod's graceful deletion is
+            # the kubelet's to finish (attemptToDeleteItem leaves such items alone)
             handled.add(uid_of(owner))
 
     for obj in objects:

@@ -153,7 +153,8 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
                      view_kinds: tuple[str, ...] = WORKLOAD_KINDS):
     """A settle step running one controller (``kubesim.controllers.<name>.sync``): sync over a
     view of ``view_kinds``, then apply its changes. It runs only while some ``gate`` kind has
-    objects (no Deployments, no deployment controller work)."""
+    objects, or when this command wrote or deleted one (no Deployments, no deployment
+    controller work; but the last ReplicaSet deleted leaves its pods for the collector)."""
 
     def step(cluster: Cluster) -> bool:
         import importlib
@@ -161,7 +162,8 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
         from kubesim.controllers.base import View
 
         store = cluster.store
-        if not any(store.count(k) for k in gate):
+        if not any(store.count(k) for k in gate) and not any(
+                k[0] in gate for k in store.changed_keys()):
             return False
         sync = importlib.import_module(f"kubesim.controllers.{name}").sync
         view = View.from_store(store, cluster.now(), cluster.rng, kinds=view_kinds)

@@ -372,8 +372,10 @@ def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
     if info.kind == "Pod" and not (force and grace_seconds == 0):
         from kubesim.kubelet.lifecycle import start_termination
 
+        before = (obj["metadata"].get("deletionTimestamp"), obj["metadata"].get("deletionGracePeriodSeconds"))
         if start_termination(obj, grace_seconds, cluster.now()) > 0:
-            store.put(obj)
+            if (obj["metadata"].get("deletionTimestamp"), obj["metadata"].get("deletionGracePeriodSeconds")) != before:
+                store.put(obj)  # a second delete that does not shorten the grace period writes nothing
             return obj
     if info.kind in ("Deployment", "ReplicaSet", "DaemonSet") and propagation != "Background":
         from kubesim.controllers.garbagecollector import begin_deletion

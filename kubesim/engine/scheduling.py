@@ -9,9 +9,10 @@ What a real cluster writes, and where kubesim writes it:
 - events: ``Scheduled`` / ``FailedScheduling`` from ``default-scheduler``.
 
 The scheduling queue (backoff, unschedulable pool) survives between commands in the state's
-metadata, keyed by pod; "a cluster event" is any write since the scheduler last looked, which
-moves unschedulable pods back (to backoff while their backoff lasts), as upstream does without
-queueing hints. Each attempt's explanation (DESIGN §3.5) is kept for ``explain-schedule``.
+metadata, keyed by pod; "a cluster event" is a write of a kind the scheduler watches
+(``WATCHED_KINDS``) since it last looked, which moves unschedulable pods back (to backoff while
+their backoff lasts), as upstream does without queueing hints; a pending pod's own update
+requeues it only when more than its status changed (queue.py ``pod_update_digest``). Each attempt's explanation (DESIGN §3.5) is kept for ``explain-schedule``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ from kubesim.engine.context import Cluster
 # explain-schedule evaluates those afresh (and says so).
 EXPLAIN_NODE_BUDGET = 100_000
 SUMMARY_MARK = "kubesim.io/explanation"
+
+# The kinds whose changes are cluster events for the scheduling queue (the informers
+# kube-scheduler's plugins register events for: eventhandlers.go). Writes of other kinds —
+# Events, ReplicaSets, Deployments, PDBs — never move unschedulable pods.
+WATCHED_KINDS = ("Pod", "Node", "Namespace", "PersistentVolume", "PersistentVolumeClaim",
+                 "StorageClass", "CSINode")
 
 QUEUE_META = "scheduler.queue"
 SEEN_META = "scheduler.seenResourceVersion"
@@ -88,8 +95,7 @@ def step(cluster: Cluster) -> bool:
     queue.initial_backoff = float(scheduler.config.get("podInitialBackoffSeconds", 1))
     queue.max_backoff = float(scheduler.config.get("podMaxBackoffSeconds", 10))
     seen = store.meta(SEEN_META)
-    current_rv = int(store.meta("resourceVersion", 0))
-    if seen is not None and current_rv > int(seen):
+    if seen is not None and max(store.kind_resource_version(k) for k in WATCHED_KINDS) > int(seen):
         queue.move_all_to_active_or_backoff(now)
     for k, p in mine.items():
         queue.add(p, now)

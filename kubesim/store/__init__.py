@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITH
 """
 
 DB_NAME = "kubesim.db"
+KIND_RV_META = "store.kindResourceVersions"  # kind -> resourceVersion of its last write
 
 Key = tuple[str, str, str]  # (kind, namespace, name); namespace "" for cluster-scoped kinds
 
@@ -252,10 +253,24 @@ class Store:
             return str(uuid.uuid4())
         return str(uuid.UUID(int=rng.getrandbits(128), version=4))
 
+    def _kind_written(self, kind: str, rv: str) -> None:
+        kinds = self.meta(KIND_RV_META)
+        if kinds is None:
+            kinds = {}
+            self.set_meta(KIND_RV_META, kinds)
+        kinds[kind] = int(rv)
+        self.touch_meta(KIND_RV_META)
+
+    def kind_resource_version(self, kind: str) -> int:
+        """The resourceVersion of the last write (create, update or delete) of any ``kind``
+        object: what a watch on that kind would have seen last (0: none recorded)."""
+        return int((self.meta(KIND_RV_META) or {}).get(kind, 0))
+
     def put(self, obj: dict) -> dict:
         """Write (create or replace) an object, bumping its resourceVersion."""
         k = key_of(obj)
-        obj["metadata"]["resourceVersion"] = self.next_resource_version()
+        obj["metadata"]["resourceVersion"] = rv = self.next_resource_version()
+        self._kind_written(k[0], rv)
         self._cache.setdefault(k[0], {})[(k[1], k[2])] = obj
         self._dirty[k] = obj
         return obj
@@ -267,7 +282,7 @@ class Store:
             return None
         self._cache.setdefault(kind, {})[(k[1], name)] = None
         self._dirty[k] = None
-        self.next_resource_version()
+        self._kind_written(kind, self.next_resource_version())
         return old
 
     def wipe(self) -> None:

@@ -191,3 +191,30 @@ def test_while_the_victim_terminates_the_preemptor_waits_and_does_not_preempt_ag
     assert "Terminating" not in pod_row(kubesim.ok("get pods"), "low1")
     pre = json.loads(kubesim.ok("explain-schedule high -o json"))["preemption"]
     assert pre["eligible"] is False and pre["earlier"]["chosen"] == "node02"
+
+
+LOW_HIGH = "".join(
+    f"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: {n}\nvalue: {v}\n---\n"
+    for n, v in (("low", 100), ("high", 1000)))
+
+BATCH = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: batch\nspec:\n  replicas: 2\n"
+         "  selector:\n    matchLabels:\n      app: batch\n  template:\n    metadata:\n      labels:\n"
+         "        app: batch\n    spec:\n      priorityClassName: low\n      containers:\n      - name: c\n"
+         "        image: busybox\n        command: [sleep, infinity]\n        resources:\n"
+         "          requests:\n            cpu: \"3\"\n")
+
+
+def test_a_victim_replaced_by_its_replicaset_does_not_delay_the_preemptor(kubesim, tmp_path):
+    # The victim's ReplicaSet makes a replacement (Pending: it may not preempt its peers) and
+    # writes its status on every change; neither is an event the scheduler watches, so the
+    # preemptor is not pushed into a growing back-off and lands when the victim is gone.
+    apply(kubesim, tmp_path, LOW_HIGH + BATCH, "batch.yaml")
+    kubesim.ok("advance 1m")
+    apply(kubesim, tmp_path, PREEMPTOR.replace("system-cluster-critical", "high"), "high.yaml")
+    wide = kubesim.ok("get pods -o wide")
+    assert pod_row(wide, "high")[2] == "Pending" and pod_row(wide, "high")[7] in ("node01", "node02")
+    kubesim.ok("advance 30s")
+    wide = kubesim.ok("get pods -o wide")
+    assert pod_row(wide, "high")[2] == "Running"
+    assert sorted(r.split()[2] for r in wide.splitlines()[1:] if r.startswith("batch-")) == [
+        "Pending", "Running"]

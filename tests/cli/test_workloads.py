@@ -505,3 +505,11 @@ def test_deprecated_dry_run_spellings_warn_as_kubectl_does(web, flag, line, repl
 ], ids=["--record", "--watch"])
 def test_bool_flags_take_strconv_parsebool_spellings_only(web, command, stderr):
     fails_cleanly(web, command, stderr)
+
+
+def test_a_background_delete_of_the_last_deployment_still_collects_its_pods(web):
+    # the garbage collector runs while a command deletes owners, even when none is left after
+    web.ok("delete deployment web")
+    assert web("get rs").err == "No resources found in default namespace.\n"
+    # nginx stops at once on SIGTERM: the pods are gone within the command
+    assert web("get pods").err == "No resources found in default namespace.\n"

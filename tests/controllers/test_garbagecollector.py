@@ -48,3 +48,13 @@ def test_a_dependent_with_one_owner_left_only_loses_the_dangling_reference():
     s.run(garbagecollector.sync)
     refs = s.get("Pod", pod["metadata"]["name"])["metadata"]["ownerReferences"]
     assert [r["name"] for r in refs] == [pod["metadata"]["ownerReferences"][0]["name"]]
+
+
+def test_a_pod_being_deleted_gracefully_is_left_to_the_kubelet():
+    # attemptToDeleteItem: an item with a deletionTimestamp and none of the collector's
+    # finalizers needs nothing from it (a repeated delete would rewrite the pod every pass)
+    s = _settled()
+    pod = s.list("Pod")[0]
+    pod["metadata"]["deletionTimestamp"] = "2026-11-22T10:00:30Z"
+    pod["metadata"]["deletionGracePeriodSeconds"] = 30
+    assert garbagecollector.sync(s.view()) == []
