@@ -559,15 +559,6 @@ def _unreplicated_filter(cluster, pod: dict, opts: DrainOptions) -> PodDelete:
     return PodDelete(pod, False, "Error", UNMANAGED_FATAL)
 
 
-def evict(cluster, pod: dict) -> None:
-    """The eviction (or delete) of one pod. The kubelet's graceful termination is not modelled
-    yet: the pod goes at once, through the API server's delete."""
-    from kubesim.engine import objects
-
-    md = pod["metadata"]
-    objects.delete_object(cluster, kinds.by_kind("Pod"), md.get("namespace", ""), md["name"])
-
-
 def cordon(cluster, node: dict, unschedulable: bool) -> bool:
     """The cordon helper's update of spec.unschedulable; False when already so."""
     if bool((node.get("spec") or {}).get("unschedulable")) == unschedulable:
