@@ -79,7 +79,7 @@ _CREATE_ALIASES = {"deployment": "deployment", "deploy": "deployment", "namespac
 
 def create_generator_args(p) -> None:
     """Flags of ``create deployment|namespace|priorityclass``, added to the ``create`` parser."""
-    g = p.add_argument_group("generators (create deployment|namespace|priorityclass NAME)")
+    g = p.add_argument_group("generators (create deployment|namespace|priorityclass|poddisruptionbudget NAME)")
     g.add_argument("--image", action="append", default=None, metavar="IMAGE[,IMAGE...]",
                    help="deployment: image names to run (repeatable, comma-separated)")
     g.add_argument("-r", "--replicas", default=None, metavar="N", help="deployment: number of replicas (default 1)")
@@ -92,9 +92,9 @@ def create_generator_args(p) -> None:
                    help="priorityclass: PreemptLowerPriority (default) or Never")
     g.add_argument("--selector", dest="selector_pdb", default=None, metavar="SELECTOR",
                    help="poddisruptionbudget: the label selector of the budget (equality-based and set-based)")
-    g.add_argument("--min-available", default=None, metavar="N|N%",
+    g.add_argument("--min-available", default=None, metavar="N|N%%",
                    help="poddisruptionbudget: the minimum number or percentage of available pods")
-    g.add_argument("--max-unavailable", default=None, metavar="N|N%",
+    g.add_argument("--max-unavailable", default=None, metavar="N|N%%",
                    help="poddisruptionbudget: the maximum number or percentage of unavailable pods")
     _dry_run_flag(g)
 

@@ -107,7 +107,7 @@ def top_parser() -> Parser:
 
 VERB_HELP = {
     "apply": "Apply a configuration to a resource by file name or stdin",
-    "create": "Create a resource from a file or from stdin, or a namespace",
+    "create": "Create a resource from a file or from stdin, or a deployment, namespace, priorityclass or poddisruptionbudget",
     "get": "Display one or many resources",
     "describe": "Show details of a specific resource or group of resources",
     "delete": "Delete resources by file names, stdin, resources and names, or by resources and label selector",
@@ -161,7 +161,7 @@ def _apply_args(p):
 
 
 def _create_args(p):
-    p.add_argument("what", nargs="*", help="namespace NAME")
+    p.add_argument("what", nargs="*", help="deployment|namespace|priorityclass|poddisruptionbudget NAME")
     p.add_argument("-f", "--filename", action="append", help="file, directory or - for stdin")
     p.add_argument("-R", "--recursive", action="store_true")
     _add_output(p, wide=False)

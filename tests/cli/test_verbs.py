@@ -426,3 +426,17 @@ def test_seeded_runs_repeat_exactly(tmp_path):
         h.ok("get nodes")
         outs.append(h.ok("get nodes -o json"))
     assert outs[0].replace(str(tmp_path / "s0"), "S") == outs[1].replace(str(tmp_path / "s1"), "S")
+
+
+def _verbs():
+    from kubesim.cli.main import _available_verbs
+
+    return sorted(_available_verbs())
+
+
+@pytest.mark.parametrize("verb", _verbs())
+def test_every_verb_prints_its_help(kubesim, verb, capsys):
+    # argparse formats usage lines with %-interpolation: a stray % in a metavar crashes --help
+    r = kubesim(f"{verb} --help")
+    out = r.out + capsys.readouterr().out  # argparse prints help on sys.stdout itself
+    assert r.code == 0 and out.startswith(f"usage: kubesim {verb}")
