@@ -259,3 +259,30 @@ def test_a_victim_already_being_deleted_gets_no_second_api_call():
     s = scheduler([running("mid", "node01", 100), gone])
     r = s.schedule_one(preemptor(), 0.0)
     assert r.nominated_node == "node02" and r.writes == []
+
+
+@pytest.mark.parametrize("generation, old_conditions, want_extra, want_transition", [
+    pytest.param(None, [], {}, "2026-01-01T00:00:00Z",
+                 id="a victim without a generation gets no observedGeneration"),
+    pytest.param(3, [], {"observedGeneration": 3}, "2026-01-01T00:00:00Z",
+                 id="the condition observes the victim's generation (PodObservedGenerationTracking "
+                    "is GA)"),
+    pytest.param(2, [{"type": "DisruptionTarget", "status": "True", "reason": "EvictionByEvictionAPI",
+                      "lastTransitionTime": "2025-12-31T00:00:00Z"}],
+                 {"observedGeneration": 2}, "2025-12-31T00:00:00Z",
+                 id="an existing DisruptionTarget of the same status keeps its transition time"),
+])
+def test_the_disruption_target_condition_on_the_victim(generation, old_conditions, want_extra,
+                                                       want_transition):
+    low = running("low", "node02", 10)
+    if generation is not None:
+        low["metadata"]["generation"] = generation
+    low["status"]["conditions"] = [dict(c) for c in old_conditions]
+    s = scheduler([running("mid", "node01", 100), low])
+    r = s.schedule_one(preemptor(), 1767225600.0)  # 2026-01-01T00:00:00Z
+    conds = [c for c in r.writes[0]["obj"]["status"]["conditions"]
+             if c["type"] == "DisruptionTarget"]
+    assert conds == [{"lastProbeTime": None, "lastTransitionTime": want_transition,
+                      "message": "default-scheduler: preempting to accommodate a higher priority "
+                                 "pod", "reason": "PreemptionByScheduler", "status": "True",
+                      "type": "DisruptionTarget", **want_extra}]

@@ -466,6 +466,11 @@ class Evaluator:
         cond = {"lastProbeTime": None, "lastTransitionTime": _stamp(self.handle.now),
                 "message": f"{scheduler_name}: preempting to accommodate a higher priority pod",
                 "reason": PREEMPTION_BY_SCHEDULER, "status": "True", "type": DISRUPTION_TARGET}
+        # CalculatePodConditionObservedGeneration: PodObservedGenerationTracking is GA (locked
+        # on) in v1.35, so the condition observes the victim's generation (omitted when 0).
+        generation = (victim.pod.get("metadata") or {}).get("generation") or 0
+        if generation:
+            cond["observedGeneration"] = generation
         obj = copy.deepcopy(victim.pod)
         status = obj.setdefault("status", {})
         conds = status.setdefault("conditions", [])
