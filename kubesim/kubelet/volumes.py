@@ -10,18 +10,34 @@ pkg/kubelet/kubelet.go (SyncPod: event FailedMount "Unable to attach or mount vo
 The populator's error reaches WaitForAttachAndMount at once (the pod error is popped on the
 first poll), so the event appears when the kubelet first syncs the pod, not after the 2m3s
 timeout. Upstream repeats it on every sync; kubesim records it once per distinct message.
+Only volumes a container mounts (volumeMounts or volumeDevices, init containers included) are
+waited for (getExpectedVolumes); the populator's errors are listed sorted (PopPodErrors), and a
+claim being deleted blocks the pod only once its pvc-protection finalizer is gone.
 """
 
 from __future__ import annotations
 
 
+def expected_volumes(pod: dict) -> set[str]:
+    """getExpectedVolumes (util.GetPodVolumeNames): the volumes some container mounts or uses
+    as a device, init and ephemeral containers included."""
+    spec = pod.get("spec") or {}
+    names: set[str] = set()
+    for key in ("initContainers", "containers", "ephemeralContainers"):
+        for c in spec.get(key) or ():
+            names.update(m.get("name", "") for m in c.get("volumeMounts") or ())
+            names.update(d.get("name", "") for d in c.get("volumeDevices") or ())
+    return names
+
+
 def unready_volumes_message(pod: dict, get) -> str | None:
-    """The FailedMount message for ``pod`` while one of its claims is not usable, else None.
-    ``get(kind, namespace, name)`` reads a stored object."""
+    """The FailedMount message for ``pod`` while one of the claims its containers use is not
+    usable, else None. ``get(kind, namespace, name)`` reads a stored object."""
     md = pod.get("metadata") or {}
     ns = md.get("namespace") or "default"
+    expected = expected_volumes(pod)
     failed: list[str] = []
-    errors: list[str] = []
+    errors: set[str] = set()
     for vol in (pod.get("spec") or {}).get("volumes") or ():
         if vol.get("persistentVolumeClaim"):
             claim = vol["persistentVolumeClaim"].get("claimName", "")
@@ -29,27 +45,31 @@ def unready_volumes_message(pod: dict, get) -> str | None:
             claim = f'{md.get("name", "")}-{vol.get("name", "")}'
         else:
             continue
-        pvc = get("PersistentVolumeClaim", ns, claim)
-        err = None
-        if pvc is None:
-            err = (f'error processing PVC {ns}/{claim}: failed to fetch PVC from API server: '
-                   f'persistentvolumeclaims "{claim}" not found')
-        elif (pvc.get("metadata") or {}).get("deletionTimestamp"):
-            err = f"error processing PVC {ns}/{claim}: can't start pod because PVC {ns}/{claim} is being deleted"
-        else:
-            phase = (pvc.get("status") or {}).get("phase") or ""
-            volume_name = (pvc.get("spec") or {}).get("volumeName") or ""
-            if phase != "Bound" or not volume_name:
-                err = (f'error processing PVC {ns}/{claim}: PVC {ns}/{claim} has non-bound phase ("{phase}") '
-                       f'or empty pvc.Spec.VolumeName ("{volume_name}")')
-        if err is not None:
+        err = _claim_error(get("PersistentVolumeClaim", ns, claim), claim)
+        if err is None:
+            continue
+        errors.add(f"error processing PVC {ns}/{claim}: {err}")
+        if vol.get("name", "") in expected:
             failed.append(vol.get("name", ""))
-            errors.append(err)
     if not failed:
         return None
     names = " ".join(sorted(failed))
     return (f"Unable to attach or mount volumes: unmounted volumes=[{names}], unattached volumes=[], "
-            f"failed to process volumes=[{names}]: {'; '.join(errors)}")
+            f"failed to process volumes=[{names}]: {'; '.join(sorted(errors))}")
+
+
+def _claim_error(pvc: dict | None, claim: str) -> str | None:
+    """getPVCExtractPV: why the claim cannot be used yet, or None."""
+    if pvc is None:
+        return f'failed to fetch PVC from API server: persistentvolumeclaims "{claim}" not found'
+    md = pvc.get("metadata") or {}
+    if md.get("deletionTimestamp") and "kubernetes.io/pvc-protection" not in (md.get("finalizers") or ()):
+        return "PVC is being deleted"
+    if (pvc.get("status") or {}).get("phase") != "Bound":
+        return "PVC is not bound"
+    if not (pvc.get("spec") or {}).get("volumeName"):
+        return "PVC has empty pvc.Spec.VolumeName"
+    return None
 
 
 def waiting_status(pod: dict, node: dict, now_stamp: str) -> dict:
