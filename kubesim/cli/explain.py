@@ -125,12 +125,46 @@ def _what_if(args, env):
             scheduler.set_cluster(store.list("Node"), list(store.iter_kind("Pod")))
             exp = scheduler.explain(pod, cluster.now())
             explanations.append(exp)
-            if exp.get("node"):  # later pods see this one placed
+            if exp.get("node"):  # later pods see this one placed, with the volumes it took
+                _reserve_and_pre_bind(cluster, scheduler, pod, exp["node"])
                 pod["spec"]["nodeName"] = exp["node"]
                 store.put(pod)
     finally:
         store.rollback()
     return explanations, pods, nodes
+
+
+def _reserve_and_pre_bind(cluster, scheduler, pod: dict, node: str) -> None:
+    """The binding cycle's Reserve and PreBind for a what-if pod placed on ``node``, with what
+    PreBind asks of the API server carried out in the rolled-back transaction: VolumeBinding's
+    PV claimRefs and claims' selected-node annotations, so a later pod in the file cannot take
+    a volume this one took. Nothing is logged."""
+    from kubesim.engine import scheduling
+    from kubesim.scheduler.framework.cycle_state import CycleState
+    from kubesim.scheduler.framework.nodeinfo import PodInfo
+
+    fwk = scheduler.framework_for(pod)
+    ni = scheduler.snapshot.get(node)
+    if fwk is None or ni is None:
+        return
+    handle = scheduler.handle
+    state, info = CycleState(), PodInfo(pod)
+    saved = handle.commit, handle.writes, handle.log
+    handle.commit, handle.writes, handle.log = False, [], None
+    try:
+        _, s, _ = fwk.run_pre_filter_plugins(state, info, scheduler.snapshot.node_info_list)
+        if (s is not None and not s.is_success()) or fwk.run_filter_plugins(state, info, ni) is not None:
+            return
+        if fwk.run_reserve_plugins_reserve(state, info, node) is not None:
+            fwk.run_reserve_plugins_unreserve(state, info, node)
+            return
+        handle.commit = True
+        if fwk.run_pre_bind_plugins(state, info, node) is not None:
+            return
+        writes = handle.writes
+    finally:
+        handle.commit, handle.writes, handle.log = saved
+    scheduling.apply_writes(cluster, writes)
 
 
 def _print(env, explanations, pods, nodes, fmt: str, many: bool) -> None:

@@ -165,3 +165,39 @@ def test_the_waiting_pod_starts_once_its_claim_binds(kubesim, tmp_path):
     apply(kubesim, tmp_path, pv, "pv.yaml")
     assert get(kubesim, "pvc data")["spec"]["volumeName"] == "local-pv-1"
     assert get(kubesim, "pod manual")["status"]["phase"] == "Running"
+
+
+def _explain_file(kubesim, tmp_path, text):
+    f = tmp_path / "pods.yaml"
+    f.write_text(text)
+    items = json.loads(kubesim.ok(f"explain-schedule -f {f} -o json"))["items"]
+    return [(i["pod"]["name"], i["outcome"], i["node"]) for i in items]
+
+
+def on(node, pod_text):
+    return pod_text.replace("spec:\n", f"spec:\n  nodeSelector:\n    kubernetes.io/hostname: {node}\n", 1)
+
+
+ONE_LOCAL_PV = (DRILL / "01-storageclass.yaml").read_text() + "---\n" + \
+    (DRILL / "02-pvs.yaml").read_text().split("---\n")[0] + "---\n"
+
+
+@pytest.mark.parametrize("setup, pods, want", [
+    pytest.param(ONE_LOCAL_PV + claim("a", "local-storage") + claim("b", "local-storage"),
+                 pod("a", "a") + pod("b", "b"),
+                 [("a", "Scheduled", "node02"), ("b", "Unschedulable", None)],
+                 id="a local volume the first pod took is gone for the second"),
+    pytest.param(ONE_LOCAL_PV + claim("a", "local-storage"),
+                 pod("a", "a") + pod("b", "a"),
+                 [("a", "Scheduled", "node02"), ("b", "Scheduled", "node02")],
+                 id="a second pod of the same claim follows the volume the first one chose"),
+    pytest.param(sc("standard", "rancher.io/local-path") + claim("a", "standard"),
+                 on("node02", pod("a", "a")) + on("node01", pod("b", "a")),
+                 [("a", "Scheduled", "node02"), ("b", "Unschedulable", None)],
+                 id="a claim to provision is tied to the node the first pod was given"),
+])
+def test_explain_schedule_carries_volume_choices_to_later_pods_in_the_file(kubesim, tmp_path, setup, pods, want):
+    apply(kubesim, tmp_path, setup)
+    before = kubesim.ok("get pv,pvc -o yaml")
+    assert _explain_file(kubesim, tmp_path, pods) == want
+    assert kubesim.ok("get pv,pvc -o yaml") == before
