@@ -26,8 +26,9 @@ What it does, per sync:
   the PV's capacity and access modes in its status.
 - Volumes: no claimRef (or one without uid) is Available; a claim gone means Released, then the
   reclaim policy: Retain keeps it Released; Delete deletes a provisioned PV (the provisioner's
-  job) and fails (VolumeFailedDelete, phase Failed) for a static one, as there is no deleter
-  plugin for it.
+  job) and a static hostPath one under ``/tmp/`` (pkg/volume/hostpath host_path.go's deleter),
+  and fails (VolumeFailedDelete, phase Failed) for other static ones: the hostPath deleter's
+  refusal, or no deleter plugin at all.
 
 Where kubesim differs: upstream repeats its Pending-claim events on every resync (``x2 over``);
 here each is recorded once (the view's ``recorded_events`` says which exist). The provisioner
@@ -306,7 +307,15 @@ class _Sync:
         if V.ANN_DYNAMICALLY_PROVISIONED in V.annotations(pv):
             self.changes.append(Change("delete", pv))
             return
-        msg = f'error getting deleter volume plugin for volume "{meta(pv)["name"]}": no deletable volume plugin matched'
+        host_path = (pv.get("spec") or {}).get("hostPath")
+        if host_path is not None:  # the in-tree hostPath deleter, for testing only
+            path = host_path.get("path") or ""
+            if re.search(r"/tmp/.+", path):
+                self.changes.append(Change("delete", pv))
+                return
+            msg = f"host_path deleter only supports /tmp/.+ but received provided {path}"
+        else:
+            msg = f'error getting deleter volume plugin for volume "{meta(pv)["name"]}": no deletable volume plugin matched'
         self.event(pv, "Warning", "VolumeFailedDelete", msg)
         self.set_volume_phase(pv, "Failed", msg)
 

@@ -250,12 +250,16 @@ def test_a_class_that_does_not_exist_cannot_provision():
     assert w.events[0][2:4] == ("ProvisioningFailed", 'storageclass.storage.k8s.io "missing" not found')
 
 
-def bound_pair(reclaim, provisioned=False):
+def bound_pair(reclaim, provisioned=False, host_path=None):
     ann = {V.ANN_BOUND_BY_CONTROLLER: "yes"}
     if provisioned:
         ann[V.ANN_DYNAMICALLY_PROVISIONED] = "ebs.csi.aws.com"
-    return pv("vol", reclaim=reclaim, phase="Bound", annotations=ann,
-              claim={"kind": "PersistentVolumeClaim", "name": "data", "namespace": "default", "uid": "uid-data"})
+    vol = pv("vol", reclaim=reclaim, phase="Bound", annotations=ann,
+             claim={"kind": "PersistentVolumeClaim", "name": "data", "namespace": "default", "uid": "uid-data"})
+    if host_path is not None:
+        del vol["spec"]["local"]
+        vol["spec"]["hostPath"] = {"path": host_path}
+    return vol
 
 
 RECLAIM_CASES = [
@@ -268,6 +272,17 @@ RECLAIM_CASES = [
                  id="Delete fails for a static volume without a deleter"),
 ]
 
+# host_path.go hostPathDeleter.Delete: only paths matching /tmp/.+ (unanchored) are deleted
+HOST_PATH_RECLAIM_CASES = [
+    pytest.param("/tmp/data", None, None, [], id="Delete removes a hostPath volume under /tmp"),
+    pytest.param("/srv/tmp/x", None, None, [], id="the /tmp/.+ pattern is not anchored"),
+    pytest.param("/data/pv", "Failed", "host_path deleter only supports /tmp/.+ but received provided /data/pv",
+                 [("vol", "Warning", "VolumeFailedDelete",
+                   "host_path deleter only supports /tmp/.+ but received provided /data/pv",
+                   "persistentvolume-controller")],
+                 id="Delete fails for a hostPath volume elsewhere, with the deleter's message"),
+]
+
 
 @pytest.mark.parametrize("reclaim, provisioned, want_phase, events", RECLAIM_CASES)
 def test_reclaim_when_the_claim_is_gone(reclaim, provisioned, want_phase, events):
@@ -275,6 +290,16 @@ def test_reclaim_when_the_claim_is_gone(reclaim, provisioned, want_phase, events
     w.settle()
     vol = w.get("PersistentVolume", "vol")
     assert (phase(vol) if vol else None) == want_phase
+    assert w.events == events
+
+
+@pytest.mark.parametrize("path, want_phase, message, events", HOST_PATH_RECLAIM_CASES)
+def test_reclaim_of_a_static_host_path_volume(path, want_phase, message, events):
+    w = World(bound_pair("Delete", host_path=path))
+    w.settle()
+    vol = w.get("PersistentVolume", "vol")
+    assert (phase(vol) if vol else None) == want_phase
+    assert (vol["status"].get("message") if vol else None) == message
     assert w.events == events
 
 
