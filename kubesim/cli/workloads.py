@@ -532,7 +532,8 @@ def drain_cmd(args, env) -> int:
     opts = wl.DrainOptions(force=args.force, ignore_daemonsets=args.ignore_daemonsets,
                            delete_emptydir_data=args.delete_emptydir_data,
                            pod_selector=args.pod_selector, grace_period=args.grace_period,
-                           disable_eviction=args.disable_eviction)
+                           disable_eviction=args.disable_eviction,
+                           skip_wait_for_delete_timeout=args.skip_wait_for_delete_timeout)
     out, err = env.stdout, env.stderr
     fatal: list[tuple[list[str], bool]] = []
     with session(args, env) as cluster:

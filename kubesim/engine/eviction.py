@@ -241,6 +241,7 @@ def drain_pods(cluster, pods: list[dict], *, grace_period: int = -1, timeout: fl
     the condition"). A server dry run only asks the eviction API and does not wait.
     """
     from kubesim.engine.settle import settle
+    from kubesim.engine.workloads import should_skip_pod
     from kubesim.kubelet.lifecycle import go_duration
 
     if not pods:
@@ -260,7 +261,7 @@ def drain_pods(cluster, pods: list[dict], *, grace_period: int = -1, timeout: fl
             out.write(f"pod/{run.name} {verb}\n")
             return True
         p = cluster.store.get("Pod", run.ns, run.name)
-        if skip_wait_seconds > 0 and _deleted_before(p, now - skip_wait_seconds):
+        if should_skip_pod(p or {}, skip_wait_seconds, now):
             out.write(f'pod "{run.name}" has DeletionTimestamp older than {skip_wait_seconds} seconds, skipping\n')
             return True
         return False
@@ -357,12 +358,15 @@ def drain_pods(cluster, pods: list[dict], *, grace_period: int = -1, timeout: fl
                 times.append(run.next_try)
             elif run.phase == "wait":
                 # polls before the next due moment would see the same pod: skip them
+                skip_at = _skip_moment(cluster, run, skip_wait_seconds)
                 if _gone(cluster, run):
                     t = run.next_poll
                 elif due is not None:
-                    t = max(run.next_poll, _grid_at_or_after(run.started, float(due)))
+                    t = max(run.next_poll, _grid_at_or_after(run.started, min(float(due), skip_at or float(due))))
                 elif deadline is not None:
-                    t = max(run.next_poll, _grid_at_or_after(run.started, deadline))
+                    t = max(run.next_poll, _grid_at_or_after(run.started, min(deadline, skip_at or deadline)))
+                elif skip_at is not None:
+                    t = max(run.next_poll, skip_at)
                 else:
                     run.phase = "done"
                     errors.append(_wait_error(run, disable_eviction, "nothing in the cluster will finish its "
@@ -417,11 +421,18 @@ def _move_clock(cluster, t: float) -> None:
         cluster.advance(t - now)
 
 
-def _deleted_before(pod: dict | None, t: float) -> bool:
+def _skip_moment(cluster, run: _PodRun, skip_seconds: int) -> float | None:
+    """The first poll at which shouldSkipPod gives up on the pod (its deletionTimestamp more than
+    ``skip_seconds`` whole seconds ago), or None."""
     from kubesim.clock import parse_timestamp
 
-    ts = parse_timestamp(((pod or {}).get("metadata") or {}).get("deletionTimestamp"))
-    return ts is not None and ts < t
+    if skip_seconds <= 0:
+        return None
+    p = cluster.store.get("Pod", run.ns, run.name)
+    ts = parse_timestamp(((p or {}).get("metadata") or {}).get("deletionTimestamp"))
+    if ts is None:
+        return None
+    return _grid_at_or_after(run.started, ts + skip_seconds + 1)
 
 
 def _wait_error(run: _PodRun, deleting: bool, detail: str) -> str:

@@ -447,6 +447,7 @@ class DrainOptions:
     pod_selector: str | None = None
     grace_period: int = -1
     disable_eviction: bool = False
+    skip_wait_for_delete_timeout: int = 0
 
 
 @dataclass
@@ -515,12 +516,29 @@ def plan_drain(cluster, node: str, opts: DrainOptions) -> DrainPlan:
         if selector is not None and not selector.matches(pod["metadata"].get("labels") or {}):
             continue
         status = PodDelete(pod, True, "Okay")
-        for f in (_daemonset_filter, _mirror_filter, _local_storage_filter, _unreplicated_filter):
+        for f in (_skip_deleted_filter, _daemonset_filter, _mirror_filter, _local_storage_filter,
+                  _unreplicated_filter):
             status = f(cluster, pod, opts)
             if not status.delete:
                 break
         plan.items.append(status)
     return plan
+
+
+def should_skip_pod(pod: dict, skip_seconds: int, now: float) -> bool:
+    """drain.shouldSkipPod: a deletionTimestamp more than ``skip_seconds`` whole seconds ago."""
+    from kubesim.clock import parse_timestamp
+
+    if skip_seconds <= 0:
+        return False
+    ts = parse_timestamp((pod.get("metadata") or {}).get("deletionTimestamp"))
+    return ts is not None and int(now - ts) > skip_seconds
+
+
+def _skip_deleted_filter(cluster, pod: dict, opts: DrainOptions) -> PodDelete:
+    if should_skip_pod(pod, opts.skip_wait_for_delete_timeout, cluster.now()):
+        return PodDelete(pod, False, "Skip")
+    return PodDelete(pod, True, "Okay")
 
 
 def _daemonset_filter(cluster, pod: dict, opts: DrainOptions) -> PodDelete:

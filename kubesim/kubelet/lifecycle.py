@@ -228,6 +228,10 @@ def start_termination(pod: dict, grace_seconds: float | None, now: float) -> flo
     existing = parse_timestamp(md.get("deletionTimestamp"))
     deadline = now + period
     if existing is not None and existing <= deadline:
+        # rest.BeforeDelete: graceful deletion is pending, do nothing; the object goes when its
+        # kubelet confirms, even past its deletionTimestamp (a stopped kubelet never does)
+        if md.get("deletionGracePeriodSeconds"):
+            return max(existing - now, 1e-3)
         return max(existing - now, 0.0)
     md["deletionTimestamp"] = format_time(deadline)
     md["deletionGracePeriodSeconds"] = int(period)

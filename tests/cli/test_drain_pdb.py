@@ -275,3 +275,39 @@ def test_drain_pod_selector_evicts_only_the_matching_pods(kubesim, tmp_path):
     assert (r.code, r.err) == (0, "")
     assert r.out == f"node/node01 cordoned\nevicting pod default/{a[0]}\npod/{a[0]} evicted\nnode/node01 drained\n"
     assert names(kubesim, "app=b") == b and obj(kubesim, f"pod/{b[0]}")["spec"]["nodeName"] == "node01"
+
+
+
+def stuck_pod(grace: int = 5) -> str:
+    """An unmanaged pod on node01."""
+    return ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: stuck\nspec:\n  nodeName: node01\n"
+            f"  terminationGracePeriodSeconds: {grace}\n"
+            "  containers:\n  - name: c\n    image: busybox\n    command: [\"sleep\", \"infinity\"]\n")
+
+
+@pytest.mark.parametrize("flags, age, err, out, ends", [
+    ("--skip-wait-for-delete-timeout=10", "60s", "", "node/node01 cordoned\nnode/node01 drained\n",
+     "2026-11-22T10:01:00Z"),
+    ("--skip-wait-for-delete-timeout=10 --force", "60s", "", "node/node01 cordoned\nnode/node01 drained\n",
+     "2026-11-22T10:01:00Z"),
+    ("--skip-wait-for-delete-timeout=10 --force", "15s",
+     "Warning: deleting Pods that declare no controller: default/stuck\n",
+     "node/node01 cordoned\nevicting pod default/stuck\n"
+     'pod "stuck" has DeletionTimestamp older than 10 seconds, skipping\nnode/node01 drained\n',
+     "2026-11-22T10:00:16Z"),
+], ids=["a pod deleted longer ago than the skip timeout is filtered out before the unmanaged-pod check",
+        "with --force it is filtered out too, with no warning and no eviction",
+        "a pod exactly that much past its deletionTimestamp is not filtered (whole seconds, strictly older) "
+        "but skipped at the next poll, a second later"])
+def test_skip_wait_for_delete_timeout_passes_over_pods_a_dead_kubelet_never_removes(kubesim, tmp_path, flags, age,
+                                                                                   err, out, ends):
+    """drain/filters.go skipDeletedFilter (the first filter) and shouldSkipPod; the apiserver's
+    rest.BeforeDelete leaves a pending graceful deletion alone, so the pod stays Terminating."""
+    apply(kubesim, tmp_path, stuck_pod())
+    kubesim.ok("node stop node01")
+    kubesim.ok("delete pod stuck")  # deletionTimestamp 10:00:05, never confirmed
+    kubesim.ok(f"advance {age}")
+    r = kubesim(f"drain node01 {flags}")
+    assert (r.code, r.err, r.out) == (0, err, out)
+    assert obj(kubesim, "pod/stuck")["metadata"]["deletionTimestamp"] == "2026-11-22T10:00:05Z"
+    assert clock(kubesim) == ends
