@@ -455,3 +455,60 @@ def test_post_filter_with_failing_pre_filter_extensions(nodes, pods, want_node, 
                                                          for n in nodes}))
     assert (status.code, status.message()) == (want_code, want_msg)
     assert (result.nominated_node_name if result else None) == want_node
+
+
+def _host(name, capacity, zone=None):
+    w = make_node(name).capacity(capacity).label("kubernetes.io/hostname", name)
+    if zone:
+        w.label("zone", zone)
+    return w.obj()
+
+
+def _anti_affine(p):
+    p["spec"]["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+        {"labelSelector": {"matchExpressions": [{"key": "foo", "operator": "Exists"}]},
+         "topologyKey": "kubernetes.io/hostname"}]}}
+    return p
+
+
+def _spread(p):
+    p["spec"]["topologySpreadConstraints"] = [{
+        "maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+        "labelSelector": {"matchExpressions": [{"key": "foo", "operator": "Exists"}]}}]
+    return p
+
+
+TWO_PODS = {"pods": "2", "cpu": "1", "memory": "1Gi"}
+
+
+@pytest.mark.parametrize("p, pods, nodes, expected, not_helpful", [
+    pytest.param(pod("p", HIGH, labels={"foo": ""}),
+                 [_anti_affine(pod("p1.1", LOW, "node1", SMALL, labels={"foo": ""})),
+                  pod("p1.2", MID, "node1", SMALL), pod("p2", HIGH, "node2", SMALL)],
+                 [_host("node1", VERY_LARGE), _host("node2", VERY_LARGE)],
+                 {"node1": ["p1.1"]},
+                 {"node2": "No preemption victims found for incoming pod"},
+                 id="pod with anti-affinity is preempted"),
+    pytest.param(_spread(pod("p", HIGH, labels={"foo": ""})),
+                 [pod("pod-a1", MID, "node-a", SMALL, labels={"foo": ""}),
+                  pod("pod-a2", LOW, "node-a", SMALL, labels={"foo": ""}),
+                  pod("pod-b1", LOW, "node-b", SMALL, labels={"foo": ""}),
+                  pod("pod-x1", HIGH, "node-x", LARGE, labels={"foo": ""}),
+                  pod("pod-x2", HIGH, "node-x", LARGE, labels={"foo": ""})],
+                 [_host("node-a", TWO_PODS, "zone1"), _host("node-b", TWO_PODS, "zone1"),
+                  _host("node-x", TWO_PODS, "zone2")],
+                 {"node-a": ["pod-a2"], "node-b": ["pod-b1"]},
+                 {"node-x": "No preemption victims found for incoming pod"},
+                 id="preemption to resolve pod topology spread filter failure"),
+])
+def test_select_victims_through_the_pre_filter_extensions(p, pods, nodes, expected, not_helpful):
+    # upstream TestSelectNodesForPreemption: removing and reprieving victims goes through
+    # InterPodAffinity's and PodTopologySpread's AddPod/RemovePod, so their filters see it.
+    s, fwk, pl = setup(nodes, pods)
+    state, pi = prefiltered(fwk, s, p)
+    infos = s.snapshot.node_info_list
+    cands, statuses_, err = pl.evaluator.dry_run_preemption(fwk, state, pi, infos, [], 0,
+                                                            len(infos))
+    assert err is None
+    assert {c.name: [v.name for v in c.victims] for c in cands} == expected
+    assert {n: st.message() for n, st in statuses_.items()} == not_helpful
