@@ -11,7 +11,8 @@ ConflictReason strings). The matching rules themselves are kubesim/api/volumes.p
 - PreFilter: Skip without claims; bound claims whose volumes are local (node affinity
   ``kubernetes.io/hostname In [...]``) narrow the nodes to those (GetEligibleNodes, a
   PreFilterResult: other nodes "didn't satisfy plugin(s) [VolumeBinding]"); a missing claim ('persistentvolumeclaim "x" not found'), a
-  Lost or terminating claim, or an unbound Immediate claim ("pod has unbound immediate
+  Lost or terminating claim, a generic ephemeral volume's claim the pod does not control
+  (ephemeral.VolumeIsForPod), or an unbound Immediate claim ("pod has unbound immediate
   PersistentVolumeClaims") is UnschedulableAndUnresolvable.
 - Filter: bound claims' PVs must admit the node ("node(s) had volume node affinity conflict";
   a PV that is gone: "node(s) unavailable due to one or more pvc(s) bound to non-existent
@@ -103,6 +104,13 @@ def local_volume_node_names(pv: dict) -> list[str]:
     return sorted(result)
 
 
+def _controlled_by(obj: dict, owner: dict) -> bool:
+    """metav1.IsControlledBy: ``obj``'s controller owner reference has ``owner``'s uid."""
+    uid = (owner.get("metadata") or {}).get("uid")
+    return any(r.get("controller") and r.get("uid") == uid
+               for r in (obj.get("metadata") or {}).get("ownerReferences") or ())
+
+
 def _claim_key(claim: dict) -> tuple[str, str]:
     md = claim.get("metadata") or {}
     return (md.get("namespace", ""), md.get("name", ""))
@@ -171,6 +179,11 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
                                    f'"{(pvc.get("spec") or {}).get("volumeName", "")}"')
             if (pvc.get("metadata") or {}).get("deletionTimestamp"):
                 return out, Status(Code.UnschedulableAndUnresolvable, f'persistentvolumeclaim "{name}" is being deleted')
+            if ephemeral and not _controlled_by(pvc, pod):  # ephemeral.VolumeIsForPod
+                ns = (pod.get("metadata") or {}).get("namespace", "")
+                return out, Status(Code.UnschedulableAndUnresolvable,
+                                   f'PVC {ns}/{name} was not created for pod {ns}/{pod["metadata"].get("name", "")} '
+                                   "(pod is not owner)")
             out.append(pvc)
         return out, None
 

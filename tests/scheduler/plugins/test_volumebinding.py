@@ -226,3 +226,37 @@ def test_prefilter_result_for_bound_local_volumes(objs, want):
     res, s = plugin.pre_filter(CycleState(), pod, [NodeInfo(n) for n in NODES])
     assert s is None
     assert (res.node_names if res is not None else None) == want
+
+
+def _owned_by(claim, uid, controller=True):
+    claim["metadata"]["ownerReferences"] = [{"apiVersion": "v1", "kind": "Pod", "name": "pod-a", "uid": uid,
+                                             "controller": controller}]
+    return claim
+
+
+EPHEMERAL_CASES = [
+    pytest.param(None, ("UnschedulableAndUnresolvable",
+                        'waiting for ephemeral volume controller to create the persistentvolumeclaim "pod-a-scratch"'),
+                 id="the ephemeral volume controller has not created the claim yet"),
+    pytest.param(_owned_by(pvc("pod-a-scratch", cls="wait-provisioned-sc"), "uid-pod-a"), None,
+                 id="the claim the pod controls is used"),
+    pytest.param(pvc("pod-a-scratch", cls="wait-provisioned-sc"),
+                 ("UnschedulableAndUnresolvable", "PVC default/pod-a-scratch was not created for pod default/pod-a "
+                                                  "(pod is not owner)"),
+                 id="a claim of that name made by someone else is refused"),
+    pytest.param(_owned_by(pvc("pod-a-scratch", cls="wait-provisioned-sc"), "uid-pod-a", controller=False),
+                 ("UnschedulableAndUnresolvable", "PVC default/pod-a-scratch was not created for pod default/pod-a "
+                                                  "(pod is not owner)"),
+                 id="an owner reference that is not the controller does not count"),
+]
+
+
+@pytest.mark.parametrize("claim, want", EPHEMERAL_CASES)
+def test_a_generic_ephemeral_volume_needs_the_claim_its_pod_controls(claim, want):
+    """volume_binding.go podHasPVCs with ephemeral.VolumeIsForPod."""
+    store = Store(*CLASSES, *([claim] if claim else []))
+    plugin = VolumeBinding(handle=store.handle(NODES))
+    raw = make_pod("pod-a").uid("uid-pod-a").obj()
+    raw["spec"]["volumes"] = [{"name": "scratch", "ephemeral": {"volumeClaimTemplate": {"spec": {}}}}]
+    _, s = plugin.pre_filter(CycleState(), PodInfo(raw), [NodeInfo(n) for n in NODES])
+    assert (None if s is None else (s.code.name, s.message())) == want
