@@ -133,14 +133,15 @@ def find_matching_volume(claim: dict, volumes, node: dict | None = None,
                          excluded: set[str] | dict | None = None,
                          delay_binding: bool = False) -> dict | None:
     """FindMatchingVolume: a volume pre-bound to the claim (returned at once), else the smallest
-    Available volume of the claim's class that is big enough, of the same volumeMode, matching
-    the claim's selector, not being deleted; with ``node`` (the scheduler's path) its node
+    Available volume of the claim's class (and VolumeAttributesClass, GA since v1.34) that is
+    big enough, of the same volumeMode, matching the claim's selector, not being deleted; with ``node`` (the scheduler's path) its node
     affinity must admit the node and its access modes cover the claim's. With
     ``delay_binding`` and no node (the PV controller for a WaitForFirstConsumer claim) only a
     pre-bound volume is returned."""
     excluded = excluded or ()
     requested = requested_storage(claim)
     requested_class = claim_class(claim)
+    requested_vac = _spec(claim).get("volumeAttributesClassName") or ""
     selector = _claim_selector(claim)
     node_labels = _md(node).get("labels") or {} if node is not None else None
     smallest = None
@@ -172,6 +173,8 @@ def find_matching_volume(claim: dict, volumes, node: dict | None = None,
         if selector is not None and not selector.matches(_md(pv).get("labels") or {}):
             continue
         if volume_class(pv) != requested_class:
+            continue
+        if (_spec(pv).get("volumeAttributesClassName") or "") != requested_vac:
             continue
         if not affinity_ok:
             continue

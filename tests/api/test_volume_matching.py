@@ -207,3 +207,30 @@ def test_bind_volume_to_claim_sets_claim_ref_and_bound_by_controller():
 ])
 def test_match_topology_selector_terms(terms, labels, want):
     assert V.match_topology_selector_terms(terms, labels) is want
+
+
+def _vac(obj, name):
+    if name is not None:
+        obj["spec"]["volumeAttributesClassName"] = name
+    return obj
+
+
+# pv_helpers.go FindMatchingVolume: with VolumeAttributesClass (GA in v1.34) the volume's
+# class must equal the claim's, an unset name being ""
+VAC_CASES = [
+    pytest.param(None, None, "pv-1", id="neither names a volume attributes class"),
+    pytest.param("gold", "gold", "pv-1", id="the same volume attributes class"),
+    pytest.param("gold", None, None, id="the claim asks for a class the volume lacks"),
+    pytest.param(None, "gold", None, id="the volume has a class the claim did not ask for"),
+    pytest.param("gold", "silver", None, id="different volume attributes classes"),
+]
+
+
+@pytest.mark.parametrize("claim_vac, pv_vac, want", VAC_CASES)
+def test_the_volume_attributes_class_must_match(claim_vac, pv_vac, want):
+    claim = _vac(pvc(size="1G"), claim_vac)
+    volume = _vac(pv("pv-1", "5G"), pv_vac)
+    got = V.find_matching_volume(claim, [volume])
+    assert (got["metadata"]["name"] if got else None) == want
+    got = V.find_matching_volume(claim, [volume], node("node01"), None, True)
+    assert (got["metadata"]["name"] if got else None) == want
