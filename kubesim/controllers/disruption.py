@@ -18,7 +18,10 @@ failSafe does.
 
 Where kubesim differs: upstream syncs a PDB on every informer event and records its events
 (``NoPods``, ``UnmanagedPods``, ``CalculateExpectedPodCountFailed``) on each sync; a settle loop
-has no informer events, so kubesim records them when the sync writes the status. Controllers
+has no informer events, so kubesim records them when the sync writes the status, twice: the
+write is itself an update event of the PDB, whose sync finds the same and records them again
+(the event correlator counts them, ``describe`` shows ``(x2 over ...)``), then writes nothing.
+Syncs that pod or workload events would add upstream are not counted. Controllers
 with only a scale subresource (custom resources) are unknown to kubesim: their pods' PDBs fail
 as upstream's do when the scale client cannot find the resource.
 """
@@ -444,7 +447,7 @@ def _update_status(pdb: dict, healthy: int, desired: int, expected: int, disrupt
     update_disruption_allowed_condition(new_status, stamp)
     new = deepcopy(pdb)
     new["status"] = _ordered_status(new_status)
-    return [Change("update_status", new, events=events)]
+    return [Change("update_status", new, events=_with_follow_up_sync(events))]
 
 
 def _fail_safe(pdb: dict, message: str, stamp: str, events: list[Event]) -> list[Change]:
@@ -459,7 +462,14 @@ def _fail_safe(pdb: dict, message: str, stamp: str, events: list[Event]) -> list
         return []  # already failed so: its events were recorded when the status was written
     new = deepcopy(pdb)
     new["status"] = status
-    return [Change("update_status", new, events=events)]
+    return [Change("update_status", new, events=_with_follow_up_sync(events))]
+
+
+def _with_follow_up_sync(events: list[Event]) -> list[Event]:
+    """The events of the sync that writes the status and of the one its own update event
+    triggers (updateDb enqueues the PDB), which sees the same pods and writes nothing; a
+    ``NotDeleted`` entry is gone from the written status by then."""
+    return events + [e for e in events if e.reason != "NotDeleted"]
 
 
 # ---------------------------------------------------------------------------------------------
