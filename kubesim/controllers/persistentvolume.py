@@ -322,10 +322,15 @@ class _Sync:
 
 def volume_satisfies_claim(pv: dict, claim: dict) -> str | None:
     """checkVolumeSatisfyClaim: why a pre-bound claim cannot use the volume, or None."""
+    if meta(pv).get("deletionTimestamp"):
+        return f'the volume is marked for deletion "{meta(pv).get("name", "")}"'
     if V.volume_capacity(pv) < V.requested_storage(claim):
         return "requested PV is too small"
     if V.volume_class(pv) != V.claim_class(claim):
         return "storageClassName does not match"
+    if ((pv.get("spec") or {}).get("volumeAttributesClassName") or "") != \
+            ((claim.get("spec") or {}).get("volumeAttributesClassName") or ""):
+        return "volumeAttributesClassName does not match"
     if V.volume_mode_mismatch(claim, pv):
         return "incompatible volumeMode"
     if not V.check_access_modes(claim, pv):

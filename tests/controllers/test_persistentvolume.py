@@ -157,6 +157,42 @@ def test_a_pre_bound_claim_too_big_for_its_volume_is_a_mismatch():
             "persistentvolume-controller") in w.events
 
 
+def _marked(obj, **spec):
+    obj["spec"].update(spec)
+    return obj
+
+
+def _deleting(obj):
+    obj["metadata"]["deletionTimestamp"] = "2026-11-22T10:00:00Z"
+    return obj
+
+
+# pv_controller.go checkVolumeSatisfyClaim, in its order
+SATISFY_CASES = [
+    pytest.param(pvc(volume_name="vol"), _deleting(pv("vol")), 'the volume is marked for deletion "vol"',
+                 id="a volume being deleted"),
+    pytest.param(pvc(size="10Gi", volume_name="vol"), pv("vol", "5Gi"), "requested PV is too small",
+                 id="a volume too small"),
+    pytest.param(pvc(cls="fast", volume_name="vol"), pv("vol"), "storageClassName does not match",
+                 id="another storage class"),
+    pytest.param(_marked(pvc(volume_name="vol"), volumeAttributesClassName="gold"), pv("vol"),
+                 "volumeAttributesClassName does not match", id="another volume attributes class"),
+    pytest.param(_marked(pvc(volume_name="vol"), volumeMode="Block"), pv("vol"), "incompatible volumeMode",
+                 id="another volume mode"),
+    pytest.param(_marked(pvc(volume_name="vol"), accessModes=["ReadWriteMany"]), pv("vol"),
+                 "incompatible accessMode", id="an access mode the volume lacks"),
+]
+
+
+@pytest.mark.parametrize("claim, volume, problem", SATISFY_CASES)
+def test_a_pre_bound_claim_that_its_volume_cannot_satisfy(claim, volume, problem):
+    w = World(claim, volume)
+    w.settle()
+    assert ("data", "Warning", "VolumeMismatch", f'Cannot bind to requested volume "vol": {problem}',
+            "persistentvolume-controller") in w.events
+    assert phase(w.get("PersistentVolumeClaim", "data", "default")) == "Pending"
+
+
 def test_a_claim_without_class_or_volume_fails_binding_once():
     w = World(pvc())
     w.settle()
