@@ -136,7 +136,13 @@ def _save_queue(store, queue) -> None:
 
 
 def _set_condition(pod: dict, cond: dict, now: str) -> None:
-    """UpdatePodCondition: lastTransitionTime moves only when the status changes."""
+    """UpdatePodCondition: lastTransitionTime moves only when the status changes. The condition
+    carries the pod's generation as observedGeneration (PodObservedGenerationTracking, GA in
+    v1.35: CalculatePodConditionObservedGeneration), as the binding and the scheduler's failure
+    handling write it."""
+    gen = (pod.get("metadata") or {}).get("generation")
+    if gen:
+        cond = dict(cond, observedGeneration=gen)
     st = pod.setdefault("status", {})
     conds = st.setdefault("conditions", [])
     for i, c in enumerate(conds):

@@ -29,7 +29,7 @@ def test_a_pending_pod_is_scheduled_with_the_event_and_condition_upstream_writes
     p = json.loads(kubesim.ok("get pod web -o json"))
     assert p["spec"]["nodeName"] in ("node01", "node02")
     cond = [c for c in p["status"]["conditions"] if c["type"] == "PodScheduled"][0]
-    assert cond["status"] == "True"
+    assert (cond["status"], cond["observedGeneration"]) == ("True", 1)
     out = kubesim.ok("get events --field-selector involvedObject.name=web")
     assert f"Successfully assigned default/web to {p['spec']['nodeName']}" in out
 
@@ -39,7 +39,7 @@ def test_an_unschedulable_pod_gets_the_fit_error_message(kubesim, tmp_path):
     p = json.loads(kubesim.ok("get pod huge -o json"))
     assert "nodeName" not in p["spec"]
     cond = [c for c in p["status"]["conditions"] if c["type"] == "PodScheduled"][0]
-    assert (cond["status"], cond["reason"]) == ("False", "Unschedulable")
+    assert (cond["status"], cond["reason"], cond["observedGeneration"]) == ("False", "Unschedulable", 1)
     assert cond["message"] == ("0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. "
                                "preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, "
                                "2 No preemption victims found for incoming pod.")
