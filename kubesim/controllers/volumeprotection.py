@@ -3,7 +3,7 @@ while it is in use, and goes once its protection finalizer is removed.
 
 Upstream: pkg/controller/volume/pvcprotection/pvc_protection_controller.go (processPVC,
 isBeingUsed, podUsesPVC: only scheduled pods count, a generic ephemeral volume only while its
-pod is not shut down) and pkg/controller/volume/pvprotection/pv_protection_controller.go
+pod is not shut down (podIsShutDown: deleted with a zero grace period) and controls the claim) and pkg/controller/volume/pvprotection/pv_protection_controller.go
 (processPV, isBeingUsed: a volume is in use while its phase is Bound). The finalizers
 themselves (``kubernetes.io/pvc-protection``, ``kubernetes.io/pv-protection``) are added on
 create by the API server's StorageObjectInUseProtection admission.
@@ -19,20 +19,32 @@ from kubesim.controllers.base import Change, View, deepcopy, meta
 
 
 def _pod_shut_down(pod: dict) -> bool:
-    return ((pod.get("status") or {}).get("phase")) in ("Succeeded", "Failed")
+    """podIsShutDown: the kubelet is done with the pod, or it was force-deleted (a deletion
+    with a zero grace period)."""
+    md = meta(pod)
+    return bool(md.get("deletionTimestamp")) and md.get("deletionGracePeriodSeconds") == 0
 
 
-def pod_uses_claim(pod: dict, claim_name: str) -> bool:
+def _is_for_pod(claim: dict, pod: dict) -> bool:
+    """ephemeral.VolumeIsForPod: the pod is the claim's controller."""
+    uid = meta(pod).get("uid")
+    return meta(claim).get("namespace") == meta(pod).get("namespace") and any(
+        r.get("controller") and r.get("uid") == uid for r in meta(claim).get("ownerReferences") or ())
+
+
+def pod_uses_claim(pod: dict, claim: dict) -> bool:
     """podUsesPVC: a scheduled pod with the claim as a persistentVolumeClaim volume, or as its
-    generic ephemeral volume while the pod is not shut down."""
+    generic ephemeral volume (a claim the pod controls) while the pod is not shut down."""
     if not (pod.get("spec") or {}).get("nodeName"):
         return False
+    claim_name = meta(claim).get("name", "")
     pod_name = meta(pod).get("name", "")
     for v in (pod.get("spec") or {}).get("volumes") or ():
         src = v.get("persistentVolumeClaim")
         if src and src.get("claimName") == claim_name:
             return True
-        if v.get("ephemeral") and not _pod_shut_down(pod) and f'{pod_name}-{v.get("name", "")}' == claim_name:
+        if v.get("ephemeral") and not _pod_shut_down(pod) and f'{pod_name}-{v.get("name", "")}' == claim_name \
+                and _is_for_pod(claim, pod):
             return True
     return False
 
@@ -58,7 +70,7 @@ def sync(view: View) -> list[Change]:
             pods_by_ns = {}
             for p in view.list("Pod"):
                 pods_by_ns.setdefault(meta(p).get("namespace", ""), []).append(p)
-        if any(pod_uses_claim(p, md.get("name", "")) for p in pods_by_ns.get(md.get("namespace", ""), ())):
+        if any(pod_uses_claim(p, claim) for p in pods_by_ns.get(md.get("namespace", ""), ())):
             continue
         changes.extend(_release(claim, V.PVC_PROTECTION_FINALIZER))
     for pv in view.list("PersistentVolume"):

@@ -383,6 +383,43 @@ PROTECTION_CASES = [
 ]
 
 
+def ephemeral_pod(phase_="Running", owner_uid="uid-web", deleted_grace=None):
+    """Pod web whose generic ephemeral volume v is claim web-v (podIsShutDown: deleted with a
+    zero grace period)."""
+    p = {"apiVersion": "v1", "kind": "Pod",
+         "metadata": {"name": "web", "namespace": "default", "uid": "uid-web"},
+         "spec": {"nodeName": "node01", "containers": [{"name": "c", "image": "nginx"}],
+                  "volumes": [{"name": "v", "ephemeral": {"volumeClaimTemplate": {"spec": {}}}}]},
+         "status": {"phase": phase_}}
+    if deleted_grace is not None:
+        p["metadata"]["deletionTimestamp"] = "2026-11-22T10:00:00Z"
+        p["metadata"]["deletionGracePeriodSeconds"] = deleted_grace
+    return p, owner_uid
+
+
+EPHEMERAL_PROTECTION_CASES = [
+    pytest.param(ephemeral_pod(), True, id="a running pod holds its ephemeral claim"),
+    pytest.param(ephemeral_pod(phase_="Succeeded"), True,
+                 id="a finished pod not yet deleted still holds its ephemeral claim"),
+    pytest.param(ephemeral_pod(deleted_grace=30), True, id="a pod terminating gracefully still holds it"),
+    pytest.param(ephemeral_pod(deleted_grace=0), False, id="a pod deleted with zero grace is shut down"),
+    pytest.param(ephemeral_pod(owner_uid="uid-someone-else"), False,
+                 id="a claim of that name the pod does not own is not its ephemeral claim"),
+]
+
+
+@pytest.mark.parametrize("pod_and_owner, stays", EPHEMERAL_PROTECTION_CASES)
+def test_pvc_protection_of_a_generic_ephemeral_claim(pod_and_owner, stays):
+    """pvc_protection_controller.go podUsesPVC with podIsShutDown and ephemeral.VolumeIsForPod."""
+    p, owner = pod_and_owner
+    claim = terminating(pvc("web-v", finalizers=[V.PVC_PROTECTION_FINALIZER]))
+    claim["metadata"]["ownerReferences"] = [{"apiVersion": "v1", "kind": "Pod", "name": "web", "uid": owner,
+                                             "controller": True}]
+    w = World(claim, p)
+    w.run(volumeprotection.sync)
+    assert (w.get("PersistentVolumeClaim", "web-v", "default") is not None) is stays
+
+
 @pytest.mark.parametrize("pods, stays", PROTECTION_CASES)
 def test_pvc_protection(pods, stays):
     w = World(terminating(pvc(finalizers=[V.PVC_PROTECTION_FINALIZER])), *pods)
