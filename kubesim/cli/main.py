@@ -203,6 +203,9 @@ def _delete_args(p):
     p.add_argument("--force", action="store_true", help="remove immediately (with --grace-period=0)")
     p.add_argument("--ignore-not-found", action="store_true")
     p.add_argument("--cascade", default="background", help="background|foreground|orphan")
+    p.add_argument("--wait", nargs="?", const="true", default=None, metavar="true|false",
+                   help="accepted as kubectl does; kubesim returns at once either way (a pod "
+                        "shows Terminating for its grace period)")
     p.add_argument("-o", "--output", default=None, help="name")
 
 

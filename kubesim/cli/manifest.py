@@ -64,8 +64,10 @@ def _create_generator(args, env) -> int:
 
 
 def delete_cmd(args, env) -> int:
+    from kubesim.cli.flags import bool_flag_value
     from kubesim.engine import objects
 
+    bool_flag_value(args.wait, "--wait")  # kubectl's error for a bad value; nothing waits here
     grace = 1 if args.now else (None if args.grace_period < 0 else args.grace_period)
     if args.force and grace is None:
         grace = 0

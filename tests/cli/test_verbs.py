@@ -141,6 +141,19 @@ def test_delete_by_name_by_file_and_by_selector(cluster, tmp_path):
     assert (r.out, r.err) == ("", "No resources found in default namespace.\n")
 
 
+@pytest.mark.parametrize("flag", ["--wait", "--wait=false", "--wait=true"])
+def test_delete_accepts_kubectls_wait_flag(cluster, flag):
+    assert cluster.ok(f"delete pod a {flag}") == 'pod "a" deleted from default namespace\n'
+
+
+def test_delete_refuses_a_bad_wait_value_and_changes_nothing(cluster):
+    before = snapshot(cluster.state_dir)
+    r = cluster("delete pod a --wait=maybe")
+    assert (r.code, r.err) == (1, 'error: invalid argument "maybe" for "--wait" flag: strconv.ParseBool: '
+                                  'parsing "maybe": invalid syntax\n')
+    assert snapshot(cluster.state_dir) == before
+
+
 def test_delete_of_a_missing_object_is_not_found(kubesim):
     r = kubesim("delete pod ghost")
     assert (r.code, r.err) == (1, 'Error from server (NotFound): pods "ghost" not found\n')
