@@ -189,7 +189,7 @@ def volume_controllers(cluster: Cluster) -> bool:
         return False
     view = View.from_store(store, cluster.now(), cluster.rng, kinds=VOLUME_KINDS)
     recorded = set()
-    for key in store.meta("events.index") or {}:
+    for key in store.event_keys():
         parts = key.split("|")
         if len(parts) >= 10 and parts[2] in ("PersistentVolumeClaim", "PersistentVolume"):
             recorded.add((parts[2], parts[3] if parts[2] == "PersistentVolumeClaim" else "", parts[4],

@@ -37,12 +37,8 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
     if field_path:
         ref["fieldPath"] = field_path
     ns = ref.get("namespace") or "default"
-    index = store.meta("events.index")
-    if index is None:
-        index = {}
-        store.set_meta("events.index", index)
     key = "|".join([component, host, ref["kind"], ns, ref["name"], ref.get("uid", ""), field_path, type_, reason, message])
-    existing_name = index.get(key)
+    existing_name = store.event_name(key)
     if existing_name:
         ev = store.get("Event", ns, existing_name)
         if ev is not None:
@@ -76,8 +72,7 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
         "reportingInstance": host,
     }
     store.create(ev, format_time(now))
-    index[key] = name
-    store.touch_meta("events.index")
+    store.set_event_name(key, name)
     return ev
 
 

@@ -33,10 +33,12 @@ CREATE TABLE IF NOT EXISTS objects (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS objects_node ON objects (kind, node);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS event_index (key TEXT PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID;
 """
 
 DB_NAME = "kubesim.db"
 KIND_RV_META = "store.kindResourceVersions"  # kind -> resourceVersion of its last write
+LEGACY_EVENT_INDEX_META = "events.index"  # older states kept the event index as one meta value
 
 Key = tuple[str, str, str]  # (kind, namespace, name); namespace "" for cluster-scoped kinds
 
@@ -61,9 +63,14 @@ class Store:
         # kind -> {(namespace, name): object or None (known absent / deleted)}
         self._cache: dict[str, dict[tuple[str, str], dict | None]] = {}
         self._listed: set[str] = set()  # kinds fully loaded into the cache
+        self._sorted: dict[str, list[dict]] = {}  # kind -> its objects sorted by (namespace, name)
+        self._gone: dict[Key, tuple[int, dict]] = {}  # deleted this command: (its rv, last body)
         self._dirty: dict[Key, dict | None] = {}
         self._meta: dict[str, object] = {}
         self._meta_dirty: set[str] = set()
+        self._events: dict[str, str | None] = {}  # event correlation key -> Event name (read or written)
+        self._events_dirty: set[str] = set()
+        self._events_migrated = False
         self.created_fresh = False
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -98,7 +105,7 @@ class Store:
     def commit(self) -> bool:
         """Write the changed objects and metadata; True when anything was written."""
         conn = self._require()
-        wrote = bool(self._dirty or self._meta_dirty)
+        wrote = bool(self._dirty or self._meta_dirty or self._events_dirty)
         try:
             if self._dirty:
                 puts = []
@@ -113,6 +120,9 @@ class Store:
                     conn.executemany("DELETE FROM objects WHERE kind=? AND namespace=? AND name=?", dels)
                 if puts:
                     conn.executemany("INSERT OR REPLACE INTO objects VALUES (?,?,?,?,?,?)", puts)
+            if self._events_dirty:
+                conn.executemany("INSERT OR REPLACE INTO event_index VALUES (?,?)",
+                                 [(k, self._events[k]) for k in self._events_dirty])
             for k in self._meta_dirty:
                 conn.execute("INSERT OR REPLACE INTO meta VALUES (?,?)",
                              (k, json.dumps(self._meta[k], separators=(",", ":"))))
@@ -147,7 +157,7 @@ class Store:
 
     @property
     def dirty(self) -> bool:
-        return bool(self._dirty or self._meta_dirty)
+        return bool(self._dirty or self._meta_dirty or self._events_dirty)
 
     # -- metadata --------------------------------------------------------------------------
     def meta(self, key: str, default=None):
@@ -167,6 +177,42 @@ class Store:
         """Mark a metadata value changed in place (e.g. a large dict) for writing at commit."""
         self.meta(key)
         self._meta_dirty.add(key)
+
+    # -- the event correlator's index ---------------------------------------------------------
+    def _migrate_event_index(self) -> None:
+        """Move an older state's index (one large meta value) into its table, once."""
+        if self._events_migrated:
+            return
+        self._events_migrated = True
+        conn = self._require()
+        row = conn.execute("SELECT value FROM meta WHERE key=?", (LEGACY_EVENT_INDEX_META,)).fetchone()
+        if row is None:
+            return
+        conn.executemany("INSERT OR REPLACE INTO event_index VALUES (?,?)",
+                         list((json.loads(row[0]) or {}).items()))
+        conn.execute("DELETE FROM meta WHERE key=?", (LEGACY_EVENT_INDEX_META,))
+        self._meta.pop(LEGACY_EVENT_INDEX_META, None)
+        self._meta_dirty.discard(LEGACY_EVENT_INDEX_META)
+
+    def event_name(self, key: str) -> str | None:
+        """The Event recorded under the correlation ``key`` (None: none yet)."""
+        if key not in self._events:
+            self._migrate_event_index()
+            row = self._require().execute("SELECT name FROM event_index WHERE key=?", (key,)).fetchone()
+            self._events[key] = row[0] if row else None
+        return self._events[key]
+
+    def set_event_name(self, key: str, name: str) -> None:
+        self._events[key] = name
+        self._events_dirty.add(key)
+
+    def event_keys(self) -> list[str]:
+        """Every correlation key in the index, this transaction's own included."""
+        self._migrate_event_index()
+        keys = [r[0] for r in self._require().execute("SELECT key FROM event_index")]
+        seen = set(keys)
+        keys.extend(k for k in self._events_dirty if k not in seen)
+        return keys
 
     def next_resource_version(self) -> str:
         rv = int(self.meta("resourceVersion", 0)) + 1
@@ -192,10 +238,14 @@ class Store:
     def list(self, kind: str, namespace: str | None = None) -> list[dict]:
         """All objects of a kind (in one namespace when given), sorted by (namespace, name)."""
         self._load_kind(kind)
-        out = [o for (ns, _), o in self._cache.get(kind, {}).items()
-               if o is not None and (namespace is None or ns == namespace)]
-        out.sort(key=lambda o: (o["metadata"].get("namespace", ""), o["metadata"]["name"]))
-        return out
+        ordered = self._sorted.get(kind)
+        if ordered is None:
+            ordered = [o for o in self._cache.get(kind, {}).values() if o is not None]
+            ordered.sort(key=lambda o: (o["metadata"].get("namespace", ""), o["metadata"]["name"]))
+            self._sorted[kind] = ordered
+        if namespace is None:
+            return list(ordered)  # a copy: callers may sort or change it
+        return [o for o in ordered if (o["metadata"].get("namespace") or "") == namespace]
 
     def iter_kind(self, kind: str) -> Iterator[dict]:
         self._load_kind(kind)
@@ -232,6 +282,7 @@ class Store:
         if kind in self._listed:
             return
         by = self._cache.setdefault(kind, {})
+        self._sorted.pop(kind, None)
         loads = json.loads
         for ns, name, body in self._require().execute(
                 "SELECT namespace, name, body FROM objects WHERE kind=?", (kind,)):
@@ -271,7 +322,10 @@ class Store:
         k = key_of(obj)
         obj["metadata"]["resourceVersion"] = rv = self.next_resource_version()
         self._kind_written(k[0], rv)
-        self._cache.setdefault(k[0], {})[(k[1], k[2])] = obj
+        by = self._cache.setdefault(k[0], {})
+        if by.get((k[1], k[2])) is not obj:
+            self._sorted.pop(k[0], None)  # a new object, or a new body for one: list again
+        by[(k[1], k[2])] = obj
         self._dirty[k] = obj
         return obj
 
@@ -281,8 +335,11 @@ class Store:
         if old is None:
             return None
         self._cache.setdefault(kind, {})[(k[1], name)] = None
+        self._sorted.pop(kind, None)
         self._dirty[k] = None
-        self._kind_written(kind, self.next_resource_version())
+        rv = self.next_resource_version()
+        self._kind_written(kind, rv)
+        self._gone[k] = (int(rv), old)
         return old
 
     def wipe(self) -> None:
@@ -290,7 +347,13 @@ class Store:
         conn = self._require()
         conn.execute("DELETE FROM objects")
         conn.execute("DELETE FROM meta")
+        conn.execute("DELETE FROM event_index")
+        self._events.clear()
+        self._events_dirty.clear()
+        self._events_migrated = True
         self._cache.clear()
+        self._sorted.clear()
+        self._gone.clear()
         self._dirty.clear()
         self._meta.clear()
         self._meta_dirty.clear()

@@ -60,6 +60,87 @@ def test_list_is_sorted_by_namespace_then_name_and_filters_by_namespace(tmp_path
     s.rollback()
 
 
+def _names(objs):
+    return [(o["metadata"]["namespace"], o["metadata"]["name"]) for o in objs]
+
+
+@pytest.mark.parametrize("write, want", [
+    ("create a new object", [("a", "b"), ("a", "c"), ("a", "y"), ("b", "x")]),
+    ("delete one", [("a", "b"), ("b", "x")]),
+    ("put a changed copy of one", [("a", "b"), ("a", "y"), ("b", "x")]),
+    ("change one in place and put it", [("a", "b"), ("a", "y"), ("b", "x")]),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_the_sorted_list_kept_per_kind_stays_right_after_every_kind_of_write(tmp_path, write, want):
+    s = Store(tmp_path).open()
+    for ns, n in (("b", "x"), ("a", "y"), ("a", "b")):
+        s.create(_pod(n, ns), "t")
+    s.commit()
+    s = Store(tmp_path).open()
+    first = s.list("Pod")
+    first.clear()  # callers get a copy: changing it changes nothing stored
+    if write == "create a new object":
+        s.create(_pod("c", "a"), "t")
+    elif write == "delete one":
+        s.delete("Pod", "a", "y")
+    elif write == "put a changed copy of one":
+        new = dict(s.get("Pod", "a", "y"), spec={"nodeName": "n1"})
+        s.put(new)
+    else:
+        obj = s.get("Pod", "a", "y")
+        obj["spec"]["nodeName"] = "n1"
+        s.put(obj)
+    assert _names(s.list("Pod")) == want
+    assert _names(s.list("Pod", "a")) == [k for k in want if k[0] == "a"]
+    if write.startswith("put") or write.startswith("change"):
+        assert [o for o in s.list("Pod") if o["metadata"]["name"] == "y"][0]["spec"] == {"nodeName": "n1"}
+    s.commit()
+    s = Store(tmp_path).open()
+    assert _names(s.list("Pod")) == want
+    s.rollback()
+
+
+def test_the_event_index_is_read_back_in_later_transactions_and_emptied_by_wipe(tmp_path):
+    s = Store(tmp_path).open()
+    assert s.event_name("k1") is None
+    s.set_event_name("k1", "ev1")
+    assert s.dirty
+    assert s.event_keys() == ["k1"]
+    s.commit()
+    s = Store(tmp_path).open()
+    assert s.event_name("k1") == "ev1"
+    s.set_event_name("k2", "ev2")
+    assert sorted(s.event_keys()) == ["k1", "k2"]
+    s.rollback()
+    s = Store(tmp_path).open()
+    assert s.event_name("k2") is None
+    s.wipe()
+    assert s.event_name("k1") is None
+    s.commit()
+    s = Store(tmp_path).open()
+    assert s.event_keys() == []
+    s.rollback()
+
+
+def test_an_older_state_s_event_index_kept_in_metadata_moves_into_its_table(tmp_path):
+    import json
+    import sqlite3
+
+    s = Store(tmp_path).open()
+    s.commit()
+    conn = sqlite3.connect(str(tmp_path / "kubesim.db"))
+    conn.execute("INSERT INTO meta VALUES (?, ?)", ("events.index", json.dumps({"k1": "ev1", "k2": "ev2"})))
+    conn.commit()
+    conn.close()
+    s = Store(tmp_path).open()
+    assert s.event_name("k2") == "ev2"
+    s.commit()
+    s = Store(tmp_path).open()
+    assert s.meta("events.index") is None
+    assert sorted(s.event_keys()) == ["k1", "k2"]
+    assert s.event_name("k1") == "ev1"
+    s.rollback()
+
+
 def test_a_transaction_with_no_changes_writes_nothing(tmp_path):
     s = Store(tmp_path).open()
     s.create(_pod("a"), "t")
