@@ -122,7 +122,7 @@ def taint_nodes_by_condition(cluster: Cluster) -> bool:
     return changed
 
 
-def apply_changes(cluster: Cluster, changes) -> bool:
+def apply_changes(cluster: Cluster, changes, wake_at=None) -> bool:
     """Apply controller-style ``Change`` lists (controllers/base.py) through the API server's
     operations: pods are created with admission and defaults and deleted gracefully."""
     from kubesim.api import kinds
@@ -143,10 +143,90 @@ def apply_changes(cluster: Cluster, changes) -> bool:
         cluster.record(obj, type_, reason, message, component)
 
     return apply.apply_changes(changes, get=store.get, create=create, put=store.put, delete=delete,
-                               record=record, wake_at=cluster.wake_at, now=cluster.now())
+                               record=record, wake_at=wake_at or cluster.wake_at, now=cluster.now())
 
 
 WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Node", "ControllerRevision")
+
+# Controller requeue-after wakes still to come, by controller (kept across commands), and the
+# store's resourceVersion when the last settle reached its fixed point with the default steps.
+CONTROLLER_WAKES_META = "controllers.wakes"
+SETTLED_RV_META = "controllers.settledResourceVersion"
+
+
+def _selectors_of(cluster: Cluster, kinds: tuple[str, ...]) -> list[tuple[str, object]]:
+    """(namespace, compiled spec.selector) of every object of ``kinds``, compiled once per
+    write of those kinds."""
+    from kubesim.controllers.base import selector_of
+
+    store = cluster.store
+    memo = cluster.__dict__.setdefault("_gate_selectors", {})
+    stamp = tuple(store.kind_resource_version(k) for k in kinds)
+    hit = memo.get(kinds)
+    if hit is None or hit[0] != stamp:
+        sels = [((o.get("metadata") or {}).get("namespace") or "", selector_of(o))
+                for k in kinds for o in store.iter_kind(k)]
+        hit = memo[kinds] = (stamp, sels)
+    return hit[1]
+
+
+def _pod_relevant(cluster: Cluster, pod: dict | None, selector_kinds: tuple[str, ...]) -> bool:
+    """Whether a workload controller (or the disruption controller, ``selector_kinds`` being
+    its PDBs) can care about this version of a pod: one with owners (its controller keeps
+    count, the collector follows them), finalizers (foreground/orphan deletion), a
+    DisruptionTarget condition (the disruption controller resets stale ones), or labels some
+    controller's selector in its namespace matches (adoption; a PDB's pods)."""
+    if pod is None:
+        return False
+    md = pod.get("metadata") or {}
+    if md.get("ownerReferences") or md.get("finalizers"):
+        return True
+    for c in (pod.get("status") or {}).get("conditions") or ():
+        if c.get("type") == "DisruptionTarget":
+            return True
+    labels = md.get("labels") or {}
+    ns = md.get("namespace") or ""
+    return any(sns == ns and sel.matches(labels) for sns, sel in _selectors_of(cluster, selector_kinds))
+
+
+def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kinds: tuple[str, ...]) -> bool:
+    """Whether the controller has anything to look at (upstream controllers are event-driven:
+    they sync on a watch event about something they track, or on a requeue-after).
+
+    Since it last ran (or, on its first run in this command, since the last settle reached a
+    fixed point, when no write came after it) a controller need run only if an object of a
+    kind it reads was written or deleted — for pods, only a pod some version of which is
+    relevant to it (``_pod_relevant``: as stored before this command, as now, or as it was when
+    deleted) — or a wake it asked for is due. A future wake stays registered."""
+    store = cluster.store
+    last = cluster.__dict__.get("_controller_rv", {}).get(name)
+    if last is None:
+        if store.meta(SETTLED_RV_META) != store.opened_resource_version():
+            return True  # something was written after the last fixed point: look at everything
+        last = store.opened_resource_version()
+    wake = (store.meta(CONTROLLER_WAKES_META) or {}).get(name)
+    if wake is not None:
+        if float(wake) <= cluster.now():
+            return True
+        cluster.wake_at(float(wake))
+    kinds = set(view_kinds)
+    for k in list(store.changed_keys()):
+        if k[0] not in kinds:
+            continue
+        obj = store.get(*k)
+        if obj is None:
+            gone = store.deleted(*k)
+            if gone is None or gone[0] <= last:
+                continue
+            if k[0] != "Pod" or _pod_relevant(cluster, gone[1], gate) or \
+                    _pod_relevant(cluster, store.committed(*k), gate):
+                return True
+            continue
+        if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
+            continue
+        if k[0] != "Pod" or _pod_relevant(cluster, obj, gate) or _pod_relevant(cluster, store.committed(*k), gate):
+            return True
+    return False
 
 
 def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaSet", "DaemonSet"),
@@ -154,7 +234,8 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
     """A settle step running one controller (``kubesim.controllers.<name>.sync``): sync over a
     view of ``view_kinds``, then apply its changes. It runs only while some ``gate`` kind has
     objects, or when this command wrote or deleted one (no Deployments, no deployment
-    controller work; but the last ReplicaSet deleted leaves its pods for the collector)."""
+    controller work; but the last ReplicaSet deleted leaves its pods for the collector); and
+    then only when something it watches changed or its wake is due (``_controller_due``)."""
 
     def step(cluster: Cluster) -> bool:
         import importlib
@@ -165,9 +246,20 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
         if not any(store.count(k) for k in gate) and not any(
                 k[0] in gate for k in store.changed_keys()):
             return False
+        if not _controller_due(cluster, name, gate, view_kinds):
+            return False
+        cluster.__dict__.setdefault("_controller_rv", {})[name] = store.resource_version()
         sync = importlib.import_module(f"kubesim.controllers.{name}").sync
         view = View.from_store(store, cluster.now(), cluster.rng, kinds=view_kinds)
-        return apply_changes(cluster, sync(view))
+        wakes: list[float] = []
+        changed = apply_changes(cluster, sync(view), wake_at=lambda t: (wakes.append(t), cluster.wake_at(t)))
+        pending = dict(store.meta(CONTROLLER_WAKES_META) or {})
+        if wakes:
+            pending[name] = min(wakes)
+        else:
+            pending.pop(name, None)
+        store.set_meta(CONTROLLER_WAKES_META, pending or None)
+        return changed
 
     step.__name__ = f"{name}_controller"
     return step

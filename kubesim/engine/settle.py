@@ -62,18 +62,26 @@ def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = Fals
             force = True  # a manifest was written, edited or removed: the kubelets must look
     if not force and not store.dirty and (due is None or float(due) > cluster.now()):
         return 0
-    steps = default_steps() if steps is None else steps
+    default = default_steps()
+    steps = default if steps is None else steps
     cluster.next_due = None
     rounds = 0
+    fixed_point = False
     for _ in range(MAX_ROUNDS):
         changed = False
         for step in steps:
             if step(cluster):
                 changed = True
         if not changed:
+            fixed_point = True
             break
         rounds += 1
     store.set_meta("settle.due", cluster.next_due)
+    from kubesim.engine.components import SETTLED_RV_META
+
+    # every controller is at rest in this state: the next command's need look only at what
+    # is written after it (components._controller_due)
+    store.set_meta(SETTLED_RV_META, store.resource_version() if fixed_point and steps is default else None)
     return rounds
 
 
