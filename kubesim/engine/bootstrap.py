@@ -100,6 +100,7 @@ def _kubeadm_control_plane(cluster: Cluster) -> None:
     cp = cluster.store.get("Node", "", "controlplane")
     if cp is not None:
         write_control_plane(static_pod_path(cluster, "controlplane"), internal_ip(cp))
+        cluster.__dict__.pop("_static_pod_dirs", None)  # the directories read at settle are stale
 
 
 def ensure_initialized(cluster: Cluster) -> None:

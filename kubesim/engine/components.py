@@ -68,14 +68,29 @@ def sync_pods(cluster: Cluster) -> bool:
     """Each node's kubelet syncs its pods: admission, container lifecycle, probes, termination."""
     from kubesim.kubelet import steps
 
-    return steps.sync_pods(cluster)
+    store = cluster.store
+    only = None
+    if store.meta(SETTLED_RV_META) == store.opened_resource_version():
+        # every kubelet was at rest when the last command ended: look at the nodes whose Node
+        # or pods this command wrote (the kubelet index adds those with something due)
+        only = set()
+        for k in list(store.changed_keys()):
+            if k[0] == "Node":
+                only.add(k[2])
+            elif k[0] == "Pod":
+                obj = store.get(*k)
+                nn = (obj.get("spec") or {}).get("nodeName") if obj is not None else None
+                if nn:
+                    only.add(nn)
+    return steps.sync_pods(cluster, only_nodes=only)
 
 
 def static_pods(cluster: Cluster) -> bool:
     """Each kubelet reads its static pod directory and keeps the mirror pods in step."""
     from kubesim.kubelet import steps
 
-    return steps.static_pods(cluster, lambda name: static_pod_path(cluster, name))
+    return steps.static_pods(cluster, lambda name: static_pod_path(cluster, name),
+                             with_files=getattr(cluster, "_static_pod_dirs", None))
 
 
 def node_lifecycle(cluster: Cluster) -> bool:

@@ -24,9 +24,10 @@ def default_steps() -> list[Step]:
     return components.STEPS
 
 
-def static_pod_signature(state_dir) -> str:
+def static_pod_signature(state_dir, with_files: set[str] | None = None) -> str:
     """A cheap fingerprint of every node's static pod directory (names, sizes, mtimes), so a
-    read-only command notices a manifest the user wrote there, as a kubelet would."""
+    read-only command notices a manifest the user wrote there, as a kubelet would. The names
+    of the nodes whose directory holds anything are added to ``with_files`` when given."""
     import hashlib
     import os
 
@@ -45,6 +46,8 @@ def static_pod_signature(state_dir) -> str:
             continue
         if entries:
             h.update(repr((n, entries)).encode())
+            if with_files is not None:
+                with_files.add(n)
     return h.hexdigest()
 
 
@@ -56,7 +59,11 @@ def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = Fals
         # once per command (it settles before and after its work; only the user, between
         # commands, writes to these directories)
         cluster._static_pods_checked = True
-        signature = static_pod_signature(store.directory)
+        with_files: set[str] = set()
+        signature = static_pod_signature(store.directory, with_files)
+        # the kubelets need list only these directories this command (components.static_pods;
+        # kubesim's own writes there, bootstrap's, drop the hint)
+        cluster._static_pod_dirs = with_files
         if signature != store.meta("settle.staticPods"):
             store.set_meta("settle.staticPods", signature)
             force = True  # a manifest was written, edited or removed: the kubelets must look

@@ -50,16 +50,40 @@ def _waiting_for_volumes(ctx, pod: dict, node: dict, memories: dict, key: str) -
     return True
 
 
-def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG) -> bool:
-    """Every node's kubelet syncs the pods bound to it that are due."""
+INDEX_META = "kubelet/index"  # node -> [earliest wake of its pods or None, a pod waits for volumes]
+
+
+def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[str] | None = None) -> bool:
+    """Every node's kubelet syncs the pods bound to it that are due.
+
+    ``only_nodes``, when given, limits the pass to those nodes plus the ones the index
+    (``INDEX_META``) says have a wake due or a pod waiting for its volumes; the other nodes'
+    wakes stay registered from the index. The caller names every node whose pods or Node may
+    have changed since the index was last complete."""
     store = ctx.store
     now = ctx.now()
-    nodes = {n["metadata"]["name"]: n for n in store.list("Node")}
+    index = dict(store.meta(INDEX_META) or {})
+    visit = None
+    if only_nodes is not None:
+        visit = set(only_nodes)
+        for name, (wake, waiting) in index.items():
+            if waiting or (wake is not None and wake <= now):
+                visit.add(name)
+            elif wake is not None:
+                ctx.wake_at(wake)
+    nodes = {n["metadata"]["name"]: n for n in store.list("Node")} if visit is None else \
+        {name: n for name in visit if (n := store.get("Node", "", name)) is not None}
     by_node: dict[str, list[dict]] = {}
-    for p in store.iter_kind("Pod"):
-        nn = (p.get("spec") or {}).get("nodeName")
-        if nn:
-            by_node.setdefault(nn, []).append(p)
+    if visit is None or len(visit) > 50:
+        for p in store.iter_kind("Pod"):
+            nn = (p.get("spec") or {}).get("nodeName")
+            if nn and (visit is None or nn in visit):
+                by_node.setdefault(nn, []).append(p)
+    else:
+        for nn in visit:
+            pods = [p for k in store.pod_keys_on_node(nn) if (p := store.get(*k)) is not None]
+            if pods:
+                by_node[nn] = pods
     changed = False
     for node_name in sorted(by_node):
         node = nodes.get(node_name)
@@ -68,6 +92,8 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG) -> bool:
         meta_key = MEMORY_META.format(node=node_name)
         memories = dict(store.meta(meta_key) or {})
         mem_changed = False
+        earliest = None
+        waiting = False
         pods = sorted(by_node[node_name], key=_key)
         for pod in pods:
             key = L.memory_key(pod)
@@ -76,10 +102,12 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG) -> bool:
             if mem is not None and mem.get("rv") == rv and (mem.get("wake") is None or mem["wake"] > now):
                 if mem.get("wake") is not None:
                     ctx.wake_at(mem["wake"])
+                    earliest = mem["wake"] if earliest is None else min(earliest, mem["wake"])
                 continue
             if (mem is None or not mem.get("c")) and _waiting_for_volumes(ctx, pod, node, memories, key):
                 mem_changed = mem_changed or memories.get(key) is not mem
                 changed = changed or memories.get(key) is not mem
+                waiting = True
                 continue
             mem = dict(mem or {})
             result = L.sync_pod(pod, node, pods, now, ctx.record, memory=mem, config=config)
@@ -101,10 +129,24 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG) -> bool:
             mem_changed = True
             if result.next_wake is not None:
                 ctx.wake_at(result.next_wake)
+                earliest = result.next_wake if earliest is None else min(earliest, result.next_wake)
         if mem_changed:
             store.set_meta(meta_key, memories)
             if hasattr(store, "touch_meta"):
                 store.touch_meta(meta_key)
+        if earliest is None and not waiting:
+            index.pop(node_name, None)
+        else:
+            index[node_name] = [earliest, waiting]
+    if visit is not None:
+        for name in visit:
+            if name not in by_node:
+                index.pop(name, None)  # no pods there (any more)
+    else:
+        for name in list(index):
+            if name not in by_node:
+                index.pop(name)
+    store.set_meta(INDEX_META, index or None)
     return changed
 
 
@@ -115,9 +157,10 @@ def _parse_cached(text: str):
     return _PARSE_CACHE[key]
 
 
-def static_pods(ctx, static_pod_path) -> bool:
+def static_pods(ctx, static_pod_path, with_files: set[str] | None = None) -> bool:
     """Each running kubelet reads its static pod directory and keeps the mirror pods in step;
-    ``static_pod_path(node_name) -> str``."""
+    ``static_pod_path(node_name) -> str``. ``with_files``, when given, names the nodes whose
+    directory holds anything (read once this command): the others are not listed again."""
     from kubesim.api.defaults import apply_defaults
 
     store = ctx.store
@@ -133,10 +176,13 @@ def static_pods(ctx, static_pod_path) -> bool:
         if NF.kubelet_stopped(node):
             continue
         directory = static_pod_path(name)
-        try:
-            has_files = bool(os.listdir(directory))
-        except OSError:
+        if with_files is not None and name not in with_files:
             has_files = False
+        else:
+            try:
+                has_files = bool(os.listdir(directory))
+            except OSError:
+                has_files = False
         if not has_files and not by_node.get(name) and name not in error_nodes:
             continue  # nothing there and nothing mirrored: the common case on big clusters
         manifests = SP.read_manifest_dir(directory, name, parse=_parse_cached) if has_files \
@@ -208,3 +254,6 @@ def resume_node(ctx, node_name: str) -> None:
             L.resume_pod(pod, node, ctx.now(), mem)
             mem["rv"] = None  # sync it on the next round
     store.set_meta(meta_key, memories)
+    index = dict(store.meta(INDEX_META) or {})
+    index[node_name] = [0.0, False]  # due now: its kubelet looks at its pods on the next pass
+    store.set_meta(INDEX_META, index)

@@ -1,7 +1,9 @@
 """Controllers run only when something they watch changed or a wake they asked for is due
-(engine/components.py ``_controller_due``). The safety net: every scenario below leaves exactly
-the same stored objects, resourceVersions and metadata whether the controllers are gated or run
-on every settle round as before; and an unrelated bare pod does not run them at all."""
+(engine/components.py ``_controller_due``), and the kubelets' pass visits only the nodes whose
+pods or Node changed or that the kubelet index (kubelet/steps.py ``INDEX_META``) says have
+something due. The safety net: every scenario below leaves exactly the same stored objects,
+resourceVersions and metadata as controllers run on every settle round and kubelets visiting
+every node, as before; and an unrelated bare pod does not run the controllers at all."""
 
 from __future__ import annotations
 
@@ -151,21 +153,65 @@ def daemonset_follows_nodes(h):
     h.ok("advance 10s")
 
 
-SCENARIOS = [deleted_pod_is_replaced, orphan_matching_a_selector_is_adopted,
+CRASHING = """apiVersion: v1
+kind: Pod
+metadata: {name: crash}
+spec:
+  containers:
+  - name: c
+    image: busybox
+    command: [sh, -c, "exit 1"]
+"""
+
+PROBED = """apiVersion: v1
+kind: Pod
+metadata: {name: probed}
+spec:
+  containers:
+  - name: c
+    image: nginx
+    readinessProbe: {exec: {command: ["true"]}, initialDelaySeconds: 15, periodSeconds: 10}
+"""
+
+
+def kubelet_back_off_and_probes_across_commands(h):
+    h.ok("apply -f -", CRASHING)
+    h.ok("apply -f -", PROBED)
+    for step in ("5s", "12s", "30s", "1m", "2m"):
+        h.ok(f"advance {step}")
+        h.ok("get pods")
+
+
+def kubelet_stopped_and_started(h):
+    h.ok("apply -f -", DEPLOYMENT.replace("MRS", "0"))
+    h.ok("advance 20s")
+    h.ok("node stop node01")
+    h.ok("advance 30s")
+    h.ok("node start node01")
+    h.ok("advance 30s")
+
+
+SCENARIOS = [kubelet_back_off_and_probes_across_commands, kubelet_stopped_and_started,
+             deleted_pod_is_replaced, orphan_matching_a_selector_is_adopted,
              pod_relabelled_out_of_a_selector_is_released_and_replaced,
              readiness_after_min_ready_seconds_updates_status, bare_pod_beside_a_deployment_comes_and_goes,
              pdb_and_eviction, deleting_an_owner_with_each_propagation_policy, daemonset_follows_nodes]
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda f: f.__name__.replace("_", " "))
-def test_gated_controllers_leave_the_same_state_as_controllers_run_every_round(tmp_path, monkeypatch, scenario):
+def test_gated_controllers_and_kubelets_leave_the_same_state_as_running_them_all_every_round(
+        tmp_path, monkeypatch, scenario):
     import shutil
 
     h = Harness(tmp_path / "state")  # one path for both runs: static pods' hashes include it
     scenario(h)
     gated = _rows(h)
     shutil.rmtree(h.state_dir)
+    from kubesim.kubelet import steps
+
     monkeypatch.setattr(components, "_controller_due", lambda *a: True)
+    full_pass = steps.sync_pods
+    monkeypatch.setattr(steps, "sync_pods", lambda ctx, only_nodes=None: full_pass(ctx))
     scenario(h)
     assert gated == _rows(h)
 
@@ -214,3 +260,25 @@ def test_a_write_after_the_last_fixed_point_makes_every_controller_look(kubesim,
         assert components._controller_due(cluster, "replicaset", ("ReplicaSet",), components.WORKLOAD_KINDS)
     finally:
         store.rollback()
+
+
+def test_the_kubelets_pass_reads_only_the_memory_of_nodes_with_something_to_do(kubesim, monkeypatch):
+    from kubesim.store import Store
+
+    kubesim.ok("apply -f -", DEPLOYMENT.replace("MRS", "0"))
+    kubesim.ok("advance 1m")  # the probes' wakes stay registered; nothing is due for a while
+    read = []
+    real = Store.meta
+
+    def meta(self, key, default=None):
+        if key.startswith("kubelet/") and key.count("/") == 1 and key not in ("kubelet/index",
+                                                                                "kubelet/nodes-with-manifest-errors"):
+            read.append(key)
+        return real(self, key, default)
+
+    monkeypatch.setattr(Store, "meta", meta)
+    kubesim.ok("apply -f -", BARE.replace("spec: {", "spec: {nodeName: node02, "))
+    assert set(read) == {"kubelet/node02"}
+    read.clear()
+    kubesim.ok("get pods")  # nothing due: no settle at all
+    assert read == []
