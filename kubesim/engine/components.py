@@ -97,7 +97,20 @@ def node_lifecycle(cluster: Cluster) -> bool:
     """The node lifecycle and taint-eviction controllers (stopped kubelets, unreachable nodes)."""
     from kubesim.kubelet import steps
 
+    store = cluster.store
+    # whether there is anything to follow depends on the Nodes alone: once found quiet, it
+    # stays so until a Node is written
+    rv = store.kind_resource_version("Node")
+    if rv and store.meta(NODE_LIFECYCLE_QUIET_META) == rv:
+        return False
+    if not steps.lifecycle_pending(store.list("Node")):
+        if rv:
+            store.set_meta(NODE_LIFECYCLE_QUIET_META, rv)
+        return False
     return steps.node_lifecycle(cluster)
+
+
+NODE_LIFECYCLE_QUIET_META = "nodeLifecycle.quietAtNodeResourceVersion"
 
 
 UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable"

@@ -209,15 +209,21 @@ def static_pods(ctx, static_pod_path, with_files: set[str] | None = None) -> boo
     return changed
 
 
+def lifecycle_pending(nodes: list[dict]) -> bool:
+    """Whether the node lifecycle controllers have anything to follow: a stopped kubelet, a
+    managed NoExecute taint, or a Ready condition gone Unknown (a function of the Nodes alone)."""
+    managed = (NF.UNREACHABLE_TAINT, NF.NOT_READY_TAINT)
+    return any(NF.kubelet_stopped(n) or any(t.get("key") in managed and t.get("effect") == "NoExecute"
+                                            for t in (n.get("spec") or {}).get("taints") or ())
+               or (NF._ready(n) or {}).get("status") == "Unknown" for n in nodes)
+
+
 def node_lifecycle(ctx, config: NF.NodeLifecycleConfig = NF.NodeLifecycleConfig()) -> bool:
     """The node lifecycle and taint eviction controllers."""
     store = ctx.store
     now = ctx.now()
     nodes = store.list("Node")
-    managed = (NF.UNREACHABLE_TAINT, NF.NOT_READY_TAINT)
-    if not any(NF.kubelet_stopped(n) or any(t.get("key") in managed and t.get("effect") == "NoExecute"
-                                            for t in (n.get("spec") or {}).get("taints") or ())
-               or (NF._ready(n) or {}).get("status") == "Unknown" for n in nodes):
+    if not lifecycle_pending(nodes):
         return False
     pods = list(store.iter_kind("Pod"))
     plan = NF.node_lifecycle(nodes, pods, now, config)

@@ -1,7 +1,7 @@
 """Controllers run only when something they watch changed or a wake they asked for is due
-(engine/components.py ``_controller_due``), and the kubelets' pass visits only the nodes whose
+(engine/components.py ``_controller_due``), the kubelets' pass visits only the nodes whose
 pods or Node changed or that the kubelet index (kubelet/steps.py ``INDEX_META``) says have
-something due. The safety net: every scenario below leaves exactly the same stored objects,
+something due, and the node lifecycle controllers skip Nodes found quiet until a Node is written. The safety net: every scenario below leaves exactly the same stored objects,
 resourceVersions and metadata as controllers run on every settle round and kubelets visiting
 every node, as before; and an unrelated bare pod does not run the controllers at all."""
 
@@ -212,6 +212,7 @@ def test_gated_controllers_and_kubelets_leave_the_same_state_as_running_them_all
     monkeypatch.setattr(components, "_controller_due", lambda *a: True)
     full_pass = steps.sync_pods
     monkeypatch.setattr(steps, "sync_pods", lambda ctx, only_nodes=None: full_pass(ctx))
+    monkeypatch.setattr(steps, "lifecycle_pending", lambda nodes: True)  # no quiet-nodes shortcut
     scenario(h)
     assert gated == _rows(h)
 
@@ -221,7 +222,8 @@ def _rows(h: Harness) -> list:
     the gate's own mark of the last fixed point (run every round, the collector's repeated
     no-op delete of an owner still held by a finalizer keeps the loop from one: see
     ``deleting_an_owner_with_each_propagation_policy``)."""
-    return [r for r in snapshot(h.state_dir) if r[1] not in ("settle.staticPods", components.SETTLED_RV_META)]
+    return [r for r in snapshot(h.state_dir)
+            if r[1] not in ("settle.staticPods", components.SETTLED_RV_META, components.NODE_LIFECYCLE_QUIET_META)]
 
 
 def test_a_bare_pod_beside_a_replicaset_does_not_run_the_workload_controllers(kubesim, monkeypatch):
