@@ -167,11 +167,21 @@ def static_pods(ctx, static_pod_path, with_files: set[str] | None = None) -> boo
     now = ctx.now()
     changed = False
     by_node: dict[str, list[dict]] = {}
-    for p in store.iter_kind("Pod"):
+    if hasattr(store, "keys_containing"):  # only the pods whose stored text names the annotation
+        pods = (p for k in store.keys_containing("Pod", SP.CONFIG_MIRROR) if (p := store.get(*k)) is not None)
+    else:
+        pods = store.iter_kind("Pod")
+    for p in pods:
         if SP.CONFIG_MIRROR in ((p.get("metadata") or {}).get("annotations") or {}):
             by_node.setdefault((p.get("spec") or {}).get("nodeName") or "", []).append(p)
     error_nodes = set(store.meta(ERROR_NODES_META) or [])
-    for node in store.list("Node"):
+    if with_files is not None:
+        # only these nodes can have anything to do; the same order as listing them all
+        nodes = (n for name in sorted(with_files | set(by_node) | error_nodes)
+                 if (n := store.get("Node", "", name)) is not None)
+    else:
+        nodes = store.list("Node")
+    for node in nodes:
         name = node["metadata"]["name"]
         if NF.kubelet_stopped(node):
             continue

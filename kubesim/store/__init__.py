@@ -306,6 +306,23 @@ class Store:
                 keys.remove(k)
         return keys
 
+    def keys_containing(self, kind: str, text: str) -> list[Key]:
+        """Keys of the ``kind`` objects whose stored JSON may contain ``text`` (a pre-filter
+        that decodes nothing: callers check the objects they get). Once the kind is loaded,
+        or for this transaction's own writes, every such key is a candidate."""
+        if kind in self._listed:
+            return sorted((kind, ns, name) for (ns, name), o in self._cache.get(kind, {}).items() if o is not None)
+        keys = {tuple(r) for r in self._require().execute(
+            "SELECT kind, namespace, name FROM objects WHERE kind=? AND instr(body, ?) > 0", (kind, text))}
+        for k, o in self._dirty.items():
+            if k[0] != kind:
+                continue
+            if o is None:
+                keys.discard(k)
+            else:
+                keys.add(k)
+        return sorted(keys)
+
     def _load_kind(self, kind: str) -> None:
         if kind in self._listed:
             return

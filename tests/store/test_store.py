@@ -252,3 +252,23 @@ def test_a_writer_killed_at_a_random_point_leaves_whole_batches_only(tmp_path):
     names = [o["metadata"]["name"] for o in s.list("Pod")]
     s.rollback()
     assert len(names) % 50 == 0
+
+
+def test_keys_containing_finds_stored_text_and_follows_this_transaction_s_writes(tmp_path):
+    s = Store(tmp_path).open()
+    a = _pod("a")
+    a["metadata"]["annotations"] = {"kubernetes.io/config.mirror": "x"}
+    s.create(a, "t")
+    s.create(_pod("b"), "t")
+    s.create(dict(_pod("c"), metadata={"name": "c", "namespace": "default",
+                                       "annotations": {"kubernetes.io/config.mirror": "y"}}), "t")
+    s.commit()
+    s = Store(tmp_path).open()
+    assert s.keys_containing("Pod", "config.mirror") == [("Pod", "default", "a"), ("Pod", "default", "c")]
+    s.delete("Pod", "default", "c")
+    s.create(_pod("d"), "t")  # written this transaction: a candidate, whatever it holds
+    assert s.keys_containing("Pod", "config.mirror") == [("Pod", "default", "a"), ("Pod", "default", "d")]
+    s.list("Pod")  # once the kind is loaded every key is a candidate
+    assert s.keys_containing("Pod", "config.mirror") == [("Pod", "default", "a"), ("Pod", "default", "b"),
+                                                          ("Pod", "default", "d")]
+    s.rollback()
