@@ -70,7 +70,7 @@ def sync_pods(cluster: Cluster) -> bool:
 
     store = cluster.store
     only = None
-    if store.meta(SETTLED_RV_META) == store.opened_resource_version():
+    if settled_baseline(cluster) is not None:
         # every kubelet was at rest when the last command ended: look at the nodes whose Node
         # or pods this command wrote (the kubelet index adds those with something due)
         only = set()
@@ -182,6 +182,23 @@ CONTROLLER_WAKES_META = "controllers.wakes"
 SETTLED_RV_META = "controllers.settledResourceVersion"
 
 
+def settled_baseline(cluster: Cluster) -> int | None:
+    """The resourceVersion at which every controller and kubelet was last at rest (a settle's
+    fixed point with the default steps) when only this command's own writes, all of them in
+    ``store.changed_keys()``, came after it; None when that is not known (then they look at
+    everything): the last command wrote after its last settle, a settle ended without a fixed
+    point, or the state was wiped."""
+    store = cluster.store
+    if store.wiped:
+        return None
+    settled = store.meta(SETTLED_RV_META)
+    if settled is None:
+        return None
+    if settled == store.opened_resource_version() or getattr(cluster, "settled_here", False):
+        return int(settled)
+    return None
+
+
 def _selectors_of(cluster: Cluster, kinds: tuple[str, ...]) -> list[tuple[str, object]]:
     """(namespace, compiled spec.selector) of every object of ``kinds``, compiled once per
     write of those kinds."""
@@ -227,11 +244,10 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
     relevant to it (``_pod_relevant``: as stored before this command, as now, or as it was when
     deleted) — or a wake it asked for is due. A future wake stays registered."""
     store = cluster.store
-    last = cluster.__dict__.get("_controller_rv", {}).get(name)
-    if last is None:
-        if store.meta(SETTLED_RV_META) != store.opened_resource_version():
-            return True  # something was written after the last fixed point: look at everything
-        last = store.opened_resource_version()
+    baseline = settled_baseline(cluster)
+    if baseline is None:
+        return True  # something was written after the last fixed point: look at everything
+    last = cluster.__dict__.get("_controller_rv", {}).get(name, baseline)
     wake = (store.meta(CONTROLLER_WAKES_META) or {}).get(name)
     if wake is not None:
         if float(wake) <= cluster.now():

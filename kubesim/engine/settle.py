@@ -88,7 +88,9 @@ def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = Fals
 
     # every controller is at rest in this state: the next command's need look only at what
     # is written after it (components._controller_due)
-    store.set_meta(SETTLED_RV_META, store.resource_version() if fixed_point and steps is default else None)
+    at_rest = fixed_point and steps is default
+    store.set_meta(SETTLED_RV_META, store.resource_version() if at_rest else None)
+    cluster.settled_here = at_rest  # the mark above is this command's (components.settled_baseline)
     return rounds
 
 

@@ -72,6 +72,7 @@ class Store:
         self._events_dirty: set[str] = set()
         self._events_migrated = False
         self._opened_rv: int | None = None  # the resourceVersion before this transaction's writes
+        self.wiped = False  # wipe() ran in this transaction (resourceVersions start again)
         self._committed: dict[Key, dict | None] = {}
         self.created_fresh = False
 
@@ -407,6 +408,7 @@ class Store:
         conn.execute("DELETE FROM objects")
         conn.execute("DELETE FROM meta")
         conn.execute("DELETE FROM event_index")
+        self.wiped = True
         self._events.clear()
         self._events_dirty.clear()
         self._events_migrated = True

@@ -284,3 +284,26 @@ def test_the_kubelets_pass_reads_only_the_memory_of_nodes_with_something_to_do(k
     read.clear()
     kubesim.ok("get pods")  # nothing due: no settle at all
     assert read == []
+
+
+def test_the_baseline_follows_this_command_s_own_fixed_points_and_is_unknown_after_a_wipe(kubesim):
+    from kubesim.engine.context import Cluster
+    from kubesim.engine.settle import settle
+    from kubesim.store import Store
+
+    kubesim.ok("apply -f -", REPLICASET)
+    store = Store(kubesim.state_dir).open()
+    cluster = Cluster(store, kubesim.vars)
+    try:
+        opened = store.opened_resource_version()
+        assert components.settled_baseline(cluster) == opened  # the last command ended at rest
+        pod = store.get("Pod", "default", store.keys_containing("Pod", "tier")[0][2])
+        pod["metadata"]["labels"]["extra"] = "x"
+        store.put(pod)  # this command's own write: seen through changed_keys, the baseline holds
+        assert components.settled_baseline(cluster) == opened
+        settle(cluster)
+        assert components.settled_baseline(cluster) == store.resource_version() > opened
+        store.wipe()
+        assert components.settled_baseline(cluster) is None
+    finally:
+        store.rollback()
