@@ -513,3 +513,16 @@ def test_a_background_delete_of_the_last_deployment_still_collects_its_pods(web)
     assert web("get rs").err == "No resources found in default namespace.\n"
     # nginx stops at once on SIGTERM: the pods are gone within the command
     assert web("get pods").err == "No resources found in default namespace.\n"
+
+
+@pytest.mark.parametrize("cascade, pods_left", [
+    pytest.param("foreground", 0, id="foreground: the pods go first, then the Deployment"),
+    pytest.param("orphan", 3, id="orphan: the Deployment goes, its ReplicaSet and pods stay"),
+])
+def test_a_deployment_deleted_with_a_propagation_policy_goes_once_its_finalizer_is_done(
+        web, cascade, pods_left):
+    web.ok(f"delete deployment web --cascade={cascade}")
+    web.ok("advance 30s")
+    assert web("get deployment web").code == 1  # NotFound: the finalizer was removed, then it went
+    assert len(web.ok("get pods --no-headers").splitlines()) == pods_left if pods_left else \
+        web("get pods").err == "No resources found in default namespace.\n"

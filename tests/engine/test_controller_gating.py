@@ -133,8 +133,6 @@ def pdb_and_eviction(h):
 
 
 def deleting_an_owner_with_each_propagation_policy(h):
-    # (both owners stay, held by their finalizers: the collector's "delete" of an owner whose
-    # last finalizer it removes does not remove it; that is so with or without the gate)
     h.ok("apply -f -", DEPLOYMENT.replace("MRS", "0"))
     h.ok("apply -f -", REPLICASET)
     h.ok("advance 20s")
