@@ -18,8 +18,10 @@ How a delete with a propagation policy plays out here:
   the owner's references from its dependents, then the finalizer, and the owner goes.
 
 An owner is looked up by kind, namespace and name and must have the referenced uid. Only
-Deployments, ReplicaSets and DaemonSets count as owners that can go missing (``OWNER_KINDS``);
-owners of other kinds, or of a kind the view does not hold, are assumed to exist.
+Deployments, ReplicaSets, DaemonSets and Pods count as owners that can go missing
+(``OWNER_KINDS``); owners of other kinds, or of a kind the view does not hold, are assumed to
+exist. PersistentVolumeClaims are collected too: a generic ephemeral volume's claim
+(controllers/ephemeral.py) is owned by its pod and goes when the pod is gone.
 """
 
 from __future__ import annotations
@@ -29,10 +31,10 @@ from kubesim.controllers.base import Change, View, deepcopy, meta, uid_of
 
 FOREGROUND = "foregroundDeletion"
 ORPHAN = "orphan"
-COLLECTED_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "ControllerRevision")
+COLLECTED_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "ControllerRevision", "PersistentVolumeClaim")
 # owners whose absence makes dependents garbage; a mirror pod's Node is the kubelet's business
 # (and PodGC's), so a Node is never treated as a missing owner here
-OWNER_KINDS = ("Deployment", "ReplicaSet", "DaemonSet")
+OWNER_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod")
 
 
 def begin_deletion(obj: dict, propagation: str, now: float) -> dict | None:

@@ -215,16 +215,19 @@ def _selectors_of(cluster: Cluster, kinds: tuple[str, ...]) -> list[tuple[str, o
     return hit[1]
 
 
-def _pod_relevant(cluster: Cluster, pod: dict | None, selector_kinds: tuple[str, ...]) -> bool:
+def _pod_relevant(cluster: Cluster, pod: dict | None, selector_kinds: tuple[str, ...], claims: bool = False) -> bool:
     """Whether a workload controller (or the disruption controller, ``selector_kinds`` being
     its PDBs) can care about this version of a pod: one with owners (its controller keeps
     count, the collector follows them), finalizers (foreground/orphan deletion), a
     DisruptionTarget condition (the disruption controller resets stale ones), or labels some
-    controller's selector in its namespace matches (adoption; a PDB's pods)."""
+    controller's selector in its namespace matches (adoption; a PDB's pods); with ``claims``
+    (the collector), also one with generic ephemeral volumes (it owns their claims)."""
     if pod is None:
         return False
     md = pod.get("metadata") or {}
     if md.get("ownerReferences") or md.get("finalizers"):
+        return True
+    if claims and _has_ephemeral_volumes(pod):
         return True
     for c in (pod.get("status") or {}).get("conditions") or ():
         if c.get("type") == "DisruptionTarget":
@@ -234,7 +237,19 @@ def _pod_relevant(cluster: Cluster, pod: dict | None, selector_kinds: tuple[str,
     return any(sns == ns and sel.matches(labels) for sns, sel in _selectors_of(cluster, selector_kinds))
 
 
-def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kinds: tuple[str, ...]) -> bool:
+def _has_ephemeral_volumes(pod: dict | None) -> bool:
+    for v in ((pod or {}).get("spec") or {}).get("volumes") or ():
+        if isinstance(v, dict) and v.get("ephemeral") is not None:
+            return True
+    return False
+
+
+def _owned(obj: dict | None) -> bool:
+    return bool(obj and (obj.get("metadata") or {}).get("ownerReferences"))
+
+
+def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kinds: tuple[str, ...],
+                    claims: bool = False) -> bool:
     """Whether the controller has anything to look at (upstream controllers are event-driven:
     they sync on a watch event about something they track, or on a requeue-after).
 
@@ -242,7 +257,8 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
     fixed point, when no write came after it) a controller need run only if an object of a
     kind it reads was written or deleted — for pods, only a pod some version of which is
     relevant to it (``_pod_relevant``: as stored before this command, as now, or as it was when
-    deleted) — or a wake it asked for is due. A future wake stays registered."""
+    deleted; for claims, with ``claims``, only an owned one) — or a wake it asked for is due. A
+    future wake stays registered."""
     store = cluster.store
     baseline = settled_baseline(cluster)
     if baseline is None:
@@ -262,24 +278,37 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             gone = store.deleted(*k)
             if gone is None or gone[0] <= last:
                 continue
-            if k[0] != "Pod" or _pod_relevant(cluster, gone[1], gate) or \
-                    _pod_relevant(cluster, store.committed(*k), gate):
+            if k[0] == "PersistentVolumeClaim" and claims:
+                if _owned(gone[1]) or _owned(store.committed(*k)):
+                    return True
+                continue
+            if k[0] != "Pod" or _pod_relevant(cluster, gone[1], gate, claims) or \
+                    _pod_relevant(cluster, store.committed(*k), gate, claims):
                 return True
             continue
         if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
             continue
-        if k[0] != "Pod" or _pod_relevant(cluster, obj, gate) or _pod_relevant(cluster, store.committed(*k), gate):
+        if k[0] == "PersistentVolumeClaim" and claims:
+            if _owned(obj) or _owned(store.committed(*k)):
+                return True
+            continue
+        if k[0] != "Pod" or _pod_relevant(cluster, obj, gate, claims) or \
+                _pod_relevant(cluster, store.committed(*k), gate, claims):
             return True
     return False
 
 
 def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaSet", "DaemonSet"),
-                     view_kinds: tuple[str, ...] = WORKLOAD_KINDS):
+                     view_kinds: tuple[str, ...] = WORKLOAD_KINDS, claims: bool = False):
     """A settle step running one controller (``kubesim.controllers.<name>.sync``): sync over a
     view of ``view_kinds``, then apply its changes. It runs only while some ``gate`` kind has
     objects, or when this command wrote or deleted one (no Deployments, no deployment
     controller work; but the last ReplicaSet deleted leaves its pods for the collector); and
-    then only when something it watches changed or its wake is due (``_controller_due``)."""
+    then only when something it watches changed or its wake is due (``_controller_due``).
+    With ``claims`` (the collector, which deletes the claims of generic ephemeral volumes
+    whose pod is gone) PersistentVolumeClaims count as a gate kind too, and so do pods with
+    ephemeral volumes and owned claims among the changes it watches."""
+    present = gate + ("PersistentVolumeClaim",) if claims else gate
 
     def step(cluster: Cluster) -> bool:
         import importlib
@@ -287,10 +316,10 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
         from kubesim.controllers.base import View
 
         store = cluster.store
-        if not any(store.count(k) for k in gate) and not any(
-                k[0] in gate for k in store.changed_keys()):
+        if not any(store.count(k) for k in present) and not any(
+                k[0] in present for k in store.changed_keys()):
             return False
-        if not _controller_due(cluster, name, gate, view_kinds):
+        if not _controller_due(cluster, name, gate, view_kinds, claims):
             return False
         cluster.__dict__.setdefault("_controller_rv", {})[name] = store.resource_version()
         sync = importlib.import_module(f"kubesim.controllers.{name}").sync
@@ -347,7 +376,74 @@ def schedule(cluster: Cluster) -> bool:
 # what the disruption controller reads: PDBs, pods and the workloads whose scale it counts
 DISRUPTION_KINDS = ("PodDisruptionBudget", "Pod", "ReplicaSet", "Deployment", "StatefulSet", "ReplicationController")
 
+def _ephemeral_due(cluster: Cluster) -> bool:
+    """Whether the ephemeral volume controller has anything to look at (it watches pod adds
+    and claim deletions): since it last ran (or, on its first run in this command, since the
+    last fixed point) a pod with ephemeral volumes was written, or a claim was deleted."""
+    store = cluster.store
+    baseline = settled_baseline(cluster)
+    if baseline is None:
+        return True
+    last = cluster.__dict__.get("_controller_rv", {}).get("ephemeral", baseline)
+    for k in list(store.changed_keys()):
+        if k[0] == "Pod":
+            obj = store.get(*k)
+            if obj is not None and int((obj.get("metadata") or {}).get("resourceVersion") or 0) > last \
+                    and _has_ephemeral_volumes(obj):
+                return True
+        elif k[0] == "PersistentVolumeClaim" and store.get(*k) is None:
+            gone = store.deleted(*k)
+            if gone is not None and gone[0] > last:
+                return True
+    return False
+
+
+def ephemeral_volumes(cluster: Cluster) -> bool:
+    """The ephemeral volume controller (kubesim.controllers.ephemeral): creates the claims of
+    pods' generic ephemeral volumes. A create the API server refuses gives the pod upstream's
+    Warning FailedBinding ``ephemeral volume <vol>: create PVC <claim>: <error>``."""
+    from kubesim.controllers import ephemeral
+    from kubesim.controllers.base import View
+    from kubesim.errors import StatusError
+
+    store = cluster.store
+    if not store.count("Pod") or not _ephemeral_due(cluster):
+        return False
+    cluster.__dict__.setdefault("_controller_rv", {})["ephemeral"] = store.resource_version()
+    view = View.from_store(store, cluster.now(), cluster.rng, kinds=("Pod", "PersistentVolumeClaim"))
+    recorded = set()
+    for key in store.event_keys():
+        parts = key.split("|")
+        if len(parts) >= 10 and parts[0] == ephemeral.COMPONENT and parts[2] == "Pod":
+            recorded.add((parts[3], parts[4], parts[5], "|".join(parts[9:])))
+    view.recorded_events = recorded
+    changed = False
+    for ch in ephemeral.sync(view):
+        if ch.op != "create":
+            changed = apply_changes(cluster, [ch]) or changed
+            continue
+        try:
+            changed = apply_changes(cluster, [ch]) or changed
+        except StatusError as e:
+            ref = ch.obj["metadata"]["ownerReferences"][0]
+            pod = store.get("Pod", ch.obj["metadata"]["namespace"], ref["name"])
+            if pod is None:
+                continue
+            vol = {"name": ch.obj["metadata"]["name"][len(ref["name"]) + 1:]}
+            ev = ephemeral.failed_event(pod, vol, f'create PVC {ch.obj["metadata"]["name"]}: {e.message}')
+            md = pod["metadata"]
+            if (md.get("namespace", ""), md.get("name", ""), md.get("uid", ""), ev.message) not in recorded:
+                recorded.add((md.get("namespace", ""), md.get("name", ""), md.get("uid", ""), ev.message))
+                cluster.record(pod, ev.type, ev.reason, ev.message, ev.component)
+                changed = True
+    return changed
+
+
+# the collector reads claims too: a generic ephemeral volume's claim goes with its pod
+GC_KINDS = WORKLOAD_KINDS + ("PersistentVolumeClaim",)
+
 STEPS = [register_nodes, node_lifecycle, taint_nodes_by_condition, _controller_step("deployment"), _controller_step("replicaset"),
-         _controller_step("daemonset"), _controller_step("garbagecollector"),
-         _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS), volume_controllers, schedule,
+         _controller_step("daemonset"), _controller_step("garbagecollector", view_kinds=GC_KINDS, claims=True),
+         _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS), ephemeral_volumes,
+         volume_controllers, schedule,
          volume_controllers, static_pods, sync_pods]
