@@ -178,3 +178,10 @@ def pod_limits(pod: dict) -> dict[str, Quantity]:
         if name in limits and limits[name].value != 0:
             limits[name] = limits[name].add(q)
     return limits
+
+
+def has_ephemeral_volumes(pod: dict | None) -> bool:
+    """Whether some volume of the pod is a generic ephemeral volume (the ephemeral volume
+    controller's enqueuePod test)."""
+    return any(isinstance(v, dict) and v.get("ephemeral") is not None
+               for v in ((pod or {}).get("spec") or {}).get("volumes") or ())

@@ -20,6 +20,7 @@ The claim goes with the pod: the garbage collector deletes a claim whose owning 
 
 from __future__ import annotations
 
+from kubesim.api.pods import has_ephemeral_volumes
 from kubesim.controllers.base import Change, Event, View, deepcopy, meta
 
 COMPONENT = "ephemeral_volume"
@@ -39,14 +40,6 @@ def not_owner_error(pod: dict, claim: dict) -> str | None:
         return None
     return (f'PVC {cmd.get("namespace", "")}/{cmd.get("name", "")} was not created for pod '
             f'{pmd.get("namespace", "")}/{pmd.get("name", "")} (pod is not owner)')
-
-
-def has_ephemeral_volumes(pod: dict | None) -> bool:
-    """Whether the controller would look at this pod (enqueuePod: some volume is ephemeral)."""
-    if not pod:
-        return False
-    return any(isinstance(v, dict) and v.get("ephemeral") is not None
-               for v in (pod.get("spec") or {}).get("volumes") or ())
 
 
 def claim_for(pod: dict, volume: dict) -> dict:

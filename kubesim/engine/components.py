@@ -5,6 +5,7 @@ that knows them all; they meet only in stored objects.
 
 from __future__ import annotations
 
+from kubesim.api.pods import has_ephemeral_volumes
 from kubesim.engine.context import Cluster
 
 
@@ -227,7 +228,7 @@ def _pod_relevant(cluster: Cluster, pod: dict | None, selector_kinds: tuple[str,
     md = pod.get("metadata") or {}
     if md.get("ownerReferences") or md.get("finalizers"):
         return True
-    if claims and _has_ephemeral_volumes(pod):
+    if claims and has_ephemeral_volumes(pod):
         return True
     for c in (pod.get("status") or {}).get("conditions") or ():
         if c.get("type") == "DisruptionTarget":
@@ -235,13 +236,6 @@ def _pod_relevant(cluster: Cluster, pod: dict | None, selector_kinds: tuple[str,
     labels = md.get("labels") or {}
     ns = md.get("namespace") or ""
     return any(sns == ns and sel.matches(labels) for sns, sel in _selectors_of(cluster, selector_kinds))
-
-
-def _has_ephemeral_volumes(pod: dict | None) -> bool:
-    for v in ((pod or {}).get("spec") or {}).get("volumes") or ():
-        if isinstance(v, dict) and v.get("ephemeral") is not None:
-            return True
-    return False
 
 
 def _owned(obj: dict | None) -> bool:
@@ -389,7 +383,7 @@ def _ephemeral_due(cluster: Cluster) -> bool:
         if k[0] == "Pod":
             obj = store.get(*k)
             if obj is not None and int((obj.get("metadata") or {}).get("resourceVersion") or 0) > last \
-                    and _has_ephemeral_volumes(obj):
+                    and has_ephemeral_volumes(obj):
                 return True
         elif k[0] == "PersistentVolumeClaim" and store.get(*k) is None:
             gone = store.deleted(*k)
