@@ -401,7 +401,7 @@ def ephemeral_volumes(cluster: Cluster) -> bool:
     from kubesim.errors import StatusError
 
     store = cluster.store
-    if not store.count("Pod") or not _ephemeral_due(cluster):
+    if not _ephemeral_due(cluster) or not store.count("Pod"):  # the cheap test first
         return False
     cluster.__dict__.setdefault("_controller_rv", {})["ephemeral"] = store.resource_version()
     view = View.from_store(store, cluster.now(), cluster.rng, kinds=("Pod", "PersistentVolumeClaim"))
