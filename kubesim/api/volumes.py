@@ -254,17 +254,39 @@ def is_pvc_fully_bound(claim: dict) -> bool:
     return bool(_spec(claim).get("volumeName")) and ANN_BIND_COMPLETED in annotations(claim)
 
 
-def pod_claim_names(pod: dict) -> list[tuple[str, str]]:
-    """(volume name, claim name) for each of the pod's volumes backed by a claim: a
-    persistentVolumeClaim source, or a generic ephemeral volume (claim ``<pod>-<volume>``)."""
+def ephemeral_claim_name(pod: dict, volume: dict) -> str:
+    """ephemeral.VolumeClaimName: a generic ephemeral volume's claim is ``<pod>-<volume>``."""
+    return f'{_md(pod).get("name", "")}-{volume.get("name", "")}'
+
+
+def pod_claims(pod: dict) -> list[tuple[dict, str, bool]]:
+    """(volume, claim name, is ephemeral) for each of the pod's volumes backed by a claim: a
+    persistentVolumeClaim source, or a generic ephemeral volume."""
     out = []
-    pod_name = _md(pod).get("name", "")
     for v in _spec(pod).get("volumes") or ():
+        if not isinstance(v, dict):
+            continue
         if v.get("persistentVolumeClaim"):
-            out.append((v.get("name", ""), v["persistentVolumeClaim"].get("claimName", "")))
+            out.append((v, v["persistentVolumeClaim"].get("claimName", ""), False))
         elif v.get("ephemeral"):
-            out.append((v.get("name", ""), f'{pod_name}-{v.get("name", "")}'))
+            out.append((v, ephemeral_claim_name(pod, v), True))
     return out
+
+
+def pod_claim_names(pod: dict) -> list[tuple[str, str]]:
+    """(volume name, claim name) for each of the pod's volumes backed by a claim."""
+    return [(v.get("name", ""), claim) for v, claim, _ in pod_claims(pod)]
+
+
+def volume_is_for_pod(pod: dict, claim: dict) -> str | None:
+    """ephemeral.VolumeIsForPod: None when the pod controls the claim (same namespace, its
+    controller owner reference has the pod's uid), else the error upstream reports."""
+    pmd, cmd = _md(pod), _md(claim)
+    if cmd.get("namespace", "") == pmd.get("namespace", "") and any(
+            r.get("controller") and r.get("uid") == pmd.get("uid") for r in cmd.get("ownerReferences") or ()):
+        return None
+    return (f'PVC {cmd.get("namespace", "")}/{cmd.get("name", "")} was not created for pod '
+            f'{pmd.get("namespace", "")}/{pmd.get("name", "")} (pod is not owner)')
 
 
 def match_topology_selector_terms(terms, labels: dict | None) -> bool:

@@ -171,6 +171,18 @@ def is_controlled_by(obj: dict, owner: dict) -> bool:
     return ref is not None and ref.get("uid") == uid_of(owner)
 
 
+def remove_finalizer(obj: dict, finalizer: str) -> list[Change]:
+    """Remove ``finalizer`` from an object marked for deletion; with none left the API server
+    deletes it (the generic registry: a marked object goes when its last finalizer does)."""
+    new = deepcopy(obj)
+    fins = [f for f in new["metadata"].get("finalizers") or () if f != finalizer]
+    if fins:
+        new["metadata"]["finalizers"] = fins
+        return [Change("update", new)]
+    new["metadata"].pop("finalizers", None)
+    return [Change("update", new), Change("delete", new, propagation="Background")]
+
+
 def selector_of(obj: dict) -> selectors.LabelSelector:
     """metav1.LabelSelectorAsSelector of spec.selector (an invalid one selects nothing)."""
     try:

@@ -20,6 +20,7 @@ The claim goes with the pod: the garbage collector deletes a claim whose owning 
 
 from __future__ import annotations
 
+from kubesim.api import volumes as V
 from kubesim.api.pods import has_ephemeral_volumes
 from kubesim.controllers.base import Change, Event, View, deepcopy, meta
 
@@ -27,27 +28,12 @@ COMPONENT = "ephemeral_volume"
 FAILED_BINDING = "FailedBinding"  # events.FailedBinding
 
 
-def claim_name(pod: dict, volume: dict) -> str:
-    """ephemeral.VolumeClaimName."""
-    return f'{meta(pod).get("name", "")}-{volume.get("name", "")}'
-
-
-def not_owner_error(pod: dict, claim: dict) -> str | None:
-    """ephemeral.VolumeIsForPod: None when the pod controls the claim, else the error."""
-    pmd, cmd = meta(pod), meta(claim)
-    if cmd.get("namespace", "") == pmd.get("namespace", "") and any(
-            r.get("controller") and r.get("uid") == pmd.get("uid") for r in cmd.get("ownerReferences") or ()):
-        return None
-    return (f'PVC {cmd.get("namespace", "")}/{cmd.get("name", "")} was not created for pod '
-            f'{pmd.get("namespace", "")}/{pmd.get("name", "")} (pod is not owner)')
-
-
 def claim_for(pod: dict, volume: dict) -> dict:
     """The claim handleVolume creates for ``volume`` of ``pod``."""
     template = (volume.get("ephemeral") or {}).get("volumeClaimTemplate") or {}
     tmeta = template.get("metadata") or {}
     pmd = meta(pod)
-    md: dict = {"name": claim_name(pod, volume), "namespace": pmd.get("namespace", ""),
+    md: dict = {"name": V.ephemeral_claim_name(pod, volume), "namespace": pmd.get("namespace", ""),
                 "ownerReferences": [{"apiVersion": "v1", "kind": "Pod", "name": pmd.get("name", ""),
                                      "uid": pmd.get("uid", ""), "controller": True, "blockOwnerDeletion": True}]}
     if tmeta.get("annotations"):
@@ -72,12 +58,12 @@ def sync_pod(view: View, pod: dict) -> list[Change]:
     for vol in (pod.get("spec") or {}).get("volumes") or ():
         if not isinstance(vol, dict) or vol.get("ephemeral") is None:
             continue
-        name = claim_name(pod, vol)
+        name = V.ephemeral_claim_name(pod, vol)
         existing = view.get("PersistentVolumeClaim", meta(pod).get("namespace", ""), name)
         if existing is None:
             changes.append(Change("create", claim_for(pod, vol)))
             continue
-        err = not_owner_error(pod, existing)
+        err = V.volume_is_for_pod(pod, existing)
         if err is not None:
             ev = failed_event(pod, vol, err)
             if recorded is None or (meta(pod).get("namespace", ""), meta(pod).get("name", ""),

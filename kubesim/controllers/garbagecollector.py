@@ -27,7 +27,7 @@ exist. PersistentVolumeClaims are collected too: a generic ephemeral volume's cl
 from __future__ import annotations
 
 from kubesim.clock import format_time
-from kubesim.controllers.base import Change, View, deepcopy, meta, uid_of
+from kubesim.controllers.base import Change, View, deepcopy, meta, remove_finalizer, uid_of
 
 FOREGROUND = "foregroundDeletion"
 ORPHAN = "orphan"
@@ -78,13 +78,13 @@ def sync(view: View) -> list[Change]:
                     new["metadata"].pop("ownerReferences", None)
                 changes.append(Change("update", new))
                 handled.add(uid_of(dep))
-            changes.extend(_finish(owner, ORPHAN))
+            changes.extend(remove_finalizer(owner, ORPHAN))
             handled.add(uid_of(owner))
         elif FOREGROUND in finalizers:
             blocking = [d for d in deps if any(r.get("uid") == uid_of(owner) and r.get("blockOwnerDeletion")
                                                for r in meta(d).get("ownerReferences") or ())]
             if not blocking:
-                changes.extend(_finish(owner, FOREGROUND))
+                changes.extend(remove_finalizer(owner, FOREGROUND))
             for dep in blocking:
                 if meta(dep).get("deletionTimestamp"):
                     continue
@@ -115,18 +115,6 @@ def sync(view: View) -> list[Change]:
             new["metadata"]["ownerReferences"] = [r for r in refs if r.get("uid") not in gone]
             changes.append(Change("update", new))
     return changes
-
-
-def _finish(owner: dict, finalizer: str) -> list[Change]:
-    """Remove the collector's finalizer; with none left the API server deletes the object (the
-    generic registry: an object marked for deletion goes when its last finalizer does)."""
-    new = deepcopy(owner)
-    fins = [f for f in new["metadata"].get("finalizers") or () if f != finalizer]
-    if fins:
-        new["metadata"]["finalizers"] = fins
-        return [Change("update", new)]
-    new["metadata"].pop("finalizers", None)
-    return [Change("update", new), Change("delete", new, propagation="Background")]
 
 
 def _owner_absent(view: View, obj: dict, ref: dict, by_uid: dict[str, dict]) -> bool:

@@ -15,7 +15,7 @@ deletes it on that update): the controller asks for the update, then the delete.
 from __future__ import annotations
 
 from kubesim.api import volumes as V
-from kubesim.controllers.base import Change, View, deepcopy, meta
+from kubesim.controllers.base import Change, View, meta, remove_finalizer
 
 
 def _pod_shut_down(pod: dict) -> bool:
@@ -25,38 +25,18 @@ def _pod_shut_down(pod: dict) -> bool:
     return bool(md.get("deletionTimestamp")) and md.get("deletionGracePeriodSeconds") == 0
 
 
-def _is_for_pod(claim: dict, pod: dict) -> bool:
-    """ephemeral.VolumeIsForPod: the pod is the claim's controller."""
-    uid = meta(pod).get("uid")
-    return meta(claim).get("namespace") == meta(pod).get("namespace") and any(
-        r.get("controller") and r.get("uid") == uid for r in meta(claim).get("ownerReferences") or ())
-
-
 def pod_uses_claim(pod: dict, claim: dict) -> bool:
     """podUsesPVC: a scheduled pod with the claim as a persistentVolumeClaim volume, or as its
     generic ephemeral volume (a claim the pod controls) while the pod is not shut down."""
     if not (pod.get("spec") or {}).get("nodeName"):
         return False
     claim_name = meta(claim).get("name", "")
-    pod_name = meta(pod).get("name", "")
-    for v in (pod.get("spec") or {}).get("volumes") or ():
-        src = v.get("persistentVolumeClaim")
-        if src and src.get("claimName") == claim_name:
-            return True
-        if v.get("ephemeral") and not _pod_shut_down(pod) and f'{pod_name}-{v.get("name", "")}' == claim_name \
-                and _is_for_pod(claim, pod):
+    for _, name, ephemeral in V.pod_claims(pod):
+        if name != claim_name:
+            continue
+        if not ephemeral or (not _pod_shut_down(pod) and V.volume_is_for_pod(pod, claim) is None):
             return True
     return False
-
-
-def _release(obj: dict, finalizer: str) -> list[Change]:
-    new = deepcopy(obj)
-    fins = [f for f in new["metadata"].get("finalizers") or () if f != finalizer]
-    if fins:
-        new["metadata"]["finalizers"] = fins
-        return [Change("update", new)]
-    new["metadata"].pop("finalizers", None)
-    return [Change("update", new), Change("delete", new)]
 
 
 def sync(view: View) -> list[Change]:
@@ -72,12 +52,12 @@ def sync(view: View) -> list[Change]:
                 pods_by_ns.setdefault(meta(p).get("namespace", ""), []).append(p)
         if any(pod_uses_claim(p, claim) for p in pods_by_ns.get(md.get("namespace", ""), ())):
             continue
-        changes.extend(_release(claim, V.PVC_PROTECTION_FINALIZER))
+        changes.extend(remove_finalizer(claim, V.PVC_PROTECTION_FINALIZER))
     for pv in view.list("PersistentVolume"):
         md = meta(pv)
         if not md.get("deletionTimestamp") or V.PV_PROTECTION_FINALIZER not in (md.get("finalizers") or ()):
             continue
         if ((pv.get("status") or {}).get("phase")) == "Bound":
             continue
-        changes.extend(_release(pv, V.PV_PROTECTION_FINALIZER))
+        changes.extend(remove_finalizer(pv, V.PV_PROTECTION_FINALIZER))
     return changes

@@ -238,6 +238,19 @@ def start_termination(pod: dict, grace_seconds: float | None, now: float) -> flo
     return period
 
 
+def volume_mount_statuses(container: dict) -> list[dict]:
+    """A container status's volumeMounts (convertToAPIContainerStatuses): name and path, and
+    for a read-only mount readOnly with recursiveReadOnly Disabled."""
+    out = []
+    for vm in container.get("volumeMounts") or ():
+        m = {"mountPath": vm.get("mountPath"), "name": vm.get("name")}
+        if vm.get("readOnly"):
+            m["readOnly"] = True
+            m["recursiveReadOnly"] = "Disabled"
+        out.append(m)
+    return out
+
+
 # --------------------------------------------------------------------------------------------
 # the simulation
 
@@ -1090,13 +1103,7 @@ class _Sim:
             gid = int(sc.get("runAsGroup") or 0)
             groups = sorted({gid, *[int(g) for g in (self.spec.get("securityContext") or {}).get("supplementalGroups") or ()]})
             s["user"] = {"linux": {"gid": gid, "supplementalGroups": groups, "uid": uid}}
-        mounts = []
-        for vm in spec.get("volumeMounts") or ():
-            m = {"mountPath": vm.get("mountPath"), "name": vm.get("name")}
-            if vm.get("readOnly"):
-                m["readOnly"] = True
-                m["recursiveReadOnly"] = "Disabled"
-            mounts.append(m)
+        mounts = volume_mount_statuses(spec)
         if mounts:
             s["volumeMounts"] = mounts
         return s

@@ -17,6 +17,8 @@ claim being deleted blocks the pod only once its pvc-protection finalizer is gon
 
 from __future__ import annotations
 
+from kubesim.api.volumes import pod_claims
+
 
 def expected_volumes(pod: dict) -> set[str]:
     """getExpectedVolumes (util.GetPodVolumeNames): the volumes some container mounts or uses
@@ -38,13 +40,7 @@ def unready_volumes_message(pod: dict, get) -> str | None:
     expected = expected_volumes(pod)
     failed: list[str] = []
     errors: set[str] = set()
-    for vol in (pod.get("spec") or {}).get("volumes") or ():
-        if vol.get("persistentVolumeClaim"):
-            claim = vol["persistentVolumeClaim"].get("claimName", "")
-        elif vol.get("ephemeral"):
-            claim = f'{md.get("name", "")}-{vol.get("name", "")}'
-        else:
-            continue
+    for vol, claim, _ in pod_claims(pod):
         err = _claim_error(get("PersistentVolumeClaim", ns, claim), claim)
         if err is None:
             continue
@@ -80,6 +76,7 @@ def waiting_status(pod: dict, node: dict, now_stamp: str) -> dict:
     then."""
     from kubesim.api.pods import qos_class
     from kubesim.kubelet import status as S
+    from kubesim.kubelet.lifecycle import volume_mount_statuses
     from kubesim.kubelet.node import internal_ip
 
     spec = pod.get("spec") or {}
@@ -89,13 +86,7 @@ def waiting_status(pod: dict, node: dict, now_stamp: str) -> dict:
     def cs(c: dict) -> dict:
         s = {"image": c.get("image") or "", "imageID": "", "lastState": {}, "name": c["name"], "ready": False,
              "restartCount": 0, "started": False, "state": {"waiting": {"reason": wait}}}
-        mounts = []
-        for vm in c.get("volumeMounts") or ():
-            m = {"mountPath": vm.get("mountPath"), "name": vm.get("name")}
-            if vm.get("readOnly"):
-                m["readOnly"] = True
-                m["recursiveReadOnly"] = "Disabled"
-            mounts.append(m)
+        mounts = volume_mount_statuses(c)
         if mounts:
             s["volumeMounts"] = mounts
         return s

@@ -1463,17 +1463,15 @@ def _describe_persistent_volume(pv: dict, ctx: DescribeContext) -> str:
 def claim_users(pvc: dict, pods: list[dict]) -> list[dict]:
     """getPodsForPVC: the pods of the claim's namespace with a volume naming it (directly, or as
     the generic ephemeral volume ``<pod>-<volume>``)."""
+    from kubesim.api.volumes import pod_claims
+
     name, ns = _meta(pvc).get("name"), _meta(pvc).get("namespace", "")
     out = []
     for pod in pods:
         if _meta(pod).get("namespace", "") != ns:
             continue
-        for v in (pod.get("spec") or {}).get("volumes") or []:
-            claim = (v.get("persistentVolumeClaim") or {}).get("claimName")
-            ephemeral = v.get("ephemeral") is not None and f"{_meta(pod).get('name')}-{v.get('name')}" == name
-            if claim == name or ephemeral:
-                out.append(pod)
-                break
+        if any(claim == name for _, claim, _ in pod_claims(pod)):
+            out.append(pod)
     return out
 
 

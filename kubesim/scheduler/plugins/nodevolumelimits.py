@@ -69,16 +69,10 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin):
         """filterAttachableVolumes: unique volume name -> driver, into ``out``."""
         md = pod.get("metadata") or {}
         ns = md.get("namespace") or "default"
-        for v in (pod.get("spec") or {}).get("volumes") or ():
-            if v.get("persistentVolumeClaim"):
-                claim_name = v["persistentVolumeClaim"].get("claimName", "")
-            elif v.get("ephemeral"):
-                claim_name = f'{md.get("name", "")}-{v.get("name", "")}'
-            else:
-                continue
+        for _, claim_name, ephemeral in V.pod_claims(pod):
             pvc = self._get("PersistentVolumeClaim", ns, claim_name)
             if pvc is None:
-                if new_pod and not v.get("ephemeral"):
+                if new_pod and not ephemeral:
                     raise _NotFound(f'persistentvolumeclaim "{claim_name}" not found')
                 continue
             pv_name = (pvc.get("spec") or {}).get("volumeName") or ""

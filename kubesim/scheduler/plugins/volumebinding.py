@@ -104,13 +104,6 @@ def local_volume_node_names(pv: dict) -> list[str]:
     return sorted(result)
 
 
-def _controlled_by(obj: dict, owner: dict) -> bool:
-    """metav1.IsControlledBy: ``obj``'s controller owner reference has ``owner``'s uid."""
-    uid = (owner.get("metadata") or {}).get("uid")
-    return any(r.get("controller") and r.get("uid") == uid
-               for r in (obj.get("metadata") or {}).get("ownerReferences") or ())
-
-
 def _claim_key(claim: dict) -> tuple[str, str]:
     md = claim.get("metadata") or {}
     return (md.get("namespace", ""), md.get("name", ""))
@@ -161,13 +154,7 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
     def _pod_claims(self, pod: dict) -> tuple[list[dict], Status | None]:
         ns = (pod.get("metadata") or {}).get("namespace", "")
         out = []
-        for vol in (pod.get("spec") or {}).get("volumes") or ():
-            if vol.get("persistentVolumeClaim"):
-                name, ephemeral = vol["persistentVolumeClaim"].get("claimName", ""), False
-            elif vol.get("ephemeral"):
-                name, ephemeral = f'{(pod.get("metadata") or {}).get("name", "")}-{vol.get("name", "")}', True
-            else:
-                continue
+        for _, name, ephemeral in V.pod_claims(pod):
             pvc = self.get_pvc(ns, name)
             if pvc is None:
                 msg = (f'waiting for ephemeral volume controller to create the persistentvolumeclaim "{name}"'
@@ -179,11 +166,10 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
                                    f'"{(pvc.get("spec") or {}).get("volumeName", "")}"')
             if (pvc.get("metadata") or {}).get("deletionTimestamp"):
                 return out, Status(Code.UnschedulableAndUnresolvable, f'persistentvolumeclaim "{name}" is being deleted')
-            if ephemeral and not _controlled_by(pvc, pod):  # ephemeral.VolumeIsForPod
-                ns = (pod.get("metadata") or {}).get("namespace", "")
-                return out, Status(Code.UnschedulableAndUnresolvable,
-                                   f'PVC {ns}/{name} was not created for pod {ns}/{pod["metadata"].get("name", "")} '
-                                   "(pod is not owner)")
+            if ephemeral:
+                err = V.volume_is_for_pod(pod, pvc)
+                if err is not None:
+                    return out, Status(Code.UnschedulableAndUnresolvable, err)
             out.append(pvc)
         return out, None
 
