@@ -405,11 +405,9 @@ def ephemeral_volumes(cluster: Cluster) -> bool:
         return False
     cluster.__dict__.setdefault("_controller_rv", {})["ephemeral"] = store.resource_version()
     view = View.from_store(store, cluster.now(), cluster.rng, kinds=("Pod", "PersistentVolumeClaim"))
-    recorded = set()
-    for key in store.event_keys():
-        parts = key.split("|")
-        if len(parts) >= 10 and parts[0] == ephemeral.COMPONENT and parts[2] == "Pod":
-            recorded.add((parts[3], parts[4], parts[5], "|".join(parts[9:])))
+    from kubesim.engine import events
+
+    recorded = events.recorded(cluster, ephemeral.COMPONENT, "Pod")
     view.recorded_events = recorded
     changed = False
     for ch in ephemeral.sync(view):

@@ -37,7 +37,8 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
     if field_path:
         ref["fieldPath"] = field_path
     ns = ref.get("namespace") or "default"
-    key = "|".join([component, host, ref["kind"], ns, ref["name"], ref.get("uid", ""), field_path, type_, reason, message])
+    key = _KEY_SEP.join([component, host, ref["kind"], ns, ref["name"], ref.get("uid", ""), field_path, type_,
+                         reason, message])
     existing_name = store.event_name(key)
     if existing_name:
         ev = store.get("Event", ns, existing_name)
@@ -74,6 +75,20 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
     store.create(ev, format_time(now))
     store.set_event_name(key, name)
     return ev
+
+
+_KEY_SEP = "|"  # the correlator's key: component, host, kind, namespace, name, uid, fieldPath, type, reason, message
+
+
+def recorded(cluster: Cluster, component: str, kind: str) -> set[tuple[str, str, str, str]]:
+    """(namespace, name, uid, message) of every event ``component`` has recorded about an
+    object of ``kind`` (read from the correlator's index, no Event bodies loaded)."""
+    out = set()
+    for key in cluster.store.event_keys():
+        parts = key.split(_KEY_SEP, 9)
+        if len(parts) == 10 and parts[0] == component and parts[2] == kind:
+            out.add((parts[3], parts[4], parts[5], parts[9]))
+    return out
 
 
 def events_for(cluster: Cluster, obj: dict) -> list[dict]:
