@@ -326,7 +326,7 @@ def conditions_are_up_to_date(pdb: dict) -> bool:
     return cond.get("status") == "False" and cond.get("reason") == INSUFFICIENT_PODS
 
 
-def _ordered_status(status: dict) -> dict:
+def ordered_status(status: dict) -> dict:
     """PodDisruptionBudgetStatus in its serialisation order (observedGeneration, disruptedPods
     and conditions omitted when empty)."""
     out: dict = {}
@@ -446,7 +446,7 @@ def _update_status(pdb: dict, healthy: int, desired: int, expected: int, disrupt
                   "conditions": status.get("conditions") or []}
     update_disruption_allowed_condition(new_status, stamp)
     new = deepcopy(pdb)
-    new["status"] = _ordered_status(new_status)
+    new["status"] = ordered_status(new_status)
     return [Change("update_status", new, events=_with_follow_up_sync(events))]
 
 
@@ -457,7 +457,7 @@ def _fail_safe(pdb: dict, message: str, stamp: str, events: list[Event]) -> list
     cond = {"type": DISRUPTION_ALLOWED, "status": "False", "reason": SYNC_FAILED, "message": message,
             "observedGeneration": status.get("observedGeneration") or 0}
     status["conditions"] = set_status_condition(status.get("conditions") or [], cond, stamp)
-    status = _ordered_status(status)
+    status = ordered_status(status)
     if status == (pdb.get("status") or {}):
         return []  # already failed so: its events were recorded when the status was written
     new = deepcopy(pdb)

@@ -147,9 +147,9 @@ def check_and_decrement(cluster, pdb: dict, pod_name: str, dry_run: bool) -> Non
 
 
 def _reorder_status(pdb: dict) -> None:
-    from kubesim.controllers.disruption import _ordered_status
+    from kubesim.controllers.disruption import ordered_status
 
-    pdb["status"] = _ordered_status(pdb["status"])
+    pdb["status"] = ordered_status(pdb["status"])
 
 
 def _add_condition_and_delete(cluster, pod: dict, grace_seconds: int | None, dry_run: bool) -> None:
