@@ -19,7 +19,9 @@ ALLOWED = {
     "scheduler": {"api"},
     "controllers": {"api", "clock"},
     "kubelet": {"api", "clock"},
-    "engine": {"api", "clock", "codec", "controllers", "errors", "kubelet", "scheduler", "store"},
+    "engine": {"api", "apiserver", "clock", "codec", "controllers", "errors", "kubelet", "scheduler", "store"},
+    "apiserver": {"api", "clock", "codec", "controllers", "controlplane", "engine", "errors", "kubelet", "scheduler", "store"},
+    "controlplane": {"api", "apiserver", "clock", "codec", "controllers", "errors", "kubelet", "scheduler", "store"},
 }
 
 

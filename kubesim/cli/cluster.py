@@ -17,9 +17,9 @@ def _init(args, env) -> int:
     import shutil
     from pathlib import Path
 
-    from kubesim.engine.bootstrap import initialize
-    from kubesim.engine.context import Cluster, Logger
-    from kubesim.engine.settle import settle
+    from kubesim.controlplane.bootstrap import initialize
+    from kubesim.controlplane.context import Cluster, Logger
+    from kubesim.controlplane.settle import settle
     from kubesim.store import Store
 
     if args.nodes < 0:
@@ -84,7 +84,7 @@ def advance_cmd(args, env) -> int:
     if seconds < 0:
         raise UsageError("the clock only moves forward: duration must not be negative")
     with session(args, env) as cluster:
-        from kubesim.engine.settle import advance
+        from kubesim.controlplane.settle import advance
 
         advance(cluster, seconds)
         now = cluster.now()

@@ -8,8 +8,8 @@ from kubesim.errors import NotFound
 
 def describe_cmd(args, env) -> int:
     from kubesim.cli.resources import parse_targets
-    from kubesim.engine import objects
-    from kubesim.engine.events import events_for
+    from kubesim.apiserver import objects
+    from kubesim.apiserver.events import events_for
     from kubesim.printers.describe import DescribeContext, describe
 
     targets = parse_targets(args.args)

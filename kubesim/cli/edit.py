@@ -183,7 +183,7 @@ def replace_cmd_args(p):
 
 def replace_cmd(args, env) -> int:
     from kubesim.codec.load import load
-    from kubesim.engine import objects
+    from kubesim.apiserver import objects
 
     if not args.filename:
         raise UsageError("Must specify --filename to replace\nSee 'kubesim replace -h' for help and examples")
@@ -209,13 +209,13 @@ def replace_cmd(args, env) -> int:
 
 def _replace(args, env, prepared, dry, cause, deleted, lines, shown) -> None:
     from kubesim.api.merge import LAST_APPLIED, last_applied_json
-    from kubesim.engine import objects
+    from kubesim.apiserver import objects
     from kubesim.engine import workloads as wl
     from kubesim.errors import Conflict
 
     with session(args, env) as cluster:
         if args.force and dry == "none":
-            from kubesim.engine.settle import settle
+            from kubesim.controlplane.settle import settle
 
             for p in prepared:
                 if cluster.store.get(p.info.kind, p.namespace, p.name) is not None:

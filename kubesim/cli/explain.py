@@ -22,7 +22,7 @@ def explain_cmd(args, env) -> int:
 
 
 def _recorded(args, env):
-    from kubesim.engine import scheduling
+    from kubesim.controlplane import scheduling
 
     ns = namespace(args)
     name = args.pod.split("/", 1)[1] if args.pod.startswith(("pod/", "pods/", "po/")) else args.pod
@@ -48,7 +48,7 @@ def _fresh(cluster, pod: dict, summary: dict) -> dict:
     (the session's: nothing here is written because the explanation is not stored)."""
     import copy
 
-    from kubesim.engine import scheduling
+    from kubesim.controlplane import scheduling
 
     scheduler = scheduling.make_scheduler(cluster)
     candidate = copy.deepcopy(pod)
@@ -64,7 +64,7 @@ def _fresh(cluster, pod: dict, summary: dict) -> dict:
 
 def _unattempted(cluster, pod: dict) -> dict:
     """A pod the scheduler has no record of: bypassed, another scheduler's, or gated."""
-    from kubesim.engine import scheduling
+    from kubesim.controlplane import scheduling
 
     md = pod["metadata"]
     base = {"kind": "ScheduleExplanation", "apiVersion": "kubesim.io/v1alpha1",
@@ -90,7 +90,8 @@ def _what_if(args, env):
     """Evaluate each pod in the files against the current cluster, in order, as if the ones
     before it had been placed; roll everything back."""
     from kubesim.codec.load import load
-    from kubesim.engine import objects, scheduling
+    from kubesim.apiserver import objects
+    from kubesim.controlplane import scheduling
 
     docs = load(args.filename, stdin=env.stdin)
     if not docs:
@@ -100,9 +101,9 @@ def _what_if(args, env):
     if not pods_in:
         raise UsageError("explain-schedule -f needs at least one Pod")
     from kubesim.cli.session import state_dir
-    from kubesim.engine.bootstrap import ensure_initialized
-    from kubesim.engine.context import Cluster, Logger
-    from kubesim.engine.settle import settle
+    from kubesim.controlplane.bootstrap import ensure_initialized
+    from kubesim.controlplane.context import Cluster, Logger
+    from kubesim.controlplane.settle import settle
     from kubesim.store import Store
 
     store = Store(state_dir(args, env)).open()
@@ -139,7 +140,7 @@ def _reserve_and_pre_bind(cluster, scheduler, pod: dict, node: str) -> None:
     PreBind asks of the API server carried out in the rolled-back transaction: VolumeBinding's
     PV claimRefs and claims' selected-node annotations, so a later pod in the file cannot take
     a volume this one took. Nothing is logged."""
-    from kubesim.engine import scheduling
+    from kubesim.controlplane import scheduling
     from kubesim.scheduler.framework.cycle_state import CycleState
     from kubesim.scheduler.framework.nodeinfo import PodInfo
 

@@ -671,7 +671,7 @@ def _submit(args, env, build, strategy: str, wrap: str | None) -> str:
         return render(build(make_random(0, env.vars)), args.output, "created (dry run)", typed=True)
     from kubesim.api import kinds
     from kubesim.cli.session import namespace, session
-    from kubesim.engine import objects
+    from kubesim.apiserver import objects
 
     try:
         try:

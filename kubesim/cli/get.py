@@ -32,7 +32,7 @@ def _targets(words: list[str]):
 def get_cmd(args, env) -> int:
     if args.raw:
         return _raw(args, env)
-    from kubesim.engine import objects
+    from kubesim.apiserver import objects
 
     if args.filename:
         from kubesim.codec.load import load
@@ -207,7 +207,7 @@ def _raw(args, env) -> int:
             from kubesim.errors import NotFound
 
             raise NotFound("nodes", node_name)
-        from kubesim.engine.components import static_pod_path
+        from kubesim.controlplane.components import static_pod_path
         from kubesim.kubelet.config import kubelet_configz
 
         body = kubelet_configz(node, static_pod_path(cluster, node_name))

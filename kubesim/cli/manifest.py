@@ -27,7 +27,7 @@ def _print_lines(env, lines: list[str], output: str | None) -> None:
 def _from_manifests(args, env, verb) -> int:
     """apply / create -f: the documents prepared (client-side errors kept in file order for the
     engine to report among its own), ``verb(cluster, prepared, errors)``, its lines printed."""
-    from kubesim.engine import objects
+    from kubesim.apiserver import objects
 
     docs = _load(args, env)
     prepared, errors = objects.prepare(docs, args.namespace, "creating", explicit_namespace=bool(args.namespace),
@@ -39,13 +39,13 @@ def _from_manifests(args, env, verb) -> int:
 
 
 def apply_cmd(args, env) -> int:
-    from kubesim.engine import objects
+    from kubesim.apiserver import objects
 
     return _from_manifests(args, env, objects.apply)
 
 
 def create_cmd(args, env) -> int:
-    from kubesim.engine import objects
+    from kubesim.apiserver import objects
 
     if args.what:
         return _create_generator(args, env)
@@ -65,7 +65,7 @@ def _create_generator(args, env) -> int:
 
 def delete_cmd(args, env) -> int:
     from kubesim.cli.flags import bool_flag_value
-    from kubesim.engine import objects
+    from kubesim.apiserver import objects
 
     bool_flag_value(args.wait, "--wait")  # kubectl's error for a bad value; nothing waits here
     grace = 1 if args.now else (None if args.grace_period < 0 else args.grace_period)

@@ -82,7 +82,7 @@ def _objects(cluster, args, targets):
 
 
 def _meta_cmd(args, env, field: str, what: str, past: str) -> int:
-    from kubesim.engine import objects
+    from kubesim.apiserver import objects
 
     targets, specs = _split_args(args.args)
     if args.list:
@@ -233,7 +233,7 @@ def reorganize_taints(old: list[dict], overwrite: bool, to_add: list[dict], to_r
 
 def taint_cmd(args, env) -> int:
     from kubesim.api import kinds
-    from kubesim.engine import objects
+    from kubesim.apiserver import objects
 
     words = list(args.args)
     if not words:

@@ -49,7 +49,7 @@ def lookup(cluster, targets, ns: str | None, selector: str | None = None, every:
     a selector or ``every`` (``--all``, or a verb that takes a bare type) allows it."""
     import copy
 
-    from kubesim.engine import objects
+    from kubesim.apiserver import objects
 
     out = []
     for info, names in targets:
@@ -81,7 +81,7 @@ def resolve(cluster, args, words: list[str], allow_type_only: bool, filenames=No
     Raises NotFound for a missing name before anything changes."""
     import copy
 
-    from kubesim.engine import objects
+    from kubesim.apiserver import objects
 
     ns = namespace(args)
     out = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 
-from kubesim.engine.context import Cluster, Logger
+from kubesim.controlplane.context import Cluster, Logger
 
 
 def state_dir(args, env) -> str:
@@ -19,8 +19,8 @@ def namespace(args) -> str:
 @contextlib.contextmanager
 def session(args, env, settle_first: bool = True):
     """Yield a settled Cluster; settle again and commit when the block succeeds, roll back if it raises."""
-    from kubesim.engine.bootstrap import ensure_initialized
-    from kubesim.engine.settle import settle
+    from kubesim.controlplane.bootstrap import ensure_initialized
+    from kubesim.controlplane.settle import settle
     from kubesim.store import Store
 
     store = Store(state_dir(args, env)).open()

@@ -17,12 +17,12 @@ Where kubesim differs from kubectl, on purpose:
   prints kubectl's waiting line and, with ``--watch`` (the default), fails as kubectl's
   ``--timeout`` does (``error: timed out waiting for the condition``): the rollout needs simulated
   time to pass (``kubesim advance``).
-- ``drain`` evicts through the eviction subresource (``kubesim.engine.eviction``), which honours
+- ``drain`` evicts through the eviction subresource (``kubesim.apiserver.eviction``), which honours
   PodDisruptionBudgets; its retries every 5 s and its polls for the pods' deletion run on the
   simulated clock, settling the cluster in between, so a drain moves simulated time forward as
   long as the real one would take. Where kubectl would retry forever (no ``--timeout``) and
   nothing in the cluster can change any more, kubesim stops with an error instead (see
-  ``kubesim.engine.eviction.drain_pods``).
+  ``kubesim.apiserver.eviction.drain_pods``).
 """
 
 from __future__ import annotations
@@ -511,7 +511,7 @@ def _drain_timeout(value: str) -> float:
 
 def drain_cmd(args, env) -> int:
     from kubesim.cli import resources
-    from kubesim.engine import eviction
+    from kubesim.apiserver import eviction
     from kubesim.engine import workloads as wl
 
     if not args.nodes and args.selector is None:

@@ -102,7 +102,7 @@ def patch_object(cluster, info: KindInfo, live: dict, patch_type: str, patch) ->
 
 def update(cluster, info: KindInfo, new: dict, live: dict) -> bool:
     """The API server's update (validation, immutability, generation) through objects.update_object."""
-    from kubesim.engine import objects
+    from kubesim.apiserver import objects
 
     return objects.update_object(cluster, new, live, info)
 

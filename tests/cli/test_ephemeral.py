@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from kubesim.engine import components
+from kubesim.controlplane import components
 from kubesim.testing.cli import Harness, snapshot
 
 LOCAL_PATH = """apiVersion: storage.k8s.io/v1

@@ -229,7 +229,7 @@ def test_day6_affinity_drill(kubesim):
 
 
 def test_attempts_past_the_explanation_budget_are_summarised_and_evaluated_afresh(kubesim, tmp_path, monkeypatch):
-    from kubesim.engine import scheduling
+    from kubesim.controlplane import scheduling
 
     monkeypatch.setattr(scheduling, "EXPLAIN_NODE_BUDGET", 0)
     apply(kubesim, tmp_path, pod("bulk", cpu="100m"))

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from kubesim.clock import parse_time
-from kubesim.engine import settle as S
-from kubesim.engine.context import Cluster
+from kubesim.controlplane import settle as S
+from kubesim.controlplane.context import Cluster
 from kubesim.store import Store
 
 NOW = "2026-11-22T10:00:00Z"

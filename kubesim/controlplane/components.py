@@ -6,7 +6,7 @@ that knows them all; they meet only in stored objects.
 from __future__ import annotations
 
 from kubesim.api.pods import has_ephemeral_volumes
-from kubesim.engine.context import Cluster
+from kubesim.controlplane.context import Cluster
 
 
 def static_pod_path(cluster: Cluster, node_name: str) -> str:
@@ -156,7 +156,7 @@ def apply_changes(cluster: Cluster, changes, wake_at=None) -> bool:
     operations: pods are created with admission and defaults and deleted gracefully."""
     from kubesim.api import kinds
     from kubesim.controllers import apply
-    from kubesim.engine import objects
+    from kubesim.apiserver import objects
 
     store = cluster.store
 
@@ -362,7 +362,7 @@ def volume_controllers(cluster: Cluster) -> bool:
 
 
 def schedule(cluster: Cluster) -> bool:
-    from kubesim.engine import scheduling
+    from kubesim.controlplane import scheduling
 
     return scheduling.step(cluster)
 
@@ -405,7 +405,7 @@ def ephemeral_volumes(cluster: Cluster) -> bool:
         return False
     cluster.__dict__.setdefault("_controller_rv", {})["ephemeral"] = store.resource_version()
     view = View.from_store(store, cluster.now(), cluster.rng, kinds=("Pod", "PersistentVolumeClaim"))
-    from kubesim.engine import events
+    from kubesim.apiserver import events
 
     recorded = events.recorded(cluster, ephemeral.COMPONENT, "Pod")
     view.recorded_events = recorded

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from kubesim.engine.context import Cluster
+from kubesim.controlplane.context import Cluster
 
 MAX_ROUNDS = 1000
 
@@ -19,7 +19,7 @@ Step = Callable[[Cluster], bool]
 
 
 def default_steps() -> list[Step]:
-    from kubesim.engine import components
+    from kubesim.controlplane import components
 
     return components.STEPS
 
@@ -84,7 +84,7 @@ def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = Fals
             break
         rounds += 1
     store.set_meta("settle.due", cluster.next_due)
-    from kubesim.engine.components import SETTLED_RV_META
+    from kubesim.controlplane.components import SETTLED_RV_META
 
     # every controller is at rest in this state: the next command's need look only at what
     # is written after it (components._controller_due)

@@ -9,7 +9,7 @@ source, involved object, type, reason and message as an earlier one increments `
 from __future__ import annotations
 
 from kubesim.clock import format_micro_time, format_time
-from kubesim.engine.context import Cluster
+from kubesim.controlplane.context import Cluster
 
 
 def involved_ref(obj: dict) -> dict:

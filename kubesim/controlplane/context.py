@@ -109,7 +109,7 @@ class Cluster:
                host: str = "", field_path: str = "", at: float | None = None, first: float | None = None,
                count: int = 1) -> dict:
         """Record an Event about ``obj``; components call this instead of importing the engine."""
-        from kubesim.engine.events import record
+        from kubesim.apiserver.events import record
 
         return record(self, obj, type_, reason, message, component, host, field_path, at, first, count)
 

@@ -18,7 +18,7 @@ An eviction is a delete that respects the pod's PodDisruptionBudget:
   decremented and the pod recorded in ``status.disruptedPods`` with the time, in the same
   transaction as the delete;
 - the pod then gets the ``DisruptionTarget`` condition (reason ``EvictionByEvictionAPI``) and is
-  deleted gracefully, as ``kubesim.engine.objects.delete_object`` deletes pods.
+  deleted gracefully, as ``kubesim.apiserver.objects.delete_object`` deletes pods.
 
 The retries upstream makes on write conflicts have no counterpart: a command holds the state's
 write lock, so nothing can change between the read and the write.
@@ -155,7 +155,7 @@ def _reorder_status(pdb: dict) -> None:
 def _add_condition_and_delete(cluster, pod: dict, grace_seconds: int | None, dry_run: bool) -> None:
     """addConditionAndDeletePod: the DisruptionTarget condition (podutil.UpdatePodCondition),
     then the API server's graceful delete."""
-    from kubesim.engine import objects
+    from kubesim.apiserver import objects
 
     md = pod["metadata"]
     if dry_run:
@@ -240,7 +240,7 @@ def drain_pods(cluster, pods: list[dict], *, grace_period: int = -1, timeout: fl
     ``--disable-eviction``, whose own timeout error is wait.PollImmediate's "timed out waiting for
     the condition"). A server dry run only asks the eviction API and does not wait.
     """
-    from kubesim.engine.settle import settle
+    from kubesim.controlplane.settle import settle
     from kubesim.engine.workloads import should_skip_pod
     from kubesim.kubelet.lifecycle import go_duration
 
@@ -270,7 +270,7 @@ def drain_pods(cluster, pods: list[dict], *, grace_period: int = -1, timeout: fl
         for run in runs:
             try:
                 if not server_dry_run:
-                    from kubesim.engine import objects
+                    from kubesim.apiserver import objects
 
                     objects.delete_object(cluster, kinds.by_kind("Pod"), run.ns, run.name, grace_seconds=grace)
             except NotFound:
@@ -400,7 +400,7 @@ def drain_pods(cluster, pods: list[dict], *, grace_period: int = -1, timeout: fl
 def _advance_to(cluster, t: float) -> bool:
     """Move the simulated clock to ``t`` the way time flows (as ``kubesim advance`` does),
     settling at every due moment on the way; True when anything changed."""
-    from kubesim.engine.settle import settle
+    from kubesim.controlplane.settle import settle
 
     changed, last = False, None
     while True:

@@ -17,7 +17,7 @@ requeues it only when more than its status changed (queue.py ``pod_update_digest
 
 from __future__ import annotations
 
-from kubesim.engine.context import Cluster
+from kubesim.controlplane.context import Cluster
 
 # Full per-node explanations cost (nodes × plugins) work and storage per attempt. One command
 # records at most this many node entries in full (a pod on 5,000 nodes is 5,000); attempts past
@@ -220,7 +220,7 @@ def apply_writes(cluster: Cluster, writes: list[dict]) -> bool:
     if not writes:
         return False
     from kubesim.controllers.base import Change, Event
-    from kubesim.engine.components import apply_changes
+    from kubesim.controlplane.components import apply_changes
 
     changes = [Change(w["op"], w["obj"], events=[Event(w["obj"], t, r, m, "default-scheduler")
                                                  for t, r, m in w.get("events") or ()])

@@ -18,7 +18,7 @@ from kubesim.api import kinds
 from kubesim.api.kinds import KindInfo
 from kubesim.api.merge import LAST_APPLIED, last_applied_json, three_way
 from kubesim.codec.load import Document
-from kubesim.engine.context import Cluster
+from kubesim.controlplane.context import Cluster
 from kubesim.errors import (AlreadyExists, BadRequest, ClientValidationError, Invalid, KubesimError,
                             NotFound, RawError, StatusError, UsageError, WithSource, required)
 
@@ -250,7 +250,7 @@ def apply_scheduler_configuration(cluster: Cluster, cfg: dict) -> str:
     from kubesim.scheduler import config as schedconfig
     from kubesim.scheduler.scheduler import Scheduler
 
-    from kubesim.engine.scheduling import CONFIG_META
+    from kubesim.controlplane.scheduling import CONFIG_META
 
     try:
         schedconfig.load(cfg)
@@ -267,7 +267,7 @@ def apply_scheduler_configuration(cluster: Cluster, cfg: dict) -> str:
 
 def scheduler_configuration(cluster: Cluster) -> dict:
     """The configuration in force, defaulted as kube-scheduler defaults it."""
-    from kubesim.engine.scheduling import CONFIG_META
+    from kubesim.controlplane.scheduling import CONFIG_META
     from kubesim.scheduler import config as schedconfig
 
     return schedconfig.complete(cluster.store.meta(CONFIG_META))
