@@ -107,3 +107,30 @@ def parse_duration(s: str) -> float:
         total += float(m.group(1)) * (86400.0 if unit == "d" else _DURATION_UNITS[unit])
         pos = m.end()
     return sign * total
+
+
+def format_duration(seconds: float) -> str:
+    """Go's ``time.Duration.String()``: ``0s``, ``500ms``, ``1.5s``, ``5m0s``, ``1h2m3.25s``
+    (nanosecond precision, as a Duration is an int64 count of nanoseconds)."""
+    ns = int(round(seconds * 1e9))
+    sign = "-" if ns < 0 else ""
+    ns = abs(ns)
+    if ns == 0:
+        return "0s"
+    if ns < 1_000_000_000:  # under a second: the largest unit that keeps a whole leading digit
+        for unit, size in (("ms", 1_000_000), ("µs", 1_000), ("ns", 1)):
+            if ns >= size or unit == "ns":
+                whole, frac = divmod(ns, size)
+                digits = len(str(size)) - 1
+                tail = f".{frac:0{digits}d}".rstrip("0").rstrip(".") if digits else ""
+                return f"{sign}{whole}{tail}{unit}"
+    secs, frac = divmod(ns, 1_000_000_000)
+    h, rem = divmod(secs, 3600)
+    m, s_ = divmod(rem, 60)
+    tail = f".{frac:09d}".rstrip("0").rstrip(".")
+    out = f"{s_}{tail}s"
+    if h:
+        return f"{sign}{h}h{m}m{out}"
+    if m:
+        return f"{sign}{m}m{out}"
+    return sign + out

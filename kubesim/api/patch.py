@@ -13,7 +13,7 @@ strategy there, such as a Node's ``taints``, is replaced, as strategicpatch does
 
 Each failure raises :class:`PatchFailure` carrying the StatusError the API server answers with
 (the API server's ``pkg/endpoints/handlers/patch.go`` decides which); what PATCH then does with
-the object (the typed decode, the update) is ``kubesim.engine.workloads``.
+the object (the typed decode, the update) is ``kubesim.apiserver.patch``.
 """
 
 from __future__ import annotations

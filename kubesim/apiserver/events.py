@@ -9,7 +9,7 @@ source, involved object, type, reason and message as an earlier one increments `
 from __future__ import annotations
 
 from kubesim.clock import format_micro_time, format_time
-from kubesim.controlplane.context import Cluster
+from kubesim.apiserver.context import Cluster
 
 
 def involved_ref(obj: dict) -> dict:
@@ -91,19 +91,4 @@ def recorded(cluster: Cluster, component: str, kind: str) -> set[tuple[str, str,
     return out
 
 
-def events_for(cluster: Cluster, obj: dict) -> list[dict]:
-    """The events whose involvedObject is ``obj`` (by kind, namespace, name and uid), oldest first."""
-    md = obj.get("metadata", {})
-    ns = md.get("namespace") or "default"
-    uid = md.get("uid")
-    out = []
-    for ev in cluster.store.list("Event", ns):
-        io = ev.get("involvedObject", {})
-        if io.get("kind") == obj.get("kind") and io.get("name") == md.get("name") and \
-                (not uid or not io.get("uid") or io.get("uid") == uid):
-            out.append(ev)
-    out.sort(key=lambda e: (e.get("firstTimestamp") or "", e.get("lastTimestamp") or ""))
-    return out
-
-
-__all__ = ["record", "events_for", "involved_ref", "format_micro_time"]
+__all__ = ["record", "involved_ref", "format_micro_time"]

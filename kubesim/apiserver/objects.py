@@ -1,130 +1,21 @@
-"""What the API server and kubectl do with objects: create, apply, delete, select.
+"""The API server's handling of objects: create, update, delete, list with selectors.
 
 Upstream: the apiserver's create/update path (decode strictly → admission and defaulting →
 validation → store; ``PrepareForCreate`` resetting pod status, staging/src/k8s.io/apiserver/
-pkg/registry/rest/create.go, pkg/registry/core/pod/strategy.go) and kubectl's apply/create/delete
-loops (staging/src/k8s.io/kubectl/pkg/cmd/apply, create, delete) for the lines they print.
-
-Unlike kubectl, a command here is all or nothing: every document is checked, and if any fails
-nothing is written and only the errors are printed.
+pkg/registry/rest/create.go, pkg/registry/core/pod/strategy.go), the generic registry's delete
+(graceful deletion, finalizers, propagation) and list filtering (label and field selectors).
 """
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass
-
 from kubesim.api import kinds
 from kubesim.api.kinds import KindInfo
-from kubesim.api.merge import LAST_APPLIED, last_applied_json, three_way
-from kubesim.codec.load import Document
-from kubesim.controlplane.context import Cluster
-from kubesim.errors import (AlreadyExists, BadRequest, ClientValidationError, Invalid, KubesimError,
-                            NotFound, RawError, StatusError, UsageError, WithSource, required)
+from kubesim.apiserver.context import Cluster
+from kubesim.errors import AlreadyExists, BadRequest, Invalid, NotFound, UsageError
 
 # Fields the server owns; comparing an applied object with the live one ignores them.
 _SERVER_METADATA = ("resourceVersion", "uid", "creationTimestamp", "generation", "managedFields",
                     "deletionTimestamp", "deletionGracePeriodSeconds")
-
-
-@dataclass
-class Prepared:
-    doc: Document
-    info: KindInfo
-    obj: dict
-    where: str  # '"f.yaml"' or '"f.yaml" (document 2)'
-    position: int = 0  # index among all documents of the command
-
-    @property
-    def name(self) -> str:
-        return self.obj["metadata"]["name"]
-
-    @property
-    def namespace(self) -> str:
-        return self.obj["metadata"].get("namespace", "") if self.info.namespaced else ""
-
-
-def _where(doc: Document, multi: bool) -> str:
-    return f'"{doc.source}" (document {doc.index})' if multi else f'"{doc.source}"'
-
-
-def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
-            explicit_namespace: bool = False, collect: bool = False):
-    """Client-side checks for every document: kind known, schema-valid, namespace consistent.
-
-    Raises the errors; with ``collect`` returns ``(prepared, errors)`` instead, errors as
-    ``(position, error)`` so a command can report them with the server's, in document order."""
-    from kubesim.codec.schema import format_bad_request, validate_structure
-
-    counts: dict[str, int] = {}
-    for d in docs:
-        counts[d.source] = counts.get(d.source, 0) + 1
-    out: list[Prepared] = []
-    errors: list = []
-    for position, doc in enumerate(docs):
-        obj = doc.obj
-        where = _where(doc, counts[doc.source] > 1)
-        missing = [f for f in ("apiVersion", "kind") if not obj.get(f)]
-        if missing:
-            detail = f"{missing[0]} not set" if len(missing) == 1 else "[" + ", ".join(f"{m} not set" for m in missing) + "]"
-            errors.append((position, _client_error(doc, counts[doc.source] > 1, detail)))
-            continue
-        info = kinds.for_object(obj)
-        if info is None:
-            name = (obj.get("metadata") or {}).get("name", "") if isinstance(obj.get("metadata"), dict) else ""
-            errors.append((position, UsageError(
-                f'resource mapping not found for name: "{name}" namespace: "{namespace_flag or ""}" from {where}: '
-                f'no matches for kind "{obj["kind"]}" in version "{obj["apiVersion"]}"\n'
-                "ensure CRDs are installed first")))
-            continue
-        if not info.served:
-            out.append(Prepared(doc, info, copy.deepcopy(obj), where, position))
-            continue
-        messages = validate_structure(obj)
-        if messages:
-            line = format_bad_request(doc.source, obj, messages, verb)
-            if counts[doc.source] > 1:
-                line = line.replace(f'"{doc.source}"', where, 1)
-            errors.append((position, RawError(line)))
-            continue
-        obj = copy.deepcopy(obj)
-        md = obj.setdefault("metadata", {})
-        if info.namespaced:
-            if md.get("namespace") and explicit_namespace and namespace_flag and md["namespace"] != namespace_flag:
-                errors.append((position, UsageError(
-                    f'the namespace from the provided object "{md["namespace"]}" does not match the namespace '
-                    f'"{namespace_flag}". You must pass \'--namespace={md["namespace"]}\' to perform this operation.')))
-                continue
-            md["namespace"] = md.get("namespace") or namespace_flag or "default"
-        else:
-            md.pop("namespace", None)
-        if not md.get("name") and not md.get("generateName"):
-            errors.append((position, Invalid(info.kind, "", [required("metadata.name", "name or generateName is required")])))
-            continue
-        out.append(Prepared(doc, info, obj, where, position))
-    if collect:
-        return out, errors
-    if errors:
-        raise _aggregate([e for _, e in errors])
-    return out
-
-
-def _client_error(doc: Document, multi: bool, detail: str) -> KubesimError:
-    if multi:
-        return RawError(f'error: error validating "{doc.source}" (document {doc.index}): error validating data: '
-                    f'{detail}; if you choose to ignore these errors, turn validation off with --validate=false')
-    return ClientValidationError(doc.source, detail)
-
-
-def _aggregate(errors: list[KubesimError]) -> KubesimError:
-    from kubesim.errors import Aggregate
-
-    return errors[0] if len(errors) == 1 else Aggregate(errors)
-
-
-def _check_namespace(cluster: Cluster, p: Prepared) -> None:
-    if p.info.namespaced and not cluster.namespace_exists(p.namespace):
-        raise NotFound("namespaces", p.namespace)
 
 
 def _validate(p_obj: dict, info: KindInfo, old: dict | None = None) -> None:
@@ -208,129 +99,15 @@ def _comparable(obj: dict) -> dict:
     return o
 
 
-def apply(cluster: Cluster, prepared: list[Prepared], pre_errors: list | None = None) -> list[str]:
-    """kubectl apply (client-side): create, or three-way merge into the live object.
-
-    ``pre_errors`` are ``prepare``'s; all errors are raised together, in document order."""
-    lines, errors = [], list(pre_errors or [])
-    for p in prepared:
-        desired = p.obj
-        try:
-            if p.info.kind == "KubeSchedulerConfiguration":
-                lines.append(apply_scheduler_configuration(cluster, desired))
-                continue
-            _check_namespace(cluster, p)
-            live = cluster.store.get(p.info.kind, p.namespace, p.name)
-            cfg = last_applied_json(desired)
-            if live is None:
-                obj = copy.deepcopy(desired)
-                obj["metadata"].setdefault("annotations", {})[LAST_APPLIED] = cfg
-                create_object(cluster, obj, p.info)
-                lines.append(f"{p.info.ref}/{p.name} created")
-                continue
-            import json
-
-            last_raw = (live["metadata"].get("annotations") or {}).get(LAST_APPLIED)
-            last = json.loads(last_raw) if last_raw else {}
-            desired_with = copy.deepcopy(desired)
-            desired_with["metadata"].setdefault("annotations", {})[LAST_APPLIED] = cfg
-            desired_with.pop("status", None)
-            merged = three_way({k: v for k, v in live.items()}, last, desired_with)
-            changed = update_object(cluster, merged, live, p.info)
-            lines.append(f"{p.info.ref}/{p.name} {'configured' if changed else 'unchanged'}")
-        except StatusError as e:
-            errors.append((p.position, WithSource(e, "creating", p.where)))
-    _raise_in_order(errors)
-    return lines
-
-
-def apply_scheduler_configuration(cluster: Cluster, cfg: dict) -> str:
-    """Store a KubeSchedulerConfiguration as the cluster's, refusing what kube-scheduler would
-    refuse to start with (validation, then building every profile's framework)."""
-    from kubesim.scheduler import config as schedconfig
-    from kubesim.scheduler.scheduler import Scheduler
-
-    from kubesim.controlplane.scheduling import CONFIG_META
-
-    try:
-        schedconfig.load(cfg)
-        Scheduler(cfg, cluster.rng)
-    except schedconfig.ConfigError as e:
-        raise InvalidConfiguration(e.errors) from None
-    ref = "kubeschedulerconfiguration.kubescheduler.config.k8s.io/kube-scheduler"
-    old = cluster.store.meta(CONFIG_META)
-    if old == cfg:
-        return f"{ref} unchanged"
-    cluster.store.set_meta(CONFIG_META, cfg)
-    return f"{ref} {'configured' if old else 'created'}"
-
-
-def scheduler_configuration(cluster: Cluster) -> dict:
-    """The configuration in force, defaulted as kube-scheduler defaults it."""
-    from kubesim.controlplane.scheduling import CONFIG_META
-    from kubesim.scheduler import config as schedconfig
-
-    return schedconfig.complete(cluster.store.meta(CONFIG_META))
-
-
-class InvalidConfiguration(StatusError):
-    """kube-scheduler's refusal of a configuration, with its field errors."""
-
-    reason = "Invalid"
-
-    def __init__(self, errors: list[str]):
-        self.errors = errors
-        super().__init__("; ".join(errors))
-
-    def __str__(self) -> str:
-        head = "The KubeSchedulerConfiguration is invalid: "
-        if len(self.errors) == 1:
-            return head + self.errors[0]
-        return head + "\n" + "\n".join("* " + e for e in self.errors)
-
-
-def create(cluster: Cluster, prepared: list[Prepared], pre_errors: list | None = None) -> list[str]:
-    """kubectl create -f: refuse what exists."""
-    lines, errors = [], list(pre_errors or [])
-    for p in prepared:
-        try:
-            _check_namespace(cluster, p)
-            obj = create_object(cluster, copy.deepcopy(p.obj), p.info)
-            lines.append(f"{p.info.ref}/{obj['metadata']['name']} created")
-        except StatusError as e:
-            errors.append((p.position, WithSource(e, "creating", p.where)))
-    _raise_in_order(errors)
-    return lines
-
-
-def _raise_in_order(errors: list) -> None:
-    if errors:
-        errors.sort(key=lambda pe: pe[0])
-        raise _aggregate([e for _, e in errors])
-
-
 # -- reading -------------------------------------------------------------------------------
 
-def select(cluster: Cluster, info: KindInfo, names: list[str], namespace: str | None,
-           label_selector: str | None = None, field_selector: str | None = None) -> tuple[list[dict], list[KubesimError]]:
-    """Objects of one kind: by name (NotFound errors for the missing) or by selectors."""
+def list_objects(cluster: Cluster, info: KindInfo, namespace: str | None,
+                 label_selector: str | None = None, field_selector: str | None = None) -> list[dict]:
+    """LIST: the objects of one kind (in ``namespace``, None for all) that the selectors match,
+    sorted by (namespace, name)."""
     from kubesim.api import selectors
 
-    if info.kind == "KubeSchedulerConfiguration":
-        return [scheduler_configuration(cluster)], []
-    ns = namespace if info.namespaced else None
-    errors: list[KubesimError] = []
-    if names:
-        found = []
-        for n in names:
-            obj = cluster.store.get(info.kind, ns or "", n)
-            if obj is None:
-                errors.append(NotFound(info.resource, n))
-            else:
-                found.append(obj)
-        objs = found
-    else:
-        objs = cluster.store.list(info.kind, ns)
+    objs = cluster.store.list(info.kind, namespace if info.namespaced else None)
     if label_selector:
         try:
             sel = selectors.parse_label_selector(label_selector)
@@ -349,7 +126,7 @@ def select(cluster: Cluster, info: KindInfo, names: list[str], namespace: str | 
             raise UsageError(msg) from None
         fields_of = selectors.fields_of(info.kind)
         objs = [o for o in objs if fsel.matches(fields_of(o))]
-    return objs, errors
+    return objs
 
 
 # -- deleting ------------------------------------------------------------------------------
@@ -409,11 +186,3 @@ def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
         store.delete("ScheduleExplanation", namespace, name)
     store.delete(info.kind, namespace, name)
     return obj
-
-
-def delete_line(info: KindInfo, obj: dict, force: bool = False) -> str:
-    op = "force deleted" if force else "deleted"
-    ns = obj["metadata"].get("namespace")
-    if info.namespaced and ns:
-        return f'{info.ref} "{obj["metadata"]["name"]}" {op} from {ns} namespace'
-    return f'{info.ref} "{obj["metadata"]["name"]}" {op}'

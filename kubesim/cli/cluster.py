@@ -1,26 +1,29 @@
-"""kubesim's own verbs (cluster init|reset|info, advance) and api-resources, version."""
+"""kubesim's own ``cluster init|reset|info``: they act on the state itself (as kubeadm acts on a
+machine), not through the API."""
 
 from __future__ import annotations
 
-from kubesim.cli.session import session, state_dir
 from kubesim.errors import UsageError
 
 
-def cluster_cmd(args, env) -> int:
+def add_flags(p):
+    p.add_argument("action", choices=["init", "reset", "info"])
+    p.add_argument("--nodes", type=int, default=2, help="number of worker nodes (init)")
+    p.add_argument("--cpu", default=None, help="CPU capacity per node, e.g. 4 (init)")
+    p.add_argument("--memory", default=None, help="memory capacity per node, e.g. 8Gi (init)")
+    p.add_argument("--zones", default=None, help="number of zones, or a comma-separated list (init)")
+    p.add_argument("--empty", action="store_true", help="no nodes at all (init)")
+
+
+def run(f, args, env) -> int:
     if args.action in ("init", "reset"):
-        return _init(args, env)
-    return _info(args, env)
+        return _init(f, args, env)
+    return _info(f, args, env)
 
 
-def _init(args, env) -> int:
+def _init(f, args, env) -> int:
     """Replace the state's contents with a fresh cluster, in one transaction."""
-    import shutil
-    from pathlib import Path
-
-    from kubesim.controlplane.bootstrap import initialize
-    from kubesim.controlplane.context import Cluster, Logger
-    from kubesim.controlplane.settle import settle
-    from kubesim.store import Store
+    from kubesim.controlplane.session import init_cluster
 
     if args.nodes < 0:
         raise UsageError("--nodes must be 0 or more")
@@ -33,92 +36,32 @@ def _init(args, env) -> int:
                     raise ValueError("must be positive")
             except ValueError as e:
                 raise UsageError(f"invalid {flag} {value!r}: {e}") from None
-    store = Store(state_dir(args, env)).open()
-    try:
-        store.wipe()
-        cluster = Cluster(store, env.vars, Logger(verbosity=getattr(args, "verbosity", 0) or 0, stream=env.stderr))
-        # static pod directories belong to the old nodes
-        shutil.rmtree(Path(store.directory) / "nodes", ignore_errors=True)
-        if args.action == "reset":
-            initialize(cluster)
-        else:
-            initialize(cluster, nodes=args.nodes, cpu=args.cpu, memory=args.memory, zones=args.zones,
-                       empty=args.empty)
-        settle(cluster, force=True)
-    except BaseException:
-        store.rollback()
-        raise
-    cluster.commit()
-    env.stdout.write(f"cluster {'reset' if args.action == 'reset' else 'initialized'} in {store.directory}\n")
+    directory = init_cluster(f.session_options(), reset=args.action == "reset", nodes=args.nodes, cpu=args.cpu,
+                             memory=args.memory, zones=args.zones, empty=args.empty)
+    env.stdout.write(f"cluster {'reset' if args.action == 'reset' else 'initialized'} in {directory}\n")
     return 0
 
 
-def _info(args, env) -> int:
+def _info(f, args, env) -> int:
+    from kubesim.api import kinds
+    from kubesim.api.nodes import internal_ip
     from kubesim.clock import format_time
-    from kubesim.kubelet.node import internal_ip
+    from kubesim.controlplane.session import state_directory
 
-    with session(args, env) as cluster:
-        nodes = cluster.store.list("Node")
-        cp = next((n for n in nodes if "node-role.kubernetes.io/control-plane" in (n["metadata"].get("labels") or {})), None)
-        pods = cluster.store.count("Pod")
-        now = cluster.now()
-        directory = cluster.store.directory
-    addr = internal_ip(cp) if cp else "127.0.0.1"
+    with f.connect() as client:
+        nodes = client.list(kinds.by_kind("Node"))
+        cp = next((n for n in nodes if "node-role.kubernetes.io/control-plane" in (n["metadata"].get("labels") or {})),
+                  None)
+        pods = client.count(kinds.by_kind("Pod"))
+        now = client.now()
+        directory = state_directory(client)
+    addr = (internal_ip(cp) if cp else "") or "127.0.0.1"
     out = env.stdout
     out.write(f"Kubernetes control plane is running at https://{addr}:6443\n")
     out.write(f"CoreDNS is running at https://{addr}:6443/api/v1/namespaces/kube-system/services/kube-dns:dns/proxy\n\n")
     out.write(f"kubesim state:    {directory}\n")
-    out.write(f"simulated time:   {format_time(now)}" + ("  (pinned by KUBESIM_NOW)" if env.vars.get("KUBESIM_NOW") else "") + "\n")
+    out.write(f"simulated time:   {format_time(now)}" + ("  (pinned by KUBESIM_NOW)" if env.vars.get("KUBESIM_NOW") else "")
+              + "\n")
     out.write(f"nodes:            {len(nodes)}\n")
     out.write(f"pods:             {pods}\n")
-    return 0
-
-
-def advance_cmd(args, env) -> int:
-    from kubesim.clock import format_time, parse_duration
-
-    try:
-        seconds = parse_duration(args.duration)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-    if seconds < 0:
-        raise UsageError("the clock only moves forward: duration must not be negative")
-    with session(args, env) as cluster:
-        from kubesim.controlplane.settle import advance
-
-        advance(cluster, seconds)
-        now = cluster.now()
-    env.stdout.write(f"clock advanced {args.duration} to {format_time(now)}\n")
-    return 0
-
-
-def api_resources_cmd(args, env) -> int:
-    from kubesim.api import kinds
-    from kubesim.printers.tables import format_cells
-
-    infos = sorted((k for k in kinds.REGISTRY.all() if k.served), key=lambda k: (k.group, k.plural))
-    if args.namespaced is not None:
-        want = args.namespaced == "true"
-        infos = [k for k in infos if k.namespaced == want]
-    if args.output == "name":
-        env.stdout.write("".join(f"{k.plural}{'.' + k.group if k.group else ''}\n" for k in infos))
-        return 0
-    header = ["NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"]
-    if args.output == "wide":
-        header += ["VERBS", "CATEGORIES"]
-    rows = [] if args.no_headers else [header]
-    for k in infos:
-        row = [k.plural, ",".join(k.short_names), k.api_version, "true" if k.namespaced else "false", k.kind]
-        if args.output == "wide":
-            row += ["[" + " ".join(sorted(k.verbs)) + "]", ",".join(k.categories)]
-        rows.append(row)
-    env.stdout.write(format_cells(rows))
-    return 0
-
-
-def version_cmd(args, env) -> int:
-    from kubesim import __version__
-    from kubesim.kubelet.node import KUBELET_VERSION
-
-    env.stdout.write(f"Client Version: kubesim {__version__}\nServer Version: {KUBELET_VERSION} (simulated)\n")
     return 0

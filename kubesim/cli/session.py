@@ -1,38 +1,37 @@
-"""One command's session: open the state, settle, commit all or nothing."""
+"""The command line's factory (kubectl's cmdutil.Factory): the request's namespace, and the way
+to the API server — an in-process session on the state directory (``--state``, else
+``$KUBESIM_STATE``, else ``./state``)."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-
-from kubesim.controlplane.context import Cluster, Logger
 
 
 def state_dir(args, env) -> str:
     return getattr(args, "state", None) or env.vars.get("KUBESIM_STATE") or os.path.join(env.cwd or os.getcwd(), "state")
 
 
-def namespace(args) -> str:
-    return getattr(args, "namespace", None) or "default"
+class Factory:
+    """What kubesim.kubectl.client.Factory promises, for one command line."""
 
+    def __init__(self, args, env):
+        self.args, self.env = args, env
+        self.namespace_flag = getattr(args, "namespace", None)
 
-@contextlib.contextmanager
-def session(args, env, settle_first: bool = True):
-    """Yield a settled Cluster; settle again and commit when the block succeeds, roll back if it raises."""
-    from kubesim.controlplane.bootstrap import ensure_initialized
-    from kubesim.controlplane.settle import settle
-    from kubesim.store import Store
+    @property
+    def explicit_namespace(self) -> bool:
+        return bool(self.namespace_flag)
 
-    store = Store(state_dir(args, env)).open()
-    try:
-        log = Logger(verbosity=getattr(args, "verbosity", 0) or 0, stream=env.stderr)
-        cluster = Cluster(store, env.vars, log)
-        ensure_initialized(cluster)
-        if settle_first:
-            settle(cluster)
-        yield cluster
-        settle(cluster)
-    except BaseException:
-        store.rollback()
-        raise
-    cluster.commit()
+    def namespace(self) -> str:
+        return self.namespace_flag or "default"
+
+    def session_options(self):
+        from kubesim.controlplane.session import Options
+
+        return Options(directory=state_dir(self.args, self.env), env=self.env.vars,
+                       verbosity=getattr(self.args, "verbosity", 0) or 0, log_stream=self.env.stderr)
+
+    def connect(self, settle_first: bool = True, commit: bool = True):
+        from kubesim.controlplane.session import session
+
+        return session(self.session_options(), settle_first=settle_first, commit=commit)

@@ -8,7 +8,7 @@ simulated kubelet on the first settle.
 
 from __future__ import annotations
 
-from kubesim.controlplane.context import Cluster
+from kubesim.apiserver.context import Cluster
 
 SYSTEM_NAMESPACES = ("default", "kube-node-lease", "kube-public", "kube-system")
 CONTROL_PLANE_LABEL = "node-role.kubernetes.io/control-plane"
@@ -93,7 +93,7 @@ def _kubeadm_control_plane(cluster: Cluster) -> None:
     static pod manifests of kube-apiserver, etcd, kube-controller-manager and kube-scheduler in
     its staticPodPath (the kubelet turns them into mirror pods in kube-system)."""
     from kubesim.controlplane.components import register_nodes, static_pod_path
-    from kubesim.kubelet.node import internal_ip
+    from kubesim.api.nodes import internal_ip
     from kubesim.kubelet.staticpods import write_control_plane
 
     register_nodes(cluster)

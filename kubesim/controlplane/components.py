@@ -6,7 +6,7 @@ that knows them all; they meet only in stored objects.
 from __future__ import annotations
 
 from kubesim.api.pods import has_ephemeral_volumes
-from kubesim.controlplane.context import Cluster
+from kubesim.apiserver.context import Cluster
 
 
 def static_pod_path(cluster: Cluster, node_name: str) -> str:
@@ -439,3 +439,26 @@ STEPS = [register_nodes, node_lifecycle, taint_nodes_by_condition, _controller_s
          _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS), ephemeral_volumes,
          volume_controllers, schedule,
          volume_controllers, static_pods, sync_pods]
+
+
+def set_kubelet(cluster: Cluster, node: dict, running: bool) -> bool:
+    """kubesim's own ``node stop|start``: a stopped kubelet stops posting status (the node goes
+    NotReady, is tainted unreachable, its pods are evicted after their tolerationSeconds); a
+    started one takes its pods over again. False when it already was so."""
+    from kubesim.kubelet import nodefailure, steps
+
+    now = cluster.now()
+    name = node["metadata"]["name"]
+    if not running:
+        changed = nodefailure.stop_kubelet(node, now)
+        if changed:
+            cluster.store.put(node)
+        return changed
+    evs = nodefailure.start_kubelet(node, now)
+    if not evs:
+        return False
+    cluster.store.put(node)
+    steps.resume_node(cluster, name)
+    for obj, type_, reason, message, component, at in evs:
+        cluster.record(obj, type_, reason, message, component, name, at=at)
+    return True

@@ -17,7 +17,8 @@ requeues it only when more than its status changed (queue.py ``pod_update_digest
 
 from __future__ import annotations
 
-from kubesim.controlplane.context import Cluster
+from kubesim.apiserver.context import Cluster
+from kubesim.errors import StatusError
 
 # Full per-node explanations cost (nodes × plugins) work and storage per attempt. One command
 # records at most this many node entries in full (a pod on 5,000 nodes is 5,000); attempts past
@@ -250,3 +251,47 @@ def load_explanation(cluster: Cluster, namespace: str, name: str) -> tuple[dict,
     out["kind"] = EXPLANATION_KIND
     full = ((obj.get("metadata") or {}).get("annotations") or {}).get(SUMMARY_MARK) != "summary"
     return out, full
+
+
+# -- the scheduler's configuration (kubesim.io: applied like a manifest, DESIGN §1.3) --------
+
+def apply_scheduler_configuration(cluster: Cluster, cfg: dict) -> str:
+    """Store a KubeSchedulerConfiguration as the cluster's, refusing what kube-scheduler would
+    refuse to start with (validation, then building every profile's framework); what happened:
+    ``created``, ``configured`` or ``unchanged``."""
+    from kubesim.scheduler import config as schedconfig
+    from kubesim.scheduler.scheduler import Scheduler
+
+    try:
+        schedconfig.load(cfg)
+        Scheduler(cfg, cluster.rng)
+    except schedconfig.ConfigError as e:
+        raise InvalidConfiguration(e.errors) from None
+    old = cluster.store.meta(CONFIG_META)
+    if old == cfg:
+        return "unchanged"
+    cluster.store.set_meta(CONFIG_META, cfg)
+    return "configured" if old else "created"
+
+
+def scheduler_configuration(cluster: Cluster) -> dict:
+    """The configuration in force, defaulted as kube-scheduler defaults it."""
+    from kubesim.scheduler import config as schedconfig
+
+    return schedconfig.complete(cluster.store.meta(CONFIG_META))
+
+
+class InvalidConfiguration(StatusError):
+    """kube-scheduler's refusal of a configuration, with its field errors."""
+
+    reason = "Invalid"
+
+    def __init__(self, errors: list[str]):
+        self.errors = errors
+        super().__init__("; ".join(errors))
+
+    def __str__(self) -> str:
+        head = "The KubeSchedulerConfiguration is invalid: "
+        if len(self.errors) == 1:
+            return head + self.errors[0]
+        return head + "\n" + "\n".join("* " + e for e in self.errors)

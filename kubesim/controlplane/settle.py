@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from kubesim.controlplane.context import Cluster
+from kubesim.apiserver.context import Cluster
 
 MAX_ROUNDS = 1000
 
@@ -124,3 +124,22 @@ def _move_to(cluster: Cluster, t: float) -> None:
         cluster.advance(t - now)
         if cluster.now() < t:  # the offset's float arithmetic fell an ulp short
             cluster.advance(t - cluster.now() + 1e-6)
+
+
+def wait_until(cluster: Cluster, t: float) -> bool:
+    """What a waiting client lets happen until ``t``: the clock moves there the way time flows
+    (as ``advance`` does), settling at every due moment on the way. True when anything changed."""
+    changed, last = False, None
+    while True:
+        due = cluster.store.meta("settle.due")
+        if due is None or float(due) > t + _EPS or (last is not None and float(due) <= last + _EPS):
+            break
+        last = float(due)
+        _move_to(cluster, last)
+        if settle(cluster, force=True):
+            changed = True
+    _move_to(cluster, t)
+    return changed
+
+
+_EPS = 1e-6

@@ -19,7 +19,9 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 
-KUBELET_VERSION = "v1.35.0"
+from kubesim import SERVER_VERSION as KUBELET_VERSION  # the kubelet of the emulated release
+from kubesim.api.nodes import internal_ip
+
 CONTAINER_RUNTIME = "containerd://2.1.4"
 KERNEL_VERSION = "6.8.0-86-generic"
 OS_IMAGE = "Ubuntu 24.04.3 LTS"
@@ -192,13 +194,6 @@ def register(node: dict, alloc: Allocator, ctx, static_pod_path: str | None) -> 
 
 def _uuid(h: str) -> str:
     return f"{h[0:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
-
-
-def internal_ip(node: dict) -> str:
-    for a in (node.get("status") or {}).get("addresses") or []:
-        if a.get("type") == "InternalIP":
-            return a.get("address", "")
-    return ""
 
 
 def is_ready(node: dict) -> bool:

@@ -77,7 +77,7 @@ def waiting_status(pod: dict, node: dict, now_stamp: str) -> dict:
     from kubesim.api.pods import qos_class
     from kubesim.kubelet import status as S
     from kubesim.kubelet.lifecycle import volume_mount_statuses
-    from kubesim.kubelet.node import internal_ip
+    from kubesim.api.nodes import internal_ip
 
     spec = pod.get("spec") or {}
     init = spec.get("initContainers") or []

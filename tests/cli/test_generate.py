@@ -19,7 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from kubesim.cli import generate
+from kubesim.kubectl import generate
 from kubesim.testing.cli import Harness, snapshot
 
 KUBECTL = shutil.which("kubectl")

@@ -242,7 +242,7 @@ def test_a_bare_pod_beside_a_replicaset_does_not_run_the_workload_controllers(ku
 
 
 def test_a_write_after_the_last_fixed_point_makes_every_controller_look(kubesim, monkeypatch):
-    from kubesim.controlplane.context import Cluster
+    from kubesim.apiserver.context import Cluster
     from kubesim.store import Store
 
     kubesim.ok("apply -f -", REPLICASET)
@@ -285,7 +285,7 @@ def test_the_kubelets_pass_reads_only_the_memory_of_nodes_with_something_to_do(k
 
 
 def test_the_baseline_follows_this_command_s_own_fixed_points_and_is_unknown_after_a_wipe(kubesim):
-    from kubesim.controlplane.context import Cluster
+    from kubesim.apiserver.context import Cluster
     from kubesim.controlplane.settle import settle
     from kubesim.store import Store
 

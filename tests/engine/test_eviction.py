@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kubesim.controlplane.context import Cluster
+from kubesim.apiserver.context import Cluster
 from kubesim.apiserver.eviction import (EVICTION_MESSAGE, MULTIPLE_PDBS, VIOLATES_BUDGET, EvictionFailure, evict)
 from kubesim.errors import Forbidden, NotFound, TooManyRequests
 from kubesim.store import Store

@@ -8,7 +8,7 @@ import pytest
 
 from kubesim.clock import parse_time
 from kubesim.controlplane import settle as S
-from kubesim.controlplane.context import Cluster
+from kubesim.apiserver.context import Cluster
 from kubesim.store import Store
 
 NOW = "2026-11-22T10:00:00Z"

@@ -32,10 +32,12 @@ import pytest
 
 from kubesim.api.selectors import parse_label_selector
 from kubesim.clock import format_time, parse_time
-from kubesim.printers.describe import (
-    DescribeContext, deployment_replicasets, describe, describe_probe, format_label_selector,
-    format_rfc1123z, pod_status_counts, smart_label_for, taint_to_string,
-)
+from kubesim.kubectl.describe import DescribeContext
+from kubesim.kubectl.describe import render as describe
+from kubesim.kubectl.describe.apps import deployment_replicasets, pod_status_counts
+from kubesim.kubectl.describe.core import describe_probe
+from kubesim.kubectl.describe.generic import smart_label_for
+from kubesim.kubectl.describe.writer import format_label_selector, format_rfc1123z, taint_to_string
 
 GOLDEN = Path(__file__).parent / "golden"
 # "1" regenerates every golden; a comma-separated list of case names only those

@@ -20,7 +20,9 @@ from pathlib import Path
 import pytest
 
 from kubesim.clock import format_time
-from kubesim.printers.describe import DescribeContext, claim_users, describe
+from kubesim.kubectl.describe import DescribeContext
+from kubesim.kubectl.describe import render as describe
+from kubesim.kubectl.describe.persistentvolume import claim_users
 from tests.printers import test_describe as base
 
 GOLDEN = Path(__file__).parent / "golden"

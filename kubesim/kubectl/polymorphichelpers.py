@@ -1,118 +1,22 @@
-"""The workload verbs' domain logic: patches, scale, set image, rollouts and drain.
+"""kubectl's polymorphic helpers: what ``set image``, ``scale`` and the ``rollout`` verbs do to each
+kind of object, client-side, before they send it.
 
-The command modules (``kubesim.cli.workloads``, ``kubesim.cli.edit``) parse flags and print; what
-the API server and kubectl's helpers do with the objects lives here.
-
-Upstream:
-
-- patches: the API server's ``pkg/endpoints/handlers/patch.go`` (which patch a PATCH applies,
-  which error a failed one becomes, and the default ``fieldValidation=Warn`` that drops unknown
-  fields with a warning). The patch algorithms themselves (strategic merge, JSON merge, JSON
-  patch) and the patch strategy of each field are ``kubesim.api.patch``.
-- scale: staging/src/k8s.io/kubectl/pkg/cmd/scale/scale.go and pkg/scale/scale.go.
-- set image: staging/src/k8s.io/kubectl/pkg/cmd/set/set_image.go and cmd/util/helpers.go
-  (GetResourcesAndPairs, ParsePairs), polymorphichelpers/updatepodspec.go.
-- rollouts: staging/src/k8s.io/kubectl/pkg/polymorphichelpers/{rollout_status.go, history.go,
-  rollback.go, objectpauser.go, objectresumer.go, objectrestarter.go}; the Deployment specifics
-  are ``kubesim.controllers.deployment``'s client-side helpers.
-- drain: staging/src/k8s.io/kubectl/pkg/drain/{drain.go, filters.go} (GetPodsForDeletion and its
-  filters, in upstream's order: skip-deleted, DaemonSet, mirror, local storage, unreplicated).
+Upstream: staging/src/k8s.io/kubectl/pkg/polymorphichelpers/{updatepodspec.go, rollout_status.go,
+history.go, rollback.go, objectpauser.go, objectresumer.go, objectrestarter.go},
+pkg/cmd/util/helpers.go (GetResourcesAndPairs, ParsePairs) and genericclioptions' RecordFlags
+(``kubernetes.io/change-cause``). The Deployment specifics are the deployment helpers shared
+with the controller.
 """
 
 from __future__ import annotations
 
 import copy
-import json
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from kubesim.api import kinds
-from kubesim.api.gofmt import go_quote, go_sprint
 from kubesim.api.kinds import KindInfo
-from kubesim.api.patch import (PatchFailure, decode_json_patch, json_merge_patch, json_patch,
-                               strategic_merge_patch)
-from kubesim.errors import BadRequest, NotFound, RequestInvalid, StatusError, UsageError, client_error
-
-# ---------------------------------------------------------------------------------------------
-# the API server's PATCH and PUT
-
-
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
-
-
-def _drop_path(obj, path: str) -> None:
-    parts = [(m.group(1), m.group(2)) for m in _PATH_PART.finditer(path)]
-    cur = obj
-    for name, idx in parts[:-1]:
-        try:
-            cur = cur[name] if name is not None else cur[int(idx)]
-        except (KeyError, IndexError, TypeError):
-            return
-    name, idx = parts[-1]
-    if isinstance(cur, dict) and name is not None:
-        cur.pop(name, None)
-
-
-def decode_like_the_server(obj: dict, info: KindInfo, warn: list[str], invalid_value: str) -> dict:
-    """The typed decode of a patched object with ``fieldValidation=Warn``: a type mismatch is an
-    Invalid ``patch`` error; unknown fields are dropped with one warning each."""
-    from kubesim.codec.schema import is_strict_message, schema_issues, validate_structure
-
-    messages = validate_structure(obj)
-    if messages and not all(is_strict_message(m) for m in messages):
-        raise PatchFailure(RequestInvalid([f"patch: Invalid value: {go_quote(invalid_value)}: {messages[0]}"]))
-    if messages:
-        warn.extend(messages)
-        obj = copy.deepcopy(obj)
-        for kind, path in schema_issues(obj):
-            if kind == "unknown":
-                _drop_path(obj, path)
-    return obj
-
-
-def patch_object(cluster, info: KindInfo, live: dict, patch_type: str, patch) -> tuple[dict, list[str]]:
-    """What PATCH of ``live`` stores: (the new object, warnings). Raises PatchFailure or the
-    update's StatusError (Invalid, ...). ``patch`` is the decoded JSON."""
-    original = copy.deepcopy(live)
-    original["metadata"].pop("managedFields", None)
-    if patch_type == "json":
-        patched = json_patch(original, decode_json_patch(patch))
-        shown = json.dumps(patched, separators=(",", ":"), sort_keys=True)
-    elif patch_type == "merge":
-        patched = json_merge_patch(original, patch)
-        shown = json.dumps(patched, separators=(",", ":"), sort_keys=True)
-    else:
-        patched = strategic_merge_patch(original, patch)
-        shown = go_sprint(patch)
-    if not isinstance(patched, dict):
-        raise PatchFailure(BadRequest("Object 'Kind' is missing in '" + json.dumps(patched, separators=(",", ":")) + "'"))
-    warnings: list[str] = []
-    md = patched.get("metadata") if isinstance(patched.get("metadata"), dict) else {}
-    name = live["metadata"]["name"]
-    if md.get("name", name) != name:
-        raise PatchFailure(BadRequest(f"the name of the object ({md.get('name')}) does not match the name on the URL ({name})"))
-    if info.namespaced and md.get("namespace", live["metadata"].get("namespace")) != live["metadata"].get("namespace"):
-        raise PatchFailure(BadRequest("the namespace of the provided object does not match the namespace sent on the request"))
-    if patched.get("apiVersion") != live.get("apiVersion") or patched.get("kind") != live.get("kind"):
-        raise PatchFailure(RequestInvalid([f"patch: Invalid value: {go_quote(shown)}: Object 'Kind' is missing in "
-                                           f"'{shown}'"]))
-    patched = decode_like_the_server(patched, info, warnings, shown)
-    return patched, warnings
-
-
-def update(cluster, info: KindInfo, new: dict, live: dict) -> bool:
-    """The API server's update (validation, immutability, generation) through objects.update_object."""
-    from kubesim.apiserver import objects
-
-    return objects.update_object(cluster, new, live, info)
-
-
-def get_live(cluster, info: KindInfo, namespace: str, name: str) -> dict:
-    obj = cluster.store.get(info.kind, namespace if info.namespaced else "", name)
-    if obj is None:
-        raise NotFound(info.resource, name)
-    return copy.deepcopy(obj)
-
+from kubesim.api.patch import strategic_merge_patch
+from kubesim.errors import StatusError, client_error
 
 # ---------------------------------------------------------------------------------------------
 # --record (genericclioptions.RecordFlags): kubernetes.io/change-cause
@@ -133,8 +37,8 @@ def record(obj: dict, change_cause: str | None) -> dict:
 SCALABLE = ("Deployment", "ReplicaSet")
 
 
-def scale(cluster, info: KindInfo, live: dict, replicas: int, current_replicas: int = -1,
-          resource_version: str = "", change_cause: str | None = None) -> bool:
+def scale(client, info: KindInfo, live: dict, replicas: int, current_replicas: int = -1,
+          resource_version: str = "", change_cause: str | None = None) -> dict:
     """The scale subresource's update of spec.replicas, after kubectl's preconditions."""
     if info.kind not in SCALABLE:
         raise NotFoundResource()
@@ -148,7 +52,7 @@ def scale(cluster, info: KindInfo, live: dict, replicas: int, current_replicas: 
     new = copy.deepcopy(live)
     new.setdefault("spec", {})["replicas"] = replicas
     record(new, change_cause)
-    return update(cluster, info, new, live)
+    return client.update(info, new)
 
 
 class NotFoundResource(StatusError):
@@ -242,21 +146,21 @@ def _group_kind(info: KindInfo) -> str:
     return f"{info.kind}.{info.group}" if info.group else info.kind
 
 
-def replicasets_of(cluster, deployment: dict) -> list[dict]:
+def replicasets_of(client, deployment: dict) -> list[dict]:
     from kubesim.controllers.deployment import owned_replicasets
 
     ns = deployment["metadata"].get("namespace", "")
-    return owned_replicasets(deployment, cluster.store.list("ReplicaSet", ns))
+    return owned_replicasets(deployment, client.list(kinds.by_kind("ReplicaSet"), ns))
 
 
-def revisions_of_daemonset(cluster, ds: dict) -> list[dict]:
+def revisions_of_daemonset(client, ds: dict) -> list[dict]:
     """ControllerRevisions controlled by the DaemonSet (controlledHistory)."""
     from kubesim.controllers.base import controller_ref, selector_of
 
     ns = ds["metadata"].get("namespace", "")
     sel = selector_of(ds)
     uid = ds["metadata"].get("uid")
-    return [cr for cr in cluster.store.list("ControllerRevision", ns)
+    return [cr for cr in client.list(kinds.by_kind("ControllerRevision"), ns)
             if sel.matches(cr["metadata"].get("labels") or {}) and (controller_ref(cr) or {}).get("uid") == uid]
 
 
@@ -320,13 +224,13 @@ class History:
     obj: dict  # the ReplicaSet or ControllerRevision
 
 
-def history(cluster, info: KindInfo, obj: dict) -> list[History]:
+def history(client, info: KindInfo, obj: dict) -> list[History]:
     """ViewHistory's revisions, oldest first."""
     if info.kind == "Deployment":
         from kubesim.controllers import deployment_util as du
 
         out: dict[int, History] = {}
-        for rs in replicasets_of(cluster, obj):
+        for rs in replicasets_of(client, obj):
             v = du.revision(rs)
             if v is None:
                 continue
@@ -338,7 +242,7 @@ def history(cluster, info: KindInfo, obj: dict) -> list[History]:
         return [out[k] for k in sorted(out)]
     if info.kind == "DaemonSet":
         out = {}
-        for cr in revisions_of_daemonset(cluster, obj):
+        for cr in revisions_of_daemonset(client, obj):
             v = int(cr.get("revision") or 0)
             applied = strategic_merge_patch(obj, cr.get("data") or {})
             template = (applied.get("spec") or {}).get("template") or {}
@@ -348,12 +252,12 @@ def history(cluster, info: KindInfo, obj: dict) -> list[History]:
     raise client_error(f'no history viewer has been implemented for "{_group_kind(info)}"')
 
 
-def rollback(cluster, info: KindInfo, live: dict, to_revision: int) -> str:
+def rollback(client, info: KindInfo, live: dict, to_revision: int) -> str:
     """Rollbacker.Rollback: the word kubectl prints (``rolled back`` or ``skipped rollback (...)``)."""
     from kubesim.controllers import deployment as dctl
 
     if info.kind == "Deployment":
-        rss = replicasets_of(cluster, live)
+        rss = replicasets_of(client, live)
         try:
             dctl.revision_replicaset(live, rss, to_revision)
             if (live.get("spec") or {}).get("paused"):
@@ -363,14 +267,14 @@ def rollback(cluster, info: KindInfo, live: dict, to_revision: int) -> str:
         except dctl.RolloutError as e:
             raise client_error(str(e)) from None
         if new is not None:
-            update(cluster, info, new, live)
+            client.update(info, new)
         return word
     if info.kind == "DaemonSet":
         from kubesim.controllers.daemonset import get_patch
 
         if to_revision < 0:
             raise client_error(f"unable to find specified revision {to_revision} in history")
-        revs = sorted(revisions_of_daemonset(cluster, live), key=lambda cr: int(cr.get("revision") or 0))
+        revs = sorted(revisions_of_daemonset(client, live), key=lambda cr: int(cr.get("revision") or 0))
         if to_revision == 0 and len(revs) <= 1:
             raise client_error("no last revision to roll back to")
         if to_revision == 0:
@@ -382,7 +286,7 @@ def rollback(cluster, info: KindInfo, live: dict, to_revision: int) -> str:
         if get_patch(live) == target.get("data"):
             return f"skipped rollback (current template already matches revision {to_revision})"
         new = strategic_merge_patch(live, target.get("data") or {})
-        update(cluster, info, new, live)
+        client.update(info, new)
         return "rolled back"
     raise client_error(f'no rollbacker has been implemented for "{_group_kind(info)}"')
 
@@ -425,167 +329,3 @@ def restart(info: KindInfo, live: dict, now: float) -> dict:
 
 class PatchFnError(Exception):
     """An error of a polymorphic helper; kubectl prints ``error: <resource> "<name>" <message>``."""
-
-
-# ---------------------------------------------------------------------------------------------
-# drain
-
-DAEMONSET_FATAL = "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)"
-DAEMONSET_WARNING = "ignoring DaemonSet-managed Pods"
-LOCAL_STORAGE_FATAL = "Pods with local storage (use --delete-emptydir-data to override)"
-LOCAL_STORAGE_WARNING = "deleting Pods with local storage"
-UNMANAGED_FATAL = "Pods that declare no controller (use --force to override)"
-UNMANAGED_WARNING = "deleting Pods that declare no controller"
-MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
-
-
-@dataclass
-class DrainOptions:
-    force: bool = False
-    ignore_daemonsets: bool = False
-    delete_emptydir_data: bool = False
-    pod_selector: str | None = None
-    grace_period: int = -1
-    disable_eviction: bool = False
-    skip_wait_for_delete_timeout: int = 0
-
-
-@dataclass
-class PodDelete:
-    pod: dict
-    delete: bool
-    reason: str  # Okay | Skip | Warning | Error
-    message: str = ""
-
-
-@dataclass
-class DrainPlan:
-    items: list[PodDelete] = field(default_factory=list)
-
-    def pods(self) -> list[dict]:
-        return [i.pod for i in self.items if i.delete]
-
-    def _grouped(self, reason: str) -> list[tuple[str, list[str]]]:
-        groups: dict[str, list[str]] = {}
-        for i in self.items:
-            if i.reason == reason:
-                msg = i.message if reason == "Warning" or i.message else "unexpected error"
-                md = i.pod["metadata"]
-                groups.setdefault(msg, []).append(f"{md.get('namespace', '')}/{md['name']}")
-        return list(groups.items())
-
-    def warnings(self) -> str:
-        return "; ".join(f"{msg}: {', '.join(pods)}" for msg, pods in self._grouped("Warning"))
-
-    def errors(self) -> list[str]:
-        out = []
-        for msg, pods in self._grouped("Error"):
-            if msg.lower().startswith("cannot delete"):
-                out.append(f"{msg}: {', '.join(pods)}")
-            else:
-                out.append(f"cannot delete {msg}: {', '.join(pods)}")
-        return out
-
-
-def _finished(pod: dict) -> bool:
-    return (pod.get("status") or {}).get("phase") in ("Succeeded", "Failed")
-
-
-def _controller_ref(pod: dict) -> dict | None:
-    for ref in pod["metadata"].get("ownerReferences") or []:
-        if ref.get("controller"):
-            return ref
-    return None
-
-
-def plan_drain(cluster, node: str, opts: DrainOptions) -> DrainPlan:
-    """GetPodsForDeletion: every pod on the node through the filters, in upstream's order."""
-    from kubesim.api import selectors
-
-    selector = None
-    if opts.pod_selector:
-        try:
-            selector = selectors.parse_label_selector(opts.pod_selector)
-        except ValueError as e:
-            raise UsageError(str(e)) from None
-    pods = [cluster.store.get(*k) for k in cluster.store.pod_keys_on_node(node)]
-    pods = sorted((p for p in pods if p is not None),
-                  key=lambda p: (p["metadata"].get("namespace", ""), p["metadata"]["name"]))
-    plan = DrainPlan()
-    for pod in pods:
-        if selector is not None and not selector.matches(pod["metadata"].get("labels") or {}):
-            continue
-        status = PodDelete(pod, True, "Okay")
-        for f in (_skip_deleted_filter, _daemonset_filter, _mirror_filter, _local_storage_filter,
-                  _unreplicated_filter):
-            status = f(cluster, pod, opts)
-            if not status.delete:
-                break
-        plan.items.append(status)
-    return plan
-
-
-def should_skip_pod(pod: dict, skip_seconds: int, now: float) -> bool:
-    """drain.shouldSkipPod: a deletionTimestamp more than ``skip_seconds`` whole seconds ago."""
-    from kubesim.clock import parse_timestamp
-
-    if skip_seconds <= 0:
-        return False
-    ts = parse_timestamp((pod.get("metadata") or {}).get("deletionTimestamp"))
-    return ts is not None and int(now - ts) > skip_seconds
-
-
-def _skip_deleted_filter(cluster, pod: dict, opts: DrainOptions) -> PodDelete:
-    if should_skip_pod(pod, opts.skip_wait_for_delete_timeout, cluster.now()):
-        return PodDelete(pod, False, "Skip")
-    return PodDelete(pod, True, "Okay")
-
-
-def _daemonset_filter(cluster, pod: dict, opts: DrainOptions) -> PodDelete:
-    ref = _controller_ref(pod)
-    if ref is None or ref.get("kind") != "DaemonSet" or _finished(pod):
-        return PodDelete(pod, True, "Okay")
-    if cluster.store.get("DaemonSet", pod["metadata"].get("namespace", ""), ref.get("name", "")) is None:
-        message = f'daemonsets.apps "{ref.get("name", "")}" not found'
-        if opts.force:
-            return PodDelete(pod, True, "Warning", message)
-        return PodDelete(pod, False, "Error", message)
-    if not opts.ignore_daemonsets:
-        return PodDelete(pod, False, "Error", DAEMONSET_FATAL)
-    return PodDelete(pod, False, "Warning", DAEMONSET_WARNING)
-
-
-def _mirror_filter(cluster, pod: dict, opts: DrainOptions) -> PodDelete:
-    if MIRROR_ANNOTATION in (pod["metadata"].get("annotations") or {}):
-        return PodDelete(pod, False, "Skip")
-    return PodDelete(pod, True, "Okay")
-
-
-def _local_storage_filter(cluster, pod: dict, opts: DrainOptions) -> PodDelete:
-    if not any("emptyDir" in v for v in (pod.get("spec") or {}).get("volumes") or []) or _finished(pod):
-        return PodDelete(pod, True, "Okay")
-    if not opts.delete_emptydir_data:
-        return PodDelete(pod, False, "Error", LOCAL_STORAGE_FATAL)
-    return PodDelete(pod, True, "Warning", LOCAL_STORAGE_WARNING)
-
-
-def _unreplicated_filter(cluster, pod: dict, opts: DrainOptions) -> PodDelete:
-    if _finished(pod) or _controller_ref(pod) is not None:
-        return PodDelete(pod, True, "Okay")
-    if opts.force:
-        return PodDelete(pod, True, "Warning", UNMANAGED_WARNING)
-    return PodDelete(pod, False, "Error", UNMANAGED_FATAL)
-
-
-def cordon(cluster, node: dict, unschedulable: bool) -> bool:
-    """The cordon helper's update of spec.unschedulable; False when already so."""
-    if bool((node.get("spec") or {}).get("unschedulable")) == unschedulable:
-        return False
-    new = copy.deepcopy(node)
-    spec = new.setdefault("spec", {})
-    if unschedulable:
-        spec["unschedulable"] = True
-    else:
-        spec.pop("unschedulable", None)
-    update(cluster, kinds.by_kind("Node"), new, node)
-    return True

@@ -1,17 +1,38 @@
-"""kubectl get: tables, -o wide|yaml|json|name|jsonpath|custom-columns, selectors, sorting."""
+"""kubectl get: tables, -o wide|yaml|json|name|jsonpath|custom-columns, selectors, sorting,
+``--raw``.
+
+Upstream: staging/src/k8s.io/kubectl/pkg/cmd/get/get.go (the printers it picks, "No resources
+found in NS namespace.", multi-kind output), get/sorter.go (``--sort-by``). The tables are the
+server-side printers' (``kubesim.printers.tables``).
+"""
 
 from __future__ import annotations
 
 import json
 
-from kubesim.cli.session import namespace, session
-from kubesim.errors import KubesimError, UsageError
+from kubesim.errors import KubesimError, NotFound, UsageError
+
+
+def add_flags(p):
+    p.add_argument("args", nargs="*", metavar="TYPE[.VERSION][.GROUP] [NAME ...]")
+    p.add_argument("-A", "--all-namespaces", action="store_true", help="list across all namespaces")
+    p.add_argument("-o", "--output", default=None,
+                   help="output format: json|yaml|name|wide|jsonpath=...|custom-columns=...")
+    p.add_argument("-l", "--selector", help="label selector (e.g. -l key1=value1,key2 in (a,b))")
+    p.add_argument("--field-selector", help="field selector (e.g. --field-selector spec.nodeName=node01)")
+    p.add_argument("--show-labels", action="store_true", help="show all labels as the last column")
+    p.add_argument("-L", "--label-columns", action="append", default=[], help="label keys to show as columns")
+    p.add_argument("--sort-by", help="JSONPath to sort the list by (e.g. .metadata.name)")
+    p.add_argument("--no-headers", action="store_true", help="don't print headers")
+    p.add_argument("--show-kind", action="store_true", help="list the resource type for the requested object(s)")
+    p.add_argument("-f", "--filename", action="append", help="identify the resources by the files that define them")
+    p.add_argument("--raw", help="raw URI to request, e.g. /api/v1/nodes/node01/proxy/configz")
 
 
 def _targets(words: list[str]):
     """[(KindInfo, [names])] from ``pods``, ``pods,nodes``, ``pod/x node/y``, ``all``."""
     from kubesim.api import kinds
-    from kubesim.cli.resources import parse_targets
+    from kubesim.kubectl.resource import parse_targets
 
     if not words:
         raise UsageError("You must specify the type of resource to get. Use \"kubesim api-resources\" "
@@ -29,30 +50,29 @@ def _targets(words: list[str]):
     return parse_targets(words)
 
 
-def get_cmd(args, env) -> int:
+def run(f, args, env) -> int:
     if args.raw:
-        return _raw(args, env)
-    from kubesim.apiserver import objects
-
+        return _raw(f, args, env)
     if args.filename:
         from kubesim.codec.load import load
+        from kubesim.kubectl.resource import prepare
 
         docs = load(args.filename, stdin=env.stdin)
-        prepared = objects.prepare(docs, args.namespace, "getting", explicit_namespace=bool(args.namespace))
+        prepared = prepare(docs, f.namespace_flag, "getting", explicit_namespace=f.explicit_namespace)
         targets = [(p.info, [p.name]) for p in prepared]
         ns_for = {id(t): p.namespace for t, p in zip(targets, prepared)}
     else:
         targets = _targets(args.args)
         ns_for = {}
     all_ns = bool(args.all_namespaces)
-    ns = None if all_ns else namespace(args)
+    ns = None if all_ns else f.namespace()
     results: list[tuple] = []
     errors: list[KubesimError] = []
-    with session(args, env) as cluster:
-        now = cluster.now()
+    with f.connect() as client:
+        now = client.now()
         for t in targets:
             info, names = t
-            objs, errs = objects.select(cluster, info, names, ns_for.get(id(t), ns), args.selector, args.field_selector)
+            objs, errs = select(client, info, names, ns_for.get(id(t), ns), args.selector, args.field_selector)
             errors.extend(errs)
             results.append((info, names, objs))
     out = render(results, args, now, all_ns, ns, env)
@@ -62,6 +82,27 @@ def get_cmd(args, env) -> int:
     for e in errors:
         env.stderr.write(str(e) + "\n")
     return 1 if errors else 0
+
+
+def select(client, info, names: list[str], namespace: str | None, label_selector: str | None,
+           field_selector: str | None) -> tuple[list[dict], list[KubesimError]]:
+    """The objects ``get`` shows: each named one (a NotFound error for each missing one, the
+    others still shown, as kubectl does), else the list the selectors match."""
+    if not names:
+        return client.list(info, namespace, label_selector, field_selector), []
+    found, errors = [], []
+    for n in names:
+        obj = client.find(info, namespace or "", n)
+        if obj is None:
+            errors.append(NotFound(info.resource, n))
+        else:
+            found.append(obj)
+    if label_selector or field_selector:
+        # a named get with selectors filters the named objects (the server's list does it)
+        kept = {(o["metadata"].get("namespace", ""), o["metadata"]["name"])
+                for o in client.list(info, namespace, label_selector, field_selector)}
+        found = [o for o in found if (o["metadata"].get("namespace", ""), o["metadata"]["name"]) in kept]
+    return found, errors
 
 
 def _natural_key(s: str) -> tuple:
@@ -193,31 +234,9 @@ def _format_arg(fmt: str, prefixes) -> str:
     raise UsageError("template format specified but no template given")
 
 
-def _raw(args, env) -> int:
-    """``get --raw``: the kubelet's configz for a node (DESIGN §3.6), nothing else yet."""
-    import re
-
-    m = re.fullmatch(r"/api/v1/nodes/([^/]+)/proxy/configz", args.raw)
-    if not m:
-        raise _not_found_raw(args.raw)
-    node_name = m.group(1)
-    with session(args, env) as cluster:
-        node = cluster.store.get("Node", "", node_name)
-        if node is None:
-            from kubesim.errors import NotFound
-
-            raise NotFound("nodes", node_name)
-        from kubesim.controlplane.components import static_pod_path
-        from kubesim.kubelet.config import kubelet_configz
-
-        body = kubelet_configz(node, static_pod_path(cluster, node_name))
+def _raw(f, args, env) -> int:
+    """``get --raw``: a non-resource path (the kubelet's configz for a node, DESIGN §3.6)."""
+    with f.connect() as client:
+        body = client.raw(args.raw)
     env.stdout.write(json.dumps(body, separators=(",", ":")) + "\n")
     return 0
-
-
-def _not_found_raw(path: str) -> KubesimError:
-    from kubesim.errors import StatusError
-
-    err = StatusError("the server could not find the requested resource")
-    err.reason = "NotFound"
-    return err

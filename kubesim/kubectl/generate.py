@@ -16,9 +16,8 @@ Flags are parsed the way pflag parses them: ``--replicas``/``--port``/``--value`
 as a CSV string slice, ``run --port`` with ``strconv.Atoi`` and a silent int32 wrap-around, bool
 flags accepting ``--flag``, ``--flag=true|false|1|0|t|f|...``. Errors carry kubectl's texts.
 
-Without ``--dry-run`` the generated object goes through the API server path
-(``engine.objects.create_object`` inside one ``session``); ``--dry-run=server`` does the same and
-then rolls the transaction back. The object the server returns is printed by kubesim's usual
+Without ``--dry-run`` the generated object is created through the client; ``--dry-run=server``
+does the same in a session that is not committed. The object the server returns is printed by kubesim's usual
 printers: its ``-o yaml`` is kubectl's, its ``-o json`` has sorted keys where kubectl, decoding into
 a typed object, would keep Go order. What kubesim leaves out is listed in ``UNSUPPORTED``.
 """
@@ -30,7 +29,7 @@ import json
 import re
 
 from kubesim.api.gofmt import GO_FALSE, GO_TRUE, go_quote
-from kubesim.cli.flags import dry_run_strategy
+from kubesim.kubectl.cmd.util import dry_run_strategy
 from kubesim.errors import Invalid, StatusError, UsageError
 
 # What kubectl's generators offer that kubesim does not (yet): attach/interactive ``run``, ``--expose``
@@ -46,7 +45,7 @@ _PRINT_FORMATS = ("go-template,go-template-file,json,jsonpath,jsonpath-as-json,j
 # flags
 
 
-def _bool_flag(p, *names: str, dest: str, help: str) -> None:
+def bool_flag(p, *names: str, dest: str, help: str) -> None:
     """A pflag bool: ``--x`` sets it, ``--x=false`` (any strconv.ParseBool spelling) clears it, and
     unlike argparse's ``nargs="?"`` the next word is never taken as its value."""
     p.add_argument(*names, dest=dest, action="store_const", const=True, default=None, help=help)
@@ -57,7 +56,7 @@ def _bool_flag(p, *names: str, dest: str, help: str) -> None:
                                help=argparse.SUPPRESS)
 
 
-def _dry_run_flag(p) -> None:
+def dry_run_flag(p) -> None:
     p.add_argument("--dry-run", dest="dry_run", nargs="?", const="unchanged", default=None, metavar="none|server|client",
                    help='"client" only prints the object that would be sent; "server" submits it without '
                         "persisting it; \"none\" (the default) creates it")
@@ -85,7 +84,7 @@ def create_generator_args(p) -> None:
     g.add_argument("-r", "--replicas", default=None, metavar="N", help="deployment: number of replicas (default 1)")
     g.add_argument("--port", default=None, metavar="PORT", help="deployment: the port the first container exposes")
     g.add_argument("--value", default=None, metavar="N", help="priorityclass: the value of this priority class")
-    _bool_flag(g, "--global-default", dest="global_default",
+    bool_flag(g, "--global-default", dest="global_default",
                help="priorityclass: whether this PriorityClass is the default priority")
     g.add_argument("--description", default=None, help="priorityclass: an arbitrary description")
     g.add_argument("--preemption-policy", default=None, metavar="POLICY",
@@ -96,25 +95,7 @@ def create_generator_args(p) -> None:
                    help="poddisruptionbudget: the minimum number or percentage of available pods")
     g.add_argument("--max-unavailable", default=None, metavar="N|N%%",
                    help="poddisruptionbudget: the maximum number or percentage of unavailable pods")
-    _dry_run_flag(g)
-
-
-def run_cmd_args(p) -> None:
-    p.add_argument("name", nargs="*", metavar="NAME [ARGS...]", help="the pod's name, then arguments for its container")
-    p.add_argument("--image", default=None, help="the image for the container to run (required)")
-    p.add_argument("-l", "--labels", default=None, help="comma-separated labels to apply to the pod (default run=NAME)")
-    p.add_argument("--env", action="append", default=None, metavar="KEY=VALUE",
-                   help="environment variables to set in the container (repeatable)")
-    p.add_argument("--annotations", action="append", default=None, metavar="KEY=VALUE",
-                   help="annotations to apply to the pod (repeatable)")
-    p.add_argument("--port", default=None, help="the port that this container exposes")
-    p.add_argument("--restart", default=None, help="the restart policy: Always (default), OnFailure or Never")
-    p.add_argument("--image-pull-policy", default=None, help="Always, IfNotPresent or Never (default: set by the server)")
-    _bool_flag(p, "--command", dest="command",
-               help="use the arguments after -- as the container's command rather than its args")
-    _bool_flag(p, "--privileged", dest="privileged", help="run the container in privileged mode")
-    _dry_run_flag(p)
-    p.add_argument("-o", "--output", default=None, help="output format: json|yaml|name|jsonpath=...")
+    dry_run_flag(g)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -159,7 +140,7 @@ def go_atoi(s: str) -> int:
     return n
 
 
-def _int32_wrap(n: int) -> int:
+def int32_wrap(n: int) -> int:
     return ((n + (1 << 31)) % (1 << 32)) - (1 << 31)
 
 
@@ -502,7 +483,7 @@ def render(obj: dict, fmt: str | None, suffix: str, typed: bool) -> str:
 # commands
 
 
-def _usage(verb: str, message: str) -> UsageError:
+def usage_error(verb: str, message: str) -> UsageError:
     """cmdutil.UsageErrorf: the message and a pointer to the command's help."""
     return UsageError(f"{message}\nSee 'kubesim {verb} -h' for help and examples")
 
@@ -531,11 +512,11 @@ def _int32_flag(raw: str | None, verb: str, flag: str, default: int) -> int:
         raise _flag_error(verb, raw, flag, str(e)) from None
 
 
-def create_generated(args, env) -> int:
+def create_generated(f, args, env) -> int:
     """``create deployment|namespace|priorityclass NAME ...``."""
     what = _CREATE_ALIASES.get(args.what[0])
     if what is None:
-        raise _usage("create", "Unexpected args: [" + " ".join(args.what) + "]")
+        raise usage_error("create", "Unexpected args: [" + " ".join(args.what) + "]")
     verb = f"create {what}"
     reject_generator_flags(args, verb, tuple(dest for dest, _ in _CREATE_FLAGS[what]) + ("dry_run",))
     # cobra's flag parsing comes first: the int32 flags and the image CSV
@@ -552,7 +533,7 @@ def create_generated(args, env) -> int:
         raise UsageError('required flag(s) "image" not set')
     names = args.what[1:]
     if len(names) != 1:
-        raise _usage(verb, f"exactly one NAME is required, got {len(names)}")
+        raise usage_error(verb, f"exactly one NAME is required, got {len(names)}")
     name = names[0]
     strategy = dry_run_strategy(args.dry_run, env)
     check_output(args.output)
@@ -584,7 +565,7 @@ def create_generated(args, env) -> int:
             return priority_class(name, value, bool(args.global_default), args.description or "",
                                   "PreemptLowerPriority" if args.preemption_policy is None else args.preemption_policy)
         wrap = "priorityclass"
-    env.stdout.write(_submit(args, env, build, strategy, wrap))
+    env.stdout.write(submit(f, args, env, build, strategy, wrap))
     return 0
 
 
@@ -605,46 +586,6 @@ def _validate_pdb_flags(name: str, args) -> None:
         raise UsageError("invalid format specified for max-unavailable")
 
 
-def run_cmd(args, env) -> int:
-    """``run NAME --image=IMAGE [...] [-- ARGS...]``: a pod, from the run-pod/v1 generator."""
-    if args.image is None:
-        raise UsageError('required flag(s) "image" not set')
-    strategy = dry_run_strategy(args.dry_run, env)
-    check_output(args.output)
-    words = list(args.name) + list(getattr(args, "after_dashdash", None) or [])
-    if not words:
-        raise _usage("run", "NAME is required for run")
-    if not args.image:
-        raise UsageError("--image is required")
-    if not is_image_reference(args.image):
-        raise UsageError(f'Invalid image name {go_quote(args.image)}: invalid reference format')
-    restart = args.restart or ""
-    if restart not in ("", "Always", "OnFailure", "Never"):
-        raise _usage("run", f"invalid restart policy: {restart}")
-    pull = args.image_pull_policy or ""
-    if pull not in ("", "Always", "IfNotPresent", "Never"):
-        raise _usage("run", f"invalid image pull policy: {pull}")
-    name, rest = words[0], words[1:]
-    if not name:
-        raise UsageError("Parameter: name is required")
-    envs = parse_envs(args.env or [])
-    annotations = parse_annotations(args.annotations or [])
-    labels = parse_labels(args.labels) if args.labels else None
-    port = None
-    if args.port:
-        try:
-            port = _int32_wrap(go_atoi(args.port))
-        except ValueError as e:
-            raise UsageError(str(e)) from None
-
-    def build(rng):
-        return pod(name, args.image, labels, annotations or None, envs, port, restart, bool(args.command), rest,
-                   pull, bool(args.privileged), args.namespace if strategy == "client" else None)
-
-    env.stdout.write(_submit(args, env, build, strategy, None))
-    return 0
-
-
 class _NoResource(StatusError):
     """What a typed client gets back when the server does not serve the resource (a bare 404)."""
 
@@ -654,15 +595,9 @@ class _NoResource(StatusError):
         super().__init__(f"the server could not find the requested resource (post {resource})")
 
 
-class _ServerDryRun(Exception):
-    def __init__(self, obj: dict):
-        super().__init__("server dry run")
-        self.obj = obj
-
-
-def _submit(args, env, build, strategy: str, wrap: str | None) -> str:
-    """Print the generated object (client dry run), or create it through the API server path
-    (and, for a server dry run, roll the transaction back) and print what the server returned."""
+def submit(f, args, env, build, strategy: str, wrap: str | None) -> str:
+    """Print the generated object (client dry run), or create it through the client (for a
+    server dry run, in a session that is not committed) and print what the server returned."""
     import copy
 
     if strategy == "client":
@@ -670,25 +605,19 @@ def _submit(args, env, build, strategy: str, wrap: str | None) -> str:
 
         return render(build(make_random(0, env.vars)), args.output, "created (dry run)", typed=True)
     from kubesim.api import kinds
-    from kubesim.cli.session import namespace, session
-    from kubesim.apiserver import objects
 
     try:
-        try:
-            with session(args, env) as cluster:
-                obj = build(cluster.rng)
-                try:
-                    info = kinds.by_kind(obj["kind"])
-                except KeyError:
-                    raise _NoResource(_KIND_NAMES[obj["kind"]][1]) from None
-                if info.namespaced:
-                    obj["metadata"]["namespace"] = namespace(args)
-                created = copy.deepcopy(objects.create_object(cluster, obj, info))
-                if strategy == "server":
-                    raise _ServerDryRun(created)
-        except _ServerDryRun as d:
-            created = d.obj
-            created.get("metadata", {}).pop("resourceVersion", None)
+        with f.connect(commit=strategy != "server") as client:
+            obj = build(client.rng)
+            try:
+                info = kinds.by_kind(obj["kind"])
+            except KeyError:
+                raise _NoResource(_KIND_NAMES[obj["kind"]][1]) from None
+            if info.namespaced:
+                obj["metadata"]["namespace"] = f.namespace()
+            created = copy.deepcopy(client.create(obj, info))
+            if strategy == "server":
+                created.get("metadata", {}).pop("resourceVersion", None)
     except StatusError as e:
         if wrap is None:
             raise

@@ -1,9 +1,9 @@
-"""The explain-schedule view (DESIGN §3.5): nodes as rows, plugins as columns.
+"""explain-schedule's view (DESIGN §3.5): nodes as rows, plugins as columns.
 
 Two tables: every filter plugin's verdict on every node (✓, ``skipped``, or upstream's reason),
 then every score plugin's raw → normalized × weight = final and the total, winner first. Each
 plugin column also carries its legacy predicate/priority name from pre-framework material
-(kubesim.scheduler.plugins.registry.LEGACY_NAMES). An unschedulable pod gets the
+(the scheduler's, as the server lists them: ``Client.scheduler_plugins``). An unschedulable pod gets the
 FailedScheduling message and, per node, a plain-language line on what would make it fit.
 
 Rich renders the tables on a terminal (colour) and as plain text when piped. Printers never
@@ -17,10 +17,8 @@ import re
 MAX_NODE_ROWS = 20
 
 
-def _legacy(plugin: str, which: str) -> str:
-    from kubesim.scheduler.plugins.registry import LEGACY_NAMES
-
-    return (LEGACY_NAMES.get(plugin) or {}).get(which) or ""
+def _legacy(legacy: dict | None, plugin: str, which: str) -> str:
+    return ((legacy or {}).get(plugin) or {}).get(which) or ""
 
 
 # -- what would make it fit ------------------------------------------------------------------------
@@ -99,16 +97,17 @@ def _esc(s: str) -> str:
 
 
 def render(exp: dict, *, color: bool, width: int | None = None, pod: dict | None = None,
-           nodes: dict[str, dict] | None = None) -> str:
-    """The text view of one explanation (plain text without trailing blanks unless ``color``)."""
-    text = _render(exp, color=color, width=width, pod=pod, nodes=nodes)
+           nodes: dict[str, dict] | None = None, legacy: dict | None = None) -> str:
+    """The text view of one explanation (plain text without trailing blanks unless ``color``);
+    ``legacy`` maps plugins to their legacy predicate/priority names (the scheduler's)."""
+    text = _render(exp, color=color, width=width, pod=pod, nodes=nodes, legacy=legacy)
     if color:
         return text
     return "\n".join(line.rstrip() for line in text.split("\n"))
 
 
 def _render(exp: dict, *, color: bool, width: int | None, pod: dict | None,
-            nodes: dict[str, dict] | None) -> str:
+            nodes: dict[str, dict] | None, legacy: dict | None) -> str:
     import io
 
     from rich import box
@@ -147,10 +146,10 @@ def _render(exp: dict, *, color: bool, width: int | None, pod: dict | None,
                 score_plugins.append(k)
 
     def header(plugin: str, which: str) -> str:
-        legacy = _legacy(plugin, which)
-        if not legacy:
+        old = _legacy(legacy, plugin, which)
+        if not old:
             return plugin
-        return f"{plugin}\n[dim]{legacy}[/dim]" if color else f"{plugin}\n({legacy})"
+        return f"{plugin}\n[dim]{old}[/dim]" if color else f"{plugin}\n({old})"
 
     t = Table(title="Filter (predicates): can the pod run on the node?", box=box.SIMPLE_HEAD,
               title_justify="left", show_lines=False, pad_edge=False)

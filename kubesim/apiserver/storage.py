@@ -1,0 +1,20 @@
+"""The API server's storage interface: the one way into the state.
+
+Only the API server holds the ``Store`` (the SQLite-backed state, ``kubesim.store``); the
+control plane opens it through here and hands it to its components as the storage they read
+and write through (their writes are the API server's: a component never opens the state
+itself). kubectl never sees it: it talks to the API server through the client interface.
+
+Upstream: the generic registry's storage layer (staging/src/k8s.io/apiserver/pkg/registry/
+generic/registry/store.go over storage.Interface): objects keyed by resource, namespace and
+name, with a global resourceVersion.
+"""
+
+from __future__ import annotations
+
+
+def open_storage(directory):
+    """Open the state in ``directory`` (creating it) for one transaction."""
+    from kubesim.store import Store
+
+    return Store(directory).open()

@@ -1,0 +1,58 @@
+"""The one verb table: every verb, its one-line help, and the module that declares its flags
+(``add_flags(parser)``) and runs it (``run(f, args, env)``). Modules are imported only when their
+verb runs, so start-up stays cheap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Verb:
+    help: str
+    module: str  # kubesim.<module>
+    run: str = "run"
+    flags: str = "add_flags"
+
+
+_K = "kubectl.cmd."
+
+VERBS: dict[str, Verb] = {
+    "apply": Verb("Apply a configuration to a resource by file name or stdin", _K + "apply"),
+    "create": Verb("Create a resource from a file or from stdin, or a deployment, namespace, priorityclass or "
+                   "poddisruptionbudget", _K + "create"),
+    "get": Verb("Display one or many resources", _K + "get"),
+    "describe": Verb("Show details of a specific resource or group of resources", _K + "describe"),
+    "delete": Verb("Delete resources by file names, stdin, resources and names, or by resources and label selector",
+                   _K + "delete"),
+    "label": Verb("Update the labels on a resource", _K + "label", "label_cmd"),
+    "annotate": Verb("Update the annotations on a resource", _K + "label", "annotate_cmd"),
+    "taint": Verb("Update the taints on one or more nodes", _K + "taint"),
+    "cordon": Verb("Mark node as unschedulable", _K + "cordon", "cordon_cmd"),
+    "uncordon": Verb("Mark node as schedulable", _K + "cordon", "uncordon_cmd"),
+    "api-resources": Verb("Print the supported API resources", _K + "api_resources"),
+    "explain-schedule": Verb("kubesim's own: every scheduler plugin's verdict and score for a pod, on every node",
+                             _K + "explain_schedule"),
+    "cluster": Verb("kubesim's own: init, reset or inspect the simulated cluster", "cli.cluster"),
+    "advance": Verb("kubesim's own: move the simulated clock forward and settle", _K + "advance"),
+    "version": Verb("Print the client and simulated server version", _K + "version"),
+    "logs": Verb("Print the logs for a container in a pod", _K + "logs"),
+    "events": Verb("List events", _K + "events"),
+    "node": Verb("kubesim's own: stop or start a node's kubelet (node failure drills)", _K + "node"),
+    "run": Verb("Run a particular image on the cluster", _K + "run"),
+    "scale": Verb("Set a new size for a deployment, replica set, or replication controller", _K + "scale"),
+    "set": Verb("Set specific features on objects (set image)", _K + "set"),
+    "rollout": Verb("Manage the rollout of a resource (status, history, undo, restart, pause, resume)",
+                    _K + "rollout"),
+    "drain": Verb("Drain node in preparation for maintenance", _K + "drain"),
+    "patch": Verb("Update fields of a resource", _K + "patch"),
+    "replace": Verb("Replace a resource by file name or stdin", _K + "replace"),
+    "edit": Verb("Edit a resource on the server (through $EDITOR)", _K + "edit"),
+}
+
+
+def module_of(verb: Verb):
+    import importlib
+
+    return importlib.import_module("kubesim." + verb.module)

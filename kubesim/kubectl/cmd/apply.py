@@ -1,0 +1,46 @@
+"""kubectl apply -f: create what is absent, three-way merge what exists.
+
+Upstream: staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go; the merge is
+``kubesim.kubectl.apply``.
+"""
+
+from __future__ import annotations
+
+from kubesim.errors import UsageError
+
+
+def add_flags(p):
+    p.add_argument("-f", "--filename", action="append", required=True, help="file, directory or - for stdin")
+    p.add_argument("-R", "--recursive", action="store_true", help="process the directory used in -f recursively")
+    p.add_argument("-o", "--output", default=None, help="output format: name")
+
+
+def load_documents(args, env, verb: str):
+    """The documents of ``-f`` (``-R``): kubectl's error when there are none."""
+    from kubesim.codec.load import load
+
+    docs = load(args.filename, recursive=args.recursive, stdin=env.stdin)
+    if not docs:
+        raise UsageError("no objects passed to " + verb)
+    return docs
+
+
+def from_manifests(f, args, env, verb: str, send) -> int:
+    """apply / create -f: the documents prepared (client-side errors kept in file order, to be
+    reported among the server's), ``send(client, prepared, errors)``, its lines printed."""
+    from kubesim.kubectl.resource import prepare
+
+    docs = load_documents(args, env, verb)
+    prepared, errors = prepare(docs, f.namespace_flag, "creating", explicit_namespace=f.explicit_namespace,
+                               collect=True)
+    with f.connect() as client:
+        lines = send(client, prepared, errors)
+    for line in lines:
+        env.stdout.write((line.rsplit(" ", 1)[0] if args.output == "name" else line) + "\n")
+    return 0
+
+
+def run(f, args, env) -> int:
+    from kubesim.kubectl.apply import apply
+
+    return from_manifests(f, args, env, "apply", apply)

@@ -1,0 +1,181 @@
+"""kubectl rollout status|history|undo|restart|pause|resume.
+
+Upstream: staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_{status,history,undo,restart,pause,
+resume}.go; what each does to each kind is ``kubesim.kubectl.polymorphichelpers``.
+
+``rollout status`` does not wait yet: the settle loop has already run everything that happens
+at the current simulated time. A finished rollout prints kubectl's success line; an unfinished
+one prints kubectl's waiting line and, with ``--watch`` (the default), fails as kubectl's
+``--timeout`` does (``error: timed out waiting for the condition``): the rollout needs simulated
+time to pass (``kubesim advance``).
+"""
+
+from __future__ import annotations
+
+from kubesim.errors import UsageError
+from kubesim.kubectl import polymorphichelpers as ph
+from kubesim.kubectl.cmd.util import (add_dry_run, aggregate_lines, bool_flag_value, check_output,
+                                      dry_run_strategy, dry_suffix, objects_text, result_line)
+from kubesim.kubectl.resource import resolve
+
+_ROLLOUT = ("history", "pause", "restart", "resume", "status", "undo")
+_ROLLOUT_FLAGS = {  # flag attribute → subcommands that have it
+    "revision": ("history", "status"), "to_revision": ("undo",), "watch": ("status",), "timeout": ("status",),
+    "selector": _ROLLOUT, "output": ("history", "pause", "restart", "resume", "undo"),
+    "dry_run": ("undo",),
+}
+_FLAG_NAMES = {"revision": "--revision", "to_revision": "--to-revision", "watch": "--watch", "timeout": "--timeout",
+               "selector": "--selector", "output": "--output", "dry_run": "--dry-run"}
+
+
+def add_flags(p):
+    p.add_argument("args", nargs="*", metavar="SUBCOMMAND (TYPE NAME | TYPE/NAME)")
+    p.add_argument("-f", "--filename", action="append")
+    p.add_argument("-R", "--recursive", action="store_true")
+    p.add_argument("-l", "--selector", default=None)
+    p.add_argument("--revision", type=int, default=None, help="history/status: the revision to show or pin to")
+    p.add_argument("--to-revision", type=int, default=None, help="undo: the revision to roll back to (0 = the last)")
+    p.add_argument("-w", "--watch", nargs="?", const="true", default=None, help="status: watch until done")
+    p.add_argument("--timeout", default=None, help="status: how long to wait")
+    p.add_argument("-o", "--output", default=None, help="name|yaml|json")
+    p.add_argument("--field-manager", default="kubectl-rollout")
+    add_dry_run(p)
+
+
+def run(f, args, env) -> int:
+    if not args.args:
+        raise UsageError('a subcommand is required: one of "history", "pause", "restart", "resume", "status", "undo"'
+                         "\nSee 'kubesim rollout --help' for usage.")
+    sub, words = args.args[0], args.args[1:]
+    if sub not in _ROLLOUT:
+        raise UsageError(f'unknown command "{sub}" for "kubesim rollout"')
+    for attr, subs in _ROLLOUT_FLAGS.items():
+        if getattr(args, attr, None) is not None and sub not in subs:
+            raise UsageError(f"unknown flag: {_FLAG_NAMES[attr]}\nSee 'kubesim rollout {sub} --help' for usage.")
+    if not words and not args.filename:
+        raise UsageError("required resource not specified")
+    check_output(args.output)
+    return {"status": _rollout_status, "history": _rollout_history, "undo": _rollout_undo,
+            "restart": _rollout_restart, "pause": _rollout_pause, "resume": _rollout_resume}[sub](f, args, env, words)
+
+
+def _rollout_status(f, args, env, words) -> int:
+    revision = args.revision or 0
+    if revision < 0:
+        raise UsageError(f"revision must be a positive integer: {revision}")
+    watch = bool_flag_value(args.watch, "-w, --watch") if args.watch is not None else True
+    with f.connect() as client:
+        targets = resolve(client, f, args, words, True, args.filename, args.selector, single_type=True,
+                          stdin=env.stdin)
+        if len(targets) != 1:
+            raise UsageError("rollout status is only supported on individual resources and resource collections - "
+                             f"{len(targets)} resources were found")
+        info, obj = targets[0]
+        message, done = ph.rollout_status(info, obj, revision)
+    env.stdout.write(message + "\n")
+    if done or not watch:
+        return 0
+    raise UsageError("timed out waiting for the condition")
+
+
+def _rollout_history(f, args, env, words) -> int:
+    from kubesim.kubectl.describe.apps import pod_template_text
+    from kubesim.printers.tables import tabwrite
+
+    revision = args.revision or 0
+    if revision < 0:
+        raise UsageError(f"revision must be a positive integer: {revision}")
+    out = []
+    with f.connect() as client:
+        for info, obj in resolve(client, f, args, words, True, args.filename, args.selector, stdin=env.stdin):
+            revs = ph.history(client, info, obj)
+            if args.output:
+                chosen = [h for h in revs if h.revision == revision] if revision > 0 else revs
+                if revision > 0 and not chosen:
+                    raise UsageError("unable to find the specified revision")
+                objs = [h.obj for h in chosen]
+                if args.output == "name":
+                    from kubesim.printers.output import name_line
+
+                    out.append("".join(name_line(o) + "\n" for o in objs))
+                else:
+                    out.append(objects_text(objs, args.output))
+                continue
+            if not revs:
+                body = "No rollout history found."
+            elif revision > 0:
+                match = [h for h in revs if h.revision == revision]
+                if not match:
+                    raise UsageError("unable to find the specified revision")
+                body = pod_template_text(match[0].template)
+            else:
+                rows = "REVISION\tCHANGE-CAUSE\n" + "".join(
+                    f"{h.revision}\t{h.change_cause or '<none>'}\n" for h in revs)
+                body = tabwrite(rows, 0, 8, 2)
+            with_revision = f"with revision #{revision}" if revision > 0 else ""
+            out.append(f"{info.ref}/{obj['metadata']['name']} {with_revision}\n{body}\n")
+    env.stdout.write("".join(out))
+    return 0
+
+
+def _rollout_undo(f, args, env, words) -> int:
+    from kubesim.kubectl.describe.apps import pod_template_text
+
+    to_revision = args.to_revision or 0
+    dry = dry_run_strategy(args.dry_run, env)
+    lines = []
+    with f.connect() as client:
+        for info, live in resolve(client, f, args, words, True, args.filename, args.selector, stdin=env.stdin):
+            if dry != "none":
+                if info.kind == "Deployment":
+                    from kubesim.controllers import deployment as dctl
+
+                    try:
+                        rs = dctl.revision_replicaset(live, ph.replicasets_of(client, live), to_revision)
+                    except dctl.RolloutError as e:
+                        raise UsageError(str(e)) from None
+                    template = dict((rs.get("spec") or {}).get("template") or {})
+                    lines.append(result_line(info, live, pod_template_text(template) + dry_suffix(dry),
+                                       args.output))
+                    continue
+            word = ph.rollback(client, info, live, to_revision)
+            lines.append(result_line(info, live, word, args.output))
+    env.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
+def _patch_fn_verb(f, args, env, words, fn, operation: str, already: str | None = None) -> int:
+    """pause / resume / restart: CalculatePatches over the objects, kubectl's error per object."""
+    lines, errors = [], []
+    with f.connect() as client:
+        targets = resolve(client, f, args, words, True, args.filename, args.selector, stdin=env.stdin)
+        for info, live in targets:
+            try:
+                new = fn(client, info, live)
+            except ph.PatchFnError as e:
+                errors.append(f'error: {info.resource} "{live["metadata"]["name"]}" {e}')
+                continue
+            before = live["metadata"].get("resourceVersion")
+            if client.update(info, new)["metadata"].get("resourceVersion") == before:
+                if already:
+                    lines.append(result_line(info, live, already, args.output))
+                    continue
+                errors.append(f"failed to create patch for {live['metadata']['name']}: if restart has already been "
+                              "triggered within the past second, please wait before attempting to trigger another")
+            lines.append(result_line(info, live, operation, args.output))
+        if errors:
+            raise aggregate_lines(errors)
+    env.stdout.write("".join(line + "\n" for line in lines))
+    return 0
+
+
+def _rollout_pause(f, args, env, words) -> int:
+    return _patch_fn_verb(f, args, env, words, lambda c, info, live: ph.pause(info, live, True), "paused")
+
+
+def _rollout_resume(f, args, env, words) -> int:
+    return _patch_fn_verb(f, args, env, words, lambda c, info, live: ph.pause(info, live, False), "resumed")
+
+
+def _rollout_restart(f, args, env, words) -> int:
+    return _patch_fn_verb(f, args, env, words, lambda c, info, live: ph.restart(info, live, c.now()), "restarted")

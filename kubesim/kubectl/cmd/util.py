@@ -1,0 +1,145 @@
+"""What kubectl's verbs share: ``--dry-run`` (cmdutil.GetDryRunStrategy), the value of a pflag
+bool flag (strconv.ParseBool), ``--record``'s change-cause, the result lines and ``-o`` of the
+verbs that change objects, kubectl's aggregate errors, and the klog warning lines it prints.
+
+Upstream: staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go (GetDryRunStrategy, whose
+deprecation warnings name their lines in that file, CheckErr), genericclioptions' RecordFlags
+and PrintFlags, spf13/pflag's ``bool.go`` and the klog header
+(``Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg``).
+"""
+
+from __future__ import annotations
+
+from kubesim.api.gofmt import go_parse_bool
+from kubesim.errors import KubesimError, RawError, UsageError, client_error
+
+
+def klog_warning(env, where: str, msg: str) -> None:
+    """A klog warning line (kubectl's klog.Warning), as kubectl writes it on stderr."""
+    import os
+    import time
+
+    t = time.time()
+    tm = time.gmtime(t)
+    micro = int((t - int(t)) * 1_000_000)
+    env.stderr.write(f"W{tm.tm_mon:02d}{tm.tm_mday:02d} {tm.tm_hour:02d}:{tm.tm_min:02d}:{tm.tm_sec:02d}."
+                     f"{micro:06d} {os.getpid():7d} {where}] {msg}\n")
+
+
+def dry_run_strategy(value: str | None, env) -> str:
+    """cmdutil.GetDryRunStrategy: ``none``, ``client`` or ``server``. ``value`` is the flag's
+    text, ``unchanged`` for a bare ``--dry-run``; the boolean spellings and the bare flag are
+    deprecated, with kubectl's warnings."""
+    if value is None:
+        return "none"
+    b = go_parse_bool(value)
+    if b is not None:
+        klog_warning(env, "helpers.go:733" if b else "helpers.go:736",
+                     f"--dry-run={value} is deprecated (boolean value) and can be replaced with "
+                     f"--dry-run={'client' if b else 'none'}.")
+        return "client" if b else "none"
+    if value == "unchanged":
+        klog_warning(env, "helpers.go:719", "--dry-run is deprecated and can be replaced with --dry-run=client.")
+        return "client"
+    if value in ("client", "server", "none"):
+        return value
+    raise UsageError(f'Invalid dry-run value ({value}). Must be "none", "server", or "client".')
+
+
+def bool_flag_value(value, flag: str) -> bool:
+    """A pflag bool flag's value (None: not given): strconv.ParseBool, else pflag's error naming
+    the flag as its help does (``"-w, --watch"``)."""
+    if value is None:
+        return False
+    b = go_parse_bool(str(value))
+    if b is None:
+        raise UsageError(f'invalid argument "{value}" for "{flag}" flag: strconv.ParseBool: parsing "{value}": '
+                         "invalid syntax")
+    return b
+
+
+def bool_flag(p, *names, help_=None):
+    """A cobra bool flag: ``--x``, ``--x=true``, ``--x=false``."""
+    p.add_argument(*names, nargs="?", const="true", default=None, metavar="true|false", help=help_)
+
+
+def change_cause(args, words: list[str]) -> str | None:
+    """RecordFlags: with ``--record``, the command line as kubectl records it (program, the
+    non-flag words, then the flags as ``--name=value``)."""
+    if not bool_flag_value(args.record, "--record"):
+        return None
+    flags = []
+    for name, value in getattr(args, "_given_flags", []):
+        flags.append(f" --{name}={value}")
+    return "kubesim " + " ".join(words) + "".join(flags) + " --record=true"
+
+
+def record_warning(args, env) -> None:
+    if getattr(args, "record", None) is not None:
+        env.stderr.write("Flag --record has been deprecated, --record will be removed in the future\n")
+
+
+def result_line(info, obj: dict, operation: str, output: str | None) -> str:
+    ref = f"{info.ref}/{obj['metadata']['name']}"
+    if output == "name" or not operation:
+        return ref
+    return f"{ref} {operation}"
+
+
+def print_result(env, output: str | None, objs: list[dict], lines: list[str]) -> None:
+    """What a changing verb prints: the objects for ``-o yaml|json``, else its result lines
+    (already in ``-o name`` form when asked)."""
+    if output in ("yaml", "json"):
+        env.stdout.write(objects_text(objs, output))
+    else:
+        env.stdout.write("".join(line + "\n" for line in lines))
+
+
+def objects_text(objs: list[dict], output: str) -> str:
+    """The YAML or JSON printer over several objects (YAML separates them with ``---``)."""
+    from kubesim.printers.output import to_json, to_yaml
+
+    out = []
+    for i, obj in enumerate(objs):
+        if output == "yaml":
+            if i:
+                out.append("---\n")
+            out.append(to_yaml(obj))
+        elif output == "json":
+            out.append(to_json(obj))
+        else:
+            raise UsageError(f'unable to match a printer suitable for the output format "{output}", allowed formats '
+                             "are: json,name,yaml")
+    return "".join(out)
+
+
+def check_output(output: str | None) -> None:
+    if output not in (None, "", "name", "yaml", "json"):
+        raise UsageError(f'unable to match a printer suitable for the output format "{output}", allowed formats '
+                         "are: json,name,yaml")
+
+
+def dry_suffix(dry: str) -> str:
+    return {"client": " (dry run)", "server": " (server dry run)"}.get(dry, "")
+
+
+def add_dry_run(p):
+    p.add_argument("--dry-run", nargs="?", const="unchanged", default=None,
+                   help='Must be "none", "server", or "client"')
+
+
+def comparable(obj: dict) -> dict:
+    """The object as a change compares it: without its resourceVersion."""
+    import copy
+
+    o = copy.deepcopy(obj)
+    (o.get("metadata") or {}).pop("resourceVersion", None)
+    return o
+
+
+def aggregate_lines(messages: list[str]) -> KubesimError:
+    """kubectl's CheckErr of an aggregate: one message, or each on its own line (unprefixed)."""
+    messages = [m.rstrip("\n") if len(messages) == 1 else m for m in messages]
+    if len(messages) == 1:
+        return client_error(messages[0])
+    return RawError("".join(m if m.endswith("\n") else m + "\n" for m in messages).rstrip("\n"))

@@ -1,0 +1,190 @@
+"""The resource builder: the one place verbs turn ``TYPE NAME...``, ``TYPE/NAME...``, ``TYPE``
+with ``-l``/``--all``, ``-f FILE`` or node names into objects — and the client-side checks a
+manifest gets before it is sent (kind known, schema-valid, namespace consistent).
+
+Upstream: staging/src/k8s.io/cli-runtime/pkg/resource/builder.go (``ResourceTypeOrNameArgs``,
+``SelectorParam``, ``SelectAllParam``, ``FilenameParam``, and its errors) as kubectl's verbs use
+it, and kubectl's client-side validation (staging/src/k8s.io/kubectl/pkg/validation: ``error
+validating "f.yaml": error validating data: ...``) and namespace enforcement
+(resource.Info's ``--namespace`` mismatch error).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from kubesim.api import kinds
+from kubesim.api.kinds import KindInfo
+from kubesim.codec.load import Document
+from kubesim.errors import (ClientValidationError, Invalid, KubesimError, RawError,
+                            UsageError, required)
+
+NO_RESOURCES = ("You must provide one or more resources by argument or filename.\n"
+                "Example resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n"
+                "   '<resource> <name>'\n   '<resource>'")
+
+
+@dataclass
+class Prepared:
+    doc: Document
+    info: KindInfo
+    obj: dict
+    where: str  # '"f.yaml"' or '"f.yaml" (document 2)'
+    position: int = 0  # index among all documents of the command
+
+    @property
+    def name(self) -> str:
+        return self.obj["metadata"]["name"]
+
+    @property
+    def namespace(self) -> str:
+        return self.obj["metadata"].get("namespace", "") if self.info.namespaced else ""
+
+
+def _where(doc: Document, multi: bool) -> str:
+    return f'"{doc.source}" (document {doc.index})' if multi else f'"{doc.source}"'
+
+
+def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
+            explicit_namespace: bool = False, collect: bool = False):
+    """Client-side checks for every document: kind known, schema-valid, namespace consistent.
+
+    Raises the errors; with ``collect`` returns ``(prepared, errors)`` instead, errors as
+    ``(position, error)`` so a command can report them with the server's, in document order."""
+    from kubesim.codec.schema import format_bad_request, validate_structure
+
+    counts: dict[str, int] = {}
+    for d in docs:
+        counts[d.source] = counts.get(d.source, 0) + 1
+    out: list[Prepared] = []
+    errors: list = []
+    for position, doc in enumerate(docs):
+        obj = doc.obj
+        where = _where(doc, counts[doc.source] > 1)
+        missing = [f for f in ("apiVersion", "kind") if not obj.get(f)]
+        if missing:
+            detail = f"{missing[0]} not set" if len(missing) == 1 else "[" + ", ".join(f"{m} not set" for m in missing) + "]"
+            errors.append((position, _client_error(doc, counts[doc.source] > 1, detail)))
+            continue
+        info = kinds.for_object(obj)
+        if info is None:
+            name = (obj.get("metadata") or {}).get("name", "") if isinstance(obj.get("metadata"), dict) else ""
+            errors.append((position, UsageError(
+                f'resource mapping not found for name: "{name}" namespace: "{namespace_flag or ""}" from {where}: '
+                f'no matches for kind "{obj["kind"]}" in version "{obj["apiVersion"]}"\n'
+                "ensure CRDs are installed first")))
+            continue
+        if not info.served:
+            out.append(Prepared(doc, info, copy.deepcopy(obj), where, position))
+            continue
+        messages = validate_structure(obj)
+        if messages:
+            line = format_bad_request(doc.source, obj, messages, verb)
+            if counts[doc.source] > 1:
+                line = line.replace(f'"{doc.source}"', where, 1)
+            errors.append((position, RawError(line)))
+            continue
+        obj = copy.deepcopy(obj)
+        md = obj.setdefault("metadata", {})
+        if info.namespaced:
+            if md.get("namespace") and explicit_namespace and namespace_flag and md["namespace"] != namespace_flag:
+                errors.append((position, UsageError(
+                    f'the namespace from the provided object "{md["namespace"]}" does not match the namespace '
+                    f'"{namespace_flag}". You must pass \'--namespace={md["namespace"]}\' to perform this operation.')))
+                continue
+            md["namespace"] = md.get("namespace") or namespace_flag or "default"
+        else:
+            md.pop("namespace", None)
+        if not md.get("name") and not md.get("generateName"):
+            errors.append((position, Invalid(info.kind, "", [required("metadata.name", "name or generateName is required")])))
+            continue
+        out.append(Prepared(doc, info, obj, where, position))
+    if collect:
+        return out, errors
+    if errors:
+        raise aggregate([e for _, e in errors])
+    return out
+
+
+def _client_error(doc: Document, multi: bool, detail: str) -> KubesimError:
+    if multi:
+        return RawError(f'error: error validating "{doc.source}" (document {doc.index}): error validating data: '
+                    f'{detail}; if you choose to ignore these errors, turn validation off with --validate=false')
+    return ClientValidationError(doc.source, detail)
+
+
+def aggregate(errors: list[KubesimError]) -> KubesimError:
+    """One error as is, several as kubectl's aggregate (one a line)."""
+    from kubesim.errors import Aggregate
+
+    return errors[0] if len(errors) == 1 else Aggregate(errors)
+
+
+def parse_targets(words: list[str]):
+    """kubectl's resource arguments: ``TYPE NAME...``, ``TYPE1,TYPE2``, or ``TYPE/NAME ...`` →
+    [(KindInfo, [names])]."""
+    if any("/" in w for w in words):
+        out = []
+        for w in words:
+            if "/" not in w:
+                raise UsageError("there is no need to specify a resource type as a separate argument when "
+                                 "passing arguments in resource/name form (e.g. 'kubesim get resource/<resource_name>' "
+                                 "instead of 'kubesim get resource resource/<resource_name>'")
+            t, n = w.split("/", 1)
+            info = kinds.lookup(t)
+            if out and out[-1][0] is info:
+                out[-1][1].append(n)
+            else:
+                out.append((info, [n]))
+        return out
+    types = [kinds.lookup(t) for t in words[0].split(",") if t]
+    names = words[1:]
+    if names and len(types) > 1:
+        raise UsageError("arguments in resource/name form must have a single resource and name")
+    return [(t, list(names)) for t in types]
+
+
+def lookup(client, targets, ns: str | None, selector: str | None = None, every: bool = False) -> list[tuple]:
+    """[(KindInfo, copy of the live object)] for parsed resource arguments: each named object
+    (NotFound for a missing one, before anything changes); for a type given without names,
+    every object of it in ``ns`` (None: all namespaces) that ``selector`` matches, when there is
+    a selector or ``every`` (``--all``, or a verb that takes a bare type) allows it."""
+    out = []
+    for info, names in targets:
+        if names:
+            for n in names:
+                out.append((info, copy.deepcopy(client.get(info, ns or "", n))))
+        elif every or selector:
+            out.extend((info, copy.deepcopy(o)) for o in client.list(info, ns, selector))
+        else:
+            raise UsageError("resource(s) were provided, but no name was specified")
+    return out
+
+
+def nodes(client, names: list[str], selector: str | None) -> list[dict]:
+    """The nodes cordon, uncordon and drain act on: those named, else those ``selector`` matches."""
+    return [obj for _, obj in lookup(client, [(kinds.by_kind("Node"), list(names))], None, selector, every=True)]
+
+
+def resolve(client, f, args, words: list[str], allow_type_only: bool, filenames=None, selector=None,
+            all_=False, single_type=False, stdin=None) -> list[tuple]:
+    """The resource builder: [(KindInfo, live object)] for ``TYPE NAME...``, ``TYPE/NAME...``,
+    ``TYPE`` (every object of the type, when the verb allows it), ``-l``, ``--all`` or ``-f``.
+    Raises NotFound for a missing name before anything changes. ``f`` is the command's factory
+    (its namespace)."""
+    out = []
+    if filenames:
+        from kubesim.codec.load import load
+
+        docs = load(filenames, recursive=getattr(args, "recursive", False), stdin=stdin)
+        for p in prepare(docs, f.namespace_flag, "getting", explicit_namespace=f.explicit_namespace):
+            out.append((p.info, copy.deepcopy(client.get(p.info, p.namespace, p.name))))
+    if words:
+        targets = parse_targets(words)
+        if single_type and len({t[0].kind for t in targets}) > 1:
+            raise UsageError("you may only specify a single resource type")
+        out.extend(lookup(client, targets, f.namespace(), selector, every=allow_type_only or all_))
+    elif not filenames:
+        raise UsageError(NO_RESOURCES)
+    return out
