@@ -1,10 +1,15 @@
-"""Reading a Node: its addresses and conditions.
+"""Reading a Node: its addresses, its Ready condition, and whether its (simulated) kubelet runs.
 
 Upstream: staging/src/k8s.io/component-helpers/node/util (GetNodeHostIPs' InternalIP first,
-GetNodeCondition).
+GetNodeCondition). kubesim marks a stopped kubelet with the node annotation
+``kubesim.io/kubelet-stopped``, its value the RFC 3339 time it stopped (``kubesim node stop``
+sets it, ``node start`` removes it): the time of the last heartbeat, which the node lifecycle
+controller reads as a real one reads ``lastHeartbeatTime``.
 """
 
 from __future__ import annotations
+
+KUBELET_STOPPED_ANNOTATION = "kubesim.io/kubelet-stopped"
 
 
 def internal_ip(node: dict) -> str:
@@ -13,3 +18,11 @@ def internal_ip(node: dict) -> str:
         if a.get("type") == "InternalIP":
             return a.get("address", "")
     return ""
+
+
+def ready_condition(node: dict) -> dict | None:
+    return next((c for c in (node.get("status") or {}).get("conditions") or [] if c.get("type") == "Ready"), None)
+
+
+def kubelet_stopped(node: dict) -> bool:
+    return bool(((node.get("metadata") or {}).get("annotations") or {}).get(KUBELET_STOPPED_ANNOTATION))

@@ -95,8 +95,10 @@ def static_pods(cluster: Cluster) -> bool:
 
 
 def node_lifecycle(cluster: Cluster) -> bool:
-    """The node lifecycle and taint-eviction controllers (stopped kubelets, unreachable nodes)."""
-    from kubesim.kubelet import steps
+    """The node lifecycle and taint eviction controllers (stopped kubelets, unreachable nodes)."""
+    from kubesim.api import kinds
+    from kubesim.apiserver import objects
+    from kubesim.controllers import nodelifecycle
 
     store = cluster.store
     # whether there is anything to follow depends on the Nodes alone: once found quiet, it
@@ -104,48 +106,41 @@ def node_lifecycle(cluster: Cluster) -> bool:
     rv = store.kind_resource_version("Node")
     if rv and store.meta(NODE_LIFECYCLE_QUIET_META) == rv:
         return False
-    if not steps.lifecycle_pending(store.list("Node")):
+    nodes = store.list("Node")
+    if not nodelifecycle.pending(nodes):
         if rv:
             store.set_meta(NODE_LIFECYCLE_QUIET_META, rv)
         return False
-    return steps.node_lifecycle(cluster)
+    now = cluster.now()
+    plan = nodelifecycle.node_lifecycle(nodes, list(store.iter_kind("Pod")), now)
+    for obj, type_, reason, message, component, _at in plan.events:
+        cluster.record(obj, type_, reason, message, component)
+    for obj in plan.nodes + plan.pods:
+        store.put(obj)
+    pod_info = kinds.by_kind("Pod")
+    for p in plan.evict:
+        objects.delete_object(cluster, pod_info, p["metadata"].get("namespace", ""), p["metadata"]["name"])
+    if plan.next_wake is not None:
+        cluster.wake_at(plan.next_wake)
+    return bool(plan.nodes or plan.pods or plan.evict)
 
 
 NODE_LIFECYCLE_QUIET_META = "nodeLifecycle.quietAtNodeResourceVersion"
 
 
-UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable"
-NOT_READY_TAINT = "node.kubernetes.io/not-ready"
-
-
-def _ready_status(node: dict) -> str:
-    for c in (node.get("status") or {}).get("conditions") or []:
-        if c.get("type") == "Ready":
-            return c.get("status") or "Unknown"
-    return "False"  # a node that has not reported yet (the NodeTaint admission's not-ready)
-
-
 def taint_nodes_by_condition(cluster: Cluster) -> bool:
-    """The node lifecycle controller's TaintNodesByCondition (pkg/controller/nodelifecycle/
-    node_lifecycle_controller.go doNoScheduleTaintingPass): NoSchedule taints that mirror the
-    node's state — node.kubernetes.io/unschedulable for a cordoned node, node.kubernetes.io/not-ready
-    while Ready is not True (the NodeTaint admission plugin puts that one on every new node)."""
+    """TaintNodesByCondition's NoSchedule taints, for the Nodes this command wrote."""
+    from kubesim.controllers.nodelifecycle import no_schedule_taints
+
     changed = False
     for n in _changed(cluster, "Node"):
-        spec = n.setdefault("spec", {})
-        taints = list(spec.get("taints") or [])
-        want = {UNSCHEDULABLE_TAINT: bool(spec.get("unschedulable")), NOT_READY_TAINT: _ready_status(n) == "False"}
-        new = [t for t in taints if not (t.get("key") in want and t.get("effect") == "NoSchedule"
-                                         and not want[t["key"]])]
-        for key, on in want.items():
-            if on and not any(t.get("key") == key and t.get("effect") == "NoSchedule" for t in new):
-                new.append({"effect": "NoSchedule", "key": key, "timeAdded": cluster.stamp()})
-        if new == taints:
+        new = no_schedule_taints(n, cluster.stamp())
+        if new is None:
             continue
         if new:
-            spec["taints"] = new
+            n.setdefault("spec", {})["taints"] = new
         else:
-            spec.pop("taints", None)
+            n.setdefault("spec", {}).pop("taints", None)
         cluster.store.put(n)
         changed = True
     return changed
@@ -445,16 +440,17 @@ def set_kubelet(cluster: Cluster, node: dict, running: bool) -> bool:
     """kubesim's own ``node stop|start``: a stopped kubelet stops posting status (the node goes
     NotReady, is tainted unreachable, its pods are evicted after their tolerationSeconds); a
     started one takes its pods over again. False when it already was so."""
-    from kubesim.kubelet import nodefailure, steps
+    from kubesim.kubelet import node as kubelet_node
+    from kubesim.kubelet import steps
 
     now = cluster.now()
     name = node["metadata"]["name"]
     if not running:
-        changed = nodefailure.stop_kubelet(node, now)
+        changed = kubelet_node.stop_kubelet(node, now)
         if changed:
             cluster.store.put(node)
         return changed
-    evs = nodefailure.start_kubelet(node, now)
+    evs = kubelet_node.start_kubelet(node, now)
     if not evs:
         return False
     cluster.store.put(node)

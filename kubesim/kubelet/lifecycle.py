@@ -1245,7 +1245,7 @@ def _fin_from(term: dict) -> dict:
 
 
 def kubelet_running(node: dict) -> bool:
-    from kubesim.kubelet.nodefailure import kubelet_stopped
+    from kubesim.api.nodes import kubelet_stopped
 
     return not kubelet_stopped(node)
 

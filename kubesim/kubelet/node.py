@@ -20,7 +20,8 @@ import hashlib
 import ipaddress
 
 from kubesim import SERVER_VERSION as KUBELET_VERSION  # the kubelet of the emulated release
-from kubesim.api.nodes import internal_ip
+from kubesim.api.nodes import KUBELET_STOPPED_ANNOTATION, internal_ip
+from kubesim.clock import format_time
 
 CONTAINER_RUNTIME = "containerd://2.1.4"
 KERNEL_VERSION = "6.8.0-86-generic"
@@ -201,3 +202,49 @@ def is_ready(node: dict) -> bool:
         if c.get("type") == "Ready":
             return c.get("status") == "True"
     return False
+
+
+# -- a kubelet that stops and starts (kubesim node stop|start) ---------------------------------
+
+READY_CONDITIONS = [
+    ("MemoryPressure", "False", "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
+    ("DiskPressure", "False", "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
+    ("PIDPressure", "False", "KubeletHasSufficientPID", "kubelet has sufficient PID available"),
+    ("Ready", "True", "KubeletReady", "kubelet is posting ready status"),
+]
+
+
+def stop_kubelet(node: dict, now: float) -> bool:
+    """``kubesim node stop``: the kubelet stops posting status (its last heartbeat is now)."""
+    ann = node.setdefault("metadata", {}).setdefault("annotations", {})
+    if ann.get(KUBELET_STOPPED_ANNOTATION):
+        return False
+    ann[KUBELET_STOPPED_ANNOTATION] = format_time(now)
+    for c in (node.get("status") or {}).get("conditions") or []:
+        c["lastHeartbeatTime"] = format_time(now)
+    return True
+
+
+def start_kubelet(node: dict, now: float) -> list[tuple]:
+    """``kubesim node start``: the kubelet posts a fresh status; returns the events it records
+    (obj, type, reason, message, component, at), as pkg/kubelet/kubelet_node_status.go does on
+    start."""
+    ann = (node.get("metadata") or {}).get("annotations") or {}
+    if not ann.pop(KUBELET_STOPPED_ANNOTATION, None):
+        return []
+    name = node["metadata"]["name"]
+    old = {c.get("type"): c for c in (node.get("status") or {}).get("conditions") or []}
+    conds = []
+    for type_, status, reason, msg in READY_CONDITIONS:
+        prev = old.get(type_) or {}
+        ltt = prev.get("lastTransitionTime") if prev.get("status") == status else format_time(now)
+        conds.append({"lastHeartbeatTime": format_time(now), "lastTransitionTime": ltt or format_time(now), "message": msg,
+                      "reason": reason, "status": status, "type": type_})
+    node.setdefault("status", {})["conditions"] = conds
+    events = [(node, "Normal", "Starting", "Starting kubelet.", "kubelet", now)]
+    for type_, _, reason, _ in READY_CONDITIONS[:3]:
+        r = reason.replace("Kubelet", "Node")
+        events.append((node, "Normal", r, f"Node {name} status is now: {r}", "kubelet", now))
+    events.append((node, "Normal", "NodeAllocatableEnforced", "Updated Node Allocatable limit across pods", "kubelet", now))
+    events.append((node, "Normal", "NodeReady", f"Node {name} status is now: NodeReady", "kubelet", now))
+    return events

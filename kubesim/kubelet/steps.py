@@ -1,8 +1,5 @@
-"""Proposed settle-loop steps for the simulated kubelets and the node lifecycle controller.
-
-Written here, beside the library, for the engine to adopt (move into
-kubesim/engine/components.py and add to ``STEPS``: ``register_nodes, node_lifecycle,
-taint_nodes_by_condition, schedule, static_pods, sync_pods``). Like kubelet/node.py they take
+"""The simulated kubelets' turns in the settle loop (the control plane runs them: ``sync_pods``,
+``static_pods``; ``resume_node`` after ``kubesim node start``). Like kubelet/node.py they take
 the command's context duck-typed: ``ctx.store`` (get/list/iter_kind/put/create/delete/meta/
 set_meta), ``ctx.now()``, ``ctx.stamp()``, ``ctx.record(obj, type, reason, message, component,
 host, field_path)`` and ``ctx.wake_at(t)``.
@@ -16,8 +13,8 @@ from __future__ import annotations
 
 import os
 
+from kubesim.api.nodes import kubelet_stopped
 from kubesim.kubelet import lifecycle as L
-from kubesim.kubelet import nodefailure as NF
 from kubesim.kubelet import staticpods as SP
 
 MEMORY_META = "kubelet/{node}"
@@ -87,7 +84,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
     changed = False
     for node_name in sorted(by_node):
         node = nodes.get(node_name)
-        if node is None or NF.kubelet_stopped(node):
+        if node is None or kubelet_stopped(node):
             continue  # a pod bound to a missing node stays Pending; a stopped kubelet does nothing
         meta_key = MEMORY_META.format(node=node_name)
         memories = dict(store.meta(meta_key) or {})
@@ -183,7 +180,7 @@ def static_pods(ctx, static_pod_path, with_files: set[str] | None = None) -> boo
         nodes = store.list("Node")
     for node in nodes:
         name = node["metadata"]["name"]
-        if NF.kubelet_stopped(node):
+        if kubelet_stopped(node):
             continue
         directory = static_pod_path(name)
         if with_files is not None and name not in with_files:
@@ -217,41 +214,6 @@ def static_pods(ctx, static_pod_path, with_files: set[str] | None = None) -> boo
             changed = True
     store.set_meta(ERROR_NODES_META, sorted(error_nodes) or None)
     return changed
-
-
-def lifecycle_pending(nodes: list[dict]) -> bool:
-    """Whether the node lifecycle controllers have anything to follow: a stopped kubelet, a
-    managed NoExecute taint, or a Ready condition gone Unknown (a function of the Nodes alone)."""
-    managed = (NF.UNREACHABLE_TAINT, NF.NOT_READY_TAINT)
-    return any(NF.kubelet_stopped(n) or any(t.get("key") in managed and t.get("effect") == "NoExecute"
-                                            for t in (n.get("spec") or {}).get("taints") or ())
-               or (NF._ready(n) or {}).get("status") == "Unknown" for n in nodes)
-
-
-def node_lifecycle(ctx, config: NF.NodeLifecycleConfig = NF.NodeLifecycleConfig()) -> bool:
-    """The node lifecycle and taint eviction controllers."""
-    store = ctx.store
-    now = ctx.now()
-    nodes = store.list("Node")
-    if not lifecycle_pending(nodes):
-        return False
-    pods = list(store.iter_kind("Pod"))
-    plan = NF.node_lifecycle(nodes, pods, now, config)
-    for obj, type_, reason, message, component, _at in plan.events:
-        ctx.record(obj, type_, reason, message, component)
-    for n in plan.nodes:
-        store.put(n)
-    for p in plan.pods:
-        store.put(p)
-    for p in plan.evict:
-        grace = L.start_termination(p, None, now)
-        if grace <= 0:
-            store.delete("Pod", p["metadata"].get("namespace", ""), p["metadata"]["name"])
-        else:
-            store.put(p)
-    if plan.next_wake is not None:
-        ctx.wake_at(plan.next_wake)
-    return bool(plan.nodes or plan.pods or plan.evict)
 
 
 def resume_node(ctx, node_name: str) -> None:

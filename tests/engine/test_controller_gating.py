@@ -210,7 +210,9 @@ def test_gated_controllers_and_kubelets_leave_the_same_state_as_running_them_all
     monkeypatch.setattr(components, "_controller_due", lambda *a: True)
     full_pass = steps.sync_pods
     monkeypatch.setattr(steps, "sync_pods", lambda ctx, only_nodes=None: full_pass(ctx))
-    monkeypatch.setattr(steps, "lifecycle_pending", lambda nodes: True)  # no quiet-nodes shortcut
+    from kubesim.controllers import nodelifecycle
+
+    monkeypatch.setattr(nodelifecycle, "pending", lambda nodes: True)  # no quiet-nodes shortcut
     scenario(h)
     assert gated == _rows(h)
 

@@ -1,4 +1,4 @@
-"""The proposed settle-loop steps (kubesim.kubelet.steps) against an in-memory store: static
+"""The kubelets' settle-loop steps (kubesim.kubelet.steps), with the node lifecycle controller's, against an in-memory store: static
 pods and mirror pods, crash loops across ``advance``, a node whose kubelet stops."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ import os
 
 import pytest
 
-from kubesim.kubelet import nodefailure as NF
+from kubesim.controlplane import components
+from kubesim.kubelet import node as kubelet_node
 from kubesim.kubelet import staticpods as SP
 from kubesim.kubelet import steps
 from kubesim.kubelet.lifecycle import format_time, start_termination
@@ -52,6 +53,9 @@ class FakeStore:
     def delete(self, kind, ns, name):
         return self.objects.pop(self._k(kind, ns, name), None)
 
+    def kind_resource_version(self, kind):
+        return 0  # unknown: the node lifecycle step looks every time
+
     def meta(self, key, default=None):
         return copy.deepcopy(self.metas.get(key, default))
 
@@ -86,7 +90,7 @@ class FakeCluster:
         for _ in range(50):
             changed = False
             self.next_due = None
-            for step in (steps.node_lifecycle, lambda c: steps.static_pods(c, c.path), steps.sync_pods):
+            for step in (components.node_lifecycle, lambda c: steps.static_pods(c, c.path), steps.sync_pods):
                 changed |= bool(step(self))
             if not changed:
                 return
@@ -181,7 +185,7 @@ def test_a_stopped_node_is_tainted_and_its_pods_evicted(cluster):
     cluster.store.create(web, cluster.stamp())
     cluster.settle()
     n = cluster.store.get("Node", "", "node01")
-    NF.stop_kubelet(n, cluster.t)
+    kubelet_node.stop_kubelet(n, cluster.t)
     cluster.store.put(n)
     cluster.advance(50)
     n = cluster.store.get("Node", "", "node01")
@@ -192,7 +196,7 @@ def test_a_stopped_node_is_tainted_and_its_pods_evicted(cluster):
     assert p["metadata"]["deletionTimestamp"] and pod_ready_status_restarts(p, cluster.t)[1] == "Terminating"
     # nobody runs the pod down while the kubelet is stopped; when it starts again the pod goes
     n = cluster.store.get("Node", "", "node01")
-    NF.start_kubelet(n, cluster.t)
+    kubelet_node.start_kubelet(n, cluster.t)
     cluster.store.put(n)
     cluster.advance(1)
     assert cluster.store.get("Pod", "default", "web") is None

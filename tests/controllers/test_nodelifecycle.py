@@ -1,11 +1,13 @@
-"""A node whose kubelet stops (kubesim.kubelet.nodefailure)."""
+"""A node whose kubelet stops: the node lifecycle and taint eviction controllers
+(kubesim.controllers.nodelifecycle, tainteviction) and the kubelet's stop/start (kubesim.kubelet.node)."""
 
 from __future__ import annotations
 
 import pytest
 
-from kubesim.kubelet import nodefailure as NF
-from .builders import T0, container, node, pod
+from kubesim.controllers import nodelifecycle as NL
+from kubesim.kubelet import node as kubelet_node
+from tests.kubelet.builders import T0, container, node, pod
 
 DEFAULT_TOLERATIONS = [
     {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
@@ -23,10 +25,10 @@ def running_pod(name, tolerations=DEFAULT_TOLERATIONS):
 
 def test_the_node_goes_unknown_after_the_monitor_grace_period():
     n = node()
-    NF.stop_kubelet(n, T0)
-    assert NF.node_lifecycle([n], [], T0 + 49).next_wake == T0 + 50
+    kubelet_node.stop_kubelet(n, T0)
+    assert NL.node_lifecycle([n], [], T0 + 49).next_wake == T0 + 50
     assert all(c["status"] != "Unknown" for c in n["status"]["conditions"])
-    plan = NF.node_lifecycle([n], [], T0 + 50)
+    plan = NL.node_lifecycle([n], [], T0 + 50)
     assert [(c["type"], c["status"], c["reason"], c["message"]) for c in n["status"]["conditions"]] == [
         (t, "Unknown", "NodeStatusUnknown", "Kubelet stopped posting node status.")
         for t in ("MemoryPressure", "DiskPressure", "PIDPressure", "Ready")]
@@ -41,8 +43,8 @@ def test_the_node_goes_unknown_after_the_monitor_grace_period():
 def test_pods_on_the_node_are_marked_not_ready():
     n = node()
     p = running_pod("web")
-    NF.stop_kubelet(n, T0)
-    plan = NF.node_lifecycle([n], [p], T0 + 60)
+    kubelet_node.stop_kubelet(n, T0)
+    plan = NL.node_lifecycle([n], [p], T0 + 60)
     ready = next(c for c in p["status"]["conditions"] if c["type"] == "Ready")
     assert (ready["status"], ready["lastTransitionTime"]) == ("False", "2026-11-22T10:00:50Z")
     assert plan.pods == [p]
@@ -62,15 +64,15 @@ EVICTIONS = [
 def test_taint_eviction(tolerations, evicted_at):
     n = node()
     p = running_pod("web", tolerations)
-    NF.stop_kubelet(n, T0)
-    NF.node_lifecycle([n], [p], T0 + 50)
+    kubelet_node.stop_kubelet(n, T0)
+    NL.node_lifecycle([n], [p], T0 + 50)
     if evicted_at is None:
-        assert NF.node_lifecycle([n], [p], T0 + 86400).evict == []
+        assert NL.node_lifecycle([n], [p], T0 + 86400).evict == []
         return
     if evicted_at > 50:
-        early = NF.node_lifecycle([n], [p], T0 + evicted_at - 1)
+        early = NL.node_lifecycle([n], [p], T0 + evicted_at - 1)
         assert early.evict == [] and early.next_wake == T0 + evicted_at
-    plan = NF.node_lifecycle([n], [p], T0 + evicted_at)
+    plan = NL.node_lifecycle([n], [p], T0 + evicted_at)
     assert plan.evict == [p]
     assert (p, "Normal", "TaintManagerEviction", "Marking for deletion Pod default/web", "taint-eviction-controller",
             T0 + evicted_at) in plan.events
@@ -81,12 +83,12 @@ def test_taint_eviction(tolerations, evicted_at):
 
 def test_the_kubelet_coming_back_lifts_the_taints():
     n = node()
-    NF.stop_kubelet(n, T0)
-    NF.node_lifecycle([n], [], T0 + 60)
-    events = NF.start_kubelet(n, T0 + 100)
+    kubelet_node.stop_kubelet(n, T0)
+    NL.node_lifecycle([n], [], T0 + 60)
+    events = kubelet_node.start_kubelet(n, T0 + 100)
     assert [e[2] for e in events] == ["Starting", "NodeHasSufficientMemory", "NodeHasNoDiskPressure", "NodeHasSufficientPID",
                                       "NodeAllocatableEnforced", "NodeReady"]
-    plan = NF.node_lifecycle([n], [], T0 + 101)
+    plan = NL.node_lifecycle([n], [], T0 + 101)
     assert n["spec"].get("taints") is None and plan.nodes == [n]
     ready = n["status"]["conditions"][-1]
     assert (ready["status"], ready["reason"], ready["lastTransitionTime"]) == ("True", "KubeletReady", "2026-11-22T10:01:40Z")
@@ -94,5 +96,5 @@ def test_the_kubelet_coming_back_lifts_the_taints():
 
 def test_a_ready_node_is_left_alone():
     n = node()
-    plan = NF.node_lifecycle([n], [running_pod("web")], T0)
+    plan = NL.node_lifecycle([n], [running_pod("web")], T0)
     assert (plan.nodes, plan.pods, plan.evict, plan.events, plan.next_wake) == ([], [], [], [], None)
