@@ -761,7 +761,7 @@ def test_apps_layout_matches_kubectl(kind, options, namespace, args, want):
                     reason="KUBESIM_CHECK_KUBECTL=1 and kubectl on PATH re-check the literals")
 @pytest.mark.parametrize("kind, options, namespace, args, want", APPS_LAYOUTS)
 def test_apps_layout_literals_are_kubectls_output(kind, options, namespace, args, want):
-    from tests.printers.test_describe import _FakeAPIServer
+    from tests.kubectl.test_describe import _FakeAPIServer
 
     server = _FakeAPIServer(_apps_objects(), table_ctx=CTX)
     try:

