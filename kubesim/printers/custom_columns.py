@@ -28,7 +28,7 @@ import re
 from typing import Any, NamedTuple
 
 from kubesim.printers import jsonpath
-from kubesim.printers.tables import table_tabwrite
+from kubesim.printers.tabwriter import table_tabwrite
 
 __all__ = [
     "Column",

@@ -8,7 +8,7 @@ import pytest
 
 from kubesim.kubelet import lifecycle as L
 from kubesim.kubelet.lifecycle import go_duration, logs, memory_key, start_termination, sync_pod
-from kubesim.printers.tables import pod_ready_status_restarts
+from kubesim.printers.core import pod_ready_status_restarts
 from .builders import T0, Recorder, container, node, pod
 
 

@@ -13,7 +13,7 @@ from kubesim.kubelet import node as kubelet_node
 from kubesim.kubelet import staticpods as SP
 from kubesim.kubelet import steps
 from kubesim.kubelet.lifecycle import format_time, start_termination
-from kubesim.printers.tables import pod_ready_status_restarts
+from kubesim.printers.core import pod_ready_status_restarts
 from .builders import T0, container, node, pod
 
 

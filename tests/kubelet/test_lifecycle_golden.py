@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from kubesim.kubelet.lifecycle import sync_pod, start_termination
-from kubesim.printers.tables import pod_ready_status_restarts
+from kubesim.printers.core import pod_ready_status_restarts
 from .builders import T0, Recorder, node as make_node
 
 TESTDATA = Path(__file__).parent / "testdata"

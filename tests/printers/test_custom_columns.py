@@ -11,7 +11,7 @@ import pytest
 
 from kubesim.printers import custom_columns as cc
 from kubesim.printers.custom_columns import Column, CustomColumnsError
-from kubesim.printers.tables import table_tabwrite
+from kubesim.printers.tabwriter import table_tabwrite
 
 # ---------------------------------------------------------------------------------------------
 # TestMassageJSONPath

@@ -11,9 +11,8 @@ import shutil
 import pytest
 
 from kubesim.clock import format_time, parse_time
-from kubesim.printers.tables import (
-    TABLES, PrintContext, format_cells, render_table, table_tabwrite, tabwrite,
-)
+from kubesim.printers.tables import PrintContext, render_table, table_of
+from kubesim.printers.tabwriter import format_cells, table_tabwrite, tabwrite
 
 NOW = parse_time("2026-11-22T10:00:00Z")
 CTX = PrintContext(NOW)
@@ -387,7 +386,7 @@ def test_event_columns_without_wide():
 
 def test_column_definitions_match_upstream():
     def names(kind, wide):
-        return [c.name.upper() for c in TABLES[kind].columns if wide or c.priority == 0]
+        return [c.name.upper() for c in table_of(kind).columns if wide or c.priority == 0]
 
     assert names("Pod", False) == ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]
     assert names("Pod", True) == ["NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE",
@@ -633,7 +632,7 @@ def test_apps_rows(obj, wide, want):
 
 def test_apps_column_definitions_match_upstream():
     def names(kind, wide):
-        return [c.name.upper() for c in TABLES[kind].columns if wide or c.priority == 0]
+        return [c.name.upper() for c in table_of(kind).columns if wide or c.priority == 0]
 
     assert names("Deployment", True) == ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE", "CONTAINERS", "IMAGES",
                                          "SELECTOR"]

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from kubesim.clock import parse_time
-from kubesim.printers.tables import PrintContext, access_modes_string, format_cells, render_table
+from kubesim.printers.core import access_modes_string
+from kubesim.printers.tables import PrintContext, render_table
+from kubesim.printers.tabwriter import format_cells
 
 NOW = parse_time("2026-11-22T10:00:00Z")
 CTX = PrintContext(now=NOW)

@@ -15,7 +15,7 @@ def add_flags(p):
 
 def run(f, args, env) -> int:
     from kubesim.api import kinds
-    from kubesim.printers.tables import format_cells
+    from kubesim.printers.tabwriter import format_cells
 
     infos = sorted((k for k in kinds.REGISTRY.all() if k.served), key=lambda k: (k.group, k.plural))
     if args.namespaced is not None:

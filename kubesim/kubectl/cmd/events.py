@@ -20,7 +20,8 @@ def add_flags(p):
 def run(f, args, env) -> int:
     from kubesim.api import kinds
     from kubesim.printers import output
-    from kubesim.printers.tables import PrintContext, format_cells, render_table
+    from kubesim.printers.tables import PrintContext, render_table
+    from kubesim.printers.tabwriter import format_cells
 
     ns = None if args.all_namespaces else f.namespace()
     types = {t.strip().lower() for t in args.types.split(",")} if args.types else None

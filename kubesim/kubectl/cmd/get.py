@@ -200,7 +200,8 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
         raise UsageError(f'unable to match a printer suitable for the output format "{fmt}", allowed formats are: '
                          "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,"
                          "jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml")
-    from kubesim.printers.tables import PrintContext, format_cells, render_table
+    from kubesim.printers.tables import PrintContext, render_table
+    from kubesim.printers.tabwriter import format_cells
 
     ctx = PrintContext(now=now)
     multi_kind = len([r for r in sorted_results if r[2]]) > 1 or getattr(args, "show_kind", False) or \

@@ -80,7 +80,7 @@ def _rollout_status(f, args, env, words) -> int:
 
 def _rollout_history(f, args, env, words) -> int:
     from kubesim.kubectl.describe.apps import pod_template_text
-    from kubesim.printers.tables import tabwrite
+    from kubesim.printers.tabwriter import tabwrite
 
     revision = args.revision or 0
     if revision < 0:

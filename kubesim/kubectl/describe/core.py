@@ -24,7 +24,7 @@ import math
 
 from kubesim.api.pods import add_resource_list, pod_limits, pod_requests
 from kubesim.printers.age import translate_timestamp_since
-from kubesim.printers.tables import find_node_roles
+from kubesim.printers.core import find_node_roles
 
 TYPE_CHECKING = False  # (typing costs ~3 ms to import)
 if TYPE_CHECKING:

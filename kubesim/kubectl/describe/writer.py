@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from kubesim.printers.age import parse_timestamp, translate_timestamp_since
-from kubesim.printers.tables import tabwrite
+from kubesim.printers.tabwriter import tabwrite
 
 
 TYPE_CHECKING = False  # (typing costs ~3 ms to import)
