@@ -30,6 +30,8 @@ all use these.
 
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 __all__ = ["GO_FALSE", "GO_TRUE", "go_float", "go_json_float", "go_json_kind", "go_json_number", "go_parse_bool",
@@ -188,3 +190,99 @@ def go_parse_int64(s: str) -> int | None:
         return None
     n = int(s)
     return n if _INT64_MIN <= n <= _INT64_MAX else None
+
+
+# -- Go's encoding/json and %#v of a decoded JSON value ------------------------------------------
+
+_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_JSON_HTML = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def _json_string(s: str) -> str:
+    out = ['"']
+    for ch in s:
+        if ch in _JSON_ESCAPES:
+            out.append(_JSON_ESCAPES[ch])
+        elif ch in _JSON_HTML:
+            out.append(_JSON_HTML[ch])
+        elif ord(ch) < 0x20:
+            out.append(f"\\u{ord(ch):04x}")
+        elif 0xD800 <= ord(ch) <= 0xDFFF:
+            out.append("\\ufffd")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def go_json(value: Any, indent: str | None = None, _level: int = 0) -> str:
+    """Go's ``json.Marshal`` (compact, keys sorted, HTML-escaped), or ``MarshalIndent(v, "", indent)``."""
+    if value is None or getattr(value, "go_json_null", False):  # jsonpath's zero reflect.Value
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return go_json_float(value)
+    if isinstance(value, str):
+        return _json_string(value)
+    if isinstance(value, dict):
+        items = [(_json_string(str(k)), v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))]
+        if not items:
+            return "{}"
+        if indent is None:
+            return "{" + ",".join(f"{k}:{go_json(v)}" for k, v in items) + "}"
+        inner = "\n" + indent * (_level + 1)
+        body = ("," + inner).join(f"{k}: {go_json(v, indent, _level + 1)}" for k, v in items)
+        return "{" + inner + body + "\n" + indent * _level + "}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        if indent is None:
+            return "[" + ",".join(go_json(v) for v in value) + "]"
+        inner = "\n" + indent * (_level + 1)
+        body = ("," + inner).join(go_json(v, indent, _level + 1) for v in value)
+        return "[" + inner + body + "\n" + indent * _level + "]"
+    raise TypeError(f"json: unsupported type: {type(value).__name__}")
+
+
+def go_sharp_v(value: Any) -> str:
+    """Go's ``%#v`` of a decoded JSON value, as kubectl's error text shows the object."""
+    if value is None:
+        return "interface {}(nil)"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return go_float(value)
+    if isinstance(value, str):
+        return go_quote(value)
+    if isinstance(value, dict):
+        body = ", ".join(f"{go_quote(str(k))}:{go_sharp_v(v)}" for k, v in sorted(value.items()))
+        return "map[string]interface {}{" + body + "}"
+    if isinstance(value, (list, tuple)):
+        return "[]interface {}{" + ", ".join(go_sharp_v(v) for v in value) + "}"
+    return "<invalid reflect.Value>"
+
+
+def go_type_name(value: Any) -> str:
+    """The Go type name kubectl's error texts give a decoded JSON value."""
+    if isinstance(value, dict):
+        return "map[string]interface {}"
+    if isinstance(value, list):
+        return "[]interface {}"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int64"
+    if isinstance(value, float):
+        return "float64"
+    if isinstance(value, str):
+        return "string"
+    return "<nil>"

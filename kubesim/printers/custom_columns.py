@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from kubesim.api.gofmt import go_sprint
 from kubesim.printers import jsonpath
 from kubesim.printers.tabwriter import table_tabwrite
 
@@ -139,7 +140,7 @@ def _cell(values: list[list[Any]]) -> str:
     if not values or not values[0]:
         texts.append(NO_VALUE_CELL)
     for result in values:
-        texts.extend(escape_terminal(jsonpath.go_sprint(value)) for value in result)
+        texts.extend(escape_terminal(go_sprint(value)) for value in result)
     return ",".join(texts)
 
 

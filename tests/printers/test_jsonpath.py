@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import pytest
 
+from kubesim.api import gofmt
 from kubesim.printers import jsonpath
-from kubesim.printers.jsonpath import (
+from kubesim.printers.jsonpath import JSONPathError
+from kubesim.printers.jsonpath.node import (
     ArrayNode,
     BoolNode,
     FieldNode,
@@ -23,7 +25,6 @@ from kubesim.printers.jsonpath import (
     FloatNode,
     IdentifierNode,
     IntNode,
-    JSONPathError,
     ListNode,
     Param,
     RecursiveNode,
@@ -895,7 +896,7 @@ def test_outputs_confirmed_with_kubectl(template, expected):
 
 
 def test_whole_objects_print_for_empty_braces_and_at():
-    whole = jsonpath.go_json(POD_LIST)
+    whole = gofmt.go_json(POD_LIST)
     assert jsonpath.parse("{}|{ }|{@}").execute(POD_LIST) == f"{whole}|{whole}|{whole}"
 
 
@@ -1052,13 +1053,13 @@ GO_QUOTE_CASES = [
 
 @pytest.mark.parametrize("text, quoted", GO_QUOTE_CASES)
 def test_go_quote(text, quoted):
-    assert jsonpath.go_quote(text) == quoted
+    assert gofmt.go_quote(text) == quoted
 
 
 def test_go_json_escapes_like_encoding_json():
     # kubectl printed {"s":"\b\f\u0001\x7f\u2028\u2029é\"\\/\u003c\u003e\u0026"}
     value = {"s": "\b\f\x01\x7f\u2028\u2029é\"\\/<>&"}
-    assert jsonpath.go_json(value) == '{"s":"\\b\\f\\u0001\x7f\\u2028\\u2029é\\"\\\\/\\u003c\\u003e\\u0026"}'
+    assert gofmt.go_json(value) == '{"s":"\\b\\f\\u0001\x7f\\u2028\\u2029é\\"\\\\/\\u003c\\u003e\\u0026"}'
 
 
 def test_a_parsed_template_can_run_again():
