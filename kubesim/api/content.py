@@ -102,3 +102,43 @@ def label_value_errors(value: str) -> list[str]:
     if not _LABEL_VALUE_RE.fullmatch(value):
         errs.append(regex_error(_LABEL_VALUE_ERR, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
     return errs
+
+
+# -- util/validation's keys and variable names --------------------------------------------------
+
+CONFIG_MAP_KEY_FMT = "[-._a-zA-Z0-9]+"
+_CONFIG_MAP_KEY_ERR = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"
+_CONFIG_MAP_KEY_RE = re.compile(CONFIG_MAP_KEY_FMT)
+ENV_VAR_NAME_FMT = "[-._a-zA-Z][-._a-zA-Z0-9]*"
+_ENV_VAR_NAME_ERR = ("a valid environment variable name must consist of alphabetic characters, digits, '_', "
+                     "'-', or '.', and must not start with a digit")
+_ENV_VAR_NAME_RE = re.compile(ENV_VAR_NAME_FMT)
+
+
+def _dot_prefix_errors(value: str) -> list[str]:
+    """util/validation hasChDirPrefix."""
+    if value == ".":
+        return ["must not be '.'"]
+    if value == "..":
+        return ["must not be '..'"]
+    if value.startswith(".."):
+        return ["must not start with '..'"]
+    return []
+
+
+def config_map_key_errors(key: str) -> list[str]:
+    """IsConfigMapKey (ConfigMap and Secret data keys): why ``key`` is not one ([] when it is)."""
+    errs = []
+    if len(key) > 253:
+        errs.append("must be no more than 253 characters")
+    if not _CONFIG_MAP_KEY_RE.fullmatch(key):
+        errs.append(regex_error(_CONFIG_MAP_KEY_ERR, CONFIG_MAP_KEY_FMT, "key.name", "KEY_NAME", "key-name"))
+    return errs + _dot_prefix_errors(key)
+
+
+def env_var_name_errors(name: str) -> list[str]:
+    """IsEnvVarName (the strict form kubectl's env files use): why ``name`` is not one."""
+    errs = []
+    if not _ENV_VAR_NAME_RE.fullmatch(name):
+        errs.append(regex_error(_ENV_VAR_NAME_ERR, ENV_VAR_NAME_FMT, "my.env-name", "MY_ENV.NAME", "MyEnvName1"))
+    return errs + _dot_prefix_errors(name)
