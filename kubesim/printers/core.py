@@ -1,9 +1,11 @@
-"""kubectl's table columns and rows for the core group's Pod, Node, Namespace, Event, PersistentVolume and PersistentVolumeClaim.
+"""kubectl's table columns and rows for the core group's Pod, Node, Namespace, Event, PersistentVolume,
+PersistentVolumeClaim and ConfigMap.
 
 Upstream: pkg/printers/internalversion/printers.go: ``printPod`` (with the READY/STATUS/RESTARTS logic of ``printPodStatus``), ``printNode``,
 ``printNamespace``, ``printEvent``, ``printPersistentVolume`` and ``printPersistentVolumeClaim``
 (``helper.GetAccessModesAsString``, ``GetPersistentVolume(Claim)Class``, ``<unset>``
-VolumeAttributesClass and VolumeMode, ``Terminating`` once deleted).
+VolumeAttributesClass and VolumeMode, ``Terminating`` once deleted) and ``printConfigMap`` (DATA
+counts data and binaryData keys).
 """
 
 from __future__ import annotations
@@ -351,3 +353,11 @@ PERSISTENT_VOLUME_CLAIM_COLUMNS = [
     Column("Access Modes"), Column("StorageClass"), Column("VolumeAttributesClass"), Column("Age"),
     Column("VolumeMode", 1),
 ]
+
+
+def print_config_map(cm: dict, ctx: PrintContext) -> list[str]:
+    return [object_meta(cm).get("name", ""), str(len(cm.get("data") or {}) + len(cm.get("binaryData") or {})),
+            age(cm, ctx)]
+
+
+CONFIG_MAP_COLUMNS = [Column("Name", format="name"), Column("Data"), Column("Age")]

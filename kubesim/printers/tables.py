@@ -86,6 +86,7 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "Node": ("core", "NODE_COLUMNS", "print_node"),
     "Namespace": ("core", "NAMESPACE_COLUMNS", "print_namespace"),
     "Event": ("core", "EVENT_COLUMNS", "print_event"),
+    "ConfigMap": ("core", "CONFIG_MAP_COLUMNS", "print_config_map"),
     "PersistentVolume": ("core", "PERSISTENT_VOLUME_COLUMNS", "print_persistent_volume"),
     "PersistentVolumeClaim": ("core", "PERSISTENT_VOLUME_CLAIM_COLUMNS", "print_persistent_volume_claim"),
     "Deployment": ("apps", "DEPLOYMENT_COLUMNS", "print_deployment"),

@@ -643,10 +643,11 @@ _RESOURCES = [
     ("example.com/v1", "widgets", "Widget", True),
     ("apps/v1", "deployments", "Deployment", True), ("apps/v1", "replicasets", "ReplicaSet", True),
     ("apps/v1", "daemonsets", "DaemonSet", True), ("apps/v1", "controllerrevisions", "ControllerRevision", True),
+    ("v1", "configmaps", "ConfigMap", True),
 ]
 
 
-_SHORT_NAMES = {"pods": ["po"], "nodes": ["no"], "namespaces": ["ns"], "events": ["ev"], "deployments": ["deploy"],
+_SHORT_NAMES = {"configmaps": ["cm"], "pods": ["po"], "nodes": ["no"], "namespaces": ["ns"], "events": ["ev"], "deployments": ["deploy"],
                 "replicasets": ["rs"], "daemonsets": ["ds"]}
 
 
@@ -725,9 +726,9 @@ class _FakeAPIServer:
     def table(self, kind: str, items: list[dict]) -> dict:
         """The server-side Table of ``items``: every column (priority 1 included) and each row's
         object as PartialObjectMetadata, which kubectl decorates (namespace, labels)."""
-        from kubesim.printers.tables import TABLES
+        from kubesim.printers.tables import table_of
 
-        table = TABLES[kind]
+        table = table_of(kind)
         return {"kind": "Table", "apiVersion": "meta.k8s.io/v1", "metadata": {"resourceVersion": "1"},
                 "columnDefinitions": [{"name": c.name, "type": "string", "format": c.format, "description": "",
                                        "priority": c.priority} for c in table.columns],
@@ -781,6 +782,27 @@ class _FakeAPIServer:
         return run.returncode, run.stdout, run.stderr
 
 
+def config_map(now) -> dict:
+    return {"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "app-config", "namespace": "default", "uid": "c0ffee00-0000-4000-8000-000000000001",
+                         "resourceVersion": "42", "creationTimestamp": format_time(now - 3600),
+                         "labels": {"app": "web", "tier": "frontend"},
+                         "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{}", "owner": "team-a"}},
+            "data": {"zeta.properties": "z=1\nlast=true\n", "APP_MODE": "production", "empty": "",
+                     "multi": "line one\n  line two\n"},
+            "binaryData": {"logo.png": "iVBORw0KGgo=", "blob": "AAEC"}}
+
+
+def config_map_events(now) -> list[dict]:
+    return [{"apiVersion": "v1", "kind": "Event",
+             "metadata": {"name": "app-config.c1", "namespace": "default", "creationTimestamp": format_time(now - 60)},
+             "involvedObject": {"apiVersion": "v1", "kind": "ConfigMap", "name": "app-config", "namespace": "default",
+                                "uid": "c0ffee00-0000-4000-8000-000000000001"},
+             "reason": "Updated", "message": "config map updated by an operator", "type": "Normal",
+             "source": {"component": "config-operator"}, "count": 2,
+             "firstTimestamp": format_time(now - 120), "lastTimestamp": format_time(now - 60)}]
+
+
 def _golden_cases(now):
     """name -> (kubectl args, object, DescribeContext), and every object the server holds."""
     pod, pending, old = running_pod(now), pending_pod(now), terminating_pod(now)
@@ -824,8 +846,11 @@ def _golden_cases(now):
         "daemonset": (("describe", "daemonset", "fluentd", "-n", "kube-system"), ds,
                       DescribeContext(now, ds_events, ds_pods)),
     })
+    cm, cm_events = config_map(now), config_map_events(now)
+    cases["configmap"] = (("describe", "configmap", "app-config"), cm, DescribeContext(now, cm_events))
     objects = [pod, pending, old, n, lease, *pods, *pod_events, *pending_events, *n_events, ns, team, *rqs, *lrs, w,
-               web, api, batch, legacy, *all_rss, failing, *rs_pods, *rs_events, *web_events(now, web), ds, *ds_pods, *ds_events]
+               web, api, batch, legacy, *all_rss, failing, *rs_pods, *rs_events, *web_events(now, web), ds, *ds_pods, *ds_events,
+               cm, *cm_events]
     return cases, objects
 
 
@@ -875,7 +900,8 @@ def golden_now() -> dict[str, float]:
 
 GOLDEN_NAMES = ["pod_running", "pod_pending", "pod_terminating", "node", "namespace", "namespace_quota",
                 "generic_custom_resource", "generic_event", "deployment", "deployment_rolling_out",
-                "deployment_without_new_replicaset", "deployment_recreate_without_replicasets", "replicaset", "replicaset_failing", "daemonset"]
+                "deployment_without_new_replicaset", "deployment_recreate_without_replicasets", "replicaset", "replicaset_failing", "daemonset",
+                "configmap"]
 
 
 @pytest.mark.parametrize("name", [
@@ -896,6 +922,7 @@ GOLDEN_NAMES = ["pod_running", "pod_pending", "pod_terminating", "node", "namesp
     pytest.param("replicaset", id="a replica set counts the pods it controls by phase"),
     pytest.param("replicaset_failing", id="an orphan replica set with a failure condition"),
     pytest.param("daemonset", id="a daemon set with misscheduled nodes and events"),
+    pytest.param("configmap", id="a config map lists data keys in order with their values and binary keys with sizes"),
 ])
 def test_describe_matches_kubectl(name, golden_now):
     cases, _ = _golden_cases(golden_now[name])

@@ -31,6 +31,7 @@ DESCRIBERS = {
     "Pod": ("core", "describe_pod"),
     "Node": ("core", "describe_node"),
     "Namespace": ("core", "describe_namespace"),
+    "ConfigMap": ("core", "describe_config_map"),
     "PersistentVolume": ("persistentvolume", "describe_persistent_volume"),
     "PersistentVolumeClaim": ("persistentvolume", "describe_persistent_volume_claim"),
     "Deployment": ("apps", "describe_deployment"),

@@ -1,11 +1,11 @@
-"""describe for the core group's Pod, Node and Namespace.
+"""describe for the core group's Pod, Node, Namespace and ConfigMap.
 
 Upstream: staging/src/k8s.io/kubectl/pkg/describe/describe.go: ``describePod`` and its helpers
 (``describeContainers``, ``describeStatus``, ``DescribeProbe``, ``describeVolumes``,
 ``describeTopologySpreadConstraints``), ``describeNode`` (``describeNodeLease``,
 ``describeNodeResource`` with its "Non-terminated Pods" and "Allocated resources" tables,
 ``getPodsTotalRequestsAndLimits``), ``describeNamespace`` (``DescribeResourceQuotas``,
-``DescribeLimitRanges``); staging/src/k8s.io/kubectl/pkg/util/qos/qos.go (QoS Class when
+``DescribeLimitRanges``), ``ConfigMapDescriber``; staging/src/k8s.io/kubectl/pkg/util/qos/qos.go (QoS Class when
 ``status.qosClass`` is empty), staging/src/k8s.io/component-helpers/resource/helpers.go
 (``PodRequests``/``PodLimits``: ``kubesim.api.pods``) and staging/src/k8s.io/kubectl/pkg/util/
 fieldpath (which ``fieldRef`` env values describe resolves: only ``metadata.name`` and
@@ -639,3 +639,36 @@ def _qos_class(pod: dict) -> str:
     from kubesim.api.pods import qos_class
 
     return qos_class(pod)
+
+
+def describe_config_map(cm: dict, ctx: DescribeContext) -> str:
+    """ConfigMapDescriber: each data key and its value, each binary key and its size, in key order."""
+    meta = object_meta(cm)
+    w = PrefixWriter()
+    w.write(LEVEL_0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(LEVEL_0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    print_labels_multiline(w, "Labels", meta.get("labels"))
+    print_annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w.write(LEVEL_0, "\nData\n====\n")
+    data = cm.get("data") or {}
+    for key in sorted(data):
+        w.write(LEVEL_0, f"{key}:\n----\n")
+        w.write(LEVEL_0, f"{data[key]}\n")
+        w.write(LEVEL_0, "\n")
+    w.write(LEVEL_0, "\nBinaryData\n====\n")
+    binary = cm.get("binaryData") or {}
+    for key in sorted(binary):
+        w.write(LEVEL_0, f"{key}: {_decoded_length(binary[key])} bytes\n")
+    w.write(LEVEL_0, "\n")
+    describe_events(ctx.events, w, ctx.now)
+    return w.text()
+
+
+def _decoded_length(b64: str) -> int:
+    import base64
+    import binascii
+
+    try:
+        return len(base64.b64decode(b64, validate=True))
+    except (binascii.Error, ValueError):
+        return 0
