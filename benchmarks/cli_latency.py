@@ -3,9 +3,11 @@ kubectl's `kubectl create deployment x --image=nginx --dry-run=client -o yaml` (
 within 2.5x). Both commands run interleaved in one process, N times each; the figure is the
 ratio of the medians.
 
-    python benchmarks/cli_latency.py [--runs 31] [--pods 30]
+    python benchmarks/cli_latency.py [--runs 31] [--pods 30] [--kubesim PATH ...]
 
-Needs `kubesim` and `kubectl` on PATH (pip install -e '.[test]' provides both).
+Needs `kubesim` and `kubectl` on PATH (pip install -e '.[test]' provides both). ``--kubesim``
+(repeatable) times other installs in the same run, interleaved, each on its own copy of the
+state: e.g. the tree before a change against the tree after it.
 """
 
 from __future__ import annotations
@@ -48,30 +50,41 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=31)
     ap.add_argument("--pods", type=int, default=30)
+    ap.add_argument("--kubesim", action="append", default=None, metavar="PATH",
+                    help="a kubesim executable to time (repeatable; default: the one on PATH)")
     a = ap.parse_args()
-    kubesim = shutil.which("kubesim")
+    kubesims = a.kubesim or [shutil.which("kubesim")]
     kubectl = shutil.which("kubectl")
-    if not kubesim or not kubectl:
+    if not all(kubesims) or not kubectl:
         print("need kubesim and kubectl on PATH: pip install -e '.[test]'", file=sys.stderr)
         return 2
-    state = tempfile.mkdtemp(prefix="kubesim-bench-")
-    env = dict(os.environ, KUBESIM_STATE=state)
-    env.pop("KUBESIM_NOW", None)
-    subprocess.run([kubesim, "apply", "-f", "-"], input=pod_manifests(a.pods), text=True, env=env,
-                   check=True, stdout=subprocess.DEVNULL)
-    ours = [kubesim, "get", "pods", "-o", "wide"]
+    envs = []
+    for kubesim in kubesims:
+        env = dict(os.environ, KUBESIM_STATE=tempfile.mkdtemp(prefix="kubesim-bench-"))
+        env.pop("KUBESIM_NOW", None)
+        subprocess.run([kubesim, "apply", "-f", "-"], input=pod_manifests(a.pods), text=True, env=env,
+                       check=True, stdout=subprocess.DEVNULL)
+        envs.append(env)
+    ours = [[kubesim, "get", "pods", "-o", "wide"] for kubesim in kubesims]
     theirs = [kubectl, "create", "deployment", "x", "--image=nginx", "--dry-run=client", "-o", "yaml"]
-    for _ in range(3):  # warm caches (pyc, page cache) for both
-        timed(ours, env), timed(theirs, env)
-    t_ours, t_theirs = [], []
+    for _ in range(3):  # warm caches (pyc, page cache) for all
+        for cmd, env in zip(ours, envs):
+            timed(cmd, env)
+        timed(theirs, envs[0])
+    t_ours: list[list[float]] = [[] for _ in kubesims]
+    t_theirs = []
     for _ in range(a.runs):
-        t_ours.append(timed(ours, env))
-        t_theirs.append(timed(theirs, env))
-    m_ours, m_theirs = statistics.median(t_ours), statistics.median(t_theirs)
-    print(f"kubesim get pods -o wide ({a.pods} pods): median {m_ours * 1000:.1f} ms over {a.runs} runs")
-    print(f"kubectl create deployment --dry-run=client -o yaml: median {m_theirs * 1000:.1f} ms")
-    print(f"ratio: {m_ours / m_theirs:.2f}x  (target <= 2.5x)")
-    shutil.rmtree(state, ignore_errors=True)
+        for i, (cmd, env) in enumerate(zip(ours, envs)):
+            t_ours[i].append(timed(cmd, env))
+        t_theirs.append(timed(theirs, envs[0]))
+    m_theirs = statistics.median(t_theirs)
+    print(f"kubectl create deployment --dry-run=client -o yaml: median {m_theirs * 1000:.1f} ms over {a.runs} runs")
+    for kubesim, times in zip(kubesims, t_ours):
+        m_ours = statistics.median(times)
+        print(f"{kubesim} get pods -o wide ({a.pods} pods): median {m_ours * 1000:.1f} ms, "
+              f"ratio {m_ours / m_theirs:.2f}x  (target <= 2.0x)")
+    for env in envs:
+        shutil.rmtree(env["KUBESIM_STATE"], ignore_errors=True)
     return 0
 
 
