@@ -6,7 +6,7 @@ the medians of N runs of each command, with the peak resident memory of the wors
 - ``kubesim explain-schedule POD`` for a stored pod, and ``-f`` for a what-if (target: under
   1 s, peak memory under 500 MB).
 
-    python benchmarks/big_state.py [--nodes 5000] [--pods 10000] [--runs 5] [--state DIR]
+    python benchmarks/big_state.py [--nodes 5000] [--pods 10000] [--runs 5] [--state DIR] [--kubesim PATH ...]
 
 Building the state (``cluster init --nodes N`` and a Deployment of ``--pods`` replicas) takes a
 few minutes; ``--state DIR`` keeps it for later runs (an existing state there is reused).
@@ -68,9 +68,12 @@ def main() -> int:
     ap.add_argument("--pods", type=int, default=10000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--state", help="keep (or reuse) the built state here")
+    ap.add_argument("--kubesim", action="append", default=None, metavar="PATH",
+                    help="a kubesim executable to time (repeatable; default: the one on PATH); each runs "
+                         "on its own copy of the built state")
     a = ap.parse_args()
-    kubesim = shutil.which("kubesim")
-    if not kubesim:
+    kubesims = a.kubesim or [shutil.which("kubesim")]
+    if not all(kubesims):
         print("need kubesim on PATH: pip install -e .", file=sys.stderr)
         return 2
     state = a.state or tempfile.mkdtemp(prefix="kubesim-big-")
@@ -78,32 +81,49 @@ def main() -> int:
     env.pop("KUBESIM_NOW", None)
     if not os.path.exists(os.path.join(state, "kubesim.db")) or not a.state:
         t = time.perf_counter()
-        subprocess.run([kubesim, "cluster", "init", "--nodes", str(a.nodes)], env=env, check=True,
+        subprocess.run([kubesims[-1], "cluster", "init", "--nodes", str(a.nodes)], env=env, check=True,
                        stdout=subprocess.DEVNULL)
-        subprocess.run([kubesim, "apply", "-f", "-"], input=DEPLOYMENT.format(pods=a.pods),
+        subprocess.run([kubesims[-1], "apply", "-f", "-"], input=DEPLOYMENT.format(pods=a.pods),
                        text=True, env=env, check=True, stdout=subprocess.DEVNULL)
         print(f"built {a.nodes} nodes / {a.pods} pods in {time.perf_counter() - t:.0f} s")
-    pod = subprocess.run([kubesim, "get", "pods", "-o", "jsonpath={.items[0].metadata.name}"],
-                         env=env, check=True, capture_output=True, text=True).stdout
-    cases = {
-        "get pods -A": ([kubesim, "get", "pods", "-A"], None, 1.0),
-        "apply one pod": ([kubesim, "apply", "-f", "-"], ONE_POD, 0.3),
-        "delete it --now": ([kubesim, "delete", "pod", "bench-one", "--now"], None, None),
-        f"explain-schedule {pod}": ([kubesim, "explain-schedule", pod], None, 1.0),
-        "explain-schedule -f": ([kubesim, "explain-schedule", "-f", "-"], ONE_POD, 1.0),
-    }
-    walls: dict[str, list[float]] = {k: [] for k in cases}
-    peak = 0.0
+    copies = []
+    for i, _ in enumerate(kubesims):
+        copy = tempfile.mkdtemp(prefix=f"kubesim-big-copy{i}-")
+        shutil.copytree(state, copy, dirs_exist_ok=True)
+        copies.append(dict(env, KUBESIM_STATE=copy))
+    pod = subprocess.run([kubesims[-1], "get", "pods", "-o", "jsonpath={.items[0].metadata.name}"],
+                         env=copies[-1], check=True, capture_output=True, text=True).stdout
+
+    def cases(kubesim: str) -> dict:
+        return {
+            "get pods -A": ([kubesim, "get", "pods", "-A"], None, 1.0),
+            "apply one pod": ([kubesim, "apply", "-f", "-"], ONE_POD, 0.3),
+            "delete it --now": ([kubesim, "delete", "pod", "bench-one", "--now"], None, None),
+            f"explain-schedule {pod}": ([kubesim, "explain-schedule", pod], None, 1.0),
+            "explain-schedule -f": ([kubesim, "explain-schedule", "-f", "-"], ONE_POD, 1.0),
+        }
+
+    names = list(cases(kubesims[0]))
+    walls = [{k: [] for k in names} for _ in kubesims]
+    peaks = [0.0 for _ in kubesims]
     for _ in range(a.runs):
-        for name, (cmd, stdin, _target) in cases.items():
-            w, rss = run(cmd, env, stdin)
-            walls[name].append(w)
-            peak = max(peak, rss)
-    print(f"{'command':<40} {'median':>8} {'target':>8}")
-    for name, (_cmd, _stdin, target) in cases.items():
-        med = statistics.median(walls[name])
-        print(f"{name:<40} {med:>7.2f}s {('< %.1fs' % target) if target else '':>8}")
-    print(f"peak RSS of any run: {peak:.0f} MB (target < 500 MB)")
+        for name in names:
+            for i, kubesim in enumerate(kubesims):
+                cmd, stdin, _target = cases(kubesim)[name]
+                w, rss = run(cmd, copies[i], stdin)
+                walls[i][name].append(w)
+                peaks[i] = max(peaks[i], rss)
+    print(f"{'command':<40} " + " ".join(f"{'median ' + str(i + 1):>9}" for i in range(len(kubesims)))
+          + f" {'target':>8}")
+    for name in names:
+        target = cases(kubesims[0])[name][2]
+        meds = " ".join(f"{statistics.median(w[name]):>8.2f}s" for w in walls)
+        print(f"{name:<40} {meds} {('< %.1fs' % target) if target else '':>8}")
+    print("peak RSS of any run: " + ", ".join(f"{p:.0f} MB" for p in peaks) + " (target < 500 MB)")
+    for i, kubesim in enumerate(kubesims):
+        print(f"{i + 1}: {kubesim}")
+    for c in copies:
+        shutil.rmtree(c["KUBESIM_STATE"], ignore_errors=True)
     if not a.state:
         shutil.rmtree(state, ignore_errors=True)
     return 0
