@@ -155,6 +155,9 @@ def _loader_class():
     def construct_mapping(loader, node, deep=False):
         seen: dict = {}
         for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                # a list or map as a key has no JSON form (sigs.k8s.io/yaml: "unsupported map key")
+                raise yaml.constructor.ConstructorError(None, None, "found unhashable key", key_node.start_mark)
             key = loader.construct_object(key_node, deep=True)
             if key in seen:
                 raise yaml.constructor.ConstructorError(

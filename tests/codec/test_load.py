@@ -46,6 +46,7 @@ BOMB = "\n".join(
 @pytest.mark.parametrize("text, message", [
     pytest.param("a: b: c\n", "line 1: mapping values are not allowed in this context", id="malformed YAML names the line"),
     pytest.param("kind: Pod\nkind: Node\n", 'line 2: key "kind" already set in map', id="duplicate keys are refused"),
+    pytest.param("? [a]\n: b\n", "line 1: found unhashable key", id="a list as a mapping key is refused"),
     pytest.param(BOMB, "excessive aliasing", id="an alias bomb is refused"),
     pytest.param("a: &a [*a]\n", "excessive aliasing", id="an anchor containing itself is refused"),
     pytest.param("- 1\n- 2\n", "non-object document", id="a document that is not an object is refused"),
