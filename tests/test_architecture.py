@@ -18,7 +18,7 @@ ALLOWED = {
     "codec": {"api", "errors"},
     "scheduler": {"api"},
     "controllers": {"api", "clock"},
-    "kubelet": {"api", "clock"},
+    "kubelet": {"api", "clock", "codec", "errors"},
     "engine": {"api", "clock", "codec", "controllers", "errors", "kubelet", "scheduler", "store"},
 }
 
