@@ -46,8 +46,9 @@ from kubesim import clock
 from kubesim.clock import parse_timestamp
 from kubesim.kubelet import probes as P
 from kubesim.kubelet import status as S
-from kubesim.kubelet.behaviour import (Behaviour, FOREVER, RunContext, behaviour as derive_behaviour,
-                                       override_for, run_program)
+from kubesim.kubelet.behaviour import Behaviour, behaviour as derive_behaviour
+from kubesim.kubelet.overrides import override_for
+from kubesim.kubelet.shell import FOREVER, RunContext, run_program
 
 EPS = 1e-6
 MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
@@ -64,7 +65,7 @@ class KubeletConfig:
     image_pull_seconds: float = 0.0        # 0: every image is already present on every node
     minimum_grace: float = 2.0             # minimumGracePeriodInSeconds
     max_steps: int = 200000                # event-loop bound per call
-    image_defaults: dict | None = None     # replaces behaviour.IMAGES
+    image_defaults: dict | None = None     # replaces images.IMAGES
 
 
 DEFAULT_CONFIG = KubeletConfig()
@@ -1334,7 +1335,7 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
 
 
 def _inputs(pod: dict) -> dict:
-    from kubesim.kubelet.behaviour import BEHAVIOUR_ANNOTATION, PROBE_FAILURE_ANNOTATION
+    from kubesim.kubelet.overrides import BEHAVIOUR_ANNOTATION, PROBE_FAILURE_ANNOTATION
 
     ann = (pod.get("metadata") or {}).get("annotations") or {}
     spec = pod.get("spec") or {}
@@ -1343,7 +1344,7 @@ def _inputs(pod: dict) -> dict:
 
 
 def _with_inputs(pod: dict, inputs: dict) -> dict:
-    from kubesim.kubelet.behaviour import BEHAVIOUR_ANNOTATION, PROBE_FAILURE_ANNOTATION
+    from kubesim.kubelet.overrides import BEHAVIOUR_ANNOTATION, PROBE_FAILURE_ANNOTATION
 
     shadow = copy.deepcopy(pod)
     ann = shadow.setdefault("metadata", {}).setdefault("annotations", {})
@@ -1411,7 +1412,7 @@ def logs(pod: dict, container: str | None, now: float, previous: bool = False,
         reason = (state.get("waiting") or {}).get("reason") or "ContainerCreating"
         md = pod.get("metadata") or {}
         raise LookupError(f'container "{name}" in pod "{md.get("name")}" is waiting to start: {reason}')
-    from kubesim.kubelet.behaviour import log_lines
+    from kubesim.kubelet.logs import log_lines
 
     b = derive_behaviour(c, config.image_defaults, pod_name=(pod.get("metadata") or {}).get("name", ""),
                          override=override_for(pod, name), start=started or 0.0)

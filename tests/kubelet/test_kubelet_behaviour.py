@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from kubesim.kubelet.behaviour import (FOREVER, behaviour, image_repository, log_lines, override_for,
-                                       parse_duration, parse_sleep, pod_overrides)
+from kubesim.kubelet.behaviour import behaviour
+from kubesim.kubelet.images import image_repository
+from kubesim.kubelet.logs import log_lines
+from kubesim.kubelet.overrides import override_for, parse_duration, pod_overrides
+from kubesim.kubelet.shell import FOREVER, parse_sleep
 from .builders import T0
 
 CASES = [
