@@ -144,7 +144,7 @@ def image_size(image: str) -> int:
 # events
 
 
-class _Events:
+class EventRecorder:
     """Events recorded during one sync, flushed in time order; repeated identical events in
     one stream are folded into one record with a count (the event correlator's job)."""
 
@@ -176,12 +176,12 @@ class _Events:
     def flush(self, pod: dict, record, host: str):
         if record is None:
             return
-        caller = _adapt(record)
+        caller = _adapt_recorder(record)
         for first, _seq, type_, reason, message, path, last, count in self.merged():
             caller(pod, type_, reason, message, host, path, first, last, count)
 
 
-def _adapt(record) -> Callable:
+def _adapt_recorder(record) -> Callable:
     """Call ``record`` the engine's way (obj, type, reason, message, component, host,
     field_path), passing ``at``/``first``/``count`` when it accepts them."""
     try:
@@ -256,7 +256,7 @@ def volume_mount_statuses(container: dict) -> list[dict]:
 # the simulation
 
 
-def _hook_duration(handler: dict | None, container: dict, b: Behaviour) -> tuple[float, bool]:
+def run_hook(handler: dict | None, container: dict, behaviour: Behaviour) -> tuple[float, bool]:
     """(seconds, succeeded) of a lifecycle hook handler."""
     if not isinstance(handler, dict):
         return 0.0, True
@@ -272,11 +272,11 @@ def _hook_duration(handler: dict | None, container: dict, b: Behaviour) -> tuple
         return run.duration, run.exit_code == 0
     if isinstance(handler.get("httpGet"), dict):
         port = P._port(container, handler["httpGet"].get("port"))
-        return 0.0, b.ports is None or (port is not None and port in b.ports)
+        return 0.0, behaviour.ports is None or (port is not None and port in behaviour.ports)
     return 0.0, True
 
 
-def _resources_status(container: dict) -> tuple[dict | None, dict | None]:
+def resources_status(container: dict) -> tuple[dict | None, dict | None]:
     res = container.get("resources") or {}
     req, lim = res.get("requests") or {}, res.get("limits") or {}
     if not req and not lim:
@@ -290,435 +290,435 @@ def _resources_status(container: dict) -> tuple[dict | None, dict | None]:
     return (dict(req) if req else None), out
 
 
-class _Sim:
-    def __init__(self, pod: dict, node: dict, mem: dict, cfg: KubeletConfig, events: _Events):
-        self.pod, self.node, self.mem, self.cfg, self.ev = pod, node, mem, cfg, events
+class PodWorker:
+    def __init__(self, pod: dict, node: dict, mem: dict, cfg: KubeletConfig, events: EventRecorder):
+        self.pod, self.node, self.memory, self.config, self.events = pod, node, mem, cfg, events
         spec = pod.get("spec") or {}
         self.spec = spec
-        self.policy = spec.get("restartPolicy") or "Always"
-        self.init = list(spec.get("initContainers") or [])
-        self.apps = list(spec.get("containers") or [])
-        self.by_name = {c["name"]: c for c in self.init + self.apps}
-        self.kind = {}
-        for c in self.init:
-            self.kind[c["name"]] = "sidecar" if S.is_sidecar(c) else "init"
-        for c in self.apps:
-            self.kind[c["name"]] = "app"
-        self.fpath = {c["name"]: f"spec.initContainers{{{c['name']}}}" for c in self.init}
-        self.fpath.update({c["name"]: f"spec.containers{{{c['name']}}}" for c in self.apps})
+        self.restart_policy = spec.get("restartPolicy") or "Always"
+        self.init_containers = list(spec.get("initContainers") or [])
+        self.containers = list(spec.get("containers") or [])
+        self.container_specs = {c["name"]: c for c in self.init_containers + self.containers}
+        self.container_type = {}
+        for c in self.init_containers:
+            self.container_type[c["name"]] = "sidecar" if S.is_sidecar(c) else "init"
+        for c in self.containers:
+            self.container_type[c["name"]] = "app"
+        self.field_path = {c["name"]: f"spec.initContainers{{{c['name']}}}" for c in self.init_containers}
+        self.field_path.update({c["name"]: f"spec.containers{{{c['name']}}}" for c in self.containers})
         self.pod_name = (pod.get("metadata") or {}).get("name", "")
-        self._beh: dict[str, Behaviour] = {}
-        self._answers: dict[tuple, list] = {}
-        self.specs = {n: P.probe_specs(c) for n, c in self.by_name.items()}
-        self.steps = 0
-        self.call_start = mem.get("t", 0.0)
+        self._behaviours: dict[str, Behaviour] = {}
+        self._probe_answers: dict[tuple, list] = {}
+        self.probe_specs = {n: P.probe_specs(c) for n, c in self.container_specs.items()}
+        self.steps_taken = 0
+        self.synced_from = mem.get("t", 0.0)
 
     # ---- derived data
-    def b(self, name: str) -> Behaviour:
-        if name not in self._beh:
-            self._beh[name] = derive_behaviour(self.by_name[name], self.cfg.image_defaults, pod_name=self.pod_name,
+    def behaviour_of(self, name: str) -> Behaviour:
+        if name not in self._behaviours:
+            self._behaviours[name] = derive_behaviour(self.container_specs[name], self.config.image_defaults, pod_name=self.pod_name,
                                                override=override_for(self.pod, name))
-        return self._beh[name]
+        return self._behaviours[name]
 
-    def answers(self, name: str, kind: str) -> list:
+    def probe_answers(self, name: str, kind: str) -> list:
         key = (name, kind)
-        if key not in self._answers:
-            self._answers[key] = P.answers(self.specs[name][kind], self.b(name), self.by_name[name], self.mem.get("ip") or "")
-        return self._answers[key]
+        if key not in self._probe_answers:
+            self._probe_answers[key] = P.answers(self.probe_specs[name][kind], self.behaviour_of(name), self.container_specs[name], self.memory.get("ip") or "")
+        return self._probe_answers[key]
 
-    def grace(self) -> float:
+    def termination_grace_period(self) -> float:
         tg = self.spec.get("terminationGracePeriodSeconds")
         return float(DEFAULT_GRACE if tg is None else tg)
 
-    def c(self, name: str) -> dict:
-        return self.mem["c"][name]
+    def record_of(self, name: str) -> dict:
+        return self.memory["c"][name]
 
-    def adopt_recovered(self, t: float):
+    def adopt_recovered_containers(self, t: float):
         """Containers found running in a stored status (memory rebuilt): their exit time and
         fresh probe workers."""
-        for name in self.by_name:
-            cm = self.c(name)
-            if not cm.pop("recovered", False):
+        for name in self.container_specs:
+            record = self.record_of(name)
+            if not record.pop("recovered", False):
                 continue
-            b = self.b(name)
-            cm["exitAt"] = None if b.exits_after is None else cm["start"] + b.exits_after
-            cm["pr"] = {kind: {"run": 0, "last": None, "hold": False, "next": None,
-                               "res": {"readiness": "S" if cm.get("ready") else "F", "liveness": "S",
-                                       "startup": "S" if cm.get("started") else None}[kind]}
-                        for kind in self.specs[name]}
-            if cm["exitAt"] is not None and cm["exitAt"] < t:
-                cm["exitAt"] = t
-            self.arm_probes(name, t)
+            behaviour = self.behaviour_of(name)
+            record["exitAt"] = None if behaviour.exits_after is None else record["start"] + behaviour.exits_after
+            record["pr"] = {kind: {"run": 0, "last": None, "hold": False, "next": None,
+                               "res": {"readiness": "S" if record.get("ready") else "F", "liveness": "S",
+                                       "startup": "S" if record.get("started") else None}[kind]}
+                        for kind in self.probe_specs[name]}
+            if record["exitAt"] is not None and record["exitAt"] < t:
+                record["exitAt"] = t
+            self.schedule_probes(name, t)
 
     # ---- the container state machine
-    def needs_pull(self, name: str) -> bool:
-        c = self.by_name[name]
-        if self.b(name).pull_error:
+    def needs_image_pull(self, name: str) -> bool:
+        c = self.container_specs[name]
+        if self.behaviour_of(name).pull_error:
             return True
-        if self.cfg.image_pull_seconds <= 0:
+        if self.config.image_pull_seconds <= 0:
             return False
         policy = c.get("imagePullPolicy") or "IfNotPresent"
         if policy == "Never":
             return False
         if policy == "Always":
             return True
-        return (c.get("image") or "") not in self.mem.setdefault("pulled", [])
+        return (c.get("image") or "") not in self.memory.setdefault("pulled", [])
 
-    def start(self, name: str, t: float) -> bool:
+    def start_container(self, name: str, t: float) -> bool:
         """The kubelet starts container ``name`` at ``t``; True when it blocks the pod worker
         (an image pull or a postStart hook in progress)."""
-        cm = self.c(name)
-        spec = self.by_name[name]
+        record = self.record_of(name)
+        spec = self.container_specs[name]
         image = spec.get("image") or ""
-        path = self.fpath[name]
-        if self.needs_pull(name):
-            if self.b(name).pull_error:
-                self.pull_failed(name, t)
+        path = self.field_path[name]
+        if self.needs_image_pull(name):
+            if self.behaviour_of(name).pull_error:
+                self.image_pull_failed(name, t)
                 return False
-            self.ev.add(t, "Normal", "Pulling", f'Pulling image "{image}"', path)
-            cm.update(st="pulling", until=t + self.cfg.image_pull_seconds)
+            self.events.add(t, "Normal", "Pulling", f'Pulling image "{image}"', path)
+            record.update(st="pulling", until=t + self.config.image_pull_seconds)
             return True
-        self.ev.add(t, "Normal", "Pulled",
+        self.events.add(t, "Normal", "Pulled",
                     f'Container image "{image}" already present on machine and can be accessed by the pod', path)
-        return self.create(name, t)
+        return self.create_container(name, t)
 
-    def pulled(self, name: str, t: float) -> bool:
-        image = self.by_name[name].get("image") or ""
-        d = go_duration(self.cfg.image_pull_seconds)
-        self.ev.add(t, "Normal", "Pulled", f'Successfully pulled image "{image}" in {d} ({d} including waiting). '
-                    f"Image size: {image_size(image)} bytes.", self.fpath[name])
-        pulled = self.mem.setdefault("pulled", [])
+    def image_pulled(self, name: str, t: float) -> bool:
+        image = self.container_specs[name].get("image") or ""
+        d = go_duration(self.config.image_pull_seconds)
+        self.events.add(t, "Normal", "Pulled", f'Successfully pulled image "{image}" in {d} ({d} including waiting). '
+                    f"Image size: {image_size(image)} bytes.", self.field_path[name])
+        pulled = self.memory.setdefault("pulled", [])
         if image not in pulled:
             pulled.append(image)
-        return self.create(name, t)
+        return self.create_container(name, t)
 
-    def pull_failed(self, name: str, t: float):
-        cm = self.c(name)
-        image = self.by_name[name].get("image") or ""
+    def image_pull_failed(self, name: str, t: float):
+        record = self.record_of(name)
+        image = self.container_specs[name].get("image") or ""
         ref = image_ref(image)[0]
         err = (f'failed to pull and unpack image "{ref}": failed to resolve reference "{ref}": {ref}: not found')
         msg = f'Failed to pull image "{image}": rpc error: code = NotFound desc = {err}'
-        path = self.fpath[name]
-        self.ev.add(t, "Normal", "Pulling", f'Pulling image "{image}"', path)
-        self.ev.add(t, "Warning", "Failed", msg, path)
-        self.ev.add(t, "Warning", "Failed", "Error: ErrImagePull", path)
-        ibo = cm.get("ibo")
-        ibo = self.cfg.backoff_initial if not ibo else min(ibo * 2, self.cfg.backoff_max)
-        cm.update(st="pullerr", since=t, until=t + ibo, ibo=ibo, pullmsg=msg, evnext=t + self.cfg.sync_period)
+        path = self.field_path[name]
+        self.events.add(t, "Normal", "Pulling", f'Pulling image "{image}"', path)
+        self.events.add(t, "Warning", "Failed", msg, path)
+        self.events.add(t, "Warning", "Failed", "Error: ErrImagePull", path)
+        ibo = record.get("ibo")
+        ibo = self.config.backoff_initial if not ibo else min(ibo * 2, self.config.backoff_max)
+        record.update(st="pullerr", since=t, until=t + ibo, ibo=ibo, pullmsg=msg, evnext=t + self.config.sync_period)
 
-    def create(self, name: str, t: float) -> bool:
-        cm = self.c(name)
-        spec = self.by_name[name]
-        b = self.b(name)
-        cm["n"] = cm.get("n", 0) + 1
-        if cm.get("fin"):
-            cm["last"] = cm["fin"]
-            cm["prevTs"] = cm["fin"]["finishedAt"]
-        cm["fin"] = None
-        cm["start"] = t
-        cm["hash"] = spec.get("image")
-        restarted = cm["n"] > 1
-        cm["kill"] = None
-        cm["exitAt"] = None if b.exits_after is None else t + b.exits_after
-        path = self.fpath[name]
-        self.ev.add(t, "Normal", "Created", "Container created", path)
-        self.ev.add(t, "Normal", "Started", "Container started", path)
-        specs = self.specs[name]
-        cm["started"] = "startup" not in specs
-        cm["ready"] = False
-        cm["pr"] = {}
+    def create_container(self, name: str, t: float) -> bool:
+        record = self.record_of(name)
+        spec = self.container_specs[name]
+        behaviour = self.behaviour_of(name)
+        record["n"] = record.get("n", 0) + 1
+        if record.get("fin"):
+            record["last"] = record["fin"]
+            record["prevTs"] = record["fin"]["finishedAt"]
+        record["fin"] = None
+        record["start"] = t
+        record["hash"] = spec.get("image")
+        restarted = record["n"] > 1
+        record["kill"] = None
+        record["exitAt"] = None if behaviour.exits_after is None else t + behaviour.exits_after
+        path = self.field_path[name]
+        self.events.add(t, "Normal", "Created", "Container created", path)
+        self.events.add(t, "Normal", "Started", "Container started", path)
+        specs = self.probe_specs[name]
+        record["started"] = "startup" not in specs
+        record["ready"] = False
+        record["pr"] = {}
         for kind in specs:
-            cm["pr"][kind] = {"run": 0, "last": None,
+            record["pr"][kind] = {"run": 0, "last": None,
                               "res": {"readiness": "F", "liveness": "S", "startup": None}[kind], "hold": False,
                               "next": None}
         hook = (spec.get("lifecycle") or {}).get("postStart")
         if hook:
-            d, ok = _hook_duration(hook, spec, b)
-            cm.update(st="hook", until=t + d if d != FOREVER else None, hookok=ok)
+            d, ok = run_hook(hook, spec, behaviour)
+            record.update(st="hook", until=t + d if d != FOREVER else None, hookok=ok)
             return True
-        self.running(name, t)
+        self.container_running(name, t)
         if restarted:
-            self.note_start(name, t)
+            self.note_cycle_start(name, t)
         return False
 
-    def running(self, name: str, t: float):
-        cm = self.c(name)
-        cm["st"] = "running"
-        cm["until"] = None
-        if cm["started"] and "readiness" not in self.specs[name]:
-            cm["ready"] = True
-        self.arm_probes(name, t)
+    def container_running(self, name: str, t: float):
+        record = self.record_of(name)
+        record["st"] = "running"
+        record["until"] = None
+        if record["started"] and "readiness" not in self.probe_specs[name]:
+            record["ready"] = True
+        self.schedule_probes(name, t)
 
-    def arm_probes(self, name: str, t: float):
-        cm = self.c(name)
-        for kind, ps in cm.get("pr", {}).items():
-            if ps["next"] is None and self.probe_active(name, kind):
-                spec = self.specs[name][kind]
-                ps["next"] = P.first_probing_tick(self.mem["epoch"], spec, cm["start"], t if t > cm["start"] else cm["start"])
-                if ps["next"] < t - EPS:
-                    ps["next"] = P.first_tick_at_or_after(self.mem["epoch"], spec.period, t)
-                ps["next"] = self._not_consumed(name, kind, ps["next"])
+    def schedule_probes(self, name: str, t: float):
+        record = self.record_of(name)
+        for kind, probe in record.get("pr", {}).items():
+            if probe["next"] is None and self.probe_is_active(name, kind):
+                spec = self.probe_specs[name][kind]
+                probe["next"] = P.first_probing_tick(self.memory["epoch"], spec, record["start"], t if t > record["start"] else record["start"])
+                if probe["next"] < t - EPS:
+                    probe["next"] = P.first_tick_at_or_after(self.memory["epoch"], spec.period, t)
+                probe["next"] = self._first_unspent_tick(name, kind, probe["next"])
 
-    def probe_active(self, name: str, kind: str) -> bool:
-        cm = self.c(name)
-        if cm.get("st") != "running":
+    def probe_is_active(self, name: str, kind: str) -> bool:
+        record = self.record_of(name)
+        if record.get("st") != "running":
             return False
-        ps = cm["pr"][kind]
-        if ps["hold"]:
+        probe = record["pr"][kind]
+        if probe["hold"]:
             return False
-        if kind in ("liveness", "startup") and (cm.get("kill") or self.mem.get("term")):
+        if kind in ("liveness", "startup") and (record.get("kill") or self.memory.get("term")):
             return False
         if kind == "startup":
-            return not cm["started"]
-        return bool(cm["started"])
+            return not record["started"]
+        return bool(record["started"])
 
-    def exit(self, name: str, t: float, code: int, reason: str):
-        cm = self.c(name)
-        cm["fin"] = {"containerID": container_id(self.pod, name, cm["n"]), "exitCode": code,
-                     "finishedAt": t, "reason": reason, "startedAt": cm["start"]}
-        cm.update(st="exited", ready=False, started=False, until=None, exitAt=None)
-        cm["restartAfterKill"] = (cm.get("kill") or {}).get("restart", False)
-        cm["kill"] = None
-        for ps in cm.get("pr", {}).values():
-            ps["next"] = None
+    def container_exited(self, name: str, t: float, code: int, reason: str):
+        record = self.record_of(name)
+        record["fin"] = {"containerID": container_id(self.pod, name, record["n"]), "exitCode": code,
+                     "finishedAt": t, "reason": reason, "startedAt": record["start"]}
+        record.update(st="exited", ready=False, started=False, until=None, exitAt=None)
+        record["restartAfterKill"] = (record.get("kill") or {}).get("restart", False)
+        record["kill"] = None
+        for probe in record.get("pr", {}).values():
+            probe["next"] = None
 
-    def kill(self, name: str, t: float, message: str, restart: bool, grace: float, event_reason: str = "Killing"):
-        cm = self.c(name)
-        if cm.get("kill"):
+    def kill_container(self, name: str, t: float, message: str, restart: bool, grace: float, event_reason: str = "Killing"):
+        record = self.record_of(name)
+        if record.get("kill"):
             return
-        spec = self.by_name[name]
-        b = self.b(name)
-        self.ev.add(t, "Normal", event_reason, message, self.fpath[name])
+        spec = self.container_specs[name]
+        behaviour = self.behaviour_of(name)
+        self.events.add(t, "Normal", event_reason, message, self.field_path[name])
         hook = (spec.get("lifecycle") or {}).get("preStop")
         hd = 0.0
         if hook:
-            hd, ok = _hook_duration(hook, spec, b)
+            hd, ok = run_hook(hook, spec, behaviour)
             hd = min(hd, grace)
             if not ok:
-                self.ev.add(t + hd, "Warning", "FailedPreStopHook", "PreStopHook failed", self.fpath[name])
+                self.events.add(t + hd, "Warning", "FailedPreStopHook", "PreStopHook failed", self.field_path[name])
         remaining = grace - hd
-        if remaining < self.cfg.minimum_grace and grace > 0:
-            remaining = self.cfg.minimum_grace
+        if remaining < self.config.minimum_grace and grace > 0:
+            remaining = self.config.minimum_grace
         sig = t + hd
         if grace <= 0:
             exit_at, code = t, 137
-        elif b.sigterm == "exit":
-            exit_at, code = sig, b.sigterm_exit_code
+        elif behaviour.sigterm == "exit":
+            exit_at, code = sig, behaviour.sigterm_exit_code
         else:
             exit_at, code = sig + remaining, 137
-        if cm.get("st") == "hook":
+        if record.get("st") == "hook":
             exit_at = max(exit_at, t)
-        cm["kill"] = {"at": t, "exitAt": exit_at, "code": code, "restart": restart}
+        record["kill"] = {"at": t, "exitAt": exit_at, "code": code, "restart": restart}
         for kind in ("liveness", "startup"):
-            if kind in cm.get("pr", {}):
-                cm["pr"][kind]["next"] = None
+            if kind in record.get("pr", {}):
+                record["pr"][kind]["next"] = None
 
-    def begin_backoff(self, name: str, base: float, t: float):
-        cm = self.c(name)
-        bo = cm["bo"]
-        cm.update(st="backoff", until=base + bo, evnext=t)
+    def enter_backoff(self, name: str, base: float, t: float):
+        record = self.record_of(name)
+        bo = record["bo"]
+        record.update(st="backoff", until=base + bo, evnext=t)
 
-    def in_backoff(self, cm: dict, ts: float, t: float) -> bool:
-        if cm.get("bo") is None:
+    def in_backoff(self, record: dict, ts: float, t: float) -> bool:
+        if record.get("bo") is None:
             return False
-        if ts - cm["boUpd"] > 2 * self.cfg.backoff_max:
+        if ts - record["boUpd"] > 2 * self.config.backoff_max:
             return False
-        return t - ts < cm["bo"] - EPS
+        return t - ts < record["bo"] - EPS
 
-    def next_backoff(self, cm: dict, ts: float, t: float):
-        if cm.get("bo") is None or ts - cm["boUpd"] > 2 * self.cfg.backoff_max:
-            cm["bo"] = self.cfg.backoff_initial
+    def advance_backoff(self, record: dict, ts: float, t: float):
+        if record.get("bo") is None or ts - record["boUpd"] > 2 * self.config.backoff_max:
+            record["bo"] = self.config.backoff_initial
         else:
-            cm["bo"] = min(cm["bo"] * 2, self.cfg.backoff_max)
-        cm["boUpd"] = t
+            record["bo"] = min(record["bo"] * 2, self.config.backoff_max)
+        record["boUpd"] = t
 
-    def restart(self, name: str, t: float) -> bool:
+    def restart_container(self, name: str, t: float) -> bool:
         """doBackOff then start: returns True when the start blocks the pod worker."""
-        cm = self.c(name)
-        fin = cm.get("fin")
-        if cm.get("restartAfterKill"):
+        record = self.record_of(name)
+        fin = record.get("fin")
+        if record.get("restartAfterKill"):
             # the kill and the start happened in one SyncPod, against the status from before
-            cm["restartAfterKill"] = False
-            prev = (cm.get("last") or {}).get("finishedAt") if cm.get("last") else None
+            record["restartAfterKill"] = False
+            prev = (record.get("last") or {}).get("finishedAt") if record.get("last") else None
             if prev is not None:
-                if self.in_backoff(cm, prev, t):
-                    self.begin_backoff(name, fin["finishedAt"], t)
+                if self.in_backoff(record, prev, t):
+                    self.enter_backoff(name, fin["finishedAt"], t)
                     return False
-                self.next_backoff(cm, prev, t)
-            return self.start(name, t)
+                self.advance_backoff(record, prev, t)
+            return self.start_container(name, t)
         ts = fin["finishedAt"] if fin else None
         if ts is not None:
-            if self.in_backoff(cm, ts, t):
-                self.begin_backoff(name, ts, t)
+            if self.in_backoff(record, ts, t):
+                self.enter_backoff(name, ts, t)
                 return False
-            self.next_backoff(cm, ts, t)
-        return self.start(name, t)
+            self.advance_backoff(record, ts, t)
+        return self.start_container(name, t)
 
     # ---- what should restart
-    def wants_restart(self, name: str) -> bool:
-        cm = self.c(name)
-        if cm.get("st") != "exited" or self.mem.get("term") or self.mem.get("done"):
+    def should_restart(self, name: str) -> bool:
+        record = self.record_of(name)
+        if record.get("st") != "exited" or self.memory.get("term") or self.memory.get("done"):
             return False
-        kind = self.kind[name]
-        if cm.get("restartAfterKill"):
+        kind = self.container_type[name]
+        if record.get("restartAfterKill"):
             return True
-        code = (cm.get("fin") or {}).get("exitCode", 0)
+        code = (record.get("fin") or {}).get("exitCode", 0)
         if kind == "sidecar":
             return True
         if kind == "init":
-            return code != 0 and self.policy != "Never"
-        if self.policy == "Always":
+            return code != 0 and self.restart_policy != "Never"
+        if self.restart_policy == "Always":
             return True
-        if self.policy == "OnFailure":
+        if self.restart_policy == "OnFailure":
             return code != 0
         return False
 
     # ---- one kubelet sync at time t (computePodActions + SyncPod)
-    def sync(self, t: float) -> bool:
-        mem = self.mem
+    def sync_containers(self, t: float) -> bool:
+        mem = self.memory
         changed = False
         if mem.get("term"):
-            return self.sync_terminating(t)
+            return self.sync_terminating_pod(t)
         if mem.get("done"):
             return self.stop_sidecars(t)
         # definition changes (a new image): kill and restart
-        for name, spec in self.by_name.items():
-            cm = self.c(name)
-            if cm.get("st") in ("running", "hook") and cm.get("hash") != spec.get("image") and not cm.get("kill"):
-                self.kill(name, t, f"Container {name} definition changed, will be restarted", True, self.grace())
+        for name, spec in self.container_specs.items():
+            record = self.record_of(name)
+            if record.get("st") in ("running", "hook") and record.get("hash") != spec.get("image") and not record.get("kill"):
+                self.kill_container(name, t, f"Container {name} definition changed, will be restarted", True, self.termination_grace_period())
                 changed = True
-        blocked = any(self.c(n).get("st") in ("pulling", "hook") for n in self.by_name)
+        blocked = any(self.record_of(n).get("st") in ("pulling", "hook") for n in self.container_specs)
         # init containers, in order
-        for spec in self.init:
+        for spec in self.init_containers:
             name = spec["name"]
-            cm = self.c(name)
-            st = cm.get("st")
-            kind = self.kind[name]
+            record = self.record_of(name)
+            st = record.get("st")
+            kind = self.container_type[name]
             if kind == "init":
-                if st == "exited" and (cm.get("fin") or {}).get("exitCode", 0) == 0 and not cm.get("restartAfterKill"):
+                if st == "exited" and (record.get("fin") or {}).get("exitCode", 0) == 0 and not record.get("restartAfterKill"):
                     continue
-                if st == "exited" and self.policy == "Never" and not cm.get("restartAfterKill"):
+                if st == "exited" and self.restart_policy == "Never" and not record.get("restartAfterKill"):
                     mem["done"] = True
                     return self.stop_sidecars(t) or True
                 if st in ("pending", "exited") and not blocked:
-                    blocked = self.restart(name, t) if st == "exited" else self.start(name, t)
+                    blocked = self.restart_container(name, t) if st == "exited" else self.start_container(name, t)
                     return True
                 return changed
             # a sidecar: started before the next init container runs
             if st in ("pending", "exited") and not blocked:
-                blocked = self.restart(name, t) if st == "exited" else self.start(name, t)
+                blocked = self.restart_container(name, t) if st == "exited" else self.start_container(name, t)
                 changed = True
-                if self.c(name).get("st") != "running" or not self.c(name).get("started"):
+                if self.record_of(name).get("st") != "running" or not self.record_of(name).get("started"):
                     return True
                 continue
-            if st == "running" and cm.get("started"):
+            if st == "running" and record.get("started"):
                 continue
-            if self.any_app_started():
+            if self.any_regular_container_started():
                 continue
             return changed
         # app containers
-        for spec in self.apps:
+        for spec in self.containers:
             name = spec["name"]
-            cm = self.c(name)
-            st = cm.get("st")
+            record = self.record_of(name)
+            st = record.get("st")
             if blocked:
                 break
             if st == "pending":
-                blocked = self.start(name, t)
+                blocked = self.start_container(name, t)
                 changed = True
-            elif st == "exited" and self.wants_restart(name):
-                blocked = self.restart(name, t)
+            elif st == "exited" and self.should_restart(name):
+                blocked = self.restart_container(name, t)
                 changed = True
         # sidecars that exited after initialization
-        for spec in self.init:
+        for spec in self.init_containers:
             name = spec["name"]
-            if self.kind[name] == "sidecar" and self.c(name).get("st") == "exited" and not blocked \
-                    and self.any_app_started():
-                blocked = self.restart(name, t)
+            if self.container_type[name] == "sidecar" and self.record_of(name).get("st") == "exited" and not blocked \
+                    and self.any_regular_container_started():
+                blocked = self.restart_container(name, t)
                 changed = True
         # a pod whose regular containers are all done for good
-        if self.policy != "Always" and self.apps and all(
-                self.c(s["name"]).get("st") == "exited" and not self.wants_restart(s["name"]) for s in self.apps):
+        if self.restart_policy != "Always" and self.containers and all(
+                self.record_of(s["name"]).get("st") == "exited" and not self.should_restart(s["name"]) for s in self.containers):
             mem["done"] = True
             self.stop_sidecars(t)
             changed = True
         return changed
 
-    def any_app_started(self) -> bool:
-        return any(self.c(s["name"]).get("n", 0) > 0 for s in self.apps)
+    def any_regular_container_started(self) -> bool:
+        return any(self.record_of(s["name"]).get("n", 0) > 0 for s in self.containers)
 
     def stop_sidecars(self, t: float) -> bool:
         """After the regular containers finished (or during termination), sidecars stop in
         reverse order, each once the ones after it have exited."""
         changed = False
-        for spec in reversed(self.init):
+        for spec in reversed(self.init_containers):
             name = spec["name"]
-            if self.kind[name] != "sidecar":
+            if self.container_type[name] != "sidecar":
                 continue
-            cm = self.c(name)
-            if cm.get("st") in ("running", "hook"):
-                if not cm.get("kill"):
-                    term = self.mem.get("term")
-                    grace = self.grace()
+            record = self.record_of(name)
+            if record.get("st") in ("running", "hook"):
+                if not record.get("kill"):
+                    term = self.memory.get("term")
+                    grace = self.termination_grace_period()
                     if term:
-                        grace = max(term["at"] + term["grace"] - t, self.cfg.minimum_grace)
-                    self.kill(name, t, f"Stopping container {name}", False, grace)
+                        grace = max(term["at"] + term["grace"] - t, self.config.minimum_grace)
+                    self.kill_container(name, t, f"Stopping container {name}", False, grace)
                     changed = True
                 return changed
-            if cm.get("st") in ("backoff", "pulling", "pullerr", "pending"):
-                cm["st"] = "exited" if cm.get("fin") else "stopped"
+            if record.get("st") in ("backoff", "pulling", "pullerr", "pending"):
+                record["st"] = "exited" if record.get("fin") else "stopped"
                 changed = True
         return changed
 
-    def sync_terminating(self, t: float) -> bool:
-        term = self.mem["term"]
+    def sync_terminating_pod(self, t: float) -> bool:
+        term = self.memory["term"]
         changed = False
         if not term.get("begun"):
             term["begun"] = True
             changed = True
-            for name in list(self.by_name):
-                cm = self.c(name)
-                if self.kind[name] == "sidecar":
+            for name in list(self.container_specs):
+                record = self.record_of(name)
+                if self.container_type[name] == "sidecar":
                     continue
-                if cm.get("st") in ("running", "hook"):
-                    self.kill(name, t, f"Stopping container {name}", False, term["grace"])
-                    if cm.get("kill"):
-                        cm["kill"]["restart"] = False
-                elif cm.get("st") in ("backoff", "pulling", "pullerr", "pending"):
-                    cm["st"] = "exited" if cm.get("fin") else "stopped"
-        if all(self.c(n).get("st") not in ("running", "hook") for n in self.by_name if self.kind[n] != "sidecar"):
+                if record.get("st") in ("running", "hook"):
+                    self.kill_container(name, t, f"Stopping container {name}", False, term["grace"])
+                    if record.get("kill"):
+                        record["kill"]["restart"] = False
+                elif record.get("st") in ("backoff", "pulling", "pullerr", "pending"):
+                    record["st"] = "exited" if record.get("fin") else "stopped"
+        if all(self.record_of(n).get("st") not in ("running", "hook") for n in self.container_specs if self.container_type[n] != "sidecar"):
             changed = self.stop_sidecars(t) or changed
-        if all(self.c(n).get("st") not in ("running", "hook") for n in self.by_name):
-            if not self.mem.get("removed"):
-                self.mem["removed"] = t
+        if all(self.record_of(n).get("st") not in ("running", "hook") for n in self.container_specs):
+            if not self.memory.get("removed"):
+                self.memory["removed"] = t
                 changed = True
         return changed
 
     # ---- timers
-    def container_next(self, name: str) -> float | None:
-        cm = self.c(name)
-        st = cm.get("st")
+    def container_wake_time(self, name: str) -> float | None:
+        record = self.record_of(name)
+        st = record.get("st")
         times = []
-        if st in ("pulling", "hook", "backoff", "pullerr") and cm.get("until") is not None:
-            times.append(cm["until"])
-        if st == "pullerr" and cm.get("since") is not None and cm["since"] + self.cfg.sync_period < cm["until"] - EPS:
-            if not cm.get("ipbo"):
-                times.append(cm["since"] + self.cfg.sync_period)
+        if st in ("pulling", "hook", "backoff", "pullerr") and record.get("until") is not None:
+            times.append(record["until"])
+        if st == "pullerr" and record.get("since") is not None and record["since"] + self.config.sync_period < record["until"] - EPS:
+            if not record.get("ipbo"):
+                times.append(record["since"] + self.config.sync_period)
         if st in ("running", "hook"):
-            if cm.get("exitAt") is not None:
-                times.append(cm["exitAt"])
-            if cm.get("kill"):
-                times.append(cm["kill"]["exitAt"])
+            if record.get("exitAt") is not None:
+                times.append(record["exitAt"])
+            if record.get("kill"):
+                times.append(record["kill"]["exitAt"])
         if st == "running":
-            for kind in cm.get("pr", {}):
+            for kind in record.get("pr", {}):
                 tc = self.scan_probe(name, kind, math.inf, apply=False)
                 if tc is not None:
                     times.append(tc)
         return min(times) if times else None
 
-    def next_time(self) -> float | None:
-        times = [x for x in (self.container_next(n) for n in self.by_name) if x is not None]
-        term = self.mem.get("term")
+    def next_wake_time(self) -> float | None:
+        times = [x for x in (self.container_wake_time(n) for n in self.container_specs) if x is not None]
+        term = self.memory.get("term")
         if term and not term.get("begun"):
             times.append(term["at"])
         return min(times) if times else None
@@ -729,15 +729,15 @@ class _Sim:
         first tick that changes its result (None if none by ``limit``). With ``apply`` the
         ticks before the change (and the changing one, if within ``limit``) are taken, their
         failures recorded as Unhealthy events."""
-        cm = self.c(name)
-        ps = cm["pr"][kind]
-        if ps["next"] is None or not self.probe_active(name, kind):
+        record = self.record_of(name)
+        probe = record["pr"][kind]
+        if probe["next"] is None or not self.probe_is_active(name, kind):
             return None
-        spec = self.specs[name][kind]
-        segs = self.answers(name, kind)
-        start = cm["start"]
-        tick = ps["next"]
-        run, last, res = ps["run"], ps["last"], ps["res"]
+        spec = self.probe_specs[name][kind]
+        segs = self.probe_answers(name, kind)
+        start = record["start"]
+        tick = probe["next"]
+        run, last, res = probe["run"], probe["last"], probe["res"]
         period = spec.period
         change = None
         for i, (off, ok, out) in enumerate(segs):
@@ -762,48 +762,48 @@ class _Sim:
             if apply and take > 0:
                 first_t, last_t = tick, tick + (take - 1) * period
                 if not ok:
-                    self.ev.add(last_t, "Warning", "Unhealthy", P.event_message(kind, out), self.fpath[name],
+                    self.events.add(last_t, "Warning", "Unhealthy", P.event_message(kind, out), self.field_path[name],
                                 count=take, first=first_t)
                 run = prior + take
                 last = ok
             if k_change is not None and n is not None and k_change <= n or (k_change is not None and n is None):
                 change = tick + (k_change - 1) * period
                 if apply:
-                    ps.update(run=run, last=last, next=change + period)
-                    self._consumed(name, kind, change)
+                    probe.update(run=run, last=last, next=change + period)
+                    self._mark_tick_spent(name, kind, change)
                 return change
             tick = tick + take * period
             if not apply:
                 run, last = prior + take, ok
         if apply:
-            ps.update(run=run, last=last, next=tick)
-            self._consumed(name, kind, tick - period)
+            probe.update(run=run, last=last, next=tick)
+            self._mark_tick_spent(name, kind, tick - period)
         return change
 
-    def _consumed(self, name: str, kind: str, tick: float):
+    def _mark_tick_spent(self, name: str, kind: str, tick: float):
         """The probe worker's ticker runs on across container instances: a tick spent on the
         old instance is not spent again on the new one."""
-        last = self.c(name).setdefault("ticks", {})
+        last = self.record_of(name).setdefault("ticks", {})
         if tick > last.get(kind, -math.inf):
             last[kind] = tick
 
-    def _not_consumed(self, name: str, kind: str, t: float) -> float:
-        last = self.c(name).get("ticks", {}).get(kind)
+    def _first_unspent_tick(self, name: str, kind: str, t: float) -> float:
+        last = self.record_of(name).get("ticks", {}).get(kind)
         if last is not None and t <= last + EPS:
-            t = P.first_tick_at_or_after(self.mem["epoch"], self.specs[name][kind].period, last + EPS)
+            t = P.first_tick_at_or_after(self.memory["epoch"], self.probe_specs[name][kind].period, last + EPS)
         return t
 
-    def flush_probes(self, name: str, limit: float):
+    def flush_probe_ticks(self, name: str, limit: float):
         """Take (and record) the ticks up to ``limit`` that change nothing."""
-        cm = self.c(name)
-        for kind in list(cm.get("pr", {})):
-            ps = cm["pr"][kind]
-            if ps["next"] is None or not self.probe_active(name, kind) or ps["next"] > limit + EPS:
+        record = self.record_of(name)
+        for kind in list(record.get("pr", {})):
+            probe = record["pr"][kind]
+            if probe["next"] is None or not self.probe_is_active(name, kind) or probe["next"] > limit + EPS:
                 continue
-            spec = self.specs[name][kind]
-            segs = self.answers(name, kind)
-            tick = ps["next"]
-            start = cm["start"]
+            spec = self.probe_specs[name][kind]
+            segs = self.probe_answers(name, kind)
+            tick = probe["next"]
+            start = record["start"]
             while tick <= limit + EPS:
                 off = tick - start
                 idx = max(i for i, s in enumerate(segs) if s[0] <= off + EPS)
@@ -813,155 +813,155 @@ class _Sim:
                 if not n:
                     break
                 if not ok:
-                    self.ev.add(tick + (n - 1) * spec.period, "Warning", "Unhealthy", P.event_message(kind, out),
-                                self.fpath[name], count=n, first=tick)
-                ps["run"] = (ps["run"] if ps["last"] == ok else 0) + n
-                ps["last"] = ok
+                    self.events.add(tick + (n - 1) * spec.period, "Warning", "Unhealthy", P.event_message(kind, out),
+                                self.field_path[name], count=n, first=tick)
+                probe["run"] = (probe["run"] if probe["last"] == ok else 0) + n
+                probe["last"] = ok
                 tick += n * spec.period
-                self._consumed(name, kind, tick - spec.period)
-            ps["next"] = tick
+                self._mark_tick_spent(name, kind, tick - spec.period)
+            probe["next"] = tick
 
-    def probe_changes_at(self, name: str, t: float) -> bool:
-        cm = self.c(name)
+    def apply_probe_results(self, name: str, t: float) -> bool:
+        record = self.record_of(name)
         changed = False
         for kind in P.KINDS:
-            if kind not in cm.get("pr", {}) or cm.get("st") != "running":
+            if kind not in record.get("pr", {}) or record.get("st") != "running":
                 continue
             tc = self.scan_probe(name, kind, t, apply=False)
             if tc is None or abs(tc - t) > EPS:
                 continue
             self.scan_probe(name, kind, t, apply=True)
-            ps = cm["pr"][kind]
-            ps["res"] = "S" if ps["last"] else "F"
+            probe = record["pr"][kind]
+            probe["res"] = "S" if probe["last"] else "F"
             changed = True
-            if kind == "startup" and ps["res"] == "S":
-                cm["started"] = True
-                if "readiness" not in self.specs[name]:
-                    cm["ready"] = True
+            if kind == "startup" and probe["res"] == "S":
+                record["started"] = True
+                if "readiness" not in self.probe_specs[name]:
+                    record["ready"] = True
                 for k in ("liveness", "readiness"):
-                    if k in cm["pr"]:
-                        cm["pr"][k]["next"] = None
-                self.arm_probes_after(name, t)
+                    if k in record["pr"]:
+                        record["pr"][k]["next"] = None
+                self.schedule_probes_after_startup(name, t)
             elif kind == "readiness":
-                cm["ready"] = ps["res"] == "S"
-            elif kind in ("liveness", "startup") and ps["res"] == "F":
-                ps["hold"] = True
-                ps["run"] = 0
-                restart = self.policy != "Never"
+                record["ready"] = probe["res"] == "S"
+            elif kind in ("liveness", "startup") and probe["res"] == "F":
+                probe["hold"] = True
+                probe["run"] = 0
+                restart = self.restart_policy != "Never"
                 msg = f"Container {name} failed {kind} probe" + (", will be restarted" if restart else "")
-                pg = self.specs[name][kind].termination_grace
-                self.kill(name, t, msg, restart, float(pg) if pg is not None else self.grace())
+                pg = self.probe_specs[name][kind].termination_grace
+                self.kill_container(name, t, msg, restart, float(pg) if pg is not None else self.termination_grace_period())
         return changed
 
-    def arm_probes_after(self, name: str, t: float):
-        cm = self.c(name)
-        for kind, ps in cm["pr"].items():
-            if ps["next"] is None and self.probe_active(name, kind):
-                spec = self.specs[name][kind]
-                nt = P.first_tick_at_or_after(self.mem["epoch"], spec.period, max(t + EPS, cm["start"] + spec.initial_delay))
-                ps["next"] = self._not_consumed(name, kind, nt)
+    def schedule_probes_after_startup(self, name: str, t: float):
+        record = self.record_of(name)
+        for kind, probe in record["pr"].items():
+            if probe["next"] is None and self.probe_is_active(name, kind):
+                spec = self.probe_specs[name][kind]
+                nt = P.first_tick_at_or_after(self.memory["epoch"], spec.period, max(t + EPS, record["start"] + spec.initial_delay))
+                probe["next"] = self._first_unspent_tick(name, kind, nt)
 
     # ---- lazy event streams (BackOff while waiting)
     def flush_waiting_events(self, name: str, limit: float):
-        cm = self.c(name)
-        st = cm.get("st")
-        path = self.fpath[name]
-        if st == "backoff" and cm.get("evnext") is not None:
-            n = count_ticks(cm["evnext"], self.cfg.sync_period, cm["until"], limit)
+        record = self.record_of(name)
+        st = record.get("st")
+        path = self.field_path[name]
+        if st == "backoff" and record.get("evnext") is not None:
+            n = count_ticks(record["evnext"], self.config.sync_period, record["until"], limit)
             if n:
-                last = cm["evnext"] + (n - 1) * self.cfg.sync_period
-                self.ev.add(last, "Warning", "BackOff",
+                last = record["evnext"] + (n - 1) * self.config.sync_period
+                self.events.add(last, "Warning", "BackOff",
                             f"Back-off restarting failed container {name} in pod {pod_ref(self.pod)}", path,
-                            count=n, first=cm["evnext"])
-                cm["evnext"] += n * self.cfg.sync_period
-        if st == "pullerr" and cm.get("evnext") is not None:
-            n = count_ticks(cm["evnext"], self.cfg.sync_period, cm["until"], limit)
+                            count=n, first=record["evnext"])
+                record["evnext"] += n * self.config.sync_period
+        if st == "pullerr" and record.get("evnext") is not None:
+            n = count_ticks(record["evnext"], self.config.sync_period, record["until"], limit)
             if n:
-                last = cm["evnext"] + (n - 1) * self.cfg.sync_period
-                image = self.by_name[name].get("image") or ""
-                self.ev.add(last, "Normal", "BackOff", f'Back-off pulling image "{image}"', path, count=n, first=cm["evnext"])
-                self.ev.add(last, "Warning", "Failed", "Error: ImagePullBackOff", path, count=n, first=cm["evnext"])
-                cm["evnext"] += n * self.cfg.sync_period
+                last = record["evnext"] + (n - 1) * self.config.sync_period
+                image = self.container_specs[name].get("image") or ""
+                self.events.add(last, "Normal", "BackOff", f'Back-off pulling image "{image}"', path, count=n, first=record["evnext"])
+                self.events.add(last, "Warning", "Failed", "Error: ImagePullBackOff", path, count=n, first=record["evnext"])
+                record["evnext"] += n * self.config.sync_period
 
     # ---- one step of simulated time
-    def step(self, t: float):
-        for name in self.by_name:
-            self.flush_probes(name, t - EPS * 10)
+    def step_to(self, t: float):
+        for name in self.container_specs:
+            self.flush_probe_ticks(name, t - EPS * 10)
             self.flush_waiting_events(name, t)
         # processes that end now
-        for name in self.by_name:
-            cm = self.c(name)
-            if cm.get("st") not in ("running", "hook"):
+        for name in self.container_specs:
+            record = self.record_of(name)
+            if record.get("st") not in ("running", "hook"):
                 continue
-            kill = cm.get("kill")
-            natural = cm.get("exitAt")
+            kill = record.get("kill")
+            natural = record.get("exitAt")
             if natural is not None and natural <= t + EPS and (not kill or natural <= kill["exitAt"] + EPS):
-                b = self.b(name)
-                self.exit(name, t, b.exit_code, b.terminated_reason())
+                behaviour = self.behaviour_of(name)
+                self.container_exited(name, t, behaviour.exit_code, behaviour.terminated_reason())
             elif kill and kill["exitAt"] <= t + EPS:
                 code = kill["code"]
-                self.exit(name, t, code, "Completed" if code == 0 else "Error")
+                self.container_exited(name, t, code, "Completed" if code == 0 else "Error")
         # probe results that change now
-        for name in self.by_name:
-            self.probe_changes_at(name, t)
+        for name in self.container_specs:
+            self.apply_probe_results(name, t)
         # timers
-        for name in self.by_name:
-            cm = self.c(name)
-            st = cm.get("st")
-            if st == "pullerr" and not cm.get("ipbo") and cm["since"] + self.cfg.sync_period <= t + EPS < cm["until"]:
-                cm["ipbo"] = True
-            if cm.get("until") is None or cm["until"] > t + EPS:
+        for name in self.container_specs:
+            record = self.record_of(name)
+            st = record.get("st")
+            if st == "pullerr" and not record.get("ipbo") and record["since"] + self.config.sync_period <= t + EPS < record["until"]:
+                record["ipbo"] = True
+            if record.get("until") is None or record["until"] > t + EPS:
                 continue
             if st == "pulling":
-                self.pulled(name, t)
+                self.image_pulled(name, t)
             elif st == "hook":
-                if cm.get("hookok", True):
-                    self.running(name, t)
+                if record.get("hookok", True):
+                    self.container_running(name, t)
                 else:
-                    self.ev.add(t, "Warning", "FailedPostStartHook", "PostStartHook failed", self.fpath[name])
-                    cm["st"] = "running"
-                    self.kill(name, t, "FailedPostStartHook", self.policy != "Never", self.grace())
+                    self.events.add(t, "Warning", "FailedPostStartHook", "PostStartHook failed", self.field_path[name])
+                    record["st"] = "running"
+                    self.kill_container(name, t, "FailedPostStartHook", self.restart_policy != "Never", self.termination_grace_period())
             elif st == "backoff":
-                cm["st"] = "exited"
-                if self.mem.get("term") or self.mem.get("done"):
+                record["st"] = "exited"
+                if self.memory.get("term") or self.memory.get("done"):
                     continue
-                self.restart(name, t)
+                self.restart_container(name, t)
             elif st == "pullerr":
-                cm["ipbo"] = False
-                if self.mem.get("term"):
-                    cm["st"] = "stopped"
+                record["ipbo"] = False
+                if self.memory.get("term"):
+                    record["st"] = "stopped"
                     continue
-                self.start(name, t)
+                self.start_container(name, t)
         # the kubelet syncs until nothing more happens at t
-        for _ in range(4 * len(self.by_name) + 4):
-            if not self.sync(t):
+        for _ in range(4 * len(self.container_specs) + 4):
+            if not self.sync_containers(t):
                 break
-        self.mem["t"] = t
+        self.memory["t"] = t
 
     # ---- whole crash-loop cycles at once
-    def signature(self, name: str, t: float) -> tuple:
+    def cycle_signature(self, name: str, t: float) -> tuple:
         """What decides a container's future, relative to its start: equal at two consecutive
         starts (at the maximal back-off), the cycle in between repeats for ever."""
-        cm = self.c(name)
-        phases = tuple(sorted((k, round((t - self.mem["epoch"]) % self.specs[name][k].period, 6))
-                              for k in cm.get("pr", {})))
+        record = self.record_of(name)
+        phases = tuple(sorted((k, round((t - self.memory["epoch"]) % self.probe_specs[name][k].period, 6))
+                              for k in record.get("pr", {})))
         rel = lambda v: None if v is None else round(t - v, 6)  # noqa: E731
-        return (cm.get("bo"), rel(cm.get("boUpd")), rel(cm.get("prevTs")), phases, cm.get("st"))
+        return (record.get("bo"), rel(record.get("boUpd")), rel(record.get("prevTs")), phases, record.get("st"))
 
-    def note_start(self, name: str, t: float):
-        cm = self.c(name)
-        hist = cm.setdefault("cycs", [])
+    def note_cycle_start(self, name: str, t: float):
+        record = self.record_of(name)
+        hist = record.setdefault("cycs", [])
         # in JSON form: the engine stores memory as JSON, and a round trip must not break equality
-        hist.append({"start": t, "sig": json.loads(json.dumps(self.signature(name, t)))})
+        hist.append({"start": t, "sig": json.loads(json.dumps(self.cycle_signature(name, t)))})
         del hist[:-4]
 
-    def maybe_skip(self, name: str, now: float) -> bool:
+    def skip_repeating_cycles(self, name: str, now: float) -> bool:
         """After container ``name`` (re)started: if its last cycle will repeat unchanged and
         nothing else in the pod is due, jump over whole cycles - restart count, times, events
         (counts multiplied) and condition transition times move on by whole periods."""
-        cm = self.c(name)
-        hist = cm.get("cycs") or []
-        if len(hist) < 2 or cm.get("bo") != self.cfg.backoff_max:
+        record = self.record_of(name)
+        hist = record.get("cycs") or []
+        if len(hist) < 2 or record.get("bo") != self.config.backoff_max:
             return False
         cur = hist[-1]
         prev, per_cycle = None, 0
@@ -969,11 +969,11 @@ class _Sim:
             if h["sig"] == cur["sig"]:
                 prev, per_cycle = h, back
                 break
-        if prev is None or prev["start"] <= self.call_start + EPS:
+        if prev is None or prev["start"] <= self.synced_from + EPS:
             return False  # the cycle's events must all have been recorded by this call
-        if self.mem.get("term") or self.mem.get("done") or cm.get("st") != "running":
+        if self.memory.get("term") or self.memory.get("done") or record.get("st") != "running":
             return False
-        if any(self.container_next(n) is not None for n in self.by_name if n != name):
+        if any(self.container_wake_time(n) is not None for n in self.container_specs if n != name):
             return False
         period = cur["start"] - prev["start"]
         if period <= 0:
@@ -982,25 +982,25 @@ class _Sim:
         if k < 1:
             return False
         shift = k * period
-        path = self.fpath[name]
-        for first, _seq, type_, reason, message, fp, last, count in list(self.ev.items):
+        path = self.field_path[name]
+        for first, _seq, type_, reason, message, fp, last, count in list(self.events.items):
             if fp == path and prev["start"] - EPS <= first < cur["start"] - EPS:
-                self.ev.add(last + shift, type_, reason, message, fp, count=count * k, first=first + period)
-        cm["n"] += k * per_cycle
+                self.events.add(last + shift, type_, reason, message, fp, count=count * k, first=first + period)
+        record["n"] += k * per_cycle
         for key in ("start", "exitAt", "until", "boUpd", "prevTs", "evnext"):
-            if cm.get(key) is not None:
-                cm[key] += shift
+            if record.get(key) is not None:
+                record[key] += shift
         for key in ("last", "fin"):
-            if cm.get(key):
-                cm[key] = dict(cm[key], startedAt=cm[key]["startedAt"] + shift, finishedAt=cm[key]["finishedAt"] + shift)
-                cm[key]["containerID"] = container_id(self.pod, name, cm["n"] - (1 if key == "last" else 0))
-        if cm.get("kill"):
-            cm["kill"] = dict(cm["kill"], at=cm["kill"]["at"] + shift, exitAt=cm["kill"]["exitAt"] + shift)
-        for ps in cm.get("pr", {}).values():
-            if ps.get("next") is not None:
-                ps["next"] += shift
-        for kind in list(cm.get("ticks", {})):
-            cm["ticks"][kind] += shift
+            if record.get(key):
+                record[key] = dict(record[key], startedAt=record[key]["startedAt"] + shift, finishedAt=record[key]["finishedAt"] + shift)
+                record[key]["containerID"] = container_id(self.pod, name, record["n"] - (1 if key == "last" else 0))
+        if record.get("kill"):
+            record["kill"] = dict(record["kill"], at=record["kill"]["at"] + shift, exitAt=record["kill"]["exitAt"] + shift)
+        for probe in record.get("pr", {}).values():
+            if probe.get("next") is not None:
+                probe["next"] += shift
+        for kind in list(record.get("ticks", {})):
+            record["ticks"][kind] += shift
         cycle_start = prev["start"]
         for h in hist:
             h["start"] += shift
@@ -1008,93 +1008,93 @@ class _Sim:
             ltt = parse_timestamp(c.get("lastTransitionTime"))
             if ltt is not None and ltt >= cycle_start - EPS and c.get("type") != "PodScheduled":
                 c["lastTransitionTime"] = format_time(ltt + shift)
-        self.mem["t"] = cur["start"]
+        self.memory["t"] = cur["start"]
         return True
 
-    def run(self, now: float):
+    def run_until(self, now: float):
         while True:
-            self.steps += 1
-            if self.steps > self.cfg.max_steps:
+            self.steps_taken += 1
+            if self.steps_taken > self.config.max_steps:
                 break
-            tn = self.next_time()
+            tn = self.next_wake_time()
             if tn is None or tn > now + EPS:
                 break
-            tn = max(tn, self.mem["t"])
-            self.step(tn)
-            self.render(tn)
-            if self.mem.get("removed"):
+            tn = max(tn, self.memory["t"])
+            self.step_to(tn)
+            self.generate_pod_status(tn)
+            if self.memory.get("removed"):
                 return
-            for name in self.by_name:
-                cycs = self.c(name).get("cycs")
-                if cycs and abs(cycs[-1]["start"] - tn) < EPS and self.maybe_skip(name, now):
-                    self.render(self.mem["t"])
-        for name in self.by_name:
-            self.flush_probes(name, now)
+            for name in self.container_specs:
+                cycs = self.record_of(name).get("cycs")
+                if cycs and abs(cycs[-1]["start"] - tn) < EPS and self.skip_repeating_cycles(name, now):
+                    self.generate_pod_status(self.memory["t"])
+        for name in self.container_specs:
+            self.flush_probe_ticks(name, now)
             self.flush_waiting_events(name, now)
-        self.mem["t"] = max(self.mem["t"], now)
+        self.memory["t"] = max(self.memory["t"], now)
 
     # ---- status
     def container_status(self, name: str, t: float) -> dict:
-        spec = self.by_name[name]
-        cm = self.c(name)
-        st = cm.get("st") or "pending"
+        spec = self.container_specs[name]
+        record = self.record_of(name)
+        st = record.get("st") or "pending"
         image = spec.get("image") or ""
         s: dict = {"name": name}
-        created = cm.get("n", 0) > 0
+        created = record.get("n", 0) > 0
         if created:
             s["image"], s["imageID"] = image_ref(image)
-            s["containerID"] = container_id(self.pod, name, cm["n"])
+            s["containerID"] = container_id(self.pod, name, record["n"])
         else:
             s["image"], s["imageID"] = image, ""
-        restarts = max(cm.get("n", 0) - 1, 0)
+        restarts = max(record.get("n", 0) - 1, 0)
         s["restartCount"] = restarts
-        s["started"] = bool(st == "running" and cm.get("started"))
-        s["ready"] = bool(st == "running" and cm.get("ready"))
-        last = cm.get("last")
-        fin = cm.get("fin")
-        default_wait = "PodInitializing" if self.init else "ContainerCreating"
+        s["started"] = bool(st == "running" and record.get("started"))
+        s["ready"] = bool(st == "running" and record.get("ready"))
+        last = record.get("last")
+        fin = record.get("fin")
+        default_wait = "PodInitializing" if self.init_containers else "ContainerCreating"
         if st == "running":
-            s["state"] = {"running": {"startedAt": format_time(cm["start"])}}
-            s["lastState"] = {"terminated": _term(last)} if last else {}
+            s["state"] = {"running": {"startedAt": format_time(record["start"])}}
+            s["lastState"] = {"terminated": terminated_state(last)} if last else {}
         elif st == "hook":
             # the pod worker is blocked in startContainer: the status is the one from before
             s["state"] = {"waiting": {"reason": default_wait}}
-            s["lastState"] = {"terminated": _term(last)} if last else {}
+            s["lastState"] = {"terminated": terminated_state(last)} if last else {}
             s["started"] = s["ready"] = False
-            if cm.get("n", 0) <= 1:
+            if record.get("n", 0) <= 1:
                 s.pop("containerID", None)
                 s["image"], s["imageID"] = image, ""
                 s["restartCount"] = 0
             else:
-                s["containerID"] = container_id(self.pod, name, cm["n"] - 1)
+                s["containerID"] = container_id(self.pod, name, record["n"] - 1)
                 s["restartCount"] = restarts - 1
         elif st == "backoff":
-            msg = (f"back-off {go_duration(cm['bo'])} restarting failed container={name} pod={pod_ref(self.pod)}")
+            msg = (f"back-off {go_duration(record['bo'])} restarting failed container={name} pod={pod_ref(self.pod)}")
             s["state"] = {"waiting": {"message": msg, "reason": "CrashLoopBackOff"}}
-            s["lastState"] = {"terminated": _term(fin)} if fin else {}
+            s["lastState"] = {"terminated": terminated_state(fin)} if fin else {}
         elif st == "pullerr":
-            if cm.get("ipbo"):
+            if record.get("ipbo"):
                 image_txt = spec.get("image") or ""
-                msg = f'Back-off pulling image "{image_txt}": ErrImagePull: ' + cm["pullmsg"].split("desc = ", 1)[-1]
+                msg = f'Back-off pulling image "{image_txt}": ErrImagePull: ' + record["pullmsg"].split("desc = ", 1)[-1]
                 s["state"] = {"waiting": {"message": msg, "reason": "ImagePullBackOff"}}
             else:
-                s["state"] = {"waiting": {"message": cm["pullmsg"], "reason": "ErrImagePull"}}
-            s["lastState"] = {"terminated": _term(fin)} if fin else ({"terminated": _term(last)} if last else {})
+                s["state"] = {"waiting": {"message": record["pullmsg"], "reason": "ErrImagePull"}}
+            s["lastState"] = {"terminated": terminated_state(fin)} if fin else ({"terminated": terminated_state(last)} if last else {})
         elif st == "exited" and fin:
-            s["state"] = {"terminated": _term(fin)}
-            s["lastState"] = {"terminated": _term(last)} if last else {}
+            s["state"] = {"terminated": terminated_state(fin)}
+            s["lastState"] = {"terminated": terminated_state(last)} if last else {}
         elif st == "pulling" and (fin or last):
             s["state"] = {"waiting": {"reason": default_wait}}
-            s["lastState"] = {"terminated": _term(fin or last)}
+            s["lastState"] = {"terminated": terminated_state(fin or last)}
         else:
             s["state"] = {"waiting": {"reason": default_wait}}
-            s["lastState"] = {"terminated": _term(fin)} if fin else {}
-        if self.kind[name] == "init":
+            s["lastState"] = {"terminated": terminated_state(fin)} if fin else {}
+        if self.container_type[name] == "init":
             # a regular init container is ready once it completed (prober_manager.UpdatePodStatus)
             s["ready"] = bool(st == "exited" and fin and fin["exitCode"] == 0)
-        if self.kind[name] == "sidecar":
-            s["ready"] = bool(st == "running" and cm.get("ready"))
-        alloc, res = _resources_status(spec)
+        if self.container_type[name] == "sidecar":
+            s["ready"] = bool(st == "running" and record.get("ready"))
+        alloc, res = resources_status(spec)
         if alloc is not None and st == "running":
             s["allocatedResources"] = alloc
             s["resources"] = res
@@ -1109,13 +1109,13 @@ class _Sim:
             s["volumeMounts"] = mounts
         return s
 
-    def render(self, t: float):
-        pod, mem = self.pod, self.mem
+    def generate_pod_status(self, t: float):
+        pod, mem = self.pod, self.memory
         st = pod.setdefault("status", {})
-        init_statuses = [self.container_status(c["name"], t) for c in self.init]
-        statuses = sorted((self.container_status(c["name"], t) for c in self.apps), key=lambda s: s["name"])
+        init_statuses = [self.container_status(c["name"], t) for c in self.init_containers]
+        statuses = sorted((self.container_status(c["name"], t) for c in self.containers), key=lambda s: s["name"])
         terminal = bool(mem.get("removed")) or bool(mem.get("term") and all(
-            self.c(n).get("st") not in ("running", "hook") for n in self.by_name))
+            self.record_of(n).get("st") not in ("running", "hook") for n in self.container_specs))
         phase = S.get_phase(pod, init_statuses + statuses, terminal, is_mirror_pod(pod))
         old_phase = st.get("phase")
         if old_phase in ("Succeeded", "Failed") and phase != old_phase:
@@ -1164,7 +1164,7 @@ def count_ticks(first: float, period: float, end_exclusive: float, limit_inclusi
     return min(bounds) if bounds else None
 
 
-def _term(fin: dict | None) -> dict:
+def terminated_state(fin: dict | None) -> dict:
     if not fin:
         return {}
     out = {"containerID": fin["containerID"], "exitCode": fin["exitCode"],
@@ -1200,33 +1200,33 @@ def recover_memory(pod: dict, now: float) -> dict | None:
         name = cs.get("name")
         if name not in mem["c"]:
             continue
-        cm = mem["c"][name]
+        record = mem["c"][name]
         state = cs.get("state") or {}
         n = int(cs.get("restartCount") or 0) + (1 if cs.get("containerID") else 0)
-        cm["n"] = n
-        cm["hash"] = None
+        record["n"] = n
+        record["hash"] = None
         last = (cs.get("lastState") or {}).get("terminated")
         if last:
-            cm["last"] = _fin_from(last)
+            record["last"] = _termination_record(last)
         if state.get("running"):
-            cm.update(st="running", start=parse_timestamp(state["running"].get("startedAt")), started=bool(cs.get("started")),
+            record.update(st="running", start=parse_timestamp(state["running"].get("startedAt")), started=bool(cs.get("started")),
                       ready=bool(cs.get("ready")), pr={}, exitAt=None, kill=None, recovered=True)
-            latest = max(latest, cm["start"])
+            latest = max(latest, record["start"])
         elif state.get("terminated"):
-            cm.update(st="exited", fin=_fin_from(state["terminated"]))
-            latest = max(latest, cm["fin"]["finishedAt"])
+            record.update(st="exited", fin=_termination_record(state["terminated"]))
+            latest = max(latest, record["fin"]["finishedAt"])
         elif (state.get("waiting") or {}).get("reason") == "CrashLoopBackOff" and last:
-            cm["fin"] = cm.pop("last")
-            cm.update(st="exited")
-            latest = max(latest, cm["fin"]["finishedAt"])
+            record["fin"] = record.pop("last")
+            record.update(st="exited")
+            latest = max(latest, record["fin"]["finishedAt"])
         else:
-            cm["st"] = "pending"
+            record["st"] = "pending"
         for c in (pod.get("spec") or {}).get("initContainers") or []:
             if c["name"] == name:
-                cm["hash"] = c.get("image")
+                record["hash"] = c.get("image")
         for c in (pod.get("spec") or {}).get("containers") or []:
             if c["name"] == name:
-                cm["hash"] = c.get("image")
+                record["hash"] = c.get("image")
     for c in st.get("conditions") or []:
         ltt = parse_timestamp(c.get("lastTransitionTime"))
         if ltt is not None and ltt <= now:
@@ -1235,7 +1235,7 @@ def recover_memory(pod: dict, now: float) -> dict | None:
     return mem
 
 
-def _fin_from(term: dict) -> dict:
+def _termination_record(term: dict) -> dict:
     return {"containerID": term.get("containerID", ""), "exitCode": int(term.get("exitCode") or 0),
             "finishedAt": parse_timestamp(term.get("finishedAt")) or 0.0, "reason": term.get("reason") or "",
             "startedAt": parse_timestamp(term.get("startedAt")) or 0.0}
@@ -1266,7 +1266,7 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
     if not kubelet_running(node):
         return SyncResult(False, None, False)
     before = json.dumps(pod.get("status"), sort_keys=True, default=str)
-    events = _Events()
+    events = EventRecorder()
     host = (node.get("metadata") or {}).get("name", "")
     mem = memory
     fresh = False
@@ -1281,7 +1281,7 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
         return SyncResult(False, None, bool((pod.get("metadata") or {}).get("deletionTimestamp")))
     if fresh:
         # admission (pkg/kubelet/lifecycle/predicate.go) on the first sync
-        others = [p for p in pods_on_node if p is not pod and _active(p)
+        others = [p for p in pods_on_node if p is not pod and _is_active(p)
                   and (p.get("metadata") or {}).get("uid") != (pod.get("metadata") or {}).get("uid")]
         verdict = admit(pod, node, others)
         if verdict is not None:
@@ -1303,38 +1303,38 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
         mem["c"].setdefault(c["name"], {"st": "pending", "n": 0})
     # what the user changed since the last sync (annotations, images) changed now: the time in
     # between ran with the old values
-    cur_inputs = _inputs(pod)
+    cur_inputs = _user_inputs(pod)
     old_inputs = mem.get("inputs")
     changed_inputs = old_inputs is not None and old_inputs != cur_inputs
     if changed_inputs and mem["t"] < now and not fresh:
-        shadow = _with_inputs(pod, old_inputs)
-        _Sim(shadow, node, mem, config, events).run(now)
+        shadow = _with_user_inputs(pod, old_inputs)
+        PodWorker(shadow, node, mem, config, events).run_until(now)
         pod["status"] = shadow.get("status") or pod.get("status")
     mem["inputs"] = cur_inputs
-    sim = _Sim(pod, node, mem, config, events)
-    sim.adopt_recovered(mem["t"])
+    sim = PodWorker(pod, node, mem, config, events)
+    sim.adopt_recovered_containers(mem["t"])
     md = pod.get("metadata") or {}
     if md.get("deletionTimestamp") and not mem.get("term"):
         dl = parse_timestamp(md["deletionTimestamp"]) or now
         grace = float(md.get("deletionGracePeriodSeconds") if md.get("deletionGracePeriodSeconds") is not None
-                      else sim.grace())
+                      else sim.termination_grace_period())
         mem["term"] = {"at": max(min(dl - grace, now), mem["t"]), "grace": grace}
     if fresh or (changed_inputs and not mem.get("removed")):
-        sim.step(now)
-        sim.render(now)
-    sim.run(now)
+        sim.step_to(now)
+        sim.generate_pod_status(now)
+    sim.run_until(now)
     if not mem.get("removed"):
-        sim.render(mem["t"] if mem["t"] < now else now)
+        sim.generate_pod_status(mem["t"] if mem["t"] < now else now)
     events.flush(pod, record, host)
     remove = bool(mem.get("removed"))
     after = json.dumps(pod.get("status"), sort_keys=True, default=str)
-    nxt = None if remove else sim.next_time()
+    nxt = None if remove else sim.next_wake_time()
     if nxt is not None and nxt <= now + EPS:
         nxt = now  # the step budget ran out: come back at once
     return SyncResult(before != after or fresh or remove, nxt, remove)
 
 
-def _inputs(pod: dict) -> dict:
+def _user_inputs(pod: dict) -> dict:
     from kubesim.kubelet.overrides import BEHAVIOUR_ANNOTATION, PROBE_FAILURE_ANNOTATION
 
     ann = (pod.get("metadata") or {}).get("annotations") or {}
@@ -1343,7 +1343,7 @@ def _inputs(pod: dict) -> dict:
             "images": {c["name"]: c.get("image") for c in (spec.get("initContainers") or []) + (spec.get("containers") or [])}}
 
 
-def _with_inputs(pod: dict, inputs: dict) -> dict:
+def _with_user_inputs(pod: dict, inputs: dict) -> dict:
     from kubesim.kubelet.overrides import BEHAVIOUR_ANNOTATION, PROBE_FAILURE_ANNOTATION
 
     shadow = copy.deepcopy(pod)
@@ -1358,7 +1358,7 @@ def _with_inputs(pod: dict, inputs: dict) -> dict:
     return shadow
 
 
-def _active(p: dict) -> bool:
+def _is_active(p: dict) -> bool:
     st = p.get("status") or {}
     return st.get("phase") not in ("Succeeded", "Failed") and bool(st.get("startTime"))
 
@@ -1367,17 +1367,17 @@ def resume_pod(pod: dict, node: dict, now: float, memory: dict) -> None:
     """The node's kubelet starts again at ``now`` after being stopped: containers that exited
     meanwhile are seen as exited, back-off and probe history are forgotten (a new kubelet
     process), and syncing continues from ``now``."""
-    sim = _Sim(pod, node, memory, DEFAULT_CONFIG, _Events())
+    sim = PodWorker(pod, node, memory, DEFAULT_CONFIG, EventRecorder())
     t0 = memory.get("t", now)
-    for name in sim.by_name:
-        cm = sim.c(name)
-        if cm.get("st") == "running" and cm.get("exitAt") is not None and cm["exitAt"] <= now:
-            b = sim.b(name)
-            sim.exit(name, cm["exitAt"], b.exit_code, b.terminated_reason())
-        cm.pop("bo", None)
-        cm.pop("boUpd", None)
-        for ps in cm.get("pr", {}).values():
-            ps.update(next=None, run=0, last=None, hold=False)
+    for name in sim.container_specs:
+        record = sim.record_of(name)
+        if record.get("st") == "running" and record.get("exitAt") is not None and record["exitAt"] <= now:
+            behaviour = sim.behaviour_of(name)
+            sim.container_exited(name, record["exitAt"], behaviour.exit_code, behaviour.terminated_reason())
+        record.pop("bo", None)
+        record.pop("boUpd", None)
+        for probe in record.get("pr", {}).values():
+            probe.update(next=None, run=0, last=None, hold=False)
     memory["t"] = max(t0, now)
 
 
@@ -1414,9 +1414,9 @@ def logs(pod: dict, container: str | None, now: float, previous: bool = False,
         raise LookupError(f'container "{name}" in pod "{md.get("name")}" is waiting to start: {reason}')
     from kubesim.kubelet.logs import log_lines
 
-    b = derive_behaviour(c, config.image_defaults, pod_name=(pod.get("metadata") or {}).get("name", ""),
+    behaviour = derive_behaviour(c, config.image_defaults, pod_name=(pod.get("metadata") or {}).get("name", ""),
                          override=override_for(pod, name), start=started or 0.0)
-    return log_lines(b, started or 0.0, until if until is not None else now)
+    return log_lines(behaviour, started or 0.0, until if until is not None else now)
 
 
 __all__ = ["KubeletConfig", "SyncResult", "sync_pod", "start_termination", "memory_key", "logs",
