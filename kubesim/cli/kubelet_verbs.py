@@ -21,7 +21,7 @@ def logs_cmd_args(p):
 
 
 def logs_cmd(args, env) -> int:
-    from kubesim.kubelet import lifecycle
+    from kubesim.kubelet import logs as lifecycle
 
     name = args.target.split("/", 1)[1] if args.target.startswith(("pod/", "pods/", "po/")) else args.target
     container = args.container or args.container_arg

@@ -242,7 +242,7 @@ def drain_pods(cluster, pods: list[dict], *, grace_period: int = -1, timeout: fl
     """
     from kubesim.engine.settle import settle
     from kubesim.engine.workloads import should_skip_pod
-    from kubesim.kubelet.lifecycle import go_duration
+    from kubesim.kubelet.format import go_duration
 
     if not pods:
         return None

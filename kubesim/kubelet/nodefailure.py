@@ -66,7 +66,7 @@ class Plan:
 
 
 def _fmt(t: float) -> str:
-    from kubesim.kubelet.lifecycle import format_time
+    from kubesim.kubelet.format import format_time
 
     return format_time(t)
 

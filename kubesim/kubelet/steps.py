@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from kubesim.kubelet import lifecycle as L
+from kubesim.kubelet import pod_workers as L
 from kubesim.kubelet import nodefailure as NF
 from kubesim.kubelet import staticpods as SP
 

@@ -76,7 +76,7 @@ def waiting_status(pod: dict, node: dict, now_stamp: str) -> dict:
     then."""
     from kubesim.api.pods import qos_class
     from kubesim.kubelet import status as S
-    from kubesim.kubelet.lifecycle import volume_mount_statuses
+    from kubesim.kubelet.kubelet_pods import volume_mount_statuses
     from kubesim.kubelet.node import internal_ip
 
     spec = pod.get("spec") or {}

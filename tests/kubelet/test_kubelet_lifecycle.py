@@ -1,4 +1,4 @@
-"""The pod lifecycle (kubesim.kubelet.lifecycle) on a pinned simulated clock."""
+"""The pod worker (kubesim.kubelet.pod_workers and its parts) on a pinned simulated clock."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ import copy
 
 import pytest
 
-from kubesim.kubelet import lifecycle as L
-from kubesim.kubelet.lifecycle import go_duration, logs, memory_key, start_termination, sync_pod
+from kubesim.kubelet import pod_workers as L
+from kubesim.kubelet.format import go_duration
+from kubesim.kubelet.logs import logs
+from kubesim.kubelet.pod_workers import memory_key, start_termination, sync_pod
 from kubesim.printers.tables import pod_ready_status_restarts
 from .builders import T0, Recorder, container, node, pod
 

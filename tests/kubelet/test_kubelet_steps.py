@@ -11,7 +11,8 @@ import pytest
 from kubesim.kubelet import nodefailure as NF
 from kubesim.kubelet import staticpods as SP
 from kubesim.kubelet import steps
-from kubesim.kubelet.lifecycle import format_time, start_termination
+from kubesim.kubelet.format import format_time
+from kubesim.kubelet.pod_workers import start_termination
 from kubesim.printers.tables import pod_ready_status_restarts
 from .builders import T0, container, node, pod
 
