@@ -432,6 +432,9 @@ def resume_pod(pod: dict, node: dict, now: float, memory: dict) -> None:
         if record.get("st") == "running" and record.get("exitAt") is not None and record["exitAt"] <= now:
             derived = worker.behaviour_of(name)
             worker.container_exited(name, record["exitAt"], derived.exit_code, derived.terminated_reason())
+        if record.get("st") == "backoff":
+            # the back-off was the old process's: it ends now, and the restart finds no entry
+            record["until"] = now
         record.pop("bo", None)
         record.pop("boUpd", None)
         for probe in record.get("pr", {}).values():
