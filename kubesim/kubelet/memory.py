@@ -1,6 +1,12 @@
 """What the simulated kubelet remembers of a pod between syncs, and how a restarted kubelet
 rebuilds it from the stored status.
 
+Upstream a restarted kubelet learns what runs from the container runtime
+(kuberuntime_manager.go GetPodStatus: each container's state, start and finish, exit code,
+restart count) while its back-off entries (flowcontrol.Backoff) and probe workers live in
+process memory only and start empty; kubesim has no runtime, so :func:`recover_memory` reads
+the same facts back from the pod's stored status.
+
 The memory is a JSON-serialisable dict the engine keeps beside the pod (pod_workers.memory_key
 says under which key), so its keys are short and must not change: a stored state is read by
 the next version. The pod's:
