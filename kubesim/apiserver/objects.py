@@ -147,7 +147,7 @@ def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
 
     check_delete(info.kind, name)
     if info.kind == "Pod" and not (force and grace_seconds == 0):
-        from kubesim.kubelet.lifecycle import start_termination
+        from kubesim.kubelet.pod_workers import start_termination
 
         before = (obj["metadata"].get("deletionTimestamp"), obj["metadata"].get("deletionGracePeriodSeconds"))
         if start_termination(obj, grace_seconds, cluster.now()) > 0:

@@ -136,25 +136,31 @@ def _load_json(source: str, text: str):
         raise ParseError(source, f"error converting YAML to JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
 
 
-_LOADER = None
+_LOADERS: dict[bool, type] = {}
 
 
-def _loader_class():
-    """A SafeLoader (libyaml's parser when available) that is strict about duplicate keys and
-    keeps timestamps as strings, as sigs.k8s.io/yaml's YAML→JSON conversion does."""
-    global _LOADER
-    if _LOADER is not None:
-        return _LOADER
+def _loader_class(strict: bool = True):
+    """A SafeLoader (libyaml's parser when available) that keeps timestamps as strings and
+    mapping keys as strings, as sigs.k8s.io/yaml's YAML→JSON conversion does; ``strict``
+    refuses duplicate keys (YAMLToJSONStrict), otherwise the last one wins (YAMLToJSON)."""
+    loader_class = _LOADERS.get(strict)
+    if loader_class is not None:
+        return loader_class
     import yaml
 
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-    class StrictLoader(base):  # type: ignore[misc, valid-type]
+    class JSONCompatibleLoader(base):  # type: ignore[misc, valid-type]
         pass
 
     def construct_mapping(loader, node, deep=False):
         seen: dict = {}
         for key_node, _ in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                # a list or map as a key has no JSON form (sigs.k8s.io/yaml: "unsupported map key")
+                raise yaml.constructor.ConstructorError(None, None, "found unhashable key", key_node.start_mark)
+            if not strict:
+                continue
             key = loader.construct_object(key_node, deep=True)
             if key in seen:
                 raise yaml.constructor.ConstructorError(
@@ -175,10 +181,10 @@ def _loader_class():
     def construct_timestamp(loader, node):
         return loader.construct_scalar(node)
 
-    StrictLoader.add_constructor("tag:yaml.org,2002:map", construct_mapping)
-    StrictLoader.add_constructor("tag:yaml.org,2002:timestamp", construct_timestamp)
-    _LOADER = StrictLoader
-    return StrictLoader
+    JSONCompatibleLoader.add_constructor("tag:yaml.org,2002:map", construct_mapping)
+    JSONCompatibleLoader.add_constructor("tag:yaml.org,2002:timestamp", construct_timestamp)
+    _LOADERS[strict] = JSONCompatibleLoader
+    return JSONCompatibleLoader
 
 
 def _expanded_size(node, memo: dict, limit: int) -> int:
@@ -215,10 +221,16 @@ def _expanded_size(node, memo: dict, limit: int) -> int:
     return memo[id(node)]
 
 
-def _load_yaml(source: str, text: str) -> list:
+def decode_yaml(source: str, text: str, *, strict: bool = True) -> list:
+    """Every document of one YAML stream (JSON is YAML too), decoded as sigs.k8s.io/yaml
+    decodes it, with aliases expanded within ``MAX_EXPANDED_NODES``. ``strict`` refuses
+    duplicate keys, as kubectl does; the kubelet's file source decodes static pod manifests
+    without it (pkg/kubelet/config/common.go: utilyaml.ToJSON is YAMLToJSON, where the last of
+    duplicate keys wins). Raises ParseError(source, go-yaml's message), e.g. ``yaml: line 4:
+    could not find expected ':'``."""
     import yaml
 
-    loader = _loader_class()(text)
+    loader = _loader_class(strict)(text)
     docs = []
     try:
         while loader.check_node():
@@ -227,20 +239,29 @@ def _load_yaml(source: str, text: str) -> list:
                 continue
             if _expanded_size(node, {}, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
                 # also covers an anchor whose value contains itself
-                raise ParseError(source, "error converting YAML to JSON: yaml: document contains excessive aliasing")
+                raise ParseError(source, "yaml: document contains excessive aliasing")
             docs.append(loader.construct_document(node))
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line = f"line {mark.line + 1}: " if mark is not None else ""
         problem = e.problem or e.context or "invalid YAML"
         if "already set in map" in problem:
-            raise ParseError(source, f"error converting YAML to JSON: yaml: unmarshal errors:\n  {line}{problem}") from None
-        raise ParseError(source, f"error converting YAML to JSON: yaml: {line}{problem}") from None
+            raise ParseError(source, f"yaml: unmarshal errors:\n  {line}{problem}") from None
+        raise ParseError(source, f"yaml: {line}{problem}") from None
     except yaml.YAMLError as e:
-        raise ParseError(source, f"error converting YAML to JSON: yaml: {e}") from None
+        raise ParseError(source, f"yaml: {e}") from None
     finally:
         loader.dispose()
     return docs
+
+
+def _load_yaml(source: str, text: str) -> list:
+    """decode_yaml, strictly, with the wrapping kubectl's errors carry (sigs.k8s.io/yaml's
+    Unmarshal: ``error converting YAML to JSON: yaml: ...``)."""
+    try:
+        return decode_yaml(source, text)
+    except ParseError as e:
+        raise ParseError(source, "error converting YAML to JSON: " + e.detail) from None
 
 
 def load(paths: list[str], recursive: bool = False, stdin=None) -> list[Document]:

@@ -80,11 +80,11 @@ class LocalClient:
 
     def logs(self, namespace: str, name: str, container: str, previous: bool = False) -> list[str]:
         # the API server proxies pods/log to the pod's kubelet
-        from kubesim.kubelet import lifecycle
+        from kubesim.kubelet.logs import logs
 
         pod = self.get(_POD, namespace, name)
         try:
-            return lifecycle.logs(pod, container, self.cluster.now(), previous=previous)
+            return logs(pod, container, self.cluster.now(), previous=previous)
         except LookupError as e:
             raise BadRequest(str(e)) from None
 

@@ -10,7 +10,7 @@ does not tolerate. The first failure names the rejection: ``OutOfcpu`` / ``OutOf
 resource: cpu, requested: 5000, used: 0, capacity: 4000`` (millicores for cpu, bytes otherwise,
 capacity = allocatable), or the plugin name with ``Predicate <Name> failed: <reason>``.
 pkg/kubelet/kubelet.go rejectPod then records a Warning event ``<reason>: <message>`` and sets
-the status phase Failed, the reason, and ``Pod was rejected: <message>`` (lifecycle.sync_pod).
+the status phase Failed, the reason, and ``Pod was rejected: <message>`` (pod_workers.sync_pod).
 
 Pod requests follow k8s.io/component-helpers/resource PodRequests (containers summed, sidecars
 added, init containers as a running maximum, pod-level requests and overhead): kubesim.api.pods,

@@ -1,5 +1,5 @@
-"""Pod networking and image references for the simulated kubelet (the lifecycle itself is in
-kubesim.kubelet.lifecycle): a pod's IP comes from its node's podCIDR, as the CNI's host-local
+"""Pod networking and image references for the simulated kubelet (the pod lifecycle itself is
+kubesim.kubelet.pod_workers): a pod's IP comes from its node's podCIDR, as the CNI's host-local
 IPAM hands them out, and images resolve to the references containerd reports
 (``docker.io/library/nginx:latest`` and a ``repo@sha256:...`` image ID).
 """
@@ -11,7 +11,7 @@ import ipaddress
 
 
 
-def _image_ref(image: str) -> tuple[str, str]:
+def image_ref(image: str) -> tuple[str, str]:
     """(status.image, status.imageID) as containerd reports them for a reference."""
     name = image
     if "@" not in name:

@@ -17,7 +17,8 @@ pkg/probe/grpc/grpc.go.
 A probe's answer is a piecewise-constant function of the time since the container started
 (:func:`answers`): from the behaviour (files an exec probe reads, ports it connects to, the
 agnhost ``liveness`` server) and the ``kubesim.io/behaviour`` / ``kubesim.io/probe-failure``
-overrides. That lets the lifecycle jump over thousands of identical probe ticks at once.
+overrides. That lets the pod worker jump over thousands of identical probe ticks at once; the
+workers' running state (which tick is next, the consecutive results) is probe_workers.py.
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ def probe_specs(container: dict) -> dict[str, ProbeSpec]:
     return out
 
 
-def _port(container: dict, port) -> int | None:
+def resolve_container_port(container: dict, port) -> int | None:
+    """pkg/probe/util.go ResolveContainerPort: a number, or the named port of the container."""
     if isinstance(port, int) or (isinstance(port, str) and port.isdigit()):
         return int(port)
     for p in container.get("ports") or ():
@@ -102,7 +104,7 @@ def _forced_failure(spec: ProbeSpec, container: dict, pod_ip: str) -> str:
         return "HTTP probe failed with statuscode: 500"
     if spec.handler == "tcpSocket":
         host = spec.detail.get("host") or pod_ip
-        return f"dial tcp {host}:{_port(container, spec.detail.get('port'))}: connect: connection refused"
+        return f"dial tcp {host}:{resolve_container_port(container, spec.detail.get('port'))}: connect: connection refused"
     if spec.handler == "grpc":
         return "service unhealthy (responded with \"NOT_SERVING\")"
     return ""
@@ -119,7 +121,7 @@ def _base_answers(spec: ProbeSpec, b: Behaviour, container: dict, pod_ip: str) -
     if spec.handler == "exec":
         return _exec_answers(list(d.get("command") or []), b)
     host = d.get("host") or pod_ip
-    port = _port(container, d.get("port"))
+    port = resolve_container_port(container, d.get("port"))
     if spec.handler == "httpGet":
         scheme = (d.get("scheme") or "HTTP").lower()
         path = d.get("path") or "/"
@@ -218,3 +220,14 @@ def first_probing_tick(epoch: float, spec: ProbeSpec, started_at: float, not_bef
     container started at ``started_at``: ``int(tick - startedAt) >= initialDelaySeconds``."""
     t = first_tick_at_or_after(epoch, spec.period, max(not_before, started_at + spec.initial_delay))
     return t
+
+
+def count_ticks(first: float, period: float, end_exclusive: float, limit_inclusive: float) -> int | None:
+    """How many of ``first + k*period`` fall before ``end_exclusive`` and at or before
+    ``limit_inclusive`` (None when both are infinite)."""
+    bounds = []
+    if end_exclusive != math.inf:
+        bounds.append(max(math.ceil((end_exclusive - first) / period - 1e-7), 0))
+    if limit_inclusive != math.inf:
+        bounds.append(max(math.floor((limit_inclusive - first) / period + 1e-7) + 1, 0))
+    return min(bounds) if bounds else None

@@ -26,8 +26,8 @@ system-node-critical``, the liveness/readiness/startup probes of util/staticpod 
 timeoutSeconds 15), hostPath volumes, seccompProfile RuntimeDefault).
 
 File reading is separate from the pure parts: :func:`static_pod_from_manifest` and
-:func:`mirror_pod` take already-parsed dicts; :func:`read_manifest_dir` reads a directory
-(PyYAML imported lazily, or a ``parse`` callable from the caller).
+:func:`mirror_pod` take already-parsed dicts; :func:`read_manifest_dir` reads a directory and
+decodes each file through kubesim.codec (or a ``parse`` callable from the caller).
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ import copy
 import json
 import os
 from dataclasses import dataclass, field
+
+from kubesim.codec.load import MAX_FILE_BYTES, decode_yaml
+from kubesim.errors import ParseError
 
 CONFIG_HASH = "kubernetes.io/config.hash"
 CONFIG_MIRROR = "kubernetes.io/config.mirror"
@@ -283,16 +286,17 @@ def mirror_pod(static_pod: dict, node: dict, now: float) -> dict:
 
 
 def _load_yaml(text: str):
-    import yaml  # lazily: only the kubelet's file source needs it
-
-    docs = [d for d in yaml.safe_load_all(text)]
+    """The first document of a manifest file, decoded as the kubelet's file source decodes it
+    (common.go tryDecodeSinglePod: YAMLToJSON, duplicate keys allowed); codec's limits apply.
+    ParseError's detail is go-yaml's message; the caller names the file."""
+    docs = decode_yaml("static pod manifest", text, strict=False)
     return docs[0] if docs else None
 
 
 def read_manifest_dir(directory: str, node_name: str, parse=None) -> ManifestDir:
     """Every regular file not starting with ``.`` in ``directory``, in name order, as the
-    kubelet's file source reads them. ``parse(text) -> obj`` defaults to PyYAML (first
-    document). A missing directory is an empty set."""
+    kubelet's file source reads them. ``parse(text) -> obj`` defaults to :func:`_load_yaml`
+    (the first document). A missing directory is an empty set."""
     out = ManifestDir()
     if not os.path.isdir(directory):
         return out
@@ -304,6 +308,11 @@ def read_manifest_dir(directory: str, node_name: str, parse=None) -> ManifestDir
         if not os.path.isfile(path):
             continue
         try:
+            size = os.path.getsize(path)
+            if size > MAX_FILE_BYTES:  # codec's limit, checked before the file is read
+                out.errors.append((path, f"{path}: couldn't parse as pod(the file is {size} bytes, larger than "
+                                         f"kubesim's limit of {MAX_FILE_BYTES} bytes), please check config file"))
+                continue
             with open(path, encoding="utf-8") as f:
                 text = f.read()
         except (OSError, UnicodeDecodeError) as e:
@@ -311,11 +320,8 @@ def read_manifest_dir(directory: str, node_name: str, parse=None) -> ManifestDir
             continue
         try:
             obj = loader(text)
-        except Exception as e:  # go-yaml's wording: "yaml: line 4: could not find expected ':'"
-            mark, problem = getattr(e, "problem_mark", None), getattr(e, "problem", None)
-            msg = f"yaml: line {mark.line + 1}: {problem}" if mark is not None and problem else \
-                "yaml: " + str(e).replace("\n", " ")
-            out.errors.append((path, f"{path}: couldn't parse as pod({msg}), please check config file"))
+        except ParseError as e:  # go-yaml's wording: "yaml: line 4: could not find expected ':'"
+            out.errors.append((path, f"{path}: couldn't parse as pod({e.detail}), please check config file"))
             continue
         try:
             out.pods.append(static_pod_from_manifest(obj, path, node_name))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from kubesim.api.nodes import kubelet_stopped
-from kubesim.kubelet import lifecycle as L
+from kubesim.kubelet import pod_workers as L
 from kubesim.kubelet import staticpods as SP
 
 MEMORY_META = "kubelet/{node}"
@@ -217,7 +217,7 @@ def static_pods(ctx, static_pod_path, with_files: set[str] | None = None) -> boo
 
 
 def resume_node(ctx, node_name: str) -> None:
-    """``kubesim node start``: after ``nodefailure.start_kubelet``, the new kubelet process
+    """``kubesim node start``: after ``kubesim.kubelet.node.start_kubelet``, the new kubelet process
     takes over the pods that kept running (exits that happened meanwhile are seen, back-off
     and probe history are gone)."""
     store = ctx.store

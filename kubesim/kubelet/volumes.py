@@ -76,8 +76,8 @@ def waiting_status(pod: dict, node: dict, now_stamp: str) -> dict:
     then."""
     from kubesim.api.pods import qos_class
     from kubesim.kubelet import status as S
-    from kubesim.kubelet.lifecycle import volume_mount_statuses
     from kubesim.api.nodes import internal_ip
+    from kubesim.kubelet.kubelet_pods import volume_mount_statuses
 
     spec = pod.get("spec") or {}
     init = spec.get("initContainers") or []

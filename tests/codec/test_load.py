@@ -6,7 +6,7 @@ import tracemalloc
 
 import pytest
 
-from kubesim.codec.load import MAX_FILE_BYTES, load, parse_documents
+from kubesim.codec.load import MAX_FILE_BYTES, decode_yaml, load, parse_documents
 from kubesim.errors import ParseError, UsageError
 
 POD = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\nspec:\n  containers:\n  - name: c\n    image: nginx\n"
@@ -46,6 +46,7 @@ BOMB = "\n".join(
 @pytest.mark.parametrize("text, message", [
     pytest.param("a: b: c\n", "line 1: mapping values are not allowed in this context", id="malformed YAML names the line"),
     pytest.param("kind: Pod\nkind: Node\n", 'line 2: key "kind" already set in map', id="duplicate keys are refused"),
+    pytest.param("? [a]\n: b\n", "line 1: found unhashable key", id="a list as a mapping key is refused"),
     pytest.param(BOMB, "excessive aliasing", id="an alias bomb is refused"),
     pytest.param("a: &a [*a]\n", "excessive aliasing", id="an anchor containing itself is refused"),
     pytest.param("- 1\n- 2\n", "non-object document", id="a document that is not an object is refused"),
@@ -57,6 +58,13 @@ def test_malformed_input_is_refused_with_the_reason(text, message):
         parse_documents("f.yaml", text)
     assert message in str(e.value)
     assert str(e.value).startswith("error: error parsing f.yaml: ")
+
+
+def test_without_strict_the_last_of_duplicate_keys_wins_and_errors_are_go_yamls_own():
+    assert decode_yaml("f.yaml", "kind: Pod\nkind: Node\n", strict=False) == [{"kind": "Node"}]
+    with pytest.raises(ParseError) as e:
+        decode_yaml("f.yaml", BOMB, strict=False)
+    assert e.value.detail == "yaml: document contains excessive aliasing"
 
 
 def test_an_alias_bomb_is_refused_quickly_in_bounded_memory():

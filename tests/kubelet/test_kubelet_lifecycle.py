@@ -1,4 +1,4 @@
-"""The pod lifecycle (kubesim.kubelet.lifecycle) on a pinned simulated clock."""
+"""The pod worker (kubesim.kubelet.pod_workers and its parts) on a pinned simulated clock."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ import copy
 
 import pytest
 
-from kubesim.kubelet import lifecycle as L
-from kubesim.kubelet.lifecycle import go_duration, logs, memory_key, start_termination, sync_pod
+from kubesim.kubelet import pod_workers as L
+from kubesim.kubelet.format import go_duration
+from kubesim.kubelet.logs import logs
+from kubesim.kubelet.pod_workers import memory_key, start_termination, sync_pod
 from kubesim.printers.core import pod_ready_status_restarts
 from .builders import T0, Recorder, container, node, pod
 
@@ -462,3 +464,18 @@ def test_resume_after_the_kubelet_was_stopped_sees_exits_that_happened_meanwhile
     sync(p, 500, mem)
     assert get(p, 500)[1] == "Completed"
     assert cs(p)["state"]["terminated"]["finishedAt"] == "2026-11-22T10:01:00Z"
+
+
+def test_resume_during_a_crash_loop_back_off_restarts_the_container_at_once():
+    # restarts at 310 and 610 (test above): at 400 it waits; a new kubelet process has no
+    # back-off entry, so it restarts the container now and the back-off starts over at 10s
+    p = pod("bb", container("bb", "busybox"))
+    mem: dict = {}
+    sync(p, 0, mem)
+    sync(p, 400, mem)
+    assert get(p, 400) == ("0/1", "CrashLoopBackOff", "6 (90s ago)")
+    L.resume_pod(p, node(), T0 + 400, mem)
+    sync(p, 400, mem)
+    assert cs(p)["restartCount"] == 7
+    assert cs(p)["state"]["waiting"]["message"].startswith("back-off 10s restarting")
+

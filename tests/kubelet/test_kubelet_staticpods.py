@@ -99,6 +99,28 @@ def test_reading_a_manifest_directory(tmp_path):
                                   {"err": "static pods may not reference serviceaccounts", "path": str(d / "secret.yaml")})
 
 
+POD_YAML = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\nspec:\n  containers:\n  - name: c\n    image: nginx\n"
+BOMB = "\n".join(['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'] +
+                 [f"{chr(97 + i)}: &{chr(97 + i)} [" + ",".join([f"*{chr(96 + i)}"] * 9) + "]" for i in range(1, 9)]) + "\n"
+
+
+@pytest.mark.parametrize("text, names, error", [
+    pytest.param(BOMB, [], "couldn't parse as pod(yaml: document contains excessive aliasing)",
+                 id="an alias bomb is refused as kubectl refuses it"),
+    pytest.param(POD_YAML.format(name="a").replace("metadata:\n  name: a\n", "metadata:\n  name: a\n  name: b\n"),
+                 ["b-node01"], None, id="of duplicate keys the last wins, as the kubelet's YAMLToJSON decodes them"),
+    pytest.param(POD_YAML.format(name="a") + "---\n" + POD_YAML.format(name="b"), ["a-node01"], None,
+                 id="only the first document is a pod"),
+    pytest.param("? [a]\n: b\n", [], "couldn't parse as pod(yaml: line 1: found unhashable key)",
+                 id="a list as a key is refused"),
+])
+def test_manifests_are_decoded_through_codec(tmp_path, text, names, error):
+    (tmp_path / "pod.yaml").write_text(text)
+    got = SP.read_manifest_dir(str(tmp_path), "node01")
+    assert [p["metadata"]["name"] for p in got.pods] == names
+    assert [e for _, e in got.errors] == ([f"{tmp_path / 'pod.yaml'}: {error}, please check config file"] if error else [])
+
+
 def test_a_missing_directory_has_no_static_pods(tmp_path):
     assert SP.read_manifest_dir(str(tmp_path / "nope"), "node01").pods == []
 

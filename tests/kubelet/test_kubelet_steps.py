@@ -12,7 +12,8 @@ from kubesim.controlplane import components
 from kubesim.kubelet import node as kubelet_node
 from kubesim.kubelet import staticpods as SP
 from kubesim.kubelet import steps
-from kubesim.kubelet.lifecycle import format_time, start_termination
+from kubesim.kubelet.format import format_time
+from kubesim.kubelet.pod_workers import start_termination
 from kubesim.printers.core import pod_ready_status_restarts
 from .builders import T0, container, node, pod
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kubesim.kubelet.lifecycle import sync_pod, start_termination
+from kubesim.kubelet.pod_workers import sync_pod, start_termination
 from kubesim.printers.core import pod_ready_status_restarts
 from .builders import T0, Recorder, node as make_node
 

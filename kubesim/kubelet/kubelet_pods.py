@@ -1,0 +1,185 @@
+"""The pod status the kubelet writes: each container's status from what it knows of the
+container, then the pod's phase, conditions, IPs and QoS class.
+
+Upstream: pkg/kubelet/kubelet_pods.go (convertToAPIContainerStatuses: a container not yet
+created waits as ``ContainerCreating``, or ``PodInitializing`` in a pod with init containers;
+``CrashLoopBackOff`` with ``back-off 10s restarting failed container=c pod=p_ns(uid)``;
+``ErrImagePull`` then ``ImagePullBackOff``; ``lastState`` the previous instance's termination;
+the status of a container blocked in its postStart hook is still the one from before; regular
+containers' statuses sorted by name; volumeMounts, user, allocatedResources and resources of
+the running container. generateAPIPodStatus: a pod that reached Succeeded or Failed stays
+there; conditions not owned by the kubelet are kept) and pkg/kubelet/prober/prober_manager.go
+(UpdatePodStatus: a regular init container is ready once it completed). The phase and the
+conditions themselves are status.py.
+
+:class:`PodStatuses` is a part of pod_workers.PodWorker.
+"""
+
+from __future__ import annotations
+
+from kubesim.api.pods import qos_class
+from kubesim.kubelet import status
+from kubesim.kubelet.format import format_time, go_duration, pod_ref
+from kubesim.kubelet.pods import image_ref
+
+RESOURCE_NAMES = ("cpu", "memory", "ephemeral-storage")  # what a container status reports of its resources
+
+
+def volume_mount_statuses(container: dict) -> list[dict]:
+    """A container status's volumeMounts (convertToAPIContainerStatuses): name and path, and
+    for a read-only mount readOnly with recursiveReadOnly Disabled."""
+    out = []
+    for vm in container.get("volumeMounts") or ():
+        m = {"mountPath": vm.get("mountPath"), "name": vm.get("name")}
+        if vm.get("readOnly"):
+            m["readOnly"] = True
+            m["recursiveReadOnly"] = "Disabled"
+        out.append(m)
+    return out
+
+
+def resources_status(container: dict) -> tuple[dict | None, dict | None]:
+    """(allocatedResources, resources) of a running container's status: its requests, and its
+    requests and limits of cpu, memory and ephemeral storage (None, None without any)."""
+    resources = container.get("resources") or {}
+    requests, limits = resources.get("requests") or {}, resources.get("limits") or {}
+    if not requests and not limits:
+        return None, None
+    out = {}
+    if limits:
+        out["limits"] = {k: v for k, v in limits.items() if k in RESOURCE_NAMES}
+    if requests:
+        out["requests"] = {k: v for k, v in requests.items() if k in RESOURCE_NAMES}
+    return (dict(requests) if requests else None), out
+
+
+def terminated_state(finished: dict | None) -> dict:
+    """ContainerStateTerminated of a finished instance in a memory record."""
+    if not finished:
+        return {}
+    return {"containerID": finished["containerID"], "exitCode": finished["exitCode"],
+            "finishedAt": format_time(finished["finishedAt"]), "reason": finished["reason"],
+            "startedAt": format_time(finished["startedAt"])}
+
+
+class PodStatuses:
+    """The status of a pod and its containers (a part of pod_workers.PodWorker)."""
+
+    def container_status(self, name: str, t: float) -> dict:
+        spec = self.container_specs[name]
+        record = self.record_of(name)
+        state = record.get("st") or "pending"
+        image = spec.get("image") or ""
+        out: dict = {"name": name}
+        created = record.get("n", 0) > 0
+        if created:
+            out["image"], out["imageID"] = image_ref(image)
+            out["containerID"] = self.container_id(name, record["n"])
+        else:
+            out["image"], out["imageID"] = image, ""
+        restarts = max(record.get("n", 0) - 1, 0)
+        out["restartCount"] = restarts
+        out["started"] = bool(state == "running" and record.get("started"))
+        out["ready"] = bool(state == "running" and record.get("ready"))
+        last = record.get("last")
+        finished = record.get("fin")
+        default_wait = "PodInitializing" if self.init_containers else "ContainerCreating"
+        if state == "running":
+            out["state"] = {"running": {"startedAt": format_time(record["start"])}}
+            out["lastState"] = {"terminated": terminated_state(last)} if last else {}
+        elif state == "hook":
+            # the pod worker is blocked in startContainer: the status is the one from before
+            out["state"] = {"waiting": {"reason": default_wait}}
+            out["lastState"] = {"terminated": terminated_state(last)} if last else {}
+            out["started"] = out["ready"] = False
+            if record.get("n", 0) <= 1:
+                out.pop("containerID", None)
+                out["image"], out["imageID"] = image, ""
+                out["restartCount"] = 0
+            else:
+                out["containerID"] = self.container_id(name, record["n"] - 1)
+                out["restartCount"] = restarts - 1
+        elif state == "backoff":
+            message = f"back-off {go_duration(record['bo'])} restarting failed container={name} pod={pod_ref(self.pod)}"
+            out["state"] = {"waiting": {"message": message, "reason": "CrashLoopBackOff"}}
+            out["lastState"] = {"terminated": terminated_state(finished)} if finished else {}
+        elif state == "pullerr":
+            if record.get("ipbo"):
+                message = f'Back-off pulling image "{image}": ErrImagePull: ' + record["pullmsg"].split("desc = ", 1)[-1]
+                out["state"] = {"waiting": {"message": message, "reason": "ImagePullBackOff"}}
+            else:
+                out["state"] = {"waiting": {"message": record["pullmsg"], "reason": "ErrImagePull"}}
+            out["lastState"] = ({"terminated": terminated_state(finished)} if finished else
+                                ({"terminated": terminated_state(last)} if last else {}))
+        elif state == "exited" and finished:
+            out["state"] = {"terminated": terminated_state(finished)}
+            out["lastState"] = {"terminated": terminated_state(last)} if last else {}
+        elif state == "pulling" and (finished or last):
+            out["state"] = {"waiting": {"reason": default_wait}}
+            out["lastState"] = {"terminated": terminated_state(finished or last)}
+        else:
+            out["state"] = {"waiting": {"reason": default_wait}}
+            out["lastState"] = {"terminated": terminated_state(finished)} if finished else {}
+        if self.container_type[name] == "init":
+            # a regular init container is ready once it completed (prober_manager.UpdatePodStatus)
+            out["ready"] = bool(state == "exited" and finished and finished["exitCode"] == 0)
+        if self.container_type[name] == "sidecar":
+            out["ready"] = bool(state == "running" and record.get("ready"))
+        allocated, resources = resources_status(spec)
+        if allocated is not None and state == "running":
+            out["allocatedResources"] = allocated
+            out["resources"] = resources
+        if created and "containerID" in out:
+            pod_security = self.spec.get("securityContext") or {}
+            security = {**pod_security, **(spec.get("securityContext") or {})}
+            uid = int(security.get("runAsUser") or 0)
+            gid = int(security.get("runAsGroup") or 0)
+            groups = sorted({gid, *[int(g) for g in pod_security.get("supplementalGroups") or ()]})
+            out["user"] = {"linux": {"gid": gid, "supplementalGroups": groups, "uid": uid}}
+        mounts = volume_mount_statuses(spec)
+        if mounts:
+            out["volumeMounts"] = mounts
+        return out
+
+    def generate_pod_status(self, t: float):
+        """generateAPIPodStatus at ``t``: rewrites ``pod["status"]``."""
+        pod, memory = self.pod, self.memory
+        old = pod.setdefault("status", {})
+        init_statuses = [self.container_status(c["name"], t) for c in self.init_containers]
+        statuses = sorted((self.container_status(c["name"], t) for c in self.containers), key=lambda s: s["name"])
+        terminal = bool(memory.get("removed")) or bool(memory.get("term") and all(
+            self.record_of(n).get("st") not in ("running", "hook") for n in self.container_specs))
+        phase = status.get_phase(pod, init_statuses + statuses, terminal, self.is_mirror)
+        old_phase = old.get("phase")
+        if old_phase in ("Succeeded", "Failed") and phase != old_phase:
+            phase = old_phase
+        conditions = status.generate_conditions(pod, init_statuses, statuses, phase, sandbox_ready=True)
+        generation = (pod.get("metadata") or {}).get("generation")
+        conditions = status.stamp_conditions(conditions, old.get("conditions") or [], format_time(t), generation)
+
+        new = {}
+        new["conditions"] = conditions
+        new["containerStatuses"] = statuses
+        host_ip = memory.get("hostIP") or ""
+        new["hostIP"] = host_ip
+        new["hostIPs"] = [{"ip": host_ip}] if host_ip else []
+        if init_statuses:
+            new["initContainerStatuses"] = init_statuses
+        if old.get("nominatedNodeName"):
+            new["nominatedNodeName"] = old["nominatedNodeName"]
+        if generation is not None:
+            new["observedGeneration"] = generation
+        new["phase"] = phase
+        if phase == old_phase:
+            for key in ("reason", "message"):
+                if old.get(key):
+                    new[key] = old[key]
+        pod_ip = memory.get("ip") or ""
+        new["podIP"] = pod_ip
+        new["podIPs"] = [{"ip": pod_ip}] if pod_ip else []
+        new["qosClass"] = old.get("qosClass") or qos_class(pod)
+        new["startTime"] = format_time(memory["epoch"])
+        if not new["podIP"]:
+            new.pop("podIP")
+            new.pop("podIPs")
+        pod["status"] = new

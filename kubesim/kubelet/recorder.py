@@ -1,0 +1,93 @@
+"""The events one pod sync records, handed to the engine in time order.
+
+A sync can cover hours of simulated time at once, so an event repeated every sync period (a
+probe failing, a back-off) is added once with a count and the times of its first and last
+occurrence. Before they leave, identical events of one pod are folded into one record with the
+earliest first time, the latest last time and the summed count, as client-go's EventCorrelator
+folds them (k8s.io/client-go/tools/record/events_cache.go: same source, object, type, reason,
+message; the count grows and lastTimestamp moves).
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, replace
+from typing import Callable
+
+
+@dataclass
+class RecordedEvent:
+    first: float          # when it first happened
+    seq: int              # order of recording, breaks ties between equal times
+    type: str             # Normal | Warning
+    reason: str
+    message: str
+    field_path: str       # the container it is about, e.g. spec.containers{app}; "" for the pod
+    last: float           # when it last happened
+    count: int
+
+
+class EventRecorder:
+    """Events recorded during one sync, flushed in time order; repeated identical events in
+    one stream are folded into one record with a count (the event correlator's job)."""
+
+    def __init__(self):
+        self.items: list[RecordedEvent] = []
+        self.seq = 0
+
+    def add(self, at: float, type_: str, reason: str, message: str, field_path: str = "",
+            count: int = 1, first: float | None = None):
+        if count <= 0:
+            return
+        self.seq += 1
+        self.items.append(RecordedEvent(first if first is not None else at, self.seq, type_, reason, message,
+                                        field_path, at, count))
+
+    def merged(self) -> list[RecordedEvent]:
+        """One record per distinct event (what the event correlator would make of them):
+        earliest first time, latest last time, summed count; in order of first occurrence."""
+        out: dict[tuple, RecordedEvent] = {}
+        for event in sorted(self.items, key=lambda e: (e.first, e.seq)):
+            key = (event.type, event.reason, event.message, event.field_path)
+            folded = out.get(key)
+            if folded is None:
+                out[key] = replace(event)
+            else:
+                folded.last = max(folded.last, event.last)
+                folded.count += event.count
+        return list(out.values())
+
+    def flush(self, pod: dict, record, host: str):
+        """Hand the folded events to ``record`` (the engine's recorder; None drops them)."""
+        if record is None:
+            return
+        call = _adapt_recorder(record)
+        for event in self.merged():
+            call(pod, event.type, event.reason, event.message, host, event.field_path, event.first, event.last,
+                 event.count)
+
+
+def _adapt_recorder(record) -> Callable:
+    """Call ``record`` the engine's way (obj, type, reason, message, component, host,
+    field_path), passing ``at``/``first``/``count`` when it accepts them."""
+    try:
+        params = inspect.signature(record).parameters
+    except (TypeError, ValueError):
+        params = {}
+    takes_keywords = any(p.kind == p.VAR_KEYWORD for p in params.values())
+    accepted = {n for n in ("at", "first", "count") if n in params or takes_keywords}
+
+    def call(pod, type_, reason, message, host, path, first, last, count):
+        extra = {}
+        if "at" in accepted:
+            extra["at"] = last
+        if "first" in accepted:
+            extra["first"] = first
+        if "count" in accepted:
+            extra["count"] = count
+            record(pod, type_, reason, message, "kubelet", host, path, **extra)
+            return
+        # a recorder without counts gets the repeats one by one (bounded)
+        for _ in range(min(count, 1000)):
+            record(pod, type_, reason, message, "kubelet", host, path, **extra)
+    return call
