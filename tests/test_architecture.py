@@ -8,7 +8,8 @@ imports included):
 - ``controlplane → (scheduler | controllers | kubelet) → (apiserver's storage interface, api)``:
   the scheduler, controllers and kubelet never import each other, nor kubectl or the CLI — like
   the real components they meet only in stored objects;
-- ``printers → api``; ``codec → api``; ``api``, ``errors`` and ``clock`` import nothing of kubesim;
+- ``printers → (api, codec)`` (YAML is written by codec); ``codec → api``; ``api``, ``errors`` and
+  ``clock`` import nothing of kubesim;
 - only the API server opens the store.
 """
 
@@ -26,7 +27,7 @@ ALLOWED = {
     "errors": set(),
     "store": {"errors"},
     "codec": {"api", "errors"},
-    "printers": {"api", "clock", "errors"},
+    "printers": {"api", "clock", "codec", "errors"},
     "scheduler": {"api"},
     "controllers": {"api", "clock", "errors"},
     "kubelet": {"api", "clock", "codec", "errors"},

@@ -99,7 +99,7 @@ def parse_documents(source: str, text: str) -> list[Document]:
     if stripped.startswith("{") or stripped.startswith("["):
         raw_docs = [_load_json(source, text)]
     else:
-        raw_docs = _load_yaml(source, text)
+        raw_docs = yaml_to_json(source, text)
     docs: list[Document] = []
     for raw in raw_docs:
         if raw is None:
@@ -255,7 +255,7 @@ def decode_yaml(source: str, text: str, *, strict: bool = True) -> list:
     return docs
 
 
-def _load_yaml(source: str, text: str) -> list:
+def yaml_to_json(source: str, text: str) -> list:
     """decode_yaml, strictly, with the wrapping kubectl's errors carry (sigs.k8s.io/yaml's
     Unmarshal: ``error converting YAML to JSON: yaml: ...``)."""
     try:

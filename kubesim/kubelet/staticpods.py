@@ -285,7 +285,7 @@ def mirror_pod(static_pod: dict, node: dict, now: float) -> dict:
     return pod
 
 
-def _load_yaml(text: str):
+def decode_manifest(text: str):
     """The first document of a manifest file, decoded as the kubelet's file source decodes it
     (common.go tryDecodeSinglePod: YAMLToJSON, duplicate keys allowed); codec's limits apply.
     ParseError's detail is go-yaml's message; the caller names the file."""
@@ -295,12 +295,12 @@ def _load_yaml(text: str):
 
 def read_manifest_dir(directory: str, node_name: str, parse=None) -> ManifestDir:
     """Every regular file not starting with ``.`` in ``directory``, in name order, as the
-    kubelet's file source reads them. ``parse(text) -> obj`` defaults to :func:`_load_yaml`
+    kubelet's file source reads them. ``parse(text) -> obj`` defaults to :func:`decode_manifest`
     (the first document). A missing directory is an empty set."""
     out = ManifestDir()
     if not os.path.isdir(directory):
         return out
-    loader = parse or _load_yaml
+    loader = parse or decode_manifest
     for name in sorted(os.listdir(directory)):
         if name.startswith("."):
             continue
@@ -556,9 +556,9 @@ def control_plane_manifests(advertise_address: str, node_name: str = "controlpla
 
 def render_manifest(pod: dict) -> str:
     """YAML as kubeadm writes it (sigs.k8s.io/yaml: sorted keys, block style)."""
-    import yaml
+    from kubesim.codec.dump import to_yaml
 
-    return yaml.safe_dump(pod, default_flow_style=False, sort_keys=True)
+    return to_yaml(pod)
 
 
 def write_control_plane(directory: str, advertise_address: str, node_name: str = "controlplane", **kw) -> list[str]:

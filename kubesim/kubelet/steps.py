@@ -150,7 +150,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
 def _parse_cached(text: str):
     key = hash(text)
     if key not in _PARSE_CACHE:
-        _PARSE_CACHE[key] = SP._load_yaml(text)
+        _PARSE_CACHE[key] = SP.decode_manifest(text)
     return _PARSE_CACHE[key]
 
 

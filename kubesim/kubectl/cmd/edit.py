@@ -107,10 +107,10 @@ def manual_strip(text: str) -> str:
 def strip_comments(text: str) -> str:
     """cmdutil.StripComments: the YAML as JSON (so comments and layout do not count), or the text
     without comment lines when it does not parse."""
-    from kubesim.codec.load import _load_yaml
+    from kubesim.codec.load import yaml_to_json
 
     try:
-        docs = _load_yaml("edit", text)
+        docs = yaml_to_json("edit", text)
         return json.dumps(docs[0] if docs else None, sort_keys=True)
     except KubesimError:
         return manual_strip(text)

@@ -39,7 +39,7 @@ def add_flags(p):
 
 def parse_patch(text: str):
     """yaml.ToJSON of the patch: JSON as is, YAML converted; kubectl's error otherwise."""
-    from kubesim.codec.load import _load_yaml
+    from kubesim.codec.load import yaml_to_json
     from kubesim.errors import ParseError
 
     try:
@@ -47,7 +47,7 @@ def parse_patch(text: str):
     except ValueError:
         pass
     try:
-        docs = _load_yaml("patch", text)
+        docs = yaml_to_json("patch", text)
     except ParseError as e:
         detail = e.detail.replace("error converting YAML to JSON: ", "", 1)
         raise UsageError(f"unable to parse {json.dumps(text)}: {detail}") from None
