@@ -119,3 +119,19 @@ def _attribute_calls(path: pathlib.Path, attr: str) -> list[str]:
 def test_the_client_side_never_touches_the_state(package):
     """kubectl and the CLI go through the client: no ``.store`` anywhere on their side."""
     assert [hit for p in _modules(package) for hit in _attribute_calls(p, "store")] == []
+
+
+def _third_party(path: pathlib.Path) -> set[str]:
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+def test_only_the_codec_reads_and_writes_yaml_and_schemas():
+    users = sorted(str(p.relative_to(ROOT)) for p in ROOT.rglob("*.py")
+                   if _third_party(p) & {"yaml", "jsonschema", "kubernetes_validate"} and p.parent.name != "codec")
+    assert users == []
