@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from kubesim.api.pods import qos_class
 from kubesim.kubelet import status
-from kubesim.kubelet.format import format_time, go_duration, pod_ref
+from kubesim.clock import format_duration
+from kubesim.kubelet.format import format_time, pod_ref
 from kubesim.kubelet.pods import image_ref
 
 RESOURCE_NAMES = ("cpu", "memory", "ephemeral-storage")  # what a container status reports of its resources
@@ -100,7 +101,7 @@ class PodStatuses:
                 out["containerID"] = self.container_id(name, record["n"] - 1)
                 out["restartCount"] = restarts - 1
         elif state == "backoff":
-            message = f"back-off {go_duration(record['bo'])} restarting failed container={name} pod={pod_ref(self.pod)}"
+            message = f"back-off {format_duration(record['bo'])} restarting failed container={name} pod={pod_ref(self.pod)}"
             out["state"] = {"waiting": {"message": message, "reason": "CrashLoopBackOff"}}
             out["lastState"] = {"terminated": terminated_state(finished)} if finished else {}
         elif state == "pullerr":

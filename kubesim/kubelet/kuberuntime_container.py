@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 
 from kubesim.kubelet.behaviour import Behaviour
-from kubesim.kubelet.format import go_duration
+from kubesim.clock import format_duration
 from kubesim.kubelet.pods import image_ref
 from kubesim.kubelet.probes import resolve_container_port
 from kubesim.kubelet.shell import FOREVER, RunContext, run_program
@@ -91,7 +91,7 @@ class ContainerRuntime:
 
     def image_pulled(self, name: str, t: float) -> bool:
         image = self.container_specs[name].get("image") or ""
-        took = go_duration(self.config.image_pull_seconds)
+        took = format_duration(self.config.image_pull_seconds)
         self.events.add(t, "Normal", "Pulled", f'Successfully pulled image "{image}" in {took} ({took} including '
                         f"waiting). Image size: {image_size(image)} bytes.", self.field_path[name])
         pulled = self.memory.setdefault("pulled", [])

@@ -7,7 +7,6 @@ import copy
 import pytest
 
 from kubesim.kubelet import pod_workers as L
-from kubesim.kubelet.format import go_duration
 from kubesim.kubelet.logs import logs
 from kubesim.kubelet.pod_workers import memory_key, start_termination, sync_pod
 from kubesim.printers.core import pod_ready_status_restarts
@@ -448,12 +447,6 @@ def test_logs_of_a_container_that_never_started():
     sync(p, 0, {})
     with pytest.raises(LookupError, match='container "app" in pod "p" is waiting to start: PodInitializing'):
         logs(p, "app", T0)
-
-
-@pytest.mark.parametrize("seconds,text", [(10, "10s"), (80, "1m20s"), (300, "5m0s"), (0.5, "500ms"), (1.5, "1.5s"),
-                                          (3700, "1h1m40s")], ids=str)
-def test_go_durations(seconds, text):
-    assert go_duration(seconds) == text
 
 
 def test_resume_after_the_kubelet_was_stopped_sees_exits_that_happened_meanwhile():
