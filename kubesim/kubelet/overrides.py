@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 BEHAVIOUR_ANNOTATION = "kubesim.io/behaviour"
 PROBE_FAILURE_ANNOTATION = "kubesim.io/probe-failure"
-_GO_DUR_RE = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h|d)")
 
 
 @dataclass(frozen=True)
@@ -45,21 +44,22 @@ class ProbeOverride:
 
 
 def parse_duration(v) -> float:
-    """``30``, ``"30s"``, ``"1m30s"``, ``"2h"`` -> seconds."""
+    """An annotation's duration: a number of seconds (``30``, ``"30"``) or a Go duration
+    (``"30s"``, ``"1m30s"``, ``"2h"``, kubesim's ``"1d"``: ``kubesim.clock.parse_duration``)."""
+    from kubesim.clock import parse_duration as go_parse_duration
+
     if isinstance(v, (int, float)):
         return float(v)
     s = str(v).strip()
     if re.fullmatch(r"\d+(\.\d+)?", s):
         return float(s)
-    total, pos = 0.0, 0
-    for m in _GO_DUR_RE.finditer(s):
-        if m.start() != pos:
-            raise ValueError(f"invalid duration {v!r}")
-        total += float(m.group(1)) * {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}[m.group(2)]
-        pos = m.end()
-    if pos != len(s) or not s:
+    try:
+        seconds = go_parse_duration(s)
+    except ValueError:
+        seconds = -1.0
+    if seconds < 0:
         raise ValueError(f"invalid duration {v!r}")
-    return total
+    return seconds
 
 
 def pod_overrides(pod: dict) -> dict[str, dict]:
