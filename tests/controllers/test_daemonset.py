@@ -5,7 +5,7 @@ import pytest
 
 from kubesim.controllers import daemonset
 from kubesim.controllers.hashing import compute_hash
-from tests.controllers.sim import Sim, daemonset_obj, node
+from kubesim.testing.controllers import Sim, daemonset_obj, node
 
 CONTROL_PLANE_TAINT = {"key": "node-role.kubernetes.io/control-plane", "effect": "NoSchedule"}
 

@@ -5,7 +5,7 @@ import pytest
 from kubesim.controllers import deployment
 from kubesim.controllers import deployment_util as du
 from kubesim.controllers.hashing import compute_hash
-from tests.controllers.sim import CONTROLLERS, Sim, deployment_obj
+from kubesim.testing.controllers import CONTROLLERS, Sim, deployment_obj
 
 
 def rss(s):

@@ -1,7 +1,7 @@
 """The garbage collector: background, foreground and orphan propagation."""
 
 from kubesim.controllers import garbagecollector
-from tests.controllers.sim import Sim, deployment_obj
+from kubesim.testing.controllers import Sim, deployment_obj
 
 
 def _settled():

@@ -7,7 +7,7 @@ import pytest
 
 from kubesim.controllers import nodelifecycle as NL
 from kubesim.kubelet import node as kubelet_node
-from tests.kubelet.builders import T0, container, node, pod
+from kubesim.testing.kubelet import T0, container, node, pod
 
 DEFAULT_TOLERATIONS = [
     {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},

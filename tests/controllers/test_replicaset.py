@@ -6,7 +6,7 @@ import pytest
 from kubesim.clock import parse_time
 from kubesim.controllers import replicaset
 from kubesim.controllers.base import rank_pods_for_deletion
-from tests.controllers.sim import Sim
+from kubesim.testing.controllers import Sim
 
 NOW = parse_time("2026-11-22T12:00:00Z")
 

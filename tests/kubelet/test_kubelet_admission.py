@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kubesim.kubelet.admission import admit
-from .builders import container, node, pod
+from kubesim.testing.kubelet import container, node, pod
 
 
 def admitted(name, cpu="0", memory="0"):

@@ -10,7 +10,7 @@ from kubesim.kubelet import pod_workers as L
 from kubesim.kubelet.logs import logs
 from kubesim.kubelet.pod_workers import memory_key, start_termination, sync_pod
 from kubesim.printers.core import pod_ready_status_restarts
-from .builders import T0, Recorder, container, node, pod
+from kubesim.testing.kubelet import T0, Recorder, container, node, pod
 
 
 def sync(p, at, memory, n=None, rec=None):

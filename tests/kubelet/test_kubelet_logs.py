@@ -6,7 +6,7 @@ import pytest
 
 from kubesim.kubelet.behaviour import behaviour
 from kubesim.kubelet.logs import log_lines
-from .builders import T0
+from kubesim.testing.kubelet import T0
 
 
 LOGS = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kubesim.kubelet import staticpods as SP
-from .builders import T0, node
+from kubesim.testing.kubelet import T0, node
 
 MANIFEST = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "nginx", "labels": {"app": "web"}},
             "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27"}]}}

@@ -15,7 +15,7 @@ from kubesim.kubelet import steps
 from kubesim.kubelet.format import format_time
 from kubesim.kubelet.pod_workers import start_termination
 from kubesim.printers.core import pod_ready_status_restarts
-from .builders import T0, container, node, pod
+from kubesim.testing.kubelet import T0, container, node, pod
 
 
 class FakeStore:

@@ -19,7 +19,7 @@ import yaml
 
 from kubesim.kubelet.pod_workers import sync_pod, start_termination
 from kubesim.printers.core import pod_ready_status_restarts
-from .builders import T0, Recorder, node as make_node
+from kubesim.testing.kubelet import T0, Recorder, node as make_node
 
 TESTDATA = Path(__file__).parent / "testdata"
 UPDATE = os.environ.get("KUBESIM_UPDATE_GOLDEN") == "1"

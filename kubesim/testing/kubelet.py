@@ -1,4 +1,4 @@
-"""Fluent-ish builders for kubelet tests: pods and nodes as the store holds them, a recorder
+"""Fluent-ish builders for kubelet tests (and examples): pods and nodes as the store holds them, a recorder
 that keeps events with their simulated times, and the pinned clock."""
 
 from __future__ import annotations
