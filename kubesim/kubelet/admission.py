@@ -56,7 +56,7 @@ def _add(into: dict, other: dict) -> None:
 
 def _requests(pod: dict) -> dict[str, Fraction]:
     """kubesim.api.pods.pod_requests as exact values."""
-    from kubesim.api.pods import pod_requests
+    from kubesim.api.resource import pod_requests
 
     return {name: q.value for name, q in pod_requests(pod).items()}
 

@@ -68,7 +68,7 @@ import time
 from dataclasses import dataclass, field
 
 from kubesim.api.gofmt import go_sprint
-from kubesim.api.pods import add_resource_list, pod_limits, pod_requests
+from kubesim.api.resource import add_resource_list, pod_limits, pod_requests
 from kubesim.printers.age import parse_timestamp, translate_timestamp_since
 from kubesim.printers.tables import find_node_roles, tabwrite
 
