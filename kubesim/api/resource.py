@@ -194,14 +194,19 @@ def _container_status_index(status: dict) -> dict[str, dict]:
     return idx
 
 
-def _aggregate(spec: dict, pick, idx: dict | None, infeasible: bool, non_missing,
+def _aggregate(spec: dict, which: str, pick, idx: dict | None, infeasible: bool, non_missing,
                amounts: Amounts) -> ResourceList:
-    """``aggregateContainerResourcesByFn``: ``pick(container, its status, infeasible)`` gives
-    each container's manifest list, read with ``amounts``."""
+    """``aggregateContainerResourcesByFn``: each container's ``which`` (requests or limits) from
+    its spec, or, with ``pick(container, its status, infeasible)``, from its status; read with
+    ``amounts``."""
     read, add = amounts.read, amounts.add
     result: ResourceList = {}
     for c in spec.get("containers") or ():
-        rl = pick(c, idx.get(c.get("name", "")) if idx is not None else None, infeasible)
+        if pick is None:
+            res = c.get("resources")
+            rl = res.get(which) if res else None
+        else:
+            rl = pick(c, idx.get(c.get("name", "")) if idx else None, infeasible)
         if rl:
             for k, v in rl.items():
                 x = read(k, v)
@@ -216,7 +221,10 @@ def _aggregate(spec: dict, pick, idx: dict | None, infeasible: bool, non_missing
     restartable: ResourceList = {}
     init_max: ResourceList = {}
     for c in inits:
-        rl = pick(c, idx.get(c.get("name", "")) if idx is not None else None, infeasible)
+        if pick is None:
+            rl = (c.get("resources") or {}).get(which)
+        else:
+            rl = pick(c, idx.get(c.get("name", "")) if idx else None, infeasible)
         reqs = {k: read(k, v) for k, v in rl.items()} if rl else {}
         if non_missing:
             for k, v in non_missing.items():
@@ -253,8 +261,6 @@ def _status_is_spec(spec: dict, status: dict, which: str) -> bool:
     status's allocated and actuated ``which`` (where present) are the container's spec ones.
     Then the allocated and actuated aggregates are the spec aggregate, and their maximum with
     it is the spec aggregate itself (a shortcut, not a different rule)."""
-    if _resize_infeasible(status):
-        return False
     containers = spec.get("containers") or ()
     statuses = status.get("containerStatuses")
     if (len(containers) == 1 and statuses and len(statuses) == 1 and not spec.get("initContainers")
@@ -262,58 +268,69 @@ def _status_is_spec(spec: dict, status: dict, which: str) -> bool:
         # one container, one status: _container_status_index without the dict
         c = containers[0]
         cs = statuses[0]
-        if cs.get("name", "") != c.get("name", ""):
-            return True
-        pairs: Any = ((c, cs),)
+        pairs: Any = ((c, cs),) if cs.get("name", "") == c.get("name", "") else ()
     else:
         idx = _container_status_index(status)
         pairs = [(c, idx.get(c.get("name", ""))) for cl in (containers, spec.get("initContainers"))
                  for c in cl or ()]
+    requests = which == "requests"
     for c, cs in pairs:
         if cs is None:
             continue
-        want = (c.get("resources") or {}).get(which)
-        if which == "requests":
+        res = c.get("resources")
+        want = res.get(which) if res else None
+        if requests:
             a = cs.get("allocatedResources")
-            if a is not None and not _same_list(a, want):
+            if a is not None and a is not want and not _same_list(a, want):
                 return False
-        r = (cs.get("resources") or {}).get(which)
-        if r is not None and not _same_list(r, want):
+        res = cs.get("resources")
+        r = res.get(which) if res else None
+        if r is not None and r is not want and not _same_list(r, want):
             return False
-    return True
+    return not _resize_infeasible(status)
 
 
-def _aggregate_with_status(pod: dict, opts: PodResourcesOptions, amounts: Amounts, which: str,
-                           pickers: tuple) -> ResourceList:
-    spec = pod.get("spec") or {}
-    non_missing = opts.non_missing_container_requests if which == "requests" else None
-    result = _aggregate(spec, pickers[0], None, False, non_missing, amounts)
-    if not opts.use_status_resources:
-        return result
-    status = pod.get("status") or {}
-    if not (status.get("containerStatuses") or status.get("initContainerStatuses")) \
+def _with_status(pod: dict, spec: dict, result: ResourceList, which: str, pickers: tuple,
+                 non_missing, amounts: Amounts) -> ResourceList:
+    """The ``UseStatusResources`` part of the aggregates: ``result`` (the spec's aggregate)
+    raised to the aggregates ``pickers`` read from the container statuses."""
+    status = pod.get("status")
+    if not status or not (status.get("containerStatuses")
+                          or status.get("initContainerStatuses")) \
             or _status_is_spec(spec, status, which):
         return result
     idx = _container_status_index(status)
     infeasible = _resize_infeasible(status)
     merged: ResourceList = {} if infeasible else result
-    for pick in pickers[1:]:
-        max_resource_list(merged, _aggregate(spec, pick, idx, infeasible, non_missing, amounts),
-                          amounts)
+    for pick in pickers:
+        max_resource_list(merged, _aggregate(spec, which, pick, idx, infeasible, non_missing,
+                                             amounts), amounts)
     return merged
+
+
+_REQUESTS_FROM_STATUS = (_actuated_requests, _allocated_requests)
+_LIMITS_FROM_STATUS = (_actuated_limits,)
 
 
 def aggregate_container_requests(pod: dict, opts: PodResourcesOptions = DEFAULT_OPTIONS,
                                  amounts: Amounts = QUANTITIES) -> ResourceList:
     """``AggregateContainerRequests``."""
-    return _aggregate_with_status(pod, opts, amounts, "requests",
-                                  (_spec_requests, _actuated_requests, _allocated_requests))
+    spec = pod.get("spec") or {}
+    nm = opts.non_missing_container_requests
+    result = _aggregate(spec, "requests", None, None, False, nm, amounts)
+    if opts.use_status_resources:
+        return _with_status(pod, spec, result, "requests", _REQUESTS_FROM_STATUS, nm, amounts)
+    return result
 
 
 def aggregate_container_limits(pod: dict, opts: PodResourcesOptions = DEFAULT_OPTIONS,
                                amounts: Amounts = QUANTITIES) -> ResourceList:
     """``AggregateContainerLimits`` (``NonMissingContainerRequests`` does not apply)."""
-    return _aggregate_with_status(pod, opts, amounts, "limits", (_spec_limits, _actuated_limits))
+    spec = pod.get("spec") or {}
+    result = _aggregate(spec, "limits", None, None, False, None, amounts)
+    if opts.use_status_resources:
+        return _with_status(pod, spec, result, "limits", _LIMITS_FROM_STATUS, None, amounts)
+    return result
 
 
 # -- PodRequests / PodLimits ---------------------------------------------------------------

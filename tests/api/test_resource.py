@@ -99,10 +99,13 @@ SHAPES = {
 
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_pod_requests_agree_with_the_schedulers(name):
-    from kubesim.scheduler.framework import nodeinfo
+    from kubesim.scheduler.framework.nodeinfo import pod_requests_ints
 
     pod = {"metadata": {"name": "p", "namespace": "default"}, "spec": SHAPES[name]}
-    assert {k: q.value for k, q in pod_requests(pod).items()} == nodeinfo.pod_requests(pod)
+    reqs = pod_requests(pod)
+    assert {k: q.value for k, q in reqs.items()} == pod_requests(pod, amounts=EXACT)
+    assert {k: q.milli_value() if k == "cpu" else q.int_value() for k, q in reqs.items()} == \
+        pod_requests_ints(pod)
 
 
 # -- options ------------------------------------------------------------------------------------

@@ -1,28 +1,27 @@
 """The scheduler's view of the cluster: typed per-node aggregates built once per cycle.
 
 Upstream: pkg/scheduler/framework/types.go (``NodeInfo``, ``Resource``, ``PodInfo`` with
-``CalculateResource`` and the non-zero defaults, ``NewResource``/``SetMaxResource``),
-staging/src/k8s.io/component-helpers/resource/helpers.go (``PodRequests``: containers summed,
-init containers as a running maximum where restartable (sidecar) init containers accumulate,
-pod-level requests overriding cpu/memory/hugepages, overhead added, status resources when the
-pod was resized in place), staging/src/k8s.io/kube-scheduler/framework/types.go
+``CalculateResource``, ``getNonMissingContainerRequests`` and the non-zero defaults,
+``NewResource``/``SetMaxResource``), staging/src/k8s.io/kube-scheduler/framework/types.go
 (``HostPortInfo`` and its conflict rule around 0.0.0.0), pkg/scheduler/util/utils.go
 (``GetHostPorts``: containers plus restartable init containers), pkg/scheduler/backend/cache
 (image states: size from the first node reporting an image name, NumNodes = nodes having it;
 the node tree that interleaves nodes zone by zone), pkg/scheduler/scheduler.go (the pod informer
 ignores Succeeded and Failed pods).
 
-Quantities are converted exactly as upstream: a request list is summed exactly and converted once,
-cpu to millicores and everything else to units, both rounded up (saturating at int64). PodInfo
-does the sums on Python ints - cpu in millicores, everything else in units - which is exact as
-long as every quantity involved is a whole number of those (``"100m"``, ``"1.5Gi"``, ``"1e3"``);
-a pod with any other quantity (``"0.0001"`` cpu, ``"0.5"`` bytes) is summed with ``Fraction``
-instead (:func:`pod_requests`), so the result is the same either way.
+A pod's requests are component-helpers' ``PodRequests``, computed by
+:func:`kubesim.api.resource.pod_requests`; the scheduler reads them in its own integers
+(:data:`EXACT_INTS`: cpu in millicores, everything else in units), which is exact as long as
+every quantity involved is a whole number of those (``"100m"``, ``"1.5Gi"``, ``"1e3"``). A pod
+with any other quantity (``"0.0001"`` cpu, ``"0.5"`` bytes) is summed exactly with ``Fraction``
+and converted once, cpu to millicores and everything else to units, both rounded up
+(saturating at int64), as upstream converts the summed Quantity (:func:`pod_requests_ints`).
 """
 
 from __future__ import annotations
 
 import gc
+import operator
 from contextlib import contextmanager
 from fractions import Fraction
 from functools import lru_cache
@@ -31,6 +30,8 @@ from typing import Iterable, Mapping
 
 from kubesim.api import quantity as _quantity
 from kubesim.api.quantity import parse_quantity
+from kubesim.api.resource import (EXACT, Amounts, PodResourcesOptions, is_pod_level_requests_set,
+                                  pod_requests)
 
 CPU = "cpu"
 MEMORY = "memory"
@@ -44,8 +45,7 @@ DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
 
 DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
 
-_POD_LEVEL_SUPPORTED = (CPU, MEMORY)
-_HUGEPAGES_PREFIX = "hugepages-"
+_NON_MISSING = (CPU, MEMORY)
 _NON_MISSING_DEFAULTS = {CPU: Fraction(DEFAULT_MILLI_CPU_REQUEST, 1000),
                          MEMORY: Fraction(DEFAULT_MEMORY_REQUEST)}
 _NON_MISSING_INTS = {CPU: DEFAULT_MILLI_CPU_REQUEST, MEMORY: DEFAULT_MEMORY_REQUEST}
@@ -170,17 +170,13 @@ def is_extended_resource_name(name: str) -> bool:
 
 
 def is_hugepage_resource_name(name: str) -> bool:
-    return name.startswith(_HUGEPAGES_PREFIX)
+    return name.startswith("hugepages-")
 
 
 def is_scalar_resource_name(name: str) -> bool:
     """Extended, hugepages, prefixed native and attachable-volume resources."""
     return (is_extended_resource_name(name) or is_hugepage_resource_name(name)
             or is_prefixed_native_resource(name) or name.startswith("attachable-volumes-"))
-
-
-def _is_supported_pod_level(name: str) -> bool:
-    return name in _POD_LEVEL_SUPPORTED or name.startswith(_HUGEPAGES_PREFIX)
 
 
 # -- Resource ---------------------------------------------------------------------------------
@@ -298,163 +294,29 @@ class Resource:
                 f"allowed_pod_number={self.allowed_pod_number}, scalar={self.scalar})")
 
 
-# -- pod requests (component-helpers/resource) ------------------------------------------------
-def _add_into(dst: dict, src: dict) -> None:
-    for k, v in src.items():
-        dst[k] = dst.get(k, 0) + v
+# -- pod requests in the scheduler's integers --------------------------------------------------
+# kubesim.api.resource.pod_requests computes; these are its amounts and options as the scheduler
+# reads them: cpu in millicores, everything else in units.
+
+EXACT_INTS = Amounts(exact_int, operator.add, operator.gt, operator.not_)
+"""Exact ints (cpu in millicores, the rest in units); ``_Inexact`` for any other quantity."""
+
+_OPTIONS: dict[tuple[bool, tuple[str, ...]], tuple[PodResourcesOptions, PodResourcesOptions]] = {}
 
 
-def _max_into(dst: dict, src: dict) -> None:
-    for k, v in src.items():
-        if k not in dst or v > dst[k]:
-            dst[k] = v
-
-
-def _as_fractions(rl: dict | None) -> dict[str, Fraction]:
-    if not rl:
-        return {}
-    return {k: (v if isinstance(v, Fraction) else quantity(v)) for k, v in rl.items()}
-
-
-def _apply_non_missing(reqs: dict, non_missing: dict) -> dict:
-    out = dict(reqs)
-    for k, v in non_missing.items():
-        if k not in reqs:
-            out[k] = out.get(k, 0) + v
-    return out
-
-
-def _container_status_index(status: dict) -> dict[str, dict]:
-    idx: dict[str, dict] = {}
-    for cs in (status.get("initContainerStatuses") or ()):
-        idx.setdefault(cs.get("name", ""), cs)
-    for cs in (status.get("containerStatuses") or ()):
-        idx[cs.get("name", "")] = cs
-    return idx
-
-
-def _resize_infeasible(status: dict) -> bool:
-    for c in status.get("conditions") or ():
-        if c.get("type") == "PodResizePending":
-            return c.get("reason") == "Infeasible"
-    return False
-
-
-def _aggregate(spec: dict, pick, non_missing: dict | None) -> dict[str, Fraction]:
-    result: dict[str, Fraction] = {}
-    for c in spec.get("containers") or ():
-        reqs = pick(c)
-        if non_missing:
-            reqs = _apply_non_missing(reqs, non_missing)
-        _add_into(result, reqs)
-    restartable: dict[str, Fraction] = {}
-    init_max: dict[str, Fraction] = {}
-    for c in spec.get("initContainers") or ():
-        reqs = pick(c)
-        if non_missing:
-            reqs = _apply_non_missing(reqs, non_missing)
-        if c.get("restartPolicy") == "Always":
-            _add_into(result, reqs)
-            _add_into(restartable, reqs)
-            use = restartable
-        else:
-            use = dict(reqs)
-            _add_into(use, restartable)
-        _max_into(init_max, use)
-    _max_into(result, init_max)
-    return result
-
-
-def _as_ints(rl: dict | None) -> dict[str, int]:
-    """``_as_fractions`` as exact ints (cpu in millicores), or _Inexact."""
-    if not rl:
-        return {}
-    return {k: exact_int(k, v) for k, v in rl.items()}
-
-
-def _fraction_of(name: str, q) -> Fraction:
-    return quantity(q)
-
-
-def pod_requests(pod: dict, *, non_missing: dict | None = None, use_status: bool = False,
-                 exclude_overhead: bool = False) -> dict[str, Fraction]:
-    """``resourcehelper.PodRequests`` with pod-level resources enabled (v1.35 default)."""
-    return _pod_requests(pod, non_missing, use_status, exclude_overhead, _as_fractions,
-                         _fraction_of)
-
-
-def pod_requests_ints(pod: dict, *, non_missing: dict | None = None, use_status: bool = False,
-                      exclude_overhead: bool = False) -> dict[str, int]:
-    """:func:`pod_requests` summed as exact ints: cpu in millicores, the rest in units (so
-    ``non_missing`` is in those units too). Raises _Inexact when some quantity involved is not
-    a whole number of them."""
-    return _pod_requests(pod, non_missing, use_status, exclude_overhead, _as_ints, exact_int)
-
-
-def _pod_requests(pod: dict, non_missing: dict | None, use_status: bool, exclude_overhead: bool,
-                  as_list, one) -> dict:
-    spec = pod.get("spec") or {}
-
-    def spec_reqs(c: dict) -> dict:
-        return as_list((c.get("resources") or {}).get("requests"))
-
-    reqs = _aggregate(spec, spec_reqs, non_missing)
-    status = pod.get("status") or {}
-    if use_status and (status.get("containerStatuses") or status.get("initContainerStatuses")):
-        idx = _container_status_index(status)
-        infeasible = _resize_infeasible(status)
-
-        def allocated(c: dict) -> dict:
-            cs = idx.get(c.get("name", ""))
-            if cs is not None and cs.get("allocatedResources") is not None:
-                return as_list(cs["allocatedResources"])
-            return {} if infeasible else spec_reqs(c)
-
-        def actuated(c: dict) -> dict:
-            cs = idx.get(c.get("name", ""))
-            if cs is not None:
-                r = (cs.get("resources") or {}).get("requests")
-                if r is not None:
-                    return as_list(r)
-                if cs.get("allocatedResources") is not None:
-                    return as_list(cs["allocatedResources"])
-            return {} if infeasible else spec_reqs(c)
-
-        alloc = _aggregate(spec, allocated, non_missing)
-        act = _aggregate(spec, actuated, non_missing)
-        merged: dict = {} if infeasible else dict(reqs)
-        _max_into(merged, act)
-        _max_into(merged, alloc)
-        reqs = merged
-    pod_level = ((spec.get("resources") or {}).get("requests")) or {}
-    if any(_is_supported_pod_level(k) for k in pod_level):
-        for k, v in pod_level.items():
-            if _is_supported_pod_level(k):
-                reqs[k] = one(k, v)
-    if not exclude_overhead:
-        overhead = spec.get("overhead")
-        if overhead:
-            _add_into(reqs, as_list(overhead))
-    return reqs
-
-
-def is_pod_level_requests_set(pod: dict) -> bool:
-    reqs = (((pod.get("spec") or {}).get("resources")) or {}).get("requests") or {}
-    return any(_is_supported_pod_level(k) for k in reqs)
-
-
-def non_missing_defaults(requests: dict, pod_level_set: bool) -> dict[str, Fraction]:
-    """``getNonMissingContainerRequests``."""
-    if not pod_level_set:
-        return dict(_NON_MISSING_DEFAULTS)
-    return {k: v for k, v in _NON_MISSING_DEFAULTS.items() if k not in requests}
-
-
-def _non_missing_ints(requests: dict, pod_level_set: bool) -> dict[str, int]:
-    """``non_missing_defaults`` in the units of :func:`pod_requests_ints`."""
-    if not pod_level_set:
-        return dict(_NON_MISSING_INTS)
-    return {k: v for k, v in _NON_MISSING_INTS.items() if k not in requests}
+def _options(use_status: bool, non_missing: tuple[str, ...]
+             ) -> tuple[PodResourcesOptions, PodResourcesOptions]:
+    """The options for :data:`EXACT_INTS` and for :data:`EXACT`: status resources or not, and
+    the scorer's non-zero defaults for the ``non_missing`` resources (cached)."""
+    key = (use_status, non_missing)
+    o = _OPTIONS.get(key)
+    if o is None:
+        o = _OPTIONS[key] = (
+            PodResourcesOptions(use_status_resources=use_status, non_missing_container_requests={
+                k: _NON_MISSING_INTS[k] for k in non_missing} or None),
+            PodResourcesOptions(use_status_resources=use_status, non_missing_container_requests={
+                k: _NON_MISSING_DEFAULTS[k] for k in non_missing} or None))
+    return o
 
 
 def _converted(reqs: dict[str, Fraction]) -> dict[str, int]:
@@ -468,119 +330,35 @@ def _clamped(reqs: dict[str, int]) -> dict[str, int]:
     return reqs
 
 
-def pod_info_requests(pod: dict) -> tuple[dict[str, int], dict[str, int], bool]:
-    """What PodInfo needs of ``PodRequests``: (the requests with status, the same with the
-    scorer's non-zero defaults, whether pod-level requests are set), each list converted as
-    ``MilliValue`` (cpu) / ``Value`` (the rest) would read the exact sum. Summed on ints, or
-    with Fractions when some quantity is not a whole number of millicores / units."""
+def pod_requests_ints(pod: dict, *, use_status: bool = False,
+                      non_missing: tuple[str, ...] = ()) -> dict[str, int]:
+    """``PodRequests`` (kubesim.api.resource) with each resource's exact sum read as
+    ``MilliValue`` (cpu) / ``Value`` (the rest) would read it: summed on ints, or on Fractions
+    when some quantity is not a whole number of millicores / units. ``non_missing``: the
+    resources (cpu, memory) given the scorer's non-zero defaults where a container misses them."""
+    ints, exact = _OPTIONS.get((use_status, non_missing)) or _options(use_status, non_missing)
     try:
-        reqs = pod_requests_ints(pod, use_status=True)
-        pod_level_set = is_pod_level_requests_set(pod)
-        nm = _non_missing_ints(reqs, pod_level_set)
-        non0 = pod_requests_ints(pod, non_missing=nm, use_status=True) if nm else reqs
-        return _clamped(reqs), _clamped(non0), pod_level_set
+        return _clamped(pod_requests(pod, ints, EXACT_INTS))
     except _Inexact:
-        pass
-    freqs = pod_requests(pod, use_status=True)
+        return _converted(pod_requests(pod, exact, EXACT))
+
+
+def non_missing_container_requests(requests: dict, pod_level_set: bool) -> tuple[str, ...]:
+    """``getNonMissingContainerRequests``: the resources to give the non-zero defaults - cpu and
+    memory, or with pod-level requests set only those the pod's requests lack."""
+    if not pod_level_set:
+        return _NON_MISSING
+    return tuple(k for k in _NON_MISSING if k not in requests)
+
+
+def pod_info_requests(pod: dict) -> tuple[dict[str, int], dict[str, int], bool]:
+    """What ``CalculateResource`` asks of ``PodRequests``: (the requests with status, the same
+    with the scorer's non-zero defaults, whether pod-level requests are set)."""
+    reqs = pod_requests_ints(pod, use_status=True)
     pod_level_set = is_pod_level_requests_set(pod)
-    fnm = non_missing_defaults(freqs, pod_level_set)
-    fnon0 = pod_requests(pod, non_missing=fnm, use_status=True) if fnm else freqs
-    return _converted(freqs), _converted(fnon0), pod_level_set
-
-
-def _same_list(a: dict | None, b: dict | None) -> bool:
-    """Whether two request lists certainly hold the same quantities (equal, and values that are
-    not strings of the same type: ``1 == True`` but only one is a quantity); False when
-    unsure."""
-    if not a:
-        return not b
-    if not b or a != b:
-        return False
-    for k, v in a.items():
-        if type(v) is not str and type(b[k]) is not type(v):
-            return False
-    return True
-
-
-def _status_is_spec(spec: dict, status: dict) -> bool:
-    """Whether ``PodRequests`` with status resources certainly equals the spec-only sum: no
-    infeasible resize, and every container status's allocated and actuated requests (where
-    present) are the container's spec requests. Then the allocated and actuated aggregates are
-    the spec aggregate, and their maximum with it is the spec aggregate itself."""
-    for cond in status.get("conditions") or ():  # _resize_infeasible
-        if cond.get("type") == "PodResizePending":
-            if cond.get("reason") == "Infeasible":
-                return False
-            break
-    containers = spec.get("containers") or ()
-    statuses = status.get("containerStatuses")
-    if (len(containers) == 1 and statuses and len(statuses) == 1 and not spec.get("initContainers")
-            and not status.get("initContainerStatuses")):
-        # one container, one status: _container_status_index without the dict
-        c = containers[0]
-        cs = statuses[0]
-        if cs.get("name", "") != c.get("name", ""):
-            return True
-        pairs = ((c, cs),)
-    else:
-        idx = _container_status_index(status)
-        pairs = [(c, idx.get(c.get("name", ""))) for cl in (containers, spec.get("initContainers"))
-                 for c in cl or ()]
-    for c, cs in pairs:
-        if cs is None:
-            continue
-        want = (c.get("resources") or {}).get("requests")
-        a = cs.get("allocatedResources")
-        if a is not None and not _same_list(a, want):
-            return False
-        r = (cs.get("resources") or {}).get("requests")
-        if r is not None and not _same_list(r, want):
-            return False
-    return True
-
-
-def pod_request_resource(pod: dict) -> Resource:
-    """NodeResourcesFit's ``computePodResourceRequest`` for the pod being scheduled."""
-    r = Resource()
-    r.set_max_list(pod_requests(pod))
-    return r
-
-
-def pod_info_request_resource(pi: "PodInfo") -> Resource:
-    """``pod_request_resource(pi.pod)``, from the requests PodInfo already computed."""
-    reqs, _, status_free = pi.request_lists
-    if not status_free:
-        return pod_request_resource(pi.pod)
-    r = Resource()
-    r.set_max_ints(reqs)
-    return r
-
-
-def pod_info_scoring_requests(pi: "PodInfo", resource_names: Iterable[str], *,
-                              use_requested: bool) -> list[int]:
-    """``pod_scoring_requests(pi.pod, ...)``, from the requests PodInfo already computed."""
-    reqs = pi.request_lists[0] if use_requested else pi.request_lists[1]
-    if reqs is None:
-        return pod_scoring_requests(pi.pod, resource_names, use_requested=use_requested)
-    return [reqs.get(name, 0) for name in resource_names]
-
-
-def pod_scoring_request(pod: dict, resource_name: str, *, use_requested: bool) -> int:
-    """``resourceAllocationScorer.calculatePodResourceRequest`` for one resource."""
-    return pod_scoring_requests(pod, [resource_name], use_requested=use_requested)[0]
-
-
-def pod_scoring_requests(pod: dict, resource_names: Iterable[str], *,
-                         use_requested: bool) -> list[int]:
-    """``calculatePodResourceRequestList``: the pod's requests (non-zero defaults unless
-    ``use_requested``) for each resource, cpu in millicores."""
-    nm = None if use_requested else _NON_MISSING_DEFAULTS
-    reqs = pod_requests(pod, non_missing=nm, use_status=True)
-    out = []
-    for name in resource_names:
-        q = reqs.get(name)
-        out.append(0 if q is None else (milli_value(q) if name == CPU else int_value(q)))
-    return out
+    nm = non_missing_container_requests(reqs, pod_level_set)
+    non0 = pod_requests_ints(pod, use_status=True, non_missing=nm) if nm else reqs
+    return reqs, non0, pod_level_set
 
 
 # -- host ports --------------------------------------------------------------------------------
@@ -666,7 +444,6 @@ def pod_key(pod: dict) -> str:
 # PodInfo.requests of pods without scalar resources, shared between pods requesting the same
 # (PodInfo.requests is read-only; assumed_on shares it the same way).
 _SHARED_REQUESTS: dict[tuple[int, int, int, int], Resource] = {}
-_SHARED_CPU_MEMORY: dict[tuple[int, int], Resource] = {}  # the same, for cpu and memory only
 
 
 def _pod_resource(milli_cpu: int, memory: int, ephemeral_storage: int, pods: int,
@@ -689,12 +466,11 @@ def _pod_resource_from_ints(reqs: dict[str, int]) -> Resource:
                          r.scalar)
 
 
-def _resource_from_exact(reqs: dict[str, int]) -> Resource:
-    """``_pod_resource_from_ints`` of an exact int sum (cpu in millicores)."""
-    for v in reqs.values():
-        if not _INT64_MIN <= v <= _INT64_MAX:
-            return _pod_resource_from_ints(_clamped(reqs))
-    return _pod_resource_from_ints(reqs)
+def _request_lists(pod: dict, reqs: dict[str, int], non0: dict[str, int], pod_level_set: bool
+                   ) -> tuple[dict[str, int], dict[str, int] | None, bool]:
+    status = pod.get("status")
+    return (reqs, None if pod_level_set else non0,
+            not (status and (status.get("containerStatuses") or status.get("initContainerStatuses"))))
 
 
 class PodInfo:
@@ -718,13 +494,15 @@ class PodInfo:
         p = spec.get("priority")
         self.priority = int(p) if p is not None else 0
         self.node_name = spec.get("nodeName") or ""
-        self._request_lists = None
-        if not self._common_shape_requests(pod, spec):
-            reqs, non0, _ = pod_info_requests(pod)
-            self.requests = _pod_resource_from_ints(reqs)
-            self.non0_cpu = non0.get(CPU, 0)
-            self.non0_mem = non0.get(MEMORY, 0)
-            self.host_ports = tuple(host_ports(pod))
+        reqs, non0, pod_level_set = pod_info_requests(pod)  # CalculateResource
+        self.requests = _pod_resource_from_ints(reqs)
+        self.non0_cpu = non0.get(CPU, 0)
+        self.non0_mem = non0.get(MEMORY, 0)
+        # Kept for the pod being scheduled (request_lists); a bound pod drops them, which keeps
+        # a cluster's worth of PodInfos small.
+        self._request_lists = None if self.node_name else _request_lists(pod, reqs, non0,
+                                                                         pod_level_set)
+        self.host_ports = tuple(host_ports(pod))
         aff = spec.get("affinity")
         if aff:
             self.has_affinity = bool(aff.get("podAffinity") or aff.get("podAntiAffinity"))
@@ -736,112 +514,15 @@ class PodInfo:
         # Plugins may cache parsed data about this pod here (keyed by plugin name).
         self.scratch: dict = {}
 
-    def _common_shape_requests(self, pod: dict, spec: dict) -> bool:
-        """``requests``, ``non0_*`` and ``host_ports`` for the usual pod - containers only (no
-        init containers, overhead or pod-level resources), status resources (if any) the same
-        as the spec's, whole-number quantities - in one pass; False for any other pod."""
-        if spec.get("initContainers") or spec.get("overhead") or spec.get("resources"):
-            return False
-        status = pod.get("status")
-        if status and (status.get("containerStatuses") or status.get("initContainerStatuses")) \
-                and not _status_is_spec(spec, status):
-            return False
-        # cpu and memory summed in locals; any other resource in ``other`` (first-seen order,
-        # which is the order of Resource.scalar).
-        cpu = mem = 0
-        has_cpu = has_mem = False
-        other: dict[str, int] | None = None
-        miss_cpu = miss_mem = 0  # containers without a cpu / memory request (non-zero defaults)
-        ports: list[tuple[str, str, int]] | None = None
-        exact_milli = _EXACT_MILLI
-        exact_units = _EXACT_UNITS
-        try:
-            for c in spec.get("containers") or ():
-                res = c.get("resources")
-                r = res.get("requests") if res else None
-                if r:
-                    c_cpu = c_mem = False
-                    for k, v in r.items():
-                        if k == CPU:
-                            x = exact_milli.get(v) if type(v) is str else None
-                            if x is None:
-                                x = exact_int(k, v)
-                            cpu += x
-                            c_cpu = True
-                        else:
-                            x = exact_units.get(v) if type(v) is str else None
-                            if x is None:
-                                x = exact_int(k, v)
-                            if k == MEMORY:
-                                mem += x
-                                c_mem = True
-                            elif other is None:
-                                other = {k: x}
-                            else:
-                                other[k] = other[k] + x if k in other else x
-                    if c_cpu:
-                        has_cpu = True
-                    else:
-                        miss_cpu += 1
-                    if c_mem:
-                        has_mem = True
-                    else:
-                        miss_mem += 1
-                else:
-                    miss_cpu += 1
-                    miss_mem += 1
-                cports = c.get("ports")
-                if cports:
-                    for pt in cports:
-                        hp = int(pt.get("hostPort") or 0)
-                        if hp > 0:
-                            if ports is None:
-                                ports = []
-                            ports.append((pt.get("hostIP") or "", pt.get("protocol") or "", hp))
-        except _Inexact:
-            return False
-        if miss_cpu:
-            non0_cpu = cpu + miss_cpu * DEFAULT_MILLI_CPU_REQUEST
-        else:
-            non0_cpu = cpu  # 0 as well when there is no container at all
-        if miss_mem:
-            non0_mem = mem + miss_mem * DEFAULT_MEMORY_REQUEST
-        else:
-            non0_mem = mem
-        if (cpu | mem | non0_cpu | non0_mem) >> 63:  # some sum negative or beyond int64
-            cpu, mem, non0_cpu, non0_mem = _clamp(cpu), _clamp(mem), _clamp(non0_cpu), _clamp(
-                non0_mem)
-        if other is None:
-            r = _SHARED_CPU_MEMORY.get((cpu, mem))
-            if r is None:
-                r = _remember(_SHARED_CPU_MEMORY, (cpu, mem), _pod_resource(cpu, mem, 0, 0, None))
-            self.requests = r
-        else:
-            reqs = {}
-            if has_cpu:
-                reqs[CPU] = cpu
-            if has_mem:
-                reqs[MEMORY] = mem
-            reqs.update(other)
-            self.requests = _resource_from_exact(reqs)
-        self.non0_cpu = non0_cpu
-        self.non0_mem = non0_mem
-        self.host_ports = tuple(ports) if ports else ()
-        return True
-
     @property
     def request_lists(self) -> tuple[dict[str, int], dict[str, int] | None, bool]:
         """(requests with status, requests with status and the scorer's non-zero defaults or
         None when pod-level requests make them differ, whether the status played no part so the
         first one is also the spec-only PodRequests), each converted to ints (cpu millicores);
-        computed on first use (only the pod being scheduled needs them), read-only."""
+        read-only."""
         rl = self._request_lists
         if rl is None:
-            reqs, non0, pod_level_set = pod_info_requests(self.pod)
-            status = self.pod.get("status") or {}
-            rl = self._request_lists = (
-                reqs, None if pod_level_set else non0,
-                not (status.get("containerStatuses") or status.get("initContainerStatuses")))
+            rl = self._request_lists = _request_lists(self.pod, *pod_info_requests(self.pod))
         return rl
 
     def assumed_on(self, node_name: str) -> "PodInfo":

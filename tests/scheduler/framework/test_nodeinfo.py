@@ -4,9 +4,9 @@
 import pytest
 
 from kubesim.scheduler.framework.cycle_state import CycleState, StateNotFound
+from kubesim.api.resource import EXACT, pod_requests
 from kubesim.scheduler.framework.nodeinfo import (NodeInfo, PodInfo, Resource, Snapshot,
-                                                  is_scalar_resource_name, pod_requests,
-                                                  zone_interleaved)
+                                                  is_scalar_resource_name, zone_interleaved)
 from kubesim.scheduler.framework.status import (Code, Status, as_status, code_of, is_rejected,
                                                 is_success)
 
@@ -50,7 +50,7 @@ def test_resized_pods_count_the_larger_of_spec_and_status():
 
 
 def test_quantities_round_up():
-    assert pod_requests(make_pod("p").req(cpu="0.0001").obj())["cpu"] > 0
+    assert pod_requests(make_pod("p").req(cpu="0.0001").obj(), amounts=EXACT)["cpu"] > 0
     assert PodInfo(make_pod("p").req(cpu="0.0001", memory="0.5").obj()).requests.milli_cpu == 1
     assert PodInfo(make_pod("p").req(memory="0.5").obj()).requests.memory == 1
 

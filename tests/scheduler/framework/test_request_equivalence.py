@@ -14,6 +14,9 @@ import pytest
 
 from kubesim.api import quantity as Q
 from kubesim.scheduler.framework import nodeinfo as N
+from kubesim.scheduler.plugins.noderesources.fit import pod_info_resource_request
+from kubesim.scheduler.plugins.noderesources.resource_allocation import (
+    pod_info_resource_request_list)
 
 # -- the reference ----------------------------------------------------------------------------
 _POD_LEVEL = ("cpu", "memory")
@@ -206,9 +209,9 @@ def new_pod_info(pod: dict) -> dict:
     return {
         "requests": res_tuple(pi.requests),
         "non0": (pi.non0_cpu, pi.non0_mem),
-        "fit": res_tuple(N.pod_info_request_resource(pi)),
-        "scoring_requested": N.pod_info_scoring_requests(pi, _NAMES, use_requested=True),
-        "scoring_non0": N.pod_info_scoring_requests(pi, _NAMES, use_requested=False),
+        "fit": res_tuple(pod_info_resource_request(pi)),
+        "scoring_requested": pod_info_resource_request_list(pi, _NAMES, use_requested=True),
+        "scoring_non0": pod_info_resource_request_list(pi, _NAMES, use_requested=False),
     }
 
 
