@@ -141,7 +141,7 @@ def _reserve_and_pre_bind(cluster, scheduler, pod: dict, node: str) -> None:
     a volume this one took. Nothing is logged."""
     from kubesim.engine import scheduling
     from kubesim.scheduler.framework.cycle_state import CycleState
-    from kubesim.scheduler.framework.nodeinfo import PodInfo
+    from kubesim.scheduler.framework.types import PodInfo
 
     fwk = scheduler.framework_for(pod)
     ni = scheduler.snapshot.get(node)

@@ -45,12 +45,12 @@ from typing import Callable
 from kubesim.scheduler import config as schedconfig
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import Handle
-from kubesim.scheduler.framework.nodeinfo import (TERMINAL_PHASES, NodeInfo, PodInfo, Snapshot,
-                                                  gc_paused, pod_key)
 from kubesim.scheduler.framework.runtime import (Framework, FrameworkError, NodeToStatus,
                                                  ScoreTable, go_list)
+from kubesim.scheduler.framework.snapshot import TERMINAL_PHASES, Snapshot, gc_paused
 from kubesim.scheduler.framework.status import _REJECTED as _REJECTED_CODES
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo, pod_key
 from kubesim.scheduler.plugins.registry import IN_TREE_PLUGINS, REGISTRY
 
 LogFn = Callable[[int, str, str, dict], None]

@@ -99,7 +99,7 @@ SHAPES = {
 
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_pod_requests_agree_with_the_schedulers(name):
-    from kubesim.scheduler.framework.nodeinfo import pod_requests_ints
+    from kubesim.scheduler.framework.pod_resources import pod_requests_ints
 
     pod = {"metadata": {"name": "p", "namespace": "default"}, "spec": SHAPES[name]}
     reqs = pod_requests(pod)

@@ -13,8 +13,9 @@ import pytest
 from kubesim.api.selectors import LabelSelector, from_label_selector
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import Handle, NodeScore
-from kubesim.scheduler.framework.nodeinfo import PodInfo, Snapshot
+from kubesim.scheduler.framework.snapshot import Snapshot
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.plugins.podtopologyspread import (
     ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH, MAX_INT32,
     PRE_FILTER_STATE_KEY, PRE_SCORE_STATE_KEY, SYSTEM_DEFAULT_CONSTRAINTS, Constraint,

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (FilterPlugin, Handle, PreFilterPlugin,
                                                    PreScorePlugin, ScorePlugin)
-from kubesim.scheduler.framework.nodeinfo import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS,
-                                                  NodeInfo, PodInfo, Resource,
-                                                  is_extended_resource_name, pod_requests_ints)
+from kubesim.scheduler.framework.pod_resources import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS,
+                                                       is_extended_resource_name,
+                                                       pod_requests_ints)
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo, Resource
 from kubesim.scheduler.plugins.noderesources.least_allocated import least_resource_scorer
 from kubesim.scheduler.plugins.noderesources.most_allocated import most_resource_scorer
 from kubesim.scheduler.plugins.noderesources.requested_to_capacity_ratio import (

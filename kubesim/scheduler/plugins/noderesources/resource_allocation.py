@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Sequence
 
-from kubesim.scheduler.framework.nodeinfo import (CPU, EPHEMERAL_STORAGE, MEMORY, NodeInfo,
-                                                  PodInfo, is_scalar_resource_name,
-                                                  pod_requests_ints)
+from kubesim.scheduler.framework.pod_resources import (CPU, EPHEMERAL_STORAGE, MEMORY,
+                                                       is_scalar_resource_name, pod_requests_ints)
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 Scorer = Callable[[Sequence[int], Sequence[int]], int]
 

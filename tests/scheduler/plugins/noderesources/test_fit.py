@@ -7,8 +7,8 @@ The node of upstream's table: allocatable 10m cpu, 20 bytes memory, 32 pods, 5 e
 
 import pytest
 
-from kubesim.scheduler.framework.nodeinfo import Resource
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import Resource
 from kubesim.scheduler.plugins.noderesources.fit import (Fit, InsufficientResource,
                                                          compute_pod_resource_request,
                                                          fits_request, validate_args)

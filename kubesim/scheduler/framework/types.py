@@ -1,182 +1,25 @@
-"""The scheduler's view of the cluster: typed per-node aggregates built once per cycle.
+"""The scheduler's typed cluster objects: Resource, PodInfo, NodeInfo, host ports, images.
 
-Upstream: pkg/scheduler/framework/types.go (``NodeInfo``, ``Resource``, ``PodInfo`` with
-``CalculateResource``, ``getNonMissingContainerRequests`` and the non-zero defaults,
-``NewResource``/``SetMaxResource``), staging/src/k8s.io/kube-scheduler/framework/types.go
-(``HostPortInfo`` and its conflict rule around 0.0.0.0), pkg/scheduler/util/utils.go
-(``GetHostPorts``: containers plus restartable init containers), pkg/scheduler/backend/cache
-(image states: size from the first node reporting an image name, NumNodes = nodes having it;
-the node tree that interleaves nodes zone by zone), pkg/scheduler/scheduler.go (the pod informer
-ignores Succeeded and Failed pods).
+Upstream: pkg/scheduler/framework/types.go (``Resource`` with ``NewResource``/``Add``/
+``SetMaxResource``, ``PodInfo`` and ``CalculateResource``, ``NodeInfo`` with ``AddPodInfo``/
+``RemovePod``/``SetNode``/``Snapshot`` and its generation), staging/src/k8s.io/kube-scheduler/
+framework/types.go (``ImageStateSummary``, ``HostPortInfo`` and its conflict rule around
+0.0.0.0), pkg/scheduler/util/utils.go (``GetHostPorts``: containers plus restartable init
+containers), k8s.io/component-helpers/scheduling/corev1 (``PodPriority``).
 
-A pod's requests are component-helpers' ``PodRequests``, computed by
-:func:`kubesim.api.resource.pod_requests`; the scheduler reads them in its own integers
-(:data:`EXACT_INTS`: cpu in millicores, everything else in units), which is exact as long as
-every quantity involved is a whole number of those (``"100m"``, ``"1.5Gi"``, ``"1e3"``). A pod
-with any other quantity (``"0.0001"`` cpu, ``"0.5"`` bytes) is summed exactly with ``Fraction``
-and converted once, cpu to millicores and everything else to units, both rounded up
-(saturating at int64), as upstream converts the summed Quantity (:func:`pod_requests_ints`).
+A PodInfo's requests come from :mod:`kubesim.scheduler.framework.pod_resources`
+(component-helpers' ``PodRequests`` read in the scheduler's integers). Its ``requests`` and
+``host_ports`` are read-only: pods requesting the same share one Resource.
 """
 
 from __future__ import annotations
 
-import gc
-import operator
-from contextlib import contextmanager
-from fractions import Fraction
-from functools import lru_cache
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from kubesim.api import quantity as _quantity
-from kubesim.api.quantity import parse_quantity
-from kubesim.api.resource import (EXACT, Amounts, PodResourcesOptions, is_pod_level_requests_set,
-                                  pod_requests)
-
-CPU = "cpu"
-MEMORY = "memory"
-PODS = "pods"
-EPHEMERAL_STORAGE = "ephemeral-storage"
-
-# pkg/scheduler/util/pod_resources.go: what a container without a cpu/memory request counts as
-# when scoring (NonZeroRequested), so that many zero-request pods do not pile onto one node.
-DEFAULT_MILLI_CPU_REQUEST = 100
-DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
-
-DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
-
-_NON_MISSING = (CPU, MEMORY)
-_NON_MISSING_DEFAULTS = {CPU: Fraction(DEFAULT_MILLI_CPU_REQUEST, 1000),
-                         MEMORY: Fraction(DEFAULT_MEMORY_REQUEST)}
-_NON_MISSING_INTS = {CPU: DEFAULT_MILLI_CPU_REQUEST, MEMORY: DEFAULT_MEMORY_REQUEST}
-
-_qty = lru_cache(maxsize=8192)(parse_quantity)
-
-
-def quantity(value) -> Fraction:
-    """A manifest quantity (``"100m"``, ``2``, ``"1Gi"``) as an exact number (cached)."""
-    if isinstance(value, (int, str)):
-        return _qty(value)
-    return Fraction(parse_quantity(value))
-
-
-def milli_value(q: Fraction) -> int:
-    """``Quantity.MilliValue()``: rounded up (away from zero), saturating at int64."""
-    if q.denominator == 1 and -9223372036854775 <= q.numerator <= 9223372036854775:
-        return q.numerator * 1000
-    # A whole number of millis (100m, 1.5) needs no rounding.
-    m, rem = divmod(q.numerator * 1000, q.denominator)
-    if rem == 0 and -9223372036854775808 <= m <= 9223372036854775807:
-        return m
-    return _quantity.milli_value(q)
-
-
-def int_value(q: Fraction) -> int:
-    """``Quantity.Value()``: rounded up (away from zero), saturating at int64."""
-    if q.denominator == 1 and -9223372036854775807 <= q.numerator <= 9223372036854775807:
-        return q.numerator
-    return _quantity.value(q)
-
-
-# -- integer views of manifest quantities, cached ---------------------------------------------
-# Keyed by the manifest value itself, for ``str`` and ``int`` values only (other types, bools
-# among them, compare equal to ints and are converted uncached). Bounded by clearing.
-_CACHE_LIMIT = 1 << 16
-_MILLI_OF: dict = {}   # value -> milli_value(quantity(value))
-_UNITS_OF: dict = {}   # value -> int_value(quantity(value))
-_EXACT_MILLI: dict = {}  # value -> quantity(value) in millicores, or None: not a whole number
-_EXACT_UNITS: dict = {}  # value -> quantity(value) in units, or None: not a whole number
-_INT64_MIN = -(1 << 63)
-_INT64_MAX = (1 << 63) - 1
-
-
-class _Inexact(Exception):
-    """A quantity that is not a whole number of millicores (cpu) or units (anything else), or
-    does not parse: the integer sums cannot reproduce upstream's exact sum-then-round."""
-
-
-def _remember(cache: dict, key, value):
-    if len(cache) >= _CACHE_LIMIT:
-        cache.clear()
-    cache[key] = value
-    return value
-
-
-def milli_of(q) -> int:
-    """``milli_value`` of a manifest quantity (str, number or Fraction); cached."""
-    t = type(q)
-    if t is str or t is int:
-        v = _MILLI_OF.get(q)
-        if v is None:
-            v = _remember(_MILLI_OF, q, milli_value(quantity(q)))
-        return v
-    return milli_value(q if isinstance(q, Fraction) else quantity(q))
-
-
-def units_of(q) -> int:
-    """``int_value`` of a manifest quantity (str, number or Fraction); cached."""
-    t = type(q)
-    if t is str or t is int:
-        v = _UNITS_OF.get(q)
-        if v is None:
-            v = _remember(_UNITS_OF, q, int_value(quantity(q)))
-        return v
-    return int_value(q if isinstance(q, Fraction) else quantity(q))
-
-
-def _exact_of(q, cpu: bool) -> int | None:
-    try:
-        v = q if isinstance(q, Fraction) else quantity(q)
-    except Exception:  # noqa: BLE001 - the Fraction path raises it again, in its own order
-        return None
-    if cpu:
-        m, rem = divmod(v.numerator * 1000, v.denominator)
-        return m if rem == 0 else None
-    return v.numerator if v.denominator == 1 else None
-
-
-def exact_int(name: str, q) -> int:
-    """A request quantity as an exact int - millicores for cpu, units otherwise - or _Inexact."""
-    cpu = name == CPU
-    t = type(q)
-    if t is str or t is int:
-        cache = _EXACT_MILLI if cpu else _EXACT_UNITS
-        v = cache.get(q, cache)
-        if v is cache:
-            v = _remember(cache, q, _exact_of(q, cpu))
-    else:
-        v = _exact_of(q, cpu)
-    if v is None:
-        raise _Inexact
-    return v
-
-
-def _clamp(v: int) -> int:
-    """An exact sum as ``MilliValue``/``Value`` reads it: saturated at the int64 rails."""
-    if _INT64_MIN <= v <= _INT64_MAX:
-        return v
-    return _INT64_MAX if v > 0 else _INT64_MIN
-
-
-# -- resource names (pkg/apis/core/v1/helper) ---------------------------------------------------
-def is_prefixed_native_resource(name: str) -> bool:
-    return "kubernetes.io/" in name
-
-
-def is_extended_resource_name(name: str) -> bool:
-    if "/" not in name or is_prefixed_native_resource(name):
-        return False
-    return not name.startswith("requests.")
-
-
-def is_hugepage_resource_name(name: str) -> bool:
-    return name.startswith("hugepages-")
-
-
-def is_scalar_resource_name(name: str) -> bool:
-    """Extended, hugepages, prefixed native and attachable-volume resources."""
-    return (is_extended_resource_name(name) or is_hugepage_resource_name(name)
-            or is_prefixed_native_resource(name) or name.startswith("attachable-volumes-"))
+from kubesim.scheduler.framework.pod_resources import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS,
+                                                       is_scalar_resource_name, milli_of,
+                                                       pod_info_requests, units_of)
 
 
 # -- Resource ---------------------------------------------------------------------------------
@@ -206,12 +49,9 @@ class Resource:
             return
         for name, q in rl.items():
             if name == CPU:
-                v = _MILLI_OF.get(q) if type(q) is str else None
-                self.milli_cpu += milli_of(q) if v is None else v
+                self.milli_cpu += milli_of(q)
                 continue
-            v = _UNITS_OF.get(q) if type(q) is str else None
-            if v is None:
-                v = units_of(q)
+            v = units_of(q)
             if name == MEMORY:
                 self.memory += v
             elif name == PODS:
@@ -221,24 +61,9 @@ class Resource:
             elif is_scalar_resource_name(name):
                 self.scalar[name] = self.scalar.get(name, 0) + v
 
-    def set_max_list(self, rl: dict | None) -> None:
-        """``Resource.SetMaxResource`` (pods are not a request and are ignored)."""
-        if not rl:
-            return
-        for name, q in rl.items():
-            if name == CPU:
-                self.milli_cpu = max(self.milli_cpu, milli_of(q))
-                continue
-            v = units_of(q)
-            if name == MEMORY:
-                self.memory = max(self.memory, v)
-            elif name == EPHEMERAL_STORAGE:
-                self.ephemeral_storage = max(self.ephemeral_storage, v)
-            elif is_scalar_resource_name(name):
-                self.scalar[name] = max(self.scalar.get(name, 0), v)
-
     def set_max_ints(self, reqs: dict[str, int]) -> None:
-        """``set_max_list`` of a list already converted (cpu in millicores, the rest in units)."""
+        """``Resource.SetMaxResource`` of a list already converted (cpu in millicores, the rest in
+        units); pods are not a request and are ignored."""
         for name, v in reqs.items():
             if name == MEMORY:
                 self.memory = max(self.memory, v)
@@ -294,73 +119,6 @@ class Resource:
                 f"allowed_pod_number={self.allowed_pod_number}, scalar={self.scalar})")
 
 
-# -- pod requests in the scheduler's integers --------------------------------------------------
-# kubesim.api.resource.pod_requests computes; these are its amounts and options as the scheduler
-# reads them: cpu in millicores, everything else in units.
-
-EXACT_INTS = Amounts(exact_int, operator.add, operator.gt, operator.not_)
-"""Exact ints (cpu in millicores, the rest in units); ``_Inexact`` for any other quantity."""
-
-_OPTIONS: dict[tuple[bool, tuple[str, ...]], tuple[PodResourcesOptions, PodResourcesOptions]] = {}
-
-
-def _options(use_status: bool, non_missing: tuple[str, ...]
-             ) -> tuple[PodResourcesOptions, PodResourcesOptions]:
-    """The options for :data:`EXACT_INTS` and for :data:`EXACT`: status resources or not, and
-    the scorer's non-zero defaults for the ``non_missing`` resources (cached)."""
-    key = (use_status, non_missing)
-    o = _OPTIONS.get(key)
-    if o is None:
-        o = _OPTIONS[key] = (
-            PodResourcesOptions(use_status_resources=use_status, non_missing_container_requests={
-                k: _NON_MISSING_INTS[k] for k in non_missing} or None),
-            PodResourcesOptions(use_status_resources=use_status, non_missing_container_requests={
-                k: _NON_MISSING_DEFAULTS[k] for k in non_missing} or None))
-    return o
-
-
-def _converted(reqs: dict[str, Fraction]) -> dict[str, int]:
-    return {k: (milli_value(v) if k == CPU else int_value(v)) for k, v in reqs.items()}
-
-
-def _clamped(reqs: dict[str, int]) -> dict[str, int]:
-    for v in reqs.values():
-        if not _INT64_MIN <= v <= _INT64_MAX:
-            return {k: _clamp(v) for k, v in reqs.items()}
-    return reqs
-
-
-def pod_requests_ints(pod: dict, *, use_status: bool = False,
-                      non_missing: tuple[str, ...] = ()) -> dict[str, int]:
-    """``PodRequests`` (kubesim.api.resource) with each resource's exact sum read as
-    ``MilliValue`` (cpu) / ``Value`` (the rest) would read it: summed on ints, or on Fractions
-    when some quantity is not a whole number of millicores / units. ``non_missing``: the
-    resources (cpu, memory) given the scorer's non-zero defaults where a container misses them."""
-    ints, exact = _OPTIONS.get((use_status, non_missing)) or _options(use_status, non_missing)
-    try:
-        return _clamped(pod_requests(pod, ints, EXACT_INTS))
-    except _Inexact:
-        return _converted(pod_requests(pod, exact, EXACT))
-
-
-def non_missing_container_requests(requests: dict, pod_level_set: bool) -> tuple[str, ...]:
-    """``getNonMissingContainerRequests``: the resources to give the non-zero defaults - cpu and
-    memory, or with pod-level requests set only those the pod's requests lack."""
-    if not pod_level_set:
-        return _NON_MISSING
-    return tuple(k for k in _NON_MISSING if k not in requests)
-
-
-def pod_info_requests(pod: dict) -> tuple[dict[str, int], dict[str, int], bool]:
-    """What ``CalculateResource`` asks of ``PodRequests``: (the requests with status, the same
-    with the scorer's non-zero defaults, whether pod-level requests are set)."""
-    reqs = pod_requests_ints(pod, use_status=True)
-    pod_level_set = is_pod_level_requests_set(pod)
-    nm = non_missing_container_requests(reqs, pod_level_set)
-    non0 = pod_requests_ints(pod, use_status=True, non_missing=nm) if nm else reqs
-    return reqs, non0, pod_level_set
-
-
 # -- host ports --------------------------------------------------------------------------------
 def host_ports(pod: dict) -> list[tuple[str, str, int]]:
     """``GetHostPorts``: (hostIP, protocol, hostPort) of sidecars and containers with hostPort > 0."""
@@ -379,6 +137,9 @@ def host_ports(pod: dict) -> list[tuple[str, str, int]]:
             if hp > 0:
                 out.append((p.get("hostIP") or "", p.get("protocol") or "", hp))
     return out
+
+
+DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
 
 
 def _sanitize(ip: str, protocol: str) -> tuple[str, str]:
@@ -444,6 +205,7 @@ def pod_key(pod: dict) -> str:
 # PodInfo.requests of pods without scalar resources, shared between pods requesting the same
 # (PodInfo.requests is read-only; assumed_on shares it the same way).
 _SHARED_REQUESTS: dict[tuple[int, int, int, int], Resource] = {}
+_SHARED_REQUESTS_LIMIT = 1 << 16
 
 
 def _pod_resource(milli_cpu: int, memory: int, ephemeral_storage: int, pods: int,
@@ -453,7 +215,9 @@ def _pod_resource(milli_cpu: int, memory: int, ephemeral_storage: int, pods: int
     key = (milli_cpu, memory, ephemeral_storage, pods)
     r = _SHARED_REQUESTS.get(key)
     if r is None:
-        r = _remember(_SHARED_REQUESTS, key, Resource(milli_cpu, memory, ephemeral_storage, pods))
+        if len(_SHARED_REQUESTS) >= _SHARED_REQUESTS_LIMIT:
+            _SHARED_REQUESTS.clear()
+        r = _SHARED_REQUESTS[key] = Resource(milli_cpu, memory, ephemeral_storage, pods)
     return r
 
 
@@ -469,8 +233,9 @@ def _pod_resource_from_ints(reqs: dict[str, int]) -> Resource:
 def _request_lists(pod: dict, reqs: dict[str, int], non0: dict[str, int], pod_level_set: bool
                    ) -> tuple[dict[str, int], dict[str, int] | None, bool]:
     status = pod.get("status")
-    return (reqs, None if pod_level_set else non0,
-            not (status and (status.get("containerStatuses") or status.get("initContainerStatuses"))))
+    status_free = not (status and (status.get("containerStatuses")
+                                   or status.get("initContainerStatuses")))
+    return reqs, None if pod_level_set else non0, status_free
 
 
 class PodInfo:
@@ -561,12 +326,19 @@ _POD_INFO_SHARED_SLOTS = tuple(a for a in PodInfo.__slots__
 _AFFINITY_EPOCH = [0]
 
 
+def affinity_epoch() -> int:
+    """A number that changes whenever some NodeInfo's pods with (anti-)affinity change."""
+    return _AFFINITY_EPOCH[0]
+
+
 _NO_PODS: tuple = ()
 _NO_TAINTS: tuple = ()
-_NO_IMAGES: Mapping[str, "ImageStateSummary"] = MappingProxyType({})
+NO_IMAGE_STATES: Mapping[str, "ImageStateSummary"] = MappingProxyType({})  # read-only
 
 
 class ImageStateSummary:
+    """An image's size and how many nodes have it."""
+
     __slots__ = ("size", "num_nodes")
 
     def __init__(self, size: int, num_nodes: int = 0) -> None:
@@ -592,7 +364,7 @@ class NodeInfo:
         self.used_ports = HostPortInfo()
         self.requested = Resource()
         self.non_zero_requested = Resource()
-        self.image_states: Mapping[str, ImageStateSummary] = _NO_IMAGES
+        self.image_states: Mapping[str, ImageStateSummary] = NO_IMAGE_STATES
         # Plugins may memoize per-node results here, each entry valid only for the generation it
         # was computed at (every change of the node or its pods bumps the generation).
         self.memo: dict = {}
@@ -747,157 +519,3 @@ class NodeInfo:
 
     def __repr__(self) -> str:
         return f"NodeInfo({self.name}, pods={len(self.pods)}, requested={self.requested!r})"
-
-
-# -- Snapshot ----------------------------------------------------------------------------------
-_NO_LABEL = object()
-
-
-def _zone_key(node: dict) -> str:
-    """``utilnode.GetZoneKey``."""
-    labels = (node.get("metadata") or {}).get("labels") or {}
-    zone = labels.get("topology.kubernetes.io/zone", _NO_LABEL)
-    if zone is _NO_LABEL:
-        zone = labels.get("failure-domain.beta.kubernetes.io/zone", "")
-    region = labels.get("topology.kubernetes.io/region", _NO_LABEL)
-    if region is _NO_LABEL:
-        region = labels.get("failure-domain.beta.kubernetes.io/region", "")
-    if not region and not zone:
-        return ""
-    return region + ":\x00:" + zone
-
-
-def zone_interleaved(nodes: list[dict]) -> list[dict]:
-    """The node tree's listing order: one node per zone in turn, zones in order of appearance."""
-    zones: dict[str, list[dict]] = {}
-    for n in nodes:
-        zones.setdefault(_zone_key(n), []).append(n)
-    if len(zones) <= 1:
-        return list(nodes)
-    out: list[dict] = []
-    lists = list(zones.values())
-    i = 0
-    while len(out) < len(nodes):
-        for lst in lists:
-            if i < len(lst):
-                out.append(lst[i])
-        i += 1
-    return out
-
-
-TERMINAL_PHASES = ("Succeeded", "Failed")
-
-
-def is_terminal_pod(pod: dict) -> bool:
-    return ((pod.get("status") or {}).get("phase")) in TERMINAL_PHASES
-
-
-@contextmanager
-def gc_paused():
-    """The cyclic garbage collector off while a cluster's worth of acyclic PodInfo / NodeInfo
-    objects is built: otherwise allocating them triggers repeated collections that walk every
-    live object (the whole stored state), costing more than the building itself."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-class Snapshot:
-    """The node infos of one scheduling cycle, in the node tree's order, plus lookups."""
-
-    __slots__ = ("node_info_list", "node_info_map", "image_states", "_affinity_lists")
-
-    def __init__(self, node_infos: list[NodeInfo] | None = None) -> None:
-        self.node_info_list: list[NodeInfo] = list(node_infos or [])
-        self.node_info_map: dict[str, NodeInfo] = {ni.name: ni for ni in self.node_info_list}
-        self.image_states: dict[str, ImageStateSummary] = {}
-        # (epoch, list object, its length, with affinity, with required anti-affinity)
-        self._affinity_lists: tuple | None = None
-
-    @classmethod
-    def build(cls, nodes: list[dict], pods: Iterable[dict | PodInfo] = ()) -> "Snapshot":
-        snap = cls.of_nodes(nodes)
-        node_info_map = snap.node_info_map
-        for p in pods:
-            pi = p if isinstance(p, PodInfo) else None
-            pod = pi.pod if pi is not None else p
-            node_name = ((pod.get("spec") or {}).get("nodeName")) or ""
-            if not node_name:
-                continue
-            status = pod.get("status")
-            if status and status.get("phase") in TERMINAL_PHASES:
-                continue
-            ni = node_info_map.get(node_name)
-            if ni is None:
-                continue
-            ni.pods.append(pi if pi is not None else PodInfo(pod))
-        snap.account_appended_pods()
-        return snap
-
-    @classmethod
-    def of_nodes(cls, nodes: list[dict]) -> "Snapshot":
-        """The first half of ``build``: the nodes (in node tree order) and images, no pods
-        yet. Pods may then be appended to ``NodeInfo.pods`` in order, followed by
-        ``account_appended_pods``, which makes it the same as ``build`` with those pods."""
-        snap = cls([NodeInfo(n) for n in zone_interleaved(list(nodes))])
-        snap._build_images()
-        return snap
-
-    def account_appended_pods(self) -> None:
-        """Account the pods appended to the nodes since ``of_nodes`` (call once)."""
-        for ni in self.node_info_list:
-            if ni.pods:
-                ni._account_added_pods(ni.pods)
-
-    def _build_images(self) -> None:
-        states: dict[str, ImageStateSummary] = {}
-        for ni in self.node_info_list:
-            images = (ni.node.get("status") or {}).get("images")
-            if not images:
-                ni.image_states = _NO_IMAGES
-                continue
-            mine: dict[str, ImageStateSummary] = {}
-            for image in images:
-                size = int(image.get("sizeBytes") or 0)
-                for name in image.get("names") or ():
-                    st = states.get(name)
-                    if st is None:
-                        st = states[name] = ImageStateSummary(size, 0)
-                    if name not in mine:
-                        mine[name] = st
-                        st.num_nodes += 1
-            ni.image_states = mine
-        self.image_states = states
-
-    def get(self, name: str) -> NodeInfo | None:
-        return self.node_info_map.get(name)
-
-    def num_nodes(self) -> int:
-        return len(self.node_info_list)
-
-    def list(self) -> list[NodeInfo]:
-        return self.node_info_list
-
-    def _affinity_cache(self) -> tuple:
-        """The two "nodes having pods with ..." lists, recomputed only after some NodeInfo's
-        affinity pods changed (or the node list was replaced or resized)."""
-        c = self._affinity_lists
-        lst = self.node_info_list
-        epoch = _AFFINITY_EPOCH[0]
-        if c is None or c[0] != epoch or c[1] is not lst or c[2] != len(lst):
-            c = self._affinity_lists = (
-                epoch, lst, len(lst),
-                [ni for ni in lst if ni.pods_with_affinity],
-                [ni for ni in lst if ni.pods_with_required_anti_affinity])
-        return c
-
-    def have_pods_with_affinity_list(self) -> list[NodeInfo]:
-        return list(self._affinity_cache()[3])
-
-    def have_pods_with_required_anti_affinity_list(self) -> list[NodeInfo]:
-        return list(self._affinity_cache()[4])

@@ -1,14 +1,10 @@
-"""NodeInfo, PodInfo resource accounting, Snapshot ordering and image states, Status, CycleState
-(after upstream framework/types_test.go and component-helpers resource helpers_test.go)."""
+"""PodInfo and NodeInfo resource accounting (after upstream framework/types_test.go and
+component-helpers resource helpers_test.go)."""
 
 import pytest
 
-from kubesim.scheduler.framework.cycle_state import CycleState, StateNotFound
 from kubesim.api.resource import EXACT, pod_requests
-from kubesim.scheduler.framework.nodeinfo import (NodeInfo, PodInfo, Resource, Snapshot,
-                                                  is_scalar_resource_name, zone_interleaved)
-from kubesim.scheduler.framework.status import (Code, Status, as_status, code_of, is_rejected,
-                                                is_success)
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo, Resource
 
 from ..builders import make_node, make_pod
 
@@ -72,69 +68,3 @@ def test_node_info_add_and_remove_pods():
     clone = ni.clone()
     clone.add_pod(a)
     assert len(ni.pods) == 1 and len(clone.pods) == 2
-
-
-@pytest.mark.parametrize("name, scalar", [
-    ("cpu", False), ("memory", False), ("pods", False), ("ephemeral-storage", False),
-    ("example.com/gpu", True), ("hugepages-2Mi", True), ("kubernetes.io/something", True),
-    ("attachable-volumes-csi-x", True), ("requests.example.com/x", False),
-])
-def test_scalar_resource_names(name, scalar):
-    assert is_scalar_resource_name(name) is scalar
-
-
-def test_snapshot_interleaves_zones_like_the_node_tree():
-    nodes = [make_node(n).zone(z, "r").obj() for n, z in
-             [("a1", "a"), ("a2", "a"), ("a3", "a"), ("b1", "b"), ("c1", "c"), ("b2", "b")]]
-    assert [n["metadata"]["name"] for n in zone_interleaved(nodes)] == [
-        "a1", "b1", "c1", "a2", "b2", "a3"]
-
-
-def test_snapshot_skips_terminal_and_unknown_node_pods():
-    nodes = [make_node("n1").capacity(cpu="1").obj()]
-    pods = [make_pod("run").node("n1").req(cpu="100m").obj(),
-            make_pod("done").node("n1").req(cpu="100m").phase("Succeeded").obj(),
-            make_pod("ghost").node("gone").req(cpu="100m").obj(),
-            make_pod("pending").req(cpu="100m").obj()]
-    snap = Snapshot.build(nodes, pods)
-    assert [p.name for p in snap.get("n1").pods] == ["run"]
-
-
-def test_image_states_count_nodes_and_keep_the_first_size():
-    nodes = [make_node("n1").image(100, "img:1", "img:latest").obj(),
-             make_node("n2").image(200, "img:1").obj(),
-             make_node("n3").obj()]
-    snap = Snapshot.build(nodes)
-    st = snap.get("n2").image_states["img:1"]
-    assert (st.size, st.num_nodes) == (100, 2)
-    assert snap.get("n1").image_states["img:latest"].num_nodes == 1
-    assert snap.get("n3").image_states == {}
-
-
-def test_status_basics():
-    s = Status(Code.Unschedulable, "a", "b")
-    assert s.message() == "a, b" and s.is_rejected() and not s.is_success()
-    assert Status(Code.Error, "x", err="boom").all_reasons() == ["boom", "x"]
-    assert as_status(None) is None and as_status("e").code == Code.Error
-    assert code_of(None) == Code.Success and is_success(None) and not is_rejected(None)
-    assert Status(Code.Pending).is_rejected()
-    assert Status(Code.Skip).as_error() is None
-    assert [c.name for c in Code] == ["Success", "Error", "Unschedulable",
-                                      "UnschedulableAndUnresolvable", "Wait", "Skip", "Pending"]
-
-
-def test_cycle_state_read_write_clone():
-    class Counter:
-        def __init__(self, n):
-            self.n = n
-
-        def clone(self):
-            return Counter(self.n)
-
-    st = CycleState()
-    st.write("k", Counter(1))
-    c = st.clone()
-    c.read("k").n = 2
-    assert st.read("k").n == 1 and "k" in st
-    with pytest.raises(StateNotFound):
-        st.read("missing")
