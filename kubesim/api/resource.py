@@ -308,6 +308,16 @@ def _with_status(pod: dict, spec: dict, result: ResourceList, which: str, picker
     return merged
 
 
+def status_resources_matter(pod: dict) -> bool:
+    """Whether ``UseStatusResources`` can change the pod's requests: it has container statuses
+    and they report allocated or actuated requests other than the spec's, or a resize is
+    Infeasible. When False, :func:`pod_requests` gives the same with and without it."""
+    status = pod.get("status")
+    if not status or not (status.get("containerStatuses") or status.get("initContainerStatuses")):
+        return False
+    return not _status_is_spec(pod.get("spec") or {}, status, "requests")
+
+
 _REQUESTS_FROM_STATUS = (_actuated_requests, _allocated_requests)
 _LIMITS_FROM_STATUS = (_actuated_limits,)
 

@@ -8,7 +8,7 @@ import pytest
 
 from kubesim.api.resource import (EXACT, PodResourcesOptions, is_pod_level_requests_set,
                                   is_pod_level_resources_set, is_pod_resize_infeasible,
-                                  pod_limits, pod_requests)
+                                  pod_limits, pod_requests, status_resources_matter)
 
 
 def _c(requests=None, limits=None, **extra):
@@ -201,3 +201,22 @@ def test_pod_resize_infeasible():
     assert is_pod_resize_infeasible(_resized("1", reason="Infeasible"))
     assert not is_pod_resize_infeasible(_resized("1", reason="Deferred"))
     assert not is_pod_resize_infeasible({"spec": {}})
+
+
+@pytest.mark.parametrize("pod, matter", [
+    pytest.param({"spec": {"containers": [_c({"cpu": "1"})]}}, False, id="no container statuses"),
+    pytest.param(_resized("1", allocated="1", actuated="1"), False,
+                 id="allocated and actuated requests equal to the spec"),
+    pytest.param(_resized("1"), False, id="a status without resources"),
+    pytest.param(_resized("1", allocated="2", actuated="1"), True, id="a resize up"),
+    pytest.param(_resized("1", actuated="500m"), True, id="actuated requests differ"),
+    pytest.param(_resized("1", allocated="1", actuated="1", reason="Infeasible"), True,
+                 id="an infeasible resize leaves the spec out"),
+    pytest.param(_resized("1", allocated=1, actuated="1"), True,
+                 id="equal values of another type are not taken as the same"),
+])
+def test_status_resources_matter(pod, matter):
+    opts = PodResourcesOptions(use_status_resources=True)
+    assert status_resources_matter(pod) is matter
+    if not matter:
+        assert pod_requests(pod, opts, EXACT) == pod_requests(pod, amounts=EXACT)

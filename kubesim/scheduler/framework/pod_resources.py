@@ -27,7 +27,7 @@ from functools import lru_cache
 from kubesim.api import quantity as _quantity
 from kubesim.api.quantity import parse_quantity
 from kubesim.api.resource import (EXACT, Amounts, PodResourcesOptions, is_pod_level_requests_set,
-                                  pod_requests)
+                                  pod_requests, status_resources_matter)
 
 CPU = "cpu"
 MEMORY = "memory"
@@ -230,11 +230,14 @@ def non_missing_container_requests(requests: dict, pod_level_set: bool) -> tuple
     return tuple(k for k in _NON_MISSING if k not in requests)
 
 
-def pod_info_requests(pod: dict) -> tuple[dict[str, int], dict[str, int], bool]:
+def pod_info_requests(pod: dict) -> tuple[dict[str, int], dict[str, int], bool, bool]:
     """What ``CalculateResource`` asks of ``PodRequests``: (the requests with status, the same
-    with the scorer's non-zero defaults, whether pod-level requests are set)."""
-    reqs = pod_requests_ints(pod, use_status=True)
+    with the scorer's non-zero defaults, whether pod-level requests are set, whether the status
+    played no part, so that the requests are also the spec-only ``PodRequests``). Whether the
+    status matters is asked once, for both computations."""
+    use_status = status_resources_matter(pod)
+    reqs = pod_requests_ints(pod, use_status=use_status)
     pod_level_set = is_pod_level_requests_set(pod)
     nm = non_missing_container_requests(reqs, pod_level_set)
-    non0 = pod_requests_ints(pod, use_status=True, non_missing=nm) if nm else reqs
-    return reqs, non0, pod_level_set
+    non0 = pod_requests_ints(pod, use_status=use_status, non_missing=nm) if nm else reqs
+    return reqs, non0, pod_level_set, not use_status

@@ -230,11 +230,8 @@ def _pod_resource_from_ints(reqs: dict[str, int]) -> Resource:
                          r.scalar)
 
 
-def _request_lists(pod: dict, reqs: dict[str, int], non0: dict[str, int], pod_level_set: bool
-                   ) -> tuple[dict[str, int], dict[str, int] | None, bool]:
-    status = pod.get("status")
-    status_free = not (status and (status.get("containerStatuses")
-                                   or status.get("initContainerStatuses")))
+def _request_lists(reqs: dict[str, int], non0: dict[str, int], pod_level_set: bool,
+                   status_free: bool) -> tuple[dict[str, int], dict[str, int] | None, bool]:
     return reqs, None if pod_level_set else non0, status_free
 
 
@@ -259,14 +256,14 @@ class PodInfo:
         p = spec.get("priority")
         self.priority = int(p) if p is not None else 0
         self.node_name = spec.get("nodeName") or ""
-        reqs, non0, pod_level_set = pod_info_requests(pod)  # CalculateResource
+        reqs, non0, pod_level_set, status_free = pod_info_requests(pod)  # CalculateResource
         self.requests = _pod_resource_from_ints(reqs)
         self.non0_cpu = non0.get(CPU, 0)
         self.non0_mem = non0.get(MEMORY, 0)
         # Kept for the pod being scheduled (request_lists); a bound pod drops them, which keeps
         # a cluster's worth of PodInfos small.
-        self._request_lists = None if self.node_name else _request_lists(pod, reqs, non0,
-                                                                         pod_level_set)
+        self._request_lists = None if self.node_name else _request_lists(
+            reqs, non0, pod_level_set, status_free)
         self.host_ports = tuple(host_ports(pod))
         aff = spec.get("affinity")
         if aff:
@@ -287,7 +284,7 @@ class PodInfo:
         read-only."""
         rl = self._request_lists
         if rl is None:
-            rl = self._request_lists = _request_lists(self.pod, *pod_info_requests(self.pod))
+            rl = self._request_lists = _request_lists(*pod_info_requests(self.pod))
         return rl
 
     def assumed_on(self, node_name: str) -> "PodInfo":
