@@ -100,7 +100,7 @@ def _reserve_and_pre_bind(cluster, scheduler, pod: dict, node: str) -> None:
     PV claimRefs and claims' selected-node annotations, so a later pod in the file cannot take
     a volume this one took. Nothing is logged."""
     from kubesim.scheduler.framework.cycle_state import CycleState
-    from kubesim.scheduler.framework.nodeinfo import PodInfo
+    from kubesim.scheduler.framework.types import PodInfo
 
     fwk = scheduler.framework_for(pod)
     ni = scheduler.snapshot.get(node)

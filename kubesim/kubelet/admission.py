@@ -13,8 +13,8 @@ pkg/kubelet/kubelet.go rejectPod then records a Warning event ``<reason>: <messa
 the status phase Failed, the reason, and ``Pod was rejected: <message>`` (pod_workers.sync_pod).
 
 Pod requests follow k8s.io/component-helpers/resource PodRequests (containers summed, sidecars
-added, init containers as a running maximum, pod-level requests and overhead): kubesim.api.pods,
-which a test checks against the scheduler's own sum (scheduler.framework.nodeinfo.pod_requests).
+added, init containers as a running maximum, pod-level requests and overhead): kubesim.api.resource,
+the one implementation the scheduler, the kubelet and describe share.
 
 Not modelled: the critical-pod admission handler that evicts lower-priority pods to admit a
 static pod, device plugins, topology/CPU/memory managers, sysctls, AppArmor.
@@ -56,7 +56,7 @@ def _add(into: dict, other: dict) -> None:
 
 def _requests(pod: dict) -> dict[str, Fraction]:
     """kubesim.api.pods.pod_requests as exact values."""
-    from kubesim.api.pods import pod_requests
+    from kubesim.api.resource import pod_requests
 
     return {name: q.value for name, q in pod_requests(pod).items()}
 

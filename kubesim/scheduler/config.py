@@ -285,8 +285,9 @@ def _percentage(path: str, v: Any) -> list[str]:
 
 def validate(cfg: dict) -> list[str]:
     """``ValidateKubeSchedulerConfiguration`` for a completed config (and the weight types)."""
-    from kubesim.scheduler.plugins import interpodaffinity, podtopologyspread
+    from kubesim.scheduler.plugins import interpodaffinity
     from kubesim.scheduler.plugins.noderesources import balanced_allocation, fit
+    from kubesim.scheduler.plugins.podtopologyspread import plugin as podtopologyspread
 
     errs: list[str] = []
     if cfg.get("apiVersion", API_VERSION) != API_VERSION:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from kubesim.scheduler.framework.interface import QueuedPodInfo
-from kubesim.scheduler.framework.nodeinfo import pod_key, pod_priority
+from kubesim.scheduler.framework.types import pod_key, pod_priority
 
 ACTIVE = "active"
 BACKOFF = "backoff"

@@ -5,8 +5,9 @@ from __future__ import annotations
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (FilterPlugin, Handle, NodeScore,
                                                    PreFilterPlugin, PreScorePlugin)
-from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo, Snapshot
+from kubesim.scheduler.framework.snapshot import Snapshot
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 
 def snapshot(nodes: list[dict], pods: list[dict] = ()) -> Snapshot:

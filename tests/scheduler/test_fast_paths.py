@@ -8,8 +8,9 @@ import pytest
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (FilterPlugin, Handle, PreFilterPlugin,
                                                    PreScorePlugin, ScorePlugin)
-from kubesim.scheduler.framework.nodeinfo import PodInfo, Snapshot
+from kubesim.scheduler.framework.snapshot import Snapshot
 from kubesim.scheduler.framework.status import Code
+from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.plugins.registry import REGISTRY
 from kubesim.scheduler.scheduler import Scheduler
 

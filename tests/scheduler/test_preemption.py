@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from kubesim.scheduler.framework.nodeinfo import PodInfo
 from kubesim.scheduler.framework.preemption import (
     RULE_FIRST, RULE_HIGHEST_PRIORITY, RULE_NUM_PODS, RULE_PDB, RULE_START_TIME,
     RULE_SUM_PRIORITIES, Candidate, filter_pods_with_pdb_violation, more_important_pod,
     pick_one_node_for_preemption)
+from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.scheduler import Scheduler
 
 from .builders import make_node, make_pod

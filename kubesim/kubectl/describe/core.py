@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from kubesim.api.pods import add_resource_list, pod_limits, pod_requests
+from kubesim.api.resource import add_resource_list, pod_limits, pod_requests
 from kubesim.printers.age import translate_timestamp_since
 from kubesim.printers.core import find_node_roles
 

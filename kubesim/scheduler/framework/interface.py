@@ -8,8 +8,8 @@ Upstream: staging/src/k8s.io/kube-scheduler/framework/interface.go (``Plugin``,
 pkg/scheduler/framework/interface.go (the ``Handle`` plugins get).
 
 The runtime routes by ``isinstance``. Plugins receive the pod being scheduled as a
-:class:`~kubesim.scheduler.framework.nodeinfo.PodInfo` (``pod.pod`` is the manifest dict) and
-nodes as :class:`~kubesim.scheduler.framework.nodeinfo.NodeInfo`. Statuses: ``None`` is success.
+:class:`~kubesim.scheduler.framework.types.PodInfo` (``pod.pod`` is the manifest dict) and
+nodes as :class:`~kubesim.scheduler.framework.types.NodeInfo`. Statuses: ``None`` is success.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Callable, ClassVar
 
 if TYPE_CHECKING:  # pragma: no cover
     from kubesim.scheduler.framework.cycle_state import CycleState
-    from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo, Snapshot
+    from kubesim.scheduler.framework.snapshot import Snapshot
+    from kubesim.scheduler.framework.types import NodeInfo, PodInfo
     from kubesim.scheduler.framework.status import Status
 
 MAX_NODE_SCORE = 100
@@ -94,7 +95,7 @@ class Handle:
     """
 
     def __init__(self, snapshot: "Snapshot | None" = None, log=None) -> None:
-        from kubesim.scheduler.framework.nodeinfo import Snapshot
+        from kubesim.scheduler.framework.snapshot import Snapshot
 
         self.snapshot: Snapshot = snapshot if snapshot is not None else Snapshot()
         self.log = log

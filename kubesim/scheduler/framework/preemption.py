@@ -39,8 +39,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Callable
 
 from kubesim.scheduler.framework.interface import PostFilterResult
-from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 if TYPE_CHECKING:  # pragma: no cover
     from kubesim.scheduler.framework.cycle_state import CycleState

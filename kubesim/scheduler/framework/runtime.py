@@ -30,8 +30,8 @@ from kubesim.scheduler.framework.interface import (
     Handle, NodeScore, NodeToStatusReader, PermitPlugin, Plugin, PostBindPlugin, PostFilterPlugin,
     PostFilterResult, PreBindPlugin, PreEnqueuePlugin, PreFilterPlugin, PreFilterResult,
     PreScorePlugin, QueueSortPlugin, ReservePlugin, ScorePlugin, merge_pre_filter_results)
-from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 # Permit plugins may not ask for more (framework.go maxTimeout).
 MAX_PERMIT_TIMEOUT_SECONDS = 15 * 60

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import BindPlugin
-from kubesim.scheduler.framework.nodeinfo import PodInfo
 from kubesim.scheduler.framework.status import Status
+from kubesim.scheduler.framework.types import PodInfo
 
 NAME = "DefaultBinder"
 BOUND_NODE_STATE_KEY = "Bind" + NAME

@@ -17,12 +17,12 @@ from __future__ import annotations
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (Handle, NodeToStatusReader, PostFilterPlugin,
                                                    PostFilterResult)
-from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
 from kubesim.scheduler.framework.preemption import (Candidate, Evaluator,
                                                     filter_pods_with_pdb_violation,
                                                     pod_terminating_by_preemption,
                                                     sort_by_importance)
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 NAME = "DefaultPreemption"
 NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."

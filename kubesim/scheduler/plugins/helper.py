@@ -1,8 +1,10 @@
-"""Helpers shared by plugins: score normalization, broken-linear shapes, taints and tolerations.
+"""Helpers shared by plugins: score normalization, broken-linear shapes, taints and tolerations,
+the default spreading selector.
 
 Upstream: pkg/scheduler/framework/plugins/helper/normalize_score.go (``DefaultNormalizeScore``),
 pkg/scheduler/framework/plugins/helper/shape_score.go (``BuildBrokenLinearFunction``),
 pkg/scheduler/framework/plugins/helper/taint.go (``DoNotScheduleTaintsFilterFunc``),
+pkg/scheduler/framework/plugins/helper/spread.go (``DefaultSelector``),
 staging/src/k8s.io/api/core/v1/toleration.go (``Toleration.ToleratesTaint``) and
 staging/src/k8s.io/component-helpers/scheduling/corev1/helpers.go
 (``TolerationsTolerateTaint``, ``FindMatchingUntoleratedTaint``). The Gt/Lt toleration operators
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Sequence
 
+from kubesim.api.selectors import LabelSelector, from_label_selector, selector_from_set
 from kubesim.scheduler.framework.interface import NodeScore
 
 
@@ -114,3 +117,58 @@ def find_matching_untolerated_taint(taints: Iterable[dict], tolerations: Sequenc
         if not tolerations_tolerate_taint(tolerations, taint):
             return taint
     return None
+
+
+# -- DefaultSelector (spread.go) ----------------------------------------------------------------
+def _controller_of(pod: dict) -> dict | None:
+    """``metav1.GetControllerOf``: the first ownerReference with controller: true."""
+    for ref in ((pod.get("metadata") or {}).get("ownerReferences") or ()):
+        if ref.get("controller"):
+            return ref
+    return None
+
+
+def _named(objs: Iterable[dict], name: str) -> dict | None:
+    for o in objs:
+        if (o.get("metadata") or {}).get("name") == name:
+            return o
+    return None
+
+
+def default_selector(pod: dict, services: Iterable[dict] = (),
+                     replication_controllers: Iterable[dict] = (),
+                     replica_sets: Iterable[dict] = (),
+                     stateful_sets: Iterable[dict] = ()) -> LabelSelector:
+    """``helper.DefaultSelector``: the selectors of the pod's Services (those whose non-nil
+    selector matches the pod) merged, plus its controlling ReplicationController's selector, or
+    the requirements of its controlling ReplicaSet's / StatefulSet's selector. The objects are
+    those of the pod's namespace. Nothing found: the empty selector."""
+    labels = (pod.get("metadata") or {}).get("labels") or {}
+    label_set: dict = {}
+    for svc in services:
+        sel = (svc.get("spec") or {}).get("selector")
+        if sel is None:  # services with nil selectors match nothing, not everything
+            continue
+        if all(labels.get(k) == v for k, v in sel.items()):
+            label_set.update(sel)
+    selector = selector_from_set(label_set)
+    owner = _controller_of(pod)
+    if owner is None:
+        return selector
+    api_version, kind, name = owner.get("apiVersion") or "", owner.get("kind"), owner.get("name")
+    if api_version == "v1" and kind == "ReplicationController":
+        rc = _named(replication_controllers, name)
+        if rc is not None:
+            label_set.update((rc.get("spec") or {}).get("selector") or {})
+            selector = selector_from_set(label_set)
+    elif api_version == "apps/v1" and kind in ("ReplicaSet", "StatefulSet"):
+        owners = replica_sets if kind == "ReplicaSet" else stateful_sets
+        o = _named(owners, name)
+        if o is not None:
+            try:
+                other = from_label_selector((o.get("spec") or {}).get("selector"))
+            except ValueError:
+                other = None
+            if other is not None and not other.matches_nothing:
+                selector = LabelSelector(list(selector.requirements) + list(other.requirements))
+    return selector

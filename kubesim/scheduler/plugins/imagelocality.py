@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import MAX_NODE_SCORE, ScorePlugin
-from kubesim.scheduler.framework.nodeinfo import ImageStateSummary, NodeInfo, PodInfo
 from kubesim.scheduler.framework.status import Status
+from kubesim.scheduler.framework.types import ImageStateSummary, NodeInfo, PodInfo
 
 NAME = "ImageLocality"
 MB = 1024 * 1024

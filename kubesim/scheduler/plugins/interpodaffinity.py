@@ -56,8 +56,8 @@ from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (MAX_NODE_SCORE, FilterPlugin, Handle,
                                                    NodeScore, PreFilterExtensions,
                                                    PreFilterPlugin, PreScorePlugin, ScorePlugin)
-from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 NAME = "InterPodAffinity"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME

@@ -21,8 +21,8 @@ from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (MAX_NODE_SCORE, FilterPlugin, Handle,
                                                    NodeScore, PreFilterPlugin, PreFilterResult,
                                                    PreScorePlugin, ScorePlugin)
-from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.helper import default_normalize_list, default_normalize_score
 
 NAME = "NodeAffinity"

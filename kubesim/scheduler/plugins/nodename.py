@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import FilterPlugin
-from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 NAME = "NodeName"
 ERR_REASON = "node(s) didn't match the requested node name"

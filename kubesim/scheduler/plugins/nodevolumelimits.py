@@ -18,8 +18,8 @@ from __future__ import annotations
 from kubesim.api import volumes as V
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import FilterPlugin, PreFilterPlugin
-from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 NAME = "NodeVolumeLimits"
 ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED = "node(s) exceed max volume count"

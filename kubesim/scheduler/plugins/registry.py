@@ -22,7 +22,7 @@ from kubesim.scheduler.plugins.nodeports import NodePorts
 from kubesim.scheduler.plugins.noderesources.balanced_allocation import BalancedAllocation
 from kubesim.scheduler.plugins.noderesources.fit import Fit
 from kubesim.scheduler.plugins.nodeunschedulable import NodeUnschedulable
-from kubesim.scheduler.plugins.podtopologyspread import PodTopologySpread
+from kubesim.scheduler.plugins.podtopologyspread.plugin import PodTopologySpread
 from kubesim.scheduler.plugins.prioritysort import PrioritySort
 from kubesim.scheduler.plugins.schedulinggates import SchedulingGates
 from kubesim.scheduler.plugins.tainttoleration import TaintToleration

@@ -8,8 +8,8 @@ Go slice, e.g. ``[example.com/foo example.com/bar]``).
 from __future__ import annotations
 
 from kubesim.scheduler.framework.interface import PreEnqueuePlugin
-from kubesim.scheduler.framework.nodeinfo import PodInfo
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import PodInfo
 
 NAME = "SchedulingGates"
 

@@ -42,8 +42,8 @@ from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (FilterPlugin, PreBindPlugin, PreFilterPlugin,
                                                    PreFilterResult, PreScorePlugin, ReservePlugin,
                                                    ScorePlugin)
-from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 NAME = "VolumeBinding"
 STATE_KEY = NAME

@@ -1,6 +1,6 @@
 """PodInfo / NodeInfo resource accounting against a reference: the straightforward exact
 ``Fraction`` computation (resourcehelper.PodRequests summed exactly, converted once with
-MilliValue / Value) that nodeinfo used before it summed on ints. Randomized over pod shapes:
+MilliValue / Value) that the scheduler used before it summed on ints. Randomized over pod shapes:
 init containers, sidecars, overhead, pod-level resources, status resources after resizes,
 extended / hugepages / ephemeral-storage resources and odd quantities."""
 
@@ -13,7 +13,12 @@ from fractions import Fraction
 import pytest
 
 from kubesim.api import quantity as Q
-from kubesim.scheduler.framework import nodeinfo as N
+from kubesim.scheduler.framework import types as N
+from kubesim.scheduler.framework.pod_resources import is_scalar_resource_name
+from kubesim.scheduler.framework.snapshot import Snapshot
+from kubesim.scheduler.plugins.noderesources.fit import pod_info_resource_request
+from kubesim.scheduler.plugins.noderesources.resource_allocation import (
+    pod_info_resource_request_list)
 
 # -- the reference ----------------------------------------------------------------------------
 _POD_LEVEL = ("cpu", "memory")
@@ -159,7 +164,7 @@ def ref_resource(rl: dict) -> tuple:
             pods += ref_value(q)
         elif k == "ephemeral-storage":
             eph += ref_value(q)
-        elif N.is_scalar_resource_name(k):
+        elif is_scalar_resource_name(k):
             scalar[k] = scalar.get(k, 0) + ref_value(q)
     return cpu, mem, eph, pods, list(scalar.items())
 
@@ -176,7 +181,7 @@ def ref_set_max(rl: dict) -> tuple:
             cpu = max(cpu, ref_milli(q))
         elif k == "ephemeral-storage":
             eph = max(eph, ref_value(q))
-        elif N.is_scalar_resource_name(k):
+        elif is_scalar_resource_name(k):
             scalar[k] = max(scalar.get(k, 0), ref_value(q))
     return cpu, mem, eph, 0, list(scalar.items())
 
@@ -206,9 +211,9 @@ def new_pod_info(pod: dict) -> dict:
     return {
         "requests": res_tuple(pi.requests),
         "non0": (pi.non0_cpu, pi.non0_mem),
-        "fit": res_tuple(N.pod_info_request_resource(pi)),
-        "scoring_requested": N.pod_info_scoring_requests(pi, _NAMES, use_requested=True),
-        "scoring_non0": N.pod_info_scoring_requests(pi, _NAMES, use_requested=False),
+        "fit": res_tuple(pod_info_resource_request(pi)),
+        "scoring_requested": pod_info_resource_request_list(pi, _NAMES, use_requested=True),
+        "scoring_non0": pod_info_resource_request_list(pi, _NAMES, use_requested=False),
     }
 
 
@@ -428,7 +433,7 @@ def test_snapshot_build_fills_nodes_as_add_pod_does(seed):
                 "requiredDuringSchedulingIgnoredDuringExecution": [{"topologyKey": "z"}]}}
         pods.append(pod)
     for inputs in (pods, [N.PodInfo(p) for p in pods]):
-        snap = N.Snapshot.build(nodes, inputs)
+        snap = Snapshot.build(nodes, inputs)
         for ni in snap.list():
             want = N.NodeInfo(ni.node)
             for p in pods:

@@ -10,9 +10,9 @@ from kubesim.scheduler.framework.interface import (BindPlugin, FilterPlugin, Nod
                                                    PreFilterPlugin, PreFilterResult,
                                                    PreScorePlugin, QueueSortPlugin,
                                                    ReservePlugin, ScorePlugin, PermitPlugin)
-from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
 from kubesim.scheduler.framework.runtime import Framework, FrameworkError, NodeToStatus
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 from ..builders import make_node, make_pod
 

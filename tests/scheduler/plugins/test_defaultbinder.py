@@ -2,7 +2,7 @@
 
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import Handle
-from kubesim.scheduler.framework.nodeinfo import PodInfo
+from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.plugins.defaultbinder import BOUND_NODE_STATE_KEY, DefaultBinder
 
 from ..builders import make_pod

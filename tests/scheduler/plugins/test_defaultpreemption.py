@@ -13,9 +13,9 @@ import random
 import pytest
 
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.nodeinfo import PodInfo
 from kubesim.scheduler.framework.runtime import NodeToStatus
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.plugins.defaultpreemption import (DefaultPreemption,
                                                          calculate_num_candidates, validate_args)
 from kubesim.scheduler.scheduler import Scheduler

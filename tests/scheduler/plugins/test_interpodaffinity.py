@@ -11,8 +11,9 @@ import pytest
 
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import Handle, NodeScore
-from kubesim.scheduler.framework.nodeinfo import PodInfo, Snapshot
+from kubesim.scheduler.framework.snapshot import Snapshot
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.plugins.interpodaffinity import (
     ERR_REASON_AFFINITY_RULES_NOT_MATCH, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH,
     ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH, PRE_FILTER_STATE_KEY, InterPodAffinity,

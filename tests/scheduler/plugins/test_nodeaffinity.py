@@ -4,8 +4,8 @@ TestNodeAffinityPriority score cases)."""
 import pytest
 
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.nodeinfo import PodInfo
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.plugins.nodeaffinity import (ERR_REASON_CONFLICT, ERR_REASON_ENFORCED,
                                                     ERR_REASON_POD, NodeAffinity,
                                                     RequiredNodeAffinity, preferred_score,

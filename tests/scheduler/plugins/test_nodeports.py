@@ -2,8 +2,8 @@
 
 import pytest
 
-from kubesim.scheduler.framework.nodeinfo import HostPortInfo, host_ports
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import HostPortInfo, host_ports
 from kubesim.scheduler.plugins.nodeports import ERR_REASON, NodePorts, fits_ports
 
 from ..builders import make_node, make_pod

@@ -3,7 +3,7 @@
 import pytest
 
 from kubesim.scheduler.framework.interface import QueuedPodInfo
-from kubesim.scheduler.framework.nodeinfo import PodInfo
+from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.plugins.prioritysort import PrioritySort
 
 from ..builders import make_pod

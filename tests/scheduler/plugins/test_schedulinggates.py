@@ -2,8 +2,8 @@
 
 import pytest
 
-from kubesim.scheduler.framework.nodeinfo import PodInfo
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.plugins.schedulinggates import SchedulingGates
 
 from ..builders import make_pod

@@ -7,8 +7,8 @@ import pytest
 
 from kubesim.api import volumes as V
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
 from kubesim.scheduler.framework.status import Code
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.volumebinding import (ERR_REASON_BIND_CONFLICT, ERR_REASON_NODE_CONFLICT,
                                                      ERR_REASON_PV_NOT_EXIST, ERR_UNBOUND_IMMEDIATE,
                                                      VolumeBinding)

@@ -7,7 +7,7 @@ import copy
 
 from kubesim.api import volumes as V
 from kubesim.scheduler.framework.interface import Handle
-from kubesim.scheduler.framework.nodeinfo import Snapshot
+from kubesim.scheduler.framework.snapshot import Snapshot
 
 WFFC = "WaitForFirstConsumer"
 

@@ -17,8 +17,8 @@ from typing import Sequence
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (MAX_NODE_SCORE, Handle, PreScorePlugin,
                                                    ScorePlugin)
-from kubesim.scheduler.framework.nodeinfo import NodeInfo, PodInfo
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.noderesources.resource_allocation import (
     ResourceAllocationScorer, resource_specs)
 

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (FilterPlugin, Handle, PreFilterPlugin,
                                                    PreScorePlugin, ScorePlugin)
-from kubesim.scheduler.framework.nodeinfo import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS,
-                                                  NodeInfo, PodInfo, Resource,
-                                                  is_extended_resource_name,
-                                                  pod_info_request_resource, pod_request_resource)
+from kubesim.scheduler.framework.pod_resources import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS,
+                                                       is_extended_resource_name,
+                                                       pod_requests_ints)
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo, Resource
 from kubesim.scheduler.plugins.noderesources.least_allocated import least_resource_scorer
 from kubesim.scheduler.plugins.noderesources.most_allocated import most_resource_scorer
 from kubesim.scheduler.plugins.noderesources.requested_to_capacity_ratio import (
@@ -57,6 +57,25 @@ class InsufficientResource:
     used: int
     capacity: int
     unresolvable: bool = False
+
+
+def compute_pod_resource_request(pod: dict) -> Resource:
+    """``computePodResourceRequest``: the pod's ``PodRequests`` (without status resources: the
+    pod is not running yet) as a Resource (``SetMaxResource``)."""
+    r = Resource()
+    r.set_max_ints(pod_requests_ints(pod))
+    return r
+
+
+def pod_info_resource_request(pi: PodInfo) -> Resource:
+    """``compute_pod_resource_request(pi.pod)``, from the requests the PodInfo already holds
+    when its status played no part in them."""
+    reqs, _, status_free = pi.request_lists
+    if not status_free:
+        return compute_pod_resource_request(pi.pod)
+    r = Resource()
+    r.set_max_ints(reqs)
+    return r
 
 
 def fits_request(pod_request: Resource, node: NodeInfo, ignored: frozenset[str] = frozenset(),
@@ -100,7 +119,7 @@ def fits_request(pod_request: Resource, node: NodeInfo, ignored: frozenset[str] 
 
 def fits(pod: dict, node: NodeInfo) -> list[InsufficientResource]:
     """``Fits``: the pod's request checked against the node."""
-    return fits_request(pod_request_resource(pod), node)
+    return fits_request(compute_pod_resource_request(pod), node)
 
 
 def status_for(lacks: list[InsufficientResource]) -> Status | None:
@@ -177,7 +196,7 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
         self.scorer = build_scorer(self.args)
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
-        state.write(PRE_FILTER_STATE_KEY, pod_info_request_resource(pod))
+        state.write(PRE_FILTER_STATE_KEY, pod_info_resource_request(pod))
         return None, None
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:

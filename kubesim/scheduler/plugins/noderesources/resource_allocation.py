@@ -11,12 +11,12 @@ zero allocatable are skipped; ``calculatePodResourceRequest`` applies the non-ze
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
-from kubesim.scheduler.framework.nodeinfo import (CPU, EPHEMERAL_STORAGE, MEMORY, NodeInfo,
-                                                  PodInfo, is_scalar_resource_name,
-                                                  pod_info_scoring_requests, pod_scoring_requests)
+from kubesim.scheduler.framework.pod_resources import (CPU, EPHEMERAL_STORAGE, MEMORY,
+                                                       is_scalar_resource_name, pod_requests_ints)
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 Scorer = Callable[[Sequence[int], Sequence[int]], int]
 
@@ -28,6 +28,27 @@ def resource_specs(resources: list[dict] | None) -> list[tuple[str, int]]:
     if not resources:
         return list(DEFAULT_RESOURCES)
     return [(r.get("name", ""), int(r.get("weight") or 1)) for r in resources]
+
+
+def calculate_pod_resource_request_list(pod: dict, resource_names: Iterable[str], *,
+                                        use_requested: bool) -> list[int]:
+    """``calculatePodResourceRequestList``: the pod's ``PodRequests`` with status resources and,
+    unless ``use_requested``, the non-zero defaults for containers without a cpu / memory
+    request, for each resource (cpu in millicores)."""
+    reqs = pod_requests_ints(pod, use_status=True,
+                             non_missing=() if use_requested else (CPU, MEMORY))
+    return [reqs.get(name, 0) for name in resource_names]
+
+
+def pod_info_resource_request_list(pi: PodInfo, resource_names: Iterable[str], *,
+                                   use_requested: bool) -> list[int]:
+    """``calculate_pod_resource_request_list(pi.pod, ...)``, from the requests the PodInfo
+    already holds."""
+    reqs = pi.request_lists[0] if use_requested else pi.request_lists[1]
+    if reqs is None:
+        return calculate_pod_resource_request_list(pi.pod, resource_names,
+                                                   use_requested=use_requested)
+    return [reqs.get(name, 0) for name in resource_names]
 
 
 def allocatable_and_requested(node: NodeInfo, resource: str, pod_request: int,
@@ -61,13 +82,13 @@ class ResourceAllocationScorer:
 
     def pod_requests(self, pod: dict) -> list[int]:
         """``calculatePodResourceRequestList``."""
-        return pod_scoring_requests(pod, [name for name, _ in self.resources],
-                                    use_requested=self.use_requested)
+        return calculate_pod_resource_request_list(pod, [name for name, _ in self.resources],
+                                                   use_requested=self.use_requested)
 
     def pod_info_requests(self, pi: PodInfo) -> list[int]:
         """``pod_requests(pi.pod)`` from the requests the PodInfo already holds."""
-        return pod_info_scoring_requests(pi, [name for name, _ in self.resources],
-                                         use_requested=self.use_requested)
+        return pod_info_resource_request_list(pi, [name for name, _ in self.resources],
+                                              use_requested=self.use_requested)
 
     def score(self, node: NodeInfo, pod_requests: Sequence[int]) -> tuple[int, Status | None]:
         if not self.resources:

@@ -7,9 +7,10 @@ The node of upstream's table: allocatable 10m cpu, 20 bytes memory, 32 pods, 5 e
 
 import pytest
 
-from kubesim.scheduler.framework.nodeinfo import Resource, pod_request_resource
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import Resource
 from kubesim.scheduler.plugins.noderesources.fit import (Fit, InsufficientResource,
+                                                         compute_pod_resource_request,
                                                          fits_request, validate_args)
 
 from ...builders import make_node, make_pod
@@ -162,18 +163,18 @@ def test_sidecar_requests_accumulate_for_later_init_containers():
     # sidecar 2m runs alongside init 3m (5m) and alongside the app 1m (3m) -> max 5m
     p = make_pod("p").init_req({"cpu": "2m"}, restart_policy="Always").init_req(
         {"cpu": "3m"}).req(cpu="1m").obj()
-    assert pod_request_resource(p).milli_cpu == 5
+    assert compute_pod_resource_request(p).milli_cpu == 5
 
 
 def test_pod_level_requests_override_container_requests():
     p = make_pod("p").req(cpu="1", memory="1Gi").pod_requests(cpu="2").obj()
-    r = pod_request_resource(p)
+    r = compute_pod_resource_request(p)
     assert (r.milli_cpu, r.memory) == (2000, 1024 ** 3)
 
 
 def test_fits_request_reports_requested_used_and_capacity():
     ni = node_info(node(), used(res(8, 19)))
-    got = fits_request(pod_request_resource(pod(res(3, 1))), ni)
+    got = fits_request(compute_pod_resource_request(pod(res(3, 1))), ni)
     assert got == [InsufficientResource("cpu", CPU, 3, 8, 10, False)]
     assert fits_request(Resource(), ni) == []
 

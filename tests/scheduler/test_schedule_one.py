@@ -8,9 +8,10 @@ import pytest
 from kubesim.scheduler.framework.interface import ReservePlugin
 from kubesim.scheduler.framework.runtime import NodeToStatus
 from kubesim.scheduler.framework.status import Code, Status
-from kubesim.scheduler.scheduler import (Diagnosis, Scheduler, fit_error_message,
-                                         num_feasible_nodes_to_find, select_host,
-                                         truncate_message)
+from kubesim.scheduler.schedule_one import (Diagnosis, fit_error_message,
+                                            num_feasible_nodes_to_find, select_host,
+                                            truncate_message)
+from kubesim.scheduler.scheduler import Scheduler
 
 from .builders import make_node, make_pod
 

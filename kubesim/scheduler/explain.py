@@ -1,0 +1,135 @@
+"""explain-schedule's record of one scheduling attempt (DESIGN §3.5): kubesim's, not upstream's.
+
+kube-scheduler stops filtering a node at its first failing plugin and keeps no per-plugin
+scores; an explanation runs every filter plugin on every node and keeps every score. What it
+records follows upstream's cycle (kubesim/scheduler/schedule_one.py): a node's verdicts are
+those of findNodesThatFitPod's first pass with the nominated pods of equal or higher priority
+counted on the node (pkg/scheduler/framework/runtime/framework.go ``addGENominatedPods``); a node
+outside a PreFilterResult's node subset fails with "node(s) didn't satisfy plugin(s) [...]"
+(schedule_one.go); the scores are those prioritizeNodes computed (the raw score, after
+NormalizeScore, after the weight).
+
+``-o json`` shape: ``{"kind": "ScheduleExplanation", "apiVersion": "kubesim.io/v1alpha1", "pod",
+"profile", "outcome", "node", "message", "nodes": {name: {"filter": {plugin: "passed" |
+"skipped" | reason}, "feasible", "score": {plugin: {"raw", "normalized", "weight", "final"}},
+"total"}}, "preemption"}``.
+"""
+
+from __future__ import annotations
+
+from kubesim.scheduler import config as schedconfig
+from kubesim.scheduler.framework.cycle_state import CycleState
+from kubesim.scheduler.framework.interface import PreFilterResult
+from kubesim.scheduler.framework.runtime import Framework, ScoreTable, go_list
+from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
+
+EXPLANATION_KIND = "ScheduleExplanation"
+EXPLANATION_API_VERSION = "kubesim.io/v1alpha1"
+
+
+def base_explanation(pod: dict) -> dict:
+    """A ScheduleExplanation of ``pod`` before the cycle fills it in."""
+    meta = pod.get("metadata") or {}
+    spec = pod.get("spec") or {}
+    return {
+        "kind": EXPLANATION_KIND, "apiVersion": EXPLANATION_API_VERSION,
+        "pod": {"namespace": meta.get("namespace") or "default", "name": meta.get("name", "")},
+        "profile": spec.get("schedulerName") or schedconfig.DEFAULT_SCHEDULER_NAME,
+        "outcome": "", "node": None, "message": "", "nodes": {}, "preemption": None,
+    }
+
+
+def filter_verdicts(fwk: Framework, state: CycleState, pod: PodInfo, all_nodes: list[NodeInfo],
+                    nominated: dict[str, list[PodInfo]], pre_res: PreFilterResult | None,
+                    with_nodes: set[str]) -> dict[str, dict]:
+    """Every filter plugin's verdict on every node (not only up to the first failure), and
+    whether the node is feasible; a node outside PreFilter's node subset fails the plugins
+    that narrowed it down. ``"_first"`` keeps the first failing Status, which the search for
+    feasible nodes then uses instead of filtering again."""
+    verdicts: dict[str, dict] = {}
+    restricted = pre_res is not None and not pre_res.all_nodes()
+    allowed = (pre_res.node_names or set()) if restricted else None
+    absent_msg = f"node(s) didn't satisfy plugin(s) {go_list(sorted(with_nodes))}"
+    for ni in all_nodes:
+        # With nominated pods the verdicts are those of upstream's first pass (nominated
+        # pods of equal or higher priority counted on the node).
+        aug = fwk.add_nominated_pods(state, pod, ni, nominated.get(ni.name))
+        if aug is not None and aug[2] is None:
+            results = fwk.run_all_filter_plugins(aug[0], pod, aug[1])
+        else:
+            results = fwk.run_all_filter_plugins(state, pod, ni)
+        filt: dict[str, str] = {}
+        first: Status | None = None
+        for name, st in results:
+            if restricted and ni.name not in allowed and name in with_nodes:
+                filt[name] = absent_msg
+                continue
+            if st == "skipped":
+                filt[name] = "skipped"
+            elif st is None:
+                filt[name] = "passed"
+            else:
+                filt[name] = st.message()  # type: ignore[union-attr]
+                if first is None:
+                    first = st  # type: ignore[assignment]
+        if restricted and ni.name not in allowed:
+            for name in sorted(with_nodes):
+                filt.setdefault(name, absent_msg)
+            feasible = False
+        else:
+            feasible = first is None
+        verdicts[ni.name] = {"filter": filt, "feasible": feasible, "_first": first}
+    return verdicts
+
+
+def pre_filter_rejection_verdicts(fwk: Framework, state: CycleState, pod: PodInfo,
+                                  nodes: list[NodeInfo], record: dict) -> dict[str, dict]:
+    """The verdicts when a PreFilter rejected the pod: that plugin's status on every node, a
+    plugin whose PreFilter returned Skip "skipped", every other filter run on each node."""
+    verdicts: dict[str, dict] = {}
+    for ni in nodes:
+        filt: dict[str, str] = {}
+        for pl in fwk.filter:
+            r = record.get(pl.name)
+            st = r[1] if r is not None else None
+            if st is not None and st.code == Code.Skip:
+                filt[pl.name] = "skipped"
+            elif st is not None and not st.is_success():
+                filt[pl.name] = st.message()
+            else:
+                v = pl.filter(state, pod, ni)
+                filt[pl.name] = "passed" if v is None or v.is_success() else v.message()
+        verdicts[ni.name] = {"filter": filt, "feasible": False, "_first": None}
+    return verdicts
+
+
+def explain_nodes(fwk: Framework, verdicts: dict[str, dict] | None, table: ScoreTable | None
+                  ) -> dict[str, dict]:
+    """The explanation's ``nodes``: each node's filter verdicts and, for a scored node, each
+    score plugin's raw, normalized, weighted and final score and the total."""
+    out: dict[str, dict] = {}
+    if not verdicts:
+        return out
+    index = {n: i for i, n in enumerate(table.node_names)} if table is not None else {}
+    for name, v in verdicts.items():
+        entry: dict = {"filter": v["filter"], "feasible": v["feasible"]}
+        if table is not None and name in index:
+            i = index[name]
+            score: dict[str, dict] = {}
+            total = 0
+            for pl in fwk.score:
+                w = fwk.weights.get(pl.name, 1)
+                if pl.name in table.raw:
+                    raw = table.raw[pl.name][i]
+                    norm = table.normalized[pl.name][i]
+                    score[pl.name] = {"raw": raw, "normalized": norm, "weight": w,
+                                      "final": norm * w}
+                    total += norm * w
+                else:
+                    score[pl.name] = {"skipped": True, "raw": 0, "normalized": 0,
+                                      "weight": w, "final": 0}
+            entry["score"] = score
+            entry["total"] = total
+        out[name] = entry
+    return out

@@ -1,0 +1,177 @@
+"""The scheduler's snapshot of the cluster for one scheduling cycle, in the node tree's order.
+
+Upstream: pkg/scheduler/backend/cache/snapshot.go (``Snapshot``: the node infos in order, the
+lookup by name, ``havePodsWithAffinityNodeInfoList`` and
+``havePodsWithRequiredAntiAffinityNodeInfoList``, image states: the size from the first node
+reporting an image name, NumNodes = the nodes having it), pkg/scheduler/backend/cache/
+node_tree.go (``nodeTree.list``: the nodes interleaved zone by zone, zones in order of
+appearance; ``utilnode.GetZoneKey``), pkg/scheduler/scheduler.go (the pod informer ignores
+Succeeded and Failed pods).
+
+kubesim builds a snapshot from all nodes and pods once per command instead of keeping a cache
+up to date from informers.
+"""
+
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from typing import Iterable
+
+from kubesim.scheduler.framework.types import (NO_IMAGE_STATES, ImageStateSummary, NodeInfo,
+                                               PodInfo, affinity_epoch)
+
+
+# -- node tree ---------------------------------------------------------------------------------
+_NO_LABEL = object()
+
+
+def _zone_key(node: dict) -> str:
+    """``utilnode.GetZoneKey``."""
+    labels = (node.get("metadata") or {}).get("labels") or {}
+    zone = labels.get("topology.kubernetes.io/zone", _NO_LABEL)
+    if zone is _NO_LABEL:
+        zone = labels.get("failure-domain.beta.kubernetes.io/zone", "")
+    region = labels.get("topology.kubernetes.io/region", _NO_LABEL)
+    if region is _NO_LABEL:
+        region = labels.get("failure-domain.beta.kubernetes.io/region", "")
+    if not region and not zone:
+        return ""
+    return region + ":\x00:" + zone
+
+
+def zone_interleaved(nodes: list[dict]) -> list[dict]:
+    """The node tree's listing order: one node per zone in turn, zones in order of appearance."""
+    zones: dict[str, list[dict]] = {}
+    for n in nodes:
+        zones.setdefault(_zone_key(n), []).append(n)
+    if len(zones) <= 1:
+        return list(nodes)
+    out: list[dict] = []
+    lists = list(zones.values())
+    i = 0
+    while len(out) < len(nodes):
+        for lst in lists:
+            if i < len(lst):
+                out.append(lst[i])
+        i += 1
+    return out
+
+
+# -- Snapshot ----------------------------------------------------------------------------------
+TERMINAL_PHASES = ("Succeeded", "Failed")
+
+
+def is_terminal_pod(pod: dict) -> bool:
+    return ((pod.get("status") or {}).get("phase")) in TERMINAL_PHASES
+
+
+@contextmanager
+def gc_paused():
+    """The cyclic garbage collector off while a cluster's worth of acyclic PodInfo / NodeInfo
+    objects is built: otherwise allocating them triggers repeated collections that walk every
+    live object (the whole stored state), costing more than the building itself."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+class Snapshot:
+    """The node infos of one scheduling cycle, in the node tree's order, plus lookups."""
+
+    __slots__ = ("node_info_list", "node_info_map", "image_states", "_affinity_lists")
+
+    def __init__(self, node_infos: list[NodeInfo] | None = None) -> None:
+        self.node_info_list: list[NodeInfo] = list(node_infos or [])
+        self.node_info_map: dict[str, NodeInfo] = {ni.name: ni for ni in self.node_info_list}
+        self.image_states: dict[str, ImageStateSummary] = {}
+        # (epoch, list object, its length, with affinity, with required anti-affinity)
+        self._affinity_lists: tuple | None = None
+
+    @classmethod
+    def build(cls, nodes: list[dict], pods: Iterable[dict | PodInfo] = ()) -> "Snapshot":
+        snap = cls.of_nodes(nodes)
+        node_info_map = snap.node_info_map
+        for p in pods:
+            pi = p if isinstance(p, PodInfo) else None
+            pod = pi.pod if pi is not None else p
+            node_name = ((pod.get("spec") or {}).get("nodeName")) or ""
+            if not node_name:
+                continue
+            status = pod.get("status")
+            if status and status.get("phase") in TERMINAL_PHASES:
+                continue
+            ni = node_info_map.get(node_name)
+            if ni is None:
+                continue
+            ni.pods.append(pi if pi is not None else PodInfo(pod))
+        snap.account_appended_pods()
+        return snap
+
+    @classmethod
+    def of_nodes(cls, nodes: list[dict]) -> "Snapshot":
+        """The first half of ``build``: the nodes (in node tree order) and images, no pods
+        yet. Pods may then be appended to ``NodeInfo.pods`` in order, followed by
+        ``account_appended_pods``, which makes it the same as ``build`` with those pods."""
+        snap = cls([NodeInfo(n) for n in zone_interleaved(list(nodes))])
+        snap._build_images()
+        return snap
+
+    def account_appended_pods(self) -> None:
+        """Account the pods appended to the nodes since ``of_nodes`` (call once)."""
+        for ni in self.node_info_list:
+            if ni.pods:
+                ni._account_added_pods(ni.pods)
+
+    def _build_images(self) -> None:
+        states: dict[str, ImageStateSummary] = {}
+        for ni in self.node_info_list:
+            images = (ni.node.get("status") or {}).get("images")
+            if not images:
+                ni.image_states = NO_IMAGE_STATES
+                continue
+            mine: dict[str, ImageStateSummary] = {}
+            for image in images:
+                size = int(image.get("sizeBytes") or 0)
+                for name in image.get("names") or ():
+                    st = states.get(name)
+                    if st is None:
+                        st = states[name] = ImageStateSummary(size, 0)
+                    if name not in mine:
+                        mine[name] = st
+                        st.num_nodes += 1
+            ni.image_states = mine
+        self.image_states = states
+
+    def get(self, name: str) -> NodeInfo | None:
+        return self.node_info_map.get(name)
+
+    def num_nodes(self) -> int:
+        return len(self.node_info_list)
+
+    def list(self) -> list[NodeInfo]:
+        return self.node_info_list
+
+    def _affinity_cache(self) -> tuple:
+        """The two "nodes having pods with ..." lists, recomputed only after some NodeInfo's
+        affinity pods changed (or the node list was replaced or resized)."""
+        c = self._affinity_lists
+        lst = self.node_info_list
+        epoch = affinity_epoch()
+        if c is None or c[0] != epoch or c[1] is not lst or c[2] != len(lst):
+            c = self._affinity_lists = (
+                epoch, lst, len(lst),
+                [ni for ni in lst if ni.pods_with_affinity],
+                [ni for ni in lst if ni.pods_with_required_anti_affinity])
+        return c
+
+    def have_pods_with_affinity_list(self) -> list[NodeInfo]:
+        return list(self._affinity_cache()[3])
+
+    def have_pods_with_required_anti_affinity_list(self) -> list[NodeInfo]:
+        return list(self._affinity_cache()[4])

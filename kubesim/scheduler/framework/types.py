@@ -1,0 +1,518 @@
+"""The scheduler's typed cluster objects: Resource, PodInfo, NodeInfo, host ports, images.
+
+Upstream: pkg/scheduler/framework/types.go (``Resource`` with ``NewResource``/``Add``/
+``SetMaxResource``, ``PodInfo`` and ``CalculateResource``, ``NodeInfo`` with ``AddPodInfo``/
+``RemovePod``/``SetNode``/``Snapshot`` and its generation), staging/src/k8s.io/kube-scheduler/
+framework/types.go (``ImageStateSummary``, ``HostPortInfo`` and its conflict rule around
+0.0.0.0), pkg/scheduler/util/utils.go (``GetHostPorts``: containers plus restartable init
+containers), k8s.io/component-helpers/scheduling/corev1 (``PodPriority``).
+
+A PodInfo's requests come from :mod:`kubesim.scheduler.framework.pod_resources`
+(component-helpers' ``PodRequests`` read in the scheduler's integers). Its ``requests`` and
+``host_ports`` are read-only: pods requesting the same share one Resource.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Iterable, Mapping
+
+from kubesim.scheduler.framework.pod_resources import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS,
+                                                       is_scalar_resource_name, milli_of,
+                                                       pod_info_requests, units_of)
+
+
+# -- Resource ---------------------------------------------------------------------------------
+class Resource:
+    """Integer resource amounts: millicores, bytes, pod slots and scalar resources."""
+
+    __slots__ = ("milli_cpu", "memory", "ephemeral_storage", "allowed_pod_number", "scalar")
+
+    def __init__(self, milli_cpu: int = 0, memory: int = 0, ephemeral_storage: int = 0,
+                 allowed_pod_number: int = 0, scalar: dict[str, int] | None = None) -> None:
+        self.milli_cpu = milli_cpu
+        self.memory = memory
+        self.ephemeral_storage = ephemeral_storage
+        self.allowed_pod_number = allowed_pod_number
+        self.scalar = scalar if scalar is not None else {}
+
+    @classmethod
+    def from_list(cls, rl: dict | None) -> "Resource":
+        """``NewResource``: a ResourceList (strings or exact numbers) converted."""
+        r = cls()
+        r.add_list(rl)
+        return r
+
+    def add_list(self, rl: dict | None) -> None:
+        """``Resource.Add``."""
+        if not rl:
+            return
+        for name, q in rl.items():
+            if name == CPU:
+                self.milli_cpu += milli_of(q)
+                continue
+            v = units_of(q)
+            if name == MEMORY:
+                self.memory += v
+            elif name == PODS:
+                self.allowed_pod_number += v
+            elif name == EPHEMERAL_STORAGE:
+                self.ephemeral_storage += v
+            elif is_scalar_resource_name(name):
+                self.scalar[name] = self.scalar.get(name, 0) + v
+
+    def set_max_ints(self, reqs: dict[str, int]) -> None:
+        """``Resource.SetMaxResource`` of a list already converted (cpu in millicores, the rest in
+        units); pods are not a request and are ignored."""
+        for name, v in reqs.items():
+            if name == MEMORY:
+                self.memory = max(self.memory, v)
+            elif name == CPU:
+                self.milli_cpu = max(self.milli_cpu, v)
+            elif name == EPHEMERAL_STORAGE:
+                self.ephemeral_storage = max(self.ephemeral_storage, v)
+            elif is_scalar_resource_name(name):
+                self.scalar[name] = max(self.scalar.get(name, 0), v)
+
+    @classmethod
+    def from_ints(cls, reqs: dict[str, int]) -> "Resource":
+        """``from_list`` of a list already converted (cpu in millicores, the rest in units)."""
+        r = cls()
+        for name, v in reqs.items():
+            if name == CPU:
+                r.milli_cpu += v
+            elif name == MEMORY:
+                r.memory += v
+            elif name == PODS:
+                r.allowed_pod_number += v
+            elif name == EPHEMERAL_STORAGE:
+                r.ephemeral_storage += v
+            elif is_scalar_resource_name(name):
+                r.scalar[name] = r.scalar.get(name, 0) + v
+        return r
+
+    def add(self, other: "Resource", sign: int = 1) -> None:
+        self.milli_cpu += sign * other.milli_cpu
+        self.memory += sign * other.memory
+        self.ephemeral_storage += sign * other.ephemeral_storage
+        for k, v in other.scalar.items():
+            self.scalar[k] = self.scalar.get(k, 0) + sign * v
+
+    def is_zero(self) -> bool:
+        return (self.milli_cpu == 0 and self.memory == 0 and self.ephemeral_storage == 0
+                and not self.scalar)
+
+    def clone(self) -> "Resource":
+        return Resource(self.milli_cpu, self.memory, self.ephemeral_storage,
+                        self.allowed_pod_number, dict(self.scalar))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Resource):
+            return NotImplemented
+        return (self.milli_cpu, self.memory, self.ephemeral_storage, self.allowed_pod_number,
+                self.scalar) == (other.milli_cpu, other.memory, other.ephemeral_storage,
+                                 other.allowed_pod_number, other.scalar)
+
+    def __repr__(self) -> str:
+        return (f"Resource(milli_cpu={self.milli_cpu}, memory={self.memory}, "
+                f"ephemeral_storage={self.ephemeral_storage}, "
+                f"allowed_pod_number={self.allowed_pod_number}, scalar={self.scalar})")
+
+
+# -- host ports --------------------------------------------------------------------------------
+def host_ports(pod: dict) -> list[tuple[str, str, int]]:
+    """``GetHostPorts``: (hostIP, protocol, hostPort) of sidecars and containers with hostPort > 0."""
+    spec = pod.get("spec") or {}
+    out: list[tuple[str, str, int]] = []
+    for c in spec.get("initContainers") or ():
+        if c.get("restartPolicy") != "Always":
+            continue
+        for p in c.get("ports") or ():
+            hp = int(p.get("hostPort") or 0)
+            if hp > 0:
+                out.append((p.get("hostIP") or "", p.get("protocol") or "", hp))
+    for c in spec.get("containers") or ():
+        for p in c.get("ports") or ():
+            hp = int(p.get("hostPort") or 0)
+            if hp > 0:
+                out.append((p.get("hostIP") or "", p.get("protocol") or "", hp))
+    return out
+
+
+DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
+
+
+def _sanitize(ip: str, protocol: str) -> tuple[str, str]:
+    return (ip or DEFAULT_BIND_ALL_HOST_IP, protocol or "TCP")
+
+
+class HostPortInfo(dict):
+    """ip -> {(protocol, port)}; upstream's ``HostPortInfo``."""
+
+    __slots__ = ()
+
+    def add(self, ip: str, protocol: str, port: int) -> None:
+        if port <= 0:
+            return
+        ip, protocol = _sanitize(ip, protocol)
+        self.setdefault(ip, set()).add((protocol, port))
+
+    def remove(self, ip: str, protocol: str, port: int) -> None:
+        if port <= 0:
+            return
+        ip, protocol = _sanitize(ip, protocol)
+        m = self.get(ip)
+        if m is not None:
+            m.discard((protocol, port))
+            if not m:
+                del self[ip]
+
+    def check_conflict(self, ip: str, protocol: str, port: int) -> bool:
+        if port <= 0:
+            return False
+        ip, protocol = _sanitize(ip, protocol)
+        pp = (protocol, port)
+        if ip == DEFAULT_BIND_ALL_HOST_IP:
+            return any(pp in m for m in self.values())
+        for key in (DEFAULT_BIND_ALL_HOST_IP, ip):
+            m = self.get(key)
+            if m is not None and pp in m:
+                return True
+        return False
+
+    def clone(self) -> "HostPortInfo":
+        out = HostPortInfo()
+        for k, v in self.items():
+            out[k] = set(v)
+        return out
+
+
+# -- PodInfo -----------------------------------------------------------------------------------
+def pod_priority(pod: dict) -> int:
+    """``corev1helpers.PodPriority``: spec.priority, else 0."""
+    p = (pod.get("spec") or {}).get("priority")
+    return int(p) if p is not None else 0
+
+
+def pod_key(pod: dict) -> str:
+    meta = pod.get("metadata") or {}
+    uid = meta.get("uid")
+    if uid:
+        return uid
+    return f"{meta.get('namespace') or 'default'}/{meta.get('name', '')}"
+
+
+# PodInfo.requests of pods without scalar resources, shared between pods requesting the same
+# (PodInfo.requests is read-only; assumed_on shares it the same way).
+_SHARED_REQUESTS: dict[tuple[int, int, int, int], Resource] = {}
+_SHARED_REQUESTS_LIMIT = 1 << 16
+
+
+def _pod_resource(milli_cpu: int, memory: int, ephemeral_storage: int, pods: int,
+                  scalar: dict[str, int] | None) -> Resource:
+    if scalar:
+        return Resource(milli_cpu, memory, ephemeral_storage, pods, scalar)
+    key = (milli_cpu, memory, ephemeral_storage, pods)
+    r = _SHARED_REQUESTS.get(key)
+    if r is None:
+        if len(_SHARED_REQUESTS) >= _SHARED_REQUESTS_LIMIT:
+            _SHARED_REQUESTS.clear()
+        r = _SHARED_REQUESTS[key] = Resource(milli_cpu, memory, ephemeral_storage, pods)
+    return r
+
+
+def _pod_resource_from_ints(reqs: dict[str, int]) -> Resource:
+    """``Resource.from_list`` of a converted request list, for PodInfo.requests (read-only)."""
+    if len(reqs) == (CPU in reqs) + (MEMORY in reqs):  # nothing but cpu and memory
+        return _pod_resource(reqs.get(CPU, 0), reqs.get(MEMORY, 0), 0, 0, None)
+    r = Resource.from_ints(reqs)
+    return _pod_resource(r.milli_cpu, r.memory, r.ephemeral_storage, r.allowed_pod_number,
+                         r.scalar)
+
+
+def _request_lists(reqs: dict[str, int], non0: dict[str, int], pod_level_set: bool,
+                   status_free: bool) -> tuple[dict[str, int], dict[str, int] | None, bool]:
+    return reqs, None if pod_level_set else non0, status_free
+
+
+class PodInfo:
+    """A pod with what the scheduler precomputes about it. ``requests`` (a Resource) and
+    ``host_ports`` (a tuple) are read-only: pods requesting the same share one Resource."""
+
+    __slots__ = ("pod", "key", "namespace", "name", "priority", "requests", "non0_cpu", "non0_mem",
+                 "host_ports", "has_affinity", "has_required_anti_affinity", "node_name",
+                 "scratch", "_request_lists")
+
+    def __init__(self, pod: dict) -> None:
+        meta = pod.get("metadata") or {}
+        spec = pod.get("spec") or {}
+        self.pod = pod
+        namespace = meta.get("namespace") or "default"
+        name = meta.get("name", "")
+        uid = meta.get("uid")
+        self.key = uid if uid else f"{namespace}/{name}"
+        self.namespace = namespace
+        self.name = name
+        p = spec.get("priority")
+        self.priority = int(p) if p is not None else 0
+        self.node_name = spec.get("nodeName") or ""
+        reqs, non0, pod_level_set, status_free = pod_info_requests(pod)  # CalculateResource
+        self.requests = _pod_resource_from_ints(reqs)
+        self.non0_cpu = non0.get(CPU, 0)
+        self.non0_mem = non0.get(MEMORY, 0)
+        # Kept for the pod being scheduled (request_lists); a bound pod drops them, which keeps
+        # a cluster's worth of PodInfos small.
+        self._request_lists = None if self.node_name else _request_lists(
+            reqs, non0, pod_level_set, status_free)
+        self.host_ports = tuple(host_ports(pod))
+        aff = spec.get("affinity")
+        if aff:
+            self.has_affinity = bool(aff.get("podAffinity") or aff.get("podAntiAffinity"))
+            anti = aff.get("podAntiAffinity") or {}
+            self.has_required_anti_affinity = bool(
+                anti.get("requiredDuringSchedulingIgnoredDuringExecution"))
+        else:
+            self.has_affinity = self.has_required_anti_affinity = False
+        # Plugins may cache parsed data about this pod here (keyed by plugin name).
+        self.scratch: dict = {}
+
+    @property
+    def request_lists(self) -> tuple[dict[str, int], dict[str, int] | None, bool]:
+        """(requests with status, requests with status and the scorer's non-zero defaults or
+        None when pod-level requests make them differ, whether the status played no part so the
+        first one is also the spec-only PodRequests), each converted to ints (cpu millicores);
+        read-only."""
+        rl = self._request_lists
+        if rl is None:
+            rl = self._request_lists = _request_lists(*pod_info_requests(self.pod))
+        return rl
+
+    def assumed_on(self, node_name: str) -> "PodInfo":
+        """This pod as assumed onto a node: a copy of the manifest with spec.nodeName set and
+        the same precomputed data (requests do not change by binding)."""
+        pod = dict(self.pod)
+        pod["spec"] = dict(self.pod.get("spec") or {})
+        pod["spec"]["nodeName"] = node_name
+        c = PodInfo.__new__(PodInfo)
+        for attr in _POD_INFO_SHARED_SLOTS:
+            setattr(c, attr, getattr(self, attr))
+        c.pod = pod
+        c.node_name = node_name
+        c.scratch = {}
+        c._request_lists = None  # only the incoming pod needs them; keep memory flat
+        return c
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+    def __repr__(self) -> str:
+        return f"PodInfo({self.full_name})"
+
+
+# What assumed_on copies (requests and the rest are read-only, so shared); not the manifest,
+# the plugins' scratch nor the request lists.
+_POD_INFO_SHARED_SLOTS = tuple(a for a in PodInfo.__slots__
+                               if a not in ("pod", "node_name", "scratch", "_request_lists"))
+
+
+# -- NodeInfo ----------------------------------------------------------------------------------
+# Bumped whenever any NodeInfo's pods_with_affinity / pods_with_required_anti_affinity changes,
+# so a Snapshot can keep its "nodes having such pods" lists between cycles (upstream keeps
+# havePodsWithAffinityNodeInfoList up to date in UpdateSnapshot the same way).
+_AFFINITY_EPOCH = [0]
+
+
+def affinity_epoch() -> int:
+    """A number that changes whenever some NodeInfo's pods with (anti-)affinity change."""
+    return _AFFINITY_EPOCH[0]
+
+
+_NO_PODS: tuple = ()
+_NO_TAINTS: tuple = ()
+NO_IMAGE_STATES: Mapping[str, "ImageStateSummary"] = MappingProxyType({})  # read-only
+
+
+class ImageStateSummary:
+    """An image's size and how many nodes have it."""
+
+    __slots__ = ("size", "num_nodes")
+
+    def __init__(self, size: int, num_nodes: int = 0) -> None:
+        self.size = size
+        self.num_nodes = num_nodes
+
+    def __repr__(self) -> str:
+        return f"ImageStateSummary(size={self.size}, num_nodes={self.num_nodes})"
+
+
+class NodeInfo:
+    """Node-level aggregates: the node, its pods, requested/allocatable resources, ports, images."""
+
+    __slots__ = ("node", "name", "labels", "taints", "unschedulable", "pods", "pods_with_affinity",
+                 "pods_with_required_anti_affinity", "used_ports", "requested",
+                 "non_zero_requested", "allocatable", "image_states", "generation", "memo")
+
+    def __init__(self, node: dict | None = None, pods: Iterable[PodInfo] = ()) -> None:
+        self.pods: list[PodInfo] = []
+        # Read-only empty placeholders until the first such pod / the snapshot's images.
+        self.pods_with_affinity: list[PodInfo] | tuple = _NO_PODS
+        self.pods_with_required_anti_affinity: list[PodInfo] | tuple = _NO_PODS
+        self.used_ports = HostPortInfo()
+        self.requested = Resource()
+        self.non_zero_requested = Resource()
+        self.image_states: Mapping[str, ImageStateSummary] = NO_IMAGE_STATES
+        # Plugins may memoize per-node results here, each entry valid only for the generation it
+        # was computed at (every change of the node or its pods bumps the generation).
+        self.memo: dict = {}
+        if node is not None:
+            # set_node(node), inlined
+            meta = node.get("metadata") or {}
+            spec = node.get("spec") or {}
+            self.node = node
+            self.name = meta.get("name", "")
+            self.labels = meta.get("labels") or {}
+            self.taints = spec.get("taints") or _NO_TAINTS
+            self.unschedulable = bool(spec.get("unschedulable"))
+            self.allocatable = Resource.from_list((node.get("status") or {}).get("allocatable"))
+            self.generation = 1
+        else:
+            self.node: dict = {}
+            self.name = ""
+            self.labels: dict = {}
+            self.taints: list | tuple = _NO_TAINTS
+            self.unschedulable = False
+            self.allocatable = Resource()
+            self.generation = 0
+        for p in pods:
+            self.add_pod(p)
+
+    def set_node(self, node: dict) -> None:
+        meta = node.get("metadata") or {}
+        spec = node.get("spec") or {}
+        self.node = node
+        self.name = meta.get("name", "")
+        self.labels = meta.get("labels") or {}
+        self.taints = spec.get("taints") or _NO_TAINTS
+        self.unschedulable = bool(spec.get("unschedulable"))
+        self.allocatable = Resource.from_list((node.get("status") or {}).get("allocatable"))
+        self.generation += 1
+
+    def add_pod(self, pi: PodInfo) -> None:
+        self.pods.append(pi)
+        if pi.has_affinity or pi.has_required_anti_affinity:
+            self._note_affinity(pi)
+        # _update(pi, 1), inlined
+        u = self.requested
+        r = pi.requests
+        u.milli_cpu += r.milli_cpu
+        u.memory += r.memory
+        u.ephemeral_storage += r.ephemeral_storage
+        if r.scalar:
+            scalar = u.scalar
+            for k, v in r.scalar.items():
+                scalar[k] = scalar.get(k, 0) + v
+        u = self.non_zero_requested
+        u.milli_cpu += pi.non0_cpu
+        u.memory += pi.non0_mem
+        if pi.host_ports:
+            used = self.used_ports
+            for ip, proto, port in pi.host_ports:
+                used.add(ip, proto, port)
+        self.generation += 1
+
+    def _note_affinity(self, pi: PodInfo) -> None:
+        """Track a pod with (anti-)affinity terms for InterPodAffinity (the lists start as a
+        shared read-only placeholder)."""
+        if pi.has_affinity:
+            if self.pods_with_affinity is _NO_PODS:
+                self.pods_with_affinity = [pi]
+            else:
+                self.pods_with_affinity.append(pi)
+            _AFFINITY_EPOCH[0] += 1
+        if pi.has_required_anti_affinity:
+            if self.pods_with_required_anti_affinity is _NO_PODS:
+                self.pods_with_required_anti_affinity = [pi]
+            else:
+                self.pods_with_required_anti_affinity.append(pi)
+            _AFFINITY_EPOCH[0] += 1
+
+    def _account_added_pods(self, pis: list[PodInfo]) -> None:
+        """What ``add_pod`` does besides appending to ``pods``, for pods already appended in
+        this order (Snapshot.build fills each node in bulk this way: the same result, summed
+        in locals)."""
+        cpu = mem = eph = non0_cpu = non0_mem = 0
+        u = self.requested
+        for pi in pis:
+            if pi.has_affinity or pi.has_required_anti_affinity:
+                self._note_affinity(pi)
+            r = pi.requests
+            cpu += r.milli_cpu
+            mem += r.memory
+            eph += r.ephemeral_storage
+            if r.scalar:
+                scalar = u.scalar
+                for k, v in r.scalar.items():
+                    scalar[k] = scalar.get(k, 0) + v
+            non0_cpu += pi.non0_cpu
+            non0_mem += pi.non0_mem
+            if pi.host_ports:
+                used = self.used_ports
+                for ip, proto, port in pi.host_ports:
+                    used.add(ip, proto, port)
+        u.milli_cpu += cpu
+        u.memory += mem
+        u.ephemeral_storage += eph
+        u = self.non_zero_requested
+        u.milli_cpu += non0_cpu
+        u.memory += non0_mem
+        self.generation += len(pis)
+
+    def remove_pod(self, key: str) -> PodInfo | None:
+        for i, pi in enumerate(self.pods):
+            if pi.key == key:
+                del self.pods[i]
+                if pi.has_affinity:
+                    self.pods_with_affinity = [p for p in self.pods_with_affinity if p.key != key]
+                    _AFFINITY_EPOCH[0] += 1
+                if pi.has_required_anti_affinity:
+                    self.pods_with_required_anti_affinity = [
+                        p for p in self.pods_with_required_anti_affinity if p.key != key]
+                    _AFFINITY_EPOCH[0] += 1
+                self._update(pi, -1)
+                return pi
+        return None
+
+    def _update(self, pi: PodInfo, sign: int) -> None:
+        self.requested.add(pi.requests, sign)
+        self.non_zero_requested.milli_cpu += sign * pi.non0_cpu
+        self.non_zero_requested.memory += sign * pi.non0_mem
+        for ip, proto, port in pi.host_ports:
+            if sign > 0:
+                self.used_ports.add(ip, proto, port)
+            else:
+                self.used_ports.remove(ip, proto, port)
+        self.generation += 1
+
+    def clone(self) -> "NodeInfo":
+        """``Snapshot()``: a copy safe to add/remove pods on (the node object is shared)."""
+        c = NodeInfo.__new__(NodeInfo)
+        c.node = self.node
+        c.name = self.name
+        c.labels = self.labels
+        c.taints = self.taints
+        c.unschedulable = self.unschedulable
+        c.pods = list(self.pods)
+        c.pods_with_affinity = list(self.pods_with_affinity)
+        c.pods_with_required_anti_affinity = list(self.pods_with_required_anti_affinity)
+        c.used_ports = self.used_ports.clone()
+        c.requested = self.requested.clone()
+        c.non_zero_requested = self.non_zero_requested.clone()
+        c.allocatable = self.allocatable.clone()
+        c.image_states = self.image_states
+        c.generation = self.generation
+        c.memo = {}
+        return c
+
+    def __repr__(self) -> str:
+        return f"NodeInfo({self.name}, pods={len(self.pods)}, requested={self.requested!r})"

@@ -1,0 +1,167 @@
+"""PodTopologySpread's soft constraints: PreScore, Score and NormalizeScore.
+
+Upstream (v1.35): pkg/scheduler/framework/plugins/podtopologyspread/scoring.go
+(``preScoreState``, ``initPreScoreState``, PreScore counting the matching pods of all nodes,
+``topologyNormalizingWeight`` = ln(size + 2), ``scoreForCount`` = count * weight + maxSkew - 1,
+Score rounding half away from zero, NormalizeScore's ``100 * (max + min - s) / max`` with ignored
+nodes scoring 0). Hostname constraints are counted per node at Score.
+"""
+
+from __future__ import annotations
+
+import math
+
+from kubesim.scheduler.framework.interface import MAX_NODE_SCORE, NodeScore
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
+from kubesim.scheduler.plugins.podtopologyspread.common import (
+    LABEL_HOSTNAME, NAME, Constraint, NodeInclusion, match_node_inclusion_policies,
+    node_labels_match_spread_constraints, pod_counter, selector_groups)
+
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+
+_INVALID_SCORE = -1
+
+
+class PreScoreState:
+    """``preScoreState``: soft constraints, nodes lacking a topology key, pods per topology value
+    (hostname constraints are counted per node at Score) and each constraint's weight."""
+
+    __slots__ = ("constraints", "ignored_nodes", "topology_value_to_pod_counts",
+                 "topology_normalizing_weight", "counters")
+
+    def __init__(self) -> None:
+        self.constraints: list[Constraint] = []
+        self.ignored_nodes: set[str] = set()
+        self.topology_value_to_pod_counts: list[dict[str, int]] = []
+        self.topology_normalizing_weight: list[float] = []
+        self.counters: list = []  # kubesim: each constraint's compiled countPodsMatchSelector
+
+    def clone(self) -> "PreScoreState":
+        return self
+
+
+def topology_normalizing_weight(size: int) -> float:
+    """ln(size + 2): smaller topologies weigh less, so their counts are not watered down."""
+    return math.log(float(size + 2))
+
+
+def score_for_count(cnt: int, max_skew: int, tp_weight: float) -> float:
+    """count * weight + (maxSkew - 1): a larger maxSkew tolerates bigger differences."""
+    return float(cnt) * tp_weight + float(max_skew - 1)
+
+
+def go_round(x: float) -> int:
+    """Go's ``math.Round``: half away from zero."""
+    t = math.trunc(x)
+    if abs(x - t) >= 0.5:
+        t += 1 if x > 0 else -1
+    return int(t)
+
+
+def normalize_scores(scores: list[NodeScore], ignored: set[str] | frozenset[str] = frozenset()
+                     ) -> None:
+    """NormalizeScore in place: ``100 * (max + min - s) // max`` over the nodes not ignored
+    (fewer matching pods scores higher); all 100 when the maximum is 0; ignored nodes 0."""
+    min_score = None
+    max_score = 0
+    for s in scores:
+        if s.name in ignored:
+            s.score = _INVALID_SCORE
+            continue
+        if min_score is None or s.score < min_score:
+            min_score = s.score
+        if s.score > max_score:
+            max_score = s.score
+    for s in scores:
+        if s.score == _INVALID_SCORE:
+            s.score = 0
+            continue
+        if max_score == 0:
+            s.score = MAX_NODE_SCORE
+            continue
+        s.score = MAX_NODE_SCORE * (max_score + min_score - s.score) // max_score
+
+
+def init_pre_score_state(constraints: list[Constraint], filtered: list[NodeInfo],
+                         require_all: bool) -> PreScoreState:
+    """``initPreScoreState`` for the pod's soft ``constraints``: ignored nodes, domains and
+    weights."""
+    s = PreScoreState()
+    s.constraints = constraints
+    if not s.constraints:
+        return s
+    s.topology_value_to_pod_counts = [{} for _ in s.constraints]
+    s.counters = [pod_counter(c.selector) for c in s.constraints]
+    topo_size = [0] * len(s.constraints)
+    for ni in filtered:
+        labels = ni.labels
+        if require_all and not node_labels_match_spread_constraints(labels, s.constraints):
+            s.ignored_nodes.add(ni.name)
+            continue
+        for i, c in enumerate(s.constraints):
+            if c.topology_key == LABEL_HOSTNAME:
+                continue  # per-node counts are computed at Score
+            value = labels.get(c.topology_key, "")
+            m = s.topology_value_to_pod_counts[i]
+            if value not in m:
+                m[value] = 0
+                topo_size[i] += 1
+    for i, c in enumerate(s.constraints):
+        size = topo_size[i]
+        if c.topology_key == LABEL_HOSTNAME:
+            size = len(filtered) - len(s.ignored_nodes)
+        s.topology_normalizing_weight.append(topology_normalizing_weight(size))
+    return s
+
+
+def count_existing_pods(s: PreScoreState, pod: PodInfo, all_nodes: list[NodeInfo],
+                        require_all: bool) -> None:
+    """PreScore's count: the matching pods of every node (not only the filtered ones) added to
+    the domains ``init_pre_score_state`` found, per the constraints' inclusion policies."""
+    ns = pod.namespace
+    inclusion = NodeInclusion(pod.pod, s.constraints)
+    check = inclusion.need_affinity or inclusion.need_taints
+    group, counters = selector_groups(s.constraints)
+    counts = s.topology_value_to_pod_counts
+    active = [i for i in range(len(s.constraints)) if counts[i]]
+    if active:
+        for ni in all_nodes:
+            labels = ni.labels
+            if require_all and not node_labels_match_spread_constraints(labels, s.constraints):
+                continue
+            verdicts = None
+            per_group: list[int | None] = [None] * len(counters)
+            for i in active:
+                c = s.constraints[i]
+                m = counts[i]
+                value = labels.get(c.topology_key, "")
+                if value not in m:
+                    continue
+                if check:
+                    if verdicts is None:
+                        verdicts = inclusion.verdicts(ni)
+                    if not match_node_inclusion_policies(c, verdicts):
+                        continue
+                g = group[i]
+                cnt = per_group[g]
+                if cnt is None:
+                    cnt = per_group[g] = counters[g](ni.pods, ns)
+                m[value] += cnt
+
+
+def node_score(s: PreScoreState, node: NodeInfo, ns: str) -> int:
+    """Score: the weighted matching counts of the node's domains (hostname: its own pods)."""
+    if node.name in s.ignored_nodes:
+        return 0
+    labels = node.labels
+    score = 0.0
+    for i, c in enumerate(s.constraints):
+        value = labels.get(c.topology_key)
+        if value is None:
+            continue
+        if c.topology_key == LABEL_HOSTNAME:
+            cnt = s.counters[i](node.pods, ns)
+        else:
+            cnt = s.topology_value_to_pod_counts[i].get(value, 0)
+        score += score_for_count(cnt, c.max_skew, s.topology_normalizing_weight[i])
+    return go_round(score)

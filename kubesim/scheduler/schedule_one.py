@@ -1,0 +1,650 @@
+"""One pod's scheduling cycle and binding cycle: the methods schedule_one.go gives the Scheduler.
+
+Upstream: pkg/scheduler/schedule_one.go (v1.35: ``ScheduleOne``, ``schedulingCycle``,
+``bindingCycle``, ``schedulePod``, ``findNodesThatFitPod`` with the nominated-node fast path and
+PreFilterResult node subsets, ``findNodesThatPassFilters`` starting at the rotating
+``nextStartNodeIndex`` and stopping once ``numFeasibleNodesToFind`` feasible nodes are found,
+``numFeasibleNodesToFind`` (all nodes below 100; else percentageOfNodesToScore, 0 meaning
+50 - nodes/125 with a floor of 5%, and never fewer than 100 nodes), ``prioritizeNodes`` and its
+V(10) lines, the single-feasible-node shortcut without scoring, ``assume``, Reserve/Permit,
+PreBind/Bind/PostBind, ``handleSchedulingFailure`` and the FailedScheduling event truncated to
+1024 characters), pkg/scheduler/framework/types.go (``Diagnosis``, ``FitError.Error``: "0/N
+nodes are available: " + the PreFilter message or the sorted "<count> <reason>" histogram + the
+PostFilter message), pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go and
+pkg/scheduler/framework/preemption/preemption.go (the "preemption: ..." tail; the PostFilter
+result's nominated node, recorded in status.nominatedNodeName and in the pod nominator, which
+``handleSchedulingFailure`` updates and ``assume`` clears).
+
+Choices kubesim makes (documented, deterministic):
+
+* Ties between the best totals: v1.35 breaks them at random (a heap with a random tiebreaker,
+  on top of the nondeterministic order parallel filtering produces; releases up to v1.34 used
+  reservoir sampling in ``selectHost``); kubesim draws once from the injected ``rng`` among the
+  tied nodes in evaluation order — uniform like both, and repeatable with a seed. ``explain``
+  uses a copy of the rng state, so it predicts the very choice the next ``schedule_one`` would
+  make without consuming randomness (kubesim/scheduler/explain.py records the attempt).
+* Filters run sequentially; "stop after numFeasibleNodesToFind" is exact rather than racy.
+* PostFilter (DefaultPreemption, kubesim/scheduler/plugins/defaultpreemption.py) runs only
+  when no node fits, so it costs nothing while pods fit. Its analysis (eligibility, candidates
+  and their victims, the nodes where preemption does not help, the rule that chose the node) is
+  recorded under ``explanation["preemption"]``; explaining evaluates it with the rng copy and
+  drops its API requests.
+* Permit plugins asking to Wait cannot be released by anything in kubesim; the wait is treated
+  as having timed out ("rejected due to timeout after waiting <t> at plugin <p>").
+* Log sites are upstream's file:line for schedule_one.go at commit 003b4460 (v1.35 era); the
+  lines of the V(10) messages are counted approximately.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import eq
+from typing import TYPE_CHECKING
+
+from kubesim.scheduler.explain import (base_explanation, explain_nodes, filter_verdicts,
+                                       pre_filter_rejection_verdicts)
+from kubesim.scheduler.framework.cycle_state import CycleState
+from kubesim.scheduler.framework.runtime import Framework, NodeToStatus, ScoreTable, go_list
+from kubesim.scheduler.framework.status import _REJECTED as _REJECTED_CODES
+from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
+
+if TYPE_CHECKING:  # pragma: no cover
+    from kubesim.scheduler.framework.interface import Handle
+    from kubesim.scheduler.framework.snapshot import Snapshot
+
+MIN_FEASIBLE_NODES_TO_FIND = 100
+MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
+NOTE_LENGTH_LIMIT = 1024  # validation.NoteLengthLimit for event notes
+
+NO_NODES_AVAILABLE = "no nodes available to schedule pods"
+
+# klog call sites (file:line) of the messages emitted here.
+SITE_ABOUT_TO_TRY = "schedule_one.go:83"
+SITE_ATTEMPTING = "schedule_one.go:99"
+SITE_NO_POSTFILTER = "schedule_one.go:173"
+SITE_POSTFILTER_STATUS = "schedule_one.go:184"
+SITE_BOUND = "schedule_one.go:337"
+SITE_SKIP_DELETING = "schedule_one.go:447"
+SITE_PLUGIN_SCORED = "schedule_one.go:880"
+SITE_FINAL_SCORE = "schedule_one.go:939"
+SITE_UNABLE_NO_FIT = "schedule_one.go:1090"
+SITE_UNABLE_NO_NODES = "schedule_one.go:1087"
+SITE_ERROR_RETRYING = "schedule_one.go:1092"
+SITE_UPDATING_CONDITION = "schedule_one.go:1171"
+SITE_FAILED_BIND = "schedule_one.go:1045"
+
+@dataclass
+class ScheduleResult:
+    outcome: str              # "Scheduled" | "Unschedulable" | "NotResponsible" | "Bypassed" | "Error"
+    node: str | None
+    message: str              # the FailedScheduling text ("" when scheduled)
+    explanation: dict
+    events: list[dict]
+    # PodScheduled=False reason to record: "Unschedulable", "SchedulerError" or "SchedulingGated".
+    reason: str = ""
+    unschedulable_plugins: list[str] = field(default_factory=list)
+    evaluated_nodes: int = 0
+    feasible_nodes: int = 0
+    # What the cycle's plugins asked the API server to do (Handle.request), in order.
+    writes: list[dict] = field(default_factory=list)
+    # status.nominatedNodeName to record: None leaves it, "" clears it (PostFilter's result).
+    nominated_node: str | None = None
+
+
+@dataclass
+class Diagnosis:
+    node_to_status: NodeToStatus = field(default_factory=NodeToStatus)
+    unschedulable_plugins: set[str] = field(default_factory=set)
+    pending_plugins: set[str] = field(default_factory=set)
+    pre_filter_msg: str = ""
+    post_filter_msg: str = ""
+
+    def add_plugin_status(self, s: Status) -> None:
+        if not s.plugin:
+            return
+        if s.is_rejected():
+            self.unschedulable_plugins.add(s.plugin)
+        if s.code == Code.Pending:
+            self.pending_plugins.add(s.plugin)
+
+
+def fit_error_message(num_all_nodes: int, d: Diagnosis) -> str:
+    """``FitError.Error``."""
+    msg = f"0/{num_all_nodes} nodes are available:"
+    if d.pre_filter_msg:
+        msg += f" {d.pre_filter_msg}."
+    else:
+        counts: dict[str, int] = {}
+        for st in d.node_to_status.statuses.values():
+            for r in st.all_reasons():
+                counts[r] = counts.get(r, 0) + 1
+        n = len(d.node_to_status)
+        if n < num_all_nodes:
+            for r in d.node_to_status.absent.all_reasons():
+                counts[r] = counts.get(r, 0) + num_all_nodes - n
+        items = sorted(f"{v} {k}" for k, v in counts.items())
+        if items:
+            msg += " " + ", ".join(items) + "."
+    if d.post_filter_msg:
+        msg += " " + d.post_filter_msg
+    return msg
+
+
+def truncate_message(message: str) -> str:
+    """``truncateMessage``: event notes are limited to 1024 characters."""
+    if len(message) <= NOTE_LENGTH_LIMIT:
+        return message
+    suffix = " ..."
+    return message[:NOTE_LENGTH_LIMIT - len(suffix)] + suffix
+
+
+def num_feasible_nodes_to_find(percentage: int, num_all_nodes: int) -> int:
+    """How many feasible nodes are enough (``numFeasibleNodesToFind``)."""
+    if num_all_nodes < MIN_FEASIBLE_NODES_TO_FIND:
+        return num_all_nodes
+    if percentage == 0:
+        percentage = 50 - num_all_nodes // 125
+        if percentage < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND:
+            percentage = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND
+    n = num_all_nodes * percentage // 100
+    return max(n, MIN_FEASIBLE_NODES_TO_FIND)
+
+
+def select_host(names: list[str], totals: list[int], rng: random.Random) -> str:
+    """The best total; a tie is broken by one uniform draw among the tied nodes (in evaluation
+    order), the same distribution as upstream's random tiebreakers."""
+    if not names:
+        raise ValueError("empty priorityList")
+    best = max(totals)
+    if totals.count(best) == 1:
+        return names[totals.index(best)]
+    tied = list(compress(range(len(totals)), map(eq, totals, repeat(best))))
+    return names[tied[rng.randrange(len(tied))]]
+
+
+def go_duration(seconds: float) -> str:
+    """Go's time.Duration String() for whole/fractional seconds (enough for permit timeouts)."""
+    if seconds == int(seconds):
+        s = int(seconds)
+        h, rem = divmod(s, 3600)
+        m, sec = divmod(rem, 60)
+        if h:
+            return f"{h}h{m}m{sec}s"
+        if m:
+            return f"{m}m{sec}s"
+        return f"{sec}s"
+    return f"{seconds:g}s"
+
+
+def _pass_filter(node: NodeInfo) -> None:
+    return None
+
+
+def _resume_filters(fl: list, j: int, st: Status | None, ni: NodeInfo
+                    ) -> tuple[Status | None, str]:
+    """Compiled filters from ``fl[j]`` on, ``st`` being ``fl[j]``'s verdict on ``ni``: the first
+    status that is not Success, with its plugin, or (None, "") when every filter passes."""
+    n = len(fl)
+    while True:
+        if st is not None and st.code != Code.Success:
+            return st, fl[j][0]
+        j += 1
+        if j >= n:
+            return None, ""
+        st = fl[j][1](ni)
+
+
+@dataclass
+class _Algo:
+    host: str | None = None
+    evaluated: int = 0
+    feasible: int = 0
+    diagnosis: Diagnosis | None = None
+    error: Status | None = None
+    no_nodes: bool = False
+    verdicts: dict[str, dict] | None = None
+    feasible_names: list[str] = field(default_factory=list)
+    table: ScoreTable | None = None
+
+
+class ScheduleOne:
+    """schedule_one.go's methods of the Scheduler. :class:`kubesim.scheduler.scheduler.Scheduler`
+    inherits them and holds what they read: the attributes below, ``framework_for`` (the
+    profile for a pod) and the klog helpers ``_emit`` / ``_v``."""
+
+    snapshot: Snapshot
+    handle: Handle
+    nominated: dict[str, list[PodInfo]]
+    rng: random.Random
+    explain_enabled: bool
+    next_start_node_index: int
+    percentage_of_nodes_to_score: int
+
+    # -- the cycle -------------------------------------------------------------------------
+    def _cycle(self, pod: dict, now: float, commit: bool) -> ScheduleResult:
+        expl = base_explanation(pod)
+        meta = pod.get("metadata") or {}
+        spec = pod.get("spec") or {}
+        full = f"{meta.get('namespace') or 'default'}/{meta.get('name', '')}"
+
+        handle = self.handle
+        handle.commit = commit
+        handle.writes = []
+        handle.now = now
+
+        def done(outcome: str, node: str | None = None, message: str = "",
+                 events: list[dict] | None = None, **kw) -> ScheduleResult:
+            expl["outcome"] = outcome
+            expl["node"] = node
+            expl["message"] = message
+            writes, handle.writes = (handle.writes if commit else []), []
+            return ScheduleResult(outcome, node, message, expl, events or [], writes=writes, **kw)
+
+        if spec.get("nodeName"):
+            return done("Bypassed", spec["nodeName"])
+        fwk = self.framework_for(pod)
+        if fwk is None:
+            return done("NotResponsible")
+        if meta.get("deletionTimestamp"):
+            msg = f"skip schedule deleting pod: {full}"
+            if commit:
+                self._emit(3, SITE_SKIP_DELETING, "Skip schedule deleting pod", {"pod": full})
+            return done("Bypassed", None, msg,
+                        [{"type": "Warning", "reason": "FailedScheduling", "message": msg}])
+        pod_info = PodInfo(pod)
+        gate = fwk.run_pre_enqueue_plugins(pod_info)
+        if gate is not None:
+            return done("Unschedulable", None, gate.message(), reason="SchedulingGated",
+                        unschedulable_plugins=[gate.plugin] if gate.plugin else [])
+
+        if commit:
+            self._emit(4, SITE_ABOUT_TO_TRY, "About to try and schedule pod", {"pod": full})
+            self._emit(3, SITE_ATTEMPTING, "Attempting to schedule pod", {"pod": full})
+        rng = self.rng
+        if not commit:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
+        handle.rng = rng
+        state = CycleState()
+        explain = self.explain_enabled or not commit
+        algo = self._schedule_pod(fwk, state, pod_info, rng, commit=commit, explain=explain)
+        if explain:
+            expl["nodes"] = explain_nodes(fwk, algo.verdicts, algo.table)
+
+        if algo.no_nodes:
+            msg = NO_NODES_AVAILABLE
+            if commit:
+                self._emit(2, SITE_UNABLE_NO_NODES,
+                           "Unable to schedule pod; no nodes are registered to the cluster; "
+                           "waiting", {"pod": full})
+                self._condition_log(full)
+            return done("Unschedulable", None, msg, self._failed_event(msg),
+                        reason="Unschedulable")
+        if algo.error is not None:
+            return self._error_result(done, full, algo.error.message() or "", commit)
+        if algo.host is None:
+            diagnosis = algo.diagnosis or Diagnosis()
+            nominated = self._post_filter(fwk, state, pod_info, diagnosis, expl, full, commit)
+            msg = fit_error_message(self.snapshot.num_nodes(), diagnosis)
+            if commit:
+                self._emit(2, SITE_UNABLE_NO_FIT, "Unable to schedule pod; no fit; waiting",
+                           {"pod": full, "err": msg})
+                self._condition_log(full, nominated)
+                if nominated is not None:
+                    self._nominate(pod_info, nominated)
+            return done("Unschedulable", None, msg, self._failed_event(msg),
+                        reason="Unschedulable",
+                        unschedulable_plugins=sorted(diagnosis.unschedulable_plugins),
+                        evaluated_nodes=algo.evaluated, nominated_node=nominated)
+        if not commit:
+            return done("Scheduled", algo.host, evaluated_nodes=algo.evaluated,
+                        feasible_nodes=algo.feasible)
+        return self._assume_and_bind(fwk, state, pod_info, algo, done, full)
+
+    def _failed_event(self, msg: str) -> list[dict]:
+        return [{"type": "Warning", "reason": "FailedScheduling",
+                 "message": truncate_message(msg)}]
+
+    def _condition_log(self, full: str, nominated: str | None = None) -> None:
+        # nominatingMode: 0 ModeNoop (leave the nomination), 1 ModeOverride.
+        self._emit(3, SITE_UPDATING_CONDITION, "Updating pod condition and nominated node name",
+                   {"pod": full, "conditionType": "PodScheduled", "conditionStatus": "False",
+                    "conditionReason": "Unschedulable", "nominatedNodeName": nominated or "",
+                    "nominatingMode": 0 if nominated is None else 1})
+
+    def _nominate(self, pod: PodInfo, node: str) -> None:
+        """The pod nominator: ``pod`` is nominated to ``node`` ("" clears its nomination).
+        A preemption also clears the nominations of lower-priority pods on that node."""
+        for name in list(self.nominated):
+            kept = [p for p in self.nominated[name] if p.key != pod.key]
+            if node and name == node:
+                kept = [p for p in kept if p.priority >= pod.priority]
+            if kept:
+                self.nominated[name] = kept
+            else:
+                del self.nominated[name]
+        if node:
+            self.nominated.setdefault(node, []).append(pod)
+        self.handle.nominated = self.nominated
+
+    def _error_result(self, done, full: str, msg: str, commit: bool) -> ScheduleResult:
+        if commit:
+            self._emit(0, SITE_ERROR_RETRYING, "Error scheduling pod; retrying",
+                       {"pod": full, "err": msg})
+        return done("Error", None, msg, self._failed_event(msg), reason="SchedulerError")
+
+    # -- schedulePod -----------------------------------------------------------------------
+    def _schedule_pod(self, fwk: Framework, state: CycleState, pod: PodInfo, rng: random.Random,
+                      *, commit: bool, explain: bool) -> _Algo:
+        algo = _Algo()
+        all_nodes = self.snapshot.node_info_list
+        if not all_nodes:
+            algo.no_nodes = True
+            return algo
+        diagnosis = Diagnosis()
+        algo.diagnosis = diagnosis
+        pre_record: dict | None = {} if explain else None
+        pre_res, s, with_nodes = fwk.run_pre_filter_plugins(state, pod, all_nodes,
+                                                            record=pre_record, run_all=explain)
+        diagnosis.unschedulable_plugins = set(with_nodes)
+        if explain:
+            algo.verdicts = {}
+        if s is not None and not s.is_success():
+            if not s.is_rejected():
+                algo.error = s
+                return algo
+            diagnosis.node_to_status.set_absent_nodes_status(s)
+            diagnosis.pre_filter_msg = s.message()
+            diagnosis.add_plugin_status(s)
+            if explain:
+                algo.verdicts = pre_filter_rejection_verdicts(
+                    fwk, state, pod, self.snapshot.node_info_list, pre_record or {})
+            return algo
+
+        # Nominated node first (set by a previous preemption).
+        nnn = ((pod.pod.get("status") or {}).get("nominatedNodeName")) or ""
+        if nnn:
+            ni = self.snapshot.get(nnn)
+            if ni is not None:
+                st = fwk.run_filter_plugins_with_nominated_pods(state, pod, ni,
+                                                                self.nominated.get(ni.name))
+                if st is None:
+                    algo.feasible_names = [ni.name]
+                    if explain:
+                        algo.verdicts = filter_verdicts(fwk, state, pod, all_nodes,
+                                                        self.nominated, pre_res, with_nodes)
+                    algo.host = ni.name
+                    algo.feasible = 1
+                    algo.evaluated = 1 + len(diagnosis.node_to_status)
+                    return algo
+                if st.code == Code.Error:
+                    pass  # upstream logs and falls through to the full search
+                else:
+                    diagnosis.node_to_status.set(ni.name, st)
+                    diagnosis.add_plugin_status(st)
+
+        nodes = all_nodes
+        if pre_res is not None and not pre_res.all_nodes():
+            names = pre_res.node_names or set()
+            nodes = [ni for ni in all_nodes if ni.name in names]
+            diagnosis.node_to_status.set_absent_nodes_status(Status(
+                Code.UnschedulableAndUnresolvable,
+                f"node(s) didn't satisfy plugin(s) {go_list(sorted(with_nodes))}"))
+        if explain:
+            algo.verdicts = filter_verdicts(fwk, state, pod, all_nodes, self.nominated, pre_res,
+                                            with_nodes)
+        feasible, err = self._find_nodes_that_pass_filters(fwk, state, pod, diagnosis, nodes,
+                                                            algo.verdicts)
+        processed = len(feasible) + len(diagnosis.node_to_status)
+        if commit:
+            self.next_start_node_index = (self.next_start_node_index + processed) % len(all_nodes)
+        if err is not None:
+            algo.error = err
+            return algo
+        if explain:
+            algo.feasible_names = [ni.name for ni in feasible]
+        if not feasible:
+            return algo
+        if len(feasible) == 1:
+            algo.host = feasible[0].name
+            algo.evaluated = 1 + len(diagnosis.node_to_status)
+            algo.feasible = 1
+            return algo
+        names, totals, err = self._prioritize(fwk, state, pod, feasible, algo, commit)
+        if err is not None:
+            algo.error = err
+            return algo
+        algo.host = select_host(names, totals, rng)
+        algo.evaluated = len(feasible) + len(diagnosis.node_to_status)
+        algo.feasible = len(feasible)
+        return algo
+
+    def _find_nodes_that_pass_filters(self, fwk: Framework, state: CycleState, pod: PodInfo,
+                                      diagnosis: Diagnosis, nodes: list[NodeInfo],
+                                      verdicts: dict | None
+                                      ) -> tuple[list[NodeInfo], Status | None]:
+        n = len(nodes)
+        pct = fwk.percentage_of_nodes_to_score
+        if pct is None:
+            pct = self.percentage_of_nodes_to_score
+        to_find = num_feasible_nodes_to_find(pct, n)
+        if not fwk.has_score_plugins():
+            to_find = 1
+        start = self.next_start_node_index
+        if not fwk.has_filter_plugins():
+            return [nodes[(start + i) % n] for i in range(min(to_find, n))], None
+        feasible: list[NodeInfo] = []
+        nominated = self.nominated
+        fns = fwk.compile_filters(state, pod) if verdicts is None else None
+        if fns is not None and not nominated:
+            return self._scan_compiled(fwk, fns, diagnosis, nodes, start, to_find)
+        for i in range(n):
+            ni = nodes[(start + i) % n]
+            noms = nominated.get(ni.name) if nominated else None
+            if noms:
+                st = fwk.run_filter_plugins_with_nominated_pods(state, pod, ni, noms)
+            elif verdicts is not None and ni.name in verdicts:
+                st = verdicts[ni.name]["_first"]
+            elif fns is not None:
+                st = None
+                for _name, fn in fns:
+                    st = fn(ni)
+                    if st is not None:
+                        if st.code == Code.Success:
+                            st = None
+                            continue
+                        st = fwk.run_compiled_filters([(_name, lambda _n, _s=st: _s)], ni)
+                        break
+            else:
+                st = fwk.run_filter_plugins(state, pod, ni)
+            if st is None:
+                feasible.append(ni)
+                if len(feasible) >= to_find:
+                    break
+            elif st.code == Code.Error:
+                return feasible, st
+            else:
+                diagnosis.node_to_status.set(ni.name, st)
+                diagnosis.add_plugin_status(st)
+        return feasible, None
+
+    @staticmethod
+    def _scan_compiled(fwk: Framework, fns: list, diagnosis: Diagnosis, nodes: list[NodeInfo],
+                       start: int, to_find: int) -> tuple[list[NodeInfo], Status | None]:
+        """``_find_nodes_that_pass_filters``' loop for the common case (compiled filters, no
+        nominated pods, no explanation): nodes from ``start`` round to ``start - 1``, stopping
+        at ``to_find`` feasible nodes or at the first Error. The same filters run in the same
+        order on the same nodes; the first three calls per node are unrolled, and
+        ``run_compiled_filters`` and ``Diagnosis.add_plugin_status`` are inlined."""
+        feasible: list[NodeInfo] = []
+        append = feasible.append
+        statuses = diagnosis.node_to_status.statuses
+        unschedulable_add = diagnosis.unschedulable_plugins.add
+        pending_add = diagnosis.pending_plugins.add
+        pending = Code.Pending
+        rejected = _REJECTED_CODES
+        fl = list(fns)
+        while len(fl) < 3:
+            fl.append(("", _pass_filter))
+        f0, f1, f2 = fl[0][1], fl[1][1], fl[2][1]
+        tail = len(fl) > 3
+        f3 = fl[3][1] if tail else _pass_filter
+        n = len(nodes)
+        start %= n  # the same order as nodes[(start + i) % n] for i in range(n)
+        for lo, hi in ((start, n), (0, start)):
+            for i in range(lo, hi):
+                ni = nodes[i]
+                st = f0(ni)
+                if st is None:
+                    st = f1(ni)
+                    if st is None:
+                        st = f2(ni)
+                        if st is None:
+                            if not tail:
+                                append(ni)
+                                if len(feasible) >= to_find:
+                                    return feasible, None
+                                continue
+                            j, st = 3, f3(ni)
+                        else:
+                            j = 2
+                    else:
+                        j = 1
+                else:
+                    j = 0
+                st, name = _resume_filters(fl, j, st, ni)
+                if st is None:
+                    append(ni)
+                    if len(feasible) >= to_find:
+                        return feasible, None
+                    continue
+                code = st.code
+                if code not in rejected:
+                    return feasible, fwk.run_compiled_filters([(name, lambda _n, _s=st: _s)],
+                                                              ni)
+                st.plugin = name
+                statuses[ni.name] = st
+                if name:
+                    unschedulable_add(name)
+                    if code == pending:
+                        pending_add(name)
+        return feasible, None
+
+    def _prioritize(self, fwk: Framework, state: CycleState, pod: PodInfo,
+                    nodes: list[NodeInfo], algo: _Algo, commit: bool
+                    ) -> tuple[list[str], list[int], Status | None]:
+        if not fwk.has_score_plugins():
+            return [ni.name for ni in nodes], [1] * len(nodes), None
+        s = fwk.run_pre_score_plugins(state, pod, nodes)
+        if s is not None:
+            return [ni.name for ni in nodes], [], s
+        table, s = fwk.run_score_plugins(state, pod, nodes)
+        if s is not None or table is None:
+            return [ni.name for ni in nodes], [], s
+        algo.table = table
+        names = table.node_names
+        if commit and self._v(10):
+            full = pod.full_name
+            for i, name in enumerate(names):
+                for p in table.plugins:
+                    self._emit(10, SITE_PLUGIN_SCORED, "Plugin scored node for pod",
+                               {"pod": full, "plugin": p, "node": name,
+                                "score": table.weighted(p, i)})
+            for i, name in enumerate(names):
+                self._emit(10, SITE_FINAL_SCORE, "Calculated node's final score for pod",
+                           {"pod": full, "node": name, "score": table.totals[i]})
+        return names, table.totals, None
+
+    # -- PostFilter ------------------------------------------------------------------------
+    def _post_filter(self, fwk: Framework, state: CycleState, pod: PodInfo,
+                     diagnosis: Diagnosis, expl: dict, full: str, commit: bool) -> str | None:
+        """Run the PostFilter plugins (preemption); the nominated node to record (None: leave
+        the pod's nomination as it is, "": clear it)."""
+        if not fwk.has_post_filter_plugins():
+            if commit:
+                self._emit(3, SITE_NO_POSTFILTER,
+                           "No PostFilter plugins are registered, so no preemption will be "
+                           "performed", {})
+            return None
+        from kubesim.scheduler.framework.preemption import ANALYSIS_KEY
+
+        result, s = fwk.run_post_filter_plugins(state, pod, diagnosis.node_to_status)
+        msg = s.message() if s is not None else ""
+        diagnosis.post_filter_msg = msg
+        nominated = result.nominated_node_name if result is not None else None
+        analysis = state.get(ANALYSIS_KEY)
+        pre: dict = analysis.as_dict() if analysis is not None else {}
+        pre["message"] = msg
+        pre["nominatedNode"] = nominated or None
+        expl["preemption"] = pre
+        if commit:
+            self._emit(5, SITE_POSTFILTER_STATUS, "Status after running PostFilter plugins for pod",
+                       {"pod": full, "status": msg})
+        return nominated
+
+    # -- assume, reserve, permit, bind -----------------------------------------------------
+    def _assume_and_bind(self, fwk: Framework, state: CycleState, pod: PodInfo, algo: _Algo,
+                         done, full: str) -> ScheduleResult:
+        host = algo.host
+        assert host is not None
+        assumed = pod.assumed_on(host)
+        ni = self.snapshot.get(host)
+        if ni is not None:
+            ni.add_pod(assumed)
+
+        def forget() -> None:
+            if ni is not None:
+                ni.remove_pod(assumed.key)
+
+        def rejected(status: Status) -> ScheduleResult:
+            d = Diagnosis()
+            d.node_to_status.set(host, status)
+            d.add_plugin_status(status)
+            msg = fit_error_message(1, d)
+            self._emit(2, SITE_UNABLE_NO_FIT, "Unable to schedule pod; no fit; waiting",
+                       {"pod": full, "err": msg})
+            self._condition_log(full)
+            return done("Unschedulable", None, msg, self._failed_event(msg),
+                        reason="Unschedulable", unschedulable_plugins=sorted(
+                            d.unschedulable_plugins))
+
+        s = fwk.run_reserve_plugins_reserve(state, assumed, host)
+        if s is not None:
+            fwk.run_reserve_plugins_unreserve(state, assumed, host)
+            forget()
+            if s.is_rejected():
+                return rejected(s)
+            return self._error_result(done, full, s.message(), True)
+        s, waits = fwk.run_permit_plugins(state, assumed, host)
+        if s is not None and s.is_wait():
+            plugin, timeout = next(iter(waits.items()))
+            s = Status(Code.Unschedulable, f"rejected due to timeout after waiting "
+                                           f"{go_duration(timeout)} at plugin {plugin}",
+                       plugin=plugin)
+        if s is not None:
+            fwk.run_reserve_plugins_unreserve(state, assumed, host)
+            forget()
+            if s.is_rejected():
+                return rejected(s)
+            return self._error_result(done, full, s.message(), True)
+        s = fwk.run_pre_bind_plugins(state, assumed, host)
+        if s is None:
+            s = fwk.run_bind_plugins(state, assumed, host)
+        if s is not None:
+            self._emit(1, SITE_FAILED_BIND, "Failed to bind pod", {"pod": full})
+            fwk.run_reserve_plugins_unreserve(state, assumed, host)
+            forget()
+            return self._error_result(done, full, s.message(), True)
+        if self.nominated:
+            self._nominate(pod, "")
+        self._emit(2, SITE_BOUND, "Successfully bound pod to node",
+                   {"pod": full, "node": host, "evaluatedNodes": algo.evaluated,
+                    "feasibleNodes": algo.feasible})
+        fwk.run_post_bind_plugins(state, assumed, host)
+        event = {"type": "Normal", "reason": "Scheduled",
+                 "message": f"Successfully assigned {full} to {host}"}
+        return done("Scheduled", host, "", [event], evaluated_nodes=algo.evaluated,
+                    feasible_nodes=algo.feasible)

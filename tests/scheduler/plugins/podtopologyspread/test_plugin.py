@@ -1,0 +1,124 @@
+"""PodTopologySpread the plugin: default constraints and where their selector comes from,
+PodTopologySpreadArgs (defaults and validation), and a run through the framework runtime."""
+
+import pytest
+
+from kubesim.api.selectors import from_label_selector
+from kubesim.scheduler.framework.cycle_state import CycleState
+from kubesim.scheduler.framework.interface import Handle
+from kubesim.scheduler.framework.snapshot import Snapshot
+from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.types import PodInfo
+from kubesim.scheduler.plugins.podtopologyspread.plugin import (SYSTEM_DEFAULT_CONSTRAINTS,
+                                                                PodTopologySpread, validate_args)
+from kubesim.scheduler.plugins.podtopologyspread.scoring import PRE_SCORE_STATE_KEY
+
+from .builders import FOO, HARD, HOSTNAME, NODE, SOFT, TOPOLOGY_ZONE, ZONE, node, pod
+from .harness import FOUR_ZONE_NODES, PODS_2_1_0_3, RS_FOO, SYSTEM, pre_filter, pre_score, setup
+
+
+def test_system_default_constraints_need_a_selector_from_the_pods_owners():
+    nodes = [node("node-a", {HOSTNAME: "node-a", TOPOLOGY_ZONE: "z1"})]
+    bare = pod(foo="bar").obj()
+    owned = pod(foo="bar").owner("ReplicaSet", "rs1").obj()
+    pl, snap = setup(nodes, [], SYSTEM, [RS_FOO])
+    assert pre_score(pl, snap, bare, nodes)[0] == Status(Code.Skip)
+    status, state, _ = pre_score(pl, snap, owned, nodes)
+    assert status is None
+    assert [(c.topology_key, c.max_skew) for c in state.read(PRE_SCORE_STATE_KEY).constraints] \
+        == [(HOSTNAME, 3), (TOPOLOGY_ZONE, 5)]
+    # system defaults are all ScheduleAnyway: nothing to filter
+    assert pre_filter(pl, snap, owned)[0] == Status(Code.Skip)
+
+
+def test_a_default_selector_callable_replaces_the_listers():
+    nodes = [node("node-a", {HOSTNAME: "node-a"})]
+    snap = Snapshot.build(nodes, [])
+    pl = PodTopologySpread({}, Handle(snap),
+                           default_selector=lambda p: from_label_selector({"matchLabels": {
+                               "app": "web"}}))
+    status, state, _ = pre_score(pl, snap, pod(app="web").obj(), nodes)
+    assert status is None
+    assert str(state.read(PRE_SCORE_STATE_KEY).constraints[0].selector) == "app=web"
+
+
+def test_without_listers_no_default_constraints_apply():
+    nodes = [node("node-a", {HOSTNAME: "node-a"})]
+    snap = Snapshot.build(nodes, [])
+    pl = PodTopologySpread({}, Handle(snap))
+    owned = pod(foo="bar").owner("ReplicaSet", "rs1").obj()
+    assert pre_score(pl, snap, owned, nodes)[0] == Status(Code.Skip)
+
+
+# -- PodTopologySpreadArgs -----------------------------------------------------------------------
+ARGS_CASES = [
+    pytest.param({}, [], id="empty args default to System"),
+    pytest.param({"defaultingType": "List", "defaultConstraints": [
+        {"maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": SOFT}]}, [],
+        id="listed default constraints"),
+    pytest.param({"defaultingType": "Foo"},
+                 ['defaultingType: Unsupported value: "Foo": supported values: "System", "List"'],
+                 id="an unknown defaulting type"),
+    pytest.param({"defaultingType": "System", "defaultConstraints": [
+        {"maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": SOFT}]},
+        ['defaultingType: Invalid value: "System": when .defaultConstraints are not empty'],
+        id="System defaulting with listed constraints"),
+    pytest.param({"defaultingType": "List", "defaultConstraints": [
+        {"maxSkew": 0, "topologyKey": "", "whenUnsatisfiable": "Maybe",
+         "labelSelector": {}},
+        {"maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": SOFT},
+        {"maxSkew": 2, "topologyKey": ZONE, "whenUnsatisfiable": SOFT}]},
+        ["defaultConstraints[0].maxSkew: Invalid value: 0: not in valid range (0, inf)",
+         "defaultConstraints[0].topologyKey: Required value: can not be empty",
+         'defaultConstraints[0].whenUnsatisfiable: Unsupported value: "Maybe": supported '
+         'values: "DoNotSchedule", "ScheduleAnyway"',
+         "defaultConstraints[0].labelSelector: Forbidden: constraint must not define a "
+         "selector, as they deduced for each pod",
+         'defaultConstraints[2]: Duplicate value: "{zone, ScheduleAnyway}"'],
+        id="invalid listed constraints"),
+]
+
+
+@pytest.mark.parametrize("args, want", ARGS_CASES)
+def test_validate_args(args, want):
+    from kubesim.scheduler.plugins.podtopologyspread.plugin import default_args
+    assert validate_args(default_args(args)) == want
+
+
+def test_invalid_args_refuse_the_plugin():
+    with pytest.raises(ValueError, match=r"^\[defaultConstraints\[0\]\.maxSkew"):
+        PodTopologySpread({"defaultingType": "List", "defaultConstraints": [
+            {"maxSkew": 0, "topologyKey": "", "whenUnsatisfiable": SOFT}]})
+
+
+def test_system_default_constraints():
+    assert SYSTEM_DEFAULT_CONSTRAINTS == (
+        {"topologyKey": HOSTNAME, "whenUnsatisfiable": SOFT, "maxSkew": 3},
+        {"topologyKey": TOPOLOGY_ZONE, "whenUnsatisfiable": SOFT, "maxSkew": 5})
+
+
+# -- through the framework runtime ---------------------------------------------------------------
+def test_the_runtime_runs_every_extension_point():
+    from kubesim.scheduler.framework.runtime import Framework
+    from kubesim.scheduler.plugins.defaultbinder import DefaultBinder
+    from kubesim.scheduler.plugins.prioritysort import PrioritySort
+
+    nodes = FOUR_ZONE_NODES
+    snap = Snapshot.build(nodes, PODS_2_1_0_3)
+    registry = {"PrioritySort": PrioritySort, "DefaultBinder": DefaultBinder,
+                "PodTopologySpread": PodTopologySpread}
+    fw = Framework({"schedulerName": "s", "plugins": {"multiPoint": {"enabled": [
+        {"name": "PrioritySort"}, {"name": "DefaultBinder"},
+        {"name": "PodTopologySpread", "weight": 2}]}}}, registry, Handle(snap))
+    p = PodInfo(pod(foo="").spread(1, NODE, HARD, FOO).spread(1, ZONE, SOFT, FOO).obj())
+    state = CycleState()
+    _, status, _ = fw.run_pre_filter_plugins(state, p, snap.list())
+    assert status is None
+    feasible = [ni for ni in snap.list() if fw.run_filter_plugins(state, p, ni) is None]
+    assert [ni.name for ni in feasible] == ["node-x"]
+    assert fw.run_pre_score_plugins(state, p, snap.list()) is None
+    table, status = fw.run_score_plugins(state, p, snap.list())
+    assert status is None
+    # zone1 3, zone2 3 (w ln 4 = 1.39): raw 4.16 -> 4 everywhere -> normalized 100, weight 2
+    assert table.normalized["PodTopologySpread"] == [100, 100, 100, 100]
+    assert table.totals == [200, 200, 200, 200]
