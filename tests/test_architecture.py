@@ -7,7 +7,8 @@ imports included):
   (``cli/session.py``) opens a session on the control plane;
 - ``controlplane → (scheduler | controllers | kubelet) → (apiserver's storage interface, api)``:
   the scheduler, controllers and kubelet never import each other, nor kubectl or the CLI — like
-  the real components they meet only in stored objects;
+  the real components they meet only in stored objects (the scheduler may read the clock's Go
+  duration format, as every component may);
 - ``printers → (api, codec)`` (YAML is written by codec); ``codec → api``; ``api``, ``errors`` and
   ``clock`` import nothing of kubesim;
 - only the API server opens the store.
@@ -28,7 +29,7 @@ ALLOWED = {
     "store": {"errors"},
     "codec": {"api", "errors"},
     "printers": {"api", "clock", "codec", "errors"},
-    "scheduler": {"api"},
+    "scheduler": {"api", "clock"},
     "controllers": {"api", "clock", "errors"},
     "kubelet": {"api", "clock", "codec", "errors"},
     "apiserver": {"api", "clock", "codec", "errors", "store"},

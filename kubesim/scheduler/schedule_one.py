@@ -43,6 +43,7 @@ from itertools import compress, repeat
 from operator import eq
 from typing import TYPE_CHECKING
 
+from kubesim.clock import format_duration
 from kubesim.scheduler.explain import (base_explanation, explain_nodes, filter_verdicts,
                                        pre_filter_rejection_verdicts)
 from kubesim.scheduler.framework.cycle_state import CycleState
@@ -163,20 +164,6 @@ def select_host(names: list[str], totals: list[int], rng: random.Random) -> str:
         return names[totals.index(best)]
     tied = list(compress(range(len(totals)), map(eq, totals, repeat(best))))
     return names[tied[rng.randrange(len(tied))]]
-
-
-def go_duration(seconds: float) -> str:
-    """Go's time.Duration String() for whole/fractional seconds (enough for permit timeouts)."""
-    if seconds == int(seconds):
-        s = int(seconds)
-        h, rem = divmod(s, 3600)
-        m, sec = divmod(rem, 60)
-        if h:
-            return f"{h}h{m}m{sec}s"
-        if m:
-            return f"{m}m{sec}s"
-        return f"{sec}s"
-    return f"{seconds:g}s"
 
 
 def _pass_filter(node: NodeInfo) -> None:
@@ -622,7 +609,7 @@ class ScheduleOne:
         if s is not None and s.is_wait():
             plugin, timeout = next(iter(waits.items()))
             s = Status(Code.Unschedulable, f"rejected due to timeout after waiting "
-                                           f"{go_duration(timeout)} at plugin {plugin}",
+                                           f"{format_duration(timeout)} at plugin {plugin}",
                        plugin=plugin)
         if s is not None:
             fwk.run_reserve_plugins_unreserve(state, assumed, host)
