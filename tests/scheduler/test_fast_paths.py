@@ -14,7 +14,7 @@ from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.plugins.registry import REGISTRY
 from kubesim.scheduler.scheduler import Scheduler
 
-from .builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 
 ZONES = ["a", "b", "c"]
 IMAGES = ["nginx", "redis:7", "busybox"]

@@ -15,7 +15,7 @@ from kubesim.scheduler.framework.preemption import (
 from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.scheduler import Scheduler
 
-from .builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 
 CP_TAINT = "node-role.kubernetes.io/control-plane"
 

@@ -10,7 +10,7 @@ from kubesim.scheduler.queue import (ACTIVE, BACKOFF, GATED, UNSCHEDULABLE, Sche
                                      backoff_duration)
 from kubesim.scheduler.scheduler import Scheduler
 
-from .builders import make_pod
+from kubesim.testing.wrappers import make_pod
 
 
 def names(pods):

@@ -13,7 +13,7 @@ from kubesim.scheduler.schedule_one import (Diagnosis, fit_error_message,
                                             truncate_message)
 from kubesim.scheduler.scheduler import Scheduler
 
-from .builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 
 CP_TAINT = "node-role.kubernetes.io/control-plane"
 

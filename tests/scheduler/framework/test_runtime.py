@@ -14,7 +14,7 @@ from kubesim.scheduler.framework.runtime import Framework, FrameworkError, NodeT
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
-from ..builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 
 CALLS: list[str] = []
 

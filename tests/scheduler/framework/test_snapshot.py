@@ -3,7 +3,7 @@ states (after upstream backend/cache snapshot_test.go and node_tree_test.go)."""
 
 from kubesim.scheduler.framework.snapshot import Snapshot, zone_interleaved
 
-from ..builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 
 
 def test_snapshot_interleaves_zones_like_the_node_tree():

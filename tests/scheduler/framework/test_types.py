@@ -6,7 +6,7 @@ import pytest
 from kubesim.api.resource import EXACT, pod_requests
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo, Resource
 
-from ..builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 
 GI = 1024 ** 3
 MI = 1024 ** 2

@@ -6,7 +6,7 @@ labels given (``make_node`` adds ``kubernetes.io/hostname``, which upstream's ta
 
 from __future__ import annotations
 
-from ..builders import PodWrapper
+from kubesim.testing.wrappers import PodWrapper
 
 REQUIRED = "required"
 PREFERRED = "preferred"

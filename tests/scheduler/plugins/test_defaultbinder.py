@@ -5,7 +5,7 @@ from kubesim.scheduler.framework.interface import Handle
 from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.plugins.defaultbinder import BOUND_NODE_STATE_KEY, DefaultBinder
 
-from ..builders import make_pod
+from kubesim.testing.wrappers import make_pod
 
 
 def test_bind_records_the_node_and_logs():

@@ -20,7 +20,7 @@ from kubesim.scheduler.plugins.defaultpreemption import (DefaultPreemption,
                                                          calculate_num_candidates, validate_args)
 from kubesim.scheduler.scheduler import Scheduler
 
-from ..builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 
 NEG, LOW, MID, HIGH, VERY_HIGH = -100, 0, 100, 1000, 10000
 SMALL = {"cpu": "100m", "memory": "100"}

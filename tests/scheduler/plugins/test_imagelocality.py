@@ -5,7 +5,7 @@ import pytest
 from kubesim.scheduler.plugins.imagelocality import (MB, ImageLocality, calculate_priority,
                                                      normalized_image_name)
 
-from ..builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 from ..harness import run_scores
 
 

@@ -11,7 +11,7 @@ from kubesim.scheduler.plugins.nodeaffinity import (ERR_REASON_CONFLICT, ERR_REA
                                                     RequiredNodeAffinity, preferred_score,
                                                     preferred_terms, required_node_names)
 
-from ..builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 from ..harness import node_info, run_filter, run_scores
 
 REJECT = Status(Code.UnschedulableAndUnresolvable, ERR_REASON_POD)

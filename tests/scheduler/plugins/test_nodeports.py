@@ -6,7 +6,7 @@ from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import HostPortInfo, host_ports
 from kubesim.scheduler.plugins.nodeports import ERR_REASON, NodePorts, fits_ports
 
-from ..builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 from ..harness import run_filter
 
 CONFLICT = Status(Code.Unschedulable, ERR_REASON)

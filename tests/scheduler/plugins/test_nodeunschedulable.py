@@ -5,7 +5,7 @@ import pytest
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.plugins.nodeunschedulable import ERR_REASON_UNSCHEDULABLE, NodeUnschedulable
 
-from ..builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 from ..harness import run_filter
 
 REJECT = Status(Code.UnschedulableAndUnresolvable, "node(s) were unschedulable")

@@ -6,7 +6,7 @@ from kubesim.scheduler.framework.interface import QueuedPodInfo
 from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.plugins.prioritysort import PrioritySort
 
-from ..builders import make_pod
+from kubesim.testing.wrappers import make_pod
 
 
 def qpi(priority, ts):

@@ -6,7 +6,7 @@ from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.plugins.schedulinggates import SchedulingGates
 
-from ..builders import make_pod
+from kubesim.testing.wrappers import make_pod
 
 
 @pytest.mark.parametrize("pod, expected", [

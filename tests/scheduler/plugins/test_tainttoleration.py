@@ -8,7 +8,7 @@ from kubesim.scheduler.plugins.tainttoleration import (ERR_REASON_UNTOLERATED, T
                                                        count_intolerable_prefer_no_schedule,
                                                        untolerated_taint)
 
-from ..builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 from ..harness import run_filter, run_scores
 
 

@@ -13,7 +13,7 @@ from kubesim.scheduler.plugins.volumebinding import (ERR_REASON_BIND_CONFLICT, E
                                                      ERR_REASON_PV_NOT_EXIST, ERR_UNBOUND_IMMEDIATE,
                                                      VolumeBinding)
 
-from ..builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 from .volume_builders import Store, claim_volume, pv, pvc, sc
 
 IMMEDIATE = sc("immediate-sc", mode="Immediate")

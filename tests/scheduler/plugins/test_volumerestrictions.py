@@ -9,7 +9,7 @@ from kubesim.scheduler.framework.status import Code
 from kubesim.scheduler.plugins.volumerestrictions import (ERR_REASON_DISK_CONFLICT, ERR_REASON_RWOP_CONFLICT,
                                                           VolumeRestrictions)
 
-from ..builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 from ..harness import run_filter
 from .volume_builders import Store, claim_volume, pvc
 

@@ -6,7 +6,7 @@ import pytest
 from kubesim.scheduler.framework.status import Code
 from kubesim.scheduler.plugins.volumezone import ERR_REASON_CONFLICT, VolumeZone
 
-from ..builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 from ..harness import run_filter
 from .volume_builders import Store, claim_volume, pv, pvc, sc
 

@@ -1,7 +1,7 @@
 """Shared fixtures of upstream's noderesources scoring tables (capacities in whole cores and
 bytes, as upstream's tests write them: "cpu": "4000" is 4000 cores)."""
 
-from ...builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 
 EXTENDED = "abc.com/xyz"
 DEFAULT_RESOURCES = [{"name": "cpu", "weight": 1}, {"name": "memory", "weight": 1}]

@@ -56,7 +56,7 @@ def test_three_resources_use_the_standard_deviation():
 def test_requested_not_non_zero_is_used():
     # existing containers without requests count 0 here (NonZeroRequested is not used):
     # cpu 1/4 = 0.25, memory 2000/10000 = 0.2 -> std 0.025 -> 97
-    from ...builders import make_pod
+    from kubesim.testing.wrappers import make_pod
     existing = [make_pod("e").node("n").container().obj()]
     assert run_scores(BalancedAllocation(), pod({"cpu": "1", "memory": "2000"}),
                       [node("n", "4", "10000")], existing) == [97]

@@ -13,7 +13,7 @@ from kubesim.scheduler.plugins.noderesources.fit import (Fit, InsufficientResour
                                                          compute_pod_resource_request,
                                                          fits_request, validate_args)
 
-from ...builders import make_node, make_pod
+from kubesim.testing.wrappers import make_node, make_pod
 from ...harness import node_info, run_filter
 
 EXT_A = "example.com/aaa"

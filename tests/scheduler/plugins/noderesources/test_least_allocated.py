@@ -92,7 +92,7 @@ def test_non_zero_defaults_apply_to_containers_without_requests():
     # two existing containers without requests count 100m/200Mi each on node1:
     # cpu (250-300 incoming 100 -> 300 > 250) -> 0, memory (1000-600)*100/1000 = 40 -> 20
     # node2: cpu (250-100)*100/250 = 60, memory (1000-200)*100/1000 = 80 -> 70
-    from ...builders import make_pod
+    from kubesim.testing.wrappers import make_pod
     incoming = make_pod("p").container().obj()
     existing = [make_pod("a").node("node1").container().obj(),
                 make_pod("b").node("node1").container().obj()]

@@ -6,7 +6,7 @@ import pytest
 from kubesim.scheduler.plugins.noderesources.fit import Fit
 from kubesim.scheduler.plugins.noderesources.most_allocated import most_requested_score
 
-from ...builders import make_pod
+from kubesim.testing.wrappers import make_pod
 from ...harness import run_scores
 from .scoring_cases import (DEFAULT_RESOURCES, EXTENDED, EXTENDED_RESOURCE_SET, fit_args, node,
                             pod)

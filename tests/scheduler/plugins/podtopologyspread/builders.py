@@ -4,7 +4,7 @@ given (no default hostname label, since several cases hinge on a node lacking a 
 
 from __future__ import annotations
 
-from ...builders import PodWrapper, make_node
+from kubesim.testing.wrappers import PodWrapper, make_node
 
 ZONE = "zone"
 NODE = "node"

@@ -1,8 +1,5 @@
-"""Fluent builders for pods and nodes in scheduler tests (after upstream's
-pkg/scheduler/testing/wrappers.go: ``MakePod().Name("p").Req(...).Obj()``).
-
-A later refactor moves these to ``kubesim.testing``.
-"""
+"""Fluent builders for pods and nodes, for scheduler tests and examples (after upstream's
+pkg/scheduler/testing/wrappers.go: ``MakePod().Name("p").Req(...).Obj()``)."""
 
 from __future__ import annotations
 
