@@ -83,7 +83,7 @@ def test_cm_is_configmaps_alias(files, tmp_path):
 
 
 def test_an_env_file_key_without_a_value_takes_it_from_the_environment(files):
-    from kubesim.kubectl.generate import read_env_file
+    from kubesim.kubectl.generate.configmap import read_env_file
 
     assert read_env_file(str(files / "good.env"), {"FROM_ENV": "from the environment"}) == [
         ("A", "1"), ("FROM_ENV", "from the environment"), ("C", "x=y")]

@@ -19,7 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from kubesim.kubectl import generate
+from kubesim.kubectl.generate import flags, objects
 from kubesim.testing.cli import Harness, snapshot
 
 KUBECTL = shutil.which("kubectl")
@@ -395,10 +395,10 @@ def test_server_dry_run_validates_and_defaults_but_stores_nothing(kubesim):
 ])
 def test_int32_flags_parse_as_strconv_parseint_base_0(text, value):
     if isinstance(value, int):
-        assert generate.parse_go_int(text) == value
+        assert flags.parse_go_int(text) == value
     else:
         with pytest.raises(ValueError, match=value):
-            generate.parse_go_int(text)
+            flags.parse_go_int(text)
 
 
 @pytest.mark.parametrize("text, fields", [
@@ -408,10 +408,10 @@ def test_int32_flags_parse_as_strconv_parseint_base_0(text, value):
 ])
 def test_image_lists_read_as_one_csv_record(text, fields):
     if isinstance(fields, list):
-        assert generate.read_csv_line(text) == fields
+        assert flags.read_csv_line(text) == fields
     else:
         with pytest.raises(ValueError, match=re.escape(fields)):
-            generate.read_csv_line(text)
+            flags.read_csv_line(text)
 
 
 @pytest.mark.parametrize("image, ok", [
@@ -420,7 +420,7 @@ def test_image_lists_read_as_one_csv_record(text, fields):
     ("Nginx", False), ("a:b:c", False), ("x@sha256:abc", False), ("a//b", False), ("-a", False),
 ])
 def test_run_checks_the_image_reference_as_distribution_does(image, ok):
-    assert generate.is_image_reference(image) is ok
+    assert objects.is_image_reference(image) is ok
 
 
 @pytest.mark.parametrize("image, name", [
@@ -428,4 +428,4 @@ def test_run_checks_the_image_reference_as_distribution_does(image, ok):
     ("foo/bar@sha256:abcd", "bar"), ("localhost:5000/x/y:1", "y"), ("", ""), ("a/", ""),
 ])
 def test_deployment_container_names_come_from_the_image(image, name):
-    assert generate.container_name(image) == name
+    assert objects.container_name(image) == name
