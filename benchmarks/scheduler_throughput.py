@@ -180,7 +180,7 @@ def _new_uid(rng: random.Random) -> str:
 
 
 def _generate_name(base: str, rng: random.Random) -> str:
-    from kubesim.api.defaults import generate_name
+    from kubesim.api.names import generate_name
 
     return generate_name(base, rng)
 

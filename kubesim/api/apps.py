@@ -165,7 +165,7 @@ DEFAULTERS = {"Deployment": default_deployment, "ReplicaSet": default_replicaset
 # validation
 
 def _go_map(m: dict) -> str:
-    from kubesim.api.validation import GoValue
+    from kubesim.api.gofmt import GoValue
 
     if m is None:
         return GoValue("map[string]string(nil)")
@@ -174,7 +174,7 @@ def _go_map(m: dict) -> str:
 
 def _go_label_selector(sel: dict | None):
     """%#v of a *metav1.LabelSelector, as field.Invalid prints it."""
-    from kubesim.api.validation import GoValue
+    from kubesim.api.gofmt import GoValue
 
     if sel is None:
         return GoValue("(*v1.LabelSelector)(nil)")
@@ -227,7 +227,8 @@ def _not_more_than_100_percent(v, path: str) -> list[FieldError]:
 def _validate_selector_and_template(spec: dict, path: str, kind_word: str, check_restart: bool = True,
                                     what: str = "ReplicaSet") -> list[FieldError]:
     from kubesim.api import selectors
-    from kubesim.api.validation import validate_annotations, validate_label_selector, validate_labels, validate_pod_spec
+    from kubesim.api.meta.validation import validate_annotations, validate_label_selector, validate_labels
+    from kubesim.api.validation import validate_pod_spec
 
     errs: list[FieldError] = []
     sel = spec.get("selector")
@@ -265,7 +266,7 @@ def _validate_selector_and_template(spec: dict, path: str, kind_word: str, check
 
 
 def _validate_meta(obj: dict, old: dict | None) -> list[FieldError]:
-    from kubesim.api.validation import name_is_dns_subdomain, validate_object_meta, validate_object_meta_update
+    from kubesim.api.meta.validation import name_is_dns_subdomain, validate_object_meta, validate_object_meta_update
 
     if old is None:
         return validate_object_meta(obj.get("metadata") or {}, True, name_is_dns_subdomain)
@@ -305,7 +306,7 @@ def validate_deployment(obj: dict, old: dict | None = None) -> list[FieldError]:
                 errs.append(invalid("spec.strategy.rollingUpdate.maxUnavailable", mu, "may not be 0 when `maxSurge` is 0"))
             errs += _not_more_than_100_percent(mu, "spec.strategy.rollingUpdate.maxUnavailable")
     else:
-        from kubesim.api.validation import GoValue
+        from kubesim.api.gofmt import GoValue
 
         errs.append(unsupported("spec.strategy", GoValue(_go_strategy(strategy)), ["Recreate", "RollingUpdate"]))
     errs += _nonnegative(spec.get("minReadySeconds"), "spec.minReadySeconds")

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 
+from kubesim.api.names import generate_name
 from kubesim.errors import Forbidden
 
 DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30
@@ -46,7 +47,6 @@ TERMINATION_MESSAGE_PATH = "/dev/termination-log"
 TOKEN_VOLUME_PREFIX = "kube-api-access-"
 TOKEN_MOUNT_PATH = "/var/run/secrets/kubernetes.io/serviceaccount"
 TOKEN_EXPIRATION_SECONDS = 3607  # serviceaccount.WarnOnlyBoundTokenExpirationSeconds
-NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"  # k8s.io/apimachinery pkg/util/rand
 MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror"
 DEFAULT_TOLERATION_SECONDS = 300
 NOT_READY_TAINT = "node.kubernetes.io/not-ready"
@@ -178,9 +178,9 @@ def apply_update_defaults(new: dict, old: dict) -> None:
         new["status"] = _deepcopy(old.get("status") or {})
         meta, old_meta = new.setdefault("metadata", {}), old.get("metadata") or {}
         generation = old_meta.get("generation") or 0
-        from kubesim.api.validation import _semantic_equal
+        from kubesim.api.equality import semantic_equal
 
-        meta["generation"] = generation if _semantic_equal(spec, old_spec) else generation + 1
+        meta["generation"] = generation if semantic_equal(spec, old_spec) else generation + 1
     elif kind == "Node":
         default_node_schema(new)
     elif kind == "Namespace":
@@ -191,15 +191,6 @@ def apply_update_defaults(new: dict, old: dict) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # shared
-
-
-def random_suffix(rng, n: int = 5) -> str:
-    return "".join(rng.choice(NAME_ALPHABET) for _ in range(n))
-
-
-def generate_name(base: str, rng) -> str:
-    """names.SimpleNameGenerator: the base, cut to 58 characters, plus 5 random characters."""
-    return base[:58] + random_suffix(rng)
 
 
 def _before_create(obj: dict, rng, namespaced: bool) -> None:

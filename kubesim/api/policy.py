@@ -37,23 +37,12 @@ def default_pdb(pdb: dict) -> None:
 
 def default_pdb_update(new: dict, old: dict) -> None:
     """PrepareForUpdate: status kept, generation bumped on a spec change."""
-    from kubesim.api.validation import _semantic_equal
+    from kubesim.api.equality import semantic_equal
 
     new["status"] = copy.deepcopy(old.get("status") or empty_status())
     gen = int((old.get("metadata") or {}).get("generation") or 1)
-    same = _semantic_equal(new.get("spec") or {}, old.get("spec") or {})
+    same = semantic_equal(new.get("spec") or {}, old.get("spec") or {})
     new.setdefault("metadata", {})["generation"] = gen if same else gen + 1
-
-
-def validate_path_segment_name(name: str, prefix: bool) -> list[str]:
-    """path.ValidatePathSegmentName (IsValidPathSegmentName; a prefix may not end in '.' only)."""
-    errs = []
-    if not prefix and name in (".", ".."):
-        errs.append(f"may not be '{name}'")
-    for bad in ("/", "%"):
-        if bad in name:
-            errs.append(f"may not contain '{bad}'")
-    return errs
 
 
 _ADDRESSES = {"minAvailable": "0xc000a1c010", "maxUnavailable": "0xc000a1c020", "selector": "0xc000a1c030",
@@ -61,7 +50,7 @@ _ADDRESSES = {"minAvailable": "0xc000a1c010", "maxUnavailable": "0xc000a1c020", 
 
 
 def _go_spec(spec: dict):
-    from kubesim.api.validation import GoValue
+    from kubesim.api.gofmt import GoValue
 
     def ptr(key: str, typ: str) -> str:
         return f"({typ})({_ADDRESSES[key] if spec.get(key) is not None else 'nil'})"
@@ -75,7 +64,7 @@ def _go_spec(spec: dict):
 
 def validate_pdb_spec(spec: dict, path: str = "spec") -> list[FieldError]:
     from kubesim.api.apps import _not_more_than_100_percent, _positive_int_or_percent
-    from kubesim.api.validation import validate_label_selector
+    from kubesim.api.meta.validation import validate_label_selector
 
     errs: list[FieldError] = []
     min_a, max_u = spec.get("minAvailable"), spec.get("maxUnavailable")
@@ -95,7 +84,7 @@ def validate_pdb_spec(spec: dict, path: str = "spec") -> list[FieldError]:
 
 
 def validate_pdb(pdb: dict) -> list[FieldError]:
-    from kubesim.api.validation import validate_object_meta
+    from kubesim.api.meta.validation import validate_object_meta, validate_path_segment_name
 
     errs = validate_pdb_spec(pdb.get("spec") or {})
     errs += validate_object_meta(pdb.get("metadata") or {}, True, validate_path_segment_name)
@@ -103,7 +92,7 @@ def validate_pdb(pdb: dict) -> list[FieldError]:
 
 
 def validate_pdb_update(new: dict, old: dict) -> list[FieldError]:
-    from kubesim.api.validation import validate_object_meta_update
+    from kubesim.api.meta.validation import validate_object_meta_update
 
     errs = validate_pdb_spec(new.get("spec") or {})
     errs += validate_object_meta_update(new.get("metadata") or {}, old.get("metadata") or {})

@@ -81,7 +81,7 @@ def is_known_system_priority_class(name: str, value: int, global_default: bool) 
 
 
 def validate_priority_class(pc: dict) -> list[FieldError]:
-    from kubesim.api.validation import name_is_dns_subdomain, validate_object_meta
+    from kubesim.api.meta.validation import name_is_dns_subdomain, validate_object_meta
     from kubesim.errors import required, unsupported
 
     meta = pc.get("metadata") or {}
@@ -105,7 +105,7 @@ def validate_priority_class(pc: dict) -> list[FieldError]:
 
 
 def validate_priority_class_update(new: dict, old: dict) -> list[FieldError]:
-    from kubesim.api.validation import FIELD_IMMUTABLE_ERROR, validate_object_meta_update
+    from kubesim.api.meta.validation import FIELD_IMMUTABLE_ERROR, validate_object_meta_update
     from kubesim.errors import invalid
 
     errs = validate_object_meta_update(new.get("metadata") or {}, old.get("metadata") or {})

@@ -164,7 +164,7 @@ def default_update(new: dict, old: dict) -> None:
 # validation helpers
 
 def _class_name_errors(name: str) -> list[str]:
-    from kubesim.api.validation import name_is_dns_subdomain
+    from kubesim.api.meta.validation import name_is_dns_subdomain
 
     return name_is_dns_subdomain(name, False)
 
@@ -190,7 +190,7 @@ def _validate_access_modes(modes, path: str, required_detail: str) -> list[Field
 def _positive_quantity(value, path: str) -> list[FieldError]:
     """validateBasicResource + ValidatePositiveQuantityValue."""
     from kubesim.api.quantity import from_json
-    from kubesim.api.validation import IS_NOT_POSITIVE_ERROR
+    from kubesim.api.meta.validation import IS_NOT_POSITIVE_ERROR
 
     try:
         q = from_json(value)
@@ -202,7 +202,7 @@ def _positive_quantity(value, path: str) -> list[FieldError]:
 
 
 def _go_resource_list(rl: dict):
-    from kubesim.api.validation import GoValue
+    from kubesim.api.gofmt import GoValue
 
     parts = ", ".join(f'"{k}":{rl[k]}' for k in sorted(rl))
     return GoValue("core.ResourceList{" + parts + "}")
@@ -255,7 +255,7 @@ def _validate_source(name: str, src, path: str, pv_name: str) -> list[FieldError
         elif not str(src["path"]).startswith("/"):
             errs.append(invalid(f"{path}.path", src["path"], "must be an absolute path"))
     elif name == "csi":
-        from kubesim.api.validation import is_dns1123_subdomain
+        from kubesim.api.meta.validation import is_dns1123_subdomain
 
         driver = src.get("driver") or ""
         if not driver:
@@ -328,7 +328,7 @@ def _clean(p: str) -> str:
 
 
 def validate_pv(pv: dict) -> list[FieldError]:
-    from kubesim.api.validation import name_is_dns_subdomain, validate_object_meta
+    from kubesim.api.meta.validation import name_is_dns_subdomain, validate_object_meta
 
     meta = pv.get("metadata") or {}
     errs = validate_object_meta(meta, False, name_is_dns_subdomain)
@@ -341,13 +341,14 @@ def _source_of(spec: dict) -> dict:
 
 
 def _diff(type_name: str, old, new) -> str:
-    from kubesim.api.validation import _spec_diff
+    from kubesim.api.equality import cmp_diff
 
-    return _spec_diff(old, new).replace("  core.PodSpec{", f"  {type_name}{{", 1)
+    return cmp_diff(old, new, type_name)
 
 
 def validate_pv_update(new: dict, old: dict) -> list[FieldError]:
-    from kubesim.api.validation import (FIELD_IMMUTABLE_ERROR, _semantic_equal, validate_object_meta_update)
+    from kubesim.api.equality import semantic_equal
+    from kubesim.api.meta.validation import FIELD_IMMUTABLE_ERROR, validate_object_meta_update
 
     errs = validate_pv(new)
     errs += validate_object_meta_update(new.get("metadata") or {}, old.get("metadata") or {})
@@ -358,12 +359,12 @@ def validate_pv_update(new: dict, old: dict) -> list[FieldError]:
             osrc["csi"].get("controllerExpandSecretRef") is None:
         nsrc = copy.deepcopy(nsrc)
         nsrc["csi"].pop("controllerExpandSecretRef", None)
-    if not _semantic_equal(nsrc, osrc):
+    if not semantic_equal(nsrc, osrc):
         errs.append(forbidden("spec.persistentvolumesource", "spec.persistentvolumesource is immutable after "
                                                              "creation\n" + _diff("core.PersistentVolumeSource", osrc, nsrc)))
     if nspec.get("volumeMode") != ospec.get("volumeMode"):
         errs.append(invalid("volumeMode", nspec.get("volumeMode"), FIELD_IMMUTABLE_ERROR))
-    if ospec.get("nodeAffinity") is not None and not _semantic_equal(nspec.get("nodeAffinity"), ospec.get("nodeAffinity")):
+    if ospec.get("nodeAffinity") is not None and not semantic_equal(nspec.get("nodeAffinity"), ospec.get("nodeAffinity")):
         errs.append(invalid("nodeAffinity", _go_node_affinity(nspec.get("nodeAffinity")), FIELD_IMMUTABLE_ERROR))
     if ospec.get("volumeAttributesClassName") is not None and nspec.get("volumeAttributesClassName") is None:
         errs.append(forbidden("spec.volumeAttributesClassName", "update from non-nil value to nil is forbidden"))
@@ -371,7 +372,7 @@ def validate_pv_update(new: dict, old: dict) -> list[FieldError]:
 
 
 def _go_node_affinity(na):
-    from kubesim.api.validation import GoValue
+    from kubesim.api.gofmt import GoValue
 
     return GoValue("null" if na is None else "core.VolumeNodeAffinity{Required:(*core.NodeSelector)(0xc000a1c050)}")
 
@@ -380,7 +381,7 @@ def _go_node_affinity(na):
 # PersistentVolumeClaim
 
 def validate_pvc_spec(spec: dict, path: str = "spec") -> list[FieldError]:
-    from kubesim.api.validation import validate_label_selector
+    from kubesim.api.meta.validation import validate_label_selector
 
     errs = _validate_access_modes(spec.get("accessModes"), f"{path}.accessModes", "at least 1 access mode is required")
     # upstream checks the selector right after the (missing) access modes, before their values
@@ -418,7 +419,7 @@ def validate_pvc_spec(spec: dict, path: str = "spec") -> list[FieldError]:
 
 
 def validate_pvc(pvc: dict) -> list[FieldError]:
-    from kubesim.api.validation import name_is_dns_subdomain, validate_object_meta
+    from kubesim.api.meta.validation import name_is_dns_subdomain, validate_object_meta
 
     errs = validate_object_meta(pvc.get("metadata") or {}, True, name_is_dns_subdomain)
     errs += validate_pvc_spec(pvc.get("spec") or {})
@@ -427,7 +428,8 @@ def validate_pvc(pvc: dict) -> list[FieldError]:
 
 def validate_pvc_update(new: dict, old: dict) -> list[FieldError]:
     from kubesim.api.quantity import from_json
-    from kubesim.api.validation import FIELD_IMMUTABLE_ERROR, _semantic_equal, validate_object_meta_update
+    from kubesim.api.equality import semantic_equal
+    from kubesim.api.meta.validation import FIELD_IMMUTABLE_ERROR, validate_object_meta_update
 
     errs = validate_object_meta_update(new.get("metadata") or {}, old.get("metadata") or {})
     errs += validate_pvc(new)
@@ -451,7 +453,7 @@ def validate_pvc_update(new: dict, old: dict) -> list[FieldError]:
         else:
             nspec["resources"]["requests"].pop("storage", None)
     nspec["volumeAttributesClassName"] = ospec.get("volumeAttributesClassName")
-    if not _semantic_equal(nspec, ospec):
+    if not semantic_equal(nspec, ospec):
         errs.append(forbidden("spec", "spec is immutable after creation except resources.requests and "
                                       "volumeAttributesClassName for bound claims\n"
                               + _diff("core.PersistentVolumeClaimSpec", ospec, nspec)))
@@ -480,7 +482,7 @@ def validate_pvc_update(new: dict, old: dict) -> list[FieldError]:
 # StorageClass
 
 def _validate_provisioner(prov, path: str) -> list[FieldError]:
-    from kubesim.api.validation import is_qualified_name
+    from kubesim.api.meta.validation import is_qualified_name
 
     prov = prov if isinstance(prov, str) else ""
     if not prov:
@@ -505,7 +507,7 @@ def _validate_parameters(params, path: str) -> list[FieldError]:
 
 
 def _validate_allowed_topologies(terms, path: str) -> list[FieldError]:
-    from kubesim.api.validation import is_valid_label_value, validate_label_name
+    from kubesim.api.meta.validation import is_valid_label_value, validate_label_name
 
     errs: list[FieldError] = []
     seen: list[dict] = []
@@ -536,7 +538,7 @@ def _validate_allowed_topologies(terms, path: str) -> list[FieldError]:
 
 
 def validate_storage_class(sc: dict) -> list[FieldError]:
-    from kubesim.api.validation import name_is_dns_subdomain, validate_object_meta
+    from kubesim.api.meta.validation import name_is_dns_subdomain, validate_object_meta
 
     errs = validate_object_meta(sc.get("metadata") or {}, False, name_is_dns_subdomain)
     errs += _validate_provisioner(sc.get("provisioner"), "provisioner")
@@ -554,7 +556,7 @@ def validate_storage_class(sc: dict) -> list[FieldError]:
 
 
 def validate_storage_class_update(new: dict, old: dict) -> list[FieldError]:
-    from kubesim.api.validation import FIELD_IMMUTABLE_ERROR, validate_object_meta_update
+    from kubesim.api.meta.validation import FIELD_IMMUTABLE_ERROR, validate_object_meta_update
 
     errs = validate_object_meta_update(new.get("metadata") or {}, old.get("metadata") or {})
     if (new.get("parameters") or {}) != (old.get("parameters") or {}):
@@ -572,7 +574,7 @@ def validate_storage_class_update(new: dict, old: dict) -> list[FieldError]:
 # CSINode
 
 def validate_csinode(node: dict) -> list[FieldError]:
-    from kubesim.api.validation import name_is_dns_subdomain, validate_object_meta
+    from kubesim.api.meta.validation import name_is_dns_subdomain, validate_object_meta
 
     errs = validate_object_meta(node.get("metadata") or {}, False, name_is_dns_subdomain)
     drivers = (node.get("spec") or {}).get("drivers")
@@ -590,14 +592,14 @@ def validate_csinode(node: dict) -> list[FieldError]:
             errs.append(required(f"{path}.nodeID", ""))
         count = (d.get("allocatable") or {}).get("count") if isinstance(d.get("allocatable"), dict) else None
         if isinstance(count, int) and count < 0:
-            from kubesim.api.validation import IS_NEGATIVE_ERROR
+            from kubesim.api.meta.validation import IS_NEGATIVE_ERROR
 
             errs.append(invalid(f"{path}.allocatable.count", count, IS_NEGATIVE_ERROR))
     return errs
 
 
 def validate_csinode_update(new: dict, old: dict) -> list[FieldError]:
-    from kubesim.api.validation import validate_object_meta_update
+    from kubesim.api.meta.validation import validate_object_meta_update
 
     errs = validate_object_meta_update(new.get("metadata") or {}, old.get("metadata") or {})
     errs += validate_csinode(new)

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from kubesim.api import selectors
 from kubesim.api.pods import tolerates
-from kubesim.controllers.base import (Change, Event, View, claim, creation_time, deepcopy,
-                                      is_pod_available, is_pod_ready, is_pod_terminal, meta, name_of,
-                                      new_controller_ref, selector_of, uid_of, value_from_int_or_percent,
-                                      available_at)
+from kubesim.api.meta.helpers import creation_time, meta, name_of, new_controller_ref, selector_of, uid_of
+from kubesim.controllers.base import (Change, Event, View, available_at, claim, deepcopy, is_pod_available,
+                                      is_pod_ready, is_pod_terminal, value_from_int_or_percent)
 from kubesim.controllers.hashing import compute_hash
 
 COMPONENT = "daemonset-controller"

@@ -18,9 +18,9 @@ upstream's level-triggered controllers converge. The deprecated in-object rollba
 from __future__ import annotations
 
 from kubesim.controllers import deployment_util as du
-from kubesim.controllers.base import (Change, Event, View, claim, controller_ref, deepcopy,
-                                      get_condition, meta, name_of, remove_condition, selector_of, set_condition,
-                                      uid_of, new_controller_ref)
+from kubesim.api.meta.helpers import controller_ref, meta, name_of, new_controller_ref, selector_of, uid_of
+from kubesim.controllers.base import (Change, Event, View, claim, deepcopy, get_condition, remove_condition,
+                                      set_condition)
 from kubesim.controllers.hashing import compute_hash
 
 COMPONENT = "deployment-controller"

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import functools
 
-from kubesim.controllers.base import (creation_time, get_condition, meta, name_of, round_to_int32,
-                                      value_from_int_or_percent)
+from kubesim.api.meta.helpers import creation_time, meta, name_of
+from kubesim.controllers.base import get_condition, round_to_int32, value_from_int_or_percent
 from kubesim.clock import parse_time
 
 REVISION = "deployment.kubernetes.io/revision"

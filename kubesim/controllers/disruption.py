@@ -29,9 +29,10 @@ as upstream's do when the scale client cannot find the resource.
 from __future__ import annotations
 
 from kubesim.api import selectors
+from kubesim.api.meta.conditions import set_status_condition
 from kubesim.clock import format_time, parse_timestamp
-from kubesim.controllers.base import (Change, Event, IntOrStringError, View, controller_ref, deepcopy,
-                                      is_pod_ready, labels_of, meta, name_of, uid_of,
+from kubesim.api.meta.helpers import controller_ref, labels_of, meta, name_of, uid_of
+from kubesim.controllers.base import (Change, Event, IntOrStringError, View, deepcopy, is_pod_ready,
                                       value_from_int_or_percent)
 
 COMPONENT = "controllermanager"
@@ -272,36 +273,7 @@ def count_healthy_pods(pods: list[dict], disrupted: dict[str, str], now: float) 
 
 
 # ---------------------------------------------------------------------------------------------
-# conditions (apimeta.SetStatusCondition, pdbhelper)
-
-
-def set_status_condition(conditions: list[dict], cond: dict, now_stamp: str) -> list[dict]:
-    """apimeta.SetStatusCondition: a new condition gets lastTransitionTime now; an existing one
-    keeps it unless its status changes; reason, message and observedGeneration are replaced."""
-    out = [dict(c) for c in conditions]
-    for c in out:
-        if c.get("type") == cond["type"]:
-            if c.get("status") != cond["status"]:
-                c["status"] = cond["status"]
-                c["lastTransitionTime"] = now_stamp
-            c["reason"] = cond["reason"]
-            c["message"] = cond.get("message", "")
-            if cond.get("observedGeneration"):
-                c["observedGeneration"] = cond["observedGeneration"]
-            else:
-                c.pop("observedGeneration", None)
-            return [_condition_fields(x) for x in out]
-    new = {"type": cond["type"], "status": cond["status"], "lastTransitionTime": now_stamp,
-           "reason": cond["reason"], "message": cond.get("message", "")}
-    if cond.get("observedGeneration"):
-        new["observedGeneration"] = cond["observedGeneration"]
-    return [_condition_fields(x) for x in out + [new]]
-
-
-def _condition_fields(c: dict) -> dict:
-    """metav1.Condition's fields in their serialisation order."""
-    order = ("type", "status", "observedGeneration", "lastTransitionTime", "reason", "message")
-    return {k: c[k] for k in order if k in c} | {k: v for k, v in c.items() if k not in order}
+# conditions (pdbhelper; apimeta.SetStatusCondition is kubesim.api.meta.conditions')
 
 
 def update_disruption_allowed_condition(status: dict, now_stamp: str) -> None:

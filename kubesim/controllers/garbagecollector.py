@@ -27,7 +27,8 @@ exist. PersistentVolumeClaims are collected too: a generic ephemeral volume's cl
 from __future__ import annotations
 
 from kubesim.clock import format_time
-from kubesim.controllers.base import Change, View, deepcopy, meta, remove_finalizer, uid_of
+from kubesim.api.meta.helpers import meta, uid_of
+from kubesim.controllers.base import Change, View, deepcopy, remove_finalizer
 
 FOREGROUND = "foregroundDeletion"
 ORPHAN = "orphan"

@@ -203,7 +203,7 @@ def settled_baseline(cluster: Cluster) -> int | None:
 def _selectors_of(cluster: Cluster, kinds: tuple[str, ...]) -> list[tuple[str, object]]:
     """(namespace, compiled spec.selector) of every object of ``kinds``, compiled once per
     write of those kinds."""
-    from kubesim.controllers.base import selector_of
+    from kubesim.api.meta.helpers import selector_of
 
     store = cluster.store
     memo = cluster.__dict__.setdefault("_gate_selectors", {})

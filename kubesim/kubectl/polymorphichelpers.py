@@ -155,7 +155,7 @@ def replicasets_of(client, deployment: dict) -> list[dict]:
 
 def revisions_of_daemonset(client, ds: dict) -> list[dict]:
     """ControllerRevisions controlled by the DaemonSet (controlledHistory)."""
-    from kubesim.controllers.base import controller_ref, selector_of
+    from kubesim.api.meta.helpers import controller_ref, selector_of
 
     ns = ds["metadata"].get("namespace", "")
     sel = selector_of(ds)
