@@ -228,7 +228,7 @@ def _validate_selector_and_template(spec: dict, path: str, kind_word: str, check
                                     what: str = "ReplicaSet") -> list[FieldError]:
     from kubesim.api import selectors
     from kubesim.api.meta.validation import validate_annotations, validate_label_selector, validate_labels
-    from kubesim.api.validation import validate_pod_spec
+    from kubesim.api.core.podspec_validation import validate_pod_spec
 
     errs: list[FieldError] = []
     sel = spec.get("selector")

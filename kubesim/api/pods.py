@@ -20,6 +20,9 @@ admission and ``describe node`` use these; the scheduler keeps its own integer f
 
 from __future__ import annotations
 
+# core.MirrorPodAnnotationKey: the kubelet's mirror of a static pod carries it
+MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror"
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from kubesim.api.quantity import Quantity

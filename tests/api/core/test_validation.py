@@ -9,7 +9,7 @@ import pytest
 
 from kubesim.api import validation as v
 from kubesim.api.validation import validate_object
-from kubesim.errors import Invalid
+from kubesim.errors import Invalid, required
 
 SUBDOMAIN = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and "
              "must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
@@ -759,5 +759,5 @@ def test_kinds_without_validation_pass():
 
 
 def test_adding_a_kind_is_one_entry(monkeypatch):
-    monkeypatch.setitem(v.VALIDATORS, "Widget", (lambda o: [v.required("spec.size", "")], lambda n, o: []))
+    monkeypatch.setitem(v.VALIDATORS, "Widget", (lambda o: [required("spec.size", "")], lambda n, o: []))
     assert messages({"kind": "Widget"}) == ["spec.size: Required value"]
