@@ -57,3 +57,14 @@ def cmp_diff(old, new, type_name: str = "core.PodSpec") -> str:
     walk(old, new, "")
     lines.append("  }")
     return "\n".join(lines) + "\n"
+
+
+def drop_empty(v):
+    """``v`` with the fields that decode to nothing dropped from every map: null, ``""``, ``[]``,
+    ``{}`` and ``false`` (zeros are kept). The apps strategies and validation compare specs and
+    selectors in this form; :func:`semantic_equal` would also equate a ``0`` with an absent field."""
+    if isinstance(v, dict):
+        return {k: drop_empty(x) for k, x in v.items() if x not in (None, "", [], {}) and x is not False}
+    if isinstance(v, list):
+        return [drop_empty(x) for x in v]
+    return v

@@ -88,9 +88,11 @@ def sync_pods(cluster: Cluster) -> bool:
 
 def static_pods(cluster: Cluster) -> bool:
     """Each kubelet reads its static pod directory and keeps the mirror pods in step."""
+    from kubesim.apiserver import objects
     from kubesim.kubelet import steps
 
     return steps.static_pods(cluster, lambda name: static_pod_path(cluster, name),
+                             lambda pod: objects.create_mirror_pod(cluster, pod),
                              with_files=getattr(cluster, "_static_pod_dirs", None))
 
 
