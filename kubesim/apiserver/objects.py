@@ -201,21 +201,24 @@ def list_objects(cluster: Cluster, info: KindInfo, namespace: str | None,
 def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
                   grace_seconds: float | None = None, force: bool = False,
                   propagation: str = "Background") -> dict:
-    """The API server's delete. A pod running on a node is deleted gracefully: it gets its
-    deletionTimestamp and the kubelet removes it when the grace period ends (pod strategy
-    CheckGracefulDelete); ``force`` with grace 0 removes it at once. Owners follow the
-    propagation policy (the garbage collector removes dependents). Other objects go at once,
-    with the cascades a real cluster performs promptly."""
+    """The API server's delete, as the generic registry does it for the strategy of ``info``.
+    A pod running on a node is deleted gracefully: it gets its deletionTimestamp and the kubelet
+    removes it when the grace period ends (the pod strategy's CheckGracefulDelete); ``force``
+    with grace 0 removes it at once. An owner deleted with Foreground or Orphan propagation is
+    marked, and the garbage collector removes or orphans its dependents; an object with
+    finalizers is marked and stays until they are gone. Other objects go at once, with what a
+    real cluster removes promptly along with them (the strategy's ``delete_dependents``)."""
+    from kubesim.apiserver import admission
+    from kubesim.apiserver.registry import for_kind, rest
+
     store = cluster.store
     obj = store.get(info.kind, namespace, name)
     if obj is None:
         raise NotFound(info.resource, name)
-    from kubesim.apiserver.registry import for_kind
-
-    strategy = for_kind(info.kind)
-    if strategy is not None:
-        strategy.before_delete(obj)
-    if info.kind == "Pod" and not (force and grace_seconds == 0):
+    strategy = for_kind(info.kind) or rest.Strategy()  # kubesim's own kinds have no rules
+    admission.validate(admission.Attributes(admission.DELETE, obj))
+    strategy.before_delete(obj)
+    if strategy.graceful_delete and not (force and grace_seconds == 0):
         from kubesim.kubelet.lifecycle import start_termination
 
         before = (obj["metadata"].get("deletionTimestamp"), obj["metadata"].get("deletionGracePeriodSeconds"))
@@ -223,35 +226,43 @@ def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
             if (obj["metadata"].get("deletionTimestamp"), obj["metadata"].get("deletionGracePeriodSeconds")) != before:
                 store.put(obj)  # a second delete that does not shorten the grace period writes nothing
             return obj
-    if info.kind in ("Deployment", "ReplicaSet", "DaemonSet") and propagation != "Background":
-        from kubesim.controllers.garbagecollector import begin_deletion
-
+    if strategy.propagates_deletion:
         marked = begin_deletion(obj, propagation, cluster.now())
         if marked is not None:
             store.put(marked)
             return obj
-    if info.kind != "Pod" and (obj.get("metadata") or {}).get("finalizers"):
+    if not strategy.graceful_delete and (obj.get("metadata") or {}).get("finalizers"):
         # the generic registry: an object with finalizers is marked and stays until they are gone
         if not obj["metadata"].get("deletionTimestamp"):
             obj["metadata"]["deletionTimestamp"] = cluster.stamp()
             obj["metadata"]["deletionGracePeriodSeconds"] = 0
             store.put(obj)
         return obj
-    if info.kind == "Namespace":
-        if name in ("default", "kube-system", "kube-public", "kube-node-lease"):
-            from kubesim.errors import Forbidden
-
-            raise Forbidden(f'namespaces "{name}" is forbidden: this namespace may not be deleted')
-        for k in kinds.REGISTRY.all():
-            if k.namespaced:
-                for o in store.list(k.kind, name):
-                    store.delete(k.kind, name, o["metadata"]["name"])
-    if info.kind == "Node":
-        # PodGC deletes pods bound to a node that no longer exists
-        for key in store.pod_keys_on_node(name):
-            store.delete(*key)
-        store.delete("CSINode", "", name)  # the garbage collector follows its owner reference
-    if info.kind == "Pod":
-        store.delete("ScheduleExplanation", namespace, name)
+    strategy.delete_dependents(store, obj)
     store.delete(info.kind, namespace, name)
     return obj
+
+
+def begin_deletion(obj: dict, propagation: str, now: float) -> dict | None:
+    """What the API server stores for a delete with ``propagation``: None (delete it now) for
+    Background, or a copy of the object marked for deletion with the policy's finalizer
+    (``foregroundDeletion``: the garbage collector deletes the dependents first; ``orphan``: it
+    removes their owner references), which the collector removes when it is done.
+
+    Upstream: staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go
+    (``deletionFinalizersForGarbageCollection``, ``updateForGracefulDeletionAndFinalizers``)."""
+    if propagation not in ("Foreground", "Orphan"):
+        return None
+    import copy
+
+    from kubesim.api.meta.helpers import FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS
+    from kubesim.clock import format_time
+
+    new = copy.deepcopy(obj)
+    md = new.setdefault("metadata", {})
+    md.setdefault("deletionTimestamp", format_time(now))
+    md.setdefault("deletionGracePeriodSeconds", 0)
+    fin = FINALIZER_DELETE_DEPENDENTS if propagation == "Foreground" else FINALIZER_ORPHAN_DEPENDENTS
+    if fin not in (md.get("finalizers") or []):
+        md["finalizers"] = list(md.get("finalizers") or []) + [fin]
+    return new

@@ -165,10 +165,17 @@ def apply_changes(cluster: Cluster, changes, wake_at=None) -> bool:
     def create(obj: dict):
         return objects.create_object(cluster, obj, kinds.for_object(obj))
 
-    def delete(kind: str, ns: str, name_: str):
-        info = kinds.by_kind(kind)
-        if store.get(kind, ns, name_) is not None:
-            objects.delete_object(cluster, info, ns, name_)
+    def delete(kind: str, ns: str, name_: str, propagation: str):
+        stored = store.get(kind, ns, name_)
+        if stored is None:
+            return
+        # a controller's Foreground or Orphan delete marks the object, whatever its kind, and
+        # the garbage collector finishes it; a Background one is the API server's usual delete
+        marked = objects.begin_deletion(stored, propagation, cluster.now())
+        if marked is not None:
+            store.put(marked)
+        else:
+            objects.delete_object(cluster, kinds.by_kind(kind), ns, name_)
 
     def record(obj, type_, reason, message, component):
         cluster.record(obj, type_, reason, message, component)

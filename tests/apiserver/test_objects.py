@@ -8,7 +8,7 @@ import copy
 import random
 
 from kubesim.apiserver import registry
-from kubesim.apiserver.objects import prepare_for_create, validate
+from kubesim.apiserver.objects import begin_deletion, prepare_for_create, validate
 from kubesim.apiserver.registry import rest
 from kubesim.errors import required
 from tests.api.core.test_validation import C0, OLD, setp
@@ -133,3 +133,14 @@ def test_every_kind_the_api_server_serves_has_a_strategy():
 
     served = {k.kind for k in kinds.REGISTRY.all() if k.served}
     assert {k: registry.for_kind(k).kind for k in served} == {k: k for k in served}
+
+
+# --------------------------------------------------------------------------------------------- deletion
+
+
+def test_a_foreground_delete_marks_instead_of_removing():
+    rs = {"kind": "ReplicaSet", "metadata": {"name": "a", "namespace": "default", "uid": "u-a"}}
+    md = begin_deletion(rs, "Foreground", 100.0)["metadata"]
+    assert md["finalizers"] == ["foregroundDeletion"] and md["deletionTimestamp"]
+    assert begin_deletion(rs, "Orphan", 100.0)["metadata"]["finalizers"] == ["orphan"]
+    assert begin_deletion(rs, "Background", 100.0) is None and "deletionTimestamp" not in rs["metadata"]

@@ -9,7 +9,7 @@ import copy
 import random
 import uuid
 
-from kubesim.apiserver.objects import prepare_for_create, prepare_for_update, validate
+from kubesim.apiserver.objects import begin_deletion, prepare_for_create, prepare_for_update, validate
 from kubesim.clock import format_time, parse_time
 from kubesim.controllers import daemonset, deployment, garbagecollector, replicaset
 from kubesim.controllers.base import View
@@ -111,7 +111,7 @@ class Sim:
 
     def delete(self, kind: str, name: str, namespace: str = "default", propagation: str = "Background") -> None:
         obj = self.objects[(kind, namespace if kind != "Node" else "", name)]
-        marked = garbagecollector.begin_deletion(obj, propagation, self.now)
+        marked = begin_deletion(obj, propagation, self.now)
         if marked is None:
             del self.objects[self._key(obj)]
         else:
@@ -143,7 +143,12 @@ class Sim:
                 changed = True
             elif ch.op == "delete":
                 if self._key(ch.obj) in self.objects:
-                    del self.objects[self._key(ch.obj)]
+                    # as the API server deletes: Foreground/Orphan mark the object for the collector
+                    marked = begin_deletion(self.objects[self._key(ch.obj)], ch.propagation or "Background", self.now)
+                    if marked is None:
+                        del self.objects[self._key(ch.obj)]
+                    else:
+                        self._put(marked)
                     changed = True
             elif ch.op == "event":
                 changed = True

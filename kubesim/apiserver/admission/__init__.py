@@ -2,14 +2,15 @@
 in their order, and what a plugin sees of a request.
 
 Upstream: staging/src/k8s.io/apiserver/pkg/admission/chain.go (every mutating plugin in
-order, later every validating one in order; what a plugin sees is ``interfaces.py``) and pkg/kubeapiserver/options/plugins.go
-(``AllOrderedPlugins``, ``DefaultOffAdmissionPlugins``). On a create or update the API server
+order, later every validating one in order; what a plugin sees is ``interfaces.py``) and
+pkg/kubeapiserver/options/plugins.go (``AllOrderedPlugins``, ``DefaultOffAdmissionPlugins``). On a create or update the API server
 decodes the object (the scheme's defaults), runs the mutating plugins, the strategy's
-PrepareForCreate/Update and validation, then the validating plugins, then stores it
-(``kubesim.apiserver.objects``).
+PrepareForCreate/Update and validation, then the validating plugins, then stores it; a delete
+passes the validating plugins first (``kubesim.apiserver.objects``).
 
 One plugin module each, named as upstream names the plugin's package:
 
+- ``namespacelifecycle``: NamespaceLifecycle (the immortal namespaces cannot be deleted);
 - ``serviceaccount``: ServiceAccount (``serviceAccountName: default`` and the projected
   ``kube-api-access-xxxxx`` token volume; mirror pods may not reference credentials);
 - ``nodetaint``: TaintNodesByCondition (a new node starts ``not-ready:NoSchedule``);
@@ -30,14 +31,15 @@ ResourceQuota, NodeRestriction, the webhooks, ...) are not modelled.
 
 from __future__ import annotations
 
-from kubesim.apiserver.admission import (defaultstorageclass, defaulttolerationseconds, nodetaint, priority,
-                                         runtimeclass, serviceaccount, storageobjectinuseprotection)
+from kubesim.apiserver.admission import (defaultstorageclass, defaulttolerationseconds, namespacelifecycle, nodetaint,
+                                         priority, runtimeclass, serviceaccount, storageobjectinuseprotection)
 from kubesim.apiserver.admission.interfaces import CREATE, DELETE, UPDATE, Attributes, MutationPlugin, ValidationPlugin
 
 __all__ = ["CREATE", "DELETE", "UPDATE", "Attributes", "PLUGINS", "admit", "validate"]
 
 PLUGINS = (
     runtimeclass.RuntimeClass(),  # kubesim: first (upstream: after DefaultTolerationSeconds)
+    namespacelifecycle.NamespaceLifecycle(),
     serviceaccount.ServiceAccount(),
     nodetaint.TaintNodesByCondition(),
     priority.Priority(),

@@ -27,6 +27,13 @@ class Strategy:
     # a create keeps the status the client sent (a Node's: its kubelet fills in the rest);
     # every other kind's status is the server's to set
     keeps_status_on_create = False
+    # CheckGracefulDelete: a delete only marks the object, which goes when its kubelet is done
+    # (pods); such an object's finalizers are not modelled
+    graceful_delete = False
+    # a delete with Foreground or Orphan propagation marks the object with the policy's
+    # finalizer and leaves its dependents to the garbage collector (kubesim: the kinds whose
+    # dependents the collector follows); other kinds go at once, as with Background
+    propagates_deletion = False
 
     @property
     def namespaced(self) -> bool:
@@ -57,6 +64,10 @@ class Strategy:
 
     def before_delete(self, obj: dict) -> None:
         """What the resource's storage refuses to delete: raise (Forbidden) to refuse ``obj``."""
+
+    def delete_dependents(self, store, obj: dict) -> None:
+        """What goes with ``obj`` when it is removed from the store, where a real cluster's
+        controllers would remove it promptly (kubesim does it in the same write)."""
 
 
 def before_create(strategy: Strategy, obj: dict, rng=None, now: str | None = None) -> None:

@@ -21,6 +21,7 @@ from kubesim.apiserver.registry.rest import Strategy
 
 class DaemonSetStrategy(Strategy):
     kind = "DaemonSet"
+    propagates_deletion = True
 
     def set_defaults(self, obj: dict) -> None:
         set_defaults_daemonset(obj)

@@ -19,6 +19,7 @@ from kubesim.apiserver.registry.rest import Strategy
 
 class DeploymentStrategy(Strategy):
     kind = "Deployment"
+    propagates_deletion = True
 
     def set_defaults(self, obj: dict) -> None:
         set_defaults_deployment(obj)

@@ -18,6 +18,7 @@ from kubesim.apiserver.registry.rest import Strategy
 
 class ReplicaSetStrategy(Strategy):
     kind = "ReplicaSet"
+    propagates_deletion = True
 
     def set_defaults(self, obj: dict) -> None:
         set_defaults_replicaset(obj)

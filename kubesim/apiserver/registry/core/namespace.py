@@ -5,6 +5,9 @@ sets phase ``Active`` and adds the ``kubernetes`` finalizer to ``spec.finalizers
 ``PrepareForUpdate`` keeps the finalizers and the status, both the finalize and status
 subresources' to change; ``Canonicalize`` sets the ``kubernetes.io/metadata.name`` label, as
 ``SetDefaults_Namespace`` already does for a namespace whose name is known when it is decoded).
+A deleted namespace's objects go with it at once (upstream: the namespace controller,
+pkg/controller/namespace, empties it while it is Terminating, then removes the ``kubernetes``
+finalizer); which namespaces cannot be deleted is the NamespaceLifecycle admission plugin's.
 """
 
 from __future__ import annotations
@@ -51,6 +54,15 @@ class NamespaceStrategy(Strategy):
 
     def canonicalize(self, obj: dict) -> None:
         set_defaults_namespace(obj)
+
+    def delete_dependents(self, store, obj: dict) -> None:
+        from kubesim.api import kinds
+
+        name = (obj.get("metadata") or {}).get("name", "")
+        for k in kinds.REGISTRY.all():
+            if k.namespaced:
+                for o in store.list(k.kind, name):
+                    store.delete(k.kind, name, o["metadata"]["name"])
 
 
 strategy = NamespaceStrategy()

@@ -7,7 +7,8 @@ status to ``Pending`` with ``qos.ComputePodQOS``, applies the ``SchedulingGated`
 affinity terms' and spread constraints' selectors (``mutatePodAffinity``,
 ``mutateTopologySpreadConstraints``) and sets generation 1 (``updatePodGeneration``);
 ``PrepareForUpdate`` keeps the status; ``Validate``/``ValidateUpdate`` are
-``kubesim.api.core.validation``'s; graceful deletion is ``CheckGracefulDelete``).
+``kubesim.api.core.validation``'s; ``CheckGracefulDelete``: a pod bound to a node is deleted
+gracefully, its kubelet removes it when the grace period ends).
 
 Where kubesim differs: a status given with a new pod keeps its QoS class (``GetPodQOS``
 reads it back; the API server's create path drops a client's status first); the generation goes
@@ -28,6 +29,7 @@ SCHEDULING_GATED_CONDITION = {"type": "PodScheduled", "status": "False", "lastPr
 
 class PodStrategy(Strategy):
     kind = "Pod"
+    graceful_delete = True
 
     def set_defaults(self, obj: dict) -> None:
         set_object_defaults_pod(obj)
@@ -58,6 +60,11 @@ class PodStrategy(Strategy):
         from kubesim.api.core.validation import validate_pod_update
 
         return validate_pod_update(new, old)
+
+    def delete_dependents(self, store, obj: dict) -> None:
+        # kubesim's record of the pod's last scheduling attempt (explain-schedule) goes with it
+        md = obj.get("metadata") or {}
+        store.delete("ScheduleExplanation", md.get("namespace", ""), md.get("name", ""))
 
 
 def update_pod_generation(new: dict, old: dict) -> None:
