@@ -17,6 +17,7 @@ Each DaemonSet's template history is kept in ControllerRevisions ``<ds>-<hash>``
 from __future__ import annotations
 
 from kubesim.api import selectors
+from kubesim.api.apps.daemonset_util import TEMPLATE_GENERATION_ANNOTATION, get_patch
 from kubesim.api.pods import tolerates
 from kubesim.api.meta.helpers import creation_time, meta, name_of, new_controller_ref, selector_of, uid_of
 from kubesim.controllers.base import (Change, Event, View, available_at, claim, deepcopy, is_pod_available,
@@ -26,7 +27,6 @@ from kubesim.controllers.hashing import compute_hash
 COMPONENT = "daemonset-controller"
 UNIQUE_LABEL = "controller-revision-hash"
 TEMPLATE_GENERATION_LABEL = "pod-template-generation"
-TEMPLATE_GENERATION_ANNOTATION = "deprecated.daemonset.template.generation"
 FAILED_DAEMON_POD = "FailedDaemonPod"
 
 # util.AddOrUpdateDaemonPodTolerations
@@ -137,12 +137,6 @@ def node_should_run_daemon_pod(node: dict, ds: dict, spec: dict | None = None) -
 
 # ---------------------------------------------------------------------------------------------
 # history (ControllerRevisions)
-
-def get_patch(ds: dict) -> dict:
-    template = deepcopy((ds.get("spec") or {}).get("template") or {})
-    template["$patch"] = "replace"
-    return {"spec": {"template": template}}
-
 
 def template_generation(ds: dict) -> int | None:
     v = (meta(ds).get("annotations") or {}).get(TEMPLATE_GENERATION_ANNOTATION)
