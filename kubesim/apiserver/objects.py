@@ -107,6 +107,8 @@ def create_object(cluster: Cluster, obj: dict, info: KindInfo | None = None) -> 
     assert info is not None
     strategy = for_kind(info.kind)
     md = obj["metadata"]
+    # kubesim draws the name first (upstream: in BeforeCreate, after admission, whose messages
+    # then name no object); seeded runs depend on this order of draws (name, then token volume)
     if not md.get("name") and md.get("generateName"):
         md["name"] = md["generateName"] + cluster.random_suffix()
     for f in _SERVER_METADATA:
@@ -114,6 +116,8 @@ def create_object(cluster: Cluster, obj: dict, info: KindInfo | None = None) -> 
     if strategy is None or not strategy.keeps_status_on_create:
         obj.pop("status", None)
     prepare_for_create(obj, rng=cluster.rng, lister=cluster.store.list, now=cluster.stamp())
+    # NamespaceLifecycle's other rule, checked after mutation as kubesim always has (upstream:
+    # first in the chain, so a missing namespace is reported before what admission refuses)
     if info.namespaced and not cluster.namespace_exists(md["namespace"]):
         raise NotFound("namespaces", md["namespace"])
     if cluster.store.get(info.kind, md.get("namespace", ""), md["name"]) is not None:
