@@ -37,7 +37,8 @@ What is reproduced (kubernetes/kubernetes, test/integration/scheduler_perf/):
   get schema defaulting, DefaultTolerationSeconds (the two 300 s NoExecute tolerations), the
   generated name and ``status: {phase: Pending, qosClass}`` — but no service-account volume, no
   ``spec.priority``, and nodes start without the not-ready taint. One template is defaulted
-  once (kubesim.api.defaults functions) and copied per pod with a fresh name and uid.
+  once (the scheme's defaults and the admission/strategy steps, kubesim.api.core.defaults and
+  kubesim.apiserver) and copied per pod with a fresh name and uid.
 * The scheduler: the default KubeSchedulerConfiguration (``Scheduler(config=None)``), as
   scheduler_perf uses when a test case gives no ``schedulerConfigPath``.
 
@@ -180,7 +181,7 @@ def _new_uid(rng: random.Random) -> str:
 
 
 def _generate_name(base: str, rng: random.Random) -> str:
-    from kubesim.api.defaults import generate_name
+    from kubesim.api.names import generate_name
 
     return generate_name(base, rng)
 
@@ -188,18 +189,18 @@ def _generate_name(base: str, rng: random.Random) -> str:
 def default_pod_template(template: dict, namespace: str) -> dict:
     """Decode-time defaulting plus the admission/strategy steps scheduler_perf's API server runs
     on a pod create, applied once to the template (name and uid are filled per pod)."""
-    from kubesim.api import defaults as d
+    from kubesim.api.core.defaults import set_object_defaults_pod
     from kubesim.api.pods import qos_class
+    from kubesim.apiserver.admission import defaulttolerationseconds
+    from kubesim.apiserver.registry.core.pod import mutate_pod_affinity_and_spread
 
     pod = copy.deepcopy(template)
     pod["metadata"]["namespace"] = namespace
-    d.default_pod_schema(pod)
-    d.admit_default_toleration_seconds(pod)
+    set_object_defaults_pod(pod)
+    defaulttolerationseconds.admit_pod(pod)
     pod["metadata"]["generation"] = 1
     pod["status"] = {"phase": "Pending", "qosClass": qos_class(pod)}
-    mutate = getattr(d, "_mutate_affinity_and_spread", None)  # matchLabelKeys (none here)
-    if mutate is not None:
-        mutate(pod)
+    mutate_pod_affinity_and_spread(pod)  # matchLabelKeys (none here)
     return pod
 
 
@@ -218,10 +219,10 @@ def make_pods(template: dict, count: int, rng: random.Random, rv_start: int) -> 
 
 
 def make_nodes(count: int, rng: random.Random) -> list[dict]:
-    from kubesim.api.defaults import default_node_schema
+    from kubesim.api.core.defaults import set_object_defaults_node
 
     base = make_base_node()
-    default_node_schema(base)
+    set_object_defaults_node(base)
     nodes = []
     for i in range(count):
         node = copy.deepcopy(base)

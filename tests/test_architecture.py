@@ -36,7 +36,7 @@ ALLOWED = {
     "controlplane": {"api", "apiserver", "clock", "codec", "controllers", "errors", "kubelet", "scheduler"},
     "kubectl": {"api", "clock", "codec", "errors", "printers"},
     "cli": {"api", "clock", "errors", "kubectl", "printers"},
-    "testing": {"api", "cli", "clock", "controllers", "errors"},
+    "testing": {"api", "apiserver", "cli", "clock", "controllers", "errors"},
 }
 
 # Single modules allowed one import more than their package: the CLI's factory opens the
@@ -49,11 +49,7 @@ EXCEPTIONS = {
 
 # Imports still to be removed by the architecture step; each entry is a debt, never a rule.
 DEBT = {
-    "apiserver/eviction.py": {"controllers"},
-    "apiserver/objects.py": {"controllers", "kubelet"},
-    "kubectl/cmd/rollout.py": {"controllers"},
-    "kubectl/describe/apps.py": {"controllers"},
-    "kubectl/polymorphichelpers.py": {"controllers"},
+    "apiserver/objects.py": {"kubelet"},
 }
 
 

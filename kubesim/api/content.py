@@ -17,7 +17,7 @@ against kubectl 1.36 (``kubectl create pdb --selector`` for keys and values,
 takes the length message as a parameter.
 
 One implementation for the selector parser (``kubesim.api.selectors``), the API server's
-validation (``kubesim.api.validation``) and kubectl's client-side checks. Stdlib-only (``re``).
+validation (``kubesim.api.meta.validation``) and kubectl's client-side checks. Stdlib-only (``re``).
 """
 
 from __future__ import annotations

@@ -12,6 +12,9 @@ A pod's resource requests and limits are computed in :mod:`kubesim.api.resource`
 
 from __future__ import annotations
 
+# core.MirrorPodAnnotationKey: the kubelet's mirror of a static pod carries it
+MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror"
+
 
 def qos_class(pod: dict) -> str:
     """ComputePodQOS (pkg/apis/core/helper/qos/qos.go): Guaranteed, Burstable or BestEffort.

@@ -10,6 +10,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
+from kubesim.api.names import random_string
 from kubesim.clock import Clock, format_time, make_random
 from kubesim.store import Store
 
@@ -101,9 +102,8 @@ class Cluster:
 
     # -- helpers ---------------------------------------------------------------------------
     def random_suffix(self, n: int = 5) -> str:
-        """apimachinery's ``utilrand.String``: lowercase consonants and digits without vowels."""
-        alphabet = "bcdfghjklmnpqrstvwxz2456789"
-        return "".join(self.rng.choice(alphabet) for _ in range(n))
+        """apimachinery's ``utilrand.String`` (kubesim.api.names), from the command's random source."""
+        return random_string(self.rng, n)
 
     def record(self, obj: dict, type_: str, reason: str, message: str, component: str,
                host: str = "", field_path: str = "", at: float | None = None, first: float | None = None,

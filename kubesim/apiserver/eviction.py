@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 
 from kubesim.api import kinds, selectors
+from kubesim.api.policy.helpers import ordered_status, update_disruption_allowed_condition
 from kubesim.errors import Forbidden, NotFound, StatusError, TooManyRequests
 
 MAX_DISRUPTED_POD_SIZE = 2000
@@ -117,8 +118,6 @@ def _spares_unhealthy_pod(pdb: dict, pod: dict) -> bool:
 def check_and_decrement(cluster, pdb: dict, pod_name: str, dry_run: bool) -> None:
     """checkAndDecrement: refuse when the budget allows no disruption, else spend one and record
     the pod in status.disruptedPods (written at once: same transaction as the delete)."""
-    from kubesim.controllers.disruption import update_disruption_allowed_condition
-
     md, status = pdb.get("metadata") or {}, pdb.get("status") or {}
     name = md.get("name", "")
     if int(status.get("observedGeneration") or 0) < int(md.get("generation") or 0):
@@ -147,8 +146,6 @@ def check_and_decrement(cluster, pdb: dict, pod_name: str, dry_run: bool) -> Non
 
 
 def _reorder_status(pdb: dict) -> None:
-    from kubesim.controllers.disruption import ordered_status
-
     pdb["status"] = ordered_status(pdb["status"])
 
 

@@ -1,9 +1,14 @@
 """The API server's handling of objects: create, update, delete, list with selectors.
 
-Upstream: the apiserver's create/update path (decode strictly → admission and defaulting →
-validation → store; ``PrepareForCreate`` resetting pod status, staging/src/k8s.io/apiserver/
-pkg/registry/rest/create.go, pkg/registry/core/pod/strategy.go), the generic registry's delete
-(graceful deletion, finalizers, propagation) and list filtering (label and field selectors).
+Upstream: the apiserver's create and update handlers and the generic registry
+(staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go, update.go;
+pkg/registry/generic/registry/store.go; pkg/registry/rest/create.go, update.go): the request's
+object is decoded with the scheme's defaults, mutated by admission, given what its
+strategy's PrepareForCreate/PrepareForUpdate set, validated by its strategy, checked by the
+validating admission plugins and stored. Each kind's rules are its strategy's
+(``kubesim.apiserver.registry``), the plugins ``kubesim.apiserver.admission``'s; nothing here
+is particular to a kind. Deletion follows the generic registry too (graceful deletion,
+finalizers, propagation), and list filtering applies label and field selectors.
 """
 
 from __future__ import annotations
@@ -11,63 +16,130 @@ from __future__ import annotations
 from kubesim.api import kinds
 from kubesim.api.kinds import KindInfo
 from kubesim.apiserver.context import Cluster
-from kubesim.errors import AlreadyExists, BadRequest, Invalid, NotFound, UsageError
+from kubesim.errors import AlreadyExists, BadRequest, FieldError, Invalid, NotFound, UsageError
 
 # Fields the server owns; comparing an applied object with the live one ignores them.
 _SERVER_METADATA = ("resourceVersion", "uid", "creationTimestamp", "generation", "managedFields",
                     "deletionTimestamp", "deletionGracePeriodSeconds")
 
 
-def _validate(p_obj: dict, info: KindInfo, old: dict | None = None) -> None:
-    from kubesim.api.validation import validate_object
+# -- the steps of a write ------------------------------------------------------------------
 
-    errs = validate_object(p_obj, old)
+def prepare_for_create(obj: dict, *, rng=None, lister=None, now: str | None = None) -> None:
+    """What the API server does to a new object before validating it, in place: the scheme's
+    defaults, the mutating admission plugins, then ``rest.BeforeCreate`` (metadata the client
+    may not set, the generated name) with the strategy's PrepareForCreate.
+
+    ``lister(kind)`` returns the stored objects of a kind, for the plugins that read them
+    (Priority, DefaultStorageClass, RuntimeClass); without it they see none. ``rng`` draws the
+    generated names (the service-account token volume's, ``generateName``'s); ``now`` (RFC 3339)
+    is the request's time. Raises ``Forbidden`` where admission refuses. A kind the API server
+    does not serve is left as it is."""
+    from kubesim.apiserver import admission
+    from kubesim.apiserver.registry import for_kind, rest
+
+    strategy = for_kind(obj.get("kind", ""))
+    if strategy is None:
+        return
+    strategy.set_defaults(obj)
+    admission.admit(admission.Attributes(admission.CREATE, obj, None, lister, rng))
+    rest.before_create(strategy, obj, rng, now)
+
+
+def prepare_for_update(new: dict, old: dict) -> None:
+    """What the API server does to an update of ``old`` to ``new`` before validating it, in
+    place: the scheme's defaults, the mutating admission plugins, the strategy's
+    PrepareForUpdate."""
+    from kubesim.apiserver import admission
+    from kubesim.apiserver.registry import for_kind
+
+    strategy = for_kind(new.get("kind", ""))
+    if strategy is None:
+        return
+    strategy.set_defaults(new)
+    admission.admit(admission.Attributes(admission.UPDATE, new, old))
+    strategy.prepare_for_update(new, old)
+
+
+def validate(obj: dict, old: dict | None = None) -> list[FieldError]:
+    """The strategy's verdict on a create (``old`` is None) or an update of ``obj``: its field
+    errors, [] for a kind without rules. Expects a prepared object, as the server validates
+    after defaulting and admission. Errors repeating an earlier message are dropped, as
+    ``field.ErrorList.ToAggregate`` does for the server's message."""
+    from kubesim.apiserver.registry import for_kind
+
+    strategy = for_kind(obj.get("kind", ""))
+    if strategy is None:
+        return []
+    errs = strategy.validate(obj) if old is None else strategy.validate_update(obj, old)
+    seen: set[str] = set()
+    out = []
+    for e in errs:
+        text = str(e)
+        if text not in seen:
+            seen.add(text)
+            out.append(e)
+    return out
+
+
+def validating_admission(obj: dict, old: dict | None, lister) -> None:
+    """The validating admission plugins, after validation (Priority: one default class).
+    Raises ``Forbidden``."""
+    from kubesim.apiserver import admission
+
+    admission.validate(admission.Attributes(admission.UPDATE if old is not None else admission.CREATE,
+                                            obj, old, lister))
+
+
+def _validate(obj: dict, info: KindInfo, old: dict | None = None) -> None:
+    errs = validate(obj, old)
     if errs:
-        raise Invalid(info.kind, p_obj["metadata"].get("name", ""), errs)
+        raise Invalid(info.kind, obj["metadata"].get("name", ""), errs)
 
 
-def _prepare_for_create(cluster: Cluster, obj: dict, info: KindInfo) -> dict:
-    """Admission, defaulting and the registry strategy's PrepareForCreate."""
-    from kubesim.api.defaults import apply_defaults
+# -- writing -------------------------------------------------------------------------------
 
+def create_object(cluster: Cluster, obj: dict, info: KindInfo | None = None) -> dict:
+    """The API server's create: admission, defaults, validation, store. Raises on conflict."""
+    from kubesim.apiserver.registry import for_kind
+
+    info = info or kinds.for_object(obj)
+    assert info is not None
+    strategy = for_kind(info.kind)
     md = obj["metadata"]
+    # kubesim draws the name first (upstream: in BeforeCreate, after admission, whose messages
+    # then name no object); seeded runs depend on this order of draws (name, then token volume)
     if not md.get("name") and md.get("generateName"):
         md["name"] = md["generateName"] + cluster.random_suffix()
     for f in _SERVER_METADATA:
         md.pop(f, None)
-    if info.kind == "Pod":
-        obj.pop("status", None)  # PrepareForCreate (in apply_defaults) sets a fresh one
-        rcn = (obj.get("spec") or {}).get("runtimeClassName")
-        if rcn:
-            from kubesim.api import runtimeclass
-
-            runtimeclass.admit(obj, cluster.store.get("RuntimeClass", "", rcn))
-    elif info.kind != "Node":  # a Node keeps the status it was given: the kubelet fills the rest
+    if strategy is None or not strategy.keeps_status_on_create:
         obj.pop("status", None)
-    apply_defaults(obj, rng=cluster.rng, lister=lambda kind: cluster.store.list(kind), now=cluster.stamp())
-    return obj
-
-
-def create_object(cluster: Cluster, obj: dict, info: KindInfo | None = None) -> dict:
-    """The API server's create: admission, defaults, validation, store. Raises on conflict."""
-    info = info or kinds.for_object(obj)
-    assert info is not None
-    obj = _prepare_for_create(cluster, obj, info)
-    md = obj["metadata"]
+    prepare_for_create(obj, rng=cluster.rng, lister=cluster.store.list, now=cluster.stamp())
+    # NamespaceLifecycle's other rule, checked after mutation as kubesim always has (upstream:
+    # first in the chain, so a missing namespace is reported before what admission refuses)
     if info.namespaced and not cluster.namespace_exists(md["namespace"]):
         raise NotFound("namespaces", md["namespace"])
     if cluster.store.get(info.kind, md.get("namespace", ""), md["name"]) is not None:
         raise AlreadyExists(info.resource, md["name"])
     _validate(obj, info)
-    from kubesim.api.defaults import validating_admission
-
-    validating_admission(obj, None, lambda kind: cluster.store.list(kind))
+    if strategy is not None:
+        strategy.canonicalize(obj)
+    validating_admission(obj, None, cluster.store.list)
     return cluster.store.create(obj, cluster.stamp())
+
+
+def create_mirror_pod(cluster: Cluster, pod: dict) -> dict:
+    """The kubelet's create of a mirror pod: the defaults and admission of any create (without
+    the cluster's objects: the Priority plugin knows the system classes only), stored without
+    validation (the kubelet has read the manifest)."""
+    prepare_for_create(pod)
+    return cluster.store.create(pod, cluster.stamp())
 
 
 def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo) -> bool:
     """The API server's update: validate against the old object, store if anything changed."""
-    from kubesim.api.defaults import apply_update_defaults
+    from kubesim.apiserver.registry import for_kind
 
     md = new["metadata"]
     for f in _SERVER_METADATA:
@@ -77,15 +149,14 @@ def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo) -> boo
             md.pop(f, None)
     if "status" in old:
         new["status"] = old["status"]  # status is a subresource: updates through the object ignore it
-    apply_update_defaults(new, old)
+    prepare_for_update(new, old)
     if _comparable(new) == _comparable(old):
         return False
     _validate(new, info, old)
-    from kubesim.api.defaults import validating_admission
-
-    validating_admission(new, old, lambda kind: cluster.store.list(kind))
-    if info.kind == "Pod" and new.get("spec") != old.get("spec"):
-        md["generation"] = int(old["metadata"].get("generation", 1)) + 1
+    strategy = for_kind(info.kind)
+    if strategy is not None:
+        strategy.canonicalize(new)
+    validating_admission(new, old, cluster.store.list)
     cluster.store.put(new)
     return True
 
@@ -134,19 +205,24 @@ def list_objects(cluster: Cluster, info: KindInfo, namespace: str | None,
 def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
                   grace_seconds: float | None = None, force: bool = False,
                   propagation: str = "Background") -> dict:
-    """The API server's delete. A pod running on a node is deleted gracefully: it gets its
-    deletionTimestamp and the kubelet removes it when the grace period ends (pod strategy
-    CheckGracefulDelete); ``force`` with grace 0 removes it at once. Owners follow the
-    propagation policy (the garbage collector removes dependents). Other objects go at once,
-    with the cascades a real cluster performs promptly."""
+    """The API server's delete, as the generic registry does it for the strategy of ``info``.
+    A pod running on a node is deleted gracefully: it gets its deletionTimestamp and the kubelet
+    removes it when the grace period ends (the pod strategy's CheckGracefulDelete); ``force``
+    with grace 0 removes it at once. An owner deleted with Foreground or Orphan propagation is
+    marked, and the garbage collector removes or orphans its dependents; an object with
+    finalizers is marked and stays until they are gone. Other objects go at once, with what a
+    real cluster removes promptly along with them (the strategy's ``delete_dependents``)."""
+    from kubesim.apiserver import admission
+    from kubesim.apiserver.registry import for_kind, rest
+
     store = cluster.store
     obj = store.get(info.kind, namespace, name)
     if obj is None:
         raise NotFound(info.resource, name)
-    from kubesim.api.defaults import check_delete
-
-    check_delete(info.kind, name)
-    if info.kind == "Pod" and not (force and grace_seconds == 0):
+    strategy = for_kind(info.kind) or rest.Strategy()  # kubesim's own kinds have no rules
+    admission.validate(admission.Attributes(admission.DELETE, obj))
+    strategy.before_delete(obj)
+    if strategy.graceful_delete and not (force and grace_seconds == 0):
         from kubesim.kubelet.pod_workers import start_termination
 
         before = (obj["metadata"].get("deletionTimestamp"), obj["metadata"].get("deletionGracePeriodSeconds"))
@@ -154,35 +230,43 @@ def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
             if (obj["metadata"].get("deletionTimestamp"), obj["metadata"].get("deletionGracePeriodSeconds")) != before:
                 store.put(obj)  # a second delete that does not shorten the grace period writes nothing
             return obj
-    if info.kind in ("Deployment", "ReplicaSet", "DaemonSet") and propagation != "Background":
-        from kubesim.controllers.garbagecollector import begin_deletion
-
+    if strategy.propagates_deletion:
         marked = begin_deletion(obj, propagation, cluster.now())
         if marked is not None:
             store.put(marked)
             return obj
-    if info.kind != "Pod" and (obj.get("metadata") or {}).get("finalizers"):
+    if not strategy.graceful_delete and (obj.get("metadata") or {}).get("finalizers"):
         # the generic registry: an object with finalizers is marked and stays until they are gone
         if not obj["metadata"].get("deletionTimestamp"):
             obj["metadata"]["deletionTimestamp"] = cluster.stamp()
             obj["metadata"]["deletionGracePeriodSeconds"] = 0
             store.put(obj)
         return obj
-    if info.kind == "Namespace":
-        if name in ("default", "kube-system", "kube-public", "kube-node-lease"):
-            from kubesim.errors import Forbidden
-
-            raise Forbidden(f'namespaces "{name}" is forbidden: this namespace may not be deleted')
-        for k in kinds.REGISTRY.all():
-            if k.namespaced:
-                for o in store.list(k.kind, name):
-                    store.delete(k.kind, name, o["metadata"]["name"])
-    if info.kind == "Node":
-        # PodGC deletes pods bound to a node that no longer exists
-        for key in store.pod_keys_on_node(name):
-            store.delete(*key)
-        store.delete("CSINode", "", name)  # the garbage collector follows its owner reference
-    if info.kind == "Pod":
-        store.delete("ScheduleExplanation", namespace, name)
+    strategy.delete_dependents(store, obj)
     store.delete(info.kind, namespace, name)
     return obj
+
+
+def begin_deletion(obj: dict, propagation: str, now: float) -> dict | None:
+    """What the API server stores for a delete with ``propagation``: None (delete it now) for
+    Background, or a copy of the object marked for deletion with the policy's finalizer
+    (``foregroundDeletion``: the garbage collector deletes the dependents first; ``orphan``: it
+    removes their owner references), which the collector removes when it is done.
+
+    Upstream: staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go
+    (``deletionFinalizersForGarbageCollection``, ``updateForGracefulDeletionAndFinalizers``)."""
+    if propagation not in ("Foreground", "Orphan"):
+        return None
+    import copy
+
+    from kubesim.api.meta.helpers import FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS
+    from kubesim.clock import format_time
+
+    new = copy.deepcopy(obj)
+    md = new.setdefault("metadata", {})
+    md.setdefault("deletionTimestamp", format_time(now))
+    md.setdefault("deletionGracePeriodSeconds", 0)
+    fin = FINALIZER_DELETE_DEPENDENTS if propagation == "Foreground" else FINALIZER_ORPHAN_DEPENDENTS
+    if fin not in (md.get("finalizers") or []):
+        md["finalizers"] = list(md.get("finalizers") or []) + [fin]
+    return new

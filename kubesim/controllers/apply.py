@@ -13,8 +13,10 @@ Controllers never touch the store (STYLE convention 5); the engine calls ``sync(
 
 ``create`` is the API server's create (defaulting and admission, which a new pod needs: the
 service-account token volume, priority, default tolerations); ``put`` stores an object as given
-(the store assigns the resourceVersion); ``delete`` removes an object now (the engine may instead
-start a graceful deletion for pods); ``record`` records an Event from ``component``.
+(the store assigns the resourceVersion); ``delete(kind, namespace, name, propagation)`` is the API
+server's delete with that propagation policy (``Background``: the object goes, or, for a pod, its
+graceful deletion starts; ``Foreground``/``Orphan``: it is marked with the policy's finalizer and
+the garbage collector finishes); ``record`` records an Event from ``component``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ import copy
 from typing import Callable, Iterable
 
 from kubesim.controllers.base import Change
-from kubesim.controllers.garbagecollector import begin_deletion
 
 # what an update through the status subresource may change (the strategies' PrepareForUpdate
 # keeps spec and labels; the Deployment controller writes its revision annotation this way)
@@ -32,7 +33,7 @@ _STATUS_SUBRESOURCE_METADATA = ("annotations",)
 
 def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], dict | None],
                   create: Callable[[dict], object], put: Callable[[dict], object],
-                  delete: Callable[[str, str, str], object],
+                  delete: Callable[[str, str, str, str], object],
                   record: Callable[[dict, str, str, str, str], object],
                   wake_at: Callable[[float], object], now: float) -> bool:
     """Apply ``changes`` in order; True when the store changed. Changes to objects that are gone
@@ -75,11 +76,7 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
             if stored is None:
                 applied = False
             else:
-                marked = begin_deletion(stored, ch.propagation or "Background", now)
-                if marked is None:
-                    delete(kind, ns, name)
-                else:
-                    put(marked)
+                delete(kind, ns, name, ch.propagation or "Background")
         changed = changed or applied
         if applied or ch.op == "event":
             for ev in ch.events:

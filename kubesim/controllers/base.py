@@ -1,6 +1,6 @@
 """What every controller shares: the view it reads, the changes it returns, and the helpers
-upstream keeps in pkg/controller/controller_utils.go, pkg/api/v1/pod/util.go and
-apimachinery's controller_ref.go.
+upstream keeps in pkg/controller/controller_utils.go and pkg/api/v1/pod/util.go (metadata
+accessors such as ``controller_ref`` and ``selector_of`` are ``kubesim.api.meta.helpers``').
 
 A controller is a pure function ``sync(view) -> list[Change]``: it reads stored objects from the
 ``View`` (never mutating them), and says what the API server should be asked to do. The engine
@@ -25,9 +25,9 @@ import math
 from dataclasses import dataclass, field
 
 from kubesim.api import selectors
+from kubesim.api.meta.helpers import controller_ref, creation_time, labels_of, meta, name_of, new_controller_ref, uid_of
+from kubesim.api.names import MAX_NAME_LENGTH, random_string
 from kubesim.clock import format_time, parse_time
-
-NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"  # apimachinery util/rand
 
 
 @dataclass(frozen=True)
@@ -119,56 +119,17 @@ class View:
         return format_time(self.now)
 
     def random_suffix(self, n: int = 5) -> str:
-        return "".join(self.rng.choice(NAME_ALPHABET) for _ in range(n))
+        return random_string(self.rng, n)
 
     def generate_name(self, prefix: str, kind: str, namespace: str, taken: set[str] | None = None) -> str:
         """names.SimpleNameGenerator (base cut to 58 characters + 5 random characters), avoiding
         names already stored or already chosen in this sync (the API server would retry)."""
         taken = taken if taken is not None else set()
         while True:
-            name = prefix[:58] + self.random_suffix()
+            name = prefix[:MAX_NAME_LENGTH] + self.random_suffix()
             if name not in taken and self.get(kind, namespace, name) is None:
                 taken.add(name)
                 return name
-
-
-# ---------------------------------------------------------------------------------------------
-# metadata helpers
-
-def meta(obj: dict) -> dict:
-    return obj.get("metadata") or {}
-
-
-def name_of(obj: dict) -> str:
-    return meta(obj).get("name", "")
-
-
-def uid_of(obj: dict) -> str:
-    return meta(obj).get("uid", "")
-
-
-def creation_time(obj: dict) -> float:
-    ts = meta(obj).get("creationTimestamp")
-    return parse_time(ts) if ts else 0.0
-
-
-def controller_ref(obj: dict) -> dict | None:
-    """metav1.GetControllerOf."""
-    for ref in meta(obj).get("ownerReferences") or ():
-        if ref.get("controller"):
-            return ref
-    return None
-
-
-def new_controller_ref(owner: dict) -> dict:
-    """metav1.NewControllerRef: controller and blockOwnerDeletion both true."""
-    return {"apiVersion": owner.get("apiVersion", ""), "kind": owner.get("kind", ""), "name": name_of(owner),
-            "uid": uid_of(owner), "controller": True, "blockOwnerDeletion": True}
-
-
-def is_controlled_by(obj: dict, owner: dict) -> bool:
-    ref = controller_ref(obj)
-    return ref is not None and ref.get("uid") == uid_of(owner)
 
 
 def remove_finalizer(obj: dict, finalizer: str) -> list[Change]:
@@ -181,18 +142,6 @@ def remove_finalizer(obj: dict, finalizer: str) -> list[Change]:
         return [Change("update", new)]
     new["metadata"].pop("finalizers", None)
     return [Change("update", new), Change("delete", new, propagation="Background")]
-
-
-def selector_of(obj: dict) -> selectors.LabelSelector:
-    """metav1.LabelSelectorAsSelector of spec.selector (an invalid one selects nothing)."""
-    try:
-        return selectors.from_label_selector((obj.get("spec") or {}).get("selector"))
-    except ValueError:
-        return selectors.LabelSelector.nothing()
-
-
-def labels_of(obj: dict) -> dict:
-    return meta(obj).get("labels") or {}
 
 
 def deepcopy(obj):

@@ -17,17 +17,16 @@ Each DaemonSet's template history is kept in ControllerRevisions ``<ds>-<hash>``
 from __future__ import annotations
 
 from kubesim.api import selectors
+from kubesim.api.apps.daemonset_util import TEMPLATE_GENERATION_ANNOTATION, get_patch
 from kubesim.api.pods import tolerates
-from kubesim.controllers.base import (Change, Event, View, claim, creation_time, deepcopy,
-                                      is_pod_available, is_pod_ready, is_pod_terminal, meta, name_of,
-                                      new_controller_ref, selector_of, uid_of, value_from_int_or_percent,
-                                      available_at)
+from kubesim.api.meta.helpers import creation_time, meta, name_of, new_controller_ref, selector_of, uid_of
+from kubesim.controllers.base import (Change, Event, View, available_at, claim, deepcopy, is_pod_available,
+                                      is_pod_ready, is_pod_terminal, value_from_int_or_percent)
 from kubesim.controllers.hashing import compute_hash
 
 COMPONENT = "daemonset-controller"
 UNIQUE_LABEL = "controller-revision-hash"
 TEMPLATE_GENERATION_LABEL = "pod-template-generation"
-TEMPLATE_GENERATION_ANNOTATION = "deprecated.daemonset.template.generation"
 FAILED_DAEMON_POD = "FailedDaemonPod"
 
 # util.AddOrUpdateDaemonPodTolerations
@@ -138,12 +137,6 @@ def node_should_run_daemon_pod(node: dict, ds: dict, spec: dict | None = None) -
 
 # ---------------------------------------------------------------------------------------------
 # history (ControllerRevisions)
-
-def get_patch(ds: dict) -> dict:
-    template = deepcopy((ds.get("spec") or {}).get("template") or {})
-    template["$patch"] = "replace"
-    return {"spec": {"template": template}}
-
 
 def template_generation(ds: dict) -> int | None:
     v = (meta(ds).get("annotations") or {}).get(TEMPLATE_GENERATION_ANNOTATION)

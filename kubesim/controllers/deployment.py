@@ -1,13 +1,12 @@
 """The Deployment controller: ReplicaSets per pod template, rolling updates, Recreate, revisions,
-status and conditions; plus the client-side rollout verbs kubectl implements (undo, restart).
+status and conditions.
 
 Upstream: pkg/controller/deployment/deployment_controller.go (syncDeployment,
 getReplicaSetsForDeployment, getPodMapForDeployment), sync.go (getNewReplicaSet, scale,
 scaleReplicaSet, cleanupDeployment, calculateStatus, isScalingEvent, checkPausedConditions),
 rolling.go, recreate.go, progress.go (syncRolloutStatus, requeueStuckDeployment),
-util/deployment_util.go (the arithmetic; see ``kubesim.controllers.deployment_util``), and
-kubectl's staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollback.go (``rollback``) and
-objectrestarter.go (``restart``).
+util/deployment_util.go (the arithmetic, ``kubesim.controllers.deployment_util``; what kubectl
+shares, ``kubesim.api.apps.deployment_util``, which also holds kubectl's rollback and restart).
 
 One ``sync`` is one pass of syncDeployment over every Deployment; the engine repeats passes
 (with the ReplicaSet controller and the kubelet in between) until nothing changes, which is how
@@ -17,10 +16,11 @@ upstream's level-triggered controllers converge. The deprecated in-object rollba
 
 from __future__ import annotations
 
+from kubesim.api.apps import deployment_util as adu
+from kubesim.api.meta.helpers import controller_ref, meta, name_of, new_controller_ref, selector_of, uid_of
 from kubesim.controllers import deployment_util as du
-from kubesim.controllers.base import (Change, Event, View, claim, controller_ref, deepcopy,
-                                      get_condition, meta, name_of, remove_condition, selector_of, set_condition,
-                                      uid_of, new_controller_ref)
+from kubesim.controllers.base import (Change, Event, View, claim, deepcopy, get_condition, remove_condition,
+                                      set_condition)
 from kubesim.controllers.hashing import compute_hash
 
 COMPONENT = "deployment-controller"
@@ -116,7 +116,7 @@ class _Sync:
 
     def _new_replicaset(self, old_rss: list[dict], create: bool) -> dict | None:
         d, view = self.d, self.view
-        existing = du.find_new_replicaset(d, self.rs_list)
+        existing = adu.find_new_replicaset(d, self.rs_list)
         new_revision = str(du.max_revision(old_rss) + 1)
         if existing is not None:
             rs_copy = deepcopy(existing)
@@ -128,7 +128,7 @@ class _Sync:
                 else:
                     rs_copy["spec"].pop("minReadySeconds", None)
                 return self.update_rs(existing, rs_copy)
-            needs_update = du.set_deployment_revision(d, (meta(rs_copy).get("annotations") or {}).get(du.REVISION, ""))
+            needs_update = du.set_deployment_revision(d, (meta(rs_copy).get("annotations") or {}).get(adu.REVISION, ""))
             conds = (d.get("status") or {}).get("conditions") or []
             if du.has_progress_deadline(d) and get_condition(conds, "Progressing") is None:
                 self._set_condition(du.condition("Progressing", "True", du.FOUND_NEW_RS_REASON,
@@ -145,9 +145,9 @@ class _Sync:
         collision = (d.get("status") or {}).get("collisionCount")
         h = compute_hash(template, collision)
         tmeta = template.setdefault("metadata", {})
-        tmeta["labels"] = dict(tmeta.get("labels") or {}, **{du.DEFAULT_UNIQUE_LABEL: h})
+        tmeta["labels"] = dict(tmeta.get("labels") or {}, **{adu.DEFAULT_UNIQUE_LABEL: h})
         selector = deepcopy(spec.get("selector") or {})
-        selector["matchLabels"] = dict(selector.get("matchLabels") or {}, **{du.DEFAULT_UNIQUE_LABEL: h})
+        selector["matchLabels"] = dict(selector.get("matchLabels") or {}, **{adu.DEFAULT_UNIQUE_LABEL: h})
         ns = meta(d).get("namespace", "")
         name = du.replicaset_name(name_of(d), h)
         new_rs = {
@@ -170,7 +170,7 @@ class _Sync:
             already_exists = True
             ref = controller_ref(stored)
             if ref is not None and ref.get("uid") == uid_of(d) and \
-                    du.equal_ignore_hash(spec.get("template") or {}, (stored.get("spec") or {}).get("template") or {}):
+                    adu.equal_ignore_hash(spec.get("template") or {}, (stored.get("spec") or {}).get("template") or {}):
                 created = stored
             else:
                 st = d.setdefault("status", {})
@@ -349,7 +349,7 @@ class _Sync:
     def _is_scaling_event(self) -> bool:
         new_rs, old = self._all_replicasets(False)
         for rs in du.filter_active(old + ([new_rs] if new_rs else [])):
-            desired = du.int_annotation(rs, du.DESIRED_REPLICAS)
+            desired = du.int_annotation(rs, adu.DESIRED_REPLICAS)
             if desired is not None and desired != du.replicas(self.d):
                 return True
         return False
@@ -395,7 +395,7 @@ class _Sync:
         return cleaned + scaled > 0
 
     def _cleanup_unhealthy(self, old_rss: list[dict], max_cleanup: int) -> tuple[list[dict], int]:
-        old_rss = du.sort_by_creation(old_rss)
+        old_rss = adu.sort_by_creation(old_rss)
         total = 0
         for i, rs in enumerate(old_rss):
             if total >= max_cleanup:
@@ -418,7 +418,7 @@ class _Sync:
         if available <= min_available:
             return 0
         total, target = 0, available - min_available
-        for rs in du.sort_by_creation(old_rss):
+        for rs in adu.sort_by_creation(old_rss):
             if total >= target:
                 break
             if du.replicas(rs) == 0:
@@ -505,99 +505,3 @@ def _old_pods_running(new_rs: dict | None, old_rss: list[dict], pod_map: dict[st
 
 def sync_deployment(view: View, d: dict) -> list[Change]:
     return _Sync(view, d).run()
-
-
-# ---------------------------------------------------------------------------------------------
-# kubectl's client-side rollout verbs
-
-ROLLBACK_SUCCESS = "rolled back"
-ROLLBACK_SKIPPED = "skipped rollback"
-
-
-class RolloutError(ValueError):
-    """A kubectl rollout error (printed as ``error: <message>``)."""
-
-
-def owned_replicasets(deployment: dict, replicasets: list[dict]) -> list[dict]:
-    """deploymentutil.ListReplicaSets: the Deployment's ReplicaSets (selector and controllerRef)."""
-    sel = selector_of(deployment)
-    ns = meta(deployment).get("namespace", "")
-    return [rs for rs in replicasets if meta(rs).get("namespace", "") == ns and sel.matches(meta(rs).get("labels") or {})
-            and (controller_ref(rs) or {}).get("uid") == uid_of(deployment)]
-
-
-def revision_replicaset(deployment: dict, replicasets: list[dict], to_revision: int) -> dict:
-    """polymorphichelpers.deploymentRevision: the ReplicaSet of ``to_revision`` (0 = the previous one)."""
-    if to_revision < 0:
-        raise RolloutError(f"unable to find specified revision {to_revision} in history")
-    latest, latest_rev, previous, previous_rev = None, -1, None, -1
-    for rs in owned_replicasets(deployment, replicasets):
-        v = du.revision(rs)
-        if v is None:
-            continue
-        if to_revision == 0:
-            if latest_rev < v:
-                previous, previous_rev, latest, latest_rev = latest, latest_rev, rs, v
-            elif previous_rev < v:
-                previous, previous_rev = rs, v
-        elif to_revision == v:
-            return rs
-    if to_revision > 0:
-        raise RolloutError(f"unable to find specified revision {to_revision} in history")
-    if previous is None:
-        raise RolloutError(f'no rollout history found for deployment "{name_of(deployment)}"')
-    return previous
-
-
-def rollback(deployment: dict, replicasets: list[dict], to_revision: int = 0) -> tuple[dict | None, str]:
-    """DeploymentRollbacker.Rollback: the Deployment as kubectl's JSON patch leaves it (template of
-    the revision's ReplicaSet without pod-template-hash; annotations = the deployment's
-    skipped annotations + the ReplicaSet's others), and kubectl's word for it. Returns
-    ``(None, "skipped rollback (current template already matches revision N)")`` when nothing
-    changes. Raises RolloutError with kubectl's messages."""
-    rs = revision_replicaset(deployment, replicasets, to_revision)
-    if (deployment.get("spec") or {}).get("paused"):
-        raise RolloutError(f"you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume "
-                           f"deployment/{name_of(deployment)}' and try again")
-    rs_template = deepcopy((rs.get("spec") or {}).get("template") or {})
-    if du.equal_ignore_hash(rs_template, (deployment.get("spec") or {}).get("template") or {}):
-        return None, f"{ROLLBACK_SKIPPED} (current template already matches revision {to_revision})"
-    labels = (rs_template.get("metadata") or {}).get("labels")
-    if labels is not None:
-        labels.pop(du.DEFAULT_UNIQUE_LABEL, None)
-    annotations = {k: v for k, v in (meta(deployment).get("annotations") or {}).items() if k in du.ANNOTATIONS_TO_SKIP}
-    for k, v in (meta(rs).get("annotations") or {}).items():
-        if k not in du.ANNOTATIONS_TO_SKIP:
-            annotations[k] = v
-    new = deepcopy(deployment)
-    new["spec"]["template"] = rs_template
-    new["metadata"]["annotations"] = annotations
-    return new, ROLLBACK_SUCCESS
-
-
-RESTARTED_AT = "kubectl.kubernetes.io/restartedAt"
-
-
-def restart(deployment: dict, now: float) -> dict:
-    """kubectl rollout restart (objectrestarter.go): the template annotation
-    kubectl.kubernetes.io/restartedAt = now (RFC 3339)."""
-    from kubesim.clock import format_time
-
-    if (deployment.get("spec") or {}).get("paused"):
-        raise RolloutError("can't restart paused deployment (run rollout resume first)")
-    new = deepcopy(deployment)
-    tmeta = new.setdefault("spec", {}).setdefault("template", {}).setdefault("metadata", {})
-    tmeta.setdefault("annotations", {})[RESTARTED_AT] = format_time(now)
-    return new
-
-
-def history(deployment: dict, replicasets: list[dict]) -> list[tuple[int, str, dict]]:
-    """``rollout history``: (revision, change-cause or "<none>", ReplicaSet), oldest first."""
-    out = []
-    for rs in owned_replicasets(deployment, replicasets):
-        v = du.revision(rs)
-        if v is None:
-            continue
-        cause = (meta(rs).get("annotations") or {}).get("kubernetes.io/change-cause") or "<none>"
-        out.append((v, cause, rs))
-    return sorted(out, key=lambda t: t[0])

@@ -1,30 +1,24 @@
 """Deployment arithmetic and bookkeeping, as pure functions on JSON objects.
 
 Upstream: pkg/controller/deployment/util/deployment_util.go (MaxSurge, MaxUnavailable,
-ResolveFenceposts, NewRSNewReplicas, IsSaturated, GetProportion, FindNewReplicaSet,
-FindOldReplicaSets, EqualIgnoreHash, SetNewReplicaSetAnnotations, DeploymentComplete,
-DeploymentProgressing, DeploymentTimedOut, the revision and replica annotations) and the sort
-orders of pkg/controller/controller_utils.go (ReplicaSetsByCreationTimestamp,
-ReplicaSetsBySizeNewer/Older) and util/replicaset_util.go (ReplicaSetsByRevision).
+ResolveFenceposts, NewRSNewReplicas, IsSaturated, GetProportion, FindOldReplicaSets,
+SetNewReplicaSetAnnotations, DeploymentComplete, DeploymentProgressing, DeploymentTimedOut,
+the replica annotations) and the sort orders of pkg/controller/controller_utils.go
+(ReplicaSetsBySizeNewer/Older) and util/replicaset_util.go (ReplicaSetsByRevision). What kubectl
+shares with the controller (revisions, FindNewReplicaSet, EqualIgnoreHash, the annotations,
+ReplicaSetsByCreationTimestamp) is ``kubesim.api.apps.deployment_util``'s.
 """
 
 from __future__ import annotations
 
 import functools
 
-from kubesim.controllers.base import (creation_time, get_condition, meta, name_of, round_to_int32,
-                                      value_from_int_or_percent)
+from kubesim.api.apps.deployment_util import (ANNOTATIONS_TO_SKIP, DESIRED_REPLICAS, MAX_REPLICAS, REVISION,
+                                              REVISION_HISTORY, find_new_replicaset, revision, sort_by_creation)
+from kubesim.api.meta.helpers import creation_time, meta, name_of
 from kubesim.clock import parse_time
+from kubesim.controllers.base import get_condition, round_to_int32, value_from_int_or_percent
 
-REVISION = "deployment.kubernetes.io/revision"
-REVISION_HISTORY = "deployment.kubernetes.io/revision-history"
-DESIRED_REPLICAS = "deployment.kubernetes.io/desired-replicas"
-MAX_REPLICAS = "deployment.kubernetes.io/max-replicas"
-LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
-DEPRECATED_ROLLBACK_TO = "deprecated.deployment.rollback.to"
-DEFAULT_UNIQUE_LABEL = "pod-template-hash"
-ANNOTATIONS_TO_SKIP = frozenset({LAST_APPLIED, REVISION, REVISION_HISTORY, DESIRED_REPLICAS, MAX_REPLICAS,
-                                 DEPRECATED_ROLLBACK_TO})
 MAX_REV_HISTORY_LENGTH_IN_CHARS = 2000
 MAX_INT32 = 2147483647
 
@@ -193,38 +187,6 @@ def _replicaset_fraction(rs: dict, d: dict) -> int:
     return round_to_int32(new_size) - replicas(rs)
 
 
-def _is_zero(x) -> bool:
-    return x is None or x is False or x == "" or x == [] or x == {} or (type(x) is int and x == 0)
-
-
-def _semantic(v):
-    """apiequality.Semantic.DeepEqual on JSON: absent and zero values are equal."""
-    if isinstance(v, dict):
-        return {k: _semantic(x) for k, x in v.items() if not _is_zero(x)}
-    if isinstance(v, list):
-        return [_semantic(x) for x in v]
-    return v
-
-
-def equal_ignore_hash(t1: dict, t2: dict) -> bool:
-    """EqualIgnoreHash: pod templates equal, ignoring the pod-template-hash label."""
-    def strip(t):
-        t = dict(t or {})
-        md = dict(t.get("metadata") or {})
-        labels = dict(md.get("labels") or {})
-        labels.pop(DEFAULT_UNIQUE_LABEL, None)
-        md["labels"] = labels
-        md.pop("creationTimestamp", None)
-        t["metadata"] = md
-        return _semantic(t)
-    return strip(t1) == strip(t2)
-
-
-def sort_by_creation(rss: list[dict]) -> list[dict]:
-    """ReplicaSetsByCreationTimestamp (ties by name)."""
-    return sorted(rss, key=lambda r: (creation_time(r), name_of(r)))
-
-
 def _by_creation_less(a: dict, b: dict) -> bool:
     ta, tb = creation_time(a), creation_time(b)
     if ta == tb:
@@ -248,17 +210,6 @@ def sort_by_size_older(rss: list[dict]) -> list[dict]:
     return sorted(rss, key=functools.cmp_to_key(cmp))
 
 
-def revision(obj: dict) -> int | None:
-    """deploymentutil.Revision: 0 without the annotation, None when it does not parse."""
-    v = (meta(obj).get("annotations") or {}).get(REVISION)
-    if v is None:
-        return 0
-    try:
-        return int(v)
-    except ValueError:
-        return None
-
-
 def sort_by_revision(rss: list[dict]) -> list[dict]:
     def cmp(a, b):
         ra, rb = revision(a), revision(b)
@@ -270,15 +221,6 @@ def sort_by_revision(rss: list[dict]) -> list[dict]:
 
 def max_revision(rss: list[dict]) -> int:
     return max([v for v in (revision(rs) for rs in rss) if v is not None], default=0)
-
-
-def find_new_replicaset(d: dict, rss: list[dict]) -> dict | None:
-    """FindNewReplicaSet: the oldest ReplicaSet whose template equals the Deployment's."""
-    template = (d.get("spec") or {}).get("template") or {}
-    for rs in sort_by_creation(rss):
-        if equal_ignore_hash((rs.get("spec") or {}).get("template") or {}, template):
-            return rs
-    return None
 
 
 def find_old_replicasets(d: dict, rss: list[dict]) -> tuple[list[dict], list[dict]]:

@@ -2,9 +2,9 @@
 
 Upstream: pkg/controller/disruption/disruption.go (trySync, getExpectedPodCount,
 getExpectedScale and the controller finders, countHealthyPods, buildDisruptedPodMap,
-updatePdbStatus, failSafe, the stale DisruptionTarget cleanup) and
-staging/src/k8s.io/component-helpers/apps/poddisruptionbudget/helpers.go
-(UpdateDisruptionAllowedCondition, ConditionsAreUpToDate).
+updatePdbStatus, failSafe, the stale DisruptionTarget cleanup); the pdbhelper functions it shares
+with the eviction subresource (UpdateDisruptionAllowedCondition, ConditionsAreUpToDate) are
+``kubesim.api.policy.helpers``'.
 
 For every PDB: the pods of its namespace its selector matches (policy/v1: a missing selector
 matches nothing, an empty one everything), how many are expected and how many must stay
@@ -29,9 +29,12 @@ as upstream's do when the scale client cannot find the resource.
 from __future__ import annotations
 
 from kubesim.api import selectors
+from kubesim.api.meta.conditions import set_status_condition
+from kubesim.api.policy.helpers import (DISRUPTION_ALLOWED, conditions_are_up_to_date, ordered_status,
+                                        update_disruption_allowed_condition)
 from kubesim.clock import format_time, parse_timestamp
-from kubesim.controllers.base import (Change, Event, IntOrStringError, View, controller_ref, deepcopy,
-                                      is_pod_ready, labels_of, meta, name_of, uid_of,
+from kubesim.api.meta.helpers import controller_ref, labels_of, meta, name_of, uid_of
+from kubesim.controllers.base import (Change, Event, IntOrStringError, View, deepcopy, is_pod_ready,
                                       value_from_int_or_percent)
 
 COMPONENT = "controllermanager"
@@ -42,9 +45,6 @@ COMPONENT = "controllermanager"
 DELETION_TIMEOUT = 120.0
 STALE_POD_DISRUPTION_TIMEOUT = 120.0
 
-DISRUPTION_ALLOWED = "DisruptionAllowed"
-SUFFICIENT_PODS = "SufficientPods"
-INSUFFICIENT_PODS = "InsufficientPods"
 SYNC_FAILED = "SyncFailed"
 DISRUPTION_TARGET = "DisruptionTarget"
 TERMINATION_BY_KUBELET = "TerminationByKubelet"
@@ -269,76 +269,6 @@ def count_healthy_pods(pods: list[dict], disrupted: dict[str, str], now: float) 
         if is_pod_ready(pod):
             healthy += 1
     return healthy
-
-
-# ---------------------------------------------------------------------------------------------
-# conditions (apimeta.SetStatusCondition, pdbhelper)
-
-
-def set_status_condition(conditions: list[dict], cond: dict, now_stamp: str) -> list[dict]:
-    """apimeta.SetStatusCondition: a new condition gets lastTransitionTime now; an existing one
-    keeps it unless its status changes; reason, message and observedGeneration are replaced."""
-    out = [dict(c) for c in conditions]
-    for c in out:
-        if c.get("type") == cond["type"]:
-            if c.get("status") != cond["status"]:
-                c["status"] = cond["status"]
-                c["lastTransitionTime"] = now_stamp
-            c["reason"] = cond["reason"]
-            c["message"] = cond.get("message", "")
-            if cond.get("observedGeneration"):
-                c["observedGeneration"] = cond["observedGeneration"]
-            else:
-                c.pop("observedGeneration", None)
-            return [_condition_fields(x) for x in out]
-    new = {"type": cond["type"], "status": cond["status"], "lastTransitionTime": now_stamp,
-           "reason": cond["reason"], "message": cond.get("message", "")}
-    if cond.get("observedGeneration"):
-        new["observedGeneration"] = cond["observedGeneration"]
-    return [_condition_fields(x) for x in out + [new]]
-
-
-def _condition_fields(c: dict) -> dict:
-    """metav1.Condition's fields in their serialisation order."""
-    order = ("type", "status", "observedGeneration", "lastTransitionTime", "reason", "message")
-    return {k: c[k] for k in order if k in c} | {k: v for k, v in c.items() if k not in order}
-
-
-def update_disruption_allowed_condition(status: dict, now_stamp: str) -> None:
-    """pdbhelper.UpdateDisruptionAllowedCondition."""
-    allowed = int(status.get("disruptionsAllowed") or 0) > 0
-    cond = {"type": DISRUPTION_ALLOWED, "status": "True" if allowed else "False",
-            "reason": SUFFICIENT_PODS if allowed else INSUFFICIENT_PODS, "message": "",
-            "observedGeneration": status.get("observedGeneration") or 0}
-    status["conditions"] = set_status_condition(status.get("conditions") or [], cond, now_stamp)
-
-
-def conditions_are_up_to_date(pdb: dict) -> bool:
-    """pdbhelper.ConditionsAreUpToDate."""
-    status = pdb.get("status") or {}
-    cond = next((c for c in status.get("conditions") or () if c.get("type") == DISRUPTION_ALLOWED), None)
-    if cond is None:
-        return False
-    if int(status.get("observedGeneration") or 0) != int(meta(pdb).get("generation") or 0):
-        return False
-    if int(status.get("disruptionsAllowed") or 0) > 0:
-        return cond.get("status") == "True" and cond.get("reason") == SUFFICIENT_PODS
-    return cond.get("status") == "False" and cond.get("reason") == INSUFFICIENT_PODS
-
-
-def ordered_status(status: dict) -> dict:
-    """PodDisruptionBudgetStatus in its serialisation order (observedGeneration, disruptedPods
-    and conditions omitted when empty)."""
-    out: dict = {}
-    if status.get("observedGeneration"):
-        out["observedGeneration"] = status["observedGeneration"]
-    if status.get("disruptedPods"):
-        out["disruptedPods"] = dict(sorted(status["disruptedPods"].items()))
-    for k in ("disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"):
-        out[k] = int(status.get(k) or 0)
-    if status.get("conditions"):
-        out["conditions"] = status["conditions"]
-    return out
 
 
 # ---------------------------------------------------------------------------------------------

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from kubesim.api import volumes as V
 from kubesim.api.pods import has_ephemeral_volumes
-from kubesim.controllers.base import Change, Event, View, deepcopy, meta
+from kubesim.api.meta.helpers import meta
+from kubesim.controllers.base import Change, Event, View, deepcopy
 
 COMPONENT = "ephemeral_volume"
 FAILED_BINDING = "FailedBinding"  # events.FailedBinding

@@ -11,10 +11,11 @@ How a delete with a propagation policy plays out here:
 - ``Background`` (kubectl's default): the engine deletes the owner at once; on the next pass
   ``sync`` finds the dependents whose owners are all gone and deletes them (in the background,
   recursively: a Deployment's ReplicaSets, then their pods).
-- ``Foreground``: ``begin_deletion`` marks the owner (deletionTimestamp + ``foregroundDeletion``);
-  ``sync`` deletes its dependents (foreground too), and when no dependent with
+- ``Foreground``: the API server marks the owner (deletionTimestamp + ``foregroundDeletion``,
+  ``kubesim.apiserver.objects.begin_deletion``); ``sync`` deletes its dependents with Foreground
+  propagation too (as upstream's collector asks the API server to), and when no dependent with
   ``blockOwnerDeletion`` is left it removes the finalizer and the owner goes.
-- ``Orphan``: ``begin_deletion`` marks the owner with the ``orphan`` finalizer; ``sync`` removes
+- ``Orphan``: the API server marks the owner with the ``orphan`` finalizer; ``sync`` removes
   the owner's references from its dependents, then the finalizer, and the owner goes.
 
 An owner is looked up by kind, namespace and name and must have the referenced uid. Only
@@ -26,30 +27,13 @@ exist. PersistentVolumeClaims are collected too: a generic ephemeral volume's cl
 
 from __future__ import annotations
 
-from kubesim.clock import format_time
-from kubesim.controllers.base import Change, View, deepcopy, meta, remove_finalizer, uid_of
+from kubesim.api.meta.helpers import FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS, meta, uid_of
+from kubesim.controllers.base import Change, View, deepcopy, remove_finalizer
 
-FOREGROUND = "foregroundDeletion"
-ORPHAN = "orphan"
 COLLECTED_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "ControllerRevision", "PersistentVolumeClaim")
 # owners whose absence makes dependents garbage; a mirror pod's Node is the kubelet's business
 # (and PodGC's), so a Node is never treated as a missing owner here
 OWNER_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod")
-
-
-def begin_deletion(obj: dict, propagation: str, now: float) -> dict | None:
-    """What the API server stores for a delete with ``propagation``: None (delete it now) for
-    Background, or the object marked for deletion with the policy's finalizer."""
-    if propagation not in ("Foreground", "Orphan"):
-        return None
-    new = deepcopy(obj)
-    md = new.setdefault("metadata", {})
-    md.setdefault("deletionTimestamp", format_time(now))
-    md.setdefault("deletionGracePeriodSeconds", 0)
-    fin = FOREGROUND if propagation == "Foreground" else ORPHAN
-    if fin not in (md.get("finalizers") or []):
-        md["finalizers"] = list(md.get("finalizers") or []) + [fin]
-    return new
 
 
 def sync(view: View) -> list[Change]:
@@ -68,7 +52,7 @@ def sync(view: View) -> list[Change]:
             continue
         finalizers = list(md.get("finalizers") or [])
         deps = dependents.get(uid_of(owner), [])
-        if ORPHAN in finalizers:
+        if FINALIZER_ORPHAN_DEPENDENTS in finalizers:
             for dep in deps:
                 new = deepcopy(dep)
                 refs = [r for r in new["metadata"].get("ownerReferences") or () if r.get("uid") != uid_of(owner)]
@@ -78,18 +62,17 @@ def sync(view: View) -> list[Change]:
                     new["metadata"].pop("ownerReferences", None)
                 changes.append(Change("update", new))
                 handled.add(uid_of(dep))
-            changes.extend(remove_finalizer(owner, ORPHAN))
+            changes.extend(remove_finalizer(owner, FINALIZER_ORPHAN_DEPENDENTS))
             handled.add(uid_of(owner))
-        elif FOREGROUND in finalizers:
+        elif FINALIZER_DELETE_DEPENDENTS in finalizers:
             blocking = [d for d in deps if any(r.get("uid") == uid_of(owner) and r.get("blockOwnerDeletion")
                                                for r in meta(d).get("ownerReferences") or ())]
             if not blocking:
-                changes.extend(remove_finalizer(owner, FOREGROUND))
+                changes.extend(remove_finalizer(owner, FINALIZER_DELETE_DEPENDENTS))
             for dep in blocking:
                 if meta(dep).get("deletionTimestamp"):
                     continue
-                marked = begin_deletion(dep, "Foreground", view.now) if dependents.get(uid_of(dep)) else None
-                changes.append(Change("update", marked) if marked else Change("delete", dep, propagation="Foreground"))
+                changes.append(Change("delete", dep, propagation="Foreground"))
                 handled.add(uid_of(dep))
             handled.add(uid_of(owner))
         elif not finalizers and owner.get("kind") != "Pod":

@@ -43,7 +43,8 @@ import re
 
 from kubesim.api import volumes as V
 from kubesim.clock import format_time
-from kubesim.controllers.base import Change, Event, View, deepcopy, meta
+from kubesim.api.meta.helpers import meta
+from kubesim.controllers.base import Change, Event, View, deepcopy
 
 COMPONENT = "persistentvolume-controller"
 WFFC_MESSAGE = "waiting for first consumer to be created before binding"

@@ -16,10 +16,10 @@ status carries ``terminatingReplicas``.
 
 from __future__ import annotations
 
-from kubesim.controllers.base import (Change, Event, View, claim, controller_ref, deepcopy, get_condition,
+from kubesim.api.meta.helpers import controller_ref, labels_of, meta, name_of, selector_of, uid_of
+from kubesim.controllers.base import (Change, Event, View, available_at, claim, deepcopy, get_condition,
                                       is_pod_active, is_pod_available, is_pod_ready, is_pod_terminating,
-                                      labels_of, meta, name_of, pod_from_template, rank_pods_for_deletion,
-                                      available_at, selector_of, uid_of)
+                                      pod_from_template, rank_pods_for_deletion)
 from kubesim.api import selectors
 
 COMPONENT = "replicaset-controller"

@@ -15,7 +15,8 @@ deletes it on that update): the controller asks for the update, then the delete.
 from __future__ import annotations
 
 from kubesim.api import volumes as V
-from kubesim.controllers.base import Change, View, meta, remove_finalizer
+from kubesim.api.meta.helpers import meta
+from kubesim.controllers.base import Change, View, remove_finalizer
 
 
 def _pod_shut_down(pod: dict) -> bool:

@@ -46,7 +46,7 @@ def zone_names(zones: str | int | None) -> list[str]:
 def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory: str | None = None,
                zones: str | int | None = None, empty: bool = False) -> None:
     """Create the system namespaces and the nodes of a fresh cluster in an empty store."""
-    from kubesim.api.defaults import apply_defaults
+    from kubesim.apiserver.objects import prepare_for_create
     from kubesim.kubelet.node import DEFAULT_SHAPE
 
     store = cluster.store
@@ -59,7 +59,7 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
     now = cluster.stamp()
     for ns in SYSTEM_NAMESPACES:
         obj = namespace_manifest(ns)
-        apply_defaults(obj, rng=cluster.rng)
+        prepare_for_create(obj, rng=cluster.rng)
         store.create(obj, now)
     _system_priority_classes(cluster, now)
     if not empty:
@@ -68,7 +68,7 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
         for i in range(nodes):
             manifests.append(node_manifest(f"node{i + 1:02d}", zone=zl[(i + 1) % len(zl)] if zl else None))
         for m in manifests:
-            apply_defaults(m, rng=cluster.rng)
+            prepare_for_create(m, rng=cluster.rng)
             store.create(m, now)
             (store.directory / "nodes" / m["metadata"]["name"] / "manifests").mkdir(parents=True, exist_ok=True)
         _kubeadm_control_plane(cluster)
@@ -79,12 +79,12 @@ def _system_priority_classes(cluster: Cluster, now: str) -> None:
     """What every API server creates at start-up, whatever the cluster's shape: the
     system-node-critical and system-cluster-critical PriorityClasses (the scheduling REST
     storage's post-start hook, pkg/registry/scheduling/rest/storage_scheduling.go)."""
-    from kubesim.api.defaults import apply_defaults
-    from kubesim.api.scheduling import system_priority_class_manifests
+    from kubesim.api.scheduling.helpers import system_priority_class_manifests
+    from kubesim.apiserver.objects import prepare_for_create
 
     for pc in system_priority_class_manifests():
         if cluster.store.get("PriorityClass", "", pc["metadata"]["name"]) is None:
-            apply_defaults(pc, rng=cluster.rng)
+            prepare_for_create(pc, rng=cluster.rng)
             cluster.store.create(pc, now)
 
 

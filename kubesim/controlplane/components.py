@@ -88,9 +88,11 @@ def sync_pods(cluster: Cluster) -> bool:
 
 def static_pods(cluster: Cluster) -> bool:
     """Each kubelet reads its static pod directory and keeps the mirror pods in step."""
+    from kubesim.apiserver import objects
     from kubesim.kubelet import steps
 
     return steps.static_pods(cluster, lambda name: static_pod_path(cluster, name),
+                             lambda pod: objects.create_mirror_pod(cluster, pod),
                              with_files=getattr(cluster, "_static_pod_dirs", None))
 
 
@@ -158,10 +160,17 @@ def apply_changes(cluster: Cluster, changes, wake_at=None) -> bool:
     def create(obj: dict):
         return objects.create_object(cluster, obj, kinds.for_object(obj))
 
-    def delete(kind: str, ns: str, name_: str):
-        info = kinds.by_kind(kind)
-        if store.get(kind, ns, name_) is not None:
-            objects.delete_object(cluster, info, ns, name_)
+    def delete(kind: str, ns: str, name_: str, propagation: str):
+        stored = store.get(kind, ns, name_)
+        if stored is None:
+            return
+        # a controller's Foreground or Orphan delete marks the object, whatever its kind, and
+        # the garbage collector finishes it; a Background one is the API server's usual delete
+        marked = objects.begin_deletion(stored, propagation, cluster.now())
+        if marked is not None:
+            store.put(marked)
+        else:
+            objects.delete_object(cluster, kinds.by_kind(kind), ns, name_)
 
     def record(obj, type_, reason, message, component):
         cluster.record(obj, type_, reason, message, component)
@@ -198,7 +207,7 @@ def settled_baseline(cluster: Cluster) -> int | None:
 def _selectors_of(cluster: Cluster, kinds: tuple[str, ...]) -> list[tuple[str, object]]:
     """(namespace, compiled spec.selector) of every object of ``kinds``, compiled once per
     write of those kinds."""
-    from kubesim.controllers.base import selector_of
+    from kubesim.api.meta.helpers import selector_of
 
     store = cluster.store
     memo = cluster.__dict__.setdefault("_gate_selectors", {})

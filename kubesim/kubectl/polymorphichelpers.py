@@ -147,7 +147,7 @@ def _group_kind(info: KindInfo) -> str:
 
 
 def replicasets_of(client, deployment: dict) -> list[dict]:
-    from kubesim.controllers.deployment import owned_replicasets
+    from kubesim.api.apps.deployment_util import owned_replicasets
 
     ns = deployment["metadata"].get("namespace", "")
     return owned_replicasets(deployment, client.list(kinds.by_kind("ReplicaSet"), ns))
@@ -155,7 +155,7 @@ def replicasets_of(client, deployment: dict) -> list[dict]:
 
 def revisions_of_daemonset(client, ds: dict) -> list[dict]:
     """ControllerRevisions controlled by the DaemonSet (controlledHistory)."""
-    from kubesim.controllers.base import controller_ref, selector_of
+    from kubesim.api.meta.helpers import controller_ref, selector_of
 
     ns = ds["metadata"].get("namespace", "")
     sel = selector_of(ds)
@@ -227,7 +227,7 @@ class History:
 def history(client, info: KindInfo, obj: dict) -> list[History]:
     """ViewHistory's revisions, oldest first."""
     if info.kind == "Deployment":
-        from kubesim.controllers import deployment_util as du
+        from kubesim.api.apps import deployment_util as du
 
         out: dict[int, History] = {}
         for rs in replicasets_of(client, obj):
@@ -254,23 +254,23 @@ def history(client, info: KindInfo, obj: dict) -> list[History]:
 
 def rollback(client, info: KindInfo, live: dict, to_revision: int) -> str:
     """Rollbacker.Rollback: the word kubectl prints (``rolled back`` or ``skipped rollback (...)``)."""
-    from kubesim.controllers import deployment as dctl
+    from kubesim.api.apps import deployment_util as du
 
     if info.kind == "Deployment":
         rss = replicasets_of(client, live)
         try:
-            dctl.revision_replicaset(live, rss, to_revision)
+            du.revision_replicaset(live, rss, to_revision)
             if (live.get("spec") or {}).get("paused"):
-                raise dctl.RolloutError("you cannot rollback a paused deployment; resume it first with "
+                raise du.RolloutError("you cannot rollback a paused deployment; resume it first with "
                                         "'kubectl rollout resume' and try again")
-            new, word = dctl.rollback(live, rss, to_revision)
-        except dctl.RolloutError as e:
+            new, word = du.rollback(live, rss, to_revision)
+        except du.RolloutError as e:
             raise client_error(str(e)) from None
         if new is not None:
             client.update(info, new)
         return word
     if info.kind == "DaemonSet":
-        from kubesim.controllers.daemonset import get_patch
+        from kubesim.api.apps.daemonset_util import get_patch
 
         if to_revision < 0:
             raise client_error(f"unable to find specified revision {to_revision} in history")
@@ -310,19 +310,18 @@ def pause(info: KindInfo, live: dict, paused: bool) -> dict:
 
 def restart(info: KindInfo, live: dict, now: float) -> dict:
     """defaultObjectRestarter: the template annotation kubectl.kubernetes.io/restartedAt."""
-    from kubesim.controllers import deployment as dctl
+    from kubesim.api.apps import deployment_util as du
+    from kubesim.clock import format_time
 
     if info.kind == "Deployment":
         try:
-            return dctl.restart(live, now)
-        except dctl.RolloutError as e:
+            return du.restart(live, format_time(now))
+        except du.RolloutError as e:
             raise PatchFnError(str(e)) from None
     if info.kind == "DaemonSet":
-        from kubesim.clock import format_time
-
         new = copy.deepcopy(live)
         tmeta = new.setdefault("spec", {}).setdefault("template", {}).setdefault("metadata", {})
-        tmeta.setdefault("annotations", {})[dctl.RESTARTED_AT] = format_time(now)
+        tmeta.setdefault("annotations", {})[du.RESTARTED_AT] = format_time(now)
         return new
     raise PatchFnError("restarting is not supported")
 

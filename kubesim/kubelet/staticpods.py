@@ -239,9 +239,9 @@ def static_pod_from_manifest(obj, source: str, node_name: str) -> dict:
         raise StaticPodError("invalid pod: name is needed for the pod")
     md.pop("creationTimestamp", None)
     pod.pop("status", None)
-    from kubesim.api.defaults import default_pod_schema
+    from kubesim.api.core.defaults import set_object_defaults_pod
 
-    default_pod_schema(pod)
+    set_object_defaults_pod(pod)
     uid = md.get("uid") or config_hash(pod, node_name, source)
     md["uid"] = uid
     md["name"] = f"{md['name']}-{node_name.lower()}"

@@ -154,12 +154,12 @@ def _parse_cached(text: str):
     return _PARSE_CACHE[key]
 
 
-def static_pods(ctx, static_pod_path, with_files: set[str] | None = None) -> bool:
+def static_pods(ctx, static_pod_path, create_mirror_pod, with_files: set[str] | None = None) -> bool:
     """Each running kubelet reads its static pod directory and keeps the mirror pods in step;
-    ``static_pod_path(node_name) -> str``. ``with_files``, when given, names the nodes whose
-    directory holds anything (read once this command): the others are not listed again."""
-    from kubesim.api.defaults import apply_defaults
-
+    ``static_pod_path(node_name) -> str``; ``create_mirror_pod(pod)`` is the API server's create
+    of a mirror pod (the kubelet's request: the engine wires it). ``with_files``, when given,
+    names the nodes whose directory holds anything (read once this command): the others are not
+    listed again."""
     store = ctx.store
     now = ctx.now()
     changed = False
@@ -209,8 +209,7 @@ def static_pods(ctx, static_pod_path, with_files: set[str] | None = None) -> boo
         for p in plan.create:
             if store.get("Namespace", "", p["metadata"]["namespace"]) is None:
                 continue  # the API server refuses a pod in a missing namespace; the kubelet retries
-            apply_defaults(p)
-            store.create(p, ctx.stamp())
+            create_mirror_pod(p)
             changed = True
     store.set_meta(ERROR_NODES_META, sorted(error_nodes) or None)
     return changed

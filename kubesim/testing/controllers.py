@@ -9,7 +9,7 @@ import copy
 import random
 import uuid
 
-from kubesim.api import apps
+from kubesim.apiserver.objects import begin_deletion, prepare_for_create, prepare_for_update, validate
 from kubesim.clock import format_time, parse_time
 from kubesim.controllers import daemonset, deployment, garbagecollector, replicaset
 from kubesim.controllers.base import View
@@ -17,6 +17,7 @@ from kubesim.controllers.base import View
 T0 = parse_time("2026-11-22T10:00:00Z")
 CONTROLLERS = (deployment.sync, replicaset.sync, daemonset.sync, garbagecollector.sync)
 KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Node", "ControllerRevision")
+APPS_KINDS = ("Deployment", "ReplicaSet", "DaemonSet")  # defaulted and validated as the API server does
 
 
 def node(name: str, taints=None, labels=None) -> dict:
@@ -69,10 +70,9 @@ class Sim:
 
     def add(self, obj: dict) -> dict:
         obj = copy.deepcopy(obj)
-        fn = apps.DEFAULTERS.get(obj["kind"])
-        if fn:
-            fn(obj)
-            errs = apps.VALIDATORS[obj["kind"]][0](obj)
+        if obj["kind"] in APPS_KINDS:
+            prepare_for_create(obj)
+            errs = validate(obj)
             assert not errs, [str(e) for e in errs]
         return self._create(obj)
 
@@ -93,9 +93,9 @@ class Sim:
         """A user's update through the API (defaulting, generation)."""
         obj = copy.deepcopy(obj)
         old = self.objects[self._key(obj)]
-        if obj["kind"] in apps.DEFAULTERS:
-            apps.default_update(obj, old)
-            errs = apps.VALIDATORS[obj["kind"]][1](obj, old)
+        if obj["kind"] in APPS_KINDS:
+            prepare_for_update(obj, old)
+            errs = validate(obj, old)
             assert not errs, [str(e) for e in errs]
         self._put(obj)
 
@@ -111,7 +111,7 @@ class Sim:
 
     def delete(self, kind: str, name: str, namespace: str = "default", propagation: str = "Background") -> None:
         obj = self.objects[(kind, namespace if kind != "Node" else "", name)]
-        marked = garbagecollector.begin_deletion(obj, propagation, self.now)
+        marked = begin_deletion(obj, propagation, self.now)
         if marked is None:
             del self.objects[self._key(obj)]
         else:
@@ -143,7 +143,12 @@ class Sim:
                 changed = True
             elif ch.op == "delete":
                 if self._key(ch.obj) in self.objects:
-                    del self.objects[self._key(ch.obj)]
+                    # as the API server deletes: Foreground/Orphan mark the object for the collector
+                    marked = begin_deletion(self.objects[self._key(ch.obj)], ch.propagation or "Background", self.now)
+                    if marked is None:
+                        del self.objects[self._key(ch.obj)]
+                    else:
+                        self._put(marked)
                     changed = True
             elif ch.op == "event":
                 changed = True

@@ -7,12 +7,16 @@ from kubesim.controllers.base import Change, Event
 class FakeStore:
     def __init__(self, *objs):
         self.objs = {(o["kind"], o["metadata"].get("namespace", ""), o["metadata"]["name"]): o for o in objs}
-        self.events, self.wakes = [], []
+        self.events, self.wakes, self.deletes = [], [], []
 
     def kw(self):
         return dict(get=lambda k, n, m: self.objs.get((k, n, m)), create=self._put, put=self._put,
-                    delete=lambda k, n, m: self.objs.pop((k, n, m)),
+                    delete=self._delete,
                     record=lambda *a: self.events.append(a[3]), wake_at=self.wakes.append, now=100.0)
+
+    def _delete(self, k, n, m, propagation):
+        self.deletes.append((k, n, m, propagation))
+        self.objs.pop((k, n, m))
 
     def _put(self, o):
         self.objs[(o["kind"], o["metadata"].get("namespace", ""), o["metadata"]["name"])] = o
@@ -36,9 +40,9 @@ def test_changes_to_vanished_objects_are_dropped_with_their_events():
     assert s.events == []
 
 
-def test_foreground_delete_marks_instead_of_removing_and_wakes_are_passed_on():
+def test_a_delete_carries_its_propagation_and_wakes_are_passed_on():
+    # what a Foreground delete stores is the API server's (tests/apiserver/test_objects.py)
     s = FakeStore(obj("a"))
     apply_changes([Change("delete", obj("a"), propagation="Foreground"), Change("wake", obj("a"), at=5.0)], **s.kw())
-    md = s.objs[("ReplicaSet", "default", "a")]["metadata"]
-    assert md["finalizers"] == ["foregroundDeletion"] and md["deletionTimestamp"]
+    assert s.deletes == [("ReplicaSet", "default", "a", "Foreground")]
     assert s.wakes == [5.0]

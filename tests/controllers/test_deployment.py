@@ -2,8 +2,9 @@
 
 import pytest
 
+from kubesim.api.apps import deployment_util as adu
+from kubesim.clock import format_time
 from kubesim.controllers import deployment
-from kubesim.controllers import deployment_util as du
 from kubesim.controllers.hashing import compute_hash
 from kubesim.testing.controllers import CONTROLLERS, Sim, deployment_obj
 
@@ -22,11 +23,11 @@ def test_a_three_replica_deployment_converges_to_one_replicaset_and_three_pods()
     rs = rss(s)[f"web-{h}"]
     assert rs["metadata"]["labels"] == {"app": "web", "pod-template-hash": h}
     assert rs["spec"]["selector"]["matchLabels"] == {"app": "web", "pod-template-hash": h}
-    assert rs["metadata"]["annotations"] == {du.DESIRED_REPLICAS: "3", du.MAX_REPLICAS: "4", du.REVISION: "1"}
+    assert rs["metadata"]["annotations"] == {adu.DESIRED_REPLICAS: "3", adu.MAX_REPLICAS: "4", adu.REVISION: "1"}
     assert rs["metadata"]["ownerReferences"][0]["kind"] == "Deployment"
     pods = s.list("Pod")
     assert len(pods) == 3 and all(p["metadata"]["name"].startswith(f"web-{h}-") for p in pods)
-    assert d["metadata"]["annotations"][du.REVISION] == "1"
+    assert d["metadata"]["annotations"][adu.REVISION] == "1"
     st = d["status"]
     assert (st["replicas"], st["updatedReplicas"], st["readyReplicas"], st["availableReplicas"]) == (3, 3, 3, 3)
     assert "unavailableReplicas" not in st and st["observedGeneration"] == 1
@@ -79,10 +80,10 @@ def test_a_template_change_rolls_through_two_replicasets_within_the_budget(repli
     s.settle()
     new_name = [n for n in rss(s) if n != old_name][0]
     assert rss(s)[new_name]["spec"]["replicas"] == replicas and rss(s)[old_name]["spec"]["replicas"] == 0
-    assert rss(s)[new_name]["metadata"]["annotations"][du.REVISION] == "2"
+    assert rss(s)[new_name]["metadata"]["annotations"][adu.REVISION] == "2"
     assert len(s.list("Pod")) == replicas and all(p["metadata"]["name"].startswith(new_name) for p in s.list("Pod"))
     d = s.get("Deployment", "web")
-    assert d["metadata"]["annotations"][du.REVISION] == "2"
+    assert d["metadata"]["annotations"][adu.REVISION] == "2"
     assert d["status"]["conditions"][-1]["reason"] == "NewReplicaSetAvailable"
     msgs = s.event_messages("ScalingReplicaSet")
     assert any(m.startswith(f"Scaled down replica set {old_name} from ") for m in msgs)
@@ -141,10 +142,10 @@ def test_rollback_restores_the_previous_template_as_a_new_revision():
     d["spec"]["template"]["spec"]["containers"][0]["image"] = "nginx:2"
     s.update(d)
     s.settle()
-    first = [r for r in s.list("ReplicaSet") if r["metadata"]["annotations"][du.REVISION] == "1"][0]
-    hist = deployment.history(s.get("Deployment", "web"), s.list("ReplicaSet"))
+    first = [r for r in s.list("ReplicaSet") if r["metadata"]["annotations"][adu.REVISION] == "1"][0]
+    hist = adu.history(s.get("Deployment", "web"), s.list("ReplicaSet"))
     assert [(rev, cause) for rev, cause, _ in hist] == [(1, "<none>"), (2, "image nginx:2")]
-    new, word = deployment.rollback(s.get("Deployment", "web"), s.list("ReplicaSet"))
+    new, word = adu.rollback(s.get("Deployment", "web"), s.list("ReplicaSet"))
     assert word == "rolled back"
     assert new["spec"]["template"]["spec"]["containers"][0]["image"] == "nginx"
     assert "pod-template-hash" not in new["spec"]["template"]["metadata"]["labels"]
@@ -153,9 +154,9 @@ def test_rollback_restores_the_previous_template_as_a_new_revision():
     s.settle()
     rs = s.get("ReplicaSet", first["metadata"]["name"])
     assert rs["spec"]["replicas"] == 2
-    assert rs["metadata"]["annotations"][du.REVISION] == "3"
-    assert rs["metadata"]["annotations"][du.REVISION_HISTORY] == "1"
-    assert s.get("Deployment", "web")["metadata"]["annotations"][du.REVISION] == "3"
+    assert rs["metadata"]["annotations"][adu.REVISION] == "3"
+    assert rs["metadata"]["annotations"][adu.REVISION_HISTORY] == "1"
+    assert s.get("Deployment", "web")["metadata"]["annotations"][adu.REVISION] == "3"
     assert len(s.list("ReplicaSet")) == 2
 
 
@@ -167,17 +168,17 @@ def test_rollback_errors(to_revision, message):
     s = Sim()
     s.add(deployment_obj("web", 1))
     s.settle()
-    with pytest.raises(deployment.RolloutError, match=message):
-        deployment.rollback(s.get("Deployment", "web"), s.list("ReplicaSet"), to_revision)
+    with pytest.raises(adu.RolloutError, match=message):
+        adu.rollback(s.get("Deployment", "web"), s.list("ReplicaSet"), to_revision)
 
 
 def test_rollback_without_history_and_to_the_current_revision():
     s = Sim()
     s.add(deployment_obj("web", 1))
     s.settle()
-    with pytest.raises(deployment.RolloutError, match='no rollout history found for deployment "web"'):
-        deployment.rollback(s.get("Deployment", "web"), s.list("ReplicaSet"))
-    assert deployment.rollback(s.get("Deployment", "web"), s.list("ReplicaSet"), 1) == (
+    with pytest.raises(adu.RolloutError, match='no rollout history found for deployment "web"'):
+        adu.rollback(s.get("Deployment", "web"), s.list("ReplicaSet"))
+    assert adu.rollback(s.get("Deployment", "web"), s.list("ReplicaSet"), 1) == (
         None, "skipped rollback (current template already matches revision 1)")
 
 
@@ -186,11 +187,11 @@ def test_restart_rolls_out_new_pods():
     s.add(deployment_obj("web", 2))
     s.settle()
     before = {p["metadata"]["name"] for p in s.list("Pod")}
-    s.update(deployment.restart(s.get("Deployment", "web"), s.now))
+    s.update(adu.restart(s.get("Deployment", "web"), format_time(s.now)))
     s.settle()
     after = {p["metadata"]["name"] for p in s.list("Pod")}
     assert len(after) == 2 and not (before & after)
-    assert s.get("Deployment", "web")["spec"]["template"]["metadata"]["annotations"][deployment.RESTARTED_AT] == \
+    assert s.get("Deployment", "web")["spec"]["template"]["metadata"]["annotations"][adu.RESTARTED_AT] == \
         "2026-11-22T10:00:00Z"
 
 
@@ -251,7 +252,7 @@ def test_progress_deadline_exceeded_when_new_pods_never_become_ready():
     s.advance(61)
     s.settle()
     prog = [c for c in s.get("Deployment", "web")["status"]["conditions"] if c["type"] == "Progressing"][0]
-    new = [r for r in s.list("ReplicaSet") if r["metadata"]["annotations"][du.REVISION] == "2"][0]
+    new = [r for r in s.list("ReplicaSet") if r["metadata"]["annotations"][adu.REVISION] == "2"][0]
     assert (prog["status"], prog["reason"], prog["message"]) == (
         "False", "ProgressDeadlineExceeded", f'ReplicaSet "{new["metadata"]["name"]}" has timed out progressing.')
 
@@ -265,7 +266,7 @@ def test_old_replicasets_beyond_the_history_limit_are_deleted():
         d["spec"]["template"]["spec"]["containers"][0]["image"] = image
         s.update(d)
         s.settle()
-    revs = sorted(int(r["metadata"]["annotations"][du.REVISION]) for r in s.list("ReplicaSet"))
+    revs = sorted(int(r["metadata"]["annotations"][adu.REVISION]) for r in s.list("ReplicaSet"))
     assert revs == [3, 4]
 
 

@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+from kubesim.apiserver import objects
 from kubesim.controlplane import components
 from kubesim.kubelet import node as kubelet_node
 from kubesim.kubelet import staticpods as SP
@@ -87,11 +88,14 @@ class FakeCluster:
     def path(self, node_name):
         return SP.static_pod_dir(self.dir, node_name)
 
+    def _static_pods(self, c):
+        return steps.static_pods(c, c.path, lambda pod: objects.create_mirror_pod(c, pod))
+
     def settle(self):
         for _ in range(50):
             changed = False
             self.next_due = None
-            for step in (components.node_lifecycle, lambda c: steps.static_pods(c, c.path), steps.sync_pods):
+            for step in (components.node_lifecycle, self._static_pods, steps.sync_pods):
                 changed |= bool(step(self))
             if not changed:
                 return

@@ -21,13 +21,13 @@ def add_flags(p):
 
 
 def name_checks(key: str) -> list[str]:
-    from kubesim.api.validation import is_qualified_name
+    from kubesim.api.meta.validation import is_qualified_name
 
     return is_qualified_name(key)
 
 
 def value_checks(value: str) -> list[str]:
-    from kubesim.api.validation import is_valid_label_value
+    from kubesim.api.meta.validation import is_valid_label_value
 
     return is_valid_label_value(value)
 

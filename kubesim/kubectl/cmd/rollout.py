@@ -128,11 +128,11 @@ def _rollout_undo(f, args, env, words) -> int:
         for info, live in resolve(client, f, args, words, True, args.filename, args.selector, stdin=env.stdin):
             if dry != "none":
                 if info.kind == "Deployment":
-                    from kubesim.controllers import deployment as dctl
+                    from kubesim.api.apps import deployment_util as du
 
                     try:
-                        rs = dctl.revision_replicaset(live, ph.replicasets_of(client, live), to_revision)
-                    except dctl.RolloutError as e:
+                        rs = du.revision_replicaset(live, ph.replicasets_of(client, live), to_revision)
+                    except du.RolloutError as e:
                         raise UsageError(str(e)) from None
                     template = dict((rs.get("spec") or {}).get("template") or {})
                     lines.append(result_line(info, live, pod_template_text(template) + dry_suffix(dry),

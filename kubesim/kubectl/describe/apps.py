@@ -126,7 +126,7 @@ def deployment_replicasets(d: dict, replicasets: list[dict]) -> tuple[list[dict]
     whose pod template equals the Deployment's (ignoring ``pod-template-hash``: the controller's
     FindNewReplicaSet, of which kubectl's is a copy); the old ones are all the rest, scaled to
     zero or not (describe takes GetAllReplicaSets' ``allOldRSs``)."""
-    from kubesim.controllers import deployment_util as du
+    from kubesim.api.apps import deployment_util as du
 
     owned = du.sort_by_creation(_owned_by(d, replicasets))
     new = du.find_new_replicaset(d, owned)

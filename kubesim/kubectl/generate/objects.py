@@ -98,13 +98,13 @@ def container_name(image: str, rng=None) -> str:
     if "@" in name:
         name = name.split("@")[0]
     if "_" in name or "." in name:
-        from kubesim.api.defaults import random_suffix
+        from kubesim.api.names import random_string
 
         if rng is None:
             import random
 
             rng = random.Random()
-        name = name.replace("_", "-").replace(".", "-") + "-" + random_suffix(rng)
+        name = name.replace("_", "-").replace(".", "-") + "-" + random_string(rng)
     return name
 
 

@@ -1,0 +1,213 @@
+"""apps/v1 validation: Deployment, ReplicaSet, DaemonSet, as their registry strategies run it.
+
+Upstream (v1.35): pkg/apis/apps/validation/validation.go (ValidateDeployment[Update],
+ValidateReplicaSet[Update], ValidateDaemonSet[Update], ValidatePodTemplateSpecForReplicaSet,
+ValidateDeploymentStrategy, ValidateRollingUpdateDeployment, ValidatePositiveIntOrPercent,
+IsNotMoreThan100Percent). In apps/v1 a workload's selector is immutable.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kubesim.api import selectors
+from kubesim.api.core.podspec_validation import validate_pod_spec
+from kubesim.api.equality import drop_empty
+from kubesim.api.gofmt import GoValue
+from kubesim.api.meta.validation import (IS_NEGATIVE_ERROR, name_is_dns_subdomain, validate_annotations,
+                                         validate_label_selector, validate_labels, validate_object_meta,
+                                         validate_object_meta_update)
+from kubesim.errors import FieldError, forbidden, invalid, required, unsupported
+
+SELECTOR_MISMATCH = "`selector` does not match template `labels`"
+_PERCENT_RE = re.compile(r"^[0-9]+%$")
+
+
+def _go_map(m: dict) -> str:
+    if m is None:
+        return GoValue("map[string]string(nil)")
+    return GoValue("map[string]string{" + ", ".join(f'"{k}":"{m[k]}"' for k in sorted(m)) + "}")
+
+
+def _go_label_selector(sel: dict | None):
+    """%#v of a *metav1.LabelSelector, as field.Invalid prints it."""
+    if sel is None:
+        return GoValue("(*v1.LabelSelector)(nil)")
+    ml = sel.get("matchLabels")
+    ml_s = "map[string]string(nil)" if not ml else "map[string]string{" + ", ".join(f'"{k}":"{ml[k]}"' for k in sorted(ml)) + "}"
+    exprs = sel.get("matchExpressions")
+    if not exprs:
+        ex_s = "[]v1.LabelSelectorRequirement(nil)"
+    else:
+        parts = []
+        for e in exprs:
+            vals = e.get("values")
+            vs = "[]string(nil)" if not vals else "[]string{" + ", ".join(f'"{v}"' for v in vals) + "}"
+            parts.append(f'v1.LabelSelectorRequirement{{Key:"{e.get("key", "")}", Operator:"{e.get("operator", "")}", Values:{vs}}}')
+        ex_s = "[]v1.LabelSelectorRequirement{" + ", ".join(parts) + "}"
+    return GoValue(f"v1.LabelSelector{{MatchLabels:{ml_s}, MatchExpressions:{ex_s}}}")
+
+
+def _nonnegative(value, path: str) -> list[FieldError]:
+    if value is not None and int(value) < 0:
+        return [invalid(path, int(value), IS_NEGATIVE_ERROR)]
+    return []
+
+
+def _int_or_percent_value(v) -> tuple[int, bool]:
+    if isinstance(v, str):
+        if _PERCENT_RE.match(v):
+            return int(v[:-1]), True
+        return -1, False
+    return (int(v) if v is not None else 0), False
+
+
+def validate_positive_int_or_percent(v, path: str) -> list[FieldError]:
+    if v is None:
+        return []
+    if isinstance(v, str):
+        if not _PERCENT_RE.match(v):
+            return [invalid(path, v, "must be an integer or percentage (e.g '5%')")]
+        return _nonnegative(int(v[:-1]), path)
+    return _nonnegative(v, path)
+
+
+def is_not_more_than_100_percent(v, path: str) -> list[FieldError]:
+    value, is_percent = _int_or_percent_value(v)
+    if is_percent and value > 100:
+        return [invalid(path, v, "must not be greater than 100%")]
+    return []
+
+
+def _validate_selector_and_template(spec: dict, path: str, kind_word: str, check_restart: bool = True,
+                                    what: str = "ReplicaSet") -> list[FieldError]:
+    errs: list[FieldError] = []
+    sel = spec.get("selector")
+    compiled = None
+    if sel is None:
+        errs.append(required(f"{path}.selector", ""))
+    else:
+        errs += validate_label_selector(sel, f"{path}.selector")
+        if not (sel.get("matchLabels") or sel.get("matchExpressions")):
+            errs.append(invalid(f"{path}.selector", _go_label_selector(sel), f"empty selector is invalid for {kind_word}"))
+    if sel is not None:
+        try:
+            compiled = selectors.from_label_selector(sel)
+        except ValueError:
+            errs.append(invalid(f"{path}.selector", _go_label_selector(sel), "invalid label selector"))
+    template = spec.get("template")
+    tpath = f"{path}.template"
+    if template is None:
+        errs.append(required(tpath, ""))
+        return errs
+    tmeta = template.get("metadata") or {}
+    if compiled is not None:
+        labels = tmeta.get("labels") or {}
+        if not compiled.empty and not compiled.matches(labels):
+            errs.append(invalid(f"{tpath}.metadata.labels", _go_map(tmeta.get("labels")), SELECTOR_MISMATCH))
+    errs += validate_labels(tmeta.get("labels"), f"{tpath}.metadata.labels")
+    errs += validate_annotations(tmeta.get("annotations"), f"{tpath}.metadata.annotations")
+    tspec = template.get("spec") or {}
+    errs += validate_pod_spec(tspec, tmeta, f"{tpath}.spec")
+    if check_restart and tspec.get("restartPolicy") and tspec.get("restartPolicy") != "Always":
+        errs.append(unsupported(f"{tpath}.spec.restartPolicy", tspec.get("restartPolicy"), ["Always"]))
+    if tspec.get("activeDeadlineSeconds") is not None:
+        errs.append(forbidden(f"{tpath}.spec.activeDeadlineSeconds", f"activeDeadlineSeconds in {what} is not Supported"))
+    return errs
+
+
+def _validate_meta(obj: dict, old: dict | None) -> list[FieldError]:
+    if old is None:
+        return validate_object_meta(obj.get("metadata") or {}, True, name_is_dns_subdomain)
+    return validate_object_meta_update(obj.get("metadata") or {}, old.get("metadata") or {})
+
+
+def _immutable_selector(obj: dict, old: dict | None) -> list[FieldError]:
+    if old is None:
+        return []
+    new_sel, old_sel = (obj.get("spec") or {}).get("selector"), (old.get("spec") or {}).get("selector")
+    if drop_empty(new_sel) != drop_empty(old_sel):
+        return [invalid("spec.selector", _go_label_selector(new_sel), "field is immutable")]
+    return []
+
+
+def validate_deployment(obj: dict, old: dict | None = None) -> list[FieldError]:
+    """ValidateDeployment / ValidateDeploymentUpdate (apps/v1: selector immutable)."""
+    spec = obj.get("spec") or {}
+    errs = _validate_meta(obj, old)
+    errs += _nonnegative(spec.get("replicas"), "spec.replicas")
+    errs += _validate_selector_and_template(spec, "spec", "deployment", what="ReplicaSet")
+    strategy = spec.get("strategy") or {}
+    stype = strategy.get("type", "")
+    if stype == "Recreate":
+        if strategy.get("rollingUpdate") is not None:
+            errs.append(forbidden("spec.strategy.rollingUpdate",
+                                  "may not be specified when strategy `type` is 'Recreate'"))
+    elif stype == "RollingUpdate":
+        ru = strategy.get("rollingUpdate")
+        if ru is None:
+            errs.append(required("spec.strategy.rollingUpdate", "this should be defaulted and never be nil"))
+        else:
+            mu, ms = ru.get("maxUnavailable"), ru.get("maxSurge")
+            errs += validate_positive_int_or_percent(mu, "spec.strategy.rollingUpdate.maxUnavailable")
+            errs += validate_positive_int_or_percent(ms, "spec.strategy.rollingUpdate.maxSurge")
+            if _int_or_percent_value(mu)[0] == 0 and _int_or_percent_value(ms)[0] == 0:
+                errs.append(invalid("spec.strategy.rollingUpdate.maxUnavailable", mu, "may not be 0 when `maxSurge` is 0"))
+            errs += is_not_more_than_100_percent(mu, "spec.strategy.rollingUpdate.maxUnavailable")
+    else:
+        errs.append(unsupported("spec.strategy", GoValue(_go_strategy(strategy)), ["Recreate", "RollingUpdate"]))
+    errs += _nonnegative(spec.get("minReadySeconds"), "spec.minReadySeconds")
+    errs += _nonnegative(spec.get("revisionHistoryLimit"), "spec.revisionHistoryLimit")
+    pds = spec.get("progressDeadlineSeconds")
+    if pds is not None:
+        errs += _nonnegative(pds, "spec.progressDeadlineSeconds")
+        if int(pds) <= int(spec.get("minReadySeconds") or 0):
+            errs.append(invalid("spec.progressDeadlineSeconds", int(pds), "must be greater than minReadySeconds"))
+    errs += _immutable_selector(obj, old)
+    return errs
+
+
+def _go_strategy(strategy: dict) -> str:
+    return f'apps.DeploymentStrategy{{Type:"{strategy.get("type", "")}", RollingUpdate:(*apps.RollingUpdateDeployment)(nil)}}'
+
+
+def validate_replicaset(obj: dict, old: dict | None = None) -> list[FieldError]:
+    """ValidateReplicaSet / ValidateReplicaSetUpdate."""
+    spec = obj.get("spec") or {}
+    errs = _validate_meta(obj, old)
+    errs += _nonnegative(spec.get("replicas"), "spec.replicas")
+    errs += _nonnegative(spec.get("minReadySeconds"), "spec.minReadySeconds")
+    errs += _validate_selector_and_template(spec, "spec", "deployment", what="ReplicaSet")
+    errs += _immutable_selector(obj, old)
+    return errs
+
+
+def validate_daemonset(obj: dict, old: dict | None = None) -> list[FieldError]:
+    """ValidateDaemonSet / ValidateDaemonSetUpdate."""
+    spec = obj.get("spec") or {}
+    errs = _validate_meta(obj, old)
+    errs += _validate_selector_and_template(spec, "spec", "daemonset", what="DaemonSet")
+    errs += _nonnegative(spec.get("minReadySeconds"), "spec.minReadySeconds")
+    errs += _nonnegative(spec.get("revisionHistoryLimit"), "spec.revisionHistoryLimit")
+    us = spec.get("updateStrategy") or {}
+    utype = us.get("type", "")
+    if utype == "RollingUpdate":
+        ru = us.get("rollingUpdate")
+        if ru is None:
+            errs.append(required("spec.updateStrategy.rollingUpdate", ""))
+        else:
+            mu, ms = ru.get("maxUnavailable"), ru.get("maxSurge")
+            base = "spec.updateStrategy.rollingUpdate"
+            errs += validate_positive_int_or_percent(mu, f"{base}.maxUnavailable")
+            errs += validate_positive_int_or_percent(ms, f"{base}.maxSurge")
+            errs += is_not_more_than_100_percent(mu, f"{base}.maxUnavailable")
+            errs += is_not_more_than_100_percent(ms, f"{base}.maxSurge")
+            has_u, has_s = _int_or_percent_value(mu)[0] != 0, _int_or_percent_value(ms)[0] != 0
+            if has_u and has_s:
+                errs.append(invalid(f"{base}.maxSurge", ms, "may not be set when maxUnavailable is non-zero"))
+            elif not has_u and not has_s:
+                errs.append(required(f"{base}.maxUnavailable", "cannot be 0 when maxSurge is 0"))
+    elif utype != "OnDelete":
+        errs.append(unsupported("spec.updateStrategy", utype, ["OnDelete", "RollingUpdate"]))
+    errs += _immutable_selector(obj, old)
+    return errs

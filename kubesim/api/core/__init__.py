@@ -1,0 +1,1 @@
+"""core/v1 (the legacy group): Pod, Node, Namespace, Event, PersistentVolume(Claim)."""

@@ -1,0 +1,1 @@
+"""meta/v1: what every object has — ObjectMeta's validation, accessors and conditions."""

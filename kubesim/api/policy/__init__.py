@@ -1,0 +1,1 @@
+"""policy/v1: PodDisruptionBudget."""

@@ -1,0 +1,1 @@
+"""The apps group's resources: pkg/registry/apps/<resource>/strategy.go."""

@@ -1,0 +1,1 @@
+"""The core group's resources: pkg/registry/core/<resource>/strategy.go."""

@@ -1,0 +1,1 @@
+"""The node.k8s.io group's resources: pkg/registry/node/<resource>/strategy.go."""

@@ -1,0 +1,1 @@
+"""The policy group's resources: pkg/registry/policy/<resource>/strategy.go."""

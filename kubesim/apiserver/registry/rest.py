@@ -1,0 +1,88 @@
+"""What a resource's strategy decides, and the steps every create and update takes around it.
+
+Upstream: staging/src/k8s.io/apiserver/pkg/registry/rest/create.go (``RESTCreateStrategy``:
+``NamespaceScoped``, ``PrepareForCreate``, ``Validate``, ``Canonicalize``; ``BeforeCreate``),
+update.go (``RESTUpdateStrategy``: ``PrepareForUpdate``, ``ValidateUpdate``; ``BeforeUpdate``),
+delete.go (``RESTGracefulDeleteStrategy``), a resource storage's own ``Delete`` and each
+resource's
+pkg/registry/<group>/<resource>/strategy.go, which kubesim mirrors in
+``kubesim.apiserver.registry.<group>.<resource>``.
+
+A strategy also names its kind's decode-time defaults (``set_defaults``: the scheme's
+``SetObjectDefaults_<Kind>``, from ``kubesim.api.<group>.defaults``), which upstream's scheme
+applies when the request body is decoded.
+"""
+
+from __future__ import annotations
+
+from kubesim.api import kinds
+from kubesim.api.names import generate_name
+
+
+class Strategy:
+    """The rules of one kind. The base has none: a kind that needs no rules still gets its own
+    (small) subclass, so every kind has one place to look."""
+
+    kind = ""
+    # a create keeps the status the client sent (a Node's: its kubelet fills in the rest);
+    # every other kind's status is the server's to set
+    keeps_status_on_create = False
+    # CheckGracefulDelete: a delete only marks the object, which goes when its kubelet is done
+    # (pods); such an object's finalizers are not modelled
+    graceful_delete = False
+    # a delete with Foreground or Orphan propagation marks the object with the policy's
+    # finalizer and leaves its dependents to the garbage collector (kubesim: the kinds whose
+    # dependents the collector follows); other kinds go at once, as with Background
+    propagates_deletion = False
+
+    @property
+    def namespaced(self) -> bool:
+        """NamespaceScoped."""
+        return kinds.by_kind(self.kind).namespaced
+
+    def set_defaults(self, obj: dict) -> None:
+        """The scheme's decode-time defaults."""
+
+    def prepare_for_create(self, obj: dict, now: str | None) -> None:
+        """PrepareForCreate: what the server sets on a new object (status, generation, ...).
+        ``now`` (RFC 3339) is the request's time."""
+
+    def prepare_for_update(self, new: dict, old: dict) -> None:
+        """PrepareForUpdate: what an update through the object may not change, and the
+        generation."""
+
+    def validate(self, obj: dict) -> list:
+        """Validate: the field errors of a new object."""
+        return []
+
+    def validate_update(self, new: dict, old: dict) -> list:
+        """ValidateUpdate: the field errors of an update."""
+        return []
+
+    def canonicalize(self, obj: dict) -> None:
+        """Canonicalize: normalise a validated object before it is stored."""
+
+    def before_delete(self, obj: dict) -> None:
+        """What the resource's storage refuses to delete: raise (Forbidden) to refuse ``obj``."""
+
+    def delete_dependents(self, store, obj: dict) -> None:
+        """What goes with ``obj`` when it is removed from the store, where a real cluster's
+        controllers would remove it promptly (kubesim does it in the same write)."""
+
+
+def before_create(strategy: Strategy, obj: dict, rng=None, now: str | None = None) -> None:
+    """rest.BeforeCreate up to validation: a cluster-scoped object loses its namespace, the
+    deletion fields are the server's, ``generateName`` becomes a name (``rng`` draws its
+    suffix), then the strategy's PrepareForCreate."""
+    meta = obj.setdefault("metadata", {})
+    if not strategy.namespaced:
+        meta.pop("namespace", None)
+    meta.pop("deletionTimestamp", None)
+    meta.pop("deletionGracePeriodSeconds", None)
+    if meta.get("generateName") and not meta.get("name"):
+        if rng is None:
+            import random
+
+            rng = random.Random()
+        meta["name"] = generate_name(meta["generateName"], rng)
+    strategy.prepare_for_create(obj, now)

@@ -1,0 +1,81 @@
+"""apps/v1 validation (pkg/apis/apps/validation), with the API server's messages."""
+
+import copy
+
+import pytest
+
+from kubesim.api.apps.defaults import set_defaults_daemonset, set_defaults_deployment
+from kubesim.api.apps.validation import validate_daemonset, validate_deployment
+from kubesim.errors import Invalid
+from tests.api.builders import deploy
+
+
+@pytest.mark.parametrize("mutate,message", [
+    (lambda d: d["spec"].update(replicas=-1),
+     "spec.replicas: Invalid value: -1: must be greater than or equal to 0"),
+    (lambda d: d["spec"]["selector"].update(matchLabels={"app": "other"}),
+     'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`'),
+    (lambda d: d["spec"].pop("selector"), "spec.selector: Required value"),
+    (lambda d: d["spec"].update(selector={}),
+     "spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), "
+     "MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment"),
+    (lambda d: d["spec"]["strategy"]["rollingUpdate"].update(maxSurge=0, maxUnavailable=0),
+     "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0"),
+    (lambda d: d["spec"]["strategy"]["rollingUpdate"].update(maxUnavailable="110%"),
+     'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "110%": must not be greater than 100%'),
+    (lambda d: d["spec"]["strategy"]["rollingUpdate"].update(maxSurge="x"),
+     "spec.strategy.rollingUpdate.maxSurge: Invalid value: \"x\": must be an integer or percentage (e.g '5%')"),
+    (lambda d: d["spec"]["template"]["spec"].update(restartPolicy="Never"),
+     'spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"'),
+    (lambda d: d["spec"].update(progressDeadlineSeconds=5, minReadySeconds=10),
+     "spec.progressDeadlineSeconds: Invalid value: 5: must be greater than minReadySeconds"),
+], ids=["negative replicas", "a selector that does not match the template labels", "no selector",
+        "an empty selector", "maxSurge and maxUnavailable both zero", "maxUnavailable over 100%",
+        "a maxSurge that is neither integer nor percentage", "a restart policy other than Always",
+        "a progress deadline not above minReadySeconds"])
+def test_deployment_validation_messages(mutate, message):
+    d = deploy()
+    set_defaults_deployment(d)
+    mutate(d)
+    errs = validate_deployment(d)
+    assert message in [str(e) for e in errs]
+
+
+def test_the_selector_is_immutable_on_update():
+    old = deploy()
+    set_defaults_deployment(old)
+    new = copy.deepcopy(old)
+    new["spec"]["selector"] = {"matchLabels": {"app": "web2"}}
+    new["spec"]["template"]["metadata"]["labels"] = {"app": "web2"}
+    err = Invalid("Deployment", "web", validate_deployment(new, old))
+    assert str(err) == ('The Deployment "web" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:'
+                        'map[string]string{"app":"web2"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: '
+                        'field is immutable')
+
+
+def test_the_invalid_deployment_reads_as_kubectl_prints_it():
+    d = deploy(replicas=-1)
+    set_defaults_deployment(d)
+    d["spec"]["selector"]["matchLabels"] = {"app": "x"}
+    assert str(Invalid("Deployment", "web", validate_deployment(d))) == (
+        'The Deployment "web" is invalid: \n'
+        "* spec.replicas: Invalid value: -1: must be greater than or equal to 0\n"
+        '* spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: '
+        "`selector` does not match template `labels`")
+
+
+@pytest.mark.parametrize("mutate,message", [
+    (lambda d: d["spec"]["updateStrategy"]["rollingUpdate"].update(maxSurge=1),
+     "spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero"),
+    (lambda d: d["spec"]["updateStrategy"]["rollingUpdate"].update(maxUnavailable=0),
+     "spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0"),
+    (lambda d: d["spec"]["selector"].update(matchLabels={"app": "x"}),
+     'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`'),
+], ids=["surge and unavailable both set", "both zero", "selector mismatch"])
+def test_daemonset_validation_messages(mutate, message):
+    ds = deploy()
+    ds["kind"] = "DaemonSet"
+    del ds["spec"]["replicas"]
+    set_defaults_daemonset(ds)
+    mutate(ds)
+    assert message in [str(e) for e in validate_daemonset(ds)]
