@@ -16,6 +16,11 @@ from __future__ import annotations
 MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror"
 
 
+def is_mirror_pod(pod: dict) -> bool:
+    """The kubelet's mirror of a static pod (core/v1 helper IsMirrorPod)."""
+    return bool(((pod.get("metadata") or {}).get("annotations") or {}).get(MIRROR_POD_ANNOTATION))
+
+
 def qos_class(pod: dict) -> str:
     """ComputePodQOS (pkg/apis/core/helper/qos/qos.go): Guaranteed, Burstable or BestEffort.
 

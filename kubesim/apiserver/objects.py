@@ -223,10 +223,8 @@ def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
     admission.validate(admission.Attributes(admission.DELETE, obj))
     strategy.before_delete(obj)
     if strategy.graceful_delete and not (force and grace_seconds == 0):
-        from kubesim.kubelet.pod_workers import start_termination
-
         before = (obj["metadata"].get("deletionTimestamp"), obj["metadata"].get("deletionGracePeriodSeconds"))
-        if start_termination(obj, grace_seconds, cluster.now()) > 0:
+        if strategy.check_graceful_delete(obj, grace_seconds, cluster.now()) > 0:
             if (obj["metadata"].get("deletionTimestamp"), obj["metadata"].get("deletionGracePeriodSeconds")) != before:
                 store.put(obj)  # a second delete that does not shorten the grace period writes nothing
             return obj

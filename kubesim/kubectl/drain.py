@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field
 
 from kubesim.api import kinds
+from kubesim.api.pods import is_mirror_pod
 from kubesim.errors import NotFound, StatusError, TooManyRequests, UsageError
 
 
@@ -22,7 +23,6 @@ LOCAL_STORAGE_FATAL = "Pods with local storage (use --delete-emptydir-data to ov
 LOCAL_STORAGE_WARNING = "deleting Pods with local storage"
 UNMANAGED_FATAL = "Pods that declare no controller (use --force to override)"
 UNMANAGED_WARNING = "deleting Pods that declare no controller"
-MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
 
 
 @dataclass
@@ -140,7 +140,7 @@ def _daemonset_filter(client, pod: dict, opts: DrainOptions) -> PodDelete:
 
 
 def _mirror_filter(client, pod: dict, opts: DrainOptions) -> PodDelete:
-    if MIRROR_ANNOTATION in (pod["metadata"].get("annotations") or {}):
+    if is_mirror_pod(pod):
         return PodDelete(pod, False, "Skip")
     return PodDelete(pod, True, "Okay")
 

@@ -22,6 +22,8 @@ static pod, device plugins, topology/CPU/memory managers, sysctls, AppArmor.
 
 from __future__ import annotations
 
+from kubesim.api.pods import MIRROR_POD_ANNOTATION
+
 from fractions import Fraction
 
 OUT_OF = {"cpu": "OutOfcpu", "memory": "OutOfmemory", "ephemeral-storage": "OutOfephemeral-storage",
@@ -161,7 +163,7 @@ def untolerated_no_execute(pod: dict, node: dict) -> dict | None:
 
 def _is_static(pod: dict) -> bool:
     ann = (pod.get("metadata") or {}).get("annotations") or {}
-    return ann.get("kubernetes.io/config.source") in ("file", "http") or bool(ann.get("kubernetes.io/config.mirror"))
+    return ann.get("kubernetes.io/config.source") in ("file", "http") or bool(ann.get(MIRROR_POD_ANNOTATION))
 
 
 def admit(pod: dict, node: dict, pods_on_node: list[dict]) -> tuple[str, str] | None:

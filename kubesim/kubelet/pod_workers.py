@@ -7,8 +7,8 @@ The engine calls, for every pod bound to a node whose kubelet runs, once per set
     # result.changed: pod["status"] was rewritten; result.next_wake: when to call again;
     # result.remove: the pod finished terminating, delete it from the store
 
-and, for ``delete``, ``start_termination(pod, grace_seconds, now)`` (what the API server does:
-deletionTimestamp and deletionGracePeriodSeconds; 0 means remove at once).
+(A deleted pod arrives with the deletionTimestamp and deletionGracePeriodSeconds the API server
+set: ``kubesim.apiserver.registry.core.pod.check_graceful_delete``.)
 
 ``memory`` is the kubelet's own bookkeeping for the pod (memory.py; a JSON-serialisable dict the
 engine keeps beside the pod, keyed by :func:`memory_key`): back-off entries, probe counters, the
@@ -23,8 +23,7 @@ Upstream: pkg/kubelet/pod_workers.go (one worker per pod, keyed by UID; it syncs
 the terminating pod once it is deleted, until the pod is terminated; a mirror pod's worker is
 its static pod's), pkg/kubelet/kubelet.go (SyncPod; HandlePodAdditions and rejectPod: admission
 on the first sync, ``Pod was rejected: <message>``; the pod IP from the network plugin, the host
-IP from the node), pkg/registry/core/pod/strategy.go (CheckGracefulDelete, for
-:func:`start_termination`). A :class:`PodWorker` is made of one part per upstream room:
+IP from the node). A :class:`PodWorker` is made of one part per upstream room:
 kuberuntime_manager.py (what SyncPod starts, restarts and kills; back-off),
 kuberuntime_container.py (one container's start, hooks and kill), probe_workers.py (the probe
 workers), crashloop.py (jumping over repeating crash-loop cycles) and kubelet_pods.py (the pod
@@ -40,7 +39,7 @@ import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from kubesim.api.pods import qos_class
+from kubesim.api.pods import MIRROR_POD_ANNOTATION, is_mirror_pod, qos_class
 from kubesim.clock import parse_timestamp
 from kubesim.kubelet import probes, status
 from kubesim.kubelet.admission import admit
@@ -58,7 +57,6 @@ from kubesim.kubelet.pods import allocate_ip
 from kubesim.kubelet.probe_workers import ProbeWorkers
 from kubesim.kubelet.recorder import EventRecorder
 
-MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
 CONFIG_HASH_ANNOTATION = "kubernetes.io/config.hash"
 DEFAULT_GRACE = 30
 
@@ -89,48 +87,15 @@ def memory_key(pod: dict) -> str:
     (the config hash), so deleting and recreating the mirror pod keeps the containers running."""
     md = pod.get("metadata") or {}
     ann = md.get("annotations") or {}
-    if ann.get(MIRROR_ANNOTATION):
-        return "static:" + (ann.get(CONFIG_HASH_ANNOTATION) or ann[MIRROR_ANNOTATION])
+    if ann.get(MIRROR_POD_ANNOTATION):
+        return "static:" + (ann.get(CONFIG_HASH_ANNOTATION) or ann[MIRROR_POD_ANNOTATION])
     return md.get("uid") or f"{md.get('namespace')}/{md.get('name')}"
-
-
-def is_mirror_pod(pod: dict) -> bool:
-    return bool(((pod.get("metadata") or {}).get("annotations") or {}).get(MIRROR_ANNOTATION))
 
 
 def container_id(pod: dict, name: str, instance: int) -> str:
     """The runtime's ID of the ``instance``-th container ``name`` of the pod: stable, unique."""
     uid = (pod.get("metadata") or {}).get("uid") or memory_key(pod)
     return "containerd://" + hashlib.sha256(f"{uid}/{name}/{instance}".encode()).hexdigest()
-
-
-def start_termination(pod: dict, grace_seconds: float | None, now: float) -> float:
-    """Mark ``pod`` deleted as the API server does (pod strategy CheckGracefulDelete): the grace
-    period is ``grace_seconds`` or the pod's terminationGracePeriodSeconds (30); 0 when the pod
-    is not bound to a node, has finished (Succeeded/Failed) or is a mirror pod (the kubelet
-    deletes and recreates those at once). A second delete can only shorten it. Returns the
-    grace period: 0 means delete the object now."""
-    spec = pod.get("spec") or {}
-    md = pod.setdefault("metadata", {})
-    period = grace_seconds
-    if period is None:
-        tg = spec.get("terminationGracePeriodSeconds")
-        period = DEFAULT_GRACE if tg is None else tg
-    period = max(float(period), 0.0)
-    phase = (pod.get("status") or {}).get("phase")
-    if not spec.get("nodeName") or phase in ("Succeeded", "Failed") or is_mirror_pod(pod):
-        period = 0.0
-    existing = parse_timestamp(md.get("deletionTimestamp"))
-    deadline = now + period
-    if existing is not None and existing <= deadline:
-        # rest.BeforeDelete: graceful deletion is pending, do nothing; the object goes when its
-        # kubelet confirms, even past its deletionTimestamp (a stopped kubelet never does)
-        if md.get("deletionGracePeriodSeconds"):
-            return max(existing - now, 1e-3)
-        return max(existing - now, 0.0)
-    md["deletionTimestamp"] = format_time(deadline)
-    md["deletionGracePeriodSeconds"] = int(period)
-    return period
 
 
 class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkipping, PodStatuses):

@@ -37,11 +37,11 @@ import json
 import os
 from dataclasses import dataclass, field
 
+from kubesim.api.pods import MIRROR_POD_ANNOTATION
 from kubesim.codec.load import MAX_FILE_BYTES, decode_yaml
 from kubesim.errors import ParseError
 
 CONFIG_HASH = "kubernetes.io/config.hash"
-CONFIG_MIRROR = "kubernetes.io/config.mirror"
 CONFIG_SEEN = "kubernetes.io/config.seen"
 CONFIG_SOURCE = "kubernetes.io/config.source"
 SYSTEM_PRIORITIES = {"system-node-critical": 2000001000, "system-cluster-critical": 2000000000}
@@ -270,7 +270,7 @@ def mirror_pod(static_pod: dict, node: dict, now: float) -> dict:
     md = pod["metadata"]
     static_uid = md.pop("uid", None)
     ann = md.setdefault("annotations", {})
-    ann[CONFIG_MIRROR] = ann.get(CONFIG_HASH) or static_uid
+    ann[MIRROR_POD_ANNOTATION] = ann.get(CONFIG_HASH) or static_uid
     ann.setdefault(CONFIG_SEEN, _format_seen(now))
     ann[CONFIG_SOURCE] = "file"
     nmd = node.get("metadata") or {}
@@ -358,11 +358,11 @@ def reconcile_mirror_pods(desired: list[dict], existing: list[dict]) -> MirrorCh
     have = {}
     for p in existing:
         ann = ((p.get("metadata") or {}).get("annotations") or {})
-        if CONFIG_MIRROR not in ann:
+        if MIRROR_POD_ANNOTATION not in ann:
             continue
         key = ((p.get("metadata") or {}).get("namespace") or "default", p["metadata"]["name"])
         d = want.get(key)
-        if d is None or ann.get(CONFIG_MIRROR) != d["metadata"]["annotations"][CONFIG_MIRROR] \
+        if d is None or ann.get(MIRROR_POD_ANNOTATION) != d["metadata"]["annotations"][MIRROR_POD_ANNOTATION] \
                 or (p.get("metadata") or {}).get("deletionTimestamp"):
             changes.delete.append(p)
             continue

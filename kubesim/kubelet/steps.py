@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 
+from kubesim.api.pods import MIRROR_POD_ANNOTATION, is_mirror_pod
 from kubesim.api.nodes import kubelet_stopped
 from kubesim.kubelet import pod_workers as L
 from kubesim.kubelet import staticpods as SP
@@ -111,7 +112,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             md = pod["metadata"]
             if result.remove:
                 store.delete("Pod", md.get("namespace", ""), md["name"])
-                if not L.is_mirror_pod(pod):
+                if not is_mirror_pod(pod):
                     memories.pop(key, None)
                 else:
                     memories[key] = {**mem, "removed": None, "term": None, "rv": None, "wake": None}
@@ -165,11 +166,11 @@ def static_pods(ctx, static_pod_path, create_mirror_pod, with_files: set[str] | 
     changed = False
     by_node: dict[str, list[dict]] = {}
     if hasattr(store, "keys_containing"):  # only the pods whose stored text names the annotation
-        pods = (p for k in store.keys_containing("Pod", SP.CONFIG_MIRROR) if (p := store.get(*k)) is not None)
+        pods = (p for k in store.keys_containing("Pod", MIRROR_POD_ANNOTATION) if (p := store.get(*k)) is not None)
     else:
         pods = store.iter_kind("Pod")
     for p in pods:
-        if SP.CONFIG_MIRROR in ((p.get("metadata") or {}).get("annotations") or {}):
+        if MIRROR_POD_ANNOTATION in ((p.get("metadata") or {}).get("annotations") or {}):
             by_node.setdefault((p.get("spec") or {}).get("nodeName") or "", []).append(p)
     error_nodes = set(store.meta(ERROR_NODES_META) or [])
     if with_files is not None:

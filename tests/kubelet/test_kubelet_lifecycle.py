@@ -6,9 +6,10 @@ import copy
 
 import pytest
 
+from kubesim.apiserver.registry.core.pod import check_graceful_delete
 from kubesim.kubelet import pod_workers as L
 from kubesim.kubelet.logs import logs
-from kubesim.kubelet.pod_workers import memory_key, start_termination, sync_pod
+from kubesim.kubelet.pod_workers import memory_key, sync_pod
 from kubesim.printers.core import pod_ready_status_restarts
 from kubesim.testing.kubelet import T0, Recorder, container, node, pod
 
@@ -290,7 +291,7 @@ def test_delete_shows_terminating_until_the_grace_period_ends():
     mem: dict = {}
     rec = Recorder()
     sync(p, 0, mem)
-    assert start_termination(p, None, T0 + 100) == 30
+    assert check_graceful_delete(p, None, T0 + 100) == 30
     assert p["metadata"]["deletionTimestamp"] == "2026-11-22T10:02:10Z"
     r = sync(p, 100, mem, rec=rec)
     assert get(p, 100)[1] == "Terminating" and not r.remove and r.next_wake == T0 + 130
@@ -305,37 +306,16 @@ def test_grace_period(grace, removed_at):
     p = pod("s", container("s", "busybox", command=["sleep", "3600"]))
     mem: dict = {}
     sync(p, 0, mem)
-    start_termination(p, grace, T0 + 10)
+    check_graceful_delete(p, grace, T0 + 10)
     r = sync(p, 10, mem)
     assert r.next_wake == T0 + 10 + removed_at
-
-
-@pytest.mark.parametrize("setup,grace", [
-    (lambda p: p["spec"].pop("nodeName"), 0),
-    (lambda p: p["status"].update(phase="Succeeded"), 0),
-    (lambda p: p["metadata"].setdefault("annotations", {}).update({"kubernetes.io/config.mirror": "abc"}), 0),
-    (lambda p: None, 30),
-], ids=["an unscheduled pod goes at once", "a finished pod goes at once", "a mirror pod goes at once",
-        "a running pod gets its grace period"])
-def test_start_termination_grace(setup, grace):
-    p = pod("p", container("c", "nginx"))
-    setup(p)
-    assert start_termination(p, None, T0) == grace
-
-
-def test_a_second_delete_can_only_shorten_the_grace_period():
-    p = pod("p", container("c", "nginx"))
-    start_termination(p, 60, T0)
-    assert start_termination(p, 120, T0 + 10) == 50
-    assert start_termination(p, 5, T0 + 10) == 5
-    assert p["metadata"]["deletionTimestamp"] == "2026-11-22T10:00:15Z"
 
 
 def test_prestop_runs_within_the_grace_period():
     p = pod("p", container("c", "nginx", lifecycle={"preStop": {"exec": {"command": ["sh", "-c", "sleep 8"]}}}))
     mem: dict = {}
     sync(p, 0, mem)
-    start_termination(p, None, T0 + 10)
+    check_graceful_delete(p, None, T0 + 10)
     assert sync(p, 10, mem).next_wake == T0 + 18   # nginx exits on the SIGTERM that follows the hook
 
 

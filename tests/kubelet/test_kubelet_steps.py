@@ -8,13 +8,13 @@ import os
 
 import pytest
 
+from kubesim.apiserver.registry.core.pod import check_graceful_delete
 from kubesim.apiserver import objects
 from kubesim.controlplane import components
 from kubesim.kubelet import node as kubelet_node
 from kubesim.kubelet import staticpods as SP
 from kubesim.kubelet import steps
 from kubesim.kubelet.format import format_time
-from kubesim.kubelet.pod_workers import start_termination
 from kubesim.printers.core import pod_ready_status_restarts
 from kubesim.testing.kubelet import T0, container, node, pod
 
@@ -144,7 +144,7 @@ def test_a_static_pod_comes_back_when_deleted_and_goes_with_its_file(cluster):
     started = mirror["status"]["startTime"]
     uid = mirror["metadata"]["uid"]
     # kubectl delete pod nginx-node01: the mirror pod goes at once and the kubelet recreates it
-    assert start_termination(mirror, None, cluster.t) == 0
+    assert check_graceful_delete(mirror, None, cluster.t) == 0
     cluster.store.delete("Pod", "default", "nginx-node01")
     cluster.advance(5)
     back = cluster.store.get("Pod", "default", "nginx-node01")

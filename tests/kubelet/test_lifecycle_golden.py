@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kubesim.kubelet.pod_workers import sync_pod, start_termination
+from kubesim.apiserver.registry.core.pod import check_graceful_delete
+from kubesim.kubelet.pod_workers import sync_pod
 from kubesim.printers.core import pod_ready_status_restarts
 from kubesim.testing.kubelet import T0, Recorder, node as make_node
 
@@ -81,7 +82,7 @@ def run_case(case: dict) -> dict:
         out = {"at": f"{float(step['at']):g}s"}
         if "delete" in step:
             grace = (step["delete"] or {}).get("grace")
-            out["deleteGrace"] = start_termination(pod, grace, now)
+            out["deleteGrace"] = check_graceful_delete(pod, grace, now)
         result = sync_pod(pod, node, [], now, rec, memory=memory)
         ready, status, restarts = pod_ready_status_restarts(pod, now)
         out["get"] = f"{ready} {status} {restarts}"

@@ -65,6 +65,12 @@ class Strategy:
     def before_delete(self, obj: dict) -> None:
         """What the resource's storage refuses to delete: raise (Forbidden) to refuse ``obj``."""
 
+    def check_graceful_delete(self, obj: dict, grace_seconds: float | None, now: float) -> float:
+        """rest.CheckGracefulDelete for a ``graceful_delete`` resource: mark ``obj`` (its
+        deletionTimestamp and deletionGracePeriodSeconds) and return the grace period, 0 for
+        removing it at once."""
+        return 0.0
+
     def delete_dependents(self, store, obj: dict) -> None:
         """What goes with ``obj`` when it is removed from the store, where a real cluster's
         controllers would remove it promptly (kubesim does it in the same write)."""

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import copy
 
+from kubesim.api.pods import is_mirror_pod
+from kubesim.clock import format_time, parse_timestamp
 from kubesim.api.core.defaults import set_object_defaults_pod
 from kubesim.apiserver.registry.rest import Strategy
 
@@ -33,6 +35,9 @@ class PodStrategy(Strategy):
 
     def set_defaults(self, obj: dict) -> None:
         set_object_defaults_pod(obj)
+
+    def check_graceful_delete(self, obj: dict, grace_seconds: float | None, now: float) -> float:
+        return check_graceful_delete(obj, grace_seconds, now)
 
     def prepare_for_create(self, obj: dict, now: str | None) -> None:
         from kubesim.api.pods import qos_class
@@ -107,3 +112,37 @@ def mutate_pod_affinity_and_spread(pod: dict) -> None:
 
 
 strategy = PodStrategy()
+
+
+DEFAULT_TERMINATION_GRACE_PERIOD = 30  # core/v1 DefaultTerminationGracePeriodSeconds
+
+
+def check_graceful_delete(pod: dict, grace_seconds: float | None, now: float) -> float:
+    """Mark ``pod`` deleted as the API server does (pod strategy CheckGracefulDelete): the grace
+    period is ``grace_seconds`` or the pod's terminationGracePeriodSeconds (30); 0 when the pod
+    is not bound to a node, has finished (Succeeded/Failed) or is a mirror pod (the kubelet
+    deletes and recreates those at once). A second delete can only shorten it. Returns the
+    grace period: 0 means delete the object now."""
+    spec = pod.get("spec") or {}
+    md = pod.setdefault("metadata", {})
+    period = grace_seconds
+    if period is None:
+        tg = spec.get("terminationGracePeriodSeconds")
+        period = DEFAULT_TERMINATION_GRACE_PERIOD if tg is None else tg
+    period = max(float(period), 0.0)
+    phase = (pod.get("status") or {}).get("phase")
+    if not spec.get("nodeName") or phase in ("Succeeded", "Failed") or is_mirror_pod(pod):
+        period = 0.0
+    existing = parse_timestamp(md.get("deletionTimestamp"))
+    deadline = now + period
+    if existing is not None and existing <= deadline:
+        # rest.BeforeDelete: graceful deletion is pending, do nothing; the object goes when its
+        # kubelet confirms, even past its deletionTimestamp (a stopped kubelet never does)
+        if md.get("deletionGracePeriodSeconds"):
+            return max(existing - now, 1e-3)
+        return max(existing - now, 0.0)
+    md["deletionTimestamp"] = format_time(deadline + 1e-6)  # not a hair under the second it stands for
+    md["deletionGracePeriodSeconds"] = int(period)
+    return period
+
+

@@ -1,5 +1,6 @@
 """The Pod strategy (pkg/registry/core/pod/strategy.go): a new pod's status, QoS class and
-scheduling gate condition, matchLabelKeys merged into selectors, and what an update keeps."""
+scheduling gate condition, matchLabelKeys merged into selectors, what an update keeps, and
+CheckGracefulDelete."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import pytest
 
 from kubesim.api.pods import qos_class
 from kubesim.apiserver.objects import prepare_for_create, prepare_for_update, validate
+from kubesim.apiserver.registry.core.pod import check_graceful_delete
+from kubesim.testing.kubelet import T0, container, pod
 
 
 def make_pod(*containers, **spec) -> dict:
@@ -114,3 +117,26 @@ def test_update_defaults_keep_status_priority_and_bump_generation():
     assert new["status"] == old["status"]
     assert new["metadata"]["generation"] == 2
     assert validate(new, old) == []
+
+
+# -- CheckGracefulDelete ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("setup,grace", [
+    (lambda p: p["spec"].pop("nodeName"), 0),
+    (lambda p: p["status"].update(phase="Succeeded"), 0),
+    (lambda p: p["metadata"].setdefault("annotations", {}).update({"kubernetes.io/config.mirror": "abc"}), 0),
+    (lambda p: None, 30),
+], ids=["an unscheduled pod goes at once", "a finished pod goes at once", "a mirror pod goes at once",
+        "a running pod gets its grace period"])
+def test_check_graceful_delete_grace(setup, grace):
+    p = pod("p", container("c", "nginx"))
+    setup(p)
+    assert check_graceful_delete(p, None, T0) == grace
+
+
+def test_a_second_delete_can_only_shorten_the_grace_period():
+    p = pod("p", container("c", "nginx"))
+    check_graceful_delete(p, 60, T0)
+    assert check_graceful_delete(p, 120, T0 + 10) == 50
+    assert check_graceful_delete(p, 5, T0 + 10) == 5
+    assert p["metadata"]["deletionTimestamp"] == "2026-11-22T10:00:15Z"
