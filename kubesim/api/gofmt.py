@@ -311,3 +311,39 @@ def go_type_name(value: Any) -> str:
     if isinstance(value, str):
         return "string"
     return "<nil>"
+
+
+# -- encoding/base64 as the API server's JSON decoder reads a []byte field ----------------------
+
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_B64_VALUE = {c: i for i, c in enumerate(_B64)}
+
+
+def go_base64_error(text: str) -> str | None:
+    """base64.StdEncoding's verdict on ``text`` as the API server's JSON decoder gives it for a
+    ``[]byte`` field: None when it decodes, else ``illegal base64 data at input byte N``, N as
+    decodeQuantum counts it (the start of a short quantum, the misplaced ``=``, the first byte
+    after the padding; line breaks are not skipped there)."""
+    n, si = len(text), 0
+    while si < n:
+        j = 0
+        while j < 4:
+            if si == n:
+                return f"illegal base64 data at input byte {si - j}"
+            c = text[si]
+            si += 1
+            if c in _B64_VALUE:
+                j += 1
+                continue
+            if c != "=" or j < 2:
+                return f"illegal base64 data at input byte {si - 1}"
+            if j == 2:  # "xx=" must be "xx=="
+                if si == n:
+                    return f"illegal base64 data at input byte {n}"
+                if text[si] != "=":
+                    return f"illegal base64 data at input byte {si - 1}"
+                si += 1
+            if si < n:  # nothing may follow the padding
+                return f"illegal base64 data at input byte {si}"
+            return None
+    return None

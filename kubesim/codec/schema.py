@@ -512,6 +512,12 @@ class _Walker:
         elif k == "str":
             if not isinstance(value, str):
                 self._type_error(path, value, node["g"], stack, struct)
+            elif server and node["g"] == "[]uint8":
+                from kubesim.api.gofmt import go_base64_error
+
+                err = go_base64_error(value)
+                if err:
+                    self.issues.append(("fatal", path, err))
         elif k == "int":
             if not _is_integral(value):
                 self._type_error(path, value, node["g"], stack, struct)

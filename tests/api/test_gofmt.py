@@ -101,3 +101,17 @@ PARSE_INT_TABLE = [
 @pytest.mark.parametrize(("text", "n"), PARSE_INT_TABLE, ids=[repr(t) for t, _ in PARSE_INT_TABLE])
 def test_go_parse_int64_is_strconv_parse_int(text, n):
     assert go_parse_int64(text) == n
+
+
+# -- a []byte field's base64, as the API server's JSON decoder refuses it (every case below was
+# sent to a real v1.35 API server as a ConfigMap's binaryData) -------------------------------
+
+@pytest.mark.parametrize("text, error", [
+    ("AAA=", None), ("AAE=", None), ("", None), ("QUJD", None), ("QUJDRA==", None),
+    ("AAE", 0), ("AA=E", 2), ("A", 0), ("AAE==", 4), ("AAEC=", 4), ("AA==AA==", 4), ("QUJD RA==", 4),
+    ("====", 0), ("AA", 0), ("A===", 1), ("YWJj\nZA==", 4), ("Y!", 1),
+], ids=repr)
+def test_base64_errors_are_gos(text, error):
+    from kubesim.api.gofmt import go_base64_error
+
+    assert go_base64_error(text) == (None if error is None else f"illegal base64 data at input byte {error}")
