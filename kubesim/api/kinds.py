@@ -90,6 +90,7 @@ _R(KindInfo("Namespace", "", "v1", "namespaces", False, ("ns",),
 _R(KindInfo("Node", "", "v1", "nodes", False, ("no",)))
 _R(KindInfo("Pod", "", "v1", "pods", True, ("po",), categories=("all",)))
 _R(KindInfo("Event", "", "v1", "events", True, ("ev",)))
+_R(KindInfo("ConfigMap", "", "v1", "configmaps", True, ("cm",)))
 _R(KindInfo("RuntimeClass", "node.k8s.io", "v1", "runtimeclasses", False))
 _R(KindInfo("Deployment", "apps", "v1", "deployments", True, ("deploy",), categories=("all",)))
 _R(KindInfo("ReplicaSet", "apps", "v1", "replicasets", True, ("rs",), categories=("all",)))

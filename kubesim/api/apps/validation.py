@@ -3,7 +3,8 @@
 Upstream (v1.35): pkg/apis/apps/validation/validation.go (ValidateDeployment[Update],
 ValidateReplicaSet[Update], ValidateDaemonSet[Update], ValidatePodTemplateSpecForReplicaSet,
 ValidateDeploymentStrategy, ValidateRollingUpdateDeployment, ValidatePositiveIntOrPercent,
-IsNotMoreThan100Percent). In apps/v1 a workload's selector is immutable.
+IsNotMoreThan100Percent, ValidateControllerRevision[Update]). In apps/v1 a workload's selector is
+immutable.
 """
 
 from __future__ import annotations
@@ -211,3 +212,23 @@ def validate_daemonset(obj: dict, old: dict | None = None) -> list[FieldError]:
         errs.append(unsupported("spec.updateStrategy", utype, ["OnDelete", "RollingUpdate"]))
     errs += _immutable_selector(obj, old)
     return errs
+
+
+def validate_controller_revision(cr: dict) -> list[FieldError]:
+    """ValidateControllerRevisionCreate: the name, a non-negative revision, the data."""
+    errs = validate_object_meta(cr.get("metadata") or {}, True, name_is_dns_subdomain)
+    errs.extend(_nonnegative(cr.get("revision"), "revision"))
+    if cr.get("data") is None:
+        errs.append(required("data", "data is mandatory"))
+    return errs
+
+
+def validate_controller_revision_update(new: dict, old: dict) -> list[FieldError]:
+    """ValidateControllerRevisionUpdate: the data is immutable (shown as the JSON it holds)."""
+    import json
+
+    errs = validate_object_meta_update(new.get("metadata") or {}, old.get("metadata") or {})
+    if new.get("data") != old.get("data"):
+        shown = GoValue(json.dumps(new.get("data"), separators=(",", ":"), sort_keys=True))
+        errs.append(invalid("data", shown, "field is immutable"))
+    return errs + _nonnegative(new.get("revision"), "revision")

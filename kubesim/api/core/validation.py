@@ -1,4 +1,4 @@
-"""Validation of core/v1 Pods, Nodes and Namespaces, as their registry strategies run it.
+"""Validation of core/v1 Pods, Nodes, Namespaces and ConfigMaps, as their registry strategies run it.
 
 Written after kubernetes/kubernetes (v1.35) ``pkg/apis/core/validation/validation.go``:
 ``ValidatePodCreate``/``ValidatePodUpdate`` (``validatePodMetadataAndSpec``,
@@ -6,7 +6,9 @@ Written after kubernetes/kubernetes (v1.35) ``pkg/apis/core/validation/validatio
 ``validateOnlyAddedTolerations``, ``validateOnlyDeletedSchedulingGates`` and the munged spec
 compared with ``apiequality.Semantic.DeepEqual``), ``ValidateNode``/``ValidateNodeUpdate``
 (``validateNodeTaints``, pod CIDRs, addresses, resources) and
-``ValidateNamespace``/``ValidateNamespaceUpdate``. The PodSpec is
+``ValidateNamespace``/``ValidateNamespaceUpdate`` and ``ValidateConfigMap``/
+``ValidateConfigMapUpdate`` (keys, the 1 MiB total, immutability), and core/v1 Events' legacy
+validation (events.go legacyValidateEvent, all the v1 API applies). The PodSpec is
 ``kubesim.api.core.podspec_validation``'s, ObjectMeta ``kubesim.api.meta.validation``'s.
 
 Like the API server, validation runs on the object *after* defaulting and admission; fields
@@ -24,6 +26,7 @@ Decisions where kubesim cannot be byte-identical, or simplifies:
 - ``metadata.resourceVersion`` on update is the store's business and is not checked here.
 - Bad values that upstream prints with Go's ``%#v`` (structs such as ``core.Taint``) are
   rendered in that syntax for the common cases and abbreviated (``{...}``) for the rest.
+- A ConfigMap's key errors come in key order; upstream walks a Go map, so its order varies.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from kubesim.api.meta.validation import (
     is_valid_label_value,
     name_is_dns_label,
     name_is_dns_subdomain,
+    too_long,
     validate_kube_finalizer_name,
     validate_label_name,
     validate_object_meta,
@@ -420,3 +424,86 @@ def validate_namespace_create(ns: dict) -> list[FieldError]:
 
 def validate_namespace_update(new: dict, old: dict) -> list[FieldError]:
     return validate_object_meta_update(_dict(new.get("metadata")), _dict(old.get("metadata")))
+
+
+# ---------------------------------------------------------------------------------------------
+# config maps
+
+MAX_CONFIG_MAP_SIZE = 1024 * 1024  # core.MaxSecretSize, which ConfigMaps share
+
+
+def validate_config_map(cm: dict) -> list[FieldError]:
+    """ValidateConfigMap: the name, every key (IsConfigMapKey), a key in both data and
+    binaryData, and the total size of the values (binaryData counted decoded)."""
+    import base64
+    import binascii
+
+    from kubesim.api.content import config_map_key_errors
+
+    errs = validate_object_meta(_dict(cm.get("metadata")), True, name_is_dns_subdomain)
+    data, binary = _dict(cm.get("data")), _dict(cm.get("binaryData"))
+    total = 0
+    for key in sorted(data):
+        errs.extend(invalid(f"data[{key}]", key, m) for m in config_map_key_errors(key))
+        if key in binary:
+            errs.append(invalid(f"data[{key}]", key, "duplicate of key present in binaryData"))
+        total += len(_str(data[key]).encode())
+    for key in sorted(binary):
+        errs.extend(invalid(f"binaryData[{key}]", key, m) for m in config_map_key_errors(key))
+        try:
+            total += len(base64.b64decode(_str(binary[key]), validate=True))
+        except (binascii.Error, ValueError):
+            pass  # refused when the request is decoded
+    if total > MAX_CONFIG_MAP_SIZE:
+        errs.append(too_long("[]", MAX_CONFIG_MAP_SIZE))  # the whole object
+    return errs
+
+
+def validate_config_map_update(new: dict, old: dict) -> list[FieldError]:
+    """ValidateConfigMapUpdate: an immutable ConfigMap keeps its data, binaryData and immutable."""
+    errs = validate_object_meta_update(_dict(new.get("metadata")), _dict(old.get("metadata")))
+    if old.get("immutable") is True:
+        message = "field is immutable when `immutable` is set"
+        if new.get("immutable") is not True:
+            errs.append(forbidden("immutable", message))
+        if _dict(new.get("data")) != _dict(old.get("data")):
+            errs.append(forbidden("data", message))
+        if _dict(new.get("binaryData")) != _dict(old.get("binaryData")):
+            errs.append(forbidden("binaryData", message))
+    return errs + validate_config_map(new)
+
+
+# ---------------------------------------------------------------------------------------------
+# events (core/v1: only legacyValidateEvent applies; events.k8s.io's stricter rules do not)
+
+_EVENT_LIMITS = (("reportingInstance", 128), ("action", 128), ("reason", 128))
+
+
+def validate_event(ev: dict) -> list[FieldError]:
+    """legacyValidateEvent: the namespaces agree, and an event with an eventTime names its
+    reporter, action and reason within their limits."""
+    meta, involved = _dict(ev.get("metadata")), _dict(ev.get("involvedObject"))
+    ns, involved_ns = _str(meta.get("namespace")), _str(involved.get("namespace"))
+    errs: list[FieldError] = []
+    mismatch = invalid("involvedObject.namespace", involved_ns, "does not match event.namespace")
+    if not ev.get("eventTime"):
+        if (not involved_ns and ns not in ("", "default")) or (involved_ns and ns != involved_ns):
+            errs.append(mismatch)
+    else:
+        if not involved_ns and ns not in ("default", "kube-system"):
+            errs.append(mismatch)
+        # core/v1 calls the internal ReportingController reportingComponent, and so do the errors
+        controller = _str(ev.get("reportingComponent"))
+        if not controller:
+            errs.append(required("reportingComponent"))
+        errs.extend(invalid("reportingComponent", controller, m) for m in is_qualified_name(controller))
+        for field, limit in _EVENT_LIMITS:
+            value = _str(ev.get(field))
+            if not value:
+                errs.append(required(field))
+            if len(value) > limit:
+                errs.append(invalid(field, "", f"can have at most {limit} characters"))
+        if len(_str(ev.get("message"))) > 1024:
+            errs.append(invalid("message", "", "can have at most 1024 characters"))
+    errs.extend(invalid("namespace", ns, m) for m in name_is_dns_subdomain(ns, False))
+    return errs

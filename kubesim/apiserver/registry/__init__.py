@@ -19,6 +19,7 @@ STRATEGIES = {
     "Node": "core.node",
     "Pod": "core.pod",
     "Event": "core.event",
+    "ConfigMap": "core.configmap",
     "PersistentVolume": "core.persistentvolume",
     "PersistentVolumeClaim": "core.persistentvolumeclaim",
     "RuntimeClass": "node.runtimeclass",

@@ -79,3 +79,29 @@ def test_daemonset_validation_messages(mutate, message):
     set_defaults_daemonset(ds)
     mutate(ds)
     assert message in [str(e) for e in validate_daemonset(ds)]
+
+
+# -- ControllerRevision (TestValidateControllerRevision; texts from a real v1.35 API server) ------
+
+from kubesim.api.apps.validation import validate_controller_revision, validate_controller_revision_update  # noqa: E402
+
+
+def _revision(revision=1, data=None) -> dict:
+    return {"apiVersion": "apps/v1", "kind": "ControllerRevision",
+            "metadata": {"name": "web-1", "namespace": "default"}, "revision": revision,
+            "data": {"spec": {"template": {}}} if data is None else data}
+
+
+@pytest.mark.parametrize("obj, errors", [
+    (_revision(), []),
+    (_revision(0), []),
+    (_revision(-1), ["revision: Invalid value: -1: must be greater than or equal to 0"]),
+    ({**_revision(), "data": None}, ["data: Required value: data is mandatory"]),
+], ids=["a revision with data", "revision zero", "a negative revision", "no data"])
+def test_controller_revision_validation(obj, errors):
+    assert [str(e) for e in validate_controller_revision(obj)] == errors
+
+
+def test_a_controller_revisions_data_is_immutable():
+    assert [str(e) for e in validate_controller_revision_update(_revision(data={"a": 2}), _revision(data={"a": 1}))] == [
+        'data: Invalid value: {"a":2}: field is immutable']

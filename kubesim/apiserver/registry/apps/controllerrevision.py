@@ -1,8 +1,8 @@
-"""ControllerRevisions: stored as written (their data is immutable upstream).
+"""ControllerRevisions: no status; the data is immutable.
 
 Upstream: pkg/registry/apps/controllerrevision/strategy.go (``strategy``: no status;
-``ValidateControllerRevision``/``ValidateControllerRevisionUpdate``, which kubesim does not
-model: its revisions are written by its DaemonSet controller).
+``ValidateControllerRevision``/``ValidateControllerRevisionUpdate``,
+kubesim.api.apps.validation).
 """
 
 from __future__ import annotations
@@ -12,6 +12,16 @@ from kubesim.apiserver.registry.rest import Strategy
 
 class ControllerRevisionStrategy(Strategy):
     kind = "ControllerRevision"
+
+    def validate(self, obj: dict) -> list:
+        from kubesim.api.apps.validation import validate_controller_revision
+
+        return validate_controller_revision(obj)
+
+    def validate_update(self, new: dict, old: dict) -> list:
+        from kubesim.api.apps.validation import validate_controller_revision_update
+
+        return validate_controller_revision_update(new, old)
 
 
 strategy = ControllerRevisionStrategy()

@@ -1,8 +1,7 @@
 """RuntimeClasses: stored as written.
 
 Upstream: pkg/registry/node/runtimeclass/strategy.go (``strategy``: generation 1 on create,
-bumped on update; ``ValidateRuntimeClass``: handler and overhead, which kubesim does not
-model). What a class does to the pods naming it is the RuntimeClass admission plugin's
+bumped on update; ``ValidateRuntimeClass``/``ValidateRuntimeClassUpdate``, kubesim.api.node.validation). What a class does to the pods naming it is the RuntimeClass admission plugin's
 (``kubesim.apiserver.admission.runtimeclass``).
 """
 
@@ -13,6 +12,16 @@ from kubesim.apiserver.registry.rest import Strategy
 
 class RuntimeClassStrategy(Strategy):
     kind = "RuntimeClass"
+
+    def validate(self, obj: dict) -> list:
+        from kubesim.api.node.validation import validate_runtime_class
+
+        return validate_runtime_class(obj)
+
+    def validate_update(self, new: dict, old: dict) -> list:
+        from kubesim.api.node.validation import validate_runtime_class_update
+
+        return validate_runtime_class_update(new, old)
 
 
 strategy = RuntimeClassStrategy()
