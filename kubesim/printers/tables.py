@@ -93,6 +93,7 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "ReplicaSet": ("apps", "REPLICASET_COLUMNS", "print_replicaset"),
     "DaemonSet": ("apps", "DAEMONSET_COLUMNS", "print_daemonset"),
     "ControllerRevision": ("apps", "CONTROLLER_REVISION_COLUMNS", "print_controller_revision"),
+    "RuntimeClass": ("node", "RUNTIME_CLASS_COLUMNS", "print_runtime_class"),
     "PriorityClass": ("scheduling", "PRIORITY_CLASS_COLUMNS", "print_priority_class"),
     "PodDisruptionBudget": ("policy", "PDB_COLUMNS", "print_pdb"),
     "StorageClass": ("storage", "STORAGE_CLASS_COLUMNS", "print_storage_class"),
