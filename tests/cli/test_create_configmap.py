@@ -87,3 +87,34 @@ def test_an_env_file_key_without_a_value_takes_it_from_the_environment(files):
 
     assert read_env_file(str(files / "good.env"), {"FROM_ENV": "from the environment"}) == [
         ("A", "1"), ("FROM_ENV", "from the environment"), ("C", "x=y")]
+
+
+def test_create_configmap_creates_it_and_get_describe_show_it(files, tmp_path):
+    h = Harness(tmp_path / "state")
+    assert h.ok(f"create configmap app --from-literal=mode=production --from-file={files}/dir") == \
+        "configmap/app created\n"
+    assert h.ok("get cm app") == "NAME   DATA   AGE\napp    4      0s\n"
+    text = h.ok("describe configmap app")
+    assert "mode:\n----\nproduction\n" in text and "bin: 2 bytes\n" in text
+    assert h.ok("create cm ghost --from-literal=a=1 --dry-run=server") == "configmap/ghost created (server dry run)\n"
+    assert h("get cm ghost").code == 1
+
+
+def test_an_immutable_config_map_refuses_a_change_and_stays_as_it_was(tmp_path):
+    h = Harness(tmp_path / "state")
+    h.ok("apply -f -", stdin="apiVersion: v1\nkind: ConfigMap\nmetadata: {name: frozen}\nimmutable: true\n"
+                             "data: {a: '1'}\n")
+    r = h("patch cm frozen -p '{\"data\":{\"a\":\"2\"}}'")
+    assert (r.code, r.err) == (1, 'The ConfigMap "frozen" is invalid: data: Forbidden: field is immutable when '
+                                  "`immutable` is set\n")
+    assert h.ok("get cm frozen -o jsonpath={.data.a}") == "1"
+    assert h.ok("label cm frozen team=a") == "configmap/frozen labeled\n"  # metadata may change
+
+
+def test_a_config_map_key_in_both_bags_is_refused_with_the_servers_text(tmp_path):
+    h = Harness(tmp_path / "state")
+    r = h("apply -f -", stdin="apiVersion: v1\nkind: ConfigMap\nmetadata: {name: dup}\ndata: {k: v}\n"
+                              "binaryData: {k: AAE=}\n")
+    assert (r.code, r.err) == (1, 'The ConfigMap "dup" is invalid: data[k]: Invalid value: "k": duplicate of key '
+                                  "present in binaryData\n")
+    assert h("get cm dup").code == 1
