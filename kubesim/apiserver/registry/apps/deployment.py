@@ -1,11 +1,12 @@
 """Deployments: a new one starts at generation 1 with an empty status; an update keeps the
-status and bumps the generation when the spec changes.
+status and bumps the generation when the spec or the annotations change (annotations are copied
+to the ReplicaSets).
 
 Upstream: pkg/registry/apps/deployment/strategy.go (``deploymentStrategy``:
 ``PrepareForCreate``, ``PrepareForUpdate``; ``Validate``/``ValidateUpdate`` are
 ``kubesim.api.apps.validation``'s). kubesim compares specs with
 ``kubesim.api.equality.drop_empty`` (upstream: Semantic.DeepEqual, which also ignores an
-explicit zero) and does not bump the generation on annotation changes.
+explicit zero).
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ class DeploymentStrategy(Strategy):
     def prepare_for_update(self, new: dict, old: dict) -> None:
         new["status"] = copy.deepcopy(old.get("status") or {})
         gen = int((old.get("metadata") or {}).get("generation") or 1)
-        changed = drop_empty(new.get("spec")) != drop_empty(old.get("spec"))
+        changed = drop_empty(new.get("spec")) != drop_empty(old.get("spec")) or \
+            ((new.get("metadata") or {}).get("annotations") or {}) != \
+            ((old.get("metadata") or {}).get("annotations") or {})
         new.setdefault("metadata", {})["generation"] = gen + 1 if changed else gen
 
     def validate(self, obj: dict) -> list:
