@@ -122,7 +122,7 @@ SERVER_SPEC = {
     "progressDeadlineSeconds": 600, "replicas": 2, "revisionHistoryLimit": 10,
     "selector": {"matchLabels": {"app": "web"}},
     "strategy": {"rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}, "type": "RollingUpdate"},
-    "template": {"metadata": {"creationTimestamp": None, "labels": {"app": "web"}},
+    "template": {"metadata": {"labels": {"app": "web"}},
                  "spec": {"containers": [{"image": "nginx", "imagePullPolicy": "Always", "name": "nginx",
                                           "resources": {}, "terminationMessagePath": "/dev/termination-log",
                                           "terminationMessagePolicy": "File"}],

@@ -247,9 +247,6 @@ def set_defaults_pod_template(template: dict) -> None:
             for p, op in zip(c.get("ports") or (), orig.get("ports") or ()):
                 if isinstance(p, dict) and isinstance(op, dict) and "hostPort" not in op:
                     p.pop("hostPort", None)
-    md = template.get("metadata")
-    if isinstance(md, dict):
-        md.setdefault("creationTimestamp", None)
 
 
 # ---------------------------------------------------------------------------------------------
