@@ -43,7 +43,10 @@ def _targets(words: list[str]):
             expanded = []
             for t in types:
                 if t == "all":
-                    expanded.extend(k.plural for k in kinds.REGISTRY.all() if "all" in k.categories)
+                    # discovery's order: the core group first, then the groups, each's resources by name
+                    expanded.extend(k.plural for k in sorted(kinds.REGISTRY.all(), key=lambda k: (k.group != "",
+                                                                                                   k.group, k.plural))
+                                    if "all" in k.categories)
                 else:
                     expanded.append(t)
             words = [",".join(expanded)] + words[1:]
