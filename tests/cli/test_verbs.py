@@ -254,6 +254,25 @@ def test_get_all_shows_pods_with_kind_prefix(cluster):
     assert out.splitlines()[1].startswith("pod/a ")
 
 
+DAEMONSET = """apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: a, image: busybox}]}
+"""
+
+
+def test_get_all_lists_kinds_in_discovery_order(kubesim):
+    # a real cluster: the core group first, then apps, each group's resources by name
+    kubesim.ok("create deployment web --image=nginx --replicas=1")
+    kubesim.ok("apply -f -", stdin=DAEMONSET)
+    kinds = [line.split("/")[0] for line in kubesim.ok("get all -o name").splitlines()]
+    assert list(dict.fromkeys(kinds)) == ["pod", "daemonset.apps", "deployment.apps", "replicaset.apps"]
+
+
 def test_get_a_missing_name_reports_not_found_and_prints_the_rest(cluster):
     r = cluster("get pods a ghost -o name")
     assert (r.code, r.out, r.err) == (1, "pod/a\n", 'Error from server (NotFound): pods "ghost" not found\n')
@@ -421,6 +440,23 @@ def test_api_resources(kubesim):
     assert ["pods", "po", "v1", "true", "Pod"] in rows
     assert ["deployments", "deploy", "apps/v1", "true", "Deployment"] in rows
     assert not any(r[0] == "kubeschedulerconfigurations" for r in rows)  # not served by an API server
+
+
+@pytest.mark.parametrize("flags,names", [
+    # upstream apiresources.go: filters combine; --verbs and --categories need every value listed
+    ("--api-group=apps", ["controllerrevisions.apps", "daemonsets.apps", "deployments.apps", "replicasets.apps"]),
+    ("--categories=all", ["pods", "daemonsets.apps", "deployments.apps", "replicasets.apps"]),
+    ("--namespaced=false --verbs=create,delete --sort-by=kind",
+     ["csinodes.storage.k8s.io", "namespaces", "nodes", "persistentvolumes", "priorityclasses.scheduling.k8s.io",
+      "runtimeclasses.node.k8s.io", "storageclasses.storage.k8s.io"]),
+])
+def test_api_resources_filters(kubesim, flags, names):
+    assert kubesim.ok(f"api-resources {flags} -o name").split() == names
+
+
+def test_api_resources_sort_by_unknown_field(kubesim):
+    r = kubesim("api-resources --sort-by=age")
+    assert (r.code, r.out, r.err) == (1, "", "error: --sort-by accepts only name or kind\n")
 
 
 def test_read_only_commands_rewrite_nothing(cluster):
