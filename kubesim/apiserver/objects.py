@@ -16,7 +16,7 @@ from __future__ import annotations
 from kubesim.api import kinds
 from kubesim.api.kinds import KindInfo
 from kubesim.apiserver.context import Cluster
-from kubesim.errors import AlreadyExists, BadRequest, FieldError, Invalid, NotFound, UsageError
+from kubesim.errors import AlreadyExists, BadRequest, FieldError, Invalid, NotFound
 
 # Fields the server owns; comparing an applied object with the live one ignores them.
 _SERVER_METADATA = ("resourceVersion", "uid", "creationTimestamp", "generation", "managedFields",
@@ -183,18 +183,13 @@ def list_objects(cluster: Cluster, info: KindInfo, namespace: str | None,
         try:
             sel = selectors.parse_label_selector(label_selector)
         except ValueError as e:
-            raise UsageError(str(e)) from None
+            raise BadRequest(str(e)) from None
         objs = [o for o in objs if sel.matches(o["metadata"].get("labels") or {})]
     if field_selector:
         try:
             fsel = selectors.convert_field_selector(info.kind, selectors.parse_field_selector(field_selector))
         except ValueError as e:
-            msg = str(e)
-            if msg.startswith("field label not supported") or "is not a known field selector" in msg:
-                raise BadRequest(f'Unable to find {{"{info.group}" "{info.version}" "{info.plural}"}} '
-                                 f'that match label selector "{label_selector or ""}", field selector '
-                                 f'"{field_selector}": {msg}') from None
-            raise UsageError(msg) from None
+            raise BadRequest(str(e)) from None
         fields_of = selectors.fields_of(info.kind)
         objs = [o for o in objs if fsel.matches(fields_of(o))]
     return objs

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from kubesim.api import kinds
 from kubesim.api.kinds import KindInfo
 from kubesim.codec.load import Document
-from kubesim.errors import (ClientValidationError, Invalid, KubesimError, RawError,
+from kubesim.errors import (Aggregate, BadRequest, ClientValidationError, Invalid, KubesimError, NotFound, RawError,
                             UsageError, required)
 
 NO_RESOURCES = ("You must provide one or more resources by argument or filename.\n"
@@ -121,10 +121,13 @@ def aggregate(errors: list[KubesimError]) -> KubesimError:
     return errors[0] if len(errors) == 1 else Aggregate(errors)
 
 
-def parse_targets(words: list[str]):
+def parse_targets(words: list[str], selecting: bool = False):
     """kubectl's resource arguments: ``TYPE NAME...``, ``TYPE1,TYPE2``, or ``TYPE/NAME ...`` →
-    [(KindInfo, [names])]."""
+    [(KindInfo, [names])]. ``selecting``: the command also has a selector or ``--all``, which the
+    builder does not combine with names."""
     if any("/" in w for w in words):
+        if selecting:
+            raise UsageError("selectors and the all flag cannot be used when passing resource/name arguments")
         out = []
         for w in words:
             if "/" not in w:
@@ -142,23 +145,51 @@ def parse_targets(words: list[str]):
     names = words[1:]
     if names and len(types) > 1:
         raise UsageError("arguments in resource/name form must have a single resource and name")
+    if names and selecting:
+        raise UsageError("name cannot be provided when a selector is specified")
     return [(t, list(names)) for t in types]
 
 
-def lookup(client, targets, ns: str | None, selector: str | None = None, every: bool = False) -> list[tuple]:
+def select(client, info: KindInfo, ns: str | None, label_selector: str | None = None,
+           field_selector: str | None = None) -> list[dict]:
+    """The builder's Selector visitor (cli-runtime resource/selector.go): the server's list, its
+    BadRequest reworded to name the resource and the selectors, "without hiding this is an API
+    error"."""
+    try:
+        return client.list(info, ns, label_selector, field_selector)
+    except BadRequest as e:
+        resource = f'"{info.group}/{info.version}, Resource={info.plural}"'
+        if label_selector or field_selector:
+            raise BadRequest(f'Unable to find {resource} that match label selector "{label_selector or ""}", '
+                             f'field selector "{field_selector or ""}": {e.message}') from None
+        raise BadRequest(f"Unable to list {resource}: {e.message}") from None
+
+
+def lookup(client, targets, ns: str | None, selector: str | None = None, every: bool = False,
+           continue_on_error: bool = False) -> list[tuple]:
     """[(KindInfo, copy of the live object)] for parsed resource arguments: each named object
     (NotFound for a missing one, before anything changes); for a type given without names,
     every object of it in ``ns`` (None: all namespaces) that ``selector`` matches, when there is
-    a selector or ``every`` (``--all``, or a verb that takes a bare type) allows it."""
-    out = []
+    a selector or ``every`` (``--all``, or a verb that takes a bare type) allows it.
+
+    ``continue_on_error`` is the builder's ContinueOnError: every missing name is reported, one
+    line each (kubectl would still change the objects found; kubesim changes nothing)."""
+    out, missing = [], []
     for info, names in targets:
         if names:
             for n in names:
-                out.append((info, copy.deepcopy(client.get(info, ns or "", n))))
+                try:
+                    out.append((info, copy.deepcopy(client.get(info, ns or "", n))))
+                except NotFound as e:
+                    if not continue_on_error:
+                        raise
+                    missing.append(e)
         elif every or selector:
-            out.extend((info, copy.deepcopy(o)) for o in client.list(info, ns, selector))
+            out.extend((info, copy.deepcopy(o)) for o in select(client, info, ns, selector))
         else:
             raise UsageError("resource(s) were provided, but no name was specified")
+    if missing:
+        raise missing[0] if len(missing) == 1 else Aggregate(missing)
     return out
 
 
@@ -181,7 +212,7 @@ def resolve(client, f, args, words: list[str], allow_type_only: bool, filenames=
         for p in prepare(docs, f.namespace_flag, "getting", explicit_namespace=f.explicit_namespace):
             out.append((p.info, copy.deepcopy(client.get(p.info, p.namespace, p.name))))
     if words:
-        targets = parse_targets(words)
+        targets = parse_targets(words, selecting=bool(selector or all_))
         if single_type and len({t[0].kind for t in targets}) > 1:
             raise UsageError("you may only specify a single resource type")
         out.extend(lookup(client, targets, f.namespace(), selector, every=allow_type_only or all_))

@@ -213,11 +213,12 @@ def test_set_image_to_the_image_it_already_has_prints_nothing(web):
     ("set image node/node01 c=a",
      "error: nodes/node01 the object is not a pod or does not have a pod template: *v1.Node"),
     ("set image deployment/web nginx=a --all -l app=web",
-     "error: cannot set --all and --selector at the same time"),
+     "error: selectors and the all flag cannot be used when passing resource/name arguments"),
+    ("set image deployment nginx=a --all -l app=web", "error: cannot set --all and --selector at the same time"),
     ("set nope deployment/web", 'error: unknown command "nope" for "kubesim set"'),
 ], ids=["an unknown container", "two unknown containers, one line each", "no image", "* with other pairs",
         "a resource after the pairs", "a missing object", "a kind without a pod template",
-        "--all with --selector", "an unknown set subcommand"])
+        "--all with a name", "--all with --selector", "an unknown set subcommand"])
 def test_set_image_refuses_bad_input_and_changes_nothing(workloads, command, stderr):
     fails_cleanly(workloads, command, stderr + "\n")
 

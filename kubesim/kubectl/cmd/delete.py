@@ -10,7 +10,7 @@ Terminating for its grace period.
 from __future__ import annotations
 
 from kubesim.errors import Aggregate, KubesimError, NotFound, UsageError
-from kubesim.kubectl.resource import NO_RESOURCES, parse_targets
+from kubesim.kubectl.resource import NO_RESOURCES, parse_targets, select
 
 
 def add_flags(p):
@@ -76,7 +76,7 @@ def run(f, args, env) -> int:
         return 1 if errors else 0
     if not args.args:
         raise UsageError(NO_RESOURCES)
-    targets = parse_targets(args.args)
+    targets = parse_targets(args.args, selecting=bool(args.selector or args.all))
     if not any(names for _, names in targets) and not (args.selector or args.all):
         raise UsageError("resource(s) were provided, but no name was specified")
     ns = None if args.all_namespaces else f.namespace()
@@ -91,7 +91,7 @@ def run(f, args, env) -> int:
                         if not args.ignore_not_found:
                             errors.append(e)
             else:
-                for obj in client.list(info, ns, args.selector):
+                for obj in select(client, info, ns, args.selector):
                     client.delete(info, obj["metadata"].get("namespace", ""), obj["metadata"]["name"], **opts)
                     lines.append(delete_line(info, obj, force))
     if not lines and not errors:

@@ -18,9 +18,9 @@ def add_flags(p):
 
 def run(f, args, env) -> int:
     from kubesim.kubectl.describe import describe
-    from kubesim.kubectl.resource import parse_targets
+    from kubesim.kubectl.resource import parse_targets, select
 
-    targets = parse_targets(args.args)
+    targets = parse_targets(args.args, selecting=bool(args.selector))
     ns = None if args.all_namespaces else f.namespace()
     blocks: list[str] = []
     with f.connect() as client:
@@ -38,7 +38,7 @@ def run(f, args, env) -> int:
                         raise NotFound(info.resource, n)
                     objs.extend(matched)
             else:
-                objs = client.list(info, ns, args.selector)
+                objs = select(client, info, ns, args.selector)
             blocks.extend(describe(client, obj) for obj in objs)
     if not blocks:
         if ns and any(info.namespaced for info, _ in targets):

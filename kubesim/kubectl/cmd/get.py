@@ -29,7 +29,7 @@ def add_flags(p):
     p.add_argument("--raw", help="raw URI to request, e.g. /api/v1/nodes/node01/proxy/configz")
 
 
-def _targets(words: list[str]):
+def _targets(words: list[str], selecting: bool):
     """[(KindInfo, [names])] from ``pods``, ``pods,nodes``, ``pod/x node/y``, ``all``."""
     from kubesim.api import kinds
     from kubesim.kubectl.resource import parse_targets
@@ -50,12 +50,35 @@ def _targets(words: list[str]):
                 else:
                     expanded.append(t)
             words = [",".join(expanded)] + words[1:]
-    return parse_targets(words)
+    return parse_targets(words, selecting)
+
+
+_FORMATS = ("custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,"
+            "jsonpath-file,kyaml,name,template,templatefile,wide,yaml")
+
+
+def check_output(fmt: str) -> None:
+    """get's printer for ``-o``, chosen before anything is read (PrintFlags.ToPrinter)."""
+    name, _, arg = fmt.partition("=")
+    if fmt in ("", "wide", "name") or fmt.lower() in ("json", "yaml"):
+        return
+    if name in ("jsonpath", "jsonpath-as-json", "jsonpath-file") and not arg:
+        raise UsageError("template format specified but no template given")
+    if name in ("custom-columns", "custom-columns-file") and not arg:
+        raise UsageError("custom-columns format specified but no custom columns given")
+    if name in ("jsonpath", "jsonpath-as-json", "jsonpath-file", "custom-columns", "custom-columns-file"):
+        return
+    if name in ("go-template", "go-template-file", "template", "templatefile", "kyaml"):
+        raise UsageError(f'kubesim does not support the output format "{name}" yet; '
+                         "use json, yaml, name, jsonpath or custom-columns")
+    raise UsageError(f'unable to match a printer suitable for the output format "{fmt}", allowed formats are: '
+                     f"{_FORMATS}")
 
 
 def run(f, args, env) -> int:
     if args.raw:
         return _raw(f, args, env)
+    check_output(args.output or "")
     if args.filename:
         from kubesim.codec.load import load
         from kubesim.kubectl.resource import prepare
@@ -65,7 +88,7 @@ def run(f, args, env) -> int:
         targets = [(p.info, [p.name]) for p in prepared]
         ns_for = {id(t): p.namespace for t, p in zip(targets, prepared)}
     else:
-        targets = _targets(args.args)
+        targets = _targets(args.args, bool(args.selector or args.field_selector))
         ns_for = {}
     all_ns = bool(args.all_namespaces)
     ns = None if all_ns else f.namespace()
@@ -91,8 +114,10 @@ def select(client, info, names: list[str], namespace: str | None, label_selector
            field_selector: str | None) -> tuple[list[dict], list[KubesimError]]:
     """The objects ``get`` shows: each named one (a NotFound error for each missing one, the
     others still shown, as kubectl does), else the list the selectors match."""
+    from kubesim.kubectl import resource
+
     if not names:
-        return client.list(info, namespace, label_selector, field_selector), []
+        return resource.select(client, info, namespace, label_selector, field_selector), []
     found, errors = [], []
     for n in names:
         obj = client.find(info, namespace or "", n)
@@ -101,9 +126,9 @@ def select(client, info, names: list[str], namespace: str | None, label_selector
         else:
             found.append(obj)
     if label_selector or field_selector:
-        # a named get with selectors filters the named objects (the server's list does it)
+        # objects named by -f: the builder filters them by the selector
         kept = {(o["metadata"].get("namespace", ""), o["metadata"]["name"])
-                for o in client.list(info, namespace, label_selector, field_selector)}
+                for o in resource.select(client, info, namespace, label_selector, field_selector)}
         found = [o for o in found if (o["metadata"].get("namespace", ""), o["metadata"]["name"]) in kept]
     return found, errors
 
@@ -150,6 +175,7 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
     from kubesim.printers import output as out_mod
 
     fmt = args.output or ""
+    fmt = fmt.lower() if fmt.lower() in ("json", "yaml") else fmt  # JSONYamlPrintFlags ignore case
     single = len(results) == 1 and len(results[0][1]) == 1
     if len(results) == 1 and not results[0][0].served:
         # the scheduler configuration is one document, not a list of named objects
@@ -183,7 +209,7 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
             template = open(template).read()
         data = objs_all[0] if single and len(objs_all) == 1 else out_mod.as_list(objs_all)
         try:
-            text = jsonpath.parse(template).execute(data)
+            text = jsonpath.parse(template, output_json=fmt.startswith("jsonpath-as-json=")).execute(data)
         except ValueError as e:
             raise UsageError(str(e)) from None
         return {"stdout": text, "stderr": ""}
@@ -199,10 +225,6 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
         except ValueError as e:
             raise UsageError(str(e)) from None
         return {"stdout": text, "stderr": ""}
-    if fmt not in ("", "wide"):
-        raise UsageError(f'unable to match a printer suitable for the output format "{fmt}", allowed formats are: '
-                         "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,"
-                         "jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml")
     from kubesim.printers.tables import PrintContext, render_table
     from kubesim.printers.tabwriter import format_cells
 

@@ -59,22 +59,26 @@ def _parse_pairs(specs: list[str], what: str, validate: bool) -> tuple[dict, lis
 
 
 def _is_meta_spec(word: str) -> bool:
-    return "=" in word or word.endswith("-")
+    return ("=" in word and not word.startswith("=")) or (word.endswith("-") and word != "-")
 
 
-def split_args(args_list: list[str], is_spec=_is_meta_spec):
-    """TYPE NAME... SPEC... → (targets, specs): kubectl takes the words that look like specs
-    (``k=v``, ``k-``, and for taints ``k:Effect``) as the updates, the rest as resources."""
+def split_args(args_list: list[str], what: str, is_spec=_is_meta_spec, selecting: bool = False):
+    """TYPE NAME... SPEC... → (targets, specs), as cmdutil.GetResourcesAndPairs splits them: the
+    words that look like updates (``k=v``, ``k-``; for taints also ``k:Effect``) are the specs, and
+    every resource must come before the first of them."""
     from kubesim.kubectl.resource import parse_targets
 
-    words = list(args_list)
-    i = 1
-    while i < len(words) and not is_spec(words[i]):
-        i += 1
-    resource_words, specs = words[:i], words[i:]
+    resource_words, specs = [], []
+    for word in args_list:
+        if is_spec(word):
+            specs.append(word)
+        elif specs:
+            raise UsageError(f"all resources must be specified before {what} changes: {word}")
+        else:
+            resource_words.append(word)
     if not resource_words:
         raise UsageError("one or more resources must be specified as <resource> <name> or <resource>/<name>")
-    return parse_targets(resource_words), specs
+    return parse_targets(resource_words, selecting), specs
 
 
 def objects_of(client, f, args, targets):
@@ -82,11 +86,11 @@ def objects_of(client, f, args, targets):
     from kubesim.kubectl.resource import lookup
 
     ns = None if getattr(args, "all_namespaces", False) else f.namespace()
-    return lookup(client, targets, ns, args.selector, every=getattr(args, "all", False))
+    return lookup(client, targets, ns, args.selector, every=getattr(args, "all", False), continue_on_error=True)
 
 
 def _meta_cmd(f, args, env, field: str, what: str, past: str) -> int:
-    targets, specs = split_args(args.args)
+    targets, specs = split_args(args.args, what, selecting=bool(args.selector or args.all))
     if args.list:
         with f.connect() as client:
             for _, obj in objects_of(client, f, args, targets):

@@ -11,6 +11,7 @@ import copy
 
 from kubesim.errors import UsageError
 from kubesim.kubectl.cmd.label import name_checks, objects_of, split_args, value_checks
+from kubesim.kubectl.generate.flags import usage_error
 
 _EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 
@@ -122,10 +123,13 @@ def run(f, args, env) -> int:
     info = kinds.lookup(words[0].split("/")[0])
     if info.kind != "Node":
         raise UsageError(f"invalid resource type {words[0]}, only node types are supported")
-    targets, specs = split_args(words, _is_taint_spec)
+    targets, specs = split_args(words, "taint", _is_taint_spec, selecting=bool(args.selector or args.all))
     if not specs:
         raise UsageError("at least one taint update is required")
-    to_add, to_remove = parse_taints(specs)
+    try:
+        to_add, to_remove = parse_taints(specs)
+    except UsageError as e:  # taint.go returns parseTaints' errors as usage errors
+        raise usage_error("taint", e.message) from None
     lines = []
     with f.connect() as client:
         for info, node in objects_of(client, f, args, targets):
