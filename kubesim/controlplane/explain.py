@@ -39,7 +39,8 @@ def what_if(cluster: Cluster, pods: list[dict]) -> list[tuple[dict, dict]]:
         info = kinds.for_object(obj)
         md = obj["metadata"]
         # "what if I applied this": a stored pod of the same name is replaced, not a conflict
-        if store.get("Pod", md.get("namespace", ""), md["name"]) is not None:
+        # (a pod with only generateName gets a fresh name)
+        if md.get("name") and store.get("Pod", md.get("namespace", ""), md["name"]) is not None:
             objects.delete_object(cluster, info, md.get("namespace", ""), md["name"], grace_seconds=0, force=True)
         pod = objects.create_object(cluster, obj, info)
         if (pod.get("spec") or {}).get("nodeName") or not scheduler.responsible_for(pod):

@@ -46,8 +46,28 @@ def _where(doc: Document, multi: bool) -> str:
     return f'"{doc.source}" (document {doc.index})' if multi else f'"{doc.source}"'
 
 
+def _nameless(info: KindInfo, md: dict, verb: str, where: str, applying: bool) -> KubesimError | None:
+    """A document without a name: what each verb meets (apply.go, replace.go, delete.go; the
+    client refuses an empty name before any request, create leaves it to the server)."""
+    if applying:
+        if md.get("generateName"):
+            return RawError(f"error: from {md['generateName']}: cannot use generate name with apply")
+        return RawError("error: error when retrieving current configuration of:\n"
+                        f'Resource: "{info.group}/{info.version}, Resource={info.plural}", '
+                        f'GroupVersionKind: "{info.group}/{info.version}, Kind={info.kind}"\n'
+                        f'Name: "", Namespace: "{md.get("namespace", "")}"\n'
+                        f"from server for: {where}: resource name may not be empty")
+    if verb == "getting":  # RetrieveLatest leaves a nameless object as the file has it
+        return None
+    if verb in ("replacing", "deleting"):
+        return RawError(f"error: error when {verb} {where}: resource name may not be empty")
+    if not md.get("generateName"):
+        return Invalid(info.kind, "", [required("metadata.name", "name or generateName is required")])
+    return None
+
+
 def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
-            explicit_namespace: bool = False, collect: bool = False):
+            explicit_namespace: bool = False, collect: bool = False, applying: bool = False):
     """Client-side checks for every document: kind known, schema-valid, namespace consistent.
 
     Raises the errors; with ``collect`` returns ``(prepared, errors)`` instead, errors as
@@ -96,9 +116,11 @@ def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
             md["namespace"] = md.get("namespace") or namespace_flag or "default"
         else:
             md.pop("namespace", None)
-        if not md.get("name") and not md.get("generateName"):
-            errors.append((position, Invalid(info.kind, "", [required("metadata.name", "name or generateName is required")])))
-            continue
+        if not md.get("name"):
+            err = _nameless(info, md, verb, where, applying)
+            if err is not None:
+                errors.append((position, err))
+                continue
         out.append(Prepared(doc, info, obj, where, position))
     if collect:
         return out, errors

@@ -30,7 +30,7 @@ def to_json(obj) -> str:
 def name_line(obj: dict) -> str:
     info = for_object(obj)
     ref = info.ref if info else obj.get("kind", "").lower()
-    return f"{ref}/{obj['metadata']['name']}"
+    return f"{ref}/{(obj.get('metadata') or {}).get('name') or '<unknown>'}"  # NamePrinter's placeholder
 
 
 def render(objs: list[dict], fmt: str, single: bool) -> str:

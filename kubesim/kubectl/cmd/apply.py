@@ -32,7 +32,7 @@ def from_manifests(f, args, env, verb: str, send) -> int:
 
     docs = load_documents(args, env, verb)
     prepared, errors = prepare(docs, f.namespace_flag, "creating", explicit_namespace=f.explicit_namespace,
-                               collect=True)
+                               collect=True, applying=verb == "apply")
     with f.connect() as client:
         lines = send(client, prepared, errors)
     for line in lines:

@@ -85,11 +85,12 @@ def run(f, args, env) -> int:
 
         docs = load(args.filename, stdin=env.stdin)
         prepared = prepare(docs, f.namespace_flag, "getting", explicit_namespace=f.explicit_namespace)
-        targets = [(p.info, [p.name]) for p in prepared]
+        targets = [(p.info, [p.obj["metadata"].get("name", "")]) for p in prepared]
         ns_for = {id(t): p.namespace for t, p in zip(targets, prepared)}
+        local = {id(t): p.obj for t, p in zip(targets, prepared) if not t[1][0]}
     else:
         targets = _targets(args.args, bool(args.selector or args.field_selector))
-        ns_for = {}
+        ns_for, local = {}, {}
     all_ns = bool(args.all_namespaces)
     ns = None if all_ns else f.namespace()
     results: list[tuple] = []
@@ -98,6 +99,16 @@ def run(f, args, env) -> int:
         now = client.now()
         for t in targets:
             info, names = t
+            if id(t) in local:
+                # RetrieveLatest leaves a nameless document as the file has it; kubectl prints it
+                # in the generic NAME, AGE table, not the kind's
+                from dataclasses import replace
+
+                if results and results[-1][0].kind == "" and results[-1][0].plural == info.plural:
+                    results[-1][2].append(local[id(t)])
+                else:
+                    results.append((replace(info, kind=""), names, [local[id(t)]]))
+                continue
             objs, errs = select(client, info, names, ns_for.get(id(t), ns), args.selector, args.field_selector)
             errors.extend(errs)
             results.append((info, names, objs))
