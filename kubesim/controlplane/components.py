@@ -61,7 +61,7 @@ def register_csi_node(cluster: Cluster, node: dict) -> None:
                         "uid": str(uuid.uuid5(uuid.NAMESPACE_OID, "csinode/" + str(md.get("uid", "")))),
                         "ownerReferences": [{"apiVersion": "v1", "kind": "Node", "name": md["name"],
                                              "uid": md.get("uid", "")}]},
-           "spec": {"drivers": []}}
+           "spec": {"drivers": None}}  # the kubelet registers no drivers: null, not []
     cluster.store.create(obj, cluster.stamp())
 
 

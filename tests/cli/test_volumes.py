@@ -130,8 +130,10 @@ def test_a_pod_bound_by_hand_waits_for_its_claim(kubesim, tmp_path):
 def test_every_node_has_a_csinode_and_applying_one_sets_driver_limits(kubesim, tmp_path):
     out = kubesim.ok("get csinode").splitlines()
     assert [line.split()[:2] for line in out[1:]] == [["controlplane", "0"], ["node01", "0"], ["node02", "0"]]
-    owner = get(kubesim, "csinode node01")["metadata"]["ownerReferences"][0]
+    registered = get(kubesim, "csinode node01")
+    owner = registered["metadata"]["ownerReferences"][0]
     assert (owner["kind"], owner["name"]) == ("Node", "node01")
+    assert registered["spec"] == {"drivers": None}  # a real cluster serves the kubelet's empty list as null
     limits = "".join(
         f"apiVersion: storage.k8s.io/v1\nkind: CSINode\nmetadata:\n  name: {n}\nspec:\n  drivers:\n"
         f"  - name: ebs.csi.aws.com\n    nodeID: {n}\n    allocatable:\n      count: 1\n---\n" for n in ("node01", "node02"))
