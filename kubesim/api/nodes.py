@@ -11,6 +11,10 @@ from __future__ import annotations
 
 KUBELET_STOPPED_ANNOTATION = "kubesim.io/kubelet-stopped"
 
+# kubesim's control-plane node: where the static control-plane pods run, and so the hostname in
+# their components' identities (the scheduler's reportingInstance)
+CONTROL_PLANE_NODE = "controlplane"
+
 
 def internal_ip(node: dict) -> str:
     """The node's InternalIP address ('' when it has none yet)."""

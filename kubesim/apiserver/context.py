@@ -107,11 +107,14 @@ class Cluster:
 
     def record(self, obj: dict, type_: str, reason: str, message: str, component: str,
                host: str = "", field_path: str = "", at: float | None = None, first: float | None = None,
-               count: int = 1) -> dict:
-        """Record an Event about ``obj``; components call this instead of importing the engine."""
-        from kubesim.apiserver.events import record
+               count: int = 1, action: str = "", related: dict | None = None) -> dict:
+        """Record an Event about ``obj``; components call this instead of importing the engine.
+        With an ``action`` it is an events.k8s.io event (the scheduler's recorder)."""
+        from kubesim.apiserver import events
 
-        return record(self, obj, type_, reason, message, component, host, field_path, at, first, count)
+        if action:
+            return events.eventf(self, obj, related, type_, reason, action, message, component, at)
+        return events.record(self, obj, type_, reason, message, component, host, field_path, at, first, count)
 
     def namespace_exists(self, ns: str) -> bool:
         return self.store.get("Namespace", "", ns) is not None

@@ -32,13 +32,17 @@ from kubesim.clock import format_time, parse_time
 
 @dataclass(frozen=True)
 class Event:
-    """An Event about ``obj`` (core/v1: involvedObject, type, reason, message, source.component)."""
+    """An Event about ``obj`` (core/v1: involvedObject, type, reason, message, source.component;
+    with an ``action``, from an events.k8s.io recorder, ``related`` optionally naming a second
+    object)."""
 
     obj: dict
     type: str
     reason: str
     message: str
     component: str
+    action: str = ""
+    related: dict | None = None
 
 
 @dataclass

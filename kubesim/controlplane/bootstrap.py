@@ -8,7 +8,9 @@ simulated kubelet on the first settle.
 
 from __future__ import annotations
 
+from kubesim.api.nodes import CONTROL_PLANE_NODE
 from kubesim.apiserver.context import Cluster
+from kubesim.apiserver.events import STARTED_META
 
 SYSTEM_NAMESPACES = ("default", "kube-node-lease", "kube-public", "kube-system")
 CONTROL_PLANE_LABEL = "node-role.kubernetes.io/control-plane"
@@ -64,7 +66,7 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
     _system_priority_classes(cluster, now)
     if not empty:
         zl = zone_names(zones)
-        manifests = [node_manifest("controlplane", control_plane=True, zone=zl[0] if zl else None)]
+        manifests = [node_manifest(CONTROL_PLANE_NODE, control_plane=True, zone=zl[0] if zl else None)]
         for i in range(nodes):
             manifests.append(node_manifest(f"node{i + 1:02d}", zone=zl[(i + 1) % len(zl)] if zl else None))
         for m in manifests:
@@ -73,6 +75,7 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
             (store.directory / "nodes" / m["metadata"]["name"] / "manifests").mkdir(parents=True, exist_ok=True)
         _kubeadm_control_plane(cluster)
     store.set_meta("cluster.initialized", True)
+    store.set_meta(STARTED_META, cluster.now())  # when the components' tickers started
 
 
 def _system_priority_classes(cluster: Cluster, now: str) -> None:
@@ -97,9 +100,9 @@ def _kubeadm_control_plane(cluster: Cluster) -> None:
     from kubesim.kubelet.staticpods import write_control_plane
 
     register_nodes(cluster)
-    cp = cluster.store.get("Node", "", "controlplane")
+    cp = cluster.store.get("Node", "", CONTROL_PLANE_NODE)
     if cp is not None:
-        write_control_plane(static_pod_path(cluster, "controlplane"), internal_ip(cp))
+        write_control_plane(static_pod_path(cluster, CONTROL_PLANE_NODE), internal_ip(cp))
         cluster.__dict__.pop("_static_pod_dirs", None)  # the directories read at settle are stale
 
 

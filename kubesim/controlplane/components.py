@@ -172,8 +172,8 @@ def apply_changes(cluster: Cluster, changes, wake_at=None) -> bool:
         else:
             objects.delete_object(cluster, kinds.by_kind(kind), ns, name_)
 
-    def record(obj, type_, reason, message, component):
-        cluster.record(obj, type_, reason, message, component)
+    def record(obj, type_, reason, message, component, action="", related=None):
+        cluster.record(obj, type_, reason, message, component, action=action, related=related)
 
     return apply.apply_changes(changes, get=store.get, create=create, put=store.put, delete=delete,
                                record=record, wake_at=wake_at or cluster.wake_at, now=cluster.now())

@@ -179,7 +179,8 @@ def _write_back(cluster: Cluster, pod: dict, result, full: bool = True) -> None:
     apply_writes(cluster, result.writes)
     store.put(pod)
     for ev in result.events:
-        cluster.record(pod, ev.get("type", "Normal"), ev["reason"], ev["message"], "default-scheduler")
+        cluster.record(pod, ev.get("type", "Normal"), ev["reason"], ev["message"], "default-scheduler",
+                       action=ev["action"])
     explanation = result.explanation
     if nominated_before and explanation:
         explanation = _with_earlier_preemption(cluster, pod, explanation, nominated_before,
@@ -223,8 +224,8 @@ def apply_writes(cluster: Cluster, writes: list[dict]) -> bool:
     from kubesim.controllers.base import Change, Event
     from kubesim.controlplane.components import apply_changes
 
-    changes = [Change(w["op"], w["obj"], events=[Event(w["obj"], t, r, m, "default-scheduler")
-                                                 for t, r, m in w.get("events") or ()])
+    changes = [Change(w["op"], w["obj"], events=[Event(w["obj"], t, r, m, "default-scheduler", action, related)
+                                                 for t, r, action, m, related in w.get("events") or ()])
                for w in writes]
     return apply_changes(cluster, changes)
 

@@ -240,7 +240,7 @@ class ScheduleOne:
             if commit:
                 self._emit(3, SITE_SKIP_DELETING, "Skip schedule deleting pod", {"pod": full})
             return done("Bypassed", None, msg,
-                        [{"type": "Warning", "reason": "FailedScheduling", "message": msg}])
+                        [{"type": "Warning", "reason": "FailedScheduling", "action": "Scheduling", "message": msg}])
         pod_info = PodInfo(pod)
         gate = fwk.run_pre_enqueue_plugins(pod_info)
         if gate is not None:
@@ -292,7 +292,7 @@ class ScheduleOne:
         return self._assume_and_bind(fwk, state, pod_info, algo, done, full)
 
     def _failed_event(self, msg: str) -> list[dict]:
-        return [{"type": "Warning", "reason": "FailedScheduling",
+        return [{"type": "Warning", "reason": "FailedScheduling", "action": "Scheduling",
                  "message": truncate_message(msg)}]
 
     def _condition_log(self, full: str, nominated: str | None = None) -> None:
@@ -631,7 +631,7 @@ class ScheduleOne:
                    {"pod": full, "node": host, "evaluatedNodes": algo.evaluated,
                     "feasibleNodes": algo.feasible})
         fwk.run_post_bind_plugins(state, assumed, host)
-        event = {"type": "Normal", "reason": "Scheduled",
+        event = {"type": "Normal", "reason": "Scheduled", "action": "Binding",
                  "message": f"Successfully assigned {full} to {host}"}
         return done("Scheduled", host, "", [event], evaluated_nodes=algo.evaluated,
                     feasible_nodes=algo.feasible)

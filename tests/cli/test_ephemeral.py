@@ -57,7 +57,7 @@ def get(h, what):
 
 
 def events_of(h, name):
-    return [(e["type"], e["reason"], e["source"]["component"], e["message"])
+    return [(e["type"], e["reason"], e["reportingComponent"], e["message"])
             for e in get(h, "events")["items"] if e["involvedObject"]["name"] == name]
 
 

@@ -158,8 +158,11 @@ def test_a_preempting_cycle_asks_for_the_victims_deletion_and_nominates_the_node
                     "message": "default-scheduler: preempting to accommodate a higher priority pod",
                     "reason": "PreemptionByScheduler", "status": "True",
                     "type": "DisruptionTarget"}
-    assert r.writes[1]["events"] == [("Normal", "Preempted",
-                                      "Preempted by pod uid-high on node node02")]
+    # Eventf(victim, preemptor, Normal, "Preempted", "Preempting", note)
+    [(type_, reason, action, note, related)] = r.writes[1]["events"]
+    assert (type_, reason, action, note) == ("Normal", "Preempted", "Preempting",
+                                             "Preempted by pod uid-high on node node02")
+    assert related["metadata"]["name"] == "high"
     pre = r.explanation["preemption"]
     assert pre["eligible"] is True
     assert pre["chosen"] == "node02" and pre["decidedBy"] == RULE_HIGHEST_PRIORITY

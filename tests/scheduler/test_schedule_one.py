@@ -34,7 +34,7 @@ def test_a_pod_is_scheduled_and_explained():
     s = scheduler(pods=[make_pod("a").node("node01").req(cpu="1", memory="1Gi").obj()])
     r = s.schedule_one(make_pod("web").req(cpu="500m", memory="512Mi").obj(), 0.0)
     assert (r.outcome, r.node, r.message) == ("Scheduled", "node02", "")
-    assert r.events == [{"type": "Normal", "reason": "Scheduled",
+    assert r.events == [{"type": "Normal", "reason": "Scheduled", "action": "Binding",
                          "message": "Successfully assigned default/web to node02"}]
     e = r.explanation
     assert set(e) == {"kind", "apiVersion", "pod", "profile", "outcome", "node", "message",
@@ -128,7 +128,7 @@ def test_failed_scheduling_messages(pod, existing, message):
     r = scheduler(pods=existing).schedule_one(pod, 0.0)
     assert (r.outcome, r.reason, r.node) == ("Unschedulable", "Unschedulable", None)
     assert r.message == message
-    assert r.events == [{"type": "Warning", "reason": "FailedScheduling", "message": message}]
+    assert r.events == [{"type": "Warning", "reason": "FailedScheduling", "action": "Scheduling", "message": message}]
     assert r.explanation["message"] == message
 
 
@@ -171,7 +171,7 @@ def test_no_nodes():
     pytest.param(make_pod("p").scheduler_name("my-scheduler").obj(), "NotResponsible", None, [],
                  id="a pod for another scheduler is not ours"),
     pytest.param(make_pod("p").terminating().obj(), "Bypassed", None,
-                 [{"type": "Warning", "reason": "FailedScheduling",
+                 [{"type": "Warning", "reason": "FailedScheduling", "action": "Scheduling",
                    "message": "skip schedule deleting pod: default/p"}],
                  id="a deleting pod is skipped with an event"),
 ])

@@ -114,9 +114,10 @@ class Handle:
         """``NominatedPodsForNode``: pods nominated to run on the node (status.nominatedNodeName)."""
         return self.nominated.get(node_name) or []
 
-    def request(self, op: str, obj: dict, events: "list[tuple[str, str, str]] | None" = None) -> None:
+    def request(self, op: str, obj: dict, events: "list[tuple] | None" = None) -> None:
         """Ask the API server to ``op`` (``update``, ``update_status`` or ``delete``) ``obj``,
-        then record ``events`` about it: (type, reason, message) from default-scheduler."""
+        then record ``events`` about it: (type, reason, action, note, related object or None),
+        as the scheduler's events.k8s.io recorder's Eventf takes them."""
         if self.commit:
             self.writes.append({"op": op, "obj": obj, "events": list(events or [])})
 

@@ -484,8 +484,8 @@ class Evaluator:
             conds.append(cond)
         self.handle.request("update_status", obj)
         uid = (preemptor.pod.get("metadata") or {}).get("uid") or ""
-        self.handle.request("delete", obj, [("Normal", PREEMPTED_REASON,
-                                             f"Preempted by pod {uid} on node {c.name}")])
+        self.handle.request("delete", obj, [("Normal", PREEMPTED_REASON, "Preempting",
+                                             f"Preempted by pod {uid} on node {c.name}", preemptor.pod)])
         self._log(2, SITE_PREEMPTED_VICTIM, "Preemptor Pod preempted victim Pod",
                   {"preemptor": preemptor.full_name, "victim": victim.full_name,
                    "node": c.name})

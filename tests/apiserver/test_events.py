@@ -1,0 +1,97 @@
+"""The two event recorders, mirroring client-go's tools/record (the kubelet's and the
+controllers') and tools/events (the scheduler's): the core/v1 shape each leaves — checked against
+a real v1.35 cluster with the conformance oracle — and how repeats aggregate (count, or series
+written on the broadcaster's 6- and 30-minute ticks, as event_broadcaster_test.go's
+TestEventSeriesf and TestFinishSeries expect)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubesim.apiserver.context import Cluster
+from kubesim.apiserver.events import FINISH_TIME, REFRESH_TIME, STARTED_META, eventf
+from kubesim.clock import parse_time
+from kubesim.store import Store
+
+T0 = parse_time("2026-11-22T10:00:00Z")
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    store = Store(str(tmp_path / "state")).open()
+    c = Cluster(store, {"KUBESIM_NOW": "2026-11-22T10:00:00Z", "KUBESIM_SEED": "1"})
+    store.set_meta(STARTED_META, T0)
+    yield c
+    store.rollback()
+
+
+POD = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web", "namespace": "default", "uid": "u1",
+                                                        "resourceVersion": "7"}}
+NOTE = "0/3 nodes are available: 3 Insufficient cpu."
+
+
+def failed(cluster, at):
+    return eventf(cluster, POD, None, "Warning", "FailedScheduling", "Scheduling", NOTE, "default-scheduler",
+                  at=T0 + at)
+
+
+def stored(cluster) -> list[dict]:
+    return cluster.store.list("Event", "default")
+
+
+def test_an_events_k8s_io_event_as_the_core_api_serves_it(cluster):
+    eventf(cluster, POD, None, "Normal", "Scheduled", "Binding", "Successfully assigned default/web to node01",
+           "default-scheduler", at=T0 + 0.5)
+    [ev] = stored(cluster)
+    ev = {k: v for k, v in ev.items() if k != "metadata"}
+    assert ev == {
+        "apiVersion": "v1", "kind": "Event", "action": "Binding", "eventTime": "2026-11-22T10:00:00.500000Z",
+        "firstTimestamp": None, "lastTimestamp": None, "source": {},
+        "involvedObject": {"apiVersion": "v1", "kind": "Pod", "name": "web", "namespace": "default",
+                           "resourceVersion": "7", "uid": "u1"},
+        "message": "Successfully assigned default/web to node01", "reason": "Scheduled", "type": "Normal",
+        "reportingComponent": "default-scheduler", "reportingInstance": "default-scheduler-controlplane",
+    }
+
+
+def test_a_related_object_is_named(cluster):
+    victim = dict(POD, metadata=dict(POD["metadata"], name="low", uid="u2"))
+    eventf(cluster, victim, POD, "Normal", "Preempted", "Preempting", "Preempted by pod u1 on node node01",
+           "default-scheduler", at=T0)
+    [ev] = stored(cluster)
+    assert (ev["involvedObject"]["name"], ev["related"]["name"]) == ("low", "web")
+
+
+@pytest.mark.parametrize("occurrences, series", [
+    # a single occurrence has no series
+    ([0], None),
+    # the second makes it a series of 2, written at once
+    ([0, 60], {"count": 2, "lastObservedTime": "2026-11-22T10:01:00.000000Z"}),
+    # later ones count in the broadcaster's cache only ...
+    ([0, 60, 120, 180], {"count": 2, "lastObservedTime": "2026-11-22T10:01:00.000000Z"}),
+    # ... until the refresh tick at 30 minutes writes what the cache held then
+    ([0, 60, 300, 600, 900, 1200, 1500, REFRESH_TIME + 10],
+     {"count": 7, "lastObservedTime": "2026-11-22T10:25:00.000000Z"}),
+])
+def test_repeats_become_a_series(cluster, occurrences, series):
+    for t in occurrences:
+        failed(cluster, t)
+    [ev] = stored(cluster)
+    assert ev.get("series") == series
+    assert ev["eventTime"] == "2026-11-22T10:00:00.000000Z"
+
+
+def test_a_series_ends_after_six_quiet_minutes_with_its_count_written(cluster):
+    for t in (0, 60, 120):
+        failed(cluster, t)
+    # ticks every 6 minutes from T0: the one at 12m is the first more than 6m after 2m
+    failed(cluster, 2 * FINISH_TIME + 1)
+    first, second = sorted(stored(cluster), key=lambda e: e["eventTime"])
+    assert first["series"] == {"count": 3, "lastObservedTime": "2026-11-22T10:02:00.000000Z"}
+    assert second.get("series") is None and second["eventTime"] == "2026-11-22T10:12:01.000000Z"
+
+
+def test_a_different_note_is_a_different_event(cluster):
+    failed(cluster, 0)
+    eventf(cluster, POD, None, "Warning", "FailedScheduling", "Scheduling", "other", "default-scheduler", at=T0 + 1)
+    assert len(stored(cluster)) == 2
