@@ -164,7 +164,9 @@ def _write_back(cluster: Cluster, pod: dict, result, full: bool = True) -> None:
     now = cluster.stamp()
     nominated_before = (pod.get("status") or {}).get("nominatedNodeName")
     if result.outcome == "Scheduled":
-        pod["spec"]["nodeName"] = result.node
+        from kubesim.apiserver.registry.core.pod import bind
+
+        bind(pod, result.node, store.get("Node", "", result.node))
         _set_condition(pod, {"lastProbeTime": None, "status": "True", "type": "PodScheduled"}, now)
         pod["status"].pop("nominatedNodeName", None)
     elif result.outcome in ("Unschedulable", "Error"):

@@ -20,7 +20,9 @@ One plugin module each, named as upstream names the plugin's package:
 - ``defaultstorageclass``: DefaultStorageClass (a claim without a class gets the default one);
 - ``storageobjectinuseprotection``: StorageObjectInUseProtection (the pvc-/pv-protection
   finalizers);
-- ``runtimeclass``: RuntimeClass (the class's overhead, node selector and tolerations).
+- ``runtimeclass``: RuntimeClass (the class's overhead, node selector and tolerations);
+- ``podtopologylabels``: PodTopologyLabels (a bound pod gets its node's zone and region labels;
+  the binding half is ``kubesim.apiserver.registry.core.pod.bind``).
 
 Where kubesim differs: RuntimeClass runs first rather than after DefaultTolerationSeconds, as
 it always has in kubesim, so a class's tolerations come before the default ones (upstream
@@ -32,7 +34,8 @@ ResourceQuota, NodeRestriction, the webhooks, ...) are not modelled.
 from __future__ import annotations
 
 from kubesim.apiserver.admission import (defaultstorageclass, defaulttolerationseconds, namespacelifecycle, nodetaint,
-                                         priority, runtimeclass, serviceaccount, storageobjectinuseprotection)
+                                         podtopologylabels, priority, runtimeclass, serviceaccount,
+                                         storageobjectinuseprotection)
 from kubesim.apiserver.admission.interfaces import CREATE, DELETE, UPDATE, Attributes, MutationPlugin, ValidationPlugin
 
 __all__ = ["CREATE", "DELETE", "UPDATE", "Attributes", "PLUGINS", "admit", "validate"]
@@ -46,6 +49,7 @@ PLUGINS = (
     defaulttolerationseconds.DefaultTolerationSeconds(),
     defaultstorageclass.DefaultStorageClass(),
     storageobjectinuseprotection.StorageObjectInUseProtection(),
+    podtopologylabels.PodTopologyLabels(),
 )
 
 

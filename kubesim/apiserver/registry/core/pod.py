@@ -146,3 +146,16 @@ def check_graceful_delete(pod: dict, grace_seconds: float | None, now: float) ->
     return period
 
 
+
+
+def bind(pod: dict, node_name: str, node: dict | None) -> None:
+    """The ``pods/binding`` subresource's effect on the pod (BindingREST.setPodNodeAndMetadata):
+    its node set, and the Binding's labels — the node's zone and region, which PodTopologyLabels
+    admission put there — copied onto it, overwriting (copyLabelsWithOverwriting). The caller
+    sets the PodScheduled condition."""
+    from kubesim.apiserver.admission.podtopologylabels import topology_labels
+
+    pod["spec"]["nodeName"] = node_name
+    copied = topology_labels(node)
+    if copied:
+        pod.setdefault("metadata", {}).setdefault("labels", {}).update(copied)
