@@ -81,32 +81,55 @@ def make_random(counter: int, env: dict | None = None) -> random.Random:
     return random.Random(f"{seed}:{counter}")
 
 
-_DURATION_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+_DURATION_UNITS = {"ns": 1e-9, "us": 1e-6, "\u00b5s": 1e-6, "\u03bcs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0,
+                   "h": 3600.0}
 
 
-def parse_duration(s: str) -> float:
-    """Go's ``time.ParseDuration`` (``1h30m``, ``90s``, ``1.5h``) plus ``d`` for days → seconds."""
-    import re
-
-    text = s.strip()
-    if text in ("0", ""):
-        if text == "":
-            raise ValueError(f'time: invalid duration "{s}"')
+def parse_duration(s: str, days: bool = True) -> float:
+    """Go's ``time.ParseDuration`` (``1h30m``, ``90s``, ``1.5h``, ``-2m``) → seconds, with its error
+    texts (``time: invalid duration "x"``, ``time: missing unit in duration "5"``, ``time: unknown
+    unit "d" in duration "1d"``) as ValueError. ``days``: kubesim's own ``d`` unit too (for
+    ``advance`` and the kubelet overrides); kubectl's duration flags pass False."""
+    orig, text = s, s
+    neg = False
+    if text[:1] in ("+", "-"):
+        neg, text = text[0] == "-", text[1:]
+    if text == "0":
         return 0.0
-    sign = 1.0
-    if text[0] in "+-":
-        sign = -1.0 if text[0] == "-" else 1.0
-        text = text[1:]
-    pos, total = 0, 0.0
-    pat = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h|d)")
-    while pos < len(text):
-        m = pat.match(text, pos)
-        if not m:
-            raise ValueError(f'time: invalid duration "{s}"')
-        unit = m.group(2)
-        total += float(m.group(1)) * (86400.0 if unit == "d" else _DURATION_UNITS[unit])
-        pos = m.end()
-    return sign * total
+    if text == "":
+        raise ValueError(f"time: invalid duration {_go_quote(orig)}")
+    total = 0.0
+    while text:
+        i = 0
+        while i < len(text) and text[i].isascii() and text[i].isdigit():
+            i += 1
+        whole, text = text[:i], text[i:]
+        frac = ""
+        if text[:1] == ".":
+            j = 1
+            while j < len(text) and text[j].isascii() and text[j].isdigit():
+                j += 1
+            frac, text = text[1:j], text[j:]
+        if not whole and not frac:
+            raise ValueError(f"time: invalid duration {_go_quote(orig)}")
+        j = 0
+        while j < len(text) and text[j] != "." and not (text[j].isascii() and text[j].isdigit()):
+            j += 1
+        if j == 0:
+            raise ValueError(f"time: missing unit in duration {_go_quote(orig)}")
+        unit, text = text[:j], text[j:]
+        size = 86400.0 if days and unit == "d" else _DURATION_UNITS.get(unit)
+        if size is None:
+            raise ValueError(f"time: unknown unit {_go_quote(unit)} in duration {_go_quote(orig)}")
+        total += float(f"{whole or 0}.{frac or 0}") * size
+    if total * 1e9 > 2**63 - 1:
+        raise ValueError(f"time: invalid duration {_go_quote(orig)}")
+    return -total if neg else total
+
+
+def _go_quote(s: str) -> str:
+    """time's quote(): double quotes, with backslash escapes for quotes and backslashes."""
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def format_duration(seconds: float) -> str:

@@ -194,7 +194,7 @@ def test_evicted_pods_carry_the_disruption_target_condition_while_they_terminate
      'error: invalid argument "soon" for "--timeout" flag: time: invalid duration "soon"\n'
      "See 'kubesim drain --help' for usage.\n"),
     ("drain node01 --timeout=1d",
-     'error: invalid argument "1d" for "--timeout" flag: time: invalid duration "1d"\n'
+     'error: invalid argument "1d" for "--timeout" flag: time: unknown unit "d" in duration "1d"\n'
      "See 'kubesim drain --help' for usage.\n"),
 ], ids=["an unknown node", "a timeout that is no duration", "a timeout in days, which Go does not parse"])
 def test_drain_refuses_bad_input_and_changes_nothing(kubesim, spread, command, stderr):

@@ -332,6 +332,13 @@ _PODS = '"/v1, Resource=pods"'
      "are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,"
      "jsonpath-file,kyaml,name,template,templatefile,wide,yaml"),
     ("get pods -o custom-columns", "error: custom-columns format specified but no custom columns given"),
+    # a duration flag is Go's time.ParseDuration, refused as pflag refuses a bad value
+    ("scale deploy web --replicas=1 --timeout=5",
+     'error: invalid argument "5" for "--timeout" flag: time: missing unit in duration "5"\n'
+     "See 'kubesim scale --help' for usage."),
+    ("rollout status deploy/web --timeout=5x",
+     'error: invalid argument "5x" for "--timeout" flag: time: unknown unit "x" in duration "5x"\n'
+     "See 'kubesim rollout status --help' for usage."),
 ])
 def test_refused_selectors_and_arguments(cluster, command, err):
     before = snapshot(cluster.state_dir)

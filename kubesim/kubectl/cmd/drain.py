@@ -39,19 +39,6 @@ def add_flags(p):
     add_dry_run(p)
 
 
-def _drain_timeout(value: str) -> float:
-    """--timeout, a pflag DurationVar: Go's time.ParseDuration (no ``d`` unit)."""
-    from kubesim.clock import parse_duration
-
-    try:
-        if "d" in value:
-            raise ValueError
-        return parse_duration(value)
-    except ValueError:
-        raise UsageError(f'invalid argument "{value}" for "--timeout" flag: time: invalid duration "{value}"\n'
-                         "See 'kubesim drain --help' for usage.") from None
-
-
 def run(f, args, env) -> int:
 
     if not args.nodes and args.selector is None:
@@ -59,7 +46,9 @@ def run(f, args, env) -> int:
     if args.nodes and args.selector:
         raise UsageError("cannot specify both a node name and a --selector option\n"
                          "See 'kubesim drain -h' for help and examples")
-    timeout = _drain_timeout(args.timeout)
+    from kubesim.kubectl.cmd.util import duration_flag
+
+    timeout = duration_flag(args.timeout, "--timeout", "drain")
     dry = dry_run_strategy(args.dry_run, env)
     if args.pod_selector:
         from kubesim.api import selectors

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from kubesim.errors import UsageError
 from kubesim.kubectl import polymorphichelpers as ph
-from kubesim.kubectl.cmd.util import (add_dry_run, aggregate_lines, bool_flag_value, check_output,
+from kubesim.kubectl.cmd.util import (add_dry_run, aggregate_lines, bool_flag_value, check_output, duration_flag,
                                       dry_run_strategy, dry_suffix, objects_text, result_line)
 from kubesim.kubectl.resource import resolve
 
@@ -52,6 +52,8 @@ def run(f, args, env) -> int:
     for attr, subs in _ROLLOUT_FLAGS.items():
         if getattr(args, attr, None) is not None and sub not in subs:
             raise UsageError(f"unknown flag: {_FLAG_NAMES[attr]}\nSee 'kubesim rollout {sub} --help' for usage.")
+    if args.timeout is not None:
+        duration_flag(args.timeout, "--timeout", f"rollout {sub}")
     if not words and not args.filename:
         raise UsageError("required resource not specified")
     check_output(args.output)

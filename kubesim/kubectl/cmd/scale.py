@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kubesim.errors import UsageError
 from kubesim.kubectl import polymorphichelpers as ph
-from kubesim.kubectl.cmd.util import (add_dry_run, bool_flag, change_cause, check_output, dry_run_strategy,
+from kubesim.kubectl.cmd.util import (add_dry_run, bool_flag, change_cause, check_output, dry_run_strategy, duration_flag,
                                       dry_suffix, print_result, record_warning, result_line)
 from kubesim.kubectl.resource import resolve
 
@@ -37,6 +37,7 @@ def run(f, args, env) -> int:
     if args.current_replicas < -1:
         raise UsageError("The --current-replicas must specify an integer of -1 or greater")
     check_output(args.output)
+    duration_flag(args.timeout, "--timeout", "scale")
     dry = dry_run_strategy(args.dry_run, env)
     args._given_flags = [("replicas", args.replicas)]
     cause = change_cause(args, ["scale"] + args.args)

@@ -46,6 +46,18 @@ def dry_run_strategy(value: str | None, env) -> str:
     raise UsageError(f'Invalid dry-run value ({value}). Must be "none", "server", or "client".')
 
 
+def duration_flag(value: str, flag: str, command: str) -> float:
+    """A pflag DurationVar's value in seconds: Go's time.ParseDuration (no ``d`` unit), its
+    error as pflag reports a bad flag value."""
+    from kubesim.clock import parse_duration
+
+    try:
+        return parse_duration(value, days=False)
+    except ValueError as e:
+        raise UsageError(f'invalid argument "{value}" for "{flag}" flag: {e}\n'
+                         f"See 'kubesim {command} --help' for usage.") from None
+
+
 def bool_flag_value(value, flag: str) -> bool:
     """A pflag bool flag's value (None: not given): strconv.ParseBool, else pflag's error naming
     the flag as its help does (``"-w, --watch"``)."""
