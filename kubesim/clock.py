@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import random
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 
 def parse_time(s: str) -> float:
@@ -24,7 +24,7 @@ def parse_time(s: str) -> float:
         s = s[:-1] + "+00:00"
     dt = datetime.fromisoformat(s)
     if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
+        dt = dt.replace(tzinfo=UTC)
     return dt.timestamp()
 
 
@@ -56,7 +56,7 @@ class Clock:
         self.pinned = pinned
 
     @classmethod
-    def from_env(cls, offset: float = 0.0, env: dict | None = None) -> "Clock":
+    def from_env(cls, offset: float = 0.0, env: dict | None = None) -> Clock:
         env = os.environ if env is None else env
         pinned = env.get("KUBESIM_NOW")
         return cls(offset, parse_time(pinned) if pinned else None)

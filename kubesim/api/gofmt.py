@@ -33,9 +33,8 @@ all use these.
 
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 __all__ = ["GO_FALSE", "GO_TRUE", "GoValue", "go_float", "go_json_float", "go_json_kind", "go_json_number", "go_parse_bool",
            "go_parse_int64", "go_quote", "go_sprint", "go_string_slice"]
@@ -102,7 +101,7 @@ def go_json_float(f: float) -> str:
     return sign + _fmt_f(digits, point)
 
 
-def go_json_number(v: int | float) -> str:
+def go_json_number(v: float) -> str:
     """A JSON number as ``json.Marshal`` writes it: an int's digits, a float as :func:`go_json_float`."""
     return go_json_float(v) if isinstance(v, float) else str(v)
 

@@ -273,7 +273,7 @@ def _parse_cached(s: str) -> _Parsed:
     return _parse(s)
 
 
-def _as_text(q: str | int | float) -> str:
+def _as_text(q: str | float) -> str:
     if isinstance(q, str):
         return q
     if isinstance(q, bool):
@@ -284,7 +284,7 @@ def _as_text(q: str | int | float) -> str:
     raise TypeError(f"a quantity must be a string or a number, not {type(q).__name__}")
 
 
-def _parsed(q: str | int | float) -> _Parsed:
+def _parsed(q: str | float) -> _Parsed:
     return _parse_cached(q if type(q) is str else _as_text(q))
 
 
@@ -317,7 +317,7 @@ def _from_fraction(value: Fraction | int) -> tuple[int, int]:
 # --- public API ----------------------------------------------------------------------------
 
 
-def parse_quantity(q: str | int | float | Fraction) -> Fraction:
+def parse_quantity(q: str | float | Fraction) -> Fraction:
     """The exact value of a quantity (ParseQuantity), as a Fraction.
 
     Strings follow upstream's grammar and rounding; ints are read as the JSON number they are
@@ -330,7 +330,7 @@ def parse_quantity(q: str | int | float | Fraction) -> Fraction:
     return _to_fraction(p.mantissa, p.exponent, q)
 
 
-def parse_quantity_with_format(q: str | int | float) -> tuple[Fraction, str]:
+def parse_quantity_with_format(q: str | float) -> tuple[Fraction, str]:
     """(value, format) where format is the Format upstream records while parsing."""
     p = _parsed(q)
     return _to_fraction(p.mantissa, p.exponent, q), p.fmt
@@ -357,7 +357,7 @@ def _scaled_fraction(value: Fraction, scale: int) -> int:
     return min(max(result, _INT64_MIN), _INT64_MAX)
 
 
-def value(q: str | int | float | Fraction) -> int:
+def value(q: str | float | Fraction) -> int:
     """Quantity.Value(): the value rounded up, away from zero, to an integer; saturates at
     the int64 rails like upstream (a 2^70-byte quantity reads as 2^63-1)."""
     if type(q) is str:
@@ -368,7 +368,7 @@ def value(q: str | int | float | Fraction) -> int:
     return _scaled(p.mantissa, p.exponent, 0)
 
 
-def milli_value(q: str | int | float | Fraction) -> int:
+def milli_value(q: str | float | Fraction) -> int:
     """Quantity.MilliValue(): ceil(q * 1000) away from zero, saturated at the int64 rails."""
     if type(q) is str:
         return _milli_str(q)
@@ -390,12 +390,12 @@ def _milli_str(s: str) -> int:
     return _scaled(p.mantissa, p.exponent, _MILLI)
 
 
-def cpu_milli(q: str | int | float | Fraction) -> int:
+def cpu_milli(q: str | float | Fraction) -> int:
     """A CPU quantity in millicores (``"250m"`` -> 250, ``2`` -> 2000)."""
     return milli_value(q)
 
 
-def mem_bytes(q: str | int | float | Fraction) -> int:
+def mem_bytes(q: str | float | Fraction) -> int:
     """A memory/storage quantity in bytes (``"1Gi"`` -> 1073741824)."""
     return value(q)
 
@@ -414,7 +414,7 @@ def format_quantity(amount: Fraction | int, fmt: str) -> str:
     return _format(mantissa, exponent, fmt)
 
 
-def canonical(q: str | int | float) -> str:
+def canonical(q: str | float) -> str:
     """ParseQuantity(q).String(): the form kubectl and the API server print back."""
     if type(q) is str:
         return _canonical_str(q)
@@ -444,7 +444,7 @@ class Quantity(NamedTuple):
             return self.text
         return format_quantity(self.value, self.format)
 
-    def add(self, other: "Quantity") -> "Quantity":
+    def add(self, other: Quantity) -> Quantity:
         """Quantity.Add: the sum, in this quantity's format unless this one is zero."""
         fmt = other.format if self.value == 0 else self.format
         return Quantity(self.value + other.value, fmt)
@@ -458,7 +458,7 @@ class Quantity(NamedTuple):
         return _scaled_fraction(self.value, 0)
 
 
-def parse(q: str | int | float) -> Quantity:
+def parse(q: str | float) -> Quantity:
     """ParseQuantity(q) as a :class:`Quantity`. Inputs as for :func:`parse_quantity`;
     ValueError with upstream's message when it does not parse."""
     text = q if type(q) is str else _as_text(q)

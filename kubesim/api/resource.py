@@ -40,8 +40,9 @@ condition, which cannot arise without running containers); pod-level status reso
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from kubesim.api import quantity as _quantity
 from kubesim.api.quantity import Quantity, parse_quantity
@@ -117,7 +118,7 @@ def is_pod_level_resources_set(pod: dict) -> bool:
 
 def is_pod_resize_infeasible(pod: dict) -> bool:
     """``IsPodResizeInfeasible``: the PodResizePending condition says Infeasible."""
-    return _resize_infeasible((pod.get("status") or {}))
+    return _resize_infeasible(pod.get("status") or {})
 
 
 def _resize_infeasible(status: dict) -> bool:

@@ -169,7 +169,7 @@ class LabelSelector:
     metav1.LabelSelector means); a selector with no requirements matches everything.
     """
 
-    __slots__ = ("_requirements", "_nothing")
+    __slots__ = ("_nothing", "_requirements")
 
     def __init__(self, requirements: list[Requirement] | tuple[Requirement, ...] = (), *,
                  nothing: bool = False) -> None:

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import json
 
-from kubesim.clock import format_micro_time, format_time
 from kubesim.apiserver.context import Cluster
+from kubesim.clock import format_micro_time, format_time
 
 
 def involved_ref(obj: dict) -> dict:
@@ -179,4 +179,4 @@ def recorded(cluster: Cluster, component: str, kind: str) -> set[tuple[str, str,
     return out
 
 
-__all__ = ["record", "eventf", "involved_ref", "format_micro_time"]
+__all__ = ["eventf", "format_micro_time", "involved_ref", "record"]

@@ -29,7 +29,10 @@ from __future__ import annotations
 import copy
 
 from kubesim.api import kinds, selectors
-from kubesim.api.policy.helpers import ordered_status, update_disruption_allowed_condition
+from kubesim.api.policy.helpers import (
+    ordered_status,
+    update_disruption_allowed_condition,
+)
 from kubesim.errors import Forbidden, NotFound, StatusError, TooManyRequests
 
 MAX_DISRUPTED_POD_SIZE = 2000
@@ -112,7 +115,7 @@ def _spares_unhealthy_pod(pdb: dict, pod: dict) -> bool:
         return True
     status = pdb.get("status") or {}
     desired = int(status.get("desiredHealthy") or 0)
-    return int(status.get("currentHealthy") or 0) >= desired and desired > 0
+    return int(status.get("currentHealthy") or 0) >= desired > 0
 
 
 def check_and_decrement(cluster, pdb: dict, pod_name: str, dry_run: bool) -> None:

@@ -252,7 +252,10 @@ def begin_deletion(obj: dict, propagation: str, now: float) -> dict | None:
         return None
     import copy
 
-    from kubesim.api.meta.helpers import FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS
+    from kubesim.api.meta.helpers import (
+        FINALIZER_DELETE_DEPENDENTS,
+        FINALIZER_ORPHAN_DEPENDENTS,
+    )
     from kubesim.clock import format_time
 
     new = copy.deepcopy(obj)

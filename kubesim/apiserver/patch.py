@@ -15,11 +15,14 @@ import re
 
 from kubesim.api.gofmt import go_quote, go_sprint
 from kubesim.api.kinds import KindInfo
-from kubesim.api.patch import (PatchFailure, decode_json_patch, json_merge_patch, json_patch,
-                               strategic_merge_patch)
+from kubesim.api.patch import (
+    PatchFailure,
+    decode_json_patch,
+    json_merge_patch,
+    json_patch,
+    strategic_merge_patch,
+)
 from kubesim.errors import BadRequest, RequestInvalid
-
-
 
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
@@ -40,7 +43,11 @@ def _drop_path(obj, path: str) -> None:
 def decode_like_the_server(obj: dict, info: KindInfo, warn: list[str], invalid_value: str) -> dict:
     """The typed decode of a patched object with ``fieldValidation=Warn``: a type mismatch is an
     Invalid ``patch`` error; unknown fields are dropped with one warning each."""
-    from kubesim.codec.schema import is_strict_message, schema_issues, validate_structure
+    from kubesim.codec.schema import (
+        is_strict_message,
+        schema_issues,
+        validate_structure,
+    )
 
     messages = validate_structure(obj)
     if messages and not all(is_strict_message(m) for m in messages):

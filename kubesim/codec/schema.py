@@ -439,7 +439,7 @@ class _Walker:
     ``server=True`` follows the API server's decoder (sorted keys, null accepted anywhere,
     integer ranges, quantity syntax); ``server=False`` follows the JSON schema exactly."""
 
-    __slots__ = ("defs", "root", "server", "issues")
+    __slots__ = ("defs", "issues", "root", "server")
 
     def __init__(self, compiled: dict, server: bool):
         self.defs = compiled["defs"]

@@ -22,7 +22,7 @@ the garbage collector finishes); ``record`` records an Event from ``component``.
 from __future__ import annotations
 
 import copy
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from kubesim.controllers.base import Change
 

@@ -25,7 +25,15 @@ import math
 from dataclasses import dataclass, field
 
 from kubesim.api import selectors
-from kubesim.api.meta.helpers import controller_ref, creation_time, labels_of, meta, name_of, new_controller_ref, uid_of
+from kubesim.api.meta.helpers import (
+    controller_ref,
+    creation_time,
+    labels_of,
+    meta,
+    name_of,
+    new_controller_ref,
+    uid_of,
+)
 from kubesim.api.names import MAX_NAME_LENGTH, random_string
 from kubesim.clock import format_time, parse_time
 
@@ -84,7 +92,7 @@ class View:
 
     @classmethod
     def from_store(cls, store, now: float, rng, kinds=("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Node",
-                                                      "ControllerRevision")) -> "View":
+                                                      "ControllerRevision")) -> View:
         """A view over a kubesim store (the engine's convenience; lists are sorted by namespace/name)."""
         return cls({k: store.list(k) for k in kinds}, now, rng)
 

@@ -18,10 +18,27 @@ from __future__ import annotations
 
 from kubesim.api import selectors
 from kubesim.api.apps.daemonset_util import TEMPLATE_GENERATION_ANNOTATION, get_patch
+from kubesim.api.meta.helpers import (
+    creation_time,
+    meta,
+    name_of,
+    new_controller_ref,
+    selector_of,
+    uid_of,
+)
 from kubesim.api.pods import tolerates
-from kubesim.api.meta.helpers import creation_time, meta, name_of, new_controller_ref, selector_of, uid_of
-from kubesim.controllers.base import (Change, Event, View, available_at, claim, deepcopy, is_pod_available,
-                                      is_pod_ready, is_pod_terminal, value_from_int_or_percent)
+from kubesim.controllers.base import (
+    Change,
+    Event,
+    View,
+    available_at,
+    claim,
+    deepcopy,
+    is_pod_available,
+    is_pod_ready,
+    is_pod_terminal,
+    value_from_int_or_percent,
+)
 from kubesim.controllers.hashing import compute_hash
 
 COMPONENT = "daemonset-controller"

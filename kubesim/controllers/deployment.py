@@ -17,10 +17,25 @@ upstream's level-triggered controllers converge. The deprecated in-object rollba
 from __future__ import annotations
 
 from kubesim.api.apps import deployment_util as adu
-from kubesim.api.meta.helpers import controller_ref, meta, name_of, new_controller_ref, selector_of, uid_of
+from kubesim.api.meta.helpers import (
+    controller_ref,
+    meta,
+    name_of,
+    new_controller_ref,
+    selector_of,
+    uid_of,
+)
 from kubesim.controllers import deployment_util as du
-from kubesim.controllers.base import (Change, Event, View, claim, deepcopy, get_condition, remove_condition,
-                                      set_condition)
+from kubesim.controllers.base import (
+    Change,
+    Event,
+    View,
+    claim,
+    deepcopy,
+    get_condition,
+    remove_condition,
+    set_condition,
+)
 from kubesim.controllers.hashing import compute_hash
 
 COMPONENT = "deployment-controller"
@@ -83,9 +98,7 @@ class _Sync:
                 self._sync_status_only()
                 return self.changes
             self._check_paused_conditions()
-            if spec.get("paused"):
-                self._sync()
-            elif self._is_scaling_event():
+            if spec.get("paused") or self._is_scaling_event():
                 self._sync()
             elif du.is_recreate(d):
                 self._rollout_recreate()

@@ -13,11 +13,23 @@ from __future__ import annotations
 
 import functools
 
-from kubesim.api.apps.deployment_util import (ANNOTATIONS_TO_SKIP, DESIRED_REPLICAS, MAX_REPLICAS, REVISION,
-                                              REVISION_HISTORY, find_new_replicaset, revision, sort_by_creation)
+from kubesim.api.apps.deployment_util import (
+    ANNOTATIONS_TO_SKIP,
+    DESIRED_REPLICAS,
+    MAX_REPLICAS,
+    REVISION,
+    REVISION_HISTORY,
+    find_new_replicaset,
+    revision,
+    sort_by_creation,
+)
 from kubesim.api.meta.helpers import creation_time, meta, name_of
 from kubesim.clock import parse_time
-from kubesim.controllers.base import get_condition, round_to_int32, value_from_int_or_percent
+from kubesim.controllers.base import (
+    get_condition,
+    round_to_int32,
+    value_from_int_or_percent,
+)
 
 MAX_REV_HISTORY_LENGTH_IN_CHARS = 2000
 MAX_INT32 = 2147483647
@@ -322,7 +334,7 @@ def deployment_complete(d: dict, status: dict) -> bool:
 
 def deployment_progressing(d: dict, new: dict) -> bool:
     old = d.get("status") or {}
-    g = lambda s, k: int(s.get(k) or 0)  # noqa: E731
+    g = lambda s, k: int(s.get(k) or 0)
     old_old = g(old, "replicas") - g(old, "updatedReplicas")
     new_old = g(new, "replicas") - g(new, "updatedReplicas")
     return g(new, "updatedReplicas") > g(old, "updatedReplicas") or new_old < old_old or \

@@ -30,12 +30,23 @@ from __future__ import annotations
 
 from kubesim.api import selectors
 from kubesim.api.meta.conditions import set_status_condition
-from kubesim.api.policy.helpers import (DISRUPTION_ALLOWED, conditions_are_up_to_date, ordered_status,
-                                        update_disruption_allowed_condition)
-from kubesim.clock import format_time, parse_timestamp
 from kubesim.api.meta.helpers import controller_ref, labels_of, meta, name_of, uid_of
-from kubesim.controllers.base import (Change, Event, IntOrStringError, View, deepcopy, is_pod_ready,
-                                      value_from_int_or_percent)
+from kubesim.api.policy.helpers import (
+    DISRUPTION_ALLOWED,
+    conditions_are_up_to_date,
+    ordered_status,
+    update_disruption_allowed_condition,
+)
+from kubesim.clock import format_time, parse_timestamp
+from kubesim.controllers.base import (
+    Change,
+    Event,
+    IntOrStringError,
+    View,
+    deepcopy,
+    is_pod_ready,
+    value_from_int_or_percent,
+)
 
 COMPONENT = "controllermanager"
 

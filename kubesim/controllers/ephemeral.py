@@ -21,8 +21,8 @@ The claim goes with the pod: the garbage collector deletes a claim whose owning 
 from __future__ import annotations
 
 from kubesim.api import volumes as V
-from kubesim.api.pods import has_ephemeral_volumes
 from kubesim.api.meta.helpers import meta
+from kubesim.api.pods import has_ephemeral_volumes
 from kubesim.controllers.base import Change, Event, View, deepcopy
 
 COMPONENT = "ephemeral_volume"

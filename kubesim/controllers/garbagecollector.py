@@ -27,7 +27,12 @@ exist. PersistentVolumeClaims are collected too: a generic ephemeral volume's cl
 
 from __future__ import annotations
 
-from kubesim.api.meta.helpers import FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS, meta, uid_of
+from kubesim.api.meta.helpers import (
+    FINALIZER_DELETE_DEPENDENTS,
+    FINALIZER_ORPHAN_DEPENDENTS,
+    meta,
+    uid_of,
+)
 from kubesim.controllers.base import Change, View, deepcopy, remove_finalizer
 
 COLLECTED_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "ControllerRevision", "PersistentVolumeClaim")

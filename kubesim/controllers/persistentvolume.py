@@ -42,8 +42,8 @@ from __future__ import annotations
 import re
 
 from kubesim.api import volumes as V
-from kubesim.clock import format_time
 from kubesim.api.meta.helpers import meta
+from kubesim.clock import format_time
 from kubesim.controllers.base import Change, Event, View, deepcopy
 
 COMPONENT = "persistentvolume-controller"
@@ -265,9 +265,7 @@ class _Sync:
     def sync_volume(self, pv: dict) -> None:
         ref = (pv.get("spec") or {}).get("claimRef")
         if not ref or not ref.get("uid"):
-            if ((pv.get("status") or {}).get("phase") or "Pending") in ("Pending", ""):
-                self.set_volume_phase(pv, "Available")
-            elif not ref and (pv.get("status") or {}).get("phase") == "Bound":
+            if ((pv.get("status") or {}).get("phase") or "Pending") in ("Pending", "") or not ref and (pv.get("status") or {}).get("phase") == "Bound":
                 self.set_volume_phase(pv, "Available")
             return
         claim = self.claims.get((ref.get("namespace") or "", ref.get("name") or ""))

@@ -16,11 +16,30 @@ status carries ``terminatingReplicas``.
 
 from __future__ import annotations
 
-from kubesim.api.meta.helpers import controller_ref, labels_of, meta, name_of, selector_of, uid_of
-from kubesim.controllers.base import (Change, Event, View, available_at, claim, deepcopy, get_condition,
-                                      is_pod_active, is_pod_available, is_pod_ready, is_pod_terminating,
-                                      pod_from_template, rank_pods_for_deletion)
 from kubesim.api import selectors
+from kubesim.api.meta.helpers import (
+    controller_ref,
+    labels_of,
+    meta,
+    name_of,
+    selector_of,
+    uid_of,
+)
+from kubesim.controllers.base import (
+    Change,
+    Event,
+    View,
+    available_at,
+    claim,
+    deepcopy,
+    get_condition,
+    is_pod_active,
+    is_pod_available,
+    is_pod_ready,
+    is_pod_terminating,
+    pod_from_template,
+    rank_pods_for_deletion,
+)
 
 COMPONENT = "replicaset-controller"
 BURST_REPLICAS = 500

@@ -95,8 +95,8 @@ def _kubeadm_control_plane(cluster: Cluster) -> None:
     """What ``kubeadm init`` leaves on the control-plane node: its kubelet registered and the
     static pod manifests of kube-apiserver, etcd, kube-controller-manager and kube-scheduler in
     its staticPodPath (the kubelet turns them into mirror pods in kube-system)."""
-    from kubesim.controlplane.components import register_nodes, static_pod_path
     from kubesim.api.nodes import internal_ip
+    from kubesim.controlplane.components import register_nodes, static_pod_path
     from kubesim.kubelet.staticpods import write_control_plane
 
     register_nodes(cluster)

@@ -152,8 +152,8 @@ def apply_changes(cluster: Cluster, changes, wake_at=None) -> bool:
     """Apply controller-style ``Change`` lists (controllers/base.py) through the API server's
     operations: pods are created with admission and defaults and deleted gracefully."""
     from kubesim.api import kinds
-    from kubesim.controllers import apply
     from kubesim.apiserver import objects
+    from kubesim.controllers import apply
 
     store = cluster.store
 

@@ -47,7 +47,9 @@ def is_pending(pod: dict) -> bool:
 
 
 def _key(pod: dict) -> str:
-    from kubesim.scheduler.framework.types import pod_key  # the queue's own key (the uid)
+    from kubesim.scheduler.framework.types import (
+        pod_key,  # the queue's own key (the uid)
+    )
 
     return pod_key(pod)
 

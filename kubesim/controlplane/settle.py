@@ -9,7 +9,7 @@ expiring), so read-only commands stay fast and rewrite nothing.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from kubesim.apiserver.context import Cluster
 

@@ -16,7 +16,6 @@ from kubesim.api import kinds
 from kubesim.api.pods import is_mirror_pod
 from kubesim.errors import NotFound, StatusError, TooManyRequests, UsageError
 
-
 DAEMONSET_FATAL = "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)"
 DAEMONSET_WARNING = "ignoring DaemonSet-managed Pods"
 LOCAL_STORAGE_FATAL = "Pods with local storage (use --delete-emptydir-data to override)"

@@ -17,8 +17,17 @@ from dataclasses import dataclass
 from kubesim.api import kinds
 from kubesim.api.kinds import KindInfo
 from kubesim.codec.load import Document
-from kubesim.errors import (Aggregate, BadRequest, ClientValidationError, Invalid, KubesimError, NotFound, RawError,
-                            UsageError, required)
+from kubesim.errors import (
+    Aggregate,
+    BadRequest,
+    ClientValidationError,
+    Invalid,
+    KubesimError,
+    NotFound,
+    RawError,
+    UsageError,
+    required,
+)
 
 NO_RESOURCES = ("You must provide one or more resources by argument or filename.\n"
                 "Example resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n"

@@ -22,9 +22,9 @@ static pod, device plugins, topology/CPU/memory managers, sysctls, AppArmor.
 
 from __future__ import annotations
 
-from kubesim.api.pods import MIRROR_POD_ANNOTATION
-
 from fractions import Fraction
+
+from kubesim.api.pods import MIRROR_POD_ANNOTATION
 
 OUT_OF = {"cpu": "OutOfcpu", "memory": "OutOfmemory", "ephemeral-storage": "OutOfephemeral-storage",
           "pods": "OutOfpods"}

@@ -18,8 +18,8 @@ conditions themselves are status.py.
 from __future__ import annotations
 
 from kubesim.api.pods import qos_class
-from kubesim.kubelet import status
 from kubesim.clock import format_duration
+from kubesim.kubelet import status
 from kubesim.kubelet.format import format_time, pod_ref
 from kubesim.kubelet.pods import image_ref
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import hashlib
 
-from kubesim.kubelet.behaviour import Behaviour
 from kubesim.clock import format_duration
+from kubesim.kubelet.behaviour import Behaviour
 from kubesim.kubelet.pods import image_ref
 from kubesim.kubelet.probes import resolve_container_port
 from kubesim.kubelet.shell import FOREVER, RunContext, run_program

@@ -19,7 +19,9 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 
-from kubesim import SERVER_VERSION as KUBELET_VERSION  # the kubelet of the emulated release
+from kubesim import (
+    SERVER_VERSION as KUBELET_VERSION,  # the kubelet of the emulated release
+)
 from kubesim.api.nodes import KUBELET_STOPPED_ANNOTATION, internal_ip
 from kubesim.clock import format_time
 

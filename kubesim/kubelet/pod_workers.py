@@ -39,6 +39,7 @@ import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from kubesim.api.nodes import kubelet_stopped
 from kubesim.api.pods import MIRROR_POD_ANNOTATION, is_mirror_pod, qos_class
 from kubesim.clock import parse_timestamp
 from kubesim.kubelet import probes, status
@@ -51,8 +52,11 @@ from kubesim.kubelet.kuberuntime_container import ContainerRuntime
 from kubesim.kubelet.kuberuntime_manager import ALIVE, RuntimeManager
 from kubesim.kubelet.memory import new_memory, recover_memory
 from kubesim.kubelet.node import internal_ip
-from kubesim.api.nodes import kubelet_stopped
-from kubesim.kubelet.overrides import BEHAVIOUR_ANNOTATION, PROBE_FAILURE_ANNOTATION, override_for
+from kubesim.kubelet.overrides import (
+    BEHAVIOUR_ANNOTATION,
+    PROBE_FAILURE_ANNOTATION,
+    override_for,
+)
 from kubesim.kubelet.pods import allocate_ip
 from kubesim.kubelet.probe_workers import ProbeWorkers
 from kubesim.kubelet.recorder import EventRecorder
@@ -350,7 +354,7 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
         worker.generate_pod_status(now)
     worker.run_until(now)
     if not mem.get("removed"):
-        worker.generate_pod_status(mem["t"] if mem["t"] < now else now)
+        worker.generate_pod_status(min(now, mem["t"]))
     events.flush(pod, record, host)
     remove = bool(mem.get("removed"))
     after = json.dumps(pod.get("status"), sort_keys=True, default=str)

@@ -10,7 +10,6 @@ import hashlib
 import ipaddress
 
 
-
 def image_ref(image: str) -> tuple[str, str]:
     """(status.image, status.imageID) as containerd reports them for a reference."""
     name = image

@@ -60,7 +60,7 @@ class ProbeWorkers:
             if probe["next"] is None and self.probe_is_active(name, kind):
                 spec = self.probe_specs[name][kind]
                 probe["next"] = probes.first_probing_tick(self.memory["epoch"], spec, record["start"],
-                                                          t if t > record["start"] else record["start"])
+                                                          max(record["start"], t))
                 if probe["next"] < t - EPS:
                     probe["next"] = probes.first_tick_at_or_after(self.memory["epoch"], spec.period, t)
                 probe["next"] = self._first_unspent_tick(name, kind, probe["next"])

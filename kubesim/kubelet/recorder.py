@@ -11,8 +11,8 @@ message; the count grows and lastTimestamp moves).
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 
 @dataclass

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import os
 
-from kubesim.api.pods import MIRROR_POD_ANNOTATION, is_mirror_pod
 from kubesim.api.nodes import kubelet_stopped
+from kubesim.api.pods import MIRROR_POD_ANNOTATION, is_mirror_pod
 from kubesim.kubelet import pod_workers as L
 from kubesim.kubelet import staticpods as SP
 

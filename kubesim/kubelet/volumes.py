@@ -74,9 +74,9 @@ def waiting_status(pod: dict, node: dict, now_stamp: str) -> dict:
     PodInitializing with init containers), PodReadyToStartContainers False, the host IP.
     ``startTime`` is left to the sync that starts the containers, so their timeline begins
     then."""
+    from kubesim.api.nodes import internal_ip
     from kubesim.api.pods import qos_class
     from kubesim.kubelet import status as S
-    from kubesim.api.nodes import internal_ip
     from kubesim.kubelet.kubelet_pods import volume_mount_statuses
 
     spec = pod.get("spec") or {}

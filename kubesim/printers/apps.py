@@ -8,8 +8,16 @@ DaemonSet's ``FormatLabelSelector`` (``<none>``).
 
 from __future__ import annotations
 
-
-from kubesim.printers.tables import Column, INVALID, NONE, PrintContext, age, format_labels, object_meta, status_int
+from kubesim.printers.tables import (
+    INVALID,
+    NONE,
+    Column,
+    PrintContext,
+    age,
+    format_labels,
+    object_meta,
+    status_int,
+)
 
 
 def layout_container_cells(obj: dict) -> tuple[str, str]:

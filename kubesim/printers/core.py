@@ -10,10 +10,19 @@ counts data and binaryData keys).
 
 from __future__ import annotations
 
-
-from kubesim.printers.age import human_duration, parse_timestamp, translate_timestamp_since
-from kubesim.printers.tables import Column, NONE, PrintContext, UNKNOWN, age, object_meta
-
+from kubesim.printers.age import (
+    human_duration,
+    parse_timestamp,
+    translate_timestamp_since,
+)
+from kubesim.printers.tables import (
+    NONE,
+    UNKNOWN,
+    Column,
+    PrintContext,
+    age,
+    object_meta,
+)
 
 NODE_UNREACHABLE_POD_REASON = "NodeLost"  # pkg/util/node.NodeUnreachablePodReason
 

@@ -5,7 +5,6 @@ Upstream: pkg/printers/internalversion/printers.go: ``printPodDisruptionBudget``
 
 from __future__ import annotations
 
-
 from kubesim.printers.tables import Column, PrintContext, age, object_meta, status_int
 
 

@@ -5,7 +5,6 @@ Upstream: pkg/printers/internalversion/printers.go: ``printPriorityClass``.
 
 from __future__ import annotations
 
-
 from kubesim.printers.tables import Column, PrintContext, age, go_bool_cell, object_meta
 
 

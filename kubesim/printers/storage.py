@@ -6,9 +6,7 @@ Upstream: pkg/printers/internalversion/printers.go: ``printStorageClass`` (`` (d
 
 from __future__ import annotations
 
-
 from kubesim.printers.tables import Column, PrintContext, age, go_bool_cell, object_meta
-
 
 DEFAULT_CLASS_ANNOTATIONS = ("storageclass.kubernetes.io/is-default-class",
                              "storageclass.beta.kubernetes.io/is-default-class")

@@ -23,8 +23,8 @@ Printers never fetch: every function takes the objects it prints and a :class:`P
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from kubesim.printers.age import translate_timestamp_since
 

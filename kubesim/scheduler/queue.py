@@ -18,8 +18,8 @@ through ``to_dict``/``from_dict`` so the engine can keep it between commands.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from kubesim.scheduler.framework.interface import QueuedPodInfo
 from kubesim.scheduler.framework.types import pod_key, pod_priority
@@ -36,7 +36,7 @@ DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION = 300.0
 class _PodRef:
     """Enough of a PodInfo for QueueSort plugins (priority and the pod)."""
 
-    __slots__ = ("pod", "key", "priority")
+    __slots__ = ("key", "pod", "priority")
 
     def __init__(self, pod: dict) -> None:
         self.pod = pod
@@ -277,7 +277,7 @@ class SchedulingQueue:
 
     @classmethod
     def from_dict(cls, d: dict, less=None, pre_enqueue=None,
-                  pods: dict[str, dict] | None = None) -> "SchedulingQueue":
+                  pods: dict[str, dict] | None = None) -> SchedulingQueue:
         """Rebuild; with ``pods`` (key -> current pod) entries get fresh pod objects and
         entries whose pod is gone are dropped."""
         q = cls(less=less, pre_enqueue=pre_enqueue,

@@ -44,10 +44,19 @@ from operator import eq
 from typing import TYPE_CHECKING
 
 from kubesim.clock import format_duration
-from kubesim.scheduler.explain import (base_explanation, explain_nodes, filter_verdicts,
-                                       pre_filter_rejection_verdicts)
+from kubesim.scheduler.explain import (
+    base_explanation,
+    explain_nodes,
+    filter_verdicts,
+    pre_filter_rejection_verdicts,
+)
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.runtime import Framework, NodeToStatus, ScoreTable, go_list
+from kubesim.scheduler.framework.runtime import (
+    Framework,
+    NodeToStatus,
+    ScoreTable,
+    go_list,
+)
 from kubesim.scheduler.framework.status import _REJECTED as _REJECTED_CODES
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
@@ -148,8 +157,7 @@ def num_feasible_nodes_to_find(percentage: int, num_all_nodes: int) -> int:
         return num_all_nodes
     if percentage == 0:
         percentage = 50 - num_all_nodes // 125
-        if percentage < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND:
-            percentage = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND
+        percentage = max(percentage, MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND)
     n = num_all_nodes * percentage // 100
     return max(n, MIN_FEASIBLE_NODES_TO_FIND)
 

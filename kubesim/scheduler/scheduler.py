@@ -14,7 +14,7 @@ kubesim/scheduler/schedule_one.py). ``explain`` evaluates a pod without committi
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from kubesim.scheduler import config as schedconfig
 from kubesim.scheduler.framework.interface import Handle

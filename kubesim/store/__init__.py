@@ -16,8 +16,8 @@ import json
 import os
 import sqlite3
 import uuid
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from kubesim.errors import StateError
 
@@ -77,7 +77,7 @@ class Store:
         self.created_fresh = False
 
     # -- lifecycle -------------------------------------------------------------------------
-    def open(self) -> "Store":
+    def open(self) -> Store:
         d = self.directory
         try:
             d.mkdir(parents=True, exist_ok=True)

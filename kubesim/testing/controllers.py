@@ -9,7 +9,12 @@ import copy
 import random
 import uuid
 
-from kubesim.apiserver.objects import begin_deletion, prepare_for_create, prepare_for_update, validate
+from kubesim.apiserver.objects import (
+    begin_deletion,
+    prepare_for_create,
+    prepare_for_update,
+    validate,
+)
 from kubesim.clock import format_time, parse_time
 from kubesim.controllers import daemonset, deployment, garbagecollector, replicaset
 from kubesim.controllers.base import View

@@ -18,7 +18,14 @@ from __future__ import annotations
 import copy
 
 from kubesim.api.merge import LAST_APPLIED
-from kubesim.api.meta.helpers import controller_ref, creation_time, meta, name_of, selector_of, uid_of
+from kubesim.api.meta.helpers import (
+    controller_ref,
+    creation_time,
+    meta,
+    name_of,
+    selector_of,
+    uid_of,
+)
 
 REVISION = "deployment.kubernetes.io/revision"
 REVISION_HISTORY = "deployment.kubernetes.io/revision-history"

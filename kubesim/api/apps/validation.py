@@ -15,9 +15,15 @@ from kubesim.api import selectors
 from kubesim.api.core.podspec_validation import validate_pod_spec
 from kubesim.api.equality import drop_empty
 from kubesim.api.gofmt import GoValue
-from kubesim.api.meta.validation import (IS_NEGATIVE_ERROR, name_is_dns_subdomain, validate_annotations,
-                                         validate_label_selector, validate_labels, validate_object_meta,
-                                         validate_object_meta_update)
+from kubesim.api.meta.validation import (
+    IS_NEGATIVE_ERROR,
+    name_is_dns_subdomain,
+    validate_annotations,
+    validate_label_selector,
+    validate_labels,
+    validate_object_meta,
+    validate_object_meta_update,
+)
 from kubesim.errors import FieldError, forbidden, invalid, required, unsupported
 
 SELECTOR_MISMATCH = "`selector` does not match template `labels`"

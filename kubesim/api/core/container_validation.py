@@ -30,7 +30,14 @@ from kubesim.api.meta.validation import (
     name_is_dns_subdomain,
     not_found,
 )
-from kubesim.errors import FieldError, duplicate, forbidden, invalid, required, unsupported
+from kubesim.errors import (
+    FieldError,
+    duplicate,
+    forbidden,
+    invalid,
+    required,
+    unsupported,
+)
 
 # kubesim.api.quantity (fractions, ~3 ms to import) is loaded when a quantity is first parsed;
 # its Quantity is imported for type checkers only (and typing, ~3 ms too, not at all).

@@ -16,7 +16,10 @@ one-source rule; sysctls, seccomp/AppArmor annotations; pod-level ``spec.resourc
 
 from __future__ import annotations
 
-from kubesim.api.core.container_validation import validate_containers, validate_init_containers
+from kubesim.api.core.container_validation import (
+    validate_containers,
+    validate_init_containers,
+)
 from kubesim.api.gofmt import GoValue, go_quote, go_string_slice
 from kubesim.api.meta.validation import (
     IS_NOT_POSITIVE_ERROR,
@@ -33,7 +36,14 @@ from kubesim.api.meta.validation import (
     validate_label_selector,
     validate_labels,
 )
-from kubesim.errors import FieldError, duplicate, forbidden, invalid, required, unsupported
+from kubesim.errors import (
+    FieldError,
+    duplicate,
+    forbidden,
+    invalid,
+    required,
+    unsupported,
+)
 
 _RESTART_POLICIES = ["Always", "OnFailure", "Never"]
 _DNS_POLICIES = ["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"]
@@ -195,7 +205,7 @@ def _validate_dns_config(cfg, policy: str, path: str) -> list[FieldError]:
         for i, s in enumerate(_list(cfg.get("searches"))):
             s = _str(s)
             if s != ".":
-                s = s[:-1] if s.endswith(".") else s
+                s = s.removesuffix(".")
                 errs.extend(invalid(f"{path}.searches[{i}]", s, m) for m in is_dns1123_subdomain_with_underscore(s))
         for i, o in enumerate(_list(cfg.get("options"))):
             if not _str(_dict(o).get("name")):

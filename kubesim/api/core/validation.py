@@ -33,8 +33,15 @@ from __future__ import annotations
 
 import re
 
-from kubesim.api.core.container_validation import parse_or_error, validate_resource_quantity_value
-from kubesim.api.core.podspec_validation import TAINT_EFFECTS, validate_pod_spec, validate_tolerations
+from kubesim.api.core.container_validation import (
+    parse_or_error,
+    validate_resource_quantity_value,
+)
+from kubesim.api.core.podspec_validation import (
+    TAINT_EFFECTS,
+    validate_pod_spec,
+    validate_tolerations,
+)
 from kubesim.api.equality import cmp_diff, semantic_equal
 from kubesim.api.gofmt import GoValue, go_quote, go_string_slice
 from kubesim.api.meta.validation import (
@@ -51,7 +58,14 @@ from kubesim.api.meta.validation import (
     validate_object_meta_update,
 )
 from kubesim.api.pods import MIRROR_POD_ANNOTATION
-from kubesim.errors import FieldError, duplicate, forbidden, invalid, required, unsupported
+from kubesim.errors import (
+    FieldError,
+    duplicate,
+    forbidden,
+    invalid,
+    required,
+    unsupported,
+)
 
 _MAX_INT32 = 2**31 - 1
 

@@ -11,6 +11,8 @@ server and kubectl all read metadata through these.
 
 from __future__ import annotations
 
+from datetime import UTC
+
 from kubesim.api import selectors
 
 # metav1.FinalizerOrphanDependents and FinalizerDeleteDependents
@@ -40,14 +42,14 @@ def creation_time(obj: dict) -> float:
     ts = meta(obj).get("creationTimestamp")
     if not ts:
         return 0.0
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     s = ts.strip()
     if s.endswith("Z") or s.endswith("z"):
         s = s[:-1] + "+00:00"
     dt = datetime.fromisoformat(s)
     if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
+        dt = dt.replace(tzinfo=UTC)
     return dt.timestamp()
 
 

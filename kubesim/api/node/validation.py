@@ -10,8 +10,14 @@ from __future__ import annotations
 
 from kubesim.api.core.container_validation import validate_resource_requirements
 from kubesim.api.core.podspec_validation import validate_tolerations
-from kubesim.api.meta.validation import (FIELD_IMMUTABLE_ERROR, name_is_dns_label, name_is_dns_subdomain,
-                                         validate_labels, validate_object_meta, validate_object_meta_update)
+from kubesim.api.meta.validation import (
+    FIELD_IMMUTABLE_ERROR,
+    name_is_dns_label,
+    name_is_dns_subdomain,
+    validate_labels,
+    validate_object_meta,
+    validate_object_meta_update,
+)
 from kubesim.errors import FieldError, invalid
 
 

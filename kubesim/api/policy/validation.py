@@ -15,10 +15,17 @@ memory addresses; kubesim prints a fixed ``0xc000000000``-style placeholder for 
 
 from __future__ import annotations
 
-from kubesim.api.apps.validation import is_not_more_than_100_percent, validate_positive_int_or_percent
+from kubesim.api.apps.validation import (
+    is_not_more_than_100_percent,
+    validate_positive_int_or_percent,
+)
 from kubesim.api.gofmt import GoValue
-from kubesim.api.meta.validation import (validate_label_selector, validate_object_meta, validate_object_meta_update,
-                                         validate_path_segment_name)
+from kubesim.api.meta.validation import (
+    validate_label_selector,
+    validate_object_meta,
+    validate_object_meta_update,
+    validate_path_segment_name,
+)
 from kubesim.errors import FieldError, invalid, unsupported
 
 UNHEALTHY_POD_EVICTION_POLICIES = ["AlwaysAllow", "IfHealthyBudget"]  # sets.NewString(...).List(): sorted

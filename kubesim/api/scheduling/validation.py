@@ -9,11 +9,19 @@ Priority admission plugin's check (``kubesim.apiserver.admission.priority``).
 
 from __future__ import annotations
 
-from kubesim.api.meta.validation import (FIELD_IMMUTABLE_ERROR, name_is_dns_subdomain, validate_object_meta,
-                                         validate_object_meta_update)
-from kubesim.api.scheduling.helpers import (HIGHEST_USER_DEFINABLE_PRIORITY, PREEMPTION_POLICIES,
-                                            SYSTEM_PRIORITY_CLASS_PREFIX, is_known_system_priority_class,
-                                            priority_value)
+from kubesim.api.meta.validation import (
+    FIELD_IMMUTABLE_ERROR,
+    name_is_dns_subdomain,
+    validate_object_meta,
+    validate_object_meta_update,
+)
+from kubesim.api.scheduling.helpers import (
+    HIGHEST_USER_DEFINABLE_PRIORITY,
+    PREEMPTION_POLICIES,
+    SYSTEM_PRIORITY_CLASS_PREFIX,
+    is_known_system_priority_class,
+    priority_value,
+)
 from kubesim.errors import FieldError, forbidden, invalid, required, unsupported
 
 

@@ -9,10 +9,24 @@ policy may not change, nor the binding mode; ``validateProvisioner``, ``validate
 
 from __future__ import annotations
 
-from kubesim.api.meta.validation import (FIELD_IMMUTABLE_ERROR, IS_NEGATIVE_ERROR, is_qualified_name,
-                                         is_valid_label_value, name_is_dns_subdomain, validate_label_name,
-                                         validate_object_meta, validate_object_meta_update)
-from kubesim.errors import FieldError, duplicate, forbidden, invalid, required, unsupported
+from kubesim.api.meta.validation import (
+    FIELD_IMMUTABLE_ERROR,
+    IS_NEGATIVE_ERROR,
+    is_qualified_name,
+    is_valid_label_value,
+    name_is_dns_subdomain,
+    validate_label_name,
+    validate_object_meta,
+    validate_object_meta_update,
+)
+from kubesim.errors import (
+    FieldError,
+    duplicate,
+    forbidden,
+    invalid,
+    required,
+    unsupported,
+)
 
 SC_RECLAIM_POLICIES = ["Delete", "Retain"]
 BINDING_MODES = ["Immediate", "WaitForFirstConsumer"]

@@ -33,12 +33,27 @@ ResourceQuota, NodeRestriction, the webhooks, ...) are not modelled.
 
 from __future__ import annotations
 
-from kubesim.apiserver.admission import (defaultstorageclass, defaulttolerationseconds, namespacelifecycle, nodetaint,
-                                         podtopologylabels, priority, runtimeclass, serviceaccount,
-                                         storageobjectinuseprotection)
-from kubesim.apiserver.admission.interfaces import CREATE, DELETE, UPDATE, Attributes, MutationPlugin, ValidationPlugin
+from kubesim.apiserver.admission import (
+    defaultstorageclass,
+    defaulttolerationseconds,
+    namespacelifecycle,
+    nodetaint,
+    podtopologylabels,
+    priority,
+    runtimeclass,
+    serviceaccount,
+    storageobjectinuseprotection,
+)
+from kubesim.apiserver.admission.interfaces import (
+    CREATE,
+    DELETE,
+    UPDATE,
+    Attributes,
+    MutationPlugin,
+    ValidationPlugin,
+)
 
-__all__ = ["CREATE", "DELETE", "UPDATE", "Attributes", "PLUGINS", "admit", "validate"]
+__all__ = ["CREATE", "DELETE", "PLUGINS", "UPDATE", "Attributes", "admit", "validate"]
 
 PLUGINS = (
     runtimeclass.RuntimeClass(),  # kubesim: first (upstream: after DefaultTolerationSeconds)

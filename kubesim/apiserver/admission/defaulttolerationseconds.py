@@ -9,7 +9,12 @@ Runs on pod creates and updates.
 
 from __future__ import annotations
 
-from kubesim.apiserver.admission.interfaces import CREATE, UPDATE, Attributes, MutationPlugin
+from kubesim.apiserver.admission.interfaces import (
+    CREATE,
+    UPDATE,
+    Attributes,
+    MutationPlugin,
+)
 
 DEFAULT_TOLERATION_SECONDS = 300
 NOT_READY_TAINT = "node.kubernetes.io/not-ready"

@@ -6,8 +6,8 @@ Upstream: staging/src/k8s.io/apiserver/pkg/admission/interfaces.go (``Attributes
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from kubesim.api import kinds
 from kubesim.errors import Forbidden

@@ -10,7 +10,12 @@ after admission, as it always has.
 
 from __future__ import annotations
 
-from kubesim.apiserver.admission.interfaces import DELETE, Attributes, ValidationPlugin, forbidden
+from kubesim.apiserver.admission.interfaces import (
+    DELETE,
+    Attributes,
+    ValidationPlugin,
+    forbidden,
+)
 
 IMMORTAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 

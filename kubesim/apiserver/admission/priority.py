@@ -15,8 +15,14 @@ Upstream: plugin/pkg/admission/priority/admission.go:
 from __future__ import annotations
 
 from kubesim.api.scheduling.helpers import SYSTEM_PRIORITY_CLASSES, priority_value
-from kubesim.apiserver.admission.interfaces import (CREATE, UPDATE, Attributes, MutationPlugin, ValidationPlugin,
-                                                    forbidden)
+from kubesim.apiserver.admission.interfaces import (
+    CREATE,
+    UPDATE,
+    Attributes,
+    MutationPlugin,
+    ValidationPlugin,
+    forbidden,
+)
 
 
 class Priority(MutationPlugin, ValidationPlugin):

@@ -14,7 +14,12 @@ The class's overhead is stored in canonical form, as the pod's own overhead is.
 
 from __future__ import annotations
 
-from kubesim.apiserver.admission.interfaces import CREATE, Attributes, MutationPlugin, forbidden
+from kubesim.apiserver.admission.interfaces import (
+    CREATE,
+    Attributes,
+    MutationPlugin,
+    forbidden,
+)
 
 
 class RuntimeClass(MutationPlugin):

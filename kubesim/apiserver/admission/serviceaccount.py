@@ -16,7 +16,12 @@ from __future__ import annotations
 
 from kubesim.api.names import generate_name
 from kubesim.api.pods import MIRROR_POD_ANNOTATION
-from kubesim.apiserver.admission.interfaces import CREATE, Attributes, MutationPlugin, forbidden
+from kubesim.apiserver.admission.interfaces import (
+    CREATE,
+    Attributes,
+    MutationPlugin,
+    forbidden,
+)
 
 TOKEN_VOLUME_PREFIX = "kube-api-access-"
 TOKEN_MOUNT_PATH = "/var/run/secrets/kubernetes.io/serviceaccount"

@@ -11,10 +11,24 @@ from __future__ import annotations
 from kubesim.errors import UsageError
 from kubesim.kubectl.cmd.util import dry_run_strategy
 from kubesim.kubectl.generate.configmap import config_map
-from kubesim.kubectl.generate.flags import (bool_flag, csv_flag, dry_run_flag, flag_error, int32_flag,
-                                            read_csv_line, unknown_flag, usage_error)
-from kubesim.kubectl.generate.objects import (PDB_VALUE, deployment, namespace_object, parse_to_label_selector,
-                                              pod_disruption_budget, priority_class)
+from kubesim.kubectl.generate.flags import (
+    bool_flag,
+    csv_flag,
+    dry_run_flag,
+    flag_error,
+    int32_flag,
+    read_csv_line,
+    unknown_flag,
+    usage_error,
+)
+from kubesim.kubectl.generate.objects import (
+    PDB_VALUE,
+    deployment,
+    namespace_object,
+    parse_to_label_selector,
+    pod_disruption_budget,
+    priority_class,
+)
 from kubesim.kubectl.generate.printing import check_output, submit
 
 

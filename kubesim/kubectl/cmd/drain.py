@@ -13,6 +13,7 @@ from kubesim.kubectl import drain as helper
 from kubesim.kubectl import resource
 from kubesim.kubectl.cmd.util import add_dry_run, dry_run_strategy, dry_suffix
 
+
 def add_flags(p):
     p.add_argument("nodes", nargs="*", metavar="NODE")
     p.add_argument("--force", action="store_true",

@@ -21,10 +21,13 @@ import json
 
 from kubesim.errors import KubesimError, RawError, StatusError, UsageError
 from kubesim.kubectl import polymorphichelpers as ph
-from kubesim.kubectl.cmd.util import bool_flag, change_cause, record_warning, result_line
+from kubesim.kubectl.cmd.util import (
+    bool_flag,
+    change_cause,
+    record_warning,
+    result_line,
+)
 from kubesim.kubectl.resource import NO_RESOURCES, resolve
-
-
 
 HEADER = ("# Please edit the object below. Lines beginning with a '#' will be ignored,\n"
           "# and an empty file will abort the edit. If an error occurs while saving this file will be\n"

@@ -12,8 +12,17 @@ import json
 
 from kubesim.errors import UsageError
 from kubesim.kubectl import polymorphichelpers as ph
-from kubesim.kubectl.cmd.util import (bool_flag, change_cause, check_output, comparable, dry_run_strategy,
-                                      dry_suffix, print_result, record_warning, result_line)
+from kubesim.kubectl.cmd.util import (
+    bool_flag,
+    change_cause,
+    check_output,
+    comparable,
+    dry_run_strategy,
+    dry_suffix,
+    print_result,
+    record_warning,
+    result_line,
+)
 from kubesim.kubectl.resource import NO_RESOURCES, resolve
 
 _PATCH_TYPES = ("json", "merge", "strategic")

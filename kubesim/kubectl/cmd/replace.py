@@ -11,10 +11,16 @@ import copy
 
 from kubesim.errors import Conflict, StatusError, UsageError, WithSource
 from kubesim.kubectl import polymorphichelpers as ph
-from kubesim.kubectl.cmd.util import (bool_flag, change_cause, check_output, dry_run_strategy, dry_suffix,
-                                      print_result, record_warning, result_line)
-
-
+from kubesim.kubectl.cmd.util import (
+    bool_flag,
+    change_cause,
+    check_output,
+    dry_run_strategy,
+    dry_suffix,
+    print_result,
+    record_warning,
+    result_line,
+)
 
 
 def add_flags(p):

@@ -14,8 +14,17 @@ from __future__ import annotations
 
 from kubesim.errors import UsageError
 from kubesim.kubectl import polymorphichelpers as ph
-from kubesim.kubectl.cmd.util import (add_dry_run, aggregate_lines, bool_flag_value, check_output, duration_flag,
-                                      dry_run_strategy, dry_suffix, objects_text, result_line)
+from kubesim.kubectl.cmd.util import (
+    add_dry_run,
+    aggregate_lines,
+    bool_flag_value,
+    check_output,
+    dry_run_strategy,
+    dry_suffix,
+    duration_flag,
+    objects_text,
+    result_line,
+)
 from kubesim.kubectl.resource import resolve
 
 _ROLLOUT = ("history", "pause", "restart", "resume", "status", "undo")

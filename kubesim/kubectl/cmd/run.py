@@ -8,8 +8,20 @@ from __future__ import annotations
 from kubesim.api.gofmt import go_quote
 from kubesim.errors import UsageError
 from kubesim.kubectl.cmd.util import dry_run_strategy
-from kubesim.kubectl.generate.flags import bool_flag, dry_run_flag, go_atoi, int32_wrap, usage_error
-from kubesim.kubectl.generate.objects import is_image_reference, parse_annotations, parse_envs, parse_labels, pod
+from kubesim.kubectl.generate.flags import (
+    bool_flag,
+    dry_run_flag,
+    go_atoi,
+    int32_wrap,
+    usage_error,
+)
+from kubesim.kubectl.generate.objects import (
+    is_image_reference,
+    parse_annotations,
+    parse_envs,
+    parse_labels,
+    pod,
+)
 from kubesim.kubectl.generate.printing import check_output, submit
 
 

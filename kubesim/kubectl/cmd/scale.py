@@ -8,8 +8,18 @@ from __future__ import annotations
 
 from kubesim.errors import UsageError
 from kubesim.kubectl import polymorphichelpers as ph
-from kubesim.kubectl.cmd.util import (add_dry_run, bool_flag, change_cause, check_output, dry_run_strategy, duration_flag,
-                                      dry_suffix, print_result, record_warning, result_line)
+from kubesim.kubectl.cmd.util import (
+    add_dry_run,
+    bool_flag,
+    change_cause,
+    check_output,
+    dry_run_strategy,
+    dry_suffix,
+    duration_flag,
+    print_result,
+    record_warning,
+    result_line,
+)
 from kubesim.kubectl.resource import resolve
 
 

@@ -7,9 +7,19 @@ from __future__ import annotations
 
 from kubesim.errors import UsageError
 from kubesim.kubectl import polymorphichelpers as ph
-from kubesim.kubectl.cmd.util import (add_dry_run, aggregate_lines, bool_flag, change_cause, check_output,
-                                      comparable, dry_run_strategy, dry_suffix, print_result, record_warning,
-                                      result_line)
+from kubesim.kubectl.cmd.util import (
+    add_dry_run,
+    aggregate_lines,
+    bool_flag,
+    change_cause,
+    check_output,
+    comparable,
+    dry_run_strategy,
+    dry_suffix,
+    print_result,
+    record_warning,
+    result_line,
+)
 from kubesim.kubectl.resource import NO_RESOURCES, resolve
 
 

@@ -13,9 +13,25 @@ empty where kubectl fails.
 
 from __future__ import annotations
 
-
-from kubesim.kubectl.describe.core import controlled_by, describe_containers, describe_topology_spread, describe_volumes
-from kubesim.kubectl.describe.writer import DescribeContext, LEVEL_0, LEVEL_1, PrefixWriter, describe_events, format_label_selector, format_rfc1123z, object_meta, print_annotations_multiline, print_labels_multiline, print_tolerations_multiline
+from kubesim.kubectl.describe.core import (
+    controlled_by,
+    describe_containers,
+    describe_topology_spread,
+    describe_volumes,
+)
+from kubesim.kubectl.describe.writer import (
+    LEVEL_0,
+    LEVEL_1,
+    DescribeContext,
+    PrefixWriter,
+    describe_events,
+    format_label_selector,
+    format_rfc1123z,
+    object_meta,
+    print_annotations_multiline,
+    print_labels_multiline,
+    print_tolerations_multiline,
+)
 
 
 def describe_pod_template(template: dict | None, w: PrefixWriter) -> None:

@@ -29,7 +29,30 @@ from kubesim.printers.core import find_node_roles
 TYPE_CHECKING = False  # (typing costs ~3 ms to import)
 if TYPE_CHECKING:
     from kubesim.api.quantity import Quantity
-from kubesim.kubectl.describe.writer import DescribeContext, LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3, PrefixWriter, describe_events, describe_resources, format_label_selector, format_rfc1123z, go_bool, object_meta, parse_list, parse_quantity, print_annotations_multiline, print_bool, print_labels_multiline, print_taints_multiline, print_tolerations_multiline, quantity_string, string_or_none, zero_quantity
+from kubesim.kubectl.describe.writer import (
+    LEVEL_0,
+    LEVEL_1,
+    LEVEL_2,
+    LEVEL_3,
+    DescribeContext,
+    PrefixWriter,
+    describe_events,
+    describe_resources,
+    format_label_selector,
+    format_rfc1123z,
+    go_bool,
+    object_meta,
+    parse_list,
+    parse_quantity,
+    print_annotations_multiline,
+    print_bool,
+    print_labels_multiline,
+    print_taints_multiline,
+    print_tolerations_multiline,
+    quantity_string,
+    string_or_none,
+    zero_quantity,
+)
 
 
 def describe_pod(pod: dict, ctx: DescribeContext) -> str:

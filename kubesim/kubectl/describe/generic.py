@@ -6,9 +6,16 @@ Upstream: staging/src/k8s.io/kubectl/pkg/describe/describe.go (``genericDescribe
 
 from __future__ import annotations
 
-
 from kubesim.api.gofmt import go_sprint
-from kubesim.kubectl.describe.writer import DescribeContext, LEVEL_0, PrefixWriter, describe_events, object_meta, print_annotations_multiline, print_labels_multiline
+from kubesim.kubectl.describe.writer import (
+    LEVEL_0,
+    DescribeContext,
+    PrefixWriter,
+    describe_events,
+    object_meta,
+    print_annotations_multiline,
+    print_labels_multiline,
+)
 
 
 def _camelcase_split(s: str) -> list[str]:

@@ -6,10 +6,22 @@ Upstream: staging/src/k8s.io/kubectl/pkg/describe/describe.go (``describePersist
 
 from __future__ import annotations
 
-
+from kubesim.kubectl.describe.writer import (
+    LEVEL_0,
+    LEVEL_1,
+    LEVEL_2,
+    DescribeContext,
+    PrefixWriter,
+    describe_events,
+    format_rfc1123z,
+    go_bool,
+    go_string_slice_v,
+    object_meta,
+    print_annotations_multiline,
+    print_labels_multiline,
+    quantity_string,
+)
 from kubesim.printers.age import translate_timestamp_since
-from kubesim.kubectl.describe.writer import DescribeContext, LEVEL_0, LEVEL_1, LEVEL_2, PrefixWriter, describe_events, format_rfc1123z, go_bool, go_string_slice_v, object_meta, print_annotations_multiline, print_labels_multiline, quantity_string
-
 
 _ACCESS_MODES = (("ReadWriteOnce", "RWO"), ("ReadOnlyMany", "ROX"), ("ReadWriteMany", "RWX"),
                  ("ReadWriteOncePod", "RWOP"))

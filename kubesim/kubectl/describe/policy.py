@@ -5,8 +5,16 @@ Upstream: staging/src/k8s.io/kubectl/pkg/describe/describe.go (``describePodDisr
 
 from __future__ import annotations
 
-
-from kubesim.kubectl.describe.writer import DescribeContext, LEVEL_0, LEVEL_2, PrefixWriter, describe_events, format_label_selector, int_or_string_text, object_meta
+from kubesim.kubectl.describe.writer import (
+    LEVEL_0,
+    LEVEL_2,
+    DescribeContext,
+    PrefixWriter,
+    describe_events,
+    format_label_selector,
+    int_or_string_text,
+    object_meta,
+)
 
 
 def describe_pdb(pdb: dict, ctx: DescribeContext) -> str:

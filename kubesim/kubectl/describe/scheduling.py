@@ -5,8 +5,15 @@ Upstream: staging/src/k8s.io/kubectl/pkg/describe/describe.go (``describePriorit
 
 from __future__ import annotations
 
-
-from kubesim.kubectl.describe.writer import DescribeContext, LEVEL_0, PrefixWriter, describe_events, format_labels, go_bool, object_meta
+from kubesim.kubectl.describe.writer import (
+    LEVEL_0,
+    DescribeContext,
+    PrefixWriter,
+    describe_events,
+    format_labels,
+    go_bool,
+    object_meta,
+)
 
 
 def describe_priority_class(pc: dict, ctx: DescribeContext) -> str:

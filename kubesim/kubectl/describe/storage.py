@@ -6,8 +6,23 @@ Upstream: staging/src/k8s.io/kubectl/pkg/describe/describe.go (``describeStorage
 
 from __future__ import annotations
 
-
-from kubesim.kubectl.describe.writer import DescribeContext, LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3, LEVEL_4, PrefixWriter, describe_events, format_labels, format_rfc1123z, go_string_slice_v, object_meta, print_annotations_multiline, print_bool, print_labels_multiline
+from kubesim.kubectl.describe.writer import (
+    LEVEL_0,
+    LEVEL_1,
+    LEVEL_2,
+    LEVEL_3,
+    LEVEL_4,
+    DescribeContext,
+    PrefixWriter,
+    describe_events,
+    format_labels,
+    format_rfc1123z,
+    go_string_slice_v,
+    object_meta,
+    print_annotations_multiline,
+    print_bool,
+    print_labels_multiline,
+)
 
 
 def describe_storage_class(sc: dict, ctx: DescribeContext) -> str:

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from kubesim.printers.age import parse_timestamp, translate_timestamp_since
 from kubesim.printers.tabwriter import tabwrite
 
-
 TYPE_CHECKING = False  # (typing costs ~3 ms to import)
 
 
@@ -162,8 +161,7 @@ def print_annotations_multiline(w: PrefixWriter, title: str, annotations: dict |
         if i != 0:
             w.write(LEVEL_0, indent)
         value = str(annotations[key])
-        if value.endswith("\n"):
-            value = value[:-1]
+        value = value.removesuffix("\n")
         if len(value) + len(key) + 2 > MAX_ANNOTATION_LEN or "\n" in value:
             w.write(LEVEL_0, f"{key}:\n")
             for s in value.split("\n"):

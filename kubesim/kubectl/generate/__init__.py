@@ -26,8 +26,6 @@ a typed object, would keep Go order. What kubesim leaves out is listed in ``UNSU
 
 from __future__ import annotations
 
-
-
 # What kubectl's generators offer that kubesim does not (yet): attach/interactive ``run``, ``--expose``
 # (no Service kind), ``--overrides``, ``--save-config``, the go-template printers.
 UNSUPPORTED = ("run -i/-t/--attach/--rm", "run --expose", "run --overrides", "--save-config",

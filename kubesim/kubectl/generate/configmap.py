@@ -8,7 +8,6 @@ pkg/util/hash/hash.go (ConfigMapHash).
 
 from __future__ import annotations
 
-
 from kubesim.api.gofmt import go_quote
 from kubesim.errors import UsageError
 from kubesim.kubectl.generate.objects import metadata

@@ -13,7 +13,6 @@ import re
 
 from kubesim.errors import UsageError
 
-
 # github.com/distribution/reference's ReferenceRegexp, anchored
 _ALNUM = r"[a-z0-9]+"
 

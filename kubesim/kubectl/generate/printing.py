@@ -12,7 +12,6 @@ import json
 
 from kubesim.errors import Invalid, StatusError, UsageError
 
-
 _PRINT_FORMATS = ("go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,"
                   "template,templatefile,yaml")
 

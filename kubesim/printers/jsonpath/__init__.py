@@ -41,7 +41,7 @@ from typing import Any
 
 from kubesim.api.gofmt import go_json, go_quote, go_sharp_v
 from kubesim.printers.jsonpath.errors import EXECUTE_ERROR, PARSE_ERROR, JSONPathError
-from kubesim.printers.jsonpath.evaluate import EvalError, Evaluator, to_text, normalize
+from kubesim.printers.jsonpath.evaluate import EvalError, Evaluator, normalize, to_text
 from kubesim.printers.jsonpath.node import NO_VALUE, ListNode
 from kubesim.printers.jsonpath.parser import Parser
 

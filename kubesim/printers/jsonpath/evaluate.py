@@ -13,9 +13,21 @@ from typing import Any
 
 from kubesim.api.gofmt import go_json, go_sprint, go_type_name
 from kubesim.printers.jsonpath.errors import ERR_BAD_COMPARISON, ERR_BAD_COMPARISON_TYPE
-from kubesim.printers.jsonpath.node import (NO_VALUE, ListNode, TextNode, FieldNode, ArrayNode, FilterNode,
-                                            IntNode, FloatNode, BoolNode, WildcardNode, RecursiveNode,
-                                            UnionNode, IdentifierNode)
+from kubesim.printers.jsonpath.node import (
+    NO_VALUE,
+    ArrayNode,
+    BoolNode,
+    FieldNode,
+    FilterNode,
+    FloatNode,
+    IdentifierNode,
+    IntNode,
+    ListNode,
+    RecursiveNode,
+    TextNode,
+    UnionNode,
+    WildcardNode,
+)
 
 _INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1

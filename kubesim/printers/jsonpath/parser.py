@@ -10,10 +10,21 @@ import re
 
 from kubesim.api.gofmt import go_parse_int64
 from kubesim.printers.jsonpath.errors import JSONPathError
-from kubesim.printers.jsonpath.node import (ListNode, TextNode, FieldNode, Param, ArrayNode, FilterNode,
-                                            IntNode, FloatNode, BoolNode, WildcardNode, RecursiveNode,
-                                            UnionNode, IdentifierNode)
-
+from kubesim.printers.jsonpath.node import (
+    ArrayNode,
+    BoolNode,
+    FieldNode,
+    FilterNode,
+    FloatNode,
+    IdentifierNode,
+    IntNode,
+    ListNode,
+    Param,
+    RecursiveNode,
+    TextNode,
+    UnionNode,
+    WildcardNode,
+)
 
 _EOF = None
 _TERMINATORS = frozenset(" \t\r\n.,[]$@{}")

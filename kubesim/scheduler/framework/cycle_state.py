@@ -19,7 +19,7 @@ class StateNotFound(KeyError):
 
 
 class CycleState:
-    __slots__ = ("_storage", "skip_filter_plugins", "skip_score_plugins", "skip_pre_bind_plugins")
+    __slots__ = ("_storage", "skip_filter_plugins", "skip_pre_bind_plugins", "skip_score_plugins")
 
     def __init__(self) -> None:
         self._storage: dict[str, Any] = {}
@@ -45,7 +45,7 @@ class CycleState:
     def delete(self, key: str) -> None:
         self._storage.pop(key, None)
 
-    def clone(self) -> "CycleState":
+    def clone(self) -> CycleState:
         out = CycleState()
         for k, v in self._storage.items():
             c = getattr(v, "clone", None)

@@ -14,14 +14,15 @@ nodes as :class:`~kubesim.scheduler.framework.types.NodeInfo`. Statuses: ``None`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:  # pragma: no cover
     from kubesim.scheduler.framework.cycle_state import CycleState
     from kubesim.scheduler.framework.snapshot import Snapshot
-    from kubesim.scheduler.framework.types import NodeInfo, PodInfo
     from kubesim.scheduler.framework.status import Status
+    from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 MAX_NODE_SCORE = 100
 MIN_NODE_SCORE = 0
@@ -68,7 +69,7 @@ class PostFilterResult:
 class QueuedPodInfo:
     """What QueueSort compares: the pod plus when it (re)entered the queue."""
 
-    pod_info: "PodInfo"
+    pod_info: PodInfo
     timestamp: float = 0.0
     attempts: int = 0
     unschedulable_count: int = 0
@@ -94,7 +95,7 @@ class Handle:
     False (explain-schedule evaluating a pod) requests are dropped.
     """
 
-    def __init__(self, snapshot: "Snapshot | None" = None, log=None) -> None:
+    def __init__(self, snapshot: Snapshot | None = None, log=None) -> None:
         from kubesim.scheduler.framework.snapshot import Snapshot
 
         self.snapshot: Snapshot = snapshot if snapshot is not None else Snapshot()
@@ -114,7 +115,7 @@ class Handle:
         """``NominatedPodsForNode``: pods nominated to run on the node (status.nominatedNodeName)."""
         return self.nominated.get(node_name) or []
 
-    def request(self, op: str, obj: dict, events: "list[tuple] | None" = None) -> None:
+    def request(self, op: str, obj: dict, events: list[tuple] | None = None) -> None:
         """Ask the API server to ``op`` (``update``, ``update_status`` or ``delete``) ``obj``,
         then record ``events`` about it: (type, reason, action, note, related object or None),
         as the scheduler's events.k8s.io recorder's Eventf takes them."""
@@ -133,7 +134,7 @@ class Plugin:
 
 
 class PreEnqueuePlugin(Plugin):
-    def pre_enqueue(self, pod: "PodInfo") -> "Status | None":
+    def pre_enqueue(self, pod: PodInfo) -> Status | None:
         raise NotImplementedError
 
 
@@ -145,18 +146,18 @@ class QueueSortPlugin(Plugin):
 class PreFilterExtensions:
     """Incremental updates of PreFilter state when pods are added/removed (preemption, nomination)."""
 
-    def add_pod(self, state: "CycleState", pod_to_schedule: "PodInfo", pod_to_add: "PodInfo",
-                node_info: "NodeInfo") -> "Status | None":
+    def add_pod(self, state: CycleState, pod_to_schedule: PodInfo, pod_to_add: PodInfo,
+                node_info: NodeInfo) -> Status | None:
         return None
 
-    def remove_pod(self, state: "CycleState", pod_to_schedule: "PodInfo",
-                   pod_to_remove: "PodInfo", node_info: "NodeInfo") -> "Status | None":
+    def remove_pod(self, state: CycleState, pod_to_schedule: PodInfo,
+                   pod_to_remove: PodInfo, node_info: NodeInfo) -> Status | None:
         return None
 
 
 class PreFilterPlugin(Plugin):
-    def pre_filter(self, state: "CycleState", pod: "PodInfo", nodes: "list[NodeInfo]"
-                   ) -> "tuple[PreFilterResult | None, Status | None]":
+    def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+                   ) -> tuple[PreFilterResult | None, Status | None]:
         raise NotImplementedError
 
     def pre_filter_extensions(self) -> PreFilterExtensions | None:
@@ -164,11 +165,11 @@ class PreFilterPlugin(Plugin):
 
 
 class FilterPlugin(Plugin):
-    def filter(self, state: "CycleState", pod: "PodInfo", node: "NodeInfo") -> "Status | None":
+    def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
         raise NotImplementedError
 
-    def filter_fn(self, state: "CycleState", pod: "PodInfo"
-                  ) -> "Callable[[NodeInfo], Status | None] | None":
+    def filter_fn(self, state: CycleState, pod: PodInfo
+                  ) -> Callable[[NodeInfo], Status | None] | None:
         """This cycle's Filter as a one-argument function (a fast path for many nodes), or None
         when the plugin passes every node for this pod. Must agree with ``filter``."""
         filt = self.filter
@@ -178,19 +179,19 @@ class FilterPlugin(Plugin):
 class NodeToStatusReader:
     """Read-only node -> status view given to PostFilter plugins (``NodeToStatusReader``)."""
 
-    def get(self, node_name: str) -> "Status | None":  # pragma: no cover - interface
+    def get(self, node_name: str) -> Status | None:  # pragma: no cover - interface
         raise NotImplementedError
 
 
 class PostFilterPlugin(Plugin):
-    def post_filter(self, state: "CycleState", pod: "PodInfo", node_to_status: NodeToStatusReader
-                    ) -> "tuple[PostFilterResult | None, Status | None]":
+    def post_filter(self, state: CycleState, pod: PodInfo, node_to_status: NodeToStatusReader
+                    ) -> tuple[PostFilterResult | None, Status | None]:
         raise NotImplementedError
 
 
 class PreScorePlugin(Plugin):
-    def pre_score(self, state: "CycleState", pod: "PodInfo", nodes: "list[NodeInfo]"
-                  ) -> "Status | None":
+    def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+                  ) -> Status | None:
         raise NotImplementedError
 
 
@@ -203,16 +204,16 @@ class ScorePlugin(Plugin):
     # must agree with ``normalize_score``; None means the framework uses ``normalize_score``.
     normalize_list: ClassVar[Callable | None] = None
 
-    def score(self, state: "CycleState", pod: "PodInfo", node: "NodeInfo"
-              ) -> "tuple[int, Status | None]":
+    def score(self, state: CycleState, pod: PodInfo, node: NodeInfo
+              ) -> tuple[int, Status | None]:
         raise NotImplementedError
 
-    def normalize_score(self, state: "CycleState", pod: "PodInfo", scores: list[NodeScore]
-                        ) -> "Status | None":
+    def normalize_score(self, state: CycleState, pod: PodInfo, scores: list[NodeScore]
+                        ) -> Status | None:
         return None
 
-    def score_nodes(self, state: "CycleState", pod: "PodInfo", nodes: "list[NodeInfo]"
-                    ) -> "list[int] | Status":
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+                    ) -> list[int] | Status:
         """Score every node at once (a fast path); must agree with ``score``."""
         out = []
         for node in nodes:
@@ -231,31 +232,31 @@ class ScorePlugin(Plugin):
 
 
 class ReservePlugin(Plugin):
-    def reserve(self, state: "CycleState", pod: "PodInfo", node_name: str) -> "Status | None":
+    def reserve(self, state: CycleState, pod: PodInfo, node_name: str) -> Status | None:
         raise NotImplementedError
 
-    def unreserve(self, state: "CycleState", pod: "PodInfo", node_name: str) -> None:
+    def unreserve(self, state: CycleState, pod: PodInfo, node_name: str) -> None:
         raise NotImplementedError
 
 
 class PermitPlugin(Plugin):
-    def permit(self, state: "CycleState", pod: "PodInfo", node_name: str
-               ) -> "tuple[Status | None, float]":
+    def permit(self, state: CycleState, pod: PodInfo, node_name: str
+               ) -> tuple[Status | None, float]:
         raise NotImplementedError
 
 
 class PreBindPlugin(Plugin):
-    def pre_bind(self, state: "CycleState", pod: "PodInfo", node_name: str) -> "Status | None":
+    def pre_bind(self, state: CycleState, pod: PodInfo, node_name: str) -> Status | None:
         raise NotImplementedError
 
 
 class BindPlugin(Plugin):
-    def bind(self, state: "CycleState", pod: "PodInfo", node_name: str) -> "Status | None":
+    def bind(self, state: CycleState, pod: PodInfo, node_name: str) -> Status | None:
         raise NotImplementedError
 
 
 class PostBindPlugin(Plugin):
-    def post_bind(self, state: "CycleState", pod: "PodInfo", node_name: str) -> None:
+    def post_bind(self, state: CycleState, pod: PodInfo, node_name: str) -> None:
         raise NotImplementedError
 
 

@@ -26,8 +26,14 @@ from functools import lru_cache
 
 from kubesim.api import quantity as _quantity
 from kubesim.api.quantity import parse_quantity
-from kubesim.api.resource import (EXACT, Amounts, PodResourcesOptions, is_pod_level_requests_set,
-                                  pod_requests, status_resources_matter)
+from kubesim.api.resource import (
+    EXACT,
+    Amounts,
+    PodResourcesOptions,
+    is_pod_level_requests_set,
+    pod_requests,
+    status_resources_matter,
+)
 
 CPU = "cpu"
 MEMORY = "memory"

@@ -34,9 +34,10 @@ from __future__ import annotations
 import copy
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from kubesim.scheduler.framework.interface import PostFilterResult
 from kubesim.scheduler.framework.status import Code, Status
@@ -124,8 +125,7 @@ def earliest_pod_start_time(victims: list[PodInfo]) -> float | None:
     for p in victims:
         if p.priority == max_priority:
             t = pod_start_time(p.pod)
-            if t < earliest:
-                earliest = t
+            earliest = min(earliest, t)
         elif p.priority > max_priority:
             max_priority = p.priority
             earliest = pod_start_time(p.pod)
@@ -282,7 +282,7 @@ class Evaluator:
     ``select_victims_on_node(fwk, state, pod, node_info, pdbs)`` and
     ``ordered_score_funcs(candidates)``."""
 
-    def __init__(self, plugin_name: str, handle: "Handle", interface) -> None:
+    def __init__(self, plugin_name: str, handle: Handle, interface) -> None:
         self.plugin_name = plugin_name
         self.handle = handle
         self.interface = interface
@@ -293,8 +293,8 @@ class Evaluator:
             h.log(level, site, message, kv)
 
     # -- Preempt ---------------------------------------------------------------------------
-    def preempt(self, fwk: "Framework", state: "CycleState", pod: PodInfo,
-                m: "NodeToStatusReader") -> tuple[PostFilterResult | None, Status]:
+    def preempt(self, fwk: Framework, state: CycleState, pod: PodInfo,
+                m: NodeToStatusReader) -> tuple[PostFilterResult | None, Status]:
         analysis = Analysis()
         state.write(ANALYSIS_KEY, analysis)
         full = pod.full_name
@@ -342,8 +342,8 @@ class Evaluator:
         self.prepare_candidate_async(best, pod)
         return PostFilterResult(best.name, mode_override=True), Status(Code.Success)
 
-    def find_candidates(self, fwk: "Framework", state: "CycleState", all_nodes: list[NodeInfo],
-                        pod: PodInfo, m: "NodeToStatusReader", analysis: Analysis
+    def find_candidates(self, fwk: Framework, state: CycleState, all_nodes: list[NodeInfo],
+                        pod: PodInfo, m: NodeToStatusReader, analysis: Analysis
                         ) -> tuple[list[Candidate], dict[str, Status], Status, Status | None]:
         potential: list[NodeInfo] = []
         for ni in all_nodes:
@@ -368,7 +368,7 @@ class Evaluator:
                                                        num, analysis)
         return cands, statuses, default_absent, err
 
-    def dry_run_preemption(self, fwk: "Framework", state: "CycleState", pod: PodInfo,
+    def dry_run_preemption(self, fwk: Framework, state: CycleState, pod: PodInfo,
                            potential: list[NodeInfo], pdbs: list[dict], offset: int,
                            num_candidates: int, analysis: Analysis | None = None
                            ) -> tuple[list[Candidate], dict[str, Status], Status | None]:

@@ -19,17 +19,37 @@ Error texts are upstream's, with Go's ``%q`` rendered as a double-quoted string.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import add, mul
-from typing import Callable, Iterable
 
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (
-    EXTENSION_POINTS, MAX_NODE_SCORE, MAX_TOTAL_SCORE, MIN_NODE_SCORE, BindPlugin, FilterPlugin,
-    Handle, NodeScore, NodeToStatusReader, PermitPlugin, Plugin, PostBindPlugin, PostFilterPlugin,
-    PostFilterResult, PreBindPlugin, PreEnqueuePlugin, PreFilterPlugin, PreFilterResult,
-    PreScorePlugin, QueueSortPlugin, ReservePlugin, ScorePlugin, merge_pre_filter_results)
+    EXTENSION_POINTS,
+    MAX_NODE_SCORE,
+    MAX_TOTAL_SCORE,
+    MIN_NODE_SCORE,
+    BindPlugin,
+    FilterPlugin,
+    Handle,
+    NodeScore,
+    NodeToStatusReader,
+    PermitPlugin,
+    Plugin,
+    PostBindPlugin,
+    PostFilterPlugin,
+    PostFilterResult,
+    PreBindPlugin,
+    PreEnqueuePlugin,
+    PreFilterPlugin,
+    PreFilterResult,
+    PreScorePlugin,
+    QueueSortPlugin,
+    ReservePlugin,
+    ScorePlugin,
+    merge_pre_filter_results,
+)
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
@@ -54,7 +74,7 @@ def go_list(items: Iterable[str]) -> str:
 class NodeToStatus(NodeToStatusReader):
     """Statuses of rejected nodes plus one status for the nodes not listed (``NodeToStatus``)."""
 
-    __slots__ = ("statuses", "absent")
+    __slots__ = ("absent", "statuses")
 
     def __init__(self) -> None:
         self.statuses: dict[str, Status] = {}

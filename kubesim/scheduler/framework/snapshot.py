@@ -15,12 +15,16 @@ up to date from informers.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterable
 from contextlib import contextmanager
-from typing import Iterable
 
-from kubesim.scheduler.framework.types import (NO_IMAGE_STATES, ImageStateSummary, NodeInfo,
-                                               PodInfo, affinity_epoch)
-
+from kubesim.scheduler.framework.types import (
+    NO_IMAGE_STATES,
+    ImageStateSummary,
+    NodeInfo,
+    PodInfo,
+    affinity_epoch,
+)
 
 # -- node tree ---------------------------------------------------------------------------------
 _NO_LABEL = object()
@@ -84,7 +88,7 @@ def gc_paused():
 class Snapshot:
     """The node infos of one scheduling cycle, in the node tree's order, plus lookups."""
 
-    __slots__ = ("node_info_list", "node_info_map", "image_states", "_affinity_lists")
+    __slots__ = ("_affinity_lists", "image_states", "node_info_list", "node_info_map")
 
     def __init__(self, node_infos: list[NodeInfo] | None = None) -> None:
         self.node_info_list: list[NodeInfo] = list(node_infos or [])
@@ -94,7 +98,7 @@ class Snapshot:
         self._affinity_lists: tuple | None = None
 
     @classmethod
-    def build(cls, nodes: list[dict], pods: Iterable[dict | PodInfo] = ()) -> "Snapshot":
+    def build(cls, nodes: list[dict], pods: Iterable[dict | PodInfo] = ()) -> Snapshot:
         snap = cls.of_nodes(nodes)
         node_info_map = snap.node_info_map
         for p in pods:
@@ -114,7 +118,7 @@ class Snapshot:
         return snap
 
     @classmethod
-    def of_nodes(cls, nodes: list[dict]) -> "Snapshot":
+    def of_nodes(cls, nodes: list[dict]) -> Snapshot:
         """The first half of ``build``: the nodes (in node tree order) and images, no pods
         yet. Pods may then be appended to ``NodeInfo.pods`` in order, followed by
         ``account_appended_pods``, which makes it the same as ``build`` with those pods."""

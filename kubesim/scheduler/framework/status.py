@@ -31,7 +31,7 @@ _REJECTED = frozenset((Code.Unschedulable, Code.UnschedulableAndUnresolvable, Co
 class Status:
     """The result of running a plugin: a code, the reasons users read, and who said so."""
 
-    __slots__ = ("code", "reasons", "err", "plugin")
+    __slots__ = ("code", "err", "plugin", "reasons")
 
     def __init__(self, code: Code = Code.Success, *reasons: str, err: str | None = None,
                  plugin: str = "") -> None:
@@ -74,15 +74,15 @@ class Status:
         return self.message()
 
     # -- writers ----------------------------------------------------------------------------
-    def with_plugin(self, plugin: str) -> "Status":
+    def with_plugin(self, plugin: str) -> Status:
         self.plugin = plugin
         return self
 
-    def with_error(self, err: str) -> "Status":
+    def with_error(self, err: str) -> Status:
         self.err = err
         return self
 
-    def clone(self) -> "Status":
+    def clone(self) -> Status:
         return Status(self.code, *self.reasons, err=self.err, plugin=self.plugin)
 
     def __eq__(self, other: object) -> bool:

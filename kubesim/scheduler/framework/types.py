@@ -14,19 +14,26 @@ A PodInfo's requests come from :mod:`kubesim.scheduler.framework.pod_resources`
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Iterable, Mapping
 
-from kubesim.scheduler.framework.pod_resources import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS,
-                                                       is_scalar_resource_name, milli_of,
-                                                       pod_info_requests, units_of)
+from kubesim.scheduler.framework.pod_resources import (
+    CPU,
+    EPHEMERAL_STORAGE,
+    MEMORY,
+    PODS,
+    is_scalar_resource_name,
+    milli_of,
+    pod_info_requests,
+    units_of,
+)
 
 
 # -- Resource ---------------------------------------------------------------------------------
 class Resource:
     """Integer resource amounts: millicores, bytes, pod slots and scalar resources."""
 
-    __slots__ = ("milli_cpu", "memory", "ephemeral_storage", "allowed_pod_number", "scalar")
+    __slots__ = ("allowed_pod_number", "ephemeral_storage", "memory", "milli_cpu", "scalar")
 
     def __init__(self, milli_cpu: int = 0, memory: int = 0, ephemeral_storage: int = 0,
                  allowed_pod_number: int = 0, scalar: dict[str, int] | None = None) -> None:
@@ -37,7 +44,7 @@ class Resource:
         self.scalar = scalar if scalar is not None else {}
 
     @classmethod
-    def from_list(cls, rl: dict | None) -> "Resource":
+    def from_list(cls, rl: dict | None) -> Resource:
         """``NewResource``: a ResourceList (strings or exact numbers) converted."""
         r = cls()
         r.add_list(rl)
@@ -75,7 +82,7 @@ class Resource:
                 self.scalar[name] = max(self.scalar.get(name, 0), v)
 
     @classmethod
-    def from_ints(cls, reqs: dict[str, int]) -> "Resource":
+    def from_ints(cls, reqs: dict[str, int]) -> Resource:
         """``from_list`` of a list already converted (cpu in millicores, the rest in units)."""
         r = cls()
         for name, v in reqs.items():
@@ -91,7 +98,7 @@ class Resource:
                 r.scalar[name] = r.scalar.get(name, 0) + v
         return r
 
-    def add(self, other: "Resource", sign: int = 1) -> None:
+    def add(self, other: Resource, sign: int = 1) -> None:
         self.milli_cpu += sign * other.milli_cpu
         self.memory += sign * other.memory
         self.ephemeral_storage += sign * other.ephemeral_storage
@@ -102,7 +109,7 @@ class Resource:
         return (self.milli_cpu == 0 and self.memory == 0 and self.ephemeral_storage == 0
                 and not self.scalar)
 
-    def clone(self) -> "Resource":
+    def clone(self) -> Resource:
         return Resource(self.milli_cpu, self.memory, self.ephemeral_storage,
                         self.allowed_pod_number, dict(self.scalar))
 
@@ -180,7 +187,7 @@ class HostPortInfo(dict):
                 return True
         return False
 
-    def clone(self) -> "HostPortInfo":
+    def clone(self) -> HostPortInfo:
         out = HostPortInfo()
         for k, v in self.items():
             out[k] = set(v)
@@ -239,9 +246,22 @@ class PodInfo:
     """A pod with what the scheduler precomputes about it. ``requests`` (a Resource) and
     ``host_ports`` (a tuple) are read-only: pods requesting the same share one Resource."""
 
-    __slots__ = ("pod", "key", "namespace", "name", "priority", "requests", "non0_cpu", "non0_mem",
-                 "host_ports", "has_affinity", "has_required_anti_affinity", "node_name",
-                 "scratch", "_request_lists")
+    __slots__ = (
+        "_request_lists",
+        "has_affinity",
+        "has_required_anti_affinity",
+        "host_ports",
+        "key",
+        "name",
+        "namespace",
+        "node_name",
+        "non0_cpu",
+        "non0_mem",
+        "pod",
+        "priority",
+        "requests",
+        "scratch",
+    )
 
     def __init__(self, pod: dict) -> None:
         meta = pod.get("metadata") or {}
@@ -287,7 +307,7 @@ class PodInfo:
             rl = self._request_lists = _request_lists(*pod_info_requests(self.pod))
         return rl
 
-    def assumed_on(self, node_name: str) -> "PodInfo":
+    def assumed_on(self, node_name: str) -> PodInfo:
         """This pod as assumed onto a node: a copy of the manifest with spec.nodeName set and
         the same precomputed data (requests do not change by binding)."""
         pod = dict(self.pod)
@@ -330,13 +350,13 @@ def affinity_epoch() -> int:
 
 _NO_PODS: tuple = ()
 _NO_TAINTS: tuple = ()
-NO_IMAGE_STATES: Mapping[str, "ImageStateSummary"] = MappingProxyType({})  # read-only
+NO_IMAGE_STATES: Mapping[str, ImageStateSummary] = MappingProxyType({})  # read-only
 
 
 class ImageStateSummary:
     """An image's size and how many nodes have it."""
 
-    __slots__ = ("size", "num_nodes")
+    __slots__ = ("num_nodes", "size")
 
     def __init__(self, size: int, num_nodes: int = 0) -> None:
         self.size = size
@@ -349,9 +369,23 @@ class ImageStateSummary:
 class NodeInfo:
     """Node-level aggregates: the node, its pods, requested/allocatable resources, ports, images."""
 
-    __slots__ = ("node", "name", "labels", "taints", "unschedulable", "pods", "pods_with_affinity",
-                 "pods_with_required_anti_affinity", "used_ports", "requested",
-                 "non_zero_requested", "allocatable", "image_states", "generation", "memo")
+    __slots__ = (
+        "allocatable",
+        "generation",
+        "image_states",
+        "labels",
+        "memo",
+        "name",
+        "node",
+        "non_zero_requested",
+        "pods",
+        "pods_with_affinity",
+        "pods_with_required_anti_affinity",
+        "requested",
+        "taints",
+        "unschedulable",
+        "used_ports",
+    )
 
     def __init__(self, node: dict | None = None, pods: Iterable[PodInfo] = ()) -> None:
         self.pods: list[PodInfo] = []
@@ -494,7 +528,7 @@ class NodeInfo:
                 self.used_ports.remove(ip, proto, port)
         self.generation += 1
 
-    def clone(self) -> "NodeInfo":
+    def clone(self) -> NodeInfo:
         """``Snapshot()``: a copy safe to add/remove pods on (the node object is shared)."""
         c = NodeInfo.__new__(NodeInfo)
         c.node = self.node

@@ -15,12 +15,19 @@ The Evaluator itself is kubesim.scheduler.framework.preemption.
 from __future__ import annotations
 
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.interface import (Handle, NodeToStatusReader, PostFilterPlugin,
-                                                   PostFilterResult)
-from kubesim.scheduler.framework.preemption import (Candidate, Evaluator,
-                                                    filter_pods_with_pdb_violation,
-                                                    pod_terminating_by_preemption,
-                                                    sort_by_importance)
+from kubesim.scheduler.framework.interface import (
+    Handle,
+    NodeToStatusReader,
+    PostFilterPlugin,
+    PostFilterResult,
+)
+from kubesim.scheduler.framework.preemption import (
+    Candidate,
+    Evaluator,
+    filter_pods_with_pdb_violation,
+    pod_terminating_by_preemption,
+    sort_by_importance,
+)
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
@@ -54,10 +61,8 @@ def validate_args(args: dict) -> list[str]:
 def calculate_num_candidates(num_nodes: int, percentage: int, absolute: int) -> int:
     """``calculateNumCandidates``: percentage of the nodes, at least ``absolute``, at most all."""
     n = num_nodes * percentage // 100
-    if n < absolute:
-        n = absolute
-    if n > num_nodes:
-        n = num_nodes
+    n = max(n, absolute)
+    n = min(n, num_nodes)
     return n
 
 

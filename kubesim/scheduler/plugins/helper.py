@@ -13,7 +13,7 @@ staging/src/k8s.io/component-helpers/scheduling/corev1/helpers.go
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from kubesim.api.selectors import LabelSelector, from_label_selector, selector_from_set
 from kubesim.scheduler.framework.interface import NodeScore
@@ -23,8 +23,7 @@ def default_normalize_score(max_priority: int, reverse: bool, scores: list[NodeS
     """Scale scores to [0, max_priority] by the maximum (optionally reversed), in place."""
     max_count = 0
     for s in scores:
-        if s.score > max_count:
-            max_count = s.score
+        max_count = max(max_count, s.score)
     if max_count == 0:
         if reverse:
             for s in scores:
@@ -41,8 +40,7 @@ def default_normalize_list(max_priority: int, reverse: bool, raw: Sequence[int])
     """``default_normalize_score`` on plain numbers, returning a new list (same arithmetic)."""
     max_count = 0
     for v in raw:
-        if v > max_count:
-            max_count = v
+        max_count = max(max_count, v)
     if max_count == 0:
         return [max_priority] * len(raw) if reverse else list(raw)
     if reverse:

@@ -48,14 +48,21 @@ Legacy names: MatchInterPodAffinity / InterPodAffinityPriority.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Mapping
 
 from kubesim.api.selectors import LabelSelector, from_label_selector
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.interface import (MAX_NODE_SCORE, FilterPlugin, Handle,
-                                                   NodeScore, PreFilterExtensions,
-                                                   PreFilterPlugin, PreScorePlugin, ScorePlugin)
+from kubesim.scheduler.framework.interface import (
+    MAX_NODE_SCORE,
+    FilterPlugin,
+    Handle,
+    NodeScore,
+    PreFilterExtensions,
+    PreFilterPlugin,
+    PreScorePlugin,
+    ScorePlugin,
+)
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
@@ -165,9 +172,18 @@ class PodAffinityInfo:
     which keeps the pod in the cache with the other groups).
     """
 
-    __slots__ = ("pod", "namespace", "labels", "match_key", "required_affinity",
-                 "required_anti_affinity", "preferred_affinity", "preferred_anti_affinity",
-                 "error", "scores_incoming")
+    __slots__ = (
+        "error",
+        "labels",
+        "match_key",
+        "namespace",
+        "pod",
+        "preferred_affinity",
+        "preferred_anti_affinity",
+        "required_affinity",
+        "required_anti_affinity",
+        "scores_incoming",
+    )
 
     def __init__(self, pod: dict, namespace: str) -> None:
         meta = pod.get("metadata") or {}
@@ -285,7 +301,7 @@ class _PreFilterState:
     # Topology keys seen in existing_anti_affinity_counts (a superset after RemovePod).
     existing_keys: set[str]
 
-    def clone(self) -> "_PreFilterState":
+    def clone(self) -> _PreFilterState:
         return replace(self, existing_anti_affinity_counts=dict(self.existing_anti_affinity_counts),
                        affinity_counts=dict(self.affinity_counts),
                        anti_affinity_counts=dict(self.anti_affinity_counts),

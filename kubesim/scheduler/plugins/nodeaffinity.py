@@ -18,12 +18,22 @@ from __future__ import annotations
 
 from kubesim.api.selectors import node_selector_matches, node_selector_term_matches
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.interface import (MAX_NODE_SCORE, FilterPlugin, Handle,
-                                                   NodeScore, PreFilterPlugin, PreFilterResult,
-                                                   PreScorePlugin, ScorePlugin)
+from kubesim.scheduler.framework.interface import (
+    MAX_NODE_SCORE,
+    FilterPlugin,
+    Handle,
+    NodeScore,
+    PreFilterPlugin,
+    PreFilterResult,
+    PreScorePlugin,
+    ScorePlugin,
+)
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
-from kubesim.scheduler.plugins.helper import default_normalize_list, default_normalize_score
+from kubesim.scheduler.plugins.helper import (
+    default_normalize_list,
+    default_normalize_score,
+)
 
 NAME = "NodeAffinity"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -64,7 +74,7 @@ class RequiredNodeAffinity:
         self.node_selector = node_selector
 
     @classmethod
-    def of(cls, pod: dict) -> "RequiredNodeAffinity":
+    def of(cls, pod: dict) -> RequiredNodeAffinity:
         spec = pod.get("spec") or {}
         na = ((spec.get("affinity") or {}).get("nodeAffinity")) or {}
         return cls(spec.get("nodeSelector"), na.get("requiredDuringSchedulingIgnoredDuringExecution"))
@@ -83,7 +93,7 @@ class RequiredNodeAffinity:
                                     {"metadata.name": name} if name else {})
         return True
 
-    def clone(self) -> "RequiredNodeAffinity":
+    def clone(self) -> RequiredNodeAffinity:
         return self
 
 

@@ -13,7 +13,12 @@ from __future__ import annotations
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import FilterPlugin, PreFilterPlugin
 from kubesim.scheduler.framework.status import Code, Status
-from kubesim.scheduler.framework.types import HostPortInfo, NodeInfo, PodInfo, host_ports
+from kubesim.scheduler.framework.types import (
+    HostPortInfo,
+    NodeInfo,
+    PodInfo,
+    host_ports,
+)
 
 NAME = "NodePorts"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME

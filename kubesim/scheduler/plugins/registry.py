@@ -19,14 +19,16 @@ from kubesim.scheduler.plugins.interpodaffinity import InterPodAffinity
 from kubesim.scheduler.plugins.nodeaffinity import NodeAffinity
 from kubesim.scheduler.plugins.nodename import NodeName
 from kubesim.scheduler.plugins.nodeports import NodePorts
-from kubesim.scheduler.plugins.noderesources.balanced_allocation import BalancedAllocation
+from kubesim.scheduler.plugins.noderesources.balanced_allocation import (
+    BalancedAllocation,
+)
 from kubesim.scheduler.plugins.noderesources.fit import Fit
 from kubesim.scheduler.plugins.nodeunschedulable import NodeUnschedulable
+from kubesim.scheduler.plugins.nodevolumelimits import NodeVolumeLimits
 from kubesim.scheduler.plugins.podtopologyspread.plugin import PodTopologySpread
 from kubesim.scheduler.plugins.prioritysort import PrioritySort
 from kubesim.scheduler.plugins.schedulinggates import SchedulingGates
 from kubesim.scheduler.plugins.tainttoleration import TaintToleration
-from kubesim.scheduler.plugins.nodevolumelimits import NodeVolumeLimits
 from kubesim.scheduler.plugins.volumebinding import VolumeBinding
 from kubesim.scheduler.plugins.volumerestrictions import VolumeRestrictions
 from kubesim.scheduler.plugins.volumezone import VolumeZone

@@ -13,14 +13,22 @@ Legacy names: PodToleratesNodeTaints / TaintTolerationPriority.
 from __future__ import annotations
 
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.interface import (MAX_NODE_SCORE, FilterPlugin, NodeScore,
-                                                   PreScorePlugin, ScorePlugin)
+from kubesim.scheduler.framework.interface import (
+    MAX_NODE_SCORE,
+    FilterPlugin,
+    NodeScore,
+    PreScorePlugin,
+    ScorePlugin,
+)
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
-from kubesim.scheduler.plugins.helper import (default_normalize_list, default_normalize_score,
-                                              do_not_schedule_taints,
-                                              find_matching_untolerated_taint,
-                                              tolerations_tolerate_taint)
+from kubesim.scheduler.plugins.helper import (
+    default_normalize_list,
+    default_normalize_score,
+    do_not_schedule_taints,
+    find_matching_untolerated_taint,
+    tolerations_tolerate_taint,
+)
 
 NAME = "TaintToleration"
 PRE_SCORE_STATE_KEY = "PreScore" + NAME

@@ -39,9 +39,15 @@ from dataclasses import dataclass, field
 
 from kubesim.api import volumes as V
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.interface import (FilterPlugin, PreBindPlugin, PreFilterPlugin,
-                                                   PreFilterResult, PreScorePlugin, ReservePlugin,
-                                                   ScorePlugin)
+from kubesim.scheduler.framework.interface import (
+    FilterPlugin,
+    PreBindPlugin,
+    PreFilterPlugin,
+    PreFilterResult,
+    PreScorePlugin,
+    ReservePlugin,
+    ScorePlugin,
+)
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
@@ -85,7 +91,7 @@ class _State:
     by_node: dict[str, PodVolumes] = field(default_factory=dict)
     all_bound: bool = False
 
-    def clone(self) -> "_State":
+    def clone(self) -> _State:
         return self  # shared across the cycle, as upstream's stateData
 
 

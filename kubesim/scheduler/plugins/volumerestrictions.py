@@ -23,7 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.interface import FilterPlugin, PreFilterExtensions, PreFilterPlugin
+from kubesim.scheduler.framework.interface import (
+    FilterPlugin,
+    PreFilterExtensions,
+    PreFilterPlugin,
+)
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
@@ -39,7 +43,7 @@ class _State:
     rwop_claims: frozenset  # "namespace/name" of the pod's ReadWriteOncePod claims
     conflicting: int
 
-    def clone(self) -> "_State":
+    def clone(self) -> _State:
         return self
 
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import copy
 
-from kubesim.api.pods import is_mirror_pod
-from kubesim.clock import format_time, parse_timestamp
 from kubesim.api.core.defaults import set_object_defaults_pod
+from kubesim.api.pods import is_mirror_pod
 from kubesim.apiserver.registry.rest import Strategy
+from kubesim.clock import format_time, parse_timestamp
 
 SCHEDULING_GATED_CONDITION = {"type": "PodScheduled", "status": "False", "lastProbeTime": None,
                               "lastTransitionTime": None, "reason": "SchedulingGated",

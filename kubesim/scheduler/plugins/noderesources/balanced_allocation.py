@@ -12,15 +12,21 @@ Legacy name: BalancedResourceAllocation.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.interface import (MAX_NODE_SCORE, Handle, PreScorePlugin,
-                                                   ScorePlugin)
+from kubesim.scheduler.framework.interface import (
+    MAX_NODE_SCORE,
+    Handle,
+    PreScorePlugin,
+    ScorePlugin,
+)
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.noderesources.resource_allocation import (
-    ResourceAllocationScorer, resource_specs)
+    ResourceAllocationScorer,
+    resource_specs,
+)
 
 NAME = "NodeResourcesBalancedAllocation"
 PRE_SCORE_STATE_KEY = "PreScore" + NAME

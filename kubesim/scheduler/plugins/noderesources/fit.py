@@ -19,19 +19,35 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.interface import (FilterPlugin, Handle, PreFilterPlugin,
-                                                   PreScorePlugin, ScorePlugin)
-from kubesim.scheduler.framework.pod_resources import (CPU, EPHEMERAL_STORAGE, MEMORY, PODS,
-                                                       is_extended_resource_name,
-                                                       pod_requests_ints)
+from kubesim.scheduler.framework.interface import (
+    FilterPlugin,
+    Handle,
+    PreFilterPlugin,
+    PreScorePlugin,
+    ScorePlugin,
+)
+from kubesim.scheduler.framework.pod_resources import (
+    CPU,
+    EPHEMERAL_STORAGE,
+    MEMORY,
+    PODS,
+    is_extended_resource_name,
+    pod_requests_ints,
+)
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo, Resource
-from kubesim.scheduler.plugins.noderesources.least_allocated import least_resource_scorer
+from kubesim.scheduler.plugins.noderesources.least_allocated import (
+    least_resource_scorer,
+)
 from kubesim.scheduler.plugins.noderesources.most_allocated import most_resource_scorer
 from kubesim.scheduler.plugins.noderesources.requested_to_capacity_ratio import (
-    requested_to_capacity_ratio_scorer, scaled_shape)
+    requested_to_capacity_ratio_scorer,
+    scaled_shape,
+)
 from kubesim.scheduler.plugins.noderesources.resource_allocation import (
-    ResourceAllocationScorer, resource_specs)
+    ResourceAllocationScorer,
+    resource_specs,
+)
 
 NAME = "NodeResourcesFit"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME

@@ -8,7 +8,7 @@ integer arithmetic. Legacy name: LeastRequestedPriority.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from kubesim.scheduler.framework.interface import MAX_NODE_SCORE
 

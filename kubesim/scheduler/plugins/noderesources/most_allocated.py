@@ -8,7 +8,7 @@ Legacy name: MostRequestedPriority.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from kubesim.scheduler.framework.interface import MAX_NODE_SCORE
 
@@ -16,8 +16,7 @@ from kubesim.scheduler.framework.interface import MAX_NODE_SCORE
 def most_requested_score(requested: int, capacity: int) -> int:
     if capacity == 0:
         return 0
-    if requested > capacity:
-        requested = capacity
+    requested = min(requested, capacity)
     return requested * MAX_NODE_SCORE // capacity
 
 

@@ -10,7 +10,7 @@ Legacy name: RequestedToCapacityRatioPriority.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from kubesim.scheduler.framework.interface import MAX_NODE_SCORE
 from kubesim.scheduler.plugins.helper import build_broken_linear_function

@@ -11,10 +11,15 @@ zero allocatable are skipped; ``calculatePodResourceRequest`` applies the non-ze
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
-from kubesim.scheduler.framework.pod_resources import (CPU, EPHEMERAL_STORAGE, MEMORY,
-                                                       is_scalar_resource_name, pod_requests_ints)
+from kubesim.scheduler.framework.pod_resources import (
+    CPU,
+    EPHEMERAL_STORAGE,
+    MEMORY,
+    is_scalar_resource_name,
+    pod_requests_ints,
+)
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
@@ -71,7 +76,7 @@ def allocatable_and_requested(node: NodeInfo, resource: str, pod_request: int,
 
 
 class ResourceAllocationScorer:
-    __slots__ = ("name", "scorer", "resources", "use_requested")
+    __slots__ = ("name", "resources", "scorer", "use_requested")
 
     def __init__(self, name: str, scorer: Scorer, resources: list[tuple[str, int]],
                  use_requested: bool) -> None:
@@ -187,14 +192,14 @@ def _score_cpu_memory(kind: str, weights: Sequence[int], nodes: Sequence[NodeInf
                 if kind == "least":
                     s = 0 if rc > ac else (ac - rc) * 100 // ac
                 else:
-                    s = (ac if rc > ac else rc) * 100 // ac
+                    s = (min(rc, ac)) * 100 // ac
                 ns += s * w0
                 ws += w0
             if am:
                 if kind == "least":
                     s = 0 if rm > am else (am - rm) * 100 // am
                 else:
-                    s = (am if rm > am else rm) * 100 // am
+                    s = (min(rm, am)) * 100 // am
                 ns += s * w1
                 ws += w1
             v = ns // ws if ws else 0

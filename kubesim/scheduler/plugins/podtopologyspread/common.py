@@ -20,14 +20,24 @@ assumes a PodInfo stands for one version of its pod (the snapshot replaces it on
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
-from kubesim.api.selectors import (OP_DOUBLE_EQUALS, OP_EQUALS, OP_EXISTS, OP_IN, LabelSelector,
-                                   from_label_selector, node_selector_matches, selector_from_set)
+from kubesim.api.selectors import (
+    OP_DOUBLE_EQUALS,
+    OP_EQUALS,
+    OP_EXISTS,
+    OP_IN,
+    LabelSelector,
+    from_label_selector,
+    node_selector_matches,
+    selector_from_set,
+)
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
-from kubesim.scheduler.plugins.helper import (do_not_schedule_taints,
-                                              find_matching_untolerated_taint)
+from kubesim.scheduler.plugins.helper import (
+    do_not_schedule_taints,
+    find_matching_untolerated_taint,
+)
 
 NAME = "PodTopologySpread"
 
@@ -211,7 +221,7 @@ class NodeInclusion:
     untolerated NoSchedule/NoExecute taint) computed once per node, then
     ``match_node_inclusion_policies`` applies a constraint's Honor/Ignore policies to them."""
 
-    __slots__ = ("required", "tolerations", "need_affinity", "need_taints")
+    __slots__ = ("need_affinity", "need_taints", "required", "tolerations")
 
     def __init__(self, pod: dict, constraints: Iterable[Constraint]) -> None:
         self.required = RequiredNodeAffinity(pod)

@@ -12,8 +12,14 @@ from __future__ import annotations
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.podtopologyspread.common import (
-    HONOR, NAME, Constraint, NodeInclusion, match_node_inclusion_policies,
-    node_labels_match_spread_constraints, selector_groups)
+    HONOR,
+    NAME,
+    Constraint,
+    NodeInclusion,
+    match_node_inclusion_policies,
+    node_labels_match_spread_constraints,
+    selector_groups,
+)
 
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 
@@ -54,7 +60,7 @@ class CriticalPaths:
     def min_match(self) -> int:
         return self.paths[0][1]
 
-    def clone(self) -> "CriticalPaths":
+    def clone(self) -> CriticalPaths:
         return CriticalPaths(list(self.paths))
 
     def __repr__(self) -> str:
@@ -65,7 +71,7 @@ class PreFilterState:
     """``preFilterState``: per hard constraint, matching pods per topology value and the two
     critical paths. ``self_match`` (kubesim) caches whether the incoming pod matches each one."""
 
-    __slots__ = ("constraints", "critical_paths", "tp_value_to_match_num", "self_match")
+    __slots__ = ("constraints", "critical_paths", "self_match", "tp_value_to_match_num")
 
     def __init__(self, constraints: list[Constraint] | None = None,
                  critical_paths: list[CriticalPaths] | None = None,
@@ -82,7 +88,7 @@ class PreFilterState:
             return 0
         return self.critical_paths[i].min_match
 
-    def clone(self) -> "PreFilterState":
+    def clone(self) -> PreFilterState:
         return PreFilterState(self.constraints, [p.clone() for p in self.critical_paths],
                               [dict(m) for m in self.tp_value_to_match_num], self.self_match)
 

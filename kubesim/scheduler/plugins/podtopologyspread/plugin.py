@@ -21,23 +21,44 @@ framework's Handle has no informers yet).
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from kubesim.api.selectors import LabelSelector, label_key_errors
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.interface import (FilterPlugin, Handle, NodeScore,
-                                                   PreFilterExtensions, PreFilterPlugin,
-                                                   PreScorePlugin, ScorePlugin)
+from kubesim.scheduler.framework.interface import (
+    FilterPlugin,
+    Handle,
+    NodeScore,
+    PreFilterExtensions,
+    PreFilterPlugin,
+    PreScorePlugin,
+    ScorePlugin,
+)
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.helper import default_selector
 from kubesim.scheduler.plugins.podtopologyspread.common import (
-    DO_NOT_SCHEDULE, LABEL_HOSTNAME, LABEL_TOPOLOGY_ZONE, NAME, SCHEDULE_ANYWAY, Constraint,
-    filter_constraints)
+    DO_NOT_SCHEDULE,
+    LABEL_HOSTNAME,
+    LABEL_TOPOLOGY_ZONE,
+    NAME,
+    SCHEDULE_ANYWAY,
+    Constraint,
+    filter_constraints,
+)
 from kubesim.scheduler.plugins.podtopologyspread.filtering import (
-    PRE_FILTER_STATE_KEY, cal_pre_filter_state, fits, update_with_pod)
+    PRE_FILTER_STATE_KEY,
+    cal_pre_filter_state,
+    fits,
+    update_with_pod,
+)
 from kubesim.scheduler.plugins.podtopologyspread.scoring import (
-    PRE_SCORE_STATE_KEY, count_existing_pods, init_pre_score_state, node_score, normalize_scores)
+    PRE_SCORE_STATE_KEY,
+    count_existing_pods,
+    init_pre_score_state,
+    node_score,
+    normalize_scores,
+)
 
 _DEFAULT_SELECTOR_KEY = "DefaultSelector" + NAME  # kubesim: the cycle's DefaultSelector, memoized
 

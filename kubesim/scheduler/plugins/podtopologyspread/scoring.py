@@ -14,8 +14,15 @@ import math
 from kubesim.scheduler.framework.interface import MAX_NODE_SCORE, NodeScore
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.podtopologyspread.common import (
-    LABEL_HOSTNAME, NAME, Constraint, NodeInclusion, match_node_inclusion_policies,
-    node_labels_match_spread_constraints, pod_counter, selector_groups)
+    LABEL_HOSTNAME,
+    NAME,
+    Constraint,
+    NodeInclusion,
+    match_node_inclusion_policies,
+    node_labels_match_spread_constraints,
+    pod_counter,
+    selector_groups,
+)
 
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
 
@@ -26,8 +33,13 @@ class PreScoreState:
     """``preScoreState``: soft constraints, nodes lacking a topology key, pods per topology value
     (hostname constraints are counted per node at Score) and each constraint's weight."""
 
-    __slots__ = ("constraints", "ignored_nodes", "topology_value_to_pod_counts",
-                 "topology_normalizing_weight", "counters")
+    __slots__ = (
+        "constraints",
+        "counters",
+        "ignored_nodes",
+        "topology_normalizing_weight",
+        "topology_value_to_pod_counts",
+    )
 
     def __init__(self) -> None:
         self.constraints: list[Constraint] = []
@@ -36,7 +48,7 @@ class PreScoreState:
         self.topology_normalizing_weight: list[float] = []
         self.counters: list = []  # kubesim: each constraint's compiled countPodsMatchSelector
 
-    def clone(self) -> "PreScoreState":
+    def clone(self) -> PreScoreState:
         return self
 
 
@@ -70,8 +82,7 @@ def normalize_scores(scores: list[NodeScore], ignored: set[str] | frozenset[str]
             continue
         if min_score is None or s.score < min_score:
             min_score = s.score
-        if s.score > max_score:
-            max_score = s.score
+        max_score = max(max_score, s.score)
     for s in scores:
         if s.score == _INVALID_SCORE:
             s.score = 0
