@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 def parse_time(s: str) -> float:
     """RFC 3339 (``2026-11-22T10:00:00Z``, fractional seconds and offsets allowed) → epoch seconds."""
     s = s.strip()
-    if s.endswith("Z") or s.endswith("z"):
+    if s.endswith(("Z", "z")):
         s = s[:-1] + "+00:00"
     dt = datetime.fromisoformat(s)
     if dt.tzinfo is None:
@@ -42,7 +42,7 @@ def format_time(t: float) -> str:
 def format_micro_time(t: float) -> str:
     """Epoch seconds → ``2026-11-22T10:00:00.123456Z`` (metav1.MicroTime, used by events)."""
     sec = int(t)
-    micro = int(round((t - sec) * 1_000_000))
+    micro = round((t - sec) * 1_000_000)
     if micro >= 1_000_000:
         sec, micro = sec + 1, micro - 1_000_000
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)) + f".{micro:06d}Z"
@@ -135,7 +135,7 @@ def _go_quote(s: str) -> str:
 def format_duration(seconds: float) -> str:
     """Go's ``time.Duration.String()``: ``0s``, ``500ms``, ``1.5s``, ``5m0s``, ``1h2m3.25s``
     (nanosecond precision, as a Duration is an int64 count of nanoseconds)."""
-    ns = int(round(seconds * 1e9))
+    ns = round(seconds * 1e9)
     sign = "-" if ns < 0 else ""
     ns = abs(ns)
     if ns == 0:

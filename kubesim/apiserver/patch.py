@@ -87,8 +87,8 @@ def patch_object(info: KindInfo, live: dict, patch_type: str, patch,
     if info.namespaced and md.get("namespace", live["metadata"].get("namespace")) != live["metadata"].get("namespace"):
         raise PatchFailure(BadRequest("the namespace of the provided object does not match the namespace sent on the request"))
     if patched.get("apiVersion") != live.get("apiVersion") or patched.get("kind") != live.get("kind"):
-        raise PatchFailure(RequestInvalid([f"patch: Invalid value: {go_quote(shown)}: Object 'Kind' is missing in "
-                                           f"'{shown}'"]))
+        raise PatchFailure(RequestInvalid([(f"patch: Invalid value: {go_quote(shown)}: Object 'Kind' is missing in "
+                                            f"'{shown}'")]))
     if field_validation == "Strict":
         strict_decode(patched)
         return patched, warnings

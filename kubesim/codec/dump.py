@@ -29,12 +29,8 @@ def go_yaml_needs_quotes(s: str) -> bool:
     plain = s.replace("_", "")
     body = plain[1:] if plain[:1] in "+-" else plain
     try:
-        if body[:2] in ("0b", "0B"):
-            int(body[2:], 2)
-        elif body[:2] in ("0x", "0X"):
-            int(body[2:], 16)
-        elif body[:2] in ("0o", "0O"):
-            int(body[2:], 8)
+        if body[:2].lower() in ("0b", "0x", "0o"):
+            int(body, 0)
         elif len(body) > 1 and body[0] == "0" and body.isdigit():
             int(body, 8)  # strconv's base 0 reads a leading 0 as octal
         else:

@@ -96,7 +96,7 @@ def _decode_bytes(source: str, raw: bytes) -> str:
 def parse_documents(source: str, text: str) -> list[Document]:
     """Decode one stream into documents (Lists expanded, empty documents skipped)."""
     stripped = text.lstrip()
-    if stripped.startswith("{") or stripped.startswith("["):
+    if stripped.startswith(("{", "[")):
         raw_docs = [_load_json(source, text)]
     else:
         raw_docs = yaml_to_json(source, text)

@@ -234,7 +234,7 @@ def _locate() -> tuple[str, str]:
         spec = importlib.util.find_spec("kubernetes_validate")
         if spec is None or not spec.submodule_search_locations:
             raise RuntimeError("kubernetes-validate is not installed")
-        pkg = list(spec.submodule_search_locations)[0]
+        pkg = next(iter(spec.submodule_search_locations))
         version = "unknown"
         try:
             with open(os.path.join(pkg, "version.py"), encoding="utf-8") as fh:
@@ -558,10 +558,9 @@ class _Walker:
                     self._type_error(path, value, "string", stack, struct, fatal=True)
                 else:
                     self.issues.append(("type", path))
-        elif k == "aobj":
+        elif k == "aobj" and not server and not isinstance(value, dict):
             # FieldsV1 / RawExtension keep the raw JSON: the server accepts anything.
-            if not server and not isinstance(value, dict):
-                self.issues.append(("type", path))
+            self.issues.append(("type", path))
         # "any": anything goes
 
 

@@ -244,7 +244,8 @@ class _Sync:
             if view.get("ControllerRevision", self.ns, name_of(cr)) is None:
                 self.changes.append(Change("create", cr))
             return cr, old
-        cur = sorted(current, key=lambda h: (int(h.get("revision") or 0), creation_time(h)))[-1]
+        # the last of equal keys, as the stable sort leaves them (max would take the first)
+        cur = sorted(current, key=lambda h: (int(h.get("revision") or 0), creation_time(h)))[-1]  # noqa: FURB192
         if int(cur.get("revision") or 0) < cur_revision:
             cur = deepcopy(cur)
             cur["revision"] = cur_revision
@@ -379,7 +380,7 @@ class _Sync:
                 if not pods:
                     continue
                 current += 1
-                pod = sorted(pods, key=_by_creation_and_phase)[0]
+                pod = min(pods, key=_by_creation_and_phase)
                 if is_pod_ready(pod):
                     ready += 1
                     if is_pod_available(pod, mrs, now):

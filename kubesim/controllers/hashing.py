@@ -503,6 +503,6 @@ def parse_quantity(s: str) -> tuple[int, int, str, str]:
 
     try:
         d = Decimal(sign + (m.group(2) or "0") + ("." + denom if denom else ""))
-    except Exception:  # pragma: no cover - validation rejects such quantities first
+    except ArithmeticError:  # pragma: no cover - validation rejects such quantities first
         d = Decimal(0)
     return int(d * (Decimal(2) ** exponent if fmt_ == "BinarySI" else Decimal(10) ** exponent)), 0, fmt_, ""

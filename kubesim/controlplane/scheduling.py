@@ -100,7 +100,7 @@ def step(cluster: Cluster) -> bool:
     seen = store.meta(SEEN_META)
     if seen is not None and max(store.kind_resource_version(k) for k in WATCHED_KINDS) > int(seen):
         queue.move_all_to_active_or_backoff(now)
-    for k, p in mine.items():
+    for p in mine.values():
         queue.add(p, now)
     ready = queue.pop_all_ready(now)
     changed = False

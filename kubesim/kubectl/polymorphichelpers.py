@@ -186,14 +186,14 @@ def rollout_status(info: KindInfo, obj: dict, revision: int = 0) -> tuple[str, b
             updated, replicas = int(st.get("updatedReplicas") or 0), int(st.get("replicas") or 0)
             available = int(st.get("availableReplicas") or 0)
             if want is not None and updated < int(want):
-                return (f'Waiting for deployment "{name}" rollout to finish: {updated} out of {want} new replicas '
-                        "have been updated...", False)
+                return ((f'Waiting for deployment "{name}" rollout to finish: {updated} out of {want} new replicas '
+                         "have been updated..."), False)
             if replicas > updated:
-                return (f'Waiting for deployment "{name}" rollout to finish: {replicas - updated} old replicas are '
-                        "pending termination...", False)
+                return ((f'Waiting for deployment "{name}" rollout to finish: {replicas - updated} old replicas are '
+                         "pending termination..."), False)
             if available < updated:
-                return (f'Waiting for deployment "{name}" rollout to finish: {available} of {updated} updated '
-                        "replicas are available...", False)
+                return ((f'Waiting for deployment "{name}" rollout to finish: {available} of {updated} updated '
+                         "replicas are available..."), False)
             return f'deployment "{name}" successfully rolled out', True
         return "Waiting for deployment spec update to be observed...", False
     if info.kind == "DaemonSet":
@@ -204,11 +204,11 @@ def rollout_status(info: KindInfo, obj: dict, revision: int = 0) -> tuple[str, b
             desired = int(st.get("desiredNumberScheduled") or 0)
             available = int(st.get("numberAvailable") or 0)
             if updated < desired:
-                return (f'Waiting for daemon set "{name}" rollout to finish: {updated} out of {desired} new pods '
-                        "have been updated...", False)
+                return ((f'Waiting for daemon set "{name}" rollout to finish: {updated} out of {desired} new pods '
+                         "have been updated..."), False)
             if available < desired:
-                return (f'Waiting for daemon set "{name}" rollout to finish: {available} of {desired} updated pods '
-                        "are available...", False)
+                return ((f'Waiting for daemon set "{name}" rollout to finish: {available} of {desired} updated pods '
+                         "are available..."), False)
             return f'daemon set "{name}" successfully rolled out', True
         return "Waiting for daemon set spec update to be observed...", False
     raise client_error(f"no status viewer has been implemented for {_group_kind(info)}")

@@ -68,8 +68,8 @@ def _amount(name: str, v: Fraction) -> int:
     import math
 
     if name == "cpu":
-        return int(math.ceil(v * 1000))
-    return int(math.ceil(v))
+        return math.ceil(v * 1000)
+    return math.ceil(v)
 
 
 def _is_extended(name: str) -> bool:

@@ -131,7 +131,7 @@ def _memory_limit(container: dict) -> int | None:
         return None
     try:
         return mem_bytes(lim)
-    except Exception:
+    except (ValueError, TypeError):  # a limit the API server would have refused
         return None
 
 

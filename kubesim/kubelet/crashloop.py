@@ -69,7 +69,7 @@ class CrashLoopSkipping:
         period = current["start"] - previous["start"]
         if period <= 0:
             return False
-        cycles = int(math.floor((now - current["start"]) / period)) - 1
+        cycles = math.floor((now - current["start"]) / period) - 1
         if cycles < 1:
             return False
         shift = cycles * period

@@ -228,8 +228,8 @@ class RuntimeManager:
         if all(self.record_of(n).get("st") not in ALIVE for n in self.container_specs
                if self.container_type[n] != "sidecar"):
             changed = self.stop_sidecars(t) or changed
-        if all(self.record_of(n).get("st") not in ALIVE for n in self.container_specs):
-            if not self.memory.get("removed"):
-                self.memory["removed"] = t
-                changed = True
+        if all(self.record_of(n).get("st") not in ALIVE for n in self.container_specs) \
+                and not self.memory.get("removed"):
+            self.memory["removed"] = t
+            changed = True
         return changed

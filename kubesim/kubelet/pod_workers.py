@@ -174,9 +174,8 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
         if state in ("pulling", "hook", "backoff", "pullerr") and record.get("until") is not None:
             times.append(record["until"])
         if state == "pullerr" and record.get("since") is not None \
-                and record["since"] + self.config.sync_period < record["until"] - EPS:
-            if not record.get("ipbo"):
-                times.append(record["since"] + self.config.sync_period)
+                and record["since"] + self.config.sync_period < record["until"] - EPS and not record.get("ipbo"):
+            times.append(record["since"] + self.config.sync_period)
         if state in ALIVE:
             if record.get("exitAt") is not None:
                 times.append(record["exitAt"])

@@ -208,7 +208,7 @@ def _format_seen(now: float) -> str:
     import time as _t
 
     sec = int(now)
-    nanos = int(round((now - sec) * 1e9))
+    nanos = round((now - sec) * 1e9)
     if nanos >= 1_000_000_000:
         sec, nanos = sec + 1, nanos - 1_000_000_000
     base = _t.strftime("%Y-%m-%dT%H:%M:%S", _t.gmtime(sec))
@@ -310,8 +310,8 @@ def read_manifest_dir(directory: str, node_name: str, parse=None) -> ManifestDir
         try:
             size = os.path.getsize(path)
             if size > MAX_FILE_BYTES:  # codec's limit, checked before the file is read
-                out.errors.append((path, f"{path}: couldn't parse as pod(the file is {size} bytes, larger than "
-                                         f"kubesim's limit of {MAX_FILE_BYTES} bytes), please check config file"))
+                out.errors.append((path, (f"{path}: couldn't parse as pod(the file is {size} bytes, larger than "
+                                          f"kubesim's limit of {MAX_FILE_BYTES} bytes), please check config file")))
                 continue
             with open(path, encoding="utf-8") as f:
                 text = f.read()

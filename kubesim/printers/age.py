@@ -18,7 +18,7 @@ _HOUR = 60 * _MINUTE
 
 
 def _nanos(seconds: float) -> int:
-    return int(round(seconds * _NS))
+    return round(seconds * _NS)
 
 
 def _trunc_div(a: int, b: int) -> int:

@@ -362,8 +362,8 @@ def validate(cfg: dict) -> list[str]:
 def load(cfg: dict | None) -> dict:
     """Complete and validate; raises ConfigError with upstream-worded errors."""
     if cfg is not None and cfg.get("kind", KIND) != KIND:
-        raise ConfigError([f'kind: Unsupported value: {_quote(cfg.get("kind"))}: supported '
-                           f'values: "{KIND}"'])
+        raise ConfigError([(f'kind: Unsupported value: {_quote(cfg.get("kind"))}: supported '
+                            f'values: "{KIND}"')])
     out = complete(cfg)
     errs = validate(out)
     if errs:

@@ -45,7 +45,7 @@ def creation_time(obj: dict) -> float:
     from datetime import datetime
 
     s = ts.strip()
-    if s.endswith("Z") or s.endswith("z"):
+    if s.endswith(("Z", "z")):
         s = s[:-1] + "+00:00"
     dt = datetime.fromisoformat(s)
     if dt.tzinfo is None:

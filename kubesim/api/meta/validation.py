@@ -381,7 +381,7 @@ def _go_time(value) -> str:
     from datetime import datetime
 
     try:
-        dt = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        dt = datetime.fromisoformat(str(value))
     except ValueError:
         return str(value)
     return dt.strftime("%Y-%m-%d %H:%M:%S +0000 UTC")

@@ -21,8 +21,8 @@ SYSTEM_PRIORITY_CLASSES = {
     "system-node-critical": (SYSTEM_CRITICAL_PRIORITY + 1000,
                              "Used for system critical pods that must not be moved from their current node."),
     "system-cluster-critical": (SYSTEM_CRITICAL_PRIORITY,
-                                "Used for system critical pods that must run in the cluster, but can be moved "
-                                "to another node if necessary."),
+                                ("Used for system critical pods that must run in the cluster, but can be moved "
+                                 "to another node if necessary.")),
 }
 
 

@@ -83,7 +83,7 @@ def _launch(env, path: str) -> None:
         streams = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
         capture = True
     try:
-        proc = subprocess.run(cmd, env={k: str(v) for k, v in env.vars.items()}, cwd=env.cwd, **streams)
+        proc = subprocess.run(cmd, env={k: str(v) for k, v in env.vars.items()}, cwd=env.cwd, check=False, **streams)
     except FileNotFoundError:
         raise UsageError(f'unable to launch the editor "{" ".join(args)}"') from None
     except OSError:

@@ -217,7 +217,8 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
 
         template = _format_arg(fmt, ("jsonpath=", "jsonpath-as-json=", "jsonpath-file="))
         if fmt.startswith("jsonpath-file="):
-            template = open(template).read()
+            with open(template) as fh:
+                template = fh.read()
         data = objs_all[0] if single and len(objs_all) == 1 else out_mod.as_list(objs_all)
         try:
             text = jsonpath.parse(template, output_json=fmt.startswith("jsonpath-as-json=")).execute(data)
@@ -229,7 +230,8 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
 
         try:
             if fmt.startswith("custom-columns-file="):
-                cols = custom_columns.parse_file(open(fmt.split("=", 1)[1]).read())
+                with open(fmt.split("=", 1)[1]) as fh:
+                    cols = custom_columns.parse_file(fh.read())
             else:
                 cols = custom_columns.parse_spec(_format_arg(fmt, ("custom-columns=",)))
             text = custom_columns.render(cols, objs_all, no_headers=args.no_headers)

@@ -137,18 +137,16 @@ def _rollout_undo(f, args, env, words) -> int:
     lines = []
     with f.connect() as client:
         for info, live in resolve(client, f, args, words, True, args.filename, args.selector, stdin=env.stdin):
-            if dry != "none":
-                if info.kind == "Deployment":
-                    from kubesim.api.apps import deployment_util as du
+            if dry != "none" and info.kind == "Deployment":
+                from kubesim.api.apps import deployment_util as du
 
-                    try:
-                        rs = du.revision_replicaset(live, ph.replicasets_of(client, live), to_revision)
-                    except du.RolloutError as e:
-                        raise UsageError(str(e)) from None
-                    template = dict((rs.get("spec") or {}).get("template") or {})
-                    lines.append(result_line(info, live, pod_template_text(template) + dry_suffix(dry),
-                                       args.output))
-                    continue
+                try:
+                    rs = du.revision_replicaset(live, ph.replicasets_of(client, live), to_revision)
+                except du.RolloutError as e:
+                    raise UsageError(str(e)) from None
+                template = dict((rs.get("spec") or {}).get("template") or {})
+                lines.append(result_line(info, live, pod_template_text(template) + dry_suffix(dry), args.output))
+                continue
             word = ph.rollback(client, info, live, to_revision)
             lines.append(result_line(info, live, word, args.output))
     env.stdout.write("".join(line + "\n" for line in lines))

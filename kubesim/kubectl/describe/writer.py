@@ -87,7 +87,7 @@ def format_rfc1123z(ts: str | None) -> str:
     t = parse_timestamp(ts)
     if t is None:
         return ZERO_TIME_RFC1123Z
-    lt = time.localtime(int(math.floor(t)))
+    lt = time.localtime(math.floor(t))
     offset = lt.tm_gmtoff or 0
     sign = "+" if offset >= 0 else "-"
     offset = abs(offset)

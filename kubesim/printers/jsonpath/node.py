@@ -6,7 +6,7 @@ Upstream: staging/src/k8s.io/client-go/util/jsonpath/node.go.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 
 class _NoValue:
@@ -15,7 +15,7 @@ class _NoValue:
     _instance: _NoValue | None = None
     go_json_null = True  # json.Marshal writes it as null (kubesim.api.gofmt.go_json)
 
-    def __new__(cls) -> _NoValue:
+    def __new__(cls) -> Self:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance

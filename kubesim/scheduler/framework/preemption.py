@@ -99,7 +99,7 @@ def pod_start_time(pod: dict) -> float:
     if not s:
         return math.inf
     try:
-        return datetime.fromisoformat(str(s).replace("Z", "+00:00")).timestamp()
+        return datetime.fromisoformat(str(s)).timestamp()
     except ValueError:
         return math.inf
 

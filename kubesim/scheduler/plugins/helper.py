@@ -88,9 +88,7 @@ def toleration_tolerates_taint(toleration: dict, taint: dict) -> bool:
     op = toleration.get("operator") or ""
     if op in ("", "Equal"):
         return (toleration.get("value") or "") == (taint.get("value") or "")
-    if op == "Exists":
-        return True
-    return False
+    return op == "Exists"
 
 
 def tolerations_tolerate_taint(tolerations: Iterable[dict], taint: dict) -> bool:

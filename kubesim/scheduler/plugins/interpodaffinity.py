@@ -496,8 +496,8 @@ def validate_args(args: dict, path: str = "") -> list[str]:
     w = args.get("hardPodAffinityWeight", DEFAULT_HARD_POD_AFFINITY_WEIGHT)
     if (not isinstance(w, int) or isinstance(w, bool) or w < MIN_HARD_POD_AFFINITY_WEIGHT
             or w > MAX_HARD_POD_AFFINITY_WEIGHT):
-        return [f"{prefix}hardPodAffinityWeight: Invalid value: {w}: not in valid range "
-                f"[{MIN_HARD_POD_AFFINITY_WEIGHT}, {MAX_HARD_POD_AFFINITY_WEIGHT}]"]
+        return [(f"{prefix}hardPodAffinityWeight: Invalid value: {w}: not in valid range "
+                 f"[{MIN_HARD_POD_AFFINITY_WEIGHT}, {MAX_HARD_POD_AFFINITY_WEIGHT}]")]
     return []
 
 

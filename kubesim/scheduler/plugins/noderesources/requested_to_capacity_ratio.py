@@ -22,7 +22,7 @@ MAX_UTILIZATION = 100
 def go_round(x: float) -> int:
     """Go's math.Round: half away from zero."""
     import math
-    return int(math.floor(x + 0.5)) if x >= 0 else -int(math.floor(-x + 0.5))
+    return math.floor(x + 0.5) if x >= 0 else -math.floor(-x + 0.5)
 
 
 def scaled_shape(shape: Sequence[dict]) -> list[tuple[int, int]]:

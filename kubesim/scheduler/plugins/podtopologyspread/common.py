@@ -245,6 +245,4 @@ def match_node_inclusion_policies(c: Constraint, verdicts: tuple[bool, bool]) ->
     """Whether a node with these ``NodeInclusion.verdicts`` counts for the constraint."""
     if c.node_affinity_policy == HONOR and not verdicts[0]:
         return False
-    if c.node_taints_policy == HONOR and not verdicts[1]:
-        return False
-    return True
+    return not (c.node_taints_policy == HONOR and not verdicts[1])
