@@ -138,6 +138,8 @@ def main(argv=None) -> int:
                 print("kubesim not found", file=sys.stderr)
                 return 2
             kubesim = [found]
+        if os.path.exists(kubesim[0]):  # the commands run in the scenario's directory
+            kubesim[0] = os.path.abspath(kubesim[0])
     paths = scenario_paths(args)
     if args.replay:
         return replay_main(args, paths, kubesim, pythonpath)
@@ -148,6 +150,7 @@ def main(argv=None) -> int:
             print("kubectl not found", file=sys.stderr)
             return 2
         args.kubectl = found
+    args.kubectl = os.path.abspath(args.kubectl)
     if not Path(args.kubeconfig).exists():
         print(f"no kubeconfig at {args.kubeconfig}: run conformance/up first", file=sys.stderr)
         return 2
