@@ -257,7 +257,8 @@ def test_a_rolling_update_through_set_image_is_recorded_in_history_and_undo_rest
         "  Tolerations:\t<none>\n"
         "\n")
 
-    assert web.ok("rollout undo deployment/web") == "deployment.apps/web rolled back\n"
+    r = web("rollout undo deployment/web")
+    assert (r.code, r.out, r.err) == (0, "deployment.apps/web rolled back\n", applied_warning("deployments/web"))
     assert image(web) == "nginx:1.28"
     assert {p["spec"]["containers"][0]["image"] for p in pods(web, "app=web")} == {"nginx:1.28"}
     assert [line.split()[0] for line in web.ok("rollout history deploy/web").splitlines()[2:-1]] == ["1", "3", "4"]
@@ -284,16 +285,27 @@ def test_change_cause_annotations_show_in_history(web):
         "REVISION  CHANGE-CAUSE", "1         first", "2         upgrade to 1.28"]
 
 
+def applied_warning(resource: str) -> str:
+    """rollout undo's warning for an object kubectl apply manages (rollout_undo.go)."""
+    return (f"Warning: resource {resource} was previously managed with 'kubesim apply'. Rolling back will not "
+            "update the kubectl.kubernetes.io/last-applied-configuration annotation, which may cause unexpected "
+            "behavior on future 'kubesim apply' operations. Consider using 'kubesim apply' with your previous "
+            "configuration file instead.\n")
+
+
 @pytest.mark.parametrize("command, stderr", [
-    ("rollout undo deployment/web --to-revision=9", "error: unable to find specified revision 9 in history"),
-    ("rollout undo deployment/web --to-revision=-1", "error: unable to find specified revision -1 in history"),
+    ("rollout undo deployment/web --to-revision=9",
+     applied_warning("deployments/web") + "error: unable to find specified revision 9 in history"),
+    ("rollout undo deployment/web --to-revision=-1",
+     applied_warning("deployments/web") + "error: unable to find specified revision -1 in history"),
     ("rollout undo deployment/nope", 'Error from server (NotFound): deployments.apps "nope" not found'),
     ("rollout history deployment/web --revision=7", "error: unable to find the specified revision"),
     ("rollout status deployment/web --revision=3",
      "error: desired revision (3) is different from the running revision (2)"),
     ("rollout status rs/plain", "error: no status viewer has been implemented for ReplicaSet.apps"),
     ("rollout history rs/plain", 'error: no history viewer has been implemented for "ReplicaSet.apps"'),
-    ("rollout undo rs/plain", 'error: no rollbacker has been implemented for "ReplicaSet.apps"'),
+    ("rollout undo rs/plain",
+     applied_warning("replicasets/plain") + 'error: no rollbacker has been implemented for "ReplicaSet.apps"'),
     ("rollout pause daemonset/agent", 'error: daemonsets.apps "agent" pausing is not supported'),
     ("rollout restart rs/plain", 'error: replicasets.apps "plain" restarting is not supported'),
     ("rollout resume deployment/web", 'error: deployments.apps "web" is not paused'),
@@ -313,7 +325,8 @@ def test_rollout_refuses_bad_input_and_changes_nothing(workloads, command, stder
 
 
 def test_undo_without_history_says_so(web):
-    fails_cleanly(web, "rollout undo deployment/web", 'error: no rollout history found for deployment "web"\n')
+    fails_cleanly(web, "rollout undo deployment/web",
+                  applied_warning("deployments/web") + 'error: no rollout history found for deployment "web"\n')
 
 
 def test_pause_holds_the_rollout_and_resume_releases_it(web):
@@ -326,7 +339,7 @@ def test_pause_holds_the_rollout_and_resume_releases_it(web):
     fails_cleanly(web, "rollout restart deployment/web",
                   'error: deployments.apps "web" can\'t restart paused deployment (run rollout resume first)\n')
     fails_cleanly(web, "rollout undo deployment/web --to-revision=1",
-                  "error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' "
+                  applied_warning("deployments/web") + "error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' "
                   "and try again\n")
     assert web.ok("rollout resume deployment/web") == "deployment.apps/web resumed\n"
     assert "paused" not in obj(web, "deployment/web")["spec"]

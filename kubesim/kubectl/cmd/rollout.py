@@ -129,7 +129,14 @@ def _rollout_history(f, args, env, words) -> int:
     return 0
 
 
+_UNDO_APPLY_MANAGED = ("Warning: resource {0} was previously managed with 'kubesim apply'. Rolling back will not "
+                       "update the {1} annotation, which may cause unexpected behavior on future "
+                       "'kubesim apply' operations. Consider using 'kubesim apply' with your previous configuration "
+                       "file instead.\n")
+
+
 def _rollout_undo(f, args, env, words) -> int:
+    from kubesim.api.merge import LAST_APPLIED
     from kubesim.kubectl.describe.apps import pod_template_text
 
     to_revision = args.to_revision or 0
@@ -137,6 +144,8 @@ def _rollout_undo(f, args, env, words) -> int:
     lines = []
     with f.connect() as client:
         for info, live in resolve(client, f, args, words, True, args.filename, args.selector, stdin=env.stdin):
+            if LAST_APPLIED in (live["metadata"].get("annotations") or {}):
+                env.stderr.write(_UNDO_APPLY_MANAGED.format(f"{info.plural}/{live['metadata']['name']}", LAST_APPLIED))
             if dry != "none" and info.kind == "Deployment":
                 from kubesim.api.apps import deployment_util as du
 
