@@ -119,6 +119,13 @@ def test_explain_schedule_says_what_would_make_an_unschedulable_pod_fit(kubesim,
     assert "label the node to match" in out
 
 
+def test_explain_schedule_prints_bracketed_text_verbatim(kubesim):
+    # Rich reads "[example.com/wait]" as markup unless it is escaped, in plain text too
+    gated = pod("gated", extra="  schedulingGates:\n  - name: example.com/wait\n")
+    out = kubesim.ok("explain-schedule -f -", stdin=gated)
+    assert "Message: waiting for scheduling gates: [example.com/wait]\n" in out
+
+
 def test_explain_schedule_of_a_missing_pod(kubesim):
     r = kubesim("explain-schedule ghost")
     assert (r.code, r.err) == (1, 'Error from server (NotFound): pods "ghost" not found\n')
