@@ -228,8 +228,31 @@ def _render(exp: dict, *, color: bool, width: int | None, pod: dict | None,
             console.print(f"  {n}: {_esc(hints)}")
     pre = exp.get("preemption")
     if pre:
-        _render_preemption(console, pre, color=color)
+        post_filter = pre.get("postFilter")
+        if post_filter is not None:
+            _render_post_filter(console, post_filter, color=color)
+        if post_filter is None or PREEMPTION_PLUGIN in post_filter:
+            _render_preemption(console, pre, color=color)
     return buf.getvalue()
+
+
+PREEMPTION_PLUGIN = "DefaultPreemption"
+
+
+def _render_post_filter(console, post_filter: dict, *, color: bool) -> None:
+    """The PostFilter plugins other than DefaultPreemption, one line each, in the order they
+    ran. An Error stops the PostFilter plugins: upstream then tries no preemption, and the
+    preemption section is left out."""
+    for name, st in post_filter.items():
+        if name == PREEMPTION_PLUGIN:
+            continue
+        head = f"PostFilter {name}"
+        rest = st.get("message") or ""
+        if st.get("code") == "Error":
+            head += " failed"
+        console.print()
+        console.print(f"[bold]{_esc(head)}[/bold]: {_esc(rest)}" if color
+                      else f"{_esc(head)}: {_esc(rest)}")
 
 
 def _victim_str(v: dict) -> str:

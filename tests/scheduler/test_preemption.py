@@ -223,7 +223,11 @@ def test_preemption_policy_never_stays_pending_with_the_never_message():
     assert r.explanation["preemption"] == {
         "eligible": False, "reason": "not eligible due to preemptionPolicy=Never.",
         "message": "preemption: not eligible due to preemptionPolicy=Never.",
-        "nominatedNode": None}
+        "nominatedNode": None,
+        "postFilter": {
+            "DefaultPreemption": {"code": "Unschedulable",
+                                  "message": "preemption: not eligible due to "
+                                             "preemptionPolicy=Never."}}}
 
 
 def test_explain_predicts_the_preemption_without_asking_for_anything():
