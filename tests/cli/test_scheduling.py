@@ -126,6 +126,14 @@ def test_explain_schedule_prints_bracketed_text_verbatim(kubesim):
     assert "Message: waiting for scheduling gates: [example.com/wait]\n" in out
 
 
+def test_explain_schedule_names_the_pre_enqueue_plugin_holding_a_pod_back(kubesim, tmp_path):
+    apply(kubesim, tmp_path, pod("gated", extra="  schedulingGates:\n  - name: example.com/wait\n"))
+    exp = json.loads(kubesim.ok("explain-schedule gated -o json"))
+    assert (exp["outcome"], exp["message"]) == (
+        "Unschedulable", "The scheduler has not attempted this pod yet: its PreEnqueue plugin "
+        "SchedulingGates holds it back (waiting for scheduling gates: [example.com/wait]).")
+
+
 def test_explain_schedule_of_a_missing_pod(kubesim):
     r = kubesim("explain-schedule ghost")
     assert (r.code, r.err) == (1, 'Error from server (NotFound): pods "ghost" not found\n')
