@@ -241,8 +241,8 @@ PREEMPTION_PLUGIN = "DefaultPreemption"
 
 def _render_post_filter(console, post_filter: dict, *, color: bool) -> None:
     """The PostFilter plugins other than DefaultPreemption, one line each, in the order they
-    ran. An Error stops the PostFilter plugins: upstream then tries no preemption, and the
-    preemption section is left out."""
+    ran (DynamicResources runs first in the default profile). An Error stops the PostFilter
+    plugins: upstream then tries no preemption, and the preemption section is left out."""
     for name, st in post_filter.items():
         if name == PREEMPTION_PLUGIN:
             continue
@@ -250,6 +250,9 @@ def _render_post_filter(console, post_filter: dict, *, color: bool) -> None:
         rest = st.get("message") or ""
         if st.get("code") == "Error":
             head += " failed"
+            if name == "DynamicResources" and rest == "not found":
+                rest += (" (its PreFilter never ran: an earlier PreFilter rejected the pod), so "
+                         "the PostFilter plugins stop and no preemption is tried")
         console.print()
         console.print(f"[bold]{_esc(head)}[/bold]: {_esc(rest)}" if color
                       else f"{_esc(head)}: {_esc(rest)}")

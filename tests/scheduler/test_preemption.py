@@ -222,9 +222,12 @@ def test_preemption_policy_never_stays_pending_with_the_never_message():
     assert r.writes == [] and r.nominated_node is None
     assert r.explanation["preemption"] == {
         "eligible": False, "reason": "not eligible due to preemptionPolicy=Never.",
-        "message": "preemption: not eligible due to preemptionPolicy=Never.",
+        "message": "no new claims to deallocate, preemption: not eligible due to "
+                   "preemptionPolicy=Never.",
         "nominatedNode": None,
         "postFilter": {
+            "DynamicResources": {"code": "Unschedulable",
+                                 "message": "no new claims to deallocate"},
             "DefaultPreemption": {"code": "Unschedulable",
                                   "message": "preemption: not eligible due to "
                                              "preemptionPolicy=Never."}}}
