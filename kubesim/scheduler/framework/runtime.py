@@ -515,7 +515,10 @@ class Framework:
         totals = [0] * len(nodes)
         for pl in plugins:
             norm = table.normalized[pl.name]
-            if norm and (max(norm) > MAX_NODE_SCORE or min(norm) < MIN_NODE_SCORE):
+            if not norm:
+                continue
+            hi, lo = max(norm), min(norm)
+            if hi > MAX_NODE_SCORE or lo < MIN_NODE_SCORE:
                 for i, v in enumerate(norm):
                     bad = [(p.name, table.normalized[p.name][i]) for p in plugins
                            if not MIN_NODE_SCORE <= table.normalized[p.name][i] <= MAX_NODE_SCORE]
@@ -525,6 +528,8 @@ class Framework:
                             "applying score defaultWeights on Score plugins: plugin "
                             f"{q(name)} returns an invalid score {v}, it should in the range "
                             f"of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"))
+            if hi == 0 and lo == 0:
+                continue  # all zeros add nothing (DynamicResources for a pod without claims)
             w = self.weights[pl.name]
             if w == 1:
                 totals = list(map(add, totals, norm))
