@@ -92,6 +92,11 @@ def _unattempted(cluster, pod: dict) -> dict:
         return base
     base["outcome"] = "Unschedulable"
     base["message"] = "The scheduler has not attempted this pod yet."
+    gate = scheduler.pre_enqueue(pod)
+    if gate is not None:  # a PreEnqueue plugin keeps it out of the active queue
+        plugin, msg = gate
+        base["message"] = (f"The scheduler has not attempted this pod yet: its PreEnqueue plugin "
+                           f"{plugin} holds it back ({msg}).")
     return base
 
 

@@ -87,10 +87,12 @@ def _verdict_cell(v: str, color: bool) -> str:
         return "[green]✓[/green]" if color else "✓"
     if v == "skipped":
         return "[dim]skipped[/dim]" if color else "skipped"
-    return f"[red]✗ {_esc(v)}[/red]" if color else f"✗ {v}"
+    return f"[red]✗ {_esc(v)}[/red]" if color else f"✗ {_esc(v)}"
 
 
 def _esc(s: str) -> str:
+    """Rich markup escaped: Rich reads "[a b]" or "[example.com/gate]" as a tag and drops it,
+    in plain text as well as in colour, so every reason and message goes through this."""
     from rich.markup import escape
 
     return escape(s)
@@ -131,7 +133,7 @@ def _render(exp: dict, *, color: bool, width: int | None, pod: dict | None,
         console.print(exp.get("message") or "No scheduler profile matches the pod's schedulerName: it stays Pending.")
         return buf.getvalue()
     if exp.get("message"):
-        console.print(f"Message: {_esc(exp['message']) if color else exp['message']}")
+        console.print(f"Message: {_esc(exp['message'])}")
     order = _node_order(exp)
     all_nodes = exp.get("nodes") or {}
     shown = order[:MAX_NODE_ROWS]
@@ -223,11 +225,37 @@ def _render(exp: dict, *, color: bool, width: int | None, pod: dict | None,
             if not failing:
                 continue
             hints = "; ".join(dict.fromkeys(fit_hint(v, n, pod, (nodes or {}).get(n)) for _, v in failing))
-            console.print(f"  {n}: {_esc(hints) if color else hints}")
+            console.print(f"  {n}: {_esc(hints)}")
     pre = exp.get("preemption")
     if pre:
-        _render_preemption(console, pre, color=color)
+        post_filter = pre.get("postFilter")
+        if post_filter is not None:
+            _render_post_filter(console, post_filter, color=color)
+        if post_filter is None or PREEMPTION_PLUGIN in post_filter:
+            _render_preemption(console, pre, color=color)
     return buf.getvalue()
+
+
+PREEMPTION_PLUGIN = "DefaultPreemption"
+
+
+def _render_post_filter(console, post_filter: dict, *, color: bool) -> None:
+    """The PostFilter plugins other than DefaultPreemption, one line each, in the order they
+    ran (DynamicResources runs first in the default profile). An Error stops the PostFilter
+    plugins: upstream then tries no preemption, and the preemption section is left out."""
+    for name, st in post_filter.items():
+        if name == PREEMPTION_PLUGIN:
+            continue
+        head = f"PostFilter {name}"
+        rest = st.get("message") or ""
+        if st.get("code") == "Error":
+            head += " failed"
+            if name == "DynamicResources" and rest == "not found":
+                rest += (" (its PreFilter never ran: an earlier PreFilter rejected the pod), so "
+                         "the PostFilter plugins stop and no preemption is tried")
+        console.print()
+        console.print(f"[bold]{_esc(head)}[/bold]: {_esc(rest)}" if color
+                      else f"{_esc(head)}: {_esc(rest)}")
 
 
 def _victim_str(v: dict) -> str:
@@ -240,8 +268,7 @@ def _render_preemption(console, pre: dict, *, color: bool) -> None:
     from rich import box
     from rich.table import Table
 
-    def esc(x: str) -> str:
-        return _esc(x) if color else x
+    esc = _esc
 
     console.print()
     title = "Preemption (PostFilter DefaultPreemption)"
@@ -314,4 +341,4 @@ def _summarise_rest(console, rest: list[str], all_nodes: dict) -> None:
         groups[key] = groups.get(key, 0) + 1
     console.print(f"... and {len(rest)} more nodes:")
     for k, c in sorted(groups.items(), key=lambda kv: (-kv[1], kv[0])):
-        console.print(f"  {c} {k}")
+        console.print(f"  {c} {_esc(k)}")

@@ -12,7 +12,9 @@ NormalizeScore, after the weight).
 ``-o json`` shape: ``{"kind": "ScheduleExplanation", "apiVersion": "kubesim.io/v1alpha1", "pod",
 "profile", "outcome", "node", "message", "nodes": {name: {"filter": {plugin: "passed" |
 "skipped" | reason}, "feasible", "score": {plugin: {"raw", "normalized", "weight", "final"}},
-"total"}}, "preemption"}``.
+"total"}}, "preemption"}``; ``preemption`` (after a failed attempt with PostFilter plugins)
+holds DefaultPreemption's analysis, the joined ``message`` and ``postFilter``: each PostFilter
+plugin's ``{"code", "message"}`` in the order they ran.
 """
 
 from __future__ import annotations

@@ -27,8 +27,12 @@ Choices kubesim makes (documented, deterministic):
 * PostFilter (DefaultPreemption, kubesim/scheduler/plugins/defaultpreemption.py) runs only
   when no node fits, so it costs nothing while pods fit. Its analysis (eligibility, candidates
   and their victims, the nodes where preemption does not help, the rule that chose the node) is
-  recorded under ``explanation["preemption"]``; explaining evaluates it with the rng copy and
-  drops its API requests.
+  recorded under ``explanation["preemption"]``, with each PostFilter plugin's status that ran
+  (``"postFilter": {plugin: {"code", "message"}}``); explaining evaluates it with the rng copy
+  and drops its API requests.
+* A PreFilter rejection stops the PreFilter plugins, as upstream's; for the explanation the
+  ones left out then run on a copy of the cycle state, so that PostFilter plugins see only
+  what upstream's would.
 * Permit plugins asking to Wait cannot be released by anything in kubesim; the wait is treated
   as having timed out ("rejected due to timeout after waiting <t> at plugin <p>").
 * Log sites are upstream's file:line for schedule_one.go at commit 003b4460 (v1.35 era); the
@@ -343,7 +347,7 @@ class ScheduleOne:
         algo.diagnosis = diagnosis
         pre_record: dict | None = {} if explain else None
         pre_res, s, with_nodes = fwk.run_pre_filter_plugins(state, pod, all_nodes,
-                                                            record=pre_record, run_all=explain)
+                                                            record=pre_record)
         diagnosis.unschedulable_plugins = set(with_nodes)
         if explain:
             algo.verdicts = {}
@@ -355,8 +359,11 @@ class ScheduleOne:
             diagnosis.pre_filter_msg = s.message()
             diagnosis.add_plugin_status(s)
             if explain:
+                record = pre_record if pre_record is not None else {}
+                explain_state = fwk.run_remaining_pre_filter_plugins(state, pod, all_nodes,
+                                                                     record)
                 algo.verdicts = pre_filter_rejection_verdicts(
-                    fwk, state, pod, self.snapshot.node_info_list, pre_record or {})
+                    fwk, explain_state, pod, self.snapshot.node_info_list, record)
             return algo
 
         # Nominated node first (set by a previous preemption).
@@ -566,7 +573,8 @@ class ScheduleOne:
             return None
         from kubesim.scheduler.framework.preemption import ANALYSIS_KEY
 
-        result, s = fwk.run_post_filter_plugins(state, pod, diagnosis.node_to_status)
+        record: dict[str, Status | None] = {}
+        result, s = fwk.run_post_filter_plugins(state, pod, diagnosis.node_to_status, record)
         msg = s.message() if s is not None else ""
         diagnosis.post_filter_msg = msg
         nominated = result.nominated_node_name if result is not None else None
@@ -574,9 +582,15 @@ class ScheduleOne:
         pre: dict = analysis.as_dict() if analysis is not None else {}
         pre["message"] = msg
         pre["nominatedNode"] = nominated or None
+        pre["postFilter"] = {name: {"code": (st.code if st is not None else Code.Success).name,
+                                    "message": st.message() if st is not None else ""}
+                             for name, st in record.items()}
         expl["preemption"] = pre
         if commit:
-            self._emit(5, SITE_POSTFILTER_STATUS, "Status after running PostFilter plugins for pod",
+            # upstream logs an Error status with logger.Error (always shown), the rest at V(5)
+            level = 0 if s is not None and s.code == Code.Error else 5
+            self._emit(level, SITE_POSTFILTER_STATUS,
+                       "Status after running PostFilter plugins for pod",
                        {"pod": full, "status": msg})
         return nominated
 

@@ -143,6 +143,27 @@ class PodWrapper:
         self._pod["status"]["nominatedNodeName"] = node
         return self
 
+    def resource_claim(self, name: str, claim: str | None = None,
+                       template: str | None = None) -> PodWrapper:
+        """A ``spec.resourceClaims`` entry naming a ResourceClaim or a ResourceClaimTemplate
+        (upstream's ``PodResourceClaims``)."""
+        entry: dict = {"name": name}
+        if claim is not None:
+            entry["resourceClaimName"] = claim
+        if template is not None:
+            entry["resourceClaimTemplateName"] = template
+        self.spec.setdefault("resourceClaims", []).append(entry)
+        return self
+
+    def resource_claim_status(self, name: str, claim: str | None) -> PodWrapper:
+        """A ``status.resourceClaimStatuses`` entry: the claim generated for a template (None:
+        none was needed), as the resourceclaim controller records it."""
+        entry: dict = {"name": name}
+        if claim is not None:
+            entry["resourceClaimName"] = claim
+        self._pod["status"].setdefault("resourceClaimStatuses", []).append(entry)
+        return self
+
     def terminating(self, ts: str = "2026-01-01T00:00:00Z") -> PodWrapper:
         self._pod["metadata"]["deletionTimestamp"] = ts
         return self

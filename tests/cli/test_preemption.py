@@ -175,7 +175,8 @@ def test_preemption_policy_never_stays_pending_with_the_never_message(kubesim, t
     assert "Terminating" not in wide
     events = kubesim.ok("get events --field-selector involvedObject.name=polite")
     assert ("0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. "
-            "preemption: not eligible due to preemptionPolicy=Never.") in events
+            "no new claims to deallocate, preemption: not eligible due to "
+            "preemptionPolicy=Never.") in events
     text = kubesim.ok("explain-schedule polite")
     assert "The pod may not preempt: not eligible due to preemptionPolicy=Never." in text
 
@@ -186,8 +187,8 @@ def test_while_the_victim_terminates_the_preemptor_waits_and_does_not_preempt_ag
     apply(kubesim, tmp_path, PREEMPTOR, "high.yaml")
     kubesim.ok("advance 5s")
     events = kubesim.ok("get events --field-selector involvedObject.name=high")
-    assert ("2 Insufficient cpu. preemption: not eligible due to a terminating pod on the "
-            "nominated node.") in events
+    assert ("2 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to a "
+            "terminating pod on the nominated node.") in events
     assert "Terminating" not in pod_row(kubesim.ok("get pods"), "low1")
     pre = json.loads(kubesim.ok("explain-schedule high -o json"))["preemption"]
     assert pre["eligible"] is False and pre["earlier"]["chosen"] == "node02"

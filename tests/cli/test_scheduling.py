@@ -41,9 +41,23 @@ def test_an_unschedulable_pod_gets_the_fit_error_message(kubesim, tmp_path):
     cond = [c for c in p["status"]["conditions"] if c["type"] == "PodScheduled"][0]
     assert (cond["status"], cond["reason"], cond["observedGeneration"]) == ("False", "Unschedulable", 1)
     assert cond["message"] == ("0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. "
-                               "preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, "
-                               "2 No preemption victims found for incoming pod.")
+                               "no new claims to deallocate, preemption: 0/3 nodes are available: "
+                               "1 Preemption is not helpful for scheduling, 2 No preemption victims found for "
+                               "incoming pod.")
     assert "FailedScheduling" in kubesim.ok("describe pod huge")
+
+
+def test_a_pod_whose_resource_claim_does_not_exist_waits_without_an_attempt(kubesim, tmp_path):
+    # DynamicResources' PreEnqueue keeps it out of the active queue, as a scheduling gate would:
+    # no FailedScheduling event, no PodScheduled condition; explain-schedule says why.
+    claims = ("  resourceClaims:\n  - name: gpu\n    resourceClaimTemplateName: single-gpu\n")
+    apply(kubesim, tmp_path, pod("gpu", extra=claims))
+    p = json.loads(kubesim.ok("get pod gpu -o json"))
+    assert "nodeName" not in p["spec"] and p["status"]["phase"] == "Pending"
+    assert not [c for c in p["status"].get("conditions") or [] if c["type"] == "PodScheduled"]
+    assert "FailedScheduling" not in kubesim.ok("get events")
+    assert ('its PreEnqueue plugin DynamicResources holds it back (pod "default/gpu": '
+            "ResourceClaim not created yet)") in kubesim.ok("explain-schedule gpu")
 
 
 def test_an_unschedulable_pod_is_retried_after_the_cluster_changes_and_its_backoff_ends(kubesim, tmp_path):
@@ -117,6 +131,37 @@ def test_explain_schedule_says_what_would_make_an_unschedulable_pod_fit(kubesim,
     assert "What would make it fit:" in out
     assert "kubesim taint nodes controlplane node-role.kubernetes.io/control-plane:NoSchedule-" in out
     assert "label the node to match" in out
+
+
+def test_explain_schedule_shows_each_post_filter_plugins_verdict(kubesim, tmp_path):
+    apply(kubesim, tmp_path, pod("huge", cpu="64"))
+    out = kubesim.ok("explain-schedule huge")
+    assert "\nPostFilter DynamicResources: no new claims to deallocate\n" in out
+    assert "Preemption (PostFilter DefaultPreemption)" in out
+    conflict = ("  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+                "        nodeSelectorTerms:\n        - matchFields:\n"
+                "          - {key: metadata.name, operator: In, values: [node01]}\n"
+                "          - {key: metadata.name, operator: In, values: [node02]}\n")
+    apply(kubesim, tmp_path, pod("conflict", extra=conflict), "conflict.yaml")
+    out = kubesim.ok("explain-schedule conflict")
+    assert "Message: 0/3 nodes are available: pod affinity terms conflict. not found\n" in out
+    assert "PostFilter DynamicResources failed: not found (its PreFilter never ran" in out
+    assert "Preemption (PostFilter DefaultPreemption)" not in out
+
+
+def test_explain_schedule_prints_bracketed_text_verbatim(kubesim):
+    # Rich reads "[example.com/wait]" as markup unless it is escaped, in plain text too
+    gated = pod("gated", extra="  schedulingGates:\n  - name: example.com/wait\n")
+    out = kubesim.ok("explain-schedule -f -", stdin=gated)
+    assert "Message: waiting for scheduling gates: [example.com/wait]\n" in out
+
+
+def test_explain_schedule_names_the_pre_enqueue_plugin_holding_a_pod_back(kubesim, tmp_path):
+    apply(kubesim, tmp_path, pod("gated", extra="  schedulingGates:\n  - name: example.com/wait\n"))
+    exp = json.loads(kubesim.ok("explain-schedule gated -o json"))
+    assert (exp["outcome"], exp["message"]) == (
+        "Unschedulable", "The scheduler has not attempted this pod yet: its PreEnqueue plugin "
+        "SchedulingGates holds it back (waiting for scheduling gates: [example.com/wait]).")
 
 
 def test_explain_schedule_of_a_missing_pod(kubesim):

@@ -62,7 +62,7 @@ def test_with_no_matching_volume_the_pod_stays_pending_with_upstreams_message(ku
     cond = [c for c in p["status"]["conditions"] if c["type"] == "PodScheduled"][0]
     assert cond["message"].startswith(
         "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 node(s) didn't find available "
-        "persistent volumes to bind. preemption: ")
+        "persistent volumes to bind. no new claims to deallocate, preemption: ")
     assert get(kubesim, "pvc big")["status"]["phase"] == "Pending"
 
 
@@ -155,7 +155,8 @@ def test_a_bound_local_volume_narrows_the_nodes_upstreams_way(kubesim):
     kubesim.ok(f"apply -f {DRILL / '04-pod.yaml'}")
     cond = [c for c in get(kubesim, "pod app")["status"]["conditions"] if c["type"] == "PodScheduled"][0]
     assert cond["message"].startswith("0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't "
-                                      "satisfy plugin(s) [VolumeBinding]. preemption: ")
+                                      "satisfy plugin(s) [VolumeBinding]. no new claims to deallocate, "
+                                      "preemption: ")
 
 
 def test_the_waiting_pod_starts_once_its_claim_binds(kubesim, tmp_path):

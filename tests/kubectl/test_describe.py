@@ -189,7 +189,7 @@ def pending_pod(now):
                  "tolerations": [{"operator": "Exists"}, {"key": "example.com/gpu", "operator": "Exists"}]},
         "status": {"phase": "Pending", "qosClass": "BestEffort", "conditions": [
             {"type": "PodScheduled", "status": "False", "lastTransitionTime": ts(now, 75), "reason": "Unschedulable",
-             "message": "0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."}]},
+             "message": "0/3 nodes are available: 3 Insufficient cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."}]},
     }
 
 def pending_pod_events(now, pod):

@@ -225,8 +225,15 @@ def test_preemption_policy_never_stays_pending_with_the_never_message():
     assert r.writes == [] and r.nominated_node is None
     assert r.explanation["preemption"] == {
         "eligible": False, "reason": "not eligible due to preemptionPolicy=Never.",
-        "message": "preemption: not eligible due to preemptionPolicy=Never.",
-        "nominatedNode": None}
+        "message": "no new claims to deallocate, preemption: not eligible due to "
+                   "preemptionPolicy=Never.",
+        "nominatedNode": None,
+        "postFilter": {
+            "DynamicResources": {"code": "Unschedulable",
+                                 "message": "no new claims to deallocate"},
+            "DefaultPreemption": {"code": "Unschedulable",
+                                  "message": "preemption: not eligible due to "
+                                             "preemptionPolicy=Never."}}}
 
 
 def test_explain_predicts_the_preemption_without_asking_for_anything():

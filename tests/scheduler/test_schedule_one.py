@@ -49,16 +49,20 @@ def test_a_pod_is_scheduled_and_explained():
                              "NodeResourcesFit": "passed", "VolumeRestrictions": "skipped",
                              "NodeVolumeLimits": "skipped", "VolumeBinding": "skipped",
                              "VolumeZone": "skipped", "PodTopologySpread": "skipped",
-                             "InterPodAffinity": "skipped"}, "feasible": False}
+                             "InterPodAffinity": "skipped", "DynamicResources": "skipped"},
+                  "feasible": False}
     n1 = e["nodes"]["node01"]
     # NodeResourcesFit (LeastAllocated): cpu (4000-1500)*100/4000 = 62, memory
     # (8Gi-1.5Gi)*100/8Gi = 81 -> 71; BalancedAllocation: |0.375-0.1875|/2 -> 90;
-    # TaintToleration 100 x 3; NodeAffinity skipped; ImageLocality 0 -> total 461
+    # TaintToleration 100 x 3; NodeAffinity skipped; DynamicResources (no claims) 0;
+    # ImageLocality 0 -> total 461
     assert n1["score"]["NodeResourcesFit"] == {"raw": 71, "normalized": 71, "weight": 1, "final": 71}
     assert n1["score"]["TaintToleration"] == {"raw": 0, "normalized": 100, "weight": 3,
                                               "final": 300}
     assert n1["score"]["NodeAffinity"] == {"skipped": True, "raw": 0, "normalized": 0,
                                            "weight": 2, "final": 0}
+    assert n1["score"]["DynamicResources"] == {"raw": 0, "normalized": 0, "weight": 1,
+                                               "final": 0}
     assert n1["total"] == 461 and e["nodes"]["node02"]["total"] == 486
     assert e["preemption"] is None
 
@@ -80,45 +84,50 @@ MESSAGES = [
     pytest.param(
         make_pod("p").req(cpu="2").obj(), FULL,
         "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. "
-        "preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, "
-        "2 No preemption victims found for incoming pod.",
+        "no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not "
+        "helpful for scheduling, 2 No preemption victims found for incoming pod.",
         id="insufficient cpu with nothing to preempt"),
     pytest.param(
         make_pod("p").req(cpu="8").obj(), [],
         "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. "
-        "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+        "no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not "
+        "helpful for scheduling.",
         id="a request larger than any node"),
     pytest.param(
         make_pod("p").node_selector({"disktype": "ssd"}).obj(), [],
         "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 node(s) didn't match "
-        "Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not "
-        "helpful for scheduling.", id="nodeSelector matching no worker"),
+        "Pod's node affinity/selector. no new claims to deallocate, preemption: 0/3 nodes are "
+        "available: 3 Preemption is not helpful for scheduling.",
+        id="nodeSelector matching no worker"),
     pytest.param(
         make_pod("p").req(cpu="2").preemption_policy("Never").obj(), FULL,
         "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. "
-        "preemption: not eligible due to preemptionPolicy=Never.",
+        "no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never.",
         id="preemptionPolicy Never"),
     pytest.param(
         make_pod("p").required_terms({"matchFields": [
             {"key": "metadata.name", "operator": "In", "values": ["node01"]},
             {"key": "metadata.name", "operator": "In", "values": ["node02"]}]}).obj(), [],
-        "0/3 nodes are available: pod affinity terms conflict. preemption: 0/3 nodes are "
-        "available: 3 Preemption is not helpful for scheduling.",
+        # NodeAffinity's PreFilter stops the PreFilters before DynamicResources' runs; its
+        # PostFilter then fails reading its state ("not found"), which ends the PostFilters.
+        "0/3 nodes are available: pod affinity terms conflict. not found",
         id="a PreFilter rejection prints its own message"),
     pytest.param(
         make_pod("p").req(cpu="2").required_terms({"matchFields": [
             {"key": "metadata.name", "operator": "In", "values": ["node01"]}]}).obj(), FULL,
         "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) "
-        "[NodeAffinity]. preemption: 0/3 nodes are available: 1 No preemption victims found for "
-        "incoming pod, 2 Preemption is not helpful for scheduling.",
+        "[NodeAffinity]. no new claims to deallocate, preemption: 0/3 nodes are available: "
+        "1 No preemption victims found for incoming pod, 2 Preemption is not helpful for "
+        "scheduling.",
         id="nodes left out by a PreFilterResult count as not satisfying the plugin"),
     pytest.param(
         make_pod("p").host_port(80).obj(),
         [make_pod("h1").node("node01").host_port(80).obj(),
          make_pod("h2").node("node02").host_port(80).obj()],
         "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 node(s) didn't have free "
-        "ports for the requested pod ports. preemption: 0/3 nodes are available: 1 Preemption is "
-        "not helpful for scheduling, 2 No preemption victims found for incoming pod.",
+        "ports for the requested pod ports. no new claims to deallocate, preemption: 0/3 nodes "
+        "are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims "
+        "found for incoming pod.",
         id="host ports taken everywhere"),
 ]
 
@@ -145,7 +154,8 @@ def test_preemption_that_helps_prints_no_tail_and_nominates_a_candidate():
 
 
 def test_without_post_filter_plugins_there_is_no_tail():
-    config = {"profiles": [{"plugins": {"multiPoint": {"disabled": [{"name": "DefaultPreemption"}]}}}]}
+    config = {"profiles": [{"plugins": {"multiPoint": {"disabled": [
+        {"name": "DefaultPreemption"}, {"name": "DynamicResources"}]}}}]}
     lines = []
     r = scheduler(pods=FULL, config=config, log=lambda *a: lines.append(a)).schedule_one(
         make_pod("p").req(cpu="2").obj(), 0.0)
@@ -303,8 +313,13 @@ def test_verbose_logs_carry_weighted_plugin_scores_and_totals():
     scored = [kv for lvl, _, m, kv in lines if m == "Plugin scored node for pod"]
     assert {"pod": "default/web", "plugin": "TaintToleration", "node": "node01",
             "score": 300} in scored
-    assert [kv["plugin"] for kv in scored[:4]] == [
-        "TaintToleration", "NodeResourcesFit", "NodeResourcesBalancedAllocation", "ImageLocality"]
+    # NodeAffinity, PodTopologySpread and InterPodAffinity skip at PreScore; DynamicResources
+    # has no PreScore and scores 0 (weight 1) for a pod without claims.
+    assert [kv["plugin"] for kv in scored[:5]] == [
+        "TaintToleration", "NodeResourcesFit", "DynamicResources",
+        "NodeResourcesBalancedAllocation", "ImageLocality"]
+    assert {"pod": "default/web", "plugin": "DynamicResources", "node": "node01",
+            "score": 0} in scored
     finals = [kv for lvl, _, m, kv in lines if m == "Calculated node's final score for pod"]
     assert [kv["node"] for kv in finals] == ["node01", "node02"]
     bound = [kv for lvl, site, m, kv in lines if m == "Successfully bound pod to node"]

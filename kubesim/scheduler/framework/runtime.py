@@ -281,60 +281,57 @@ class Framework:
         return bool(self.score)
 
     def run_pre_filter_plugins(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
-                               record: dict | None = None, run_all: bool = False
+                               record: dict | None = None
                                ) -> tuple[PreFilterResult | None, Status | None, set[str]]:
-        """Returns (node restriction, status, plugins that restricted nodes).
-
-        ``record`` receives every plugin's (result, status); with ``run_all`` the remaining
-        PreFilters still run (for explanations) after an UnschedulableAndUnresolvable one, though
-        the decision returned is upstream's.
-        """
+        """Returns (node restriction, status, plugins that restricted nodes); ``record``
+        receives every plugin's (result, status) that ran."""
         skip: set[str] = set()
         result: PreFilterResult | None = None
         with_nodes: set[str] = set()
         returned: Status | None = None
-        decided: tuple | None = None
+        try:
+            for pl in self.pre_filter:
+                r, s = pl.pre_filter(state, pod, nodes)
+                if record is not None:
+                    record[pl.name] = (r, s)
+                if s is not None and s.code == Code.Skip:
+                    skip.add(pl.name)
+                    continue
+                if s is not None and s.code != Code.Success:
+                    s.plugin = pl.name
+                    if s.code == Code.UnschedulableAndUnresolvable:
+                        return None, s, set()
+                    if s.code == Code.Unschedulable:
+                        returned = s
+                        continue
+                    return None, Status(
+                        Code.Error, err=f"running PreFilter plugin {q(pl.name)}: {s.as_error()}",
+                        plugin=pl.name), set()
+                if r is not None and not r.all_nodes():
+                    with_nodes.add(pl.name)
+                result = merge_pre_filter_results(result, r)
+                if result is not None and not result.all_nodes() and not result.node_names:
+                    names = sorted(with_nodes)
+                    if len(names) == 1:
+                        msg = f"node(s) didn't satisfy plugin {names[0]}"
+                    else:
+                        msg = f"node(s) didn't satisfy plugin(s) {go_list(names)} simultaneously"
+                    return result, Status(Code.UnschedulableAndUnresolvable, msg), with_nodes
+            return result, returned, with_nodes
+        finally:
+            state.skip_filter_plugins = frozenset(skip)
+
+    def run_remaining_pre_filter_plugins(self, state: CycleState, pod: PodInfo,
+                                         nodes: list[NodeInfo], record: dict) -> CycleState:
+        """For an explanation after PreFilter stopped early: the PreFilter plugins that did not
+        run (not in ``record``) run on a copy of the cycle state, which is returned, and add
+        their (result, status) to ``record``. The cycle's own state stays as upstream leaves
+        it: PostFilter plugins must not see state written by PreFilters that never ran."""
+        out = state.clone()
         for pl in self.pre_filter:
-            r, s = pl.pre_filter(state, pod, nodes)
-            if record is not None:
-                record[pl.name] = (r, s)
-            if decided is not None:
-                continue
-            if s is not None and s.code == Code.Skip:
-                skip.add(pl.name)
-                continue
-            if s is not None and s.code != Code.Success:
-                s.plugin = pl.name
-                if s.code == Code.UnschedulableAndUnresolvable:
-                    decided = (None, s, set())
-                    if not run_all:
-                        break
-                    continue
-                if s.code == Code.Unschedulable:
-                    returned = s
-                    continue
-                decided = (None, Status(
-                    Code.Error, err=f"running PreFilter plugin {q(pl.name)}: {s.as_error()}",
-                    plugin=pl.name), set())
-                if not run_all:
-                    break
-                continue
-            if r is not None and not r.all_nodes():
-                with_nodes.add(pl.name)
-            result = merge_pre_filter_results(result, r)
-            if result is not None and not result.all_nodes() and not result.node_names:
-                names = sorted(with_nodes)
-                if len(names) == 1:
-                    msg = f"node(s) didn't satisfy plugin {names[0]}"
-                else:
-                    msg = f"node(s) didn't satisfy plugin(s) {go_list(names)} simultaneously"
-                decided = (result, Status(Code.UnschedulableAndUnresolvable, msg), with_nodes)
-                if not run_all:
-                    break
-        state.skip_filter_plugins = frozenset(skip)
-        if decided is not None:
-            return decided
-        return result, returned, with_nodes
+            if pl.name not in record:
+                record[pl.name] = pl.pre_filter(out, pod, nodes)
+        return out
 
     def run_pre_filter_extension_add_pod(self, state: CycleState, pod: PodInfo,
                                          to_add: PodInfo, node: NodeInfo) -> Status | None:
@@ -458,13 +455,17 @@ class Framework:
         return self.run_filter_plugins(state, pod, node)
 
     def run_post_filter_plugins(self, state: CycleState, pod: PodInfo,
-                                node_to_status: NodeToStatusReader
+                                node_to_status: NodeToStatusReader, record: dict | None = None
                                 ) -> tuple[PostFilterResult | None, Status | None]:
+        """Until the first Success, Error or UnschedulableAndUnresolvable; otherwise every plugin
+        runs and their reasons are joined. ``record`` receives each plugin's status that ran."""
         result: PostFilterResult | None = None
         reasons: list[str] = []
         rejector = ""
         for pl in self.post_filter:
             r, s = pl.post_filter(state, pod, node_to_status)
+            if record is not None:
+                record[pl.name] = s
             if s is None or s.is_success():
                 return r, s
             if s.code == Code.UnschedulableAndUnresolvable:
@@ -534,7 +535,10 @@ class Framework:
         totals = [0] * len(nodes)
         for pl in plugins:
             norm = table.normalized[pl.name]
-            if norm and (max(norm) > MAX_NODE_SCORE or min(norm) < MIN_NODE_SCORE):
+            if not norm:
+                continue
+            hi, lo = max(norm), min(norm)
+            if hi > MAX_NODE_SCORE or lo < MIN_NODE_SCORE:
                 for i, v in enumerate(norm):
                     bad = [(p.name, table.normalized[p.name][i]) for p in plugins
                            if not MIN_NODE_SCORE <= table.normalized[p.name][i] <= MAX_NODE_SCORE]
@@ -544,6 +548,8 @@ class Framework:
                             "applying score defaultWeights on Score plugins: plugin "
                             f"{q(name)} returns an invalid score {v}, it should in the range "
                             f"of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"))
+            if hi == 0 and lo == 0:
+                continue  # all zeros add nothing (DynamicResources for a pod without claims)
             w = self.weights[pl.name]
             if w == 1:
                 totals = list(map(add, totals, norm))

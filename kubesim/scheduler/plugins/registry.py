@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from kubesim.scheduler.plugins.defaultbinder import DefaultBinder
 from kubesim.scheduler.plugins.defaultpreemption import DefaultPreemption
+from kubesim.scheduler.plugins.dynamicresources import DynamicResources
 from kubesim.scheduler.plugins.imagelocality import ImageLocality
 from kubesim.scheduler.plugins.interpodaffinity import InterPodAffinity
 from kubesim.scheduler.plugins.nodeaffinity import NodeAffinity
@@ -51,6 +52,7 @@ REGISTRY: dict[str, type] = {
     "NodeVolumeLimits": NodeVolumeLimits,
     "VolumeBinding": VolumeBinding,
     "VolumeZone": VolumeZone,
+    "DynamicResources": DynamicResources,
     "DefaultPreemption": DefaultPreemption,
 }
 
@@ -82,6 +84,7 @@ LEGACY_NAMES: dict[str, dict[str, str | None]] = {
     "VolumeRestrictions": {"predicate": "NoDiskConflict", "priority": None},
     "VolumeZone": {"predicate": "NoVolumeZoneConflict", "priority": None},
     "NodeVolumeLimits": {"predicate": "MaxCSIVolumeCountPred", "priority": None},
+    "DynamicResources": {"predicate": None, "priority": None},
     "DefaultPreemption": {"predicate": None, "priority": None},
     "PrioritySort": {"predicate": None, "priority": None},
     "SchedulingGates": {"predicate": None, "priority": None},

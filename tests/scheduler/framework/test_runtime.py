@@ -255,6 +255,25 @@ def test_pre_filter_unschedulable_keeps_running_but_unresolvable_stops():
     assert CALLS == ["prefilter:A", "prefilter:B"]
 
 
+def test_pre_filters_left_out_run_for_an_explanation_on_a_copy_of_the_state():
+    CALLS.clear()
+    a = make_pre_filter("A", None, Status(Code.UnschedulableAndUnresolvable, "a"))
+
+    def writes(self, state, pod, nodes):
+        CALLS.append(f"prefilter:{self.name}")
+        state.write("B-state", True)
+        return None, Status(Code.Skip)
+    b = type("B", (PreFilterPlugin,), {"name": "B", "pre_filter": writes})
+    fw = Framework(profile({"preFilter": ["A", "B"]}), registry(a, b))
+    state, record = CycleState(), {}
+    _, s, _ = fw.run_pre_filter_plugins(state, POD, NODES, record)
+    assert s.plugin == "A" and list(record) == ["A"]
+    copy = fw.run_remaining_pre_filter_plugins(state, POD, NODES, record)
+    assert CALLS == ["prefilter:A", "prefilter:B"] and list(record) == ["A", "B"]
+    # PostFilter plugins read the cycle's state: B's PreFilter never ran there
+    assert "B-state" in copy and "B-state" not in state
+
+
 def test_post_filter_collects_rejections():
     def make_pf(pname, status, result=None):
         return type(pname, (PostFilterPlugin,), {
@@ -262,8 +281,23 @@ def test_post_filter_collects_rejections():
     p1 = make_pf("P1", Status(Code.Unschedulable, "one"))
     p2 = make_pf("P2", Status(Code.Unschedulable, "two"), PostFilterResult("", True))
     fw = Framework(profile({"postFilter": ["P1", "P2"]}), registry(p1, p2))
-    r, s = fw.run_post_filter_plugins(CycleState(), POD, NodeToStatus())
+    record = {}
+    r, s = fw.run_post_filter_plugins(CycleState(), POD, NodeToStatus(), record)
     assert s.message() == "one, two" and s.plugin == "P1" and r.mode_override
+    assert [(name, st.message()) for name, st in record.items()] == [("P1", "one"), ("P2", "two")]
+
+
+def test_post_filter_stops_at_an_error():
+    def make_pf(pname, status):
+        return type(pname, (PostFilterPlugin,), {
+            "name": pname, "post_filter": lambda self, st, pod, m: (None, status)})
+    p1 = make_pf("P1", Status(Code.Error, err="not found"))
+    p2 = make_pf("P2", Status(Code.Unschedulable, "two"))
+    fw = Framework(profile({"postFilter": ["P1", "P2"]}), registry(p1, p2))
+    record = {}
+    r, s = fw.run_post_filter_plugins(CycleState(), POD, NodeToStatus(), record)
+    assert (r, s.code, s.message(), s.plugin) == (None, Code.Error, "not found", "P1")
+    assert list(record) == ["P1"]
 
 
 def test_permit_wait_is_reported_with_the_timeout():
