@@ -367,6 +367,20 @@ def test_get_raw_configz_shows_the_static_pod_path(kubesim):
 
 # -- describe ----------------------------------------------------------------------------------------
 
+# describe.go: events by default for one object named exactly, not for several or a prefix match
+@pytest.mark.parametrize("command, sections", [
+    ("describe pod a", ["Events:"]),
+    ("describe pod a --show-events=false", []),
+    ("describe pods", []),
+    ("describe pods -l app=web", []),
+    ("describe pods --show-events=true -l app=web", ["Events:", "Events:"]),
+    ("describe pod pend", []),  # a prefix match
+])
+def test_describe_shows_events_as_kubectl_decides(cluster, command, sections):
+    out = cluster.ok(command)
+    assert [line for line in out.splitlines() if line.startswith("Events:")] == sections
+
+
 def test_describe_pod_shows_its_node_status_and_events(cluster):
     out = cluster.ok("describe pod a")
     assert out.startswith("Name:             a\nNamespace:        default\n")

@@ -14,18 +14,23 @@ def add_flags(p):
     p.add_argument("args", nargs="+", metavar="TYPE [NAME_PREFIX]")
     p.add_argument("-A", "--all-namespaces", action="store_true")
     p.add_argument("-l", "--selector")
+    p.add_argument("--show-events", nargs="?", const="true", default=None,
+                   help="If true, display events related to the described object. Defaults to true for a single "
+                        "object, false for multiple objects and prefix matching.")
 
 
 def run(f, args, env) -> int:
+    from kubesim.kubectl.cmd.util import bool_flag_value
     from kubesim.kubectl.describe import describe
     from kubesim.kubectl.resource import parse_targets, select
 
     targets = parse_targets(args.args, selecting=bool(args.selector))
+    show = None if args.show_events is None else bool_flag_value(args.show_events, "--show-events")
     ns = None if args.all_namespaces else f.namespace()
-    blocks: list[str] = []
     with f.connect() as client:
+        objs: list[dict] = []
+        prefix_matched = False
         for info, names in targets:
-            objs: list[dict] = []
             if names:
                 for n in names:
                     obj = client.find(info, ns or "", n)
@@ -37,9 +42,13 @@ def run(f, args, env) -> int:
                     if not matched:
                         raise NotFound(info.resource, n)
                     objs.extend(matched)
+                    prefix_matched = True
             else:
-                objs = select(client, info, ns, args.selector)
-            blocks.extend(describe(client, obj) for obj in objs)
+                objs.extend(select(client, info, ns, args.selector))
+        # describe.go: events by default only for a single object found by its name
+        if show is None:
+            show = len(objs) == 1 and not prefix_matched
+        blocks = [describe(client, obj, show_events=show) for obj in objs]
     if not blocks:
         if ns and any(info.namespaced for info, _ in targets):
             env.stderr.write(f"No resources found in {ns} namespace.\n")

@@ -55,8 +55,8 @@ def render(obj: dict, ctx: DescribeContext) -> str:
     return getattr(importlib.import_module(f"kubesim.kubectl.describe.{module}"), fn)(obj, ctx)
 
 
-def describe(client, obj: dict) -> str:
-    """Fetch what the object's describer shows, then render it."""
+def describe(client, obj: dict, show_events: bool = True) -> str:
+    """Fetch what the object's describer shows (its events only if ``show_events``), then render it."""
     from kubesim.api import kinds
 
     md = obj["metadata"]
@@ -70,7 +70,8 @@ def describe(client, obj: dict) -> str:
         pods = client.list(kinds.by_kind("Pod"), ns)
     elif kind == "Deployment":
         extra["replicasets"] = client.list(kinds.by_kind("ReplicaSet"), ns)
-    return render(obj, DescribeContext(now=client.now(), events=events_for(client, obj), pods=pods, extra=extra))
+    events = events_for(client, obj) if show_events else None
+    return render(obj, DescribeContext(now=client.now(), events=events, pods=pods, extra=extra))
 
 
 def events_for(client, obj: dict) -> list[dict]:

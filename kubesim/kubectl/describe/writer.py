@@ -47,7 +47,7 @@ class DescribeContext:
     the current time, the events involving the object, related pods, and kind-specific extras."""
 
     now: float
-    events: list[dict]
+    events: list[dict] | None
     pods: list[dict] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
 
@@ -243,7 +243,10 @@ def format_label_selector(selector: dict | None) -> str:
 
 
 def describe_events(events: list[dict] | None, w: PrefixWriter, now: float) -> None:
-    """DescribeEvents: ``Events:  <none>`` or the Type/Reason/Age/From/Message table."""
+    """DescribeEvents: ``Events:  <none>`` or the Type/Reason/Age/From/Message table; nothing
+    when the events were not asked for (None: ``--show-events=false``)."""
+    if events is None:
+        return
     if not events:
         w.write(LEVEL_0, "Events:\t<none>\n")
         return
