@@ -176,9 +176,11 @@ def list_objects(cluster: Cluster, info: KindInfo, namespace: str | None,
                  label_selector: str | None = None, field_selector: str | None = None) -> list[dict]:
     """LIST: the objects of one kind (in ``namespace``, None for all) that the selectors match,
     sorted by (namespace, name)."""
-    from kubesim.api import selectors
-
     objs = cluster.store.list(info.kind, namespace if info.namespaced else None)
+    if not (label_selector or field_selector):
+        return objs
+    from kubesim.api import selectors  # only a list with selectors pays for the parser
+
     if label_selector:
         try:
             sel = selectors.parse_label_selector(label_selector)

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from kubesim.api import kinds
 from kubesim.api.kinds import KindInfo
-from kubesim.codec.load import Document
 from kubesim.errors import (
     Aggregate,
     BadRequest,
@@ -28,6 +28,9 @@ from kubesim.errors import (
     UsageError,
     required,
 )
+
+if TYPE_CHECKING:  # codec.load costs pathlib at start-up; a verb that reads no file need not pay it
+    from kubesim.codec.load import Document
 
 NO_RESOURCES = ("You must provide one or more resources by argument or filename.\n"
                 "Example resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n"
