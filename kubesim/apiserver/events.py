@@ -58,12 +58,7 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
             ev["lastTimestamp"] = format_time(now)
             store.put(ev)
             return ev
-    # makeEvent names events <object>.<unix nanos in hex>; a per-state sequence keeps events
-    # recorded at one (pinned) instant in the order they happened
-    seq = int(store.meta("events.seq", 0)) + 1
-    store.set_meta("events.seq", seq)
-    nanos = int(now) * 1_000_000_000 + seq % 1_000_000_000
-    name = f"{ref['name']}.{nanos:x}"  # unique: the sequence never repeats within a state
+    name = _event_name(store, ref["name"], now)
     source = {"component": component}
     if host:
         source["host"] = host
@@ -86,6 +81,15 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
     store.create(ev, format_time(now))
     store.set_event_name(key, name)
     return ev
+
+
+def _event_name(store, object_name: str, now: float) -> str:
+    """makeEvent's ``<object>.<unix nanos in hex>``; a per-state sequence stands in for the
+    nanoseconds, so events recorded at one (pinned) instant keep the order they happened in and
+    never share a name."""
+    seq = int(store.meta("events.seq", 0)) + 1
+    store.set_meta("events.seq", seq)
+    return f"{object_name}.{int(now) * 1_000_000_000 + seq % 1_000_000_000:x}"
 
 
 _KEY_SEP = "|"  # the correlator's key: component, host, kind, namespace, name, uid, fieldPath, type, reason, message
@@ -141,10 +145,7 @@ def eventf(cluster: Cluster, regarding: dict, related: dict | None, type_: str, 
             return ev
         if cache.pop(name, None) is not None:
             store.touch_meta(_SERIES_META)
-    seq = int(store.meta("events.seq", 0)) + 1
-    store.set_meta("events.seq", seq)
-    nanos = int(now) * 1_000_000_000 + seq % 1_000_000_000
-    name = f"{ref['name']}.{nanos:x}"
+    name = _event_name(store, ref["name"], now)
     ev = {
         "apiVersion": "v1",
         "kind": "Event",

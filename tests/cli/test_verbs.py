@@ -5,6 +5,7 @@ import json
 import pytest
 
 from kubesim.testing.cli import snapshot
+from kubesim.testing.controllers import daemonset_obj
 
 POD = """apiVersion: v1
 kind: Pod
@@ -254,21 +255,10 @@ def test_get_all_shows_pods_with_kind_prefix(cluster):
     assert out.splitlines()[1].startswith("pod/a ")
 
 
-DAEMONSET = """apiVersion: apps/v1
-kind: DaemonSet
-metadata: {name: agent}
-spec:
-  selector: {matchLabels: {app: agent}}
-  template:
-    metadata: {labels: {app: agent}}
-    spec: {containers: [{name: a, image: busybox}]}
-"""
-
-
 def test_get_all_lists_kinds_in_discovery_order(kubesim):
     # a real cluster: the core group first, then apps, each group's resources by name
     kubesim.ok("create deployment web --image=nginx --replicas=1")
-    kubesim.ok("apply -f -", stdin=DAEMONSET)
+    kubesim.ok("apply -f -", stdin=json.dumps(daemonset_obj()))
     kinds = [line.split("/")[0] for line in kubesim.ok("get all -o name").splitlines()]
     assert list(dict.fromkeys(kinds)) == ["pod", "daemonset.apps", "deployment.apps", "replicaset.apps"]
 
