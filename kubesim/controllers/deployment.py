@@ -366,7 +366,7 @@ class _Sync:
     def _is_scaling_event(self) -> bool:
         new_rs, old = self._all_replicasets(False)
         for rs in du.filter_active(old + ([new_rs] if new_rs else [])):
-            desired = du.int_annotation(rs, adu.DESIRED_REPLICAS)
+            desired = du.nonnegative_int32_annotation(rs, adu.DESIRED_REPLICAS)
             if desired is not None and desired != du.replicas(self.d):
                 return True
         return False
