@@ -1,9 +1,23 @@
 """Recording Events: core/v1's recorder with its correlator, and events.k8s.io's with its series.
 
 Upstream: staging/src/k8s.io/client-go/tools/record/event.go (makeEvent: name
-``<object>.<hex unix nanos>``) and events_cache.go (EventCorrelator: an event with the same
-source, involved object, type, reason and message as an earlier one increments ``count`` and
-``lastTimestamp`` instead of creating a new object) — what the kubelet and the controllers use.
+``<object>.<hex unix nanos>``; recordToSink, recordEvent) and events_cache.go (EventCorrelator)
+— what the kubelet and the controllers use. The correlator's two stages, in order:
+
+- EventAggregator (EventAggregatorByReasonFunc): events of one source about one object with one
+  type and reason but different messages are similar. Each group remembers the distinct messages
+  seen (its local keys) and when it last saw one; a group quiet for more than 10 minutes starts
+  again. Once a group holds 10 distinct messages the event is replaced by the group's aggregate:
+  message ``(combined from similar events): <this message>``, no reporting controller or
+  instance, and one arbitrary local key is forgotten (Go's ``PopAny``: kubesim draws it from the
+  command's seeded random source), so the next new message aggregates again while a repeat of a
+  remembered one is an ordinary event.
+- eventLogger (eventObserve): an event seen before under the same key (the full key: source,
+  object, type, reason, message; for an aggregate, the group's key) updates the Event recorded
+  then — ``count`` + 1, ``lastTimestamp`` and ``message`` — instead of creating one.
+
+The spam filter that follows them (EventSourceObjectSpamFilter: 25 events per source and object,
+then one per 5 minutes) is not modelled.
 
 The scheduler records through client-go/tools/events (event_broadcaster.go, event_recorder.go):
 an events.k8s.io Event, seen through core/v1 with ``action``, ``eventTime``, an empty
@@ -38,7 +52,8 @@ def involved_ref(obj: dict) -> dict:
 def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, component: str,
            host: str = "", field_path: str = "", at: float | None = None, first: float | None = None,
            count: int = 1) -> dict:
-    """Record an event about ``obj`` from ``component`` (e.g. "default-scheduler", "kubelet").
+    """Record an event about ``obj`` from ``component`` (e.g. "default-scheduler", "kubelet"):
+    EventCorrelate (aggregation, then counting), then the create or the patch.
 
     ``at`` is when it (last) happened, ``first`` when it first did and ``count`` how many times,
     for components that catch up on simulated time in one step (the kubelet after ``advance``)."""
@@ -50,12 +65,21 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
     ns = ref.get("namespace") or "default"
     key = _KEY_SEP.join([component, host, ref["kind"], ns, ref["name"], ref.get("uid", ""), field_path, type_,
                          reason, message])
+    group = aggregate_key(component, host, ref, type_, reason)
+    reporting = (component, host)
+    if _aggregate(cluster, group, message, now):
+        if store.event_name(key) is None:
+            # the message counts as recorded (``recorded``) though no Event of its own has it
+            store.set_event_name(key, "")
+        key, message, reporting = _AGGREGATE_PREFIX + group, AGGREGATED_MESSAGE_PREFIX + message, ("", "")
     existing_name = store.event_name(key)
     if existing_name:
         ev = store.get("Event", ns, existing_name)
         if ev is not None:
+            # eventObserve's patch: count, lastTimestamp and message
             ev["count"] = int(ev.get("count", 1)) + count
             ev["lastTimestamp"] = format_time(now)
+            ev["message"] = message
             store.put(ev)
             return ev
     name = _event_name(store, ref["name"], now)
@@ -75,8 +99,8 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
         "count": count,
         "type": type_,
         "eventTime": None,
-        "reportingComponent": component,
-        "reportingInstance": host,
+        "reportingComponent": reporting[0],
+        "reportingInstance": reporting[1],
     }
     store.create(ev, format_time(now))
     store.set_event_name(key, name)
@@ -92,7 +116,41 @@ def _event_name(store, object_name: str, now: float) -> str:
     return f"{object_name}.{int(now) * 1_000_000_000 + seq % 1_000_000_000:x}"
 
 
-_KEY_SEP = "|"  # the correlator's key: component, host, kind, namespace, name, uid, fieldPath, type, reason, message
+AGGREGATE_MAX_EVENTS = 10    # defaultAggregateMaxEvents: distinct messages before a group aggregates
+AGGREGATE_INTERVAL = 600     # defaultAggregateIntervalInSeconds: a group quiet longer starts again
+AGGREGATED_MESSAGE_PREFIX = "(combined from similar events): "  # EventAggregatorByReasonMessageFunc
+_AGGREGATE_PREFIX = "aggregate|"  # the eventLogger's key of a group's aggregate Event
+_AGGREGATOR_META = "events.aggregator|"  # + group key: {"keys": [messages, in order seen], "last": time}
+
+
+def aggregate_key(component: str, host: str, ref: dict, type_: str, reason: str) -> str:
+    """EventAggregatorByReasonFunc's aggregate key: source, involved object (not its field path),
+    type, reason, reporting controller and instance (the recorder's source, for core/v1)."""
+    return _KEY_SEP.join([component, host, ref.get("kind", ""), ref.get("namespace", ""), ref.get("name", ""),
+                          ref.get("uid", ""), ref.get("apiVersion", ""), type_, reason, component, host])
+
+
+def _aggregate(cluster: Cluster, group: str, message: str, now: float) -> bool:
+    """EventAggregate: note ``message`` in its group; True when the event becomes the group's
+    aggregate (the group holds AGGREGATE_MAX_EVENTS distinct messages), after which one of them,
+    drawn at random, is forgotten."""
+    store = cluster.store
+    meta_key = _AGGREGATOR_META + group
+    stored = store.meta(meta_key)
+    if stored is None or now - float(stored["last"]) > AGGREGATE_INTERVAL:
+        keys: list[str] = []
+    else:
+        keys = list(stored["keys"])
+    if message not in keys:
+        keys.append(message)
+    aggregate = len(keys) >= AGGREGATE_MAX_EVENTS
+    if aggregate:
+        keys.pop(cluster.rng.randrange(len(keys)))
+    store.set_meta(meta_key, {"keys": keys, "last": now})
+    return aggregate
+
+
+_KEY_SEP = "|"  # eventLogger's key: component, host, kind, namespace, name, uid, fieldPath, type, reason, message
 
 STARTED_META = "cluster.started"  # when the components (and their broadcasters' tickers) started
 _SERIES_META = "events.series"    # the broadcaster's cache: event name -> [count, lastObserved, written]

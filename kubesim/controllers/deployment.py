@@ -53,6 +53,10 @@ class _Abort(Exception):
     """An API error upstream returns from syncDeployment (the deployment is requeued)."""
 
 
+class _InvalidScaleDown(Exception):
+    """rolling.go's "got invalid request to scale down": a scale-down count below zero."""
+
+
 class _Sync:
     """One syncDeployment: the working copies of the Deployment and its ReplicaSets, and the
     changes (API calls) made so far, in order."""
@@ -362,7 +366,7 @@ class _Sync:
     def _is_scaling_event(self) -> bool:
         new_rs, old = self._all_replicasets(False)
         for rs in du.filter_active(old + ([new_rs] if new_rs else [])):
-            desired = du.int_annotation(rs, adu.DESIRED_REPLICAS)
+            desired = du.nonnegative_int32_annotation(rs, adu.DESIRED_REPLICAS)
             if desired is not None and desired != du.replicas(self.d):
                 return True
         return False
@@ -403,11 +407,21 @@ class _Sync:
         max_scaled_down = all_pods - min_available - new_unavailable
         if max_scaled_down <= 0:
             return False
-        old_rss, cleaned = self._cleanup_unhealthy(old_rss, max_scaled_down)
-        scaled = self._scale_down_old_for_rolling(old_rss + [new_rs], old_rss)
+        try:
+            old_rss, cleaned = self._cleanup_unhealthy(old_rss, max_scaled_down)
+            scaled = self._scale_down_old_for_rolling(old_rss + [new_rs], old_rss)
+        except _InvalidScaleDown:
+            # upstream drops the error and reports nothing scaled down; a scaling already made stays
+            return False
         return cleaned + scaled > 0
 
     def _cleanup_unhealthy(self, old_rss: list[dict], max_cleanup: int) -> tuple[list[dict], int]:
+        """cleanupUnhealthyReplicas: scale old ReplicaSets down by their unavailable replicas.
+
+        A ReplicaSet whose status reports more available replicas than its spec wants (the
+        status the ReplicaSet controller wrote before deleting the pods of a scale-down this
+        controller just made) would be "scaled down" by a negative count: upstream refuses
+        that ("got invalid request to scale down"), and so the whole scale-down of this sync."""
         old_rss = adu.sort_by_creation(old_rss)
         total = 0
         for i, rs in enumerate(old_rss):
@@ -419,12 +433,16 @@ class _Sync:
             if du.replicas(rs) == available:
                 continue
             count = min(max_cleanup - total, du.replicas(rs) - available)
+            if du.replicas(rs) - count > du.replicas(rs):
+                raise _InvalidScaleDown(name_of(rs))
             _, updated = self._scale_and_record(rs, du.replicas(rs) - count)
             total += count
             old_rss[i] = updated
         return old_rss, total
 
     def _scale_down_old_for_rolling(self, all_rss: list[dict], old_rss: list[dict]) -> int:
+        """scaleDownOldReplicaSetsForRollingUpdate: scale old ReplicaSets down, oldest first, by
+        as many available replicas as the deployment has above its minimum."""
         d = self.d
         min_available = du.replicas(d) - du.max_unavailable(d)
         available = du.available_replica_count(all_rss)
@@ -437,6 +455,8 @@ class _Sync:
             if du.replicas(rs) == 0:
                 continue
             count = min(du.replicas(rs), target - total)
+            if du.replicas(rs) - count > du.replicas(rs):
+                raise _InvalidScaleDown(name_of(rs))
             self._scale_and_record(rs, du.replicas(rs) - count)
             total += count
         return total

@@ -159,20 +159,33 @@ def new_rs_new_replicas(d: dict, all_rss: list[dict], new_rs: dict) -> int:
     return replicas(new_rs) + scale_up
 
 
-def int_annotation(rs: dict, key: str) -> int | None:
+def nonnegative_int32_annotation(rs: dict, key: str) -> int | None:
+    """getNonNegativeInt32FromAnnotation (GetDesiredReplicasAnnotation, getMaxReplicasAnnotation):
+    the annotation as strconv.ParseUint(v, 10, 32) reads it, at most MaxInt32; None when it is
+    absent or not such a number."""
     v = (meta(rs).get("annotations") or {}).get(key)
-    if v is None:
+    if v is None or not v.isascii() or not v.isdigit():
         return None
-    try:
-        return int(v)
-    except ValueError:
+    n = int(v)
+    return n if n <= MAX_INT32 else None
+
+
+def _atoi(v: str | None) -> int | None:
+    """strconv.Atoi: an optional sign and decimal digits; None otherwise."""
+    if not v:
         return None
+    digits = v[1:] if v[0] in "+-" else v
+    if not digits or not digits.isascii() or not digits.isdigit():
+        return None
+    return int(v)
 
 
 def is_saturated(d: dict, rs: dict | None) -> bool:
+    """IsSaturated: the ReplicaSet has all the deployment's replicas, wants them (its
+    desired-replicas annotation, read with strconv.Atoi) and has them all available."""
     if rs is None:
         return False
-    desired = int_annotation(rs, DESIRED_REPLICAS)
+    desired = _atoi((meta(rs).get("annotations") or {}).get(DESIRED_REPLICAS))
     if desired is None:
         return False
     return replicas(rs) == replicas(d) and desired == replicas(d) and \
@@ -189,14 +202,18 @@ def get_proportion(rs: dict | None, d: dict, to_add: int, added: int) -> int:
 
 
 def _replicaset_fraction(rs: dict, d: dict) -> int:
+    """getReplicaSetFraction: the ReplicaSet's share of the deployment's new maximum (replicas +
+    surge) as it had of the maximum before (its max-replicas annotation; without a usable one,
+    the deployment's status.replicas; without that either, no change)."""
     if replicas(d) == 0:
         return -replicas(rs)
-    deployment_replicas = replicas(d) + max_surge(d)
-    annotated = int_annotation(rs, MAX_REPLICAS)
-    if annotated is None:
-        annotated = int((d.get("status") or {}).get("replicas") or 0)
-    new_size = replicas(rs) * deployment_replicas / annotated if annotated else 0.0
-    return round_to_int32(new_size) - replicas(rs)
+    deployment_max = replicas(d) + max_surge(d)
+    before = nonnegative_int32_annotation(rs, MAX_REPLICAS)
+    if not before:
+        before = int((d.get("status") or {}).get("replicas") or 0)
+        if before == 0:
+            return 0
+    return round_to_int32(replicas(rs) * deployment_max / before) - replicas(rs)
 
 
 def _by_creation_less(a: dict, b: dict) -> bool:

@@ -163,6 +163,23 @@ def test_scale_with_record_writes_the_change_cause(web):
     assert annotations["kubernetes.io/change-cause"] == "kubesim scale deployment web --replicas=2 --record=true"
 
 
+def test_the_tenth_similar_scaling_event_is_combined(kubesim):
+    # client-go's EventAggregator: the deployment controller's ScalingReplicaSet events about one
+    # Deployment differ only by message; the tenth distinct one in ten minutes becomes the
+    # aggregate event, which the next one updates (count, last time, message)
+    kubesim.ok("create deployment web --image=nginx:1.27 --replicas=1")
+    for n in range(2, 13):
+        kubesim.ok("advance 1s")
+        kubesim.ok(f"scale deployment web --replicas={n}")
+    events = kubesim.ok("describe deploy web").split("Events:\n", 1)[1]
+    rs = obj(kubesim, "rs -l app=web")["items"][0]["metadata"]["name"]
+    lines = [f"  Normal  ScalingReplicaSet  {f'{11 - i}s':<15}  deployment-controller  "
+             f"Scaled up replica set {rs} from {i} to {i + 1}" for i in range(9)]
+    assert events.splitlines()[2:] == lines + [
+        "  Normal  ScalingReplicaSet  0s (x3 over 2s)  deployment-controller  "
+        f"(combined from similar events): Scaled up replica set {rs} from 11 to 12"]
+
+
 # -- set image --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("command, line", [

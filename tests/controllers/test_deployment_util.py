@@ -91,6 +91,61 @@ def test_get_proportion(d_replicas, rs_replicas, max_replicas_ann, to_add, added
     assert du.get_proportion(r, d, to_add, added) == expected
 
 
+@pytest.mark.parametrize("d_replicas,status_replicas,max_surge,rs_replicas,annotations,expected", [
+    (0, 0, 0, 10, None, -10),
+    (10, 0, 0, 5, None, 0),
+    (10, 0, 0, 5, {du.MAX_REPLICAS: "0"}, 0),
+    (120, 100, 0, 50, None, 10),
+    (120, 100, 0, 50, {du.MAX_REPLICAS: "0"}, 10),
+    (120, 0, 0, 50, {du.MAX_REPLICAS: "100"}, 10),
+    (120, 0, 10, 50, {du.MAX_REPLICAS: "110"}, 9),
+    (10, 0, 0, 6, {du.MAX_REPLICAS: "12"}, -1),
+    (100, 0, 10, 50, {du.MAX_REPLICAS: "130"}, -8),
+    (120, 100, 0, 50, {du.MAX_REPLICAS: "-100"}, 10),
+], ids=["empty deployment always scales to 0",
+        "unsynced deployment does not scale when max-replicas annotation is missing",
+        "unsynced deployment does not scale when max-replicas annotation is incorrectly set to 0",
+        "scale up by 1/5 when max-replicas annotation is missing",
+        "scale up by 1/5 when max-replicas annotation is incorrectly set to 0",
+        "scale up by 1/5 should increase RS replicas by 1/5",
+        "scale up with maxSurge by 1/5 should increase RS replicas approximately by 1/5",
+        "scale down by 1/6 should decrease RS replicas by 1/6",
+        "scale down with maxSurge by 1/6 should decrease RS replicas approximately by 1/6",
+        "a negative max-replicas annotation is not a number of replicas either"])
+def test_get_replicaset_fraction(d_replicas, status_replicas, max_surge, rs_replicas, annotations, expected):
+    # TestGetReplicaSetFraction
+    d = dep(d_replicas, max_surge=max_surge, max_unavailable=1)
+    d["status"] = {"replicas": status_replicas}
+    assert du._replicaset_fraction(rs(rs_replicas, annotations=annotations), d) == expected
+
+
+@pytest.mark.parametrize("annotations,expected", [
+    ({}, None),
+    ({"test": "invalid", "foo": "2"}, None),
+    ({"test": "-1", "foo": "2"}, None),
+    ({"test": "0", "foo": "2"}, 0),
+    ({"test": "13", "foo": "2"}, 13),
+    ({"test": "2147483647", "foo": "2"}, 2147483647),
+    ({"test": "2147483648", "foo": "2"}, None),
+    ({"test": "4294967296", "foo": "2"}, None),
+    ({"test": "+13"}, None),
+    ({"test": " 13"}, None),
+    ({"test": "1_3"}, None),
+], ids=["invalid empty", "invalid", "invalid negative", "valid zero", "valid", "valid max",
+        "invalid max out of range", "invalid max out of range 2", "no sign", "no space", "no underscore"])
+def test_get_non_negative_int32_from_annotation(annotations, expected):
+    # TestGetNonNegativeInt32FromAnnotation (the last three: what ParseUint refuses and int() takes)
+    assert du.nonnegative_int32_annotation(rs(1, annotations=annotations), "test") == expected
+
+
+@pytest.mark.parametrize("desired,expected", [("3", True), ("+3", True), ("4", False), ("x", False), (None, False)],
+                         ids=["saturated", "Atoi takes a sign", "wants another size", "not a number",
+                              "no annotation"])
+def test_is_saturated(desired, expected):
+    r = rs(3, annotations={du.DESIRED_REPLICAS: desired} if desired is not None else {}, available=3)
+    assert du.is_saturated(dep(3), r) is expected
+
+
 @pytest.mark.parametrize("status,expected", [
     ({"replicas": 3, "updatedReplicas": 3, "availableReplicas": 3, "observedGeneration": 1}, True),
     ({"replicas": 4, "updatedReplicas": 3, "availableReplicas": 3, "observedGeneration": 1}, False),
