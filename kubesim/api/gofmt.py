@@ -239,8 +239,9 @@ def _json_string(s: str) -> str:
     return "".join(out)
 
 
-def go_json(value: Any, indent: str | None = None, _level: int = 0) -> str:
-    """Go's ``json.Marshal`` (compact, keys sorted, HTML-escaped), or ``MarshalIndent(v, "", indent)``."""
+def go_json(value: Any, indent: str | None = None, _level: int = 0, *, sort_keys: bool = True) -> str:
+    """Go's ``json.Marshal`` (compact, keys sorted, HTML-escaped), or ``MarshalIndent(v, "", indent)``.
+    With ``sort_keys=False`` a dict's keys keep their order, as a Go struct's fields do."""
     if value is None or getattr(value, "go_json_null", False):  # jsonpath's zero reflect.Value
         return "null"
     if value is True:
@@ -254,21 +255,22 @@ def go_json(value: Any, indent: str | None = None, _level: int = 0) -> str:
     if isinstance(value, str):
         return _json_string(value)
     if isinstance(value, dict):
-        items = [(_json_string(str(k)), v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))]
+        pairs = sorted(value.items(), key=lambda kv: str(kv[0])) if sort_keys else value.items()
+        items = [(_json_string(str(k)), v) for k, v in pairs]
         if not items:
             return "{}"
         if indent is None:
-            return "{" + ",".join(f"{k}:{go_json(v)}" for k, v in items) + "}"
+            return "{" + ",".join(f"{k}:{go_json(v, sort_keys=sort_keys)}" for k, v in items) + "}"
         inner = "\n" + indent * (_level + 1)
-        body = ("," + inner).join(f"{k}: {go_json(v, indent, _level + 1)}" for k, v in items)
+        body = ("," + inner).join(f"{k}: {go_json(v, indent, _level + 1, sort_keys=sort_keys)}" for k, v in items)
         return "{" + inner + body + "\n" + indent * _level + "}"
     if isinstance(value, (list, tuple)):
         if not value:
             return "[]"
         if indent is None:
-            return "[" + ",".join(go_json(v) for v in value) + "]"
+            return "[" + ",".join(go_json(v, sort_keys=sort_keys) for v in value) + "]"
         inner = "\n" + indent * (_level + 1)
-        body = ("," + inner).join(go_json(v, indent, _level + 1) for v in value)
+        body = ("," + inner).join(go_json(v, indent, _level + 1, sort_keys=sort_keys) for v in value)
         return "[" + inner + body + "\n" + indent * _level + "]"
     raise TypeError(f"json: unsupported type: {type(value).__name__}")
 
