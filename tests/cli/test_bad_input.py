@@ -179,7 +179,7 @@ spec:
 @pytest.mark.parametrize("change, message", [
     pytest.param(("matchLabels: {app: web}", "matchLabels: {app: other}"),
                  'The Deployment "web" is invalid: spec.template.metadata.labels: Invalid value: '
-                 'map[string]string{"app":"web"}: `selector` does not match template `labels`',
+                 '{"app":"web"}: `selector` does not match template `labels`',
                  id="a deployment whose selector does not match its labels"),
     pytest.param(("replicas: 3", "replicas: -1"),
                  'The Deployment "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
