@@ -136,8 +136,21 @@ META_CASES = [
     ("a qualified finalizer is fine", setp(make_pod(), "metadata.finalizers", ["example.com/cleanup"]), []),
     ("orphan and foregroundDeletion together",
      setp(make_pod(), "metadata.finalizers", ["orphan", "foregroundDeletion"]),
-     ['metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: '
+     ['metadata.finalizers: Invalid value: ["orphan","foregroundDeletion"]: '
       "finalizer orphan and foregroundDeletion cannot be both set"]),
+    ("an event as owner",
+     setp(make_pod(), "metadata.ownerReferences", [{"apiVersion": "v1", "kind": "Event", "name": "e", "uid": "1234"}]),
+     ['metadata.ownerReferences: Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"1234"}: '
+      "/v1, Kind=Event is disallowed from being an owner"]),
+    ("two controller owners",
+     setp(make_pod(), "metadata.ownerReferences", [
+         {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "a", "uid": "u1", "controller": True},
+         {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "b", "uid": "u2", "controller": True,
+          "blockOwnerDeletion": False}]),
+     ['metadata.ownerReferences: Invalid value: [{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"a","uid":"u1",'
+      '"controller":true},{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"b","uid":"u2","controller":true,'
+      '"blockOwnerDeletion":false}]: Only one reference can have Controller set to true. Found "true" in references '
+      "for ReplicaSet/a and ReplicaSet/b"]),
     ("mirror pods must name their node",
      setp(make_pod(), "metadata.annotations", {"kubernetes.io/config.mirror": "abc"}),
      ['metadata.annotations[kubernetes.io/config.mirror]: Invalid value: "abc": '
@@ -573,7 +586,9 @@ UPDATE_CASES = [
     ("a changed name", setp(OLD, "metadata.name", "xyz"), ['metadata.name: Invalid value: "xyz": field is immutable']),
     ("a changed uid", setp(OLD, "metadata.uid", "u-2"), ['metadata.uid: Invalid value: "u-2": field is immutable']),
     ("a changed creationTimestamp", setp(OLD, "metadata.creationTimestamp", "2024-02-01T00:00:00Z"),
-     ["metadata.creationTimestamp: Invalid value: 2024-02-01 00:00:00 +0000 UTC: field is immutable"]),
+     ['metadata.creationTimestamp: Invalid value: "2024-02-01T00:00:00Z": field is immutable']),
+    ("a set deletionTimestamp", setp(OLD, "metadata.deletionTimestamp", "2020-01-01T00:00:00Z"),
+     ['metadata.deletionTimestamp: Invalid value: "2020-01-01T00:00:00Z": field is immutable']),
     ("a bumped generation", setp(OLD, "metadata.generation", 2), []),
     ("setting nodeName", setp(OLD, "spec.nodeName", "node01"),
      ["spec: Forbidden: " + UPDATABLE + "\n  core.PodSpec{\n- \tnodeName: null\n+ \tnodeName: \"node01\"\n  }\n"]),
