@@ -1,5 +1,8 @@
 """PersistentVolume and PersistentVolumeClaim validation (pkg/apis/core/validation), with the API
-server's messages, on the object as the server prepares it."""
+server's messages, on the object as the server prepares it.
+
+The capacity texts print the internal ResourceList as json.Marshal writes it; they were checked
+against a real v1.35 API server (``kubectl apply --dry-run=server``)."""
 
 import pytest
 
@@ -15,9 +18,12 @@ CREATE = [
      ["spec.accessModes: Forbidden: may not use ReadWriteOncePod with other access modes"]),
     ("a volume without capacity", pv(drop=["capacity"]),
      ["spec.capacity: Required value",
-      'spec.capacity: Unsupported value: core.ResourceList{}: supported values: "storage"']),
+      'spec.capacity: Unsupported value: null: supported values: "storage"']),
+    ("an empty capacity", pv({"capacity": {}}),
+     ["spec.capacity: Required value",
+      'spec.capacity: Unsupported value: {}: supported values: "storage"']),
     ("a capacity of another resource", pv({"capacity": {"storage": "1Gi", "cpu": "1"}}),
-     ['spec.capacity: Unsupported value: core.ResourceList{"cpu":1, "storage":1Gi}: supported values: "storage"']),
+     ['spec.capacity: Unsupported value: {"cpu":"1","storage":"1Gi"}: supported values: "storage"']),
     ("a zero capacity", pv({"capacity": {"storage": "0"}}),
      ['spec.capacity[storage]: Invalid value: "0": must be greater than zero']),
     ("an unknown reclaim policy", pv({"persistentVolumeReclaimPolicy": "Keep"}),
@@ -88,6 +94,12 @@ UPDATE = [
     ("a volume's capacity grows", pv(), set_path(["spec", "capacity", "storage"], "2Gi"), []),
     ("a volume's mode changes", pv(), set_path(["spec", "volumeMode"], "Block"),
      ['volumeMode: Invalid value: "Block": field is immutable']),
+    ("a volume's node affinity changes", pv({"nodeAffinity": {"required": {"nodeSelectorTerms": [
+        {"matchExpressions": [{"key": "k", "operator": "In", "values": ["a"]}]}]}}}),
+     set_path(["spec", "nodeAffinity", "required", "nodeSelectorTerms"],
+              [{"matchExpressions": [{"key": "k", "operator": "In", "values": ["b"]}]}]),
+     ['nodeAffinity: Invalid value: {"Required":{"NodeSelectorTerms":[{"MatchExpressions":[{"Key":"k","Operator":"In",'
+      '"Values":["b"]}],"MatchFields":null}]}}: field is immutable, except for updating from beta label to GA']),
 ]
 
 

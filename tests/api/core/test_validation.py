@@ -248,6 +248,14 @@ CONTAINER_CASES = [
      ["spec.containers[0].volumeMounts[0].mountPath: Required value"]),
     ("a negative runAsUser", setp(make_pod(), f"{C0}.securityContext", {"runAsUser": -1}),
      ["spec.containers[0].securityContext.runAsUser: Invalid value: -1: must be between 0 and 4294967295, inclusive"]),
+    ("no privilege escalation for a privileged container",
+     setp(make_pod(), f"{C0}.securityContext", {"allowPrivilegeEscalation": False, "privileged": True, "runAsUser": 1000,
+                                                "capabilities": {"add": ["NET_ADMIN"]}}),
+     ['spec.containers[0].securityContext: Invalid value: {"Capabilities":{"Add":["NET_ADMIN"],"Drop":null},'
+      '"Privileged":true,"SELinuxOptions":null,"WindowsOptions":null,"RunAsUser":1000,"RunAsGroup":null,'
+      '"RunAsNonRoot":null,"ReadOnlyRootFilesystem":null,"AllowPrivilegeEscalation":false,"ProcMount":null,'
+      '"SeccompProfile":null,"AppArmorProfile":null}: cannot set `allowPrivilegeEscalation` to false and '
+      "`privileged` to true"]),
 ]
 
 
@@ -331,8 +339,8 @@ RESOURCE_CASES = [
     ("a standard resource that is not for containers", {"requests": {"pods": "1"}},
      ['spec.containers[0].resources.requests[pods]: Invalid value: "pods": must be a standard resource for containers']),
     ("an extended resource must be a whole number", {"limits": {"example.com/gpu": "1500m"}, "requests": {"example.com/gpu": "1500m"}},
-     ["spec.containers[0].resources.limits[example.com/gpu]: Invalid value: 1500m: must be an integer",
-      "spec.containers[0].resources.requests[example.com/gpu]: Invalid value: 1500m: must be an integer"]),
+     ['spec.containers[0].resources.limits[example.com/gpu]: Invalid value: "1500m": must be an integer',
+      'spec.containers[0].resources.requests[example.com/gpu]: Invalid value: "1500m": must be an integer']),
     ("an extended resource request must equal its limit", {"limits": {"example.com/gpu": "2"}, "requests": {"example.com/gpu": "1"}},
      ['spec.containers[0].resources.requests: Invalid value: "1": must be equal to example.com/gpu limit of 2']),
     ("an extended resource request needs a limit", {"requests": {"example.com/gpu": "1"}},
@@ -362,6 +370,10 @@ SPEC_CASES = [
       '"ClusterFirst", "Default", "None"']),
     ("dnsPolicy None needs a dnsConfig", make_pod(dnsPolicy="None"),
      ["spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None"]),
+    ("at most three nameservers",
+     make_pod(dnsPolicy="None", dnsConfig={"nameservers": ["1.1.1.1", "2.2.2.2", "3.3.3.3", "4.4.4.4"]}),
+     ['spec.dnsConfig.nameservers: Invalid value: ["1.1.1.1","2.2.2.2","3.3.3.3","4.4.4.4"]: '
+      "must not have more than 3 nameservers"]),
     ("an undefaulted terminationGracePeriodSeconds is required", setp(make_pod(), "spec.terminationGracePeriodSeconds", DELETE),
      ["spec.terminationGracePeriodSeconds: Required value"]),
     ("a negative terminationGracePeriodSeconds is accepted, as upstream does", make_pod(terminationGracePeriodSeconds=-1), []),
@@ -689,8 +701,8 @@ NODE_CASES = [
      [f'metadata.taints[0].value: Invalid value: "x y": {LABEL_VALUE}']),
     ("duplicate taints by key and effect",
      make_node(taints=[{"key": "a", "value": "1", "effect": "NoSchedule"}, {"key": "a", "value": "2", "effect": "NoSchedule"}]),
-     ['metadata.taints[1]: Duplicate value: core.Taint{Key:"a", Value:"2", Effect:"NoSchedule", '
-      "TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect pair"]),
+     ['metadata.taints[1]: Duplicate value: {"Key":"a","Value":"2","Effect":"NoSchedule","TimeAdded":null}: '
+      "taints must be unique by key and effect pair"]),
     ("one key with two effects is fine",
      make_node(taints=[{"key": "a", "effect": "NoSchedule"}, {"key": "a", "effect": "NoExecute"}]), []),
     ("a podCIDR that is not a CIDR", make_node(podCIDR="10.0.0.0"),
@@ -698,12 +710,12 @@ NODE_CASES = [
     ("a sloppy IPv4 CIDR is accepted", make_node(podCIDR="10.0.01.0/24"), []),
     ("dual-stack podCIDRs", make_node(podCIDRs=["10.244.1.0/24", "fd00::/64"]), []),
     ("two IPv4 podCIDRs", make_node(podCIDRs=["10.244.1.0/24", "10.244.2.0/24"]),
-     ['spec.podCIDRs: Invalid value: []string{"10.244.1.0/24", "10.244.2.0/24"}: may specify no more than one CIDR '
+     ['spec.podCIDRs: Invalid value: ["10.244.1.0/24","10.244.2.0/24"]: may specify no more than one CIDR '
       "for each IP family"]),
     ("negative capacity", setp(make_node(), "status", {"capacity": {"cpu": "-1"}}),
      ['status.capacity.cpu: Invalid value: "-1": must be greater than or equal to 0']),
     ("a fractional pod capacity", setp(make_node(), "status", {"allocatable": {"pods": "1.5"}}),
-     ["status.allocatable.pods: Invalid value: 1500m: must be an integer"]),
+     ['status.allocatable.pods: Invalid value: "1500m": must be an integer']),
 ]
 
 
@@ -724,6 +736,13 @@ def test_node_update_may_set_pod_cidr_once_and_change_taints():
     assert messages(new, old) == []
     assert messages(setp(new, "spec.taints", [{"key": "a", "effect": "Bad"}]), old) == [
         'metadata.taints[0].effect: Unsupported value: "Bad": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"']
+
+
+def test_node_addresses_are_unique():
+    old = stored_node()
+    addr = {"type": "InternalIP", "address": "10.0.0.1"}
+    assert messages(setp(old, "status", {"addresses": [addr, addr]}), old) == [
+        'status.addresses[1]: Duplicate value: {"Type":"InternalIP","Address":"10.0.0.1"}']
 
 
 def stored_node(**spec) -> dict:
