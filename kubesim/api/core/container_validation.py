@@ -242,9 +242,9 @@ def validate_init_containers(containers: list, regular: list, volumes: set[str],
             for fld in ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe"):
                 if c.get(fld) is not None:
                     errs.append(forbidden(f"{idx}.{fld}", "may not be set for init containers without restartPolicy=Always"))
-        if _list(c.get("resizePolicy")):
-            errs.append(invalid(f"{idx}.resizePolicy", GoJSON(c.get("resizePolicy"), "[]ContainerResizePolicy"),
-                                "must not be set for init containers"))
+        # v1.35 lets init containers carry a resizePolicy: upstream's "must not be set for init
+        # containers" check applies only without AllowSidecarResizePolicy, which follows the
+        # InPlacePodVerticalScaling gate (GA, on).
     return errs
 
 
