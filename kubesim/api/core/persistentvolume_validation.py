@@ -9,7 +9,7 @@ Written after kubernetes/kubernetes (v1.35) ``pkg/apis/core/validation/validatio
 
 Simplified: volume sources are checked for the one-source rule and, for hostPath, local, nfs
 and csi, their required fields; other sources are accepted as given. The immutable-spec
-messages carry kubesim's rendering of go-cmp's diff (``kubesim.api.equality.cmp_diff``).
+messages carry apimachinery's ``diff.Diff`` of the internal types (``kubesim.api.gojson.diff``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from __future__ import annotations
 import copy
 
 from kubesim.api.core.podspec_validation import validate_node_selector_term
-from kubesim.api.equality import cmp_diff, semantic_equal
-from kubesim.api.gojson import GoJSON
+from kubesim.api.equality import semantic_equal
+from kubesim.api.gojson import GoJSON, diff
 from kubesim.api.meta.validation import (
     FIELD_IMMUTABLE_ERROR,
     IS_NOT_POSITIVE_ERROR,
@@ -219,7 +219,7 @@ def validate_pv_update(new: dict, old: dict) -> list[FieldError]:
         nsrc["csi"].pop("controllerExpandSecretRef", None)
     if not semantic_equal(nsrc, osrc):
         errs.append(forbidden("spec.persistentvolumesource", "spec.persistentvolumesource is immutable after "
-                                                             "creation\n" + cmp_diff(osrc, nsrc, "core.PersistentVolumeSource")))
+                                                             "creation\n" + diff(osrc, nsrc, "PersistentVolumeSource")))
     if nspec.get("volumeMode") != ospec.get("volumeMode"):
         errs.append(invalid("volumeMode", nspec.get("volumeMode"), FIELD_IMMUTABLE_ERROR))
     if ospec.get("nodeAffinity") is not None and not semantic_equal(nspec.get("nodeAffinity"), ospec.get("nodeAffinity")):
@@ -303,7 +303,7 @@ def validate_pvc_update(new: dict, old: dict) -> list[FieldError]:
     if not semantic_equal(nspec, ospec):
         errs.append(forbidden("spec", "spec is immutable after creation except resources.requests and "
                                       "volumeAttributesClassName for bound claims\n"
-                              + cmp_diff(ospec, nspec, "core.PersistentVolumeClaimSpec")))
+                              + diff(ospec, nspec, "PersistentVolumeClaimSpec")))
     try:
         old_size = from_json((((old.get("spec") or {}).get("resources") or {}).get("requests") or {}).get("storage", 0))
         new_size = from_json((((new.get("spec") or {}).get("resources") or {}).get("requests") or {}).get("storage", 0))

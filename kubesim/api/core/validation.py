@@ -17,9 +17,9 @@ defaulting gets upstream's ``Required value`` errors.
 
 Decisions where kubesim cannot be byte-identical, or simplifies:
 
-- The pod-update ``Forbidden`` message carries upstream's exact text (v1.35: the list of
-  updatable fields, a newline, then a ``cmp.Diff`` of the internal ``core.PodSpec``) with
-  kubesim's rendering of the diff (``kubesim.api.equality.cmp_diff``).
+- The pod-update ``Forbidden`` message is upstream's: the list of updatable fields, a newline,
+  then apimachinery's ``diff.Diff`` of the old and the munged internal ``core.PodSpec``
+  (``kubesim.api.gojson.diff``).
 - Negative ``terminationGracePeriodSeconds`` is accepted on create, as upstream does (only
   ``nil`` is an error; the kubelet treats negatives as 1).
 - Ephemeral containers are refused on create, as upstream does, and not validated otherwise.
@@ -42,8 +42,8 @@ from kubesim.api.core.podspec_validation import (
     validate_pod_spec,
     validate_tolerations,
 )
-from kubesim.api.equality import cmp_diff, semantic_equal
-from kubesim.api.gojson import GoJSON
+from kubesim.api.equality import semantic_equal
+from kubesim.api.gojson import GoJSON, diff
 from kubesim.api.meta.validation import (
     inclusive_range_error,
     is_qualified_name,
@@ -197,9 +197,8 @@ def validate_pod_update(new: dict, old: dict) -> list[FieldError]:
         return errs
     munged = _munge_pod_spec(ns, os_)
     if not semantic_equal(munged, os_):
-        diff = cmp_diff(os_, munged)
         errs.append(forbidden("spec", "pod updates may not change fields other than "
-                              + ",".join(UPDATABLE_POD_SPEC_FIELDS) + "\n" + diff))
+                              + ",".join(UPDATABLE_POD_SPEC_FIELDS) + "\n" + diff(os_, munged, "PodSpec")))
     return errs
 
 

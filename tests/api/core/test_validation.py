@@ -572,6 +572,13 @@ UPDATABLE = ("pod updates may not change fields other than `spec.containers[*].i
              "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)")
 
 
+def spec_diff(*hunk: str) -> str:
+    """A refused pod update: the updatable fields, then diff.Diff of the internal pod specs (the
+    hunk's lines, each ending in a newline). The texts are v1.35's ValidatePodUpdate's, run in Go
+    on the same old and new pods."""
+    return "spec: Forbidden: " + UPDATABLE + "\n" + "".join(line + "\n" for line in hunk)
+
+
 def stored(pod: dict) -> dict:
     p = copy.deepcopy(pod)
     p["metadata"].update(uid="u-1", resourceVersion="1", creationTimestamp="2024-01-01T00:00:00Z")
@@ -606,18 +613,58 @@ UPDATE_CASES = [
      ['metadata.deletionTimestamp: Invalid value: "2020-01-01T00:00:00Z": field is immutable']),
     ("a bumped generation", setp(OLD, "metadata.generation", 2), []),
     ("setting nodeName", setp(OLD, "spec.nodeName", "node01"),
-     ["spec: Forbidden: " + UPDATABLE + "\n  core.PodSpec{\n- \tnodeName: null\n+ \tnodeName: \"node01\"\n  }\n"]),
+     [spec_diff("@@ -42,7 +42,7 @@",
+                '  "NodeSelector": null,',
+                '  "ServiceAccountName": "",',
+                '  "AutomountServiceAccountToken": null,',
+                '- "NodeName": "",',
+                '+ "NodeName": "node01",',
+                '  "SecurityContext": {',
+                '   "HostNetwork": false,',
+                '   "HostPID": false,')]),
     ("changing the restartPolicy",
      setp(OLD, "spec.restartPolicy", "Never"),
-     ["spec: Forbidden: " + UPDATABLE + "\n  core.PodSpec{\n- \trestartPolicy: \"Always\"\n+ \trestartPolicy: \"Never\"\n  }\n"]),
-    ("changing a container's env and resources shows each field",
+     [spec_diff("@@ -35,7 +35,7 @@",
+                "   }",
+                "  ],",
+                '  "EphemeralContainers": null,',
+                '- "RestartPolicy": "Always",',
+                '+ "RestartPolicy": "Never",',
+                '  "TerminationGracePeriodSeconds": 30,',
+                '  "ActiveDeadlineSeconds": 100,',
+                '  "DNSPolicy": "ClusterFirst",')]),
+    ("changing a container's env and resources shows both in one hunk",
      setp(setp(OLD, f"{C0}.env", [{"name": "A", "value": "1"}]), f"{C0}.resources", {"limits": {"cpu": "1"}}),
-     ["spec: Forbidden: " + UPDATABLE + "\n  core.PodSpec{\n"
-      "- \tcontainers[0].env: null\n+ \tcontainers[0].env: [{\"name\":\"A\",\"value\":\"1\"}]\n"
-      "- \tcontainers[0].resources.limits: null\n+ \tcontainers[0].resources.limits: {\"cpu\":\"1\"}\n  }\n"]),
+     [spec_diff("@@ -10,9 +10,17 @@",
+                '    "WorkingDir": "",',
+                '    "Ports": null,',
+                '    "EnvFrom": null,',
+                '-   "Env": null,',
+                '+   "Env": [',
+                "+    {",
+                '+     "Name": "A",',
+                '+     "Value": "1",',
+                '+     "ValueFrom": null',
+                "+    }",
+                "+   ],",
+                '    "Resources": {',
+                '-    "Limits": null,',
+                '+    "Limits": {',
+                '+     "cpu": "1"',
+                "+    },",
+                '     "Requests": null,',
+                '     "Claims": null',
+                "    },")]),
     ("terminationGracePeriodSeconds may not change", setp(OLD, "spec.terminationGracePeriodSeconds", 10),
-     ["spec: Forbidden: " + UPDATABLE + "\n  core.PodSpec{\n- \tterminationGracePeriodSeconds: 30\n"
-      "+ \tterminationGracePeriodSeconds: 10\n  }\n"]),
+     [spec_diff("@@ -36,7 +36,7 @@",
+                "  ],",
+                '  "EphemeralContainers": null,',
+                '  "RestartPolicy": "Always",',
+                '- "TerminationGracePeriodSeconds": 30,',
+                '+ "TerminationGracePeriodSeconds": 10,',
+                '  "ActiveDeadlineSeconds": 100,',
+                '  "DNSPolicy": "ClusterFirst",',
+                '  "NodeSelector": null,')]),
 ]
 
 
@@ -636,7 +683,15 @@ def test_a_changed_node_name_is_refused():
     old = setp(OLD, "spec.nodeName", "node01")
     new = setp(old, "spec.nodeName", "node02")
     assert messages(new, old) == [
-        "spec: Forbidden: " + UPDATABLE + "\n  core.PodSpec{\n- \tnodeName: \"node01\"\n+ \tnodeName: \"node02\"\n  }\n"]
+        spec_diff("@@ -42,7 +42,7 @@",
+                  '  "NodeSelector": null,',
+                  '  "ServiceAccountName": "",',
+                  '  "AutomountServiceAccountToken": null,',
+                  '- "NodeName": "node01",',
+                  '+ "NodeName": "node02",',
+                  '  "SecurityContext": {',
+                  '   "HostNetwork": false,',
+                  '   "HostPID": false,')]
 
 
 def test_terminationGracePeriodSeconds_may_go_from_negative_to_one():
