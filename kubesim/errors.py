@@ -127,6 +127,8 @@ class FieldError:
 
 
 def _format_value(v: object) -> str:
+    # ErrorBody: %q for a string, %v for a number or bool; any other value arrives already as
+    # the text json.Marshal writes for it (kubesim.api.gojson.GoJSON) and prints as it is.
     if isinstance(v, str):
         return '"' + v.replace('\\', '\\\\').replace('"', '\\"') + '"'
     if isinstance(v, bool):
