@@ -127,6 +127,8 @@ class FieldError:
 
 
 def _format_value(v: object) -> str:
+    # ErrorBody: %q for a string, %v for a number or bool; any other value arrives already as
+    # the text json.Marshal writes for it (kubesim.api.gojson.GoJSON) and prints as it is.
     if isinstance(v, str):
         return '"' + v.replace('\\', '\\\\').replace('"', '\\"') + '"'
     if isinstance(v, bool):
@@ -158,9 +160,14 @@ def forbidden(field: str, detail: str) -> FieldError:
 
 
 class Invalid(StatusError):
-    """``The Pod "x" is invalid: spec.containers[0].image: Required value`` (apierrors.NewInvalid)."""
+    """``The Pod "x" is invalid: spec.containers[0].image: Required value`` (apierrors.NewInvalid).
+
+    kubectl writes it with MultilineError, which ends the text with a newline of its own, so a
+    cause that ends in a newline (a pod-update diff) is followed by a blank line:
+    ``multiline_error`` tells the CLI not to fold that away."""
 
     reason = "Invalid"
+    multiline_error = True
 
     def __init__(self, kind: str, name: str, causes: list[FieldError]):
         self.kind, self.name, self.causes = kind, name, list(causes)
@@ -250,6 +257,10 @@ class WithSource(KubesimError):
         # where: '"f.yaml"', or '"f.yaml" (document 2)' when the file holds several documents
         super().__init__(str(err))
         self.err, self.verb, self.where = err, verb, where
+
+    @property
+    def multiline_error(self) -> bool:
+        return getattr(self.err, "multiline_error", False)
 
     def __str__(self) -> str:
         if self.err.reason == "Invalid":

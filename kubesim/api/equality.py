@@ -1,14 +1,10 @@
-"""Comparing objects as the API server does: semantic equality, and the diff its messages print.
+"""Comparing objects as the API server does: semantic equality.
 
 Upstream: staging/src/k8s.io/apimachinery/pkg/api/equality/semantic.go (``Semantic.DeepEqual``)
 compares typed Go structs, where an absent field, a nil and the zero value are one thing; on
 kubesim's JSON-shaped objects that is: absent, null, ``""``, ``0``, ``false``, ``[]`` and ``{}``
-are equal. Validation messages that show what changed (``ValidatePodUpdate``,
-``ValidatePersistentVolumeUpdate``, ``ValidatePersistentVolumeClaimUpdate``) embed
-``cmp.Diff`` of the internal types (github.com/google/go-cmp); go-cmp's output is deliberately
-unstable and prints Go structs, so :func:`cmp_diff` renders kubesim's own diff in the same
-shape: a ``  core.PodSpec{`` line, then ``- \\t<field>: <old JSON>`` / ``+ \\t<field>: <new JSON>``
-lines for each changed field (JSON paths relative to the compared value), then ``  }``.
+are equal. The diff that validation messages print of what changed is
+``kubesim.api.gojson.diff``'s.
 """
 
 from __future__ import annotations
@@ -29,34 +25,6 @@ def semantic_equal(a, b) -> bool:
     if is_zero(a) and is_zero(b):
         return True
     return a == b
-
-
-def cmp_diff(old, new, type_name: str = "core.PodSpec") -> str:
-    """``cmp.Diff(old, new)`` of a value of Go type ``type_name``, in kubesim's rendering."""
-    import json
-
-    lines = [f"  {type_name}{{"]
-
-    def dump(v) -> str:
-        return "null" if v is None else json.dumps(v, separators=(",", ":"), sort_keys=True)
-
-    def walk(a, b, path: str):
-        if semantic_equal(a, b):
-            return
-        if isinstance(a, dict) and isinstance(b, dict):
-            for k in sorted(set(a) | set(b)):
-                walk(a.get(k), b.get(k), f"{path}.{k}" if path else k)
-            return
-        if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-            for i, (x, y) in enumerate(zip(a, b)):
-                walk(x, y, f"{path}[{i}]")
-            return
-        lines.append(f"- \t{path}: {dump(a)}")
-        lines.append(f"+ \t{path}: {dump(b)}")
-
-    walk(old, new, "")
-    lines.append("  }")
-    return "\n".join(lines) + "\n"
 
 
 def drop_empty(v):

@@ -18,9 +18,9 @@ Written from the Go standard library (behaviour carried over, code not):
   ``interface{}``: ``<nil>``, ``true``, maps as ``map[k:v ...]`` in key order (``fmt`` sorts map
   keys), slices as ``[a b]``.
 - ``src/encoding/json/decode.go``: the kind names of ``UnmarshalTypeError`` messages.
-- ``src/fmt/print.go``'s ``%#v`` of structs and Stringers, which field errors print verbatim:
-  :class:`GoValue` carries such text (``staging/src/k8s.io/apimachinery/pkg/util/validation/
-  field/errors.go``).
+- ``src/fmt/print.go``'s ``%#v`` of a ``[]string``, which some messages format into their text.
+  (A field error's bad value is not ``%#v`` since v1.35 but ``json.Marshal`` of it:
+  ``kubesim.api.gojson``.)
 - ``src/encoding/json/encode.go`` (``floatEncoder``): the same shortest digits, in ``%f`` form
   unless ``|f| < 1e-6`` or ``|f| >= 1e21``, then ``%e`` form with ``e-07`` cleaned up to ``e-7``.
   ``-0`` stays ``-0``.
@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["GO_FALSE", "GO_TRUE", "GoValue", "go_float", "go_json_float", "go_json_kind", "go_json_number", "go_parse_bool",
+__all__ = ["GO_FALSE", "GO_TRUE", "go_float", "go_json_float", "go_json_kind", "go_json_number", "go_parse_bool",
            "go_parse_int64", "go_quote", "go_sprint", "go_string_slice"]
 
 _INT64_MIN = -(1 << 63)
@@ -169,32 +169,11 @@ def go_quote(s: str) -> str:
 
 
 def go_string_slice(values) -> str:
-    """``%#v`` of a ``[]string`` (``[]string(nil)`` for None), as field errors print bad values."""
+    """``%#v`` of a ``[]string`` (``[]string(nil)`` for None), as a message's own ``%#v`` formats
+    it (ObjectMeta's ``found new finalizers []string{"a"}``)."""
     if values is None:
         return "[]string(nil)"
     return "[]string{" + ", ".join(go_quote(str(v)) for v in values) + "}"
-
-
-class GoValue:
-    """A value already in Go's text (``%#v`` of a struct, a Stringer's ``String()``): field errors
-    print it verbatim, unquoted (``field/errors.go``), where they quote a plain string."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str):
-        self.text = text
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"GoValue({self.text!r})"
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, GoValue) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return hash(self.text)
 
 
 GO_TRUE = ("1", "t", "T", "TRUE", "true", "True")
@@ -239,8 +218,9 @@ def _json_string(s: str) -> str:
     return "".join(out)
 
 
-def go_json(value: Any, indent: str | None = None, _level: int = 0) -> str:
-    """Go's ``json.Marshal`` (compact, keys sorted, HTML-escaped), or ``MarshalIndent(v, "", indent)``."""
+def go_json(value: Any, indent: str | None = None, _level: int = 0, *, sort_keys: bool = True) -> str:
+    """Go's ``json.Marshal`` (compact, keys sorted, HTML-escaped), or ``MarshalIndent(v, "", indent)``.
+    With ``sort_keys=False`` a dict's keys keep their order, as a Go struct's fields do."""
     if value is None or getattr(value, "go_json_null", False):  # jsonpath's zero reflect.Value
         return "null"
     if value is True:
@@ -254,21 +234,22 @@ def go_json(value: Any, indent: str | None = None, _level: int = 0) -> str:
     if isinstance(value, str):
         return _json_string(value)
     if isinstance(value, dict):
-        items = [(_json_string(str(k)), v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))]
+        pairs = sorted(value.items(), key=lambda kv: str(kv[0])) if sort_keys else value.items()
+        items = [(_json_string(str(k)), v) for k, v in pairs]
         if not items:
             return "{}"
         if indent is None:
-            return "{" + ",".join(f"{k}:{go_json(v)}" for k, v in items) + "}"
+            return "{" + ",".join(f"{k}:{go_json(v, sort_keys=sort_keys)}" for k, v in items) + "}"
         inner = "\n" + indent * (_level + 1)
-        body = ("," + inner).join(f"{k}: {go_json(v, indent, _level + 1)}" for k, v in items)
+        body = ("," + inner).join(f"{k}: {go_json(v, indent, _level + 1, sort_keys=sort_keys)}" for k, v in items)
         return "{" + inner + body + "\n" + indent * _level + "}"
     if isinstance(value, (list, tuple)):
         if not value:
             return "[]"
         if indent is None:
-            return "[" + ",".join(go_json(v) for v in value) + "]"
+            return "[" + ",".join(go_json(v, sort_keys=sort_keys) for v in value) + "]"
         inner = "\n" + indent * (_level + 1)
-        body = ("," + inner).join(go_json(v, indent, _level + 1) for v in value)
+        body = ("," + inner).join(go_json(v, indent, _level + 1, sort_keys=sort_keys) for v in value)
         return "[" + inner + body + "\n" + indent * _level + "]"
     raise TypeError(f"json: unsupported type: {type(value).__name__}")
 

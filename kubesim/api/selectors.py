@@ -33,7 +33,7 @@ import functools
 from dataclasses import dataclass, field
 
 from kubesim.api.content import label_key_errors, label_value_errors
-from kubesim.api.gofmt import go_parse_int64, go_quote, go_string_slice
+from kubesim.api.gofmt import go_json, go_parse_int64, go_quote
 
 # --- selection.Operator values ---------------------------------------------------------------
 
@@ -127,19 +127,19 @@ def new_requirement(key: str, operator: str, values: list[str] | tuple[str, ...]
     bound = None
     if operator in (OP_IN, OP_NOT_IN):
         if not vals:
-            errs.append(_field_error(values_path, go_string_slice(values),
+            errs.append(_field_error(values_path, go_json(values),
                                      "for 'in', 'notin' operators, values set can't be empty"))
     elif operator in (OP_EQUALS, OP_DOUBLE_EQUALS, OP_NOT_EQUALS):
         if len(vals) != 1:
-            errs.append(_field_error(values_path, go_string_slice(values),
+            errs.append(_field_error(values_path, go_json(values),
                                      "exact-match compatibility requires one single value"))
     elif operator in (OP_EXISTS, OP_DOES_NOT_EXIST):
         if vals:
-            errs.append(_field_error(values_path, go_string_slice(values),
+            errs.append(_field_error(values_path, go_json(values),
                                      "values set must be empty for exists and does not exist"))
     elif operator in (OP_GT, OP_LT):
         if len(vals) != 1:
-            errs.append(_field_error(values_path, go_string_slice(values),
+            errs.append(_field_error(values_path, go_json(values),
                                      "for 'Gt', 'Lt' operators, exactly one value is required"))
         for i, v in enumerate(vals):
             n = go_parse_int64(v)

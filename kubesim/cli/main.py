@@ -150,7 +150,8 @@ def main(argv: list[str] | None = None, env: Environment | None = None) -> int:
         verb = VERBS[name]
         return getattr(module_of(verb), verb.run)(Factory(args, env), args, env) or 0
     except KubesimError as e:
-        env.stderr.write(str(e).rstrip("\n") + "\n")
+        text = str(e)
+        env.stderr.write(text + "\n" if getattr(e, "multiline_error", False) else text.rstrip("\n") + "\n")
         return e.exit_code
     except SystemExit as e:  # argparse's --help
         return int(e.code or 0) if not isinstance(e.code, str) else 1

@@ -288,11 +288,13 @@ def test_lexer(text, tokens):
 
 
 # --- NewRequirement --------------------------------------------------------------------------
+# A []string bad value prints as json.Marshal writes it (null for nil); the texts are Go's own
+# (apimachinery v0.35.4 labels.NewRequirement and metav1.LabelSelectorAsSelector).
 
 CONSTRUCTOR = [
-    ("x", OP_IN, None, "values: Invalid value: []string(nil): for 'in', 'notin' operators, "
+    ("x", OP_IN, None, "values: Invalid value: null: for 'in', 'notin' operators, "
                        "values set can't be empty"),
-    ("x", OP_NOT_IN, [], "values: Invalid value: []string{}: for 'in', 'notin' operators, "
+    ("x", OP_NOT_IN, [], "values: Invalid value: []: for 'in', 'notin' operators, "
                          "values set can't be empty"),
     ("x", OP_IN, ["foo"], None),
     ("x", OP_NOT_IN, ["foo"], None),
@@ -308,11 +310,11 @@ CONSTRUCTOR = [
                               "the value must be an integer"),
     ("a" * 254, OP_EXISTS, None, f"key: Invalid value: \"{'a' * 254}\": name part must be no "
                                  "more than 63 bytes"),
-    ("x", OP_EQUALS, ["a", "b"], "values: Invalid value: []string{\"a\", \"b\"}: exact-match "
+    ("x", OP_EQUALS, ["a", "b"], "values: Invalid value: [\"a\",\"b\"]: exact-match "
                                  "compatibility requires one single value"),
-    ("x", OP_EXISTS, ["a"], "values: Invalid value: []string{\"a\"}: values set must be empty "
+    ("x", OP_EXISTS, ["a"], "values: Invalid value: [\"a\"]: values set must be empty "
                             "for exists and does not exist"),
-    ("x", OP_GT, ["1", "2"], "values: Invalid value: []string{\"1\", \"2\"}: for 'Gt', 'Lt' "
+    ("x", OP_GT, ["1", "2"], "values: Invalid value: [\"1\",\"2\"]: for 'Gt', 'Lt' "
                              "operators, exactly one value is required"),
     ("x", "like", ["a"], "operator: Unsupported value: \"like\": supported values: \"in\", "
                          "\"notin\", \"=\", \"==\", \"!=\", \"gt\", \"lt\", \"exists\", \"!\""),
@@ -454,7 +456,7 @@ LABEL_SELECTOR_ERRORS = [
     ({"matchExpressions": [{"key": "a", "operator": "Gt", "values": ["1"]}]},
      '"Gt" is not a valid pod selector operator'),
     ({"matchExpressions": [{"key": "a", "operator": "In"}]},
-     "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be "
+     "values: Invalid value: null: for 'in', 'notin' operators, values set can't be "
      "empty"),
     ({"matchLabels": {"bad key": "v"}},
      'key: Invalid value: "bad key": ' + NAME_PART_REGEX_MSG),

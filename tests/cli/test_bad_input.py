@@ -179,7 +179,7 @@ spec:
 @pytest.mark.parametrize("change, message", [
     pytest.param(("matchLabels: {app: web}", "matchLabels: {app: other}"),
                  'The Deployment "web" is invalid: spec.template.metadata.labels: Invalid value: '
-                 'map[string]string{"app":"web"}: `selector` does not match template `labels`',
+                 '{"app":"web"}: `selector` does not match template `labels`',
                  id="a deployment whose selector does not match its labels"),
     pytest.param(("replicas: 3", "replicas: -1"),
                  'The Deployment "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0',
@@ -231,3 +231,40 @@ def test_explain_schedule_of_a_generate_name_pod(kubesim, tmp_path):
                  "    image: nginx\n")
     out = kubesim.ok(f"explain-schedule -f {f}")
     assert out.startswith("Pod default/p-") and "outcome: Scheduled" in out.splitlines()[0]
+
+
+POD = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: good\nspec:\n  containers:\n  - name: c\n    image: nginx\n"
+
+
+def test_a_refused_pod_update_prints_the_spec_diff_and_a_blank_line(kubesim, tmp_path):
+    """kubectl writes an Invalid error with MultilineError, which adds a newline after the cause:
+    after a pod-update diff, which ends in one, that is a blank line (a real v1.35 cluster and
+    kubectl 1.36, conformance bad-manifests step 29; the diff's line numbers follow the stored
+    pod, with its service account volume and the default tolerations)."""
+    kubesim.ok("get nodes")
+    f = tmp_path / "pod.yaml"
+    f.write_text(POD)
+    kubesim.ok(f"apply -f {f}")
+    f.write_text(POD + "    ports:\n    - containerPort: 8080\n")
+    r = kubesim(f"apply -f {f}")
+    assert (r.code, r.out) == (1, "")
+    assert r.err.endswith('''\
+@@ -96,7 +96,15 @@
+    "Command": null,
+    "Args": null,
+    "WorkingDir": "",
+-   "Ports": null,
++   "Ports": [
++    {
++     "Name": "",
++     "HostPort": 0,
++     "ContainerPort": 8080,
++     "Protocol": "TCP",
++     "HostIP": ""
++    }
++   ],
+    "EnvFrom": null,
+    "Env": null,
+    "Resources": {
+
+''')

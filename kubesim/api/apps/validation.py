@@ -14,7 +14,7 @@ import re
 from kubesim.api import selectors
 from kubesim.api.core.podspec_validation import validate_pod_spec
 from kubesim.api.equality import drop_empty
-from kubesim.api.gofmt import GoValue
+from kubesim.api.gojson import GoJSON
 from kubesim.api.meta.validation import (
     IS_NEGATIVE_ERROR,
     name_is_dns_subdomain,
@@ -28,31 +28,6 @@ from kubesim.errors import FieldError, forbidden, invalid, required, unsupported
 
 SELECTOR_MISMATCH = "`selector` does not match template `labels`"
 _PERCENT_RE = re.compile(r"^[0-9]+%$")
-
-
-def _go_map(m: dict) -> str:
-    if m is None:
-        return GoValue("map[string]string(nil)")
-    return GoValue("map[string]string{" + ", ".join(f'"{k}":"{m[k]}"' for k in sorted(m)) + "}")
-
-
-def _go_label_selector(sel: dict | None):
-    """%#v of a *metav1.LabelSelector, as field.Invalid prints it."""
-    if sel is None:
-        return GoValue("(*v1.LabelSelector)(nil)")
-    ml = sel.get("matchLabels")
-    ml_s = "map[string]string(nil)" if not ml else "map[string]string{" + ", ".join(f'"{k}":"{ml[k]}"' for k in sorted(ml)) + "}"
-    exprs = sel.get("matchExpressions")
-    if not exprs:
-        ex_s = "[]v1.LabelSelectorRequirement(nil)"
-    else:
-        parts = []
-        for e in exprs:
-            vals = e.get("values")
-            vs = "[]string(nil)" if not vals else "[]string{" + ", ".join(f'"{v}"' for v in vals) + "}"
-            parts.append(f'v1.LabelSelectorRequirement{{Key:"{e.get("key", "")}", Operator:"{e.get("operator", "")}", Values:{vs}}}')
-        ex_s = "[]v1.LabelSelectorRequirement{" + ", ".join(parts) + "}"
-    return GoValue(f"v1.LabelSelector{{MatchLabels:{ml_s}, MatchExpressions:{ex_s}}}")
 
 
 def _nonnegative(value, path: str) -> list[FieldError]:
@@ -96,12 +71,12 @@ def _validate_selector_and_template(spec: dict, path: str, kind_word: str, check
     else:
         errs += validate_label_selector(sel, f"{path}.selector")
         if not (sel.get("matchLabels") or sel.get("matchExpressions")):
-            errs.append(invalid(f"{path}.selector", _go_label_selector(sel), f"empty selector is invalid for {kind_word}"))
+            errs.append(invalid(f"{path}.selector", GoJSON(sel, "*LabelSelector"), f"empty selector is invalid for {kind_word}"))
     if sel is not None:
         try:
             compiled = selectors.from_label_selector(sel)
         except ValueError:
-            errs.append(invalid(f"{path}.selector", _go_label_selector(sel), "invalid label selector"))
+            errs.append(invalid(f"{path}.selector", GoJSON(sel, "*LabelSelector"), "invalid label selector"))
     template = spec.get("template")
     tpath = f"{path}.template"
     if template is None:
@@ -111,7 +86,7 @@ def _validate_selector_and_template(spec: dict, path: str, kind_word: str, check
     if compiled is not None:
         labels = tmeta.get("labels") or {}
         if not compiled.empty and not compiled.matches(labels):
-            errs.append(invalid(f"{tpath}.metadata.labels", _go_map(tmeta.get("labels")), SELECTOR_MISMATCH))
+            errs.append(invalid(f"{tpath}.metadata.labels", GoJSON(tmeta.get("labels")), SELECTOR_MISMATCH))
     errs += validate_labels(tmeta.get("labels"), f"{tpath}.metadata.labels")
     errs += validate_annotations(tmeta.get("annotations"), f"{tpath}.metadata.annotations")
     tspec = template.get("spec") or {}
@@ -134,7 +109,7 @@ def _immutable_selector(obj: dict, old: dict | None) -> list[FieldError]:
         return []
     new_sel, old_sel = (obj.get("spec") or {}).get("selector"), (old.get("spec") or {}).get("selector")
     if drop_empty(new_sel) != drop_empty(old_sel):
-        return [invalid("spec.selector", _go_label_selector(new_sel), "field is immutable")]
+        return [invalid("spec.selector", GoJSON(new_sel, "*LabelSelector"), "field is immutable")]
     return []
 
 
@@ -162,7 +137,7 @@ def validate_deployment(obj: dict, old: dict | None = None) -> list[FieldError]:
                 errs.append(invalid("spec.strategy.rollingUpdate.maxUnavailable", mu, "may not be 0 when `maxSurge` is 0"))
             errs += is_not_more_than_100_percent(mu, "spec.strategy.rollingUpdate.maxUnavailable")
     else:
-        errs.append(unsupported("spec.strategy", GoValue(_go_strategy(strategy)), ["Recreate", "RollingUpdate"]))
+        errs.append(unsupported("spec.strategy", GoJSON(strategy, "DeploymentStrategy"), ["Recreate", "RollingUpdate"]))
     errs += _nonnegative(spec.get("minReadySeconds"), "spec.minReadySeconds")
     errs += _nonnegative(spec.get("revisionHistoryLimit"), "spec.revisionHistoryLimit")
     pds = spec.get("progressDeadlineSeconds")
@@ -172,10 +147,6 @@ def validate_deployment(obj: dict, old: dict | None = None) -> list[FieldError]:
             errs.append(invalid("spec.progressDeadlineSeconds", int(pds), "must be greater than minReadySeconds"))
     errs += _immutable_selector(obj, old)
     return errs
-
-
-def _go_strategy(strategy: dict) -> str:
-    return f'apps.DeploymentStrategy{{Type:"{strategy.get("type", "")}", RollingUpdate:(*apps.RollingUpdateDeployment)(nil)}}'
 
 
 def validate_replicaset(obj: dict, old: dict | None = None) -> list[FieldError]:
@@ -215,7 +186,7 @@ def validate_daemonset(obj: dict, old: dict | None = None) -> list[FieldError]:
             elif not has_u and not has_s:
                 errs.append(required(f"{base}.maxUnavailable", "cannot be 0 when maxSurge is 0"))
     elif utype != "OnDelete":
-        errs.append(unsupported("spec.updateStrategy", utype, ["OnDelete", "RollingUpdate"]))
+        errs.append(unsupported("spec.updateStrategy", GoJSON(us, "DaemonSetUpdateStrategy"), ["RollingUpdate", "OnDelete"]))
     errs += _immutable_selector(obj, old)
     return errs
 
@@ -231,10 +202,7 @@ def validate_controller_revision(cr: dict) -> list[FieldError]:
 
 def validate_controller_revision_update(new: dict, old: dict) -> list[FieldError]:
     """ValidateControllerRevisionUpdate: the data is immutable (shown as the JSON it holds)."""
-    import json
-
     errs = validate_object_meta_update(new.get("metadata") or {}, old.get("metadata") or {})
     if new.get("data") != old.get("data"):
-        shown = GoValue(json.dumps(new.get("data"), separators=(",", ":"), sort_keys=True))
-        errs.append(invalid("data", shown, "field is immutable"))
+        errs.append(invalid("data", GoJSON(new.get("data")), "field is immutable"))
     return errs + _nonnegative(new.get("revision"), "revision")

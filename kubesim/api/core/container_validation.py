@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from kubesim.api.gofmt import GoValue
+from kubesim.api.gojson import GoJSON
 from kubesim.api.meta.validation import (
     IS_NEGATIVE_ERROR,
     inclusive_range_error,
@@ -141,7 +141,7 @@ def validate_resource_quantity_value(name: str, q: Quantity, path: str) -> list[
     if q.value < 0:
         errs.append(invalid(path, str(q), IS_NEGATIVE_ERROR))
     if is_integer_resource(name) and q.value.denominator != 1:
-        errs.append(invalid(path, GoValue(str(q)), "must be an integer"))
+        errs.append(invalid(path, GoJSON(str(q), "Quantity"), "must be an integer"))
     return errs
 
 
@@ -242,9 +242,9 @@ def validate_init_containers(containers: list, regular: list, volumes: set[str],
             for fld in ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe"):
                 if c.get(fld) is not None:
                     errs.append(forbidden(f"{idx}.{fld}", "may not be set for init containers without restartPolicy=Always"))
-        if _list(c.get("resizePolicy")):
-            errs.append(invalid(f"{idx}.resizePolicy", GoValue("[]core.ContainerResizePolicy{...}"),
-                                "must not be set for init containers"))
+        # v1.35 lets init containers carry a resizePolicy: upstream's "must not be set for init
+        # containers" check applies only without AllowSidecarResizePolicy, which follows the
+        # InPlacePodVerticalScaling gate (GA, on).
     return errs
 
 
@@ -427,7 +427,7 @@ def _validate_container_security_context(sc, path: str) -> list[FieldError]:
         if v is not None and not 0 <= _int(v) <= 0xFFFFFFFF:
             errs.append(invalid(f"{path}.{fld}", _int(v), inclusive_range_error(0, 0xFFFFFFFF)))
     if sc.get("allowPrivilegeEscalation") is False and sc.get("privileged") is True:
-        errs.append(invalid(path, GoValue("&core.SecurityContext{...}"),
+        errs.append(invalid(path, GoJSON(sc, "*SecurityContext"),
                             "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"))
     return errs
 

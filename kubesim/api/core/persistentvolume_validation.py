@@ -9,7 +9,7 @@ Written after kubernetes/kubernetes (v1.35) ``pkg/apis/core/validation/validatio
 
 Simplified: volume sources are checked for the one-source rule and, for hostPath, local, nfs
 and csi, their required fields; other sources are accepted as given. The immutable-spec
-messages carry kubesim's rendering of go-cmp's diff (``kubesim.api.equality.cmp_diff``).
+messages carry apimachinery's ``diff.Diff`` of the internal types (``kubesim.api.gojson.diff``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from __future__ import annotations
 import copy
 
 from kubesim.api.core.podspec_validation import validate_node_selector_term
-from kubesim.api.equality import cmp_diff, semantic_equal
-from kubesim.api.gofmt import GoValue
+from kubesim.api.equality import semantic_equal
+from kubesim.api.gojson import GoJSON, diff
 from kubesim.api.meta.validation import (
     FIELD_IMMUTABLE_ERROR,
     IS_NOT_POSITIVE_ERROR,
@@ -79,11 +79,6 @@ def _positive_quantity(value, path: str) -> list[FieldError]:
     if q.value <= 0:
         return [invalid(path, str(q), IS_NOT_POSITIVE_ERROR)]
     return []
-
-
-def _go_resource_list(rl: dict):
-    parts = ", ".join(f'"{k}":{rl[k]}' for k in sorted(rl))
-    return GoValue("core.ResourceList{" + parts + "}")
 
 
 def _validate_node_affinity(na, path: str) -> tuple[bool, list[FieldError]]:
@@ -152,7 +147,7 @@ def validate_pv_spec(spec: dict, pv_name: str, path: str = "spec") -> list[Field
     if not cap:
         errs.append(required(f"{path}.capacity", ""))
     if "storage" not in cap or len(cap) > 1:
-        errs.append(unsupported(f"{path}.capacity", _go_resource_list(cap), ["storage"]))
+        errs.append(unsupported(f"{path}.capacity", GoJSON(spec.get("capacity"), "map[string]Quantity"), ["storage"]))
     for r in sorted(cap):
         errs += _positive_quantity(cap[r], f"{path}.capacity[{r}]")
     policy = spec.get("persistentVolumeReclaimPolicy")
@@ -224,18 +219,15 @@ def validate_pv_update(new: dict, old: dict) -> list[FieldError]:
         nsrc["csi"].pop("controllerExpandSecretRef", None)
     if not semantic_equal(nsrc, osrc):
         errs.append(forbidden("spec.persistentvolumesource", "spec.persistentvolumesource is immutable after "
-                                                             "creation\n" + cmp_diff(osrc, nsrc, "core.PersistentVolumeSource")))
+                                                             "creation\n" + diff(osrc, nsrc, "PersistentVolumeSource")))
     if nspec.get("volumeMode") != ospec.get("volumeMode"):
         errs.append(invalid("volumeMode", nspec.get("volumeMode"), FIELD_IMMUTABLE_ERROR))
     if ospec.get("nodeAffinity") is not None and not semantic_equal(nspec.get("nodeAffinity"), ospec.get("nodeAffinity")):
-        errs.append(invalid("nodeAffinity", _go_node_affinity(nspec.get("nodeAffinity")), FIELD_IMMUTABLE_ERROR))
+        errs.append(invalid("nodeAffinity", GoJSON(nspec.get("nodeAffinity"), "*VolumeNodeAffinity"),
+                            FIELD_IMMUTABLE_ERROR + ", except for updating from beta label to GA"))
     if ospec.get("volumeAttributesClassName") is not None and nspec.get("volumeAttributesClassName") is None:
         errs.append(forbidden("spec.volumeAttributesClassName", "update from non-nil value to nil is forbidden"))
     return errs
-
-
-def _go_node_affinity(na):
-    return GoValue("null" if na is None else "core.VolumeNodeAffinity{Required:(*core.NodeSelector)(0xc000a1c050)}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -311,7 +303,7 @@ def validate_pvc_update(new: dict, old: dict) -> list[FieldError]:
     if not semantic_equal(nspec, ospec):
         errs.append(forbidden("spec", "spec is immutable after creation except resources.requests and "
                                       "volumeAttributesClassName for bound claims\n"
-                              + cmp_diff(ospec, nspec, "core.PersistentVolumeClaimSpec")))
+                              + diff(ospec, nspec, "PersistentVolumeClaimSpec")))
     try:
         old_size = from_json((((old.get("spec") or {}).get("resources") or {}).get("requests") or {}).get("storage", 0))
         new_size = from_json((((new.get("spec") or {}).get("resources") or {}).get("requests") or {}).get("storage", 0))

@@ -20,7 +20,7 @@ from kubesim.api.core.container_validation import (
     validate_containers,
     validate_init_containers,
 )
-from kubesim.api.gofmt import GoValue, go_quote, go_string_slice
+from kubesim.api.gojson import GoJSON
 from kubesim.api.meta.validation import (
     IS_NOT_POSITIVE_ERROR,
     inclusive_range_error,
@@ -73,10 +73,6 @@ def _int(v, default: int = 0) -> int:
     return default
 
 
-def _string_slice(values: list) -> GoValue:
-    return GoValue(go_string_slice(values))
-
-
 def validate_pod_spec(spec: dict, meta: dict | None, path: str) -> list[FieldError]:
     errs: list[FieldError] = []
     grace = spec.get("terminationGracePeriodSeconds")
@@ -102,7 +98,7 @@ def validate_pod_spec(spec: dict, meta: dict | None, path: str) -> list[FieldErr
     errs.extend(_validate_pod_security_context(_dict(spec.get("securityContext")), f"{path}.securityContext"))
     for i, ref in enumerate(_list(spec.get("imagePullSecrets"))):
         if isinstance(ref, dict) and set(ref) - {"name"}:
-            errs.append(invalid(f"{path}.imagePullSecrets[{i}]", GoValue(f"core.LocalObjectReference{{Name:{go_quote(_str(ref.get('name')))}}}"),
+            errs.append(invalid(f"{path}.imagePullSecrets[{i}]", GoJSON(ref, "LocalObjectReference"),
                                 "only name may be set"))
     errs.extend(_validate_affinity(_dict(spec.get("affinity")), f"{path}.affinity"))
     errs.extend(_validate_dns_config(spec.get("dnsConfig"), dns, f"{path}.dnsConfig"))
@@ -199,7 +195,7 @@ def _validate_dns_config(cfg, policy: str, path: str) -> list[FieldError]:
     if isinstance(cfg, dict):
         ns = _list(cfg.get("nameservers"))
         if len(ns) > 3:
-            errs.append(invalid(f"{path}.nameservers", _string_slice(ns), "must not have more than 3 nameservers"))
+            errs.append(invalid(f"{path}.nameservers", GoJSON(ns), "must not have more than 3 nameservers"))
         for i, n in enumerate(ns):
             errs.extend(is_valid_ip(f"{path}.nameservers[{i}]", _str(n)))
         for i, s in enumerate(_list(cfg.get("searches"))):

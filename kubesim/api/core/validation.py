@@ -17,15 +17,15 @@ defaulting gets upstream's ``Required value`` errors.
 
 Decisions where kubesim cannot be byte-identical, or simplifies:
 
-- The pod-update ``Forbidden`` message carries upstream's exact text (v1.35: the list of
-  updatable fields, a newline, then a ``cmp.Diff`` of the internal ``core.PodSpec``) with
-  kubesim's rendering of the diff (``kubesim.api.equality.cmp_diff``).
+- The pod-update ``Forbidden`` message is upstream's: the list of updatable fields, a newline,
+  then apimachinery's ``diff.Diff`` of the old and the munged internal ``core.PodSpec``
+  (``kubesim.api.gojson.diff``).
 - Negative ``terminationGracePeriodSeconds`` is accepted on create, as upstream does (only
   ``nil`` is an error; the kubelet treats negatives as 1).
 - Ephemeral containers are refused on create, as upstream does, and not validated otherwise.
 - ``metadata.resourceVersion`` on update is the store's business and is not checked here.
-- Bad values that upstream prints with Go's ``%#v`` (structs such as ``core.Taint``) are
-  rendered in that syntax for the common cases and abbreviated (``{...}``) for the rest.
+- Bad values that are not scalars (a ``core.Taint``, a ``[]string``) print as ``json.Marshal``
+  writes the internal Go value, as v1.35's ``field.Error`` does (``kubesim.api.gojson``).
 - A ConfigMap's key errors come in key order; upstream walks a Go map, so its order varies.
 """
 
@@ -42,8 +42,8 @@ from kubesim.api.core.podspec_validation import (
     validate_pod_spec,
     validate_tolerations,
 )
-from kubesim.api.equality import cmp_diff, semantic_equal
-from kubesim.api.gofmt import GoValue, go_quote, go_string_slice
+from kubesim.api.equality import semantic_equal
+from kubesim.api.gojson import GoJSON, diff
 from kubesim.api.meta.validation import (
     inclusive_range_error,
     is_qualified_name,
@@ -98,10 +98,6 @@ def _int(v, default: int = 0) -> int:
     if isinstance(v, (int, float)):
         return int(v)
     return default
-
-
-def _string_slice(values: list) -> GoValue:
-    return GoValue(go_string_slice(values))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -201,9 +197,8 @@ def validate_pod_update(new: dict, old: dict) -> list[FieldError]:
         return errs
     munged = _munge_pod_spec(ns, os_)
     if not semantic_equal(munged, os_):
-        diff = cmp_diff(os_, munged)
         errs.append(forbidden("spec", "pod updates may not change fields other than "
-                              + ",".join(UPDATABLE_POD_SPEC_FIELDS) + "\n" + diff))
+                              + ",".join(UPDATABLE_POD_SPEC_FIELDS) + "\n" + diff(os_, munged, "PodSpec")))
     return errs
 
 
@@ -305,13 +300,6 @@ def _munge_pod_spec(new: dict, old: dict) -> dict:
 # nodes
 
 
-def _go_taint(t: dict) -> str:
-    added = t.get("timeAdded")
-    ta = "(*v1.Time)(nil)" if not added else f"time.Date({go_quote(_str(added))})"
-    return (f"core.Taint{{Key:{go_quote(_str(t.get('key')))}, Value:{go_quote(_str(t.get('value')))}, "
-            f"Effect:{go_quote(_str(t.get('effect')))}, TimeAdded:{ta}}}")
-
-
 def validate_node_taints(taints: list, path: str) -> list[FieldError]:
     errs: list[FieldError] = []
     unique: dict[str, set[str]] = {}
@@ -329,7 +317,7 @@ def validate_node_taints(taints: list, path: str) -> list[FieldError]:
             errs.append(unsupported(f"{idx}.effect", effect, TAINT_EFFECTS))
         if key in unique.get(effect, ()):
             errs.append(FieldError(idx, "Duplicate value", "taints must be unique by key and effect pair",
-                                   GoValue(_go_taint(t)), True))
+                                   GoJSON(t, "Taint"), True))
             continue
         unique.setdefault(effect, set()).add(key)
     return errs
@@ -371,7 +359,7 @@ def _validate_pod_cidrs(cidrs: list) -> list[FieldError]:
             except ValueError:
                 families.append(0)
         if len(cidrs) > 2 or len(set(families)) != 2:
-            errs.append(invalid("spec.podCIDRs", _string_slice(cidrs), "may specify no more than one CIDR for each IP family"))
+            errs.append(invalid("spec.podCIDRs", GoJSON(cidrs), "may specify no more than one CIDR for each IP family"))
         seen: set[str] = set()
         for i, c in enumerate(cidrs):
             if c in seen:
@@ -399,9 +387,7 @@ def validate_node_update(new: dict, old: dict) -> list[FieldError]:
     seen: list = []
     for i, a in enumerate(_list(_dict(new.get("status")).get("addresses"))):
         if a in seen:
-            a = _dict(a)
-            errs.append(duplicate(f"status.addresses[{i}]", GoValue(
-                f"core.NodeAddress{{Type:{go_quote(_str(a.get('type')))}, Address:{go_quote(_str(a.get('address')))}}}")))
+            errs.append(duplicate(f"status.addresses[{i}]", GoJSON(a, "NodeAddress")))
         seen.append(a)
     ns, os_ = _dict(new.get("spec")), _dict(old.get("spec"))
     old_cidrs, new_cidrs = _node_pod_cidrs(os_), _node_pod_cidrs(ns)

@@ -16,7 +16,8 @@ Written after kubernetes/kubernetes (v1.35):
 - ``staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go`` (``ValidateLabels``,
   ``ValidateLabelName``, ``ValidateLabelSelector``);
 - ``staging/src/k8s.io/apimachinery/pkg/util/validation/field/errors.go`` (how values print:
-  ``kubesim.errors`` builds the errors, ``kubesim.api.gofmt.GoValue`` carries Go-syntax values).
+  ``kubesim.errors`` builds the errors; a bad value that is not a scalar prints as
+  ``json.Marshal`` writes it, ``kubesim.api.gojson.GoJSON``).
 
 Go iterates maps in random order, so several bad labels come back in random order from a real
 server; kubesim sorts keys so output is deterministic.
@@ -36,7 +37,8 @@ from kubesim.api.content import (
     label_value_errors,
     regex_error,
 )
-from kubesim.api.gofmt import GoValue, go_quote, go_string_slice
+from kubesim.api.gofmt import go_string_slice
+from kubesim.api.gojson import GoJSON
 from kubesim.errors import FieldError, forbidden, invalid, required
 
 # ---------------------------------------------------------------------------------------------
@@ -50,10 +52,6 @@ def not_found(field: str, value: object, detail: str = "") -> FieldError:
 def too_long(field: str, max_bytes: int) -> FieldError:
     unit = "byte" if max_bytes == 1 else "bytes"
     return FieldError(field, "Too long", f"may not be more than {max_bytes} {unit}")
-
-
-def _go_string_slice(values: list) -> GoValue:
-    return GoValue(go_string_slice(values))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -268,22 +266,16 @@ def validate_owner_references(refs, path: str) -> list[FieldError]:
         if not ref.get("uid"):
             errs.append(invalid(f"{path}.uid", ref.get("uid") or "", "must not be empty"))
         if group == "" and version == "v1" and ref.get("kind") == "Event":
-            errs.append(invalid(path, GoValue(_go_owner_ref(ref)), "/v1, Kind=Event is disallowed from being an owner"))
+            errs.append(invalid(path, GoJSON(ref, "OwnerReference"), "/v1, Kind=Event is disallowed from being an owner"))
         if ref.get("controller") is True:
             name = f"{ref.get('kind', '')}/{ref.get('name', '')}"
             if controller:
-                errs.append(invalid(path, GoValue("[]v1.OwnerReference{...}"),
+                errs.append(invalid(path, GoJSON(refs, "[]OwnerReference"),
                                     "Only one reference can have Controller set to true. Found \"true\" in "
                                     f"references for {controller} and {name}"))
             else:
                 controller = name
     return errs
-
-
-def _go_owner_ref(ref: dict) -> str:
-    return (f'v1.OwnerReference{{APIVersion:{go_quote(ref.get("apiVersion", ""))}, Kind:{go_quote(ref.get("kind", ""))}, '
-            f'Name:{go_quote(ref.get("name", ""))}, UID:{go_quote(ref.get("uid", ""))}, Controller:(*bool)(nil), '
-            f'BlockOwnerDeletion:(*bool)(nil)}}')
 
 
 _STANDARD_FINALIZERS = {"kubernetes", "orphan", "foregroundDeletion"}
@@ -302,7 +294,7 @@ def validate_finalizers(finalizers, path: str) -> list[FieldError]:
     for f in finalizers:
         errs.extend(invalid(path, f, m) for m in is_qualified_name(f))
     if "orphan" in finalizers and "foregroundDeletion" in finalizers:
-        errs.append(invalid(path, _go_string_slice(finalizers),
+        errs.append(invalid(path, GoJSON(finalizers),
                             "finalizer orphan and foregroundDeletion cannot be both set"))
     for i, f in enumerate(finalizers):
         errs.extend(validate_kube_finalizer_name(f, f"{path}[{i}]"))
@@ -355,7 +347,7 @@ def validate_object_meta_update(new, old, path: str = "metadata") -> list[FieldE
         if extra:
             errs.append(forbidden(f"{path}.finalizers",
                                   "no new finalizers can be added if the object is being deleted, found new "
-                                  f"finalizers {_go_string_slice(extra)}"))
+                                  f"finalizers {go_string_slice(extra)}"))
     if (new.get("generation") or 0) < (old.get("generation") or 0):
         errs.append(invalid(f"{path}.generation", new.get("generation") or 0, "must not be decremented"))
     for fld in ("name", "namespace", "uid"):
@@ -363,7 +355,7 @@ def validate_object_meta_update(new, old, path: str = "metadata") -> list[FieldE
             errs.append(invalid(f"{path}.{fld}", new.get(fld) or "", FIELD_IMMUTABLE_ERROR))
     for fld in ("creationTimestamp", "deletionTimestamp"):
         if (new.get(fld) or None) != (old.get(fld) or None):
-            errs.append(invalid(f"{path}.{fld}", GoValue(_go_time(new.get(fld))), FIELD_IMMUTABLE_ERROR))
+            errs.append(invalid(f"{path}.{fld}", GoJSON(new.get(fld) or None, "*Time"), FIELD_IMMUTABLE_ERROR))
     if new.get("deletionGracePeriodSeconds") != old.get("deletionGracePeriodSeconds"):
         v = new.get("deletionGracePeriodSeconds")
         errs.append(invalid(f"{path}.deletionGracePeriodSeconds", v, FIELD_IMMUTABLE_ERROR))
@@ -372,19 +364,6 @@ def validate_object_meta_update(new, old, path: str = "metadata") -> list[FieldE
     errs.extend(validate_owner_references(new.get("ownerReferences"), f"{path}.ownerReferences"))
     errs.extend(validate_finalizers(new.get("finalizers"), f"{path}.finalizers"))
     return errs
-
-
-def _go_time(value) -> str:
-    """metav1.Time's String() (time.Time's layout) for an RFC 3339 string."""
-    if not value:
-        return "0001-01-01 00:00:00 +0000 UTC"
-    from datetime import datetime
-
-    try:
-        dt = datetime.fromisoformat(str(value))
-    except ValueError:
-        return str(value)
-    return dt.strftime("%Y-%m-%d %H:%M:%S +0000 UTC")
 
 
 # ---------------------------------------------------------------------------------------------

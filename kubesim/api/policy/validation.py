@@ -9,8 +9,8 @@ Upstream (kubernetes/kubernetes v1.35):
 - ``staging/src/k8s.io/apiserver/pkg/registry/rest/create.go``: object metadata checked with
   ``path.ValidatePathSegmentName`` (PDB names are not held to DNS rules).
 
-One divergence: the both-set error prints the spec with Go's ``%#v``, whose pointer fields show
-memory addresses; kubesim prints a fixed ``0xc000000000``-style placeholder for them.
+The both-set error prints the internal ``policy.PodDisruptionBudgetSpec`` as ``json.Marshal``
+writes it (``kubesim.api.gojson``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from kubesim.api.apps.validation import (
     is_not_more_than_100_percent,
     validate_positive_int_or_percent,
 )
-from kubesim.api.gofmt import GoValue
+from kubesim.api.gojson import GoJSON
 from kubesim.api.meta.validation import (
     validate_label_selector,
     validate_object_meta,
@@ -30,26 +30,12 @@ from kubesim.errors import FieldError, invalid, unsupported
 
 UNHEALTHY_POD_EVICTION_POLICIES = ["AlwaysAllow", "IfHealthyBudget"]  # sets.NewString(...).List(): sorted
 
-_ADDRESSES = {"minAvailable": "0xc000a1c010", "maxUnavailable": "0xc000a1c020", "selector": "0xc000a1c030",
-              "unhealthyPodEvictionPolicy": "0xc000a1c040"}
-
-
-def _go_spec(spec: dict):
-    def ptr(key: str, typ: str) -> str:
-        return f"({typ})({_ADDRESSES[key] if spec.get(key) is not None else 'nil'})"
-
-    return GoValue("policy.PodDisruptionBudgetSpec{"
-                   f"MinAvailable:{ptr('minAvailable', '*intstr.IntOrString')}, "
-                   f"Selector:{ptr('selector', '*v1.LabelSelector')}, "
-                   f"MaxUnavailable:{ptr('maxUnavailable', '*intstr.IntOrString')}, "
-                   f"UnhealthyPodEvictionPolicy:{ptr('unhealthyPodEvictionPolicy', '*policy.UnhealthyPodEvictionPolicyType')}}}")
-
 
 def validate_pdb_spec(spec: dict, path: str = "spec") -> list[FieldError]:
     errs: list[FieldError] = []
     min_a, max_u = spec.get("minAvailable"), spec.get("maxUnavailable")
     if min_a is not None and max_u is not None:
-        errs.append(invalid(path, _go_spec(spec), "minAvailable and maxUnavailable cannot be both set"))
+        errs.append(invalid(path, GoJSON(spec, "PodDisruptionBudgetSpec"), "minAvailable and maxUnavailable cannot be both set"))
     if min_a is not None:
         errs += validate_positive_int_or_percent(min_a, f"{path}.minAvailable")
         errs += is_not_more_than_100_percent(min_a, f"{path}.minAvailable")

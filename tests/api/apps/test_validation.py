@@ -1,4 +1,8 @@
-"""apps/v1 validation (pkg/apis/apps/validation), with the API server's messages."""
+"""apps/v1 validation (pkg/apis/apps/validation), with the API server's messages.
+
+Bad values that are not scalars print as json.Marshal writes the internal Go value (template
+labels, the selector, the strategies); those texts are a real v1.35 API server's
+(``kubectl apply --dry-run=server``)."""
 
 import copy
 
@@ -14,11 +18,21 @@ from tests.api.builders import deploy
     (lambda d: d["spec"].update(replicas=-1),
      "spec.replicas: Invalid value: -1: must be greater than or equal to 0"),
     (lambda d: d["spec"]["selector"].update(matchLabels={"app": "other"}),
-     'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`'),
+     'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`'),
     (lambda d: d["spec"].pop("selector"), "spec.selector: Required value"),
     (lambda d: d["spec"].update(selector={}),
-     "spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), "
-     "MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment"),
+     "spec.selector: Invalid value: {}: empty selector is invalid for deployment"),
+    (lambda d: d["spec"].update(selector={"matchLabels": {"app": "web"}, "matchExpressions": [{"key": "tier", "operator": "In"}]}),
+     'spec.selector: Invalid value: {"matchLabels":{"app":"web"},"matchExpressions":[{"key":"tier","operator":"In"}]}: '
+     "invalid label selector"),
+    (lambda d: d["spec"].update(selector={"matchExpressions": [{"key": "tier", "operator": "In", "values": ["x", "y<"]}]}),
+     'spec.selector: Invalid value: {"matchExpressions":[{"key":"tier","operator":"In","values":["x","y\\u003c"]}]}: '
+     "invalid label selector"),
+    (lambda d: d["spec"].update(strategy={"type": "Foo"}),
+     'spec.strategy: Unsupported value: {"Type":"Foo","RollingUpdate":null}: supported values: "Recreate", "RollingUpdate"'),
+    (lambda d: d["spec"].update(strategy={"type": "Foo", "rollingUpdate": {"maxSurge": 2, "maxUnavailable": "10%"}}),
+     'spec.strategy: Unsupported value: {"Type":"Foo","RollingUpdate":{"MaxUnavailable":"10%","MaxSurge":2}}: '
+     'supported values: "Recreate", "RollingUpdate"'),
     (lambda d: d["spec"]["strategy"]["rollingUpdate"].update(maxSurge=0, maxUnavailable=0),
      "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0"),
     (lambda d: d["spec"]["strategy"]["rollingUpdate"].update(maxUnavailable="110%"),
@@ -30,7 +44,8 @@ from tests.api.builders import deploy
     (lambda d: d["spec"].update(progressDeadlineSeconds=5, minReadySeconds=10),
      "spec.progressDeadlineSeconds: Invalid value: 5: must be greater than minReadySeconds"),
 ], ids=["negative replicas", "a selector that does not match the template labels", "no selector",
-        "an empty selector", "maxSurge and maxUnavailable both zero", "maxUnavailable over 100%",
+        "an empty selector", "an In requirement without values", "a selector value that needs escaping",
+        "an unknown strategy", "an unknown strategy with a rolling update", "maxSurge and maxUnavailable both zero", "maxUnavailable over 100%",
         "a maxSurge that is neither integer nor percentage", "a restart policy other than Always",
         "a progress deadline not above minReadySeconds"])
 def test_deployment_validation_messages(mutate, message):
@@ -48,8 +63,7 @@ def test_the_selector_is_immutable_on_update():
     new["spec"]["selector"] = {"matchLabels": {"app": "web2"}}
     new["spec"]["template"]["metadata"]["labels"] = {"app": "web2"}
     err = Invalid("Deployment", "web", validate_deployment(new, old))
-    assert str(err) == ('The Deployment "web" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:'
-                        'map[string]string{"app":"web2"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: '
+    assert str(err) == ('The Deployment "web" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"web2"}}: '
                         'field is immutable')
 
 
@@ -60,7 +74,7 @@ def test_the_invalid_deployment_reads_as_kubectl_prints_it():
     assert str(Invalid("Deployment", "web", validate_deployment(d))) == (
         'The Deployment "web" is invalid: \n'
         "* spec.replicas: Invalid value: -1: must be greater than or equal to 0\n"
-        '* spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: '
+        '* spec.template.metadata.labels: Invalid value: {"app":"web"}: '
         "`selector` does not match template `labels`")
 
 
@@ -70,8 +84,11 @@ def test_the_invalid_deployment_reads_as_kubectl_prints_it():
     (lambda d: d["spec"]["updateStrategy"]["rollingUpdate"].update(maxUnavailable=0),
      "spec.updateStrategy.rollingUpdate.maxUnavailable: Required value: cannot be 0 when maxSurge is 0"),
     (lambda d: d["spec"]["selector"].update(matchLabels={"app": "x"}),
-     'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`'),
-], ids=["surge and unavailable both set", "both zero", "selector mismatch"])
+     'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`'),
+    (lambda d: d["spec"].update(updateStrategy={"type": "Foo"}),
+     'spec.updateStrategy: Unsupported value: {"Type":"Foo","RollingUpdate":null}: supported values: "RollingUpdate", '
+     '"OnDelete"'),
+], ids=["surge and unavailable both set", "both zero", "selector mismatch", "an unknown update strategy"])
 def test_daemonset_validation_messages(mutate, message):
     ds = deploy()
     ds["kind"] = "DaemonSet"

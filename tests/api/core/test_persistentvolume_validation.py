@@ -1,5 +1,8 @@
 """PersistentVolume and PersistentVolumeClaim validation (pkg/apis/core/validation), with the API
-server's messages, on the object as the server prepares it."""
+server's messages, on the object as the server prepares it.
+
+The capacity texts print the internal ResourceList as json.Marshal writes it; they were checked
+against a real v1.35 API server (``kubectl apply --dry-run=server``)."""
 
 import pytest
 
@@ -15,9 +18,12 @@ CREATE = [
      ["spec.accessModes: Forbidden: may not use ReadWriteOncePod with other access modes"]),
     ("a volume without capacity", pv(drop=["capacity"]),
      ["spec.capacity: Required value",
-      'spec.capacity: Unsupported value: core.ResourceList{}: supported values: "storage"']),
+      'spec.capacity: Unsupported value: null: supported values: "storage"']),
+    ("an empty capacity", pv({"capacity": {}}),
+     ["spec.capacity: Required value",
+      'spec.capacity: Unsupported value: {}: supported values: "storage"']),
     ("a capacity of another resource", pv({"capacity": {"storage": "1Gi", "cpu": "1"}}),
-     ['spec.capacity: Unsupported value: core.ResourceList{"cpu":1, "storage":1Gi}: supported values: "storage"']),
+     ['spec.capacity: Unsupported value: {"cpu":"1","storage":"1Gi"}: supported values: "storage"']),
     ("a zero capacity", pv({"capacity": {"storage": "0"}}),
      ['spec.capacity[storage]: Invalid value: "0": must be greater than zero']),
     ("an unknown reclaim policy", pv({"persistentVolumeReclaimPolicy": "Keep"}),
@@ -60,34 +66,74 @@ def test_validation_on_create(obj, expected):
     assert errors_of(obj) == expected
 
 
+CLAIM_IMMUTABLE = ("spec: Forbidden: spec is immutable after creation except resources.requests and "
+                   "volumeAttributesClassName for bound claims\n")
+
+
+def hunk(*lines: str) -> str:
+    """diff.Diff's text of the internal specs: the lines, each ending in a newline. The update
+    texts are v1.35's own ValidatePersistentVolume(Claim)Update's, run in Go on the same objects."""
+    return "".join(line + "\n" for line in lines)
+
+
 UPDATE = [
     ("a pending claim's storage request cannot change", pvc(), set_path(["spec", "resources", "requests", "storage"], "2Gi"),
-     ["spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName "
-      "for bound claims\n  core.PersistentVolumeClaimSpec{\n"
-      '- \tresources.requests.storage: "1Gi"\n+ \tresources.requests.storage: "2Gi"\n  }\n']),
+     [CLAIM_IMMUTABLE + hunk("@@ -6,7 +6,7 @@",
+                             '  "Resources": {',
+                             '   "Limits": null,',
+                             '   "Requests": {',
+                             '-   "storage": "1Gi"',
+                             '+   "storage": "2Gi"',
+                             "   }",
+                             "  },",
+                             '  "VolumeName": "",')]),
     ("a bound claim's storage request grows", pvc({"volumeName": "pv1"}), bound_and(
         set_path(["spec", "resources", "requests", "storage"], "2Gi")), []),
     ("a bound claim's storage request shrinks to its capacity", pvc({"volumeName": "pv1"}), bound_and(
         set_path(["spec", "resources", "requests", "storage"], "500Mi")),
      ["spec.resources.requests.storage: Forbidden: field can not be less than status.capacity"]),
     ("a claim's access modes change", pvc(), set_path(["spec", "accessModes"], ["ReadWriteMany"]),
-     ["spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName "
-      "for bound claims\n  core.PersistentVolumeClaimSpec{\n"
-      '- \taccessModes[0]: "ReadWriteOnce"\n+ \taccessModes[0]: "ReadWriteMany"\n  }\n']),
+     [CLAIM_IMMUTABLE + hunk("@@ -1,6 +1,6 @@",
+                             " {",
+                             '  "AccessModes": [',
+                             '-  "ReadWriteOnce"',
+                             '+  "ReadWriteMany"',
+                             "  ],",
+                             '  "Selector": null,',
+                             '  "Resources": {')]),
     ("a claim's volume mode changes", pvc(), set_path(["spec", "volumeMode"], "Block"),
-     ["spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName "
-      "for bound claims\n  core.PersistentVolumeClaimSpec{\n"
-      '- \tvolumeMode: "Filesystem"\n+ \tvolumeMode: "Block"\n  }\n',
+     [CLAIM_IMMUTABLE + hunk("@@ -11,7 +11,7 @@",
+                             "  },",
+                             '  "VolumeName": "",',
+                             '  "StorageClassName": null,',
+                             '- "VolumeMode": "Filesystem",',
+                             '+ "VolumeMode": "Block",',
+                             '  "DataSource": null,',
+                             '  "DataSourceRef": null,',
+                             '  "VolumeAttributesClassName": null'),
       'volumeMode: Invalid value: "Block": field is immutable']),
     ("a claim gets its volume name once", pvc(), set_path(["spec", "volumeName"], "pv1"), []),
     ("a claim without a class gets one", pvc(), set_path(["spec", "storageClassName"], "standard"), []),
     ("a volume's source changes", pv(), set_path(["spec", "hostPath", "path"], "/other"),
      ["spec.persistentvolumesource: Forbidden: spec.persistentvolumesource is immutable after creation\n"
-      "  core.PersistentVolumeSource{\n"
-      '- \thostPath.path: "/data"\n+ \thostPath.path: "/other"\n  }\n']),
+      + hunk("@@ -2,7 +2,7 @@",
+             '  "GCEPersistentDisk": null,',
+             '  "AWSElasticBlockStore": null,',
+             '  "HostPath": {',
+             '-  "Path": "/data",',
+             '+  "Path": "/other",',
+             '   "Type": ""',
+             "  },",
+             '  "Glusterfs": null,')]),
     ("a volume's capacity grows", pv(), set_path(["spec", "capacity", "storage"], "2Gi"), []),
     ("a volume's mode changes", pv(), set_path(["spec", "volumeMode"], "Block"),
      ['volumeMode: Invalid value: "Block": field is immutable']),
+    ("a volume's node affinity changes", pv({"nodeAffinity": {"required": {"nodeSelectorTerms": [
+        {"matchExpressions": [{"key": "k", "operator": "In", "values": ["a"]}]}]}}}),
+     set_path(["spec", "nodeAffinity", "required", "nodeSelectorTerms"],
+              [{"matchExpressions": [{"key": "k", "operator": "In", "values": ["b"]}]}]),
+     ['nodeAffinity: Invalid value: {"Required":{"NodeSelectorTerms":[{"MatchExpressions":[{"Key":"k","Operator":"In",'
+      '"Values":["b"]}],"MatchFields":null}]}}: field is immutable, except for updating from beta label to GA']),
 ]
 
 

@@ -136,8 +136,21 @@ META_CASES = [
     ("a qualified finalizer is fine", setp(make_pod(), "metadata.finalizers", ["example.com/cleanup"]), []),
     ("orphan and foregroundDeletion together",
      setp(make_pod(), "metadata.finalizers", ["orphan", "foregroundDeletion"]),
-     ['metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: '
+     ['metadata.finalizers: Invalid value: ["orphan","foregroundDeletion"]: '
       "finalizer orphan and foregroundDeletion cannot be both set"]),
+    ("an event as owner",
+     setp(make_pod(), "metadata.ownerReferences", [{"apiVersion": "v1", "kind": "Event", "name": "e", "uid": "1234"}]),
+     ['metadata.ownerReferences: Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"1234"}: '
+      "/v1, Kind=Event is disallowed from being an owner"]),
+    ("two controller owners",
+     setp(make_pod(), "metadata.ownerReferences", [
+         {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "a", "uid": "u1", "controller": True},
+         {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "b", "uid": "u2", "controller": True,
+          "blockOwnerDeletion": False}]),
+     ['metadata.ownerReferences: Invalid value: [{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"a","uid":"u1",'
+      '"controller":true},{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"b","uid":"u2","controller":true,'
+      '"blockOwnerDeletion":false}]: Only one reference can have Controller set to true. Found "true" in references '
+      "for ReplicaSet/a and ReplicaSet/b"]),
     ("mirror pods must name their node",
      setp(make_pod(), "metadata.annotations", {"kubernetes.io/config.mirror": "abc"}),
      ['metadata.annotations[kubernetes.io/config.mirror]: Invalid value: "abc": '
@@ -188,6 +201,9 @@ CONTAINER_CASES = [
     ("a plain init container may not have probes",
      make_pod(initContainers=[ctr(name="init", livenessProbe={"exec": {"command": ["true"]}, "successThreshold": 1})]),
      ["spec.initContainers[0].livenessProbe: Forbidden: may not be set for init containers without restartPolicy=Always"]),
+    ("an init container may have a resizePolicy (v1.35 API server: created)",
+     make_pod(initContainers=[ctr(name="init", resizePolicy=[{"resourceName": "cpu", "restartPolicy": "NotRequired"}])]),
+     []),
     ("an init container restartPolicy other than Always", make_pod(initContainers=[ctr(name="i", restartPolicy="Never")]),
      ['spec.initContainers[0].restartPolicy: Unsupported value: "Never": supported values: "Always"']),
     ("a probe needs a handler", setp(make_pod(), f"{C0}.readinessProbe", {"periodSeconds": 10}),
@@ -235,6 +251,14 @@ CONTAINER_CASES = [
      ["spec.containers[0].volumeMounts[0].mountPath: Required value"]),
     ("a negative runAsUser", setp(make_pod(), f"{C0}.securityContext", {"runAsUser": -1}),
      ["spec.containers[0].securityContext.runAsUser: Invalid value: -1: must be between 0 and 4294967295, inclusive"]),
+    ("no privilege escalation for a privileged container",
+     setp(make_pod(), f"{C0}.securityContext", {"allowPrivilegeEscalation": False, "privileged": True, "runAsUser": 1000,
+                                                "capabilities": {"add": ["NET_ADMIN"]}}),
+     ['spec.containers[0].securityContext: Invalid value: {"Capabilities":{"Add":["NET_ADMIN"],"Drop":null},'
+      '"Privileged":true,"SELinuxOptions":null,"WindowsOptions":null,"RunAsUser":1000,"RunAsGroup":null,'
+      '"RunAsNonRoot":null,"ReadOnlyRootFilesystem":null,"AllowPrivilegeEscalation":false,"ProcMount":null,'
+      '"SeccompProfile":null,"AppArmorProfile":null}: cannot set `allowPrivilegeEscalation` to false and '
+      "`privileged` to true"]),
 ]
 
 
@@ -318,8 +342,8 @@ RESOURCE_CASES = [
     ("a standard resource that is not for containers", {"requests": {"pods": "1"}},
      ['spec.containers[0].resources.requests[pods]: Invalid value: "pods": must be a standard resource for containers']),
     ("an extended resource must be a whole number", {"limits": {"example.com/gpu": "1500m"}, "requests": {"example.com/gpu": "1500m"}},
-     ["spec.containers[0].resources.limits[example.com/gpu]: Invalid value: 1500m: must be an integer",
-      "spec.containers[0].resources.requests[example.com/gpu]: Invalid value: 1500m: must be an integer"]),
+     ['spec.containers[0].resources.limits[example.com/gpu]: Invalid value: "1500m": must be an integer',
+      'spec.containers[0].resources.requests[example.com/gpu]: Invalid value: "1500m": must be an integer']),
     ("an extended resource request must equal its limit", {"limits": {"example.com/gpu": "2"}, "requests": {"example.com/gpu": "1"}},
      ['spec.containers[0].resources.requests: Invalid value: "1": must be equal to example.com/gpu limit of 2']),
     ("an extended resource request needs a limit", {"requests": {"example.com/gpu": "1"}},
@@ -349,6 +373,10 @@ SPEC_CASES = [
       '"ClusterFirst", "Default", "None"']),
     ("dnsPolicy None needs a dnsConfig", make_pod(dnsPolicy="None"),
      ["spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None"]),
+    ("at most three nameservers",
+     make_pod(dnsPolicy="None", dnsConfig={"nameservers": ["1.1.1.1", "2.2.2.2", "3.3.3.3", "4.4.4.4"]}),
+     ['spec.dnsConfig.nameservers: Invalid value: ["1.1.1.1","2.2.2.2","3.3.3.3","4.4.4.4"]: '
+      "must not have more than 3 nameservers"]),
     ("an undefaulted terminationGracePeriodSeconds is required", setp(make_pod(), "spec.terminationGracePeriodSeconds", DELETE),
      ["spec.terminationGracePeriodSeconds: Required value"]),
     ("a negative terminationGracePeriodSeconds is accepted, as upstream does", make_pod(terminationGracePeriodSeconds=-1), []),
@@ -544,6 +572,13 @@ UPDATABLE = ("pod updates may not change fields other than `spec.containers[*].i
              "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)")
 
 
+def spec_diff(*hunk: str) -> str:
+    """A refused pod update: the updatable fields, then diff.Diff of the internal pod specs (the
+    hunk's lines, each ending in a newline). The texts are v1.35's ValidatePodUpdate's, run in Go
+    on the same old and new pods."""
+    return "spec: Forbidden: " + UPDATABLE + "\n" + "".join(line + "\n" for line in hunk)
+
+
 def stored(pod: dict) -> dict:
     p = copy.deepcopy(pod)
     p["metadata"].update(uid="u-1", resourceVersion="1", creationTimestamp="2024-01-01T00:00:00Z")
@@ -573,21 +608,63 @@ UPDATE_CASES = [
     ("a changed name", setp(OLD, "metadata.name", "xyz"), ['metadata.name: Invalid value: "xyz": field is immutable']),
     ("a changed uid", setp(OLD, "metadata.uid", "u-2"), ['metadata.uid: Invalid value: "u-2": field is immutable']),
     ("a changed creationTimestamp", setp(OLD, "metadata.creationTimestamp", "2024-02-01T00:00:00Z"),
-     ["metadata.creationTimestamp: Invalid value: 2024-02-01 00:00:00 +0000 UTC: field is immutable"]),
+     ['metadata.creationTimestamp: Invalid value: "2024-02-01T00:00:00Z": field is immutable']),
+    ("a set deletionTimestamp", setp(OLD, "metadata.deletionTimestamp", "2020-01-01T00:00:00Z"),
+     ['metadata.deletionTimestamp: Invalid value: "2020-01-01T00:00:00Z": field is immutable']),
     ("a bumped generation", setp(OLD, "metadata.generation", 2), []),
     ("setting nodeName", setp(OLD, "spec.nodeName", "node01"),
-     ["spec: Forbidden: " + UPDATABLE + "\n  core.PodSpec{\n- \tnodeName: null\n+ \tnodeName: \"node01\"\n  }\n"]),
+     [spec_diff("@@ -42,7 +42,7 @@",
+                '  "NodeSelector": null,',
+                '  "ServiceAccountName": "",',
+                '  "AutomountServiceAccountToken": null,',
+                '- "NodeName": "",',
+                '+ "NodeName": "node01",',
+                '  "SecurityContext": {',
+                '   "HostNetwork": false,',
+                '   "HostPID": false,')]),
     ("changing the restartPolicy",
      setp(OLD, "spec.restartPolicy", "Never"),
-     ["spec: Forbidden: " + UPDATABLE + "\n  core.PodSpec{\n- \trestartPolicy: \"Always\"\n+ \trestartPolicy: \"Never\"\n  }\n"]),
-    ("changing a container's env and resources shows each field",
+     [spec_diff("@@ -35,7 +35,7 @@",
+                "   }",
+                "  ],",
+                '  "EphemeralContainers": null,',
+                '- "RestartPolicy": "Always",',
+                '+ "RestartPolicy": "Never",',
+                '  "TerminationGracePeriodSeconds": 30,',
+                '  "ActiveDeadlineSeconds": 100,',
+                '  "DNSPolicy": "ClusterFirst",')]),
+    ("changing a container's env and resources shows both in one hunk",
      setp(setp(OLD, f"{C0}.env", [{"name": "A", "value": "1"}]), f"{C0}.resources", {"limits": {"cpu": "1"}}),
-     ["spec: Forbidden: " + UPDATABLE + "\n  core.PodSpec{\n"
-      "- \tcontainers[0].env: null\n+ \tcontainers[0].env: [{\"name\":\"A\",\"value\":\"1\"}]\n"
-      "- \tcontainers[0].resources.limits: null\n+ \tcontainers[0].resources.limits: {\"cpu\":\"1\"}\n  }\n"]),
+     [spec_diff("@@ -10,9 +10,17 @@",
+                '    "WorkingDir": "",',
+                '    "Ports": null,',
+                '    "EnvFrom": null,',
+                '-   "Env": null,',
+                '+   "Env": [',
+                "+    {",
+                '+     "Name": "A",',
+                '+     "Value": "1",',
+                '+     "ValueFrom": null',
+                "+    }",
+                "+   ],",
+                '    "Resources": {',
+                '-    "Limits": null,',
+                '+    "Limits": {',
+                '+     "cpu": "1"',
+                "+    },",
+                '     "Requests": null,',
+                '     "Claims": null',
+                "    },")]),
     ("terminationGracePeriodSeconds may not change", setp(OLD, "spec.terminationGracePeriodSeconds", 10),
-     ["spec: Forbidden: " + UPDATABLE + "\n  core.PodSpec{\n- \tterminationGracePeriodSeconds: 30\n"
-      "+ \tterminationGracePeriodSeconds: 10\n  }\n"]),
+     [spec_diff("@@ -36,7 +36,7 @@",
+                "  ],",
+                '  "EphemeralContainers": null,',
+                '  "RestartPolicy": "Always",',
+                '- "TerminationGracePeriodSeconds": 30,',
+                '+ "TerminationGracePeriodSeconds": 10,',
+                '  "ActiveDeadlineSeconds": 100,',
+                '  "DNSPolicy": "ClusterFirst",',
+                '  "NodeSelector": null,')]),
 ]
 
 
@@ -606,7 +683,15 @@ def test_a_changed_node_name_is_refused():
     old = setp(OLD, "spec.nodeName", "node01")
     new = setp(old, "spec.nodeName", "node02")
     assert messages(new, old) == [
-        "spec: Forbidden: " + UPDATABLE + "\n  core.PodSpec{\n- \tnodeName: \"node01\"\n+ \tnodeName: \"node02\"\n  }\n"]
+        spec_diff("@@ -42,7 +42,7 @@",
+                  '  "NodeSelector": null,',
+                  '  "ServiceAccountName": "",',
+                  '  "AutomountServiceAccountToken": null,',
+                  '- "NodeName": "node01",',
+                  '+ "NodeName": "node02",',
+                  '  "SecurityContext": {',
+                  '   "HostNetwork": false,',
+                  '   "HostPID": false,')]
 
 
 def test_terminationGracePeriodSeconds_may_go_from_negative_to_one():
@@ -674,8 +759,8 @@ NODE_CASES = [
      [f'metadata.taints[0].value: Invalid value: "x y": {LABEL_VALUE}']),
     ("duplicate taints by key and effect",
      make_node(taints=[{"key": "a", "value": "1", "effect": "NoSchedule"}, {"key": "a", "value": "2", "effect": "NoSchedule"}]),
-     ['metadata.taints[1]: Duplicate value: core.Taint{Key:"a", Value:"2", Effect:"NoSchedule", '
-      "TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect pair"]),
+     ['metadata.taints[1]: Duplicate value: {"Key":"a","Value":"2","Effect":"NoSchedule","TimeAdded":null}: '
+      "taints must be unique by key and effect pair"]),
     ("one key with two effects is fine",
      make_node(taints=[{"key": "a", "effect": "NoSchedule"}, {"key": "a", "effect": "NoExecute"}]), []),
     ("a podCIDR that is not a CIDR", make_node(podCIDR="10.0.0.0"),
@@ -683,12 +768,12 @@ NODE_CASES = [
     ("a sloppy IPv4 CIDR is accepted", make_node(podCIDR="10.0.01.0/24"), []),
     ("dual-stack podCIDRs", make_node(podCIDRs=["10.244.1.0/24", "fd00::/64"]), []),
     ("two IPv4 podCIDRs", make_node(podCIDRs=["10.244.1.0/24", "10.244.2.0/24"]),
-     ['spec.podCIDRs: Invalid value: []string{"10.244.1.0/24", "10.244.2.0/24"}: may specify no more than one CIDR '
+     ['spec.podCIDRs: Invalid value: ["10.244.1.0/24","10.244.2.0/24"]: may specify no more than one CIDR '
       "for each IP family"]),
     ("negative capacity", setp(make_node(), "status", {"capacity": {"cpu": "-1"}}),
      ['status.capacity.cpu: Invalid value: "-1": must be greater than or equal to 0']),
     ("a fractional pod capacity", setp(make_node(), "status", {"allocatable": {"pods": "1.5"}}),
-     ["status.allocatable.pods: Invalid value: 1500m: must be an integer"]),
+     ['status.allocatable.pods: Invalid value: "1500m": must be an integer']),
 ]
 
 
@@ -709,6 +794,13 @@ def test_node_update_may_set_pod_cidr_once_and_change_taints():
     assert messages(new, old) == []
     assert messages(setp(new, "spec.taints", [{"key": "a", "effect": "Bad"}]), old) == [
         'metadata.taints[0].effect: Unsupported value: "Bad": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"']
+
+
+def test_node_addresses_are_unique():
+    old = stored_node()
+    addr = {"type": "InternalIP", "address": "10.0.0.1"}
+    assert messages(setp(old, "status", {"addresses": [addr, addr]}), old) == [
+        'status.addresses[1]: Duplicate value: {"Type":"InternalIP","Address":"10.0.0.1"}']
 
 
 def stored_node(**spec) -> dict:

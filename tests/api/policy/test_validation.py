@@ -1,5 +1,9 @@
 """PodDisruptionBudget validation (pkg/apis/policy/validation), with the API server's messages, on
-the object as the server prepares it."""
+the object as the server prepares it.
+
+The both-set texts print the internal spec as json.Marshal writes it (Go field names, the selector
+with its json tags); the create ones were checked against a real v1.35 API server
+(``kubectl apply --dry-run=server``)."""
 
 import pytest
 
@@ -8,9 +12,16 @@ from tests.api.builders import errors_of, pdb, set_path, update_errors
 CREATE = [
     ("a budget with a percentage", pdb({"minAvailable": "50%", "selector": {}}), []),
     ("a budget with both bounds", pdb({"minAvailable": 1, "maxUnavailable": 1}),
-     ["spec: Invalid value: policy.PodDisruptionBudgetSpec{MinAvailable:(*intstr.IntOrString)(0xc000a1c010), "
-      "Selector:(*v1.LabelSelector)(nil), MaxUnavailable:(*intstr.IntOrString)(0xc000a1c020), "
-      "UnhealthyPodEvictionPolicy:(*policy.UnhealthyPodEvictionPolicyType)(nil)}: "
+     ['spec: Invalid value: {"MinAvailable":1,"Selector":null,"MaxUnavailable":1,"UnhealthyPodEvictionPolicy":null}: '
+      "minAvailable and maxUnavailable cannot be both set"]),
+    ("both bounds zero", pdb({"minAvailable": 0, "maxUnavailable": 0}),
+     ['spec: Invalid value: {"MinAvailable":0,"Selector":null,"MaxUnavailable":0,"UnhealthyPodEvictionPolicy":null}: '
+      "minAvailable and maxUnavailable cannot be both set"]),
+    ("both bounds with everything else set", pdb({
+        "minAvailable": "50%", "maxUnavailable": 1, "unhealthyPodEvictionPolicy": "AlwaysAllow",
+        "selector": {"matchLabels": {"app": "a"}, "matchExpressions": [{"key": "b", "operator": "Exists"}]}}),
+     ['spec: Invalid value: {"MinAvailable":"50%","Selector":{"matchLabels":{"app":"a"},"matchExpressions":'
+      '[{"key":"b","operator":"Exists"}]},"MaxUnavailable":1,"UnhealthyPodEvictionPolicy":"AlwaysAllow"}: '
       "minAvailable and maxUnavailable cannot be both set"]),
     ("a negative min available", pdb({"minAvailable": -1}),
      ["spec.minAvailable: Invalid value: -1: must be greater than or equal to 0"]),
@@ -36,10 +47,8 @@ def test_validation_on_create(obj, expected):
 UPDATE = [
     ("a budget's spec changes", pdb(), set_path(["spec", "minAvailable"], 2), []),
     ("a budget's spec becomes invalid", pdb(), set_path(["spec", "maxUnavailable"], "x"),
-     ["spec: Invalid value: policy.PodDisruptionBudgetSpec{MinAvailable:(*intstr.IntOrString)(0xc000a1c010), "
-      "Selector:(*v1.LabelSelector)(0xc000a1c030), MaxUnavailable:(*intstr.IntOrString)(0xc000a1c020), "
-      "UnhealthyPodEvictionPolicy:(*policy.UnhealthyPodEvictionPolicyType)(nil)}: "
-      "minAvailable and maxUnavailable cannot be both set",
+     ['spec: Invalid value: {"MinAvailable":1,"Selector":{"matchLabels":{"app":"web"}},"MaxUnavailable":"x",'
+      '"UnhealthyPodEvictionPolicy":null}: minAvailable and maxUnavailable cannot be both set',
       "spec.maxUnavailable: Invalid value: \"x\": must be an integer or percentage (e.g '5%')"]),
 ]
 
