@@ -80,7 +80,8 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
         changed = changed or applied
         if applied or ch.op == "event":
             for ev in ch.events:
-                record(ev.obj, ev.type, ev.reason, ev.message, ev.component, action=ev.action, related=ev.related)
+                record(ev.obj, ev.type, ev.reason, ev.message, ev.component, action=ev.action, related=ev.related,
+                       count=ev.count, at=ev.at)
                 changed = True
     return changed
 

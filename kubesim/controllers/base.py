@@ -51,6 +51,8 @@ class Event:
     component: str
     action: str = ""
     related: dict | None = None
+    count: int = 1             # how many times it happened (a resync catching up on missed ticks)
+    at: float | None = None    # when it (last) happened, when not now
 
 
 @dataclass

@@ -30,8 +30,10 @@ What it does, per sync:
   and fails (VolumeFailedDelete, phase Failed) for other static ones: the hostPath deleter's
   refusal, or no deleter plugin at all.
 
-Where kubesim differs: upstream repeats its Pending-claim events on every resync (``x2 over``);
-here each is recorded once (the view's ``recorded_events`` says which exist). The provisioner
+Between resyncs an event already recorded (the view's ``recorded_events``) is not repeated; the
+periodic resync (every 15 s, ``--pvclaimbinder-sync-period``) syncs every claim again, so a
+pending claim's event repeats (``x2 over``): the view's ``resync`` gives the ticks since the last
+one, which kubesim counts in one go when time jumped past several. The provisioner
 is immediate and always succeeds; its events come from ``<provisioner>_kubesim``. A provisioned
 PV uses a ``csi`` source (driver = provisioner) when the provisioner is a valid CSI driver name,
 else a ``hostPath`` one.
@@ -47,6 +49,7 @@ from kubesim.clock import format_time
 from kubesim.controllers.base import Change, Event, View, deepcopy
 
 COMPONENT = "persistentvolume-controller"
+RESYNC_PERIOD = 15  # kube-controller-manager's --pvclaimbinder-sync-period default
 WFFC_MESSAGE = "waiting for first consumer to be created before binding"
 NO_CLASS_MESSAGE = "no persistent volumes available for this claim and no storage class is set"
 EXTERNAL_PROVISIONING = ("Waiting for a volume to be created either by the external provisioner '{}' or "
@@ -66,6 +69,8 @@ class _Sync:
         self.view = view
         self.changes: list[Change] = []
         self.recorded = getattr(view, "recorded_events", None) or set()
+        # (ticks, time of the last): the periodic resync, which repeats every pending claim's event
+        self.resync: tuple[int, float] | None = getattr(view, "resync", None)
         self.classes = {meta(sc).get("name", ""): sc for sc in view.list("StorageClass")}
         self.pvs = {meta(pv).get("name", ""): pv for pv in view.list("PersistentVolume")}
         self.claims = {(meta(c).get("namespace", ""), meta(c).get("name", "")): c
@@ -78,6 +83,12 @@ class _Sync:
         md = meta(obj)
         key = (obj.get("kind", ""), md.get("namespace", ""), md.get("name", ""), reason, message)
         if key in self.recorded:
+            if self.resync is None:
+                return
+            # a resync syncs the claim again, so its event repeats once per tick missed
+            ticks, last = self.resync
+            self.changes.append(Change("event", obj, events=[
+                Event(obj, type_, reason, message, component, count=ticks, at=last)]))
             return
         self.recorded.add(key)
         self.changes.append(Change("event", obj, events=[Event(obj, type_, reason, message, component)]))

@@ -172,8 +172,8 @@ def apply_changes(cluster: Cluster, changes, wake_at=None) -> bool:
         else:
             objects.delete_object(cluster, kinds.by_kind(kind), ns, name_)
 
-    def record(obj, type_, reason, message, component, action="", related=None):
-        cluster.record(obj, type_, reason, message, component, action=action, related=related)
+    def record(obj, type_, reason, message, component, action="", related=None, count=1, at=None):
+        cluster.record(obj, type_, reason, message, component, action=action, related=related, count=count, at=at)
 
     return apply.apply_changes(changes, get=store.get, create=create, put=store.put, delete=delete,
                                record=record, wake_at=wake_at or cluster.wake_at, now=cluster.now())
@@ -339,6 +339,28 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
 VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "Pod", "Node")
 
 
+PV_RESYNC_META = "pv.resync"  # the PV controller's last periodic resync tick
+
+
+def _pv_resync(cluster: Cluster) -> tuple[int, float] | None:
+    """(ticks, the last one's time) of the PV controller's resync (every RESYNC_PERIOD seconds
+    from the controller-manager's start) since the last settle saw one; None when none passed.
+    Nothing asks to be woken for them: a later settle counts the ticks it missed."""
+    import math
+
+    from kubesim.apiserver.events import STARTED_META
+    from kubesim.controllers.persistentvolume import RESYNC_PERIOD
+
+    store = cluster.store
+    origin = float(store.meta(STARTED_META, 0) or 0)
+    tick = origin + math.floor((cluster.now() - origin) / RESYNC_PERIOD) * RESYNC_PERIOD
+    last = store.meta(PV_RESYNC_META)
+    store.set_meta(PV_RESYNC_META, tick)
+    if last is None or tick <= float(last):
+        return None
+    return round((tick - float(last)) / RESYNC_PERIOD), tick
+
+
 def volume_controllers(cluster: Cluster) -> bool:
     """The PV controller and the PVC/PV protection controllers (kubesim.controllers.
     persistentvolume, volumeprotection). It runs before the scheduler (Immediate claims bind
@@ -358,6 +380,7 @@ def volume_controllers(cluster: Cluster) -> bool:
             recorded.add((parts[2], parts[3] if parts[2] == "PersistentVolumeClaim" else "", parts[4],
                           parts[8], "|".join(parts[9:])))
     view.recorded_events = recorded
+    view.resync = _pv_resync(cluster)
     changed = apply_changes(cluster, persistentvolume.sync(view))
     if store.count("PersistentVolumeClaim") or store.count("PersistentVolume"):
         view = View.from_store(store, cluster.now(), cluster.rng, kinds=VOLUME_KINDS)

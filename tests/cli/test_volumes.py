@@ -204,3 +204,18 @@ def test_explain_schedule_carries_volume_choices_to_later_pods_in_the_file(kubes
     before = kubesim.ok("get pv,pvc -o yaml")
     assert _explain_file(kubesim, tmp_path, pods) == want
     assert kubesim.ok("get pv,pvc -o yaml") == before
+
+
+@pytest.mark.parametrize("wait, line", [
+    # the PV controller resyncs every claim every 15 s from its start (pv_controller_base.go's
+    # resync, --pvclaimbinder-sync-period): a waiting claim's event repeats on each tick, as the
+    # oracle showed ("x2 over" after 18 s)
+    ("advance 10s", "Normal  WaitForFirstConsumer  10s   persistentvolume-controller  "),
+    ("advance 20s", "Normal  WaitForFirstConsumer  5s (x2 over 20s)  persistentvolume-controller  "),
+    ("advance 1m", "Normal  WaitForFirstConsumer  0s (x5 over 60s)  persistentvolume-controller  "),
+])
+def test_a_waiting_claims_event_repeats_on_every_resync(kubesim, tmp_path, wait, line):
+    apply(kubesim, tmp_path, sc("local", "kubernetes.io/no-provisioner") + claim("data", "local"))
+    kubesim.ok(wait)
+    events = kubesim.ok("describe pvc data").split("Events:")[1]
+    assert line + "waiting for first consumer to be created before binding" in events
