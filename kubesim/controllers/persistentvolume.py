@@ -30,10 +30,12 @@ What it does, per sync:
   and fails (VolumeFailedDelete, phase Failed) for other static ones: the hostPath deleter's
   refusal, or no deleter plugin at all.
 
-Between resyncs an event already recorded (the view's ``recorded_events``) is not repeated; the
-periodic resync (every 15 s, ``--pvclaimbinder-sync-period``) syncs every claim again, so a
-pending claim's event repeats (``x2 over``): the view's ``resync`` gives the ticks since the last
-one, which kubesim counts in one go when time jumped past several. The provisioner
+The periodic resync (every 15 s, ``--pvclaimbinder-sync-period``) syncs every claim again, so a
+pending claim's event repeats (``x2 over``). Upstream's ticks run from the controller's start,
+for all claims at once; kubesim counts each event's from when it was first recorded (the phase
+of a real controller's ticks is unknowable to a user anyway), so an event has repeated once 15 s
+after it first happened, and a settle counts every repeat it missed in one go. Between resyncs
+an event already recorded (the view's ``recorded_events``) is not repeated. The provisioner
 is immediate and always succeeds; its events come from ``<provisioner>_kubesim``. A provisioned
 PV uses a ``csi`` source (driver = provisioner) when the provisioner is a valid CSI driver name,
 else a ``hostPath`` one.
@@ -45,7 +47,7 @@ import re
 
 from kubesim.api import volumes as V
 from kubesim.api.meta.helpers import meta
-from kubesim.clock import format_time
+from kubesim.clock import format_time, parse_timestamp
 from kubesim.controllers.base import Change, Event, View, deepcopy
 
 COMPONENT = "persistentvolume-controller"
@@ -68,9 +70,10 @@ class _Sync:
     def __init__(self, view: View) -> None:
         self.view = view
         self.changes: list[Change] = []
-        self.recorded = getattr(view, "recorded_events", None) or set()
-        # (ticks, time of the last): the periodic resync, which repeats every pending claim's event
-        self.resync: tuple[int, float] | None = getattr(view, "resync", None)
+        # the events already recorded, by (kind, namespace, name, reason, message): the Event (None
+        # when it is gone or was folded into an aggregate)
+        recorded = getattr(view, "recorded_events", None) or {}
+        self.recorded: dict = dict(recorded) if isinstance(recorded, dict) else dict.fromkeys(recorded)
         self.classes = {meta(sc).get("name", ""): sc for sc in view.list("StorageClass")}
         self.pvs = {meta(pv).get("name", ""): pv for pv in view.list("PersistentVolume")}
         self.claims = {(meta(c).get("namespace", ""), meta(c).get("name", "")): c
@@ -83,15 +86,22 @@ class _Sync:
         md = meta(obj)
         key = (obj.get("kind", ""), md.get("namespace", ""), md.get("name", ""), reason, message)
         if key in self.recorded:
-            if self.resync is None:
-                return
-            # a resync syncs the claim again, so its event repeats once per tick missed
-            ticks, last = self.resync
-            self.changes.append(Change("event", obj, events=[
-                Event(obj, type_, reason, message, component, count=ticks, at=last)]))
+            self.repeat(self.recorded[key], obj, type_, reason, message, component)
             return
-        self.recorded.add(key)
+        self.recorded[key] = None
         self.changes.append(Change("event", obj, events=[Event(obj, type_, reason, message, component)]))
+
+    def repeat(self, ev: dict | None, obj: dict, type_: str, reason: str, message: str, component: str) -> None:
+        """The resync's repeats of an event still true: one per RESYNC_PERIOD since it was first
+        recorded, those not counted yet."""
+        first = parse_timestamp((ev or {}).get("firstTimestamp"))
+        if first is None:
+            return
+        ticks = int((self.view.now - first) // RESYNC_PERIOD)
+        missing = 1 + ticks - int(ev.get("count") or 1)
+        if missing > 0:
+            self.changes.append(Change("event", obj, events=[
+                Event(obj, type_, reason, message, component, count=missing, at=first + ticks * RESYNC_PERIOD)]))
 
     def put(self, obj: dict) -> None:
         """Ask for ``obj`` to be written; a later put of the same object replaces the request

@@ -339,28 +339,6 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
 VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "Pod", "Node")
 
 
-PV_RESYNC_META = "pv.resync"  # the PV controller's last periodic resync tick
-
-
-def _pv_resync(cluster: Cluster) -> tuple[int, float] | None:
-    """(ticks, the last one's time) of the PV controller's resync (every RESYNC_PERIOD seconds
-    from the controller-manager's start) since the last settle saw one; None when none passed.
-    Nothing asks to be woken for them: a later settle counts the ticks it missed."""
-    import math
-
-    from kubesim.apiserver.events import STARTED_META
-    from kubesim.controllers.persistentvolume import RESYNC_PERIOD
-
-    store = cluster.store
-    origin = float(store.meta(STARTED_META, 0) or 0)
-    tick = origin + math.floor((cluster.now() - origin) / RESYNC_PERIOD) * RESYNC_PERIOD
-    last = store.meta(PV_RESYNC_META)
-    store.set_meta(PV_RESYNC_META, tick)
-    if last is None or tick <= float(last):
-        return None
-    return round((tick - float(last)) / RESYNC_PERIOD), tick
-
-
 def volume_controllers(cluster: Cluster) -> bool:
     """The PV controller and the PVC/PV protection controllers (kubesim.controllers.
     persistentvolume, volumeprotection). It runs before the scheduler (Immediate claims bind
@@ -373,14 +351,14 @@ def volume_controllers(cluster: Cluster) -> bool:
     if not store.count("PersistentVolumeClaim") and not store.count("PersistentVolume"):
         return False
     view = View.from_store(store, cluster.now(), cluster.rng, kinds=VOLUME_KINDS)
-    recorded = set()
+    recorded = {}
     for key in store.event_keys():
         parts = key.split("|")
         if len(parts) >= 10 and parts[2] in ("PersistentVolumeClaim", "PersistentVolume"):
-            recorded.add((parts[2], parts[3] if parts[2] == "PersistentVolumeClaim" else "", parts[4],
-                          parts[8], "|".join(parts[9:])))
+            ev = store.get("Event", parts[3] or "default", store.event_name(key) or "")
+            recorded[(parts[2], parts[3] if parts[2] == "PersistentVolumeClaim" else "", parts[4],
+                      parts[8], "|".join(parts[9:]))] = ev
     view.recorded_events = recorded
-    view.resync = _pv_resync(cluster)
     changed = apply_changes(cluster, persistentvolume.sync(view))
     if store.count("PersistentVolumeClaim") or store.count("PersistentVolume"):
         view = View.from_store(store, cluster.now(), cluster.rng, kinds=VOLUME_KINDS)
