@@ -4,7 +4,8 @@ The behaviour follows kubectl's resource builder (k8s.io/cli-runtime ``pkg/resou
 and ``builder.go``): a directory contributes its ``.yaml``, ``.yml`` and ``.json`` files in
 lexical order (sub-directories only with ``-R``), a stream is split on ``---`` documents, empty
 documents are skipped and ``List`` items are expanded. YAML is decoded as sigs.k8s.io/yaml does
-(YAML 1.1 scalars, timestamps kept as strings) and strictly: duplicate keys are an error.
+(YAML 1.1 scalars, timestamps kept as strings); a key given twice keeps its last value, as
+kubectl 1.36 reads it (in YAML and JSON alike).
 
 Safety, which kubectl gets from Go's YAML library and the API server's request limits:
 - alias expansion is bounded (go-yaml refuses "excessive aliasing"), so a billion-laughs
@@ -122,30 +123,21 @@ def parse_documents(source: str, text: str) -> list[Document]:
 def _load_json(source: str, text: str):
     import json
 
-    def no_dupes(pairs):
-        d = {}
-        for k, v in pairs:
-            if k in d:
-                raise ParseError(source, f'json: duplicate field "{k}"')
-            d[k] = v
-        return d
-
     try:
-        return json.loads(text, object_pairs_hook=no_dupes)
+        return json.loads(text)  # a field given twice keeps its last value, as encoding/json does
     except json.JSONDecodeError as e:
         raise ParseError(source, f"error converting YAML to JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
 
 
-_LOADERS: dict[bool, type] = {}
+_LOADER: list[type] = []
 
 
-def _loader_class(strict: bool = True):
+def _loader_class():
     """A SafeLoader (libyaml's parser when available) that keeps timestamps as strings and
-    mapping keys as strings, as sigs.k8s.io/yaml's YAML→JSON conversion does; ``strict``
-    refuses duplicate keys (YAMLToJSONStrict), otherwise the last one wins (YAMLToJSON)."""
-    loader_class = _LOADERS.get(strict)
-    if loader_class is not None:
-        return loader_class
+    mapping keys as strings, as sigs.k8s.io/yaml's YAML→JSON conversion (YAMLToJSON) does: the
+    last of duplicate keys wins."""
+    if _LOADER:
+        return _LOADER[0]
     import yaml
 
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -154,18 +146,10 @@ def _loader_class(strict: bool = True):
         pass
 
     def construct_mapping(loader, node, deep=False):
-        seen: dict = {}
         for key_node, _ in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
                 # a list or map as a key has no JSON form (sigs.k8s.io/yaml: "unsupported map key")
                 raise yaml.constructor.ConstructorError(None, None, "found unhashable key", key_node.start_mark)
-            if not strict:
-                continue
-            key = loader.construct_object(key_node, deep=True)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f'key "{key}" already set in map', key_node.start_mark)
-            seen[key] = True
         loader.flatten_mapping(node)
         pairs = loader.construct_pairs(node, deep=deep)
         out = {}
@@ -183,7 +167,7 @@ def _loader_class(strict: bool = True):
 
     JSONCompatibleLoader.add_constructor("tag:yaml.org,2002:map", construct_mapping)
     JSONCompatibleLoader.add_constructor("tag:yaml.org,2002:timestamp", construct_timestamp)
-    _LOADERS[strict] = JSONCompatibleLoader
+    _LOADER.append(JSONCompatibleLoader)
     return JSONCompatibleLoader
 
 
@@ -221,16 +205,15 @@ def _expanded_size(node, memo: dict, limit: int) -> int:
     return memo[id(node)]
 
 
-def decode_yaml(source: str, text: str, *, strict: bool = True) -> list:
-    """Every document of one YAML stream (JSON is YAML too), decoded as sigs.k8s.io/yaml
-    decodes it, with aliases expanded within ``MAX_EXPANDED_NODES``. ``strict`` refuses
-    duplicate keys, as kubectl does; the kubelet's file source decodes static pod manifests
-    without it (pkg/kubelet/config/common.go: utilyaml.ToJSON is YAMLToJSON, where the last of
-    duplicate keys wins). Raises ParseError(source, go-yaml's message), e.g. ``yaml: line 4:
+def decode_yaml(source: str, text: str) -> list:
+    """Every document of one YAML stream (JSON is YAML too), decoded as sigs.k8s.io/yaml's
+    YAMLToJSON decodes it (the last of duplicate keys wins, as for kubectl 1.36 and the kubelet's
+    file source, pkg/kubelet/config/common.go), with aliases expanded within
+    ``MAX_EXPANDED_NODES``. Raises ParseError(source, go-yaml's message), e.g. ``yaml: line 4:
     could not find expected ':'``."""
     import yaml
 
-    loader = _loader_class(strict)(text)
+    loader = _loader_class()(text)
     docs = []
     try:
         while loader.check_node():
@@ -245,8 +228,6 @@ def decode_yaml(source: str, text: str, *, strict: bool = True) -> list:
         mark = e.problem_mark or e.context_mark
         line = f"line {mark.line + 1}: " if mark is not None else ""
         problem = e.problem or e.context or "invalid YAML"
-        if "already set in map" in problem:
-            raise ParseError(source, f"yaml: unmarshal errors:\n  {line}{problem}") from None
         raise ParseError(source, f"yaml: {line}{problem}") from None
     except yaml.YAMLError as e:
         raise ParseError(source, f"yaml: {e}") from None
@@ -256,8 +237,9 @@ def decode_yaml(source: str, text: str, *, strict: bool = True) -> list:
 
 
 def yaml_to_json(source: str, text: str) -> list:
-    """decode_yaml, strictly, with the wrapping kubectl's errors carry (sigs.k8s.io/yaml's
-    Unmarshal: ``error converting YAML to JSON: yaml: ...``)."""
+    """decode_yaml as kubectl 1.36 reads a manifest (a duplicate key keeps its last value), with
+    the wrapping its errors carry (sigs.k8s.io/yaml's Unmarshal: ``error converting YAML to
+    JSON: yaml: ...``)."""
     try:
         return decode_yaml(source, text)
     except ParseError as e:

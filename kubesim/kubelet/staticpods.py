@@ -289,7 +289,7 @@ def decode_manifest(text: str):
     """The first document of a manifest file, decoded as the kubelet's file source decodes it
     (common.go tryDecodeSinglePod: YAMLToJSON, duplicate keys allowed); codec's limits apply.
     ParseError's detail is go-yaml's message; the caller names the file."""
-    docs = decode_yaml("static pod manifest", text, strict=False)
+    docs = decode_yaml("static pod manifest", text)
     return docs[0] if docs else None
 
 
