@@ -200,6 +200,30 @@ def available_at(pod: dict, min_ready_seconds: int) -> float | None:
     return None if t is None else t + min_ready_seconds
 
 
+def update_pod_condition(pod: dict, type_: str, status: str, reason: str, message: str, now: float) -> bool:
+    """podutil.UpdatePodCondition on ``pod`` (changed in place): the condition is appended, or
+    replaces the one of its type (lastTransitionTime kept while the status stays the same);
+    True when anything changed. It carries the pod's generation as observedGeneration
+    (CalculatePodConditionObservedGeneration; PodObservedGenerationTracking is GA in v1.35)."""
+    cond = {"lastProbeTime": None, "lastTransitionTime": format_time(now), "message": message, "reason": reason,
+            "status": status, "type": type_}
+    generation = meta(pod).get("generation") or 0
+    if generation:
+        cond["observedGeneration"] = generation
+    conds = pod.setdefault("status", {}).setdefault("conditions", [])
+    for i, old in enumerate(conds):
+        if old.get("type") != type_:
+            continue
+        if old.get("status") == status:
+            cond["lastTransitionTime"] = old.get("lastTransitionTime")
+        same = all(old.get(k) == cond[k] for k in ("status", "reason", "message", "lastProbeTime",
+                                                      "lastTransitionTime"))
+        conds[i] = cond
+        return not same
+    conds.append(cond)
+    return True
+
+
 def is_pod_terminal(pod: dict) -> bool:
     return (pod.get("status") or {}).get("phase") in ("Succeeded", "Failed")
 

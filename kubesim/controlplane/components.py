@@ -97,9 +97,7 @@ def static_pods(cluster: Cluster) -> bool:
 
 
 def node_lifecycle(cluster: Cluster) -> bool:
-    """The node lifecycle and taint eviction controllers (stopped kubelets, unreachable nodes)."""
-    from kubesim.api import kinds
-    from kubesim.apiserver import objects
+    """The node lifecycle controller (stopped kubelets, unreachable nodes)."""
     from kubesim.controllers import nodelifecycle
 
     store = cluster.store
@@ -119,15 +117,99 @@ def node_lifecycle(cluster: Cluster) -> bool:
         cluster.record(obj, type_, reason, message, component)
     for obj in plan.nodes + plan.pods:
         store.put(obj)
-    pod_info = kinds.by_kind("Pod")
-    for p in plan.evict:
-        objects.delete_object(cluster, pod_info, p["metadata"].get("namespace", ""), p["metadata"]["name"])
     if plan.next_wake is not None:
         cluster.wake_at(plan.next_wake)
-    return bool(plan.nodes or plan.pods or plan.evict)
+    return bool(plan.nodes or plan.pods)
 
 
 NODE_LIFECYCLE_QUIET_META = "nodeLifecycle.quietAtNodeResourceVersion"
+
+
+def _written_since(store, key, rv: int) -> bool:
+    """Whether this command wrote or deleted the object at ``key`` after resourceVersion ``rv``."""
+    obj = store.get(*key)
+    if obj is not None:
+        return int((obj.get("metadata") or {}).get("resourceVersion") or 0) > rv
+    gone = store.deleted(*key)
+    return gone is not None and gone[0] > rv
+
+
+def _pods_on_node(store, name: str) -> list[dict]:
+    return [p for p in (store.get(*k) for k in sorted(store.pod_keys_on_node(name))) if p is not None]
+
+
+TAINT_EVICTION_META = "taintEviction.state"
+
+
+def taint_eviction(cluster: Cluster) -> bool:
+    """The taint eviction controller (kubesim.controllers.tainteviction), fed like its
+    informers: the Nodes this command wrote since it last looked, then the pods (only those on
+    a node it knows tainted, or with an eviction scheduled, can matter to it). What it observed
+    stays in the store (``TAINT_EVICTION_META``); with nothing there (a new state) it starts as
+    the controller does, seeing every Node."""
+    from kubesim.controllers import tainteviction
+
+    store = cluster.store
+    raw = store.meta(TAINT_EVICTION_META)
+    state = tainteviction.State.from_dict(raw)
+    memo = cluster.__dict__.setdefault("_taint_eviction", {"rv": 0, "seen": {}})
+    last, seen = memo["rv"], memo["seen"]
+    memo["rv"] = store.resource_version()  # its own writes below are news to its next pass
+
+    def pods_on_node(name: str) -> list[dict]:
+        pods = _pods_on_node(store, name)
+        for p in pods:
+            md = p["metadata"]
+            seen[("Pod", md.get("namespace") or "", md["name"])] = _toleration_view(p)
+        return pods
+
+    ctl = tainteviction.Controller(state, cluster.now(), pods_on_node, lambda ns, name: store.get("Pod", ns, name))
+    if raw is None:
+        for n in store.list("Node"):
+            ctl.node_updated(n["metadata"]["name"], n)
+    else:
+        changed = [k for k in list(store.changed_keys()) if k[0] in ("Node", "Pod")]
+        for k in changed:
+            if k[0] == "Node" and _written_since(store, k, last):
+                ctl.node_updated(k[2], store.get(*k))
+        for k in changed:
+            if k[0] == "Pod" and _written_since(store, k, last):
+                _taint_eviction_pod_update(ctl, store, k, seen)
+    ctl.fire()
+    new_state = state.to_dict()
+    touched = new_state != (raw or {})
+    store.set_meta(TAINT_EVICTION_META, new_state)
+    changed_objects = apply_changes(cluster, ctl.changes)
+    nxt = state.next_fire()
+    if nxt is not None:
+        cluster.wake_at(nxt)
+    return changed_objects or touched
+
+
+def _toleration_view(pod: dict | None) -> dict | None:
+    """What the controller's pod filter compares: the pod's identity, node and tolerations."""
+    if pod is None:
+        return None
+    md, spec = pod.get("metadata") or {}, pod.get("spec") or {}
+    return {"metadata": {"namespace": md.get("namespace"), "name": md.get("name"), "uid": md.get("uid")},
+            "spec": {"nodeName": spec.get("nodeName"), "tolerations": spec.get("tolerations")}}
+
+
+def _taint_eviction_pod_update(ctl, store, key, seen: dict) -> None:
+    """Hand the controller a pod update, as its informer would: the previous version is the one
+    it saw last in this command, else the one the command started with."""
+    new = store.get(*key)
+    node = ((new or {}).get("spec") or {}).get("nodeName")
+    if f"{key[1]}/{key[2]}" not in ctl.state.workers and not (node and node in ctl.state.tainted_nodes):
+        return  # nothing to cancel, no taint to look at
+    old = seen[key] if key in seen else _toleration_view(store.committed(*key))
+    seen[key] = _toleration_view(new)
+    if old is None and new is None:
+        return
+    if old is not None and new is not None and old["metadata"]["uid"] != (new.get("metadata") or {}).get("uid"):
+        ctl.pod_updated(old, None)  # deleted and created again under the same name
+        old = None
+    ctl.pod_updated(old, new)
 
 
 def taint_nodes_by_condition(cluster: Cluster) -> bool:
@@ -438,7 +520,7 @@ def ephemeral_volumes(cluster: Cluster) -> bool:
 # the collector reads claims too: a generic ephemeral volume's claim goes with its pod
 GC_KINDS = WORKLOAD_KINDS + ("PersistentVolumeClaim",)
 
-STEPS = [register_nodes, node_lifecycle, taint_nodes_by_condition, _controller_step("deployment"), _controller_step("replicaset"),
+STEPS = [register_nodes, node_lifecycle, taint_nodes_by_condition, taint_eviction, _controller_step("deployment"), _controller_step("replicaset"),
          _controller_step("daemonset"), _controller_step("garbagecollector", view_kinds=GC_KINDS, claims=True),
          _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS), ephemeral_volumes,
          volume_controllers, schedule,
