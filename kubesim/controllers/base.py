@@ -10,7 +10,9 @@ applies the changes in order (``Change.op``):
 - ``update``: replace the stored object with ``obj`` (spec/metadata changes; the controller has
   already bumped ``metadata.generation`` where the API server would);
 - ``update_status``: replace only ``status`` of the stored object with ``obj["status"]``;
-- ``delete``: delete the object, with ``propagation`` (``Background``, ``Foreground``, ``Orphan``);
+- ``delete``: delete the object, with ``propagation`` (``Background``, ``Foreground``, ``Orphan``)
+  and, for a pod, ``grace_seconds`` (None: the pod's own grace period; 0: at once, as
+  ``DeleteOptions{GracePeriodSeconds: 0}``);
 - ``event``: only record ``events``;
 - ``wake``: run the controllers again at simulated time ``at`` (an upstream requeue-after).
 
@@ -60,6 +62,7 @@ class Change:
     events: list[Event] = field(default_factory=list)
     propagation: str | None = None
     at: float | None = None
+    grace_seconds: int | None = None
 
     @property
     def key(self) -> tuple[str, str, str]:

@@ -212,6 +212,88 @@ def _taint_eviction_pod_update(ctl, store, key, seen: dict) -> None:
     ctl.pod_updated(old, new)
 
 
+POD_GC_META = "podGC.state"
+
+
+def pod_gc(cluster: Cluster) -> bool:
+    """PodGC (kubesim.controllers.podgc). Its pass runs on a tick of its period when there is
+    work for it: a pod or node this command wrote that a pass could pick up (``may_collect``;
+    a deleted Node with pods still bound to it), or a quarantine ending; a new state starts
+    with one pass, as the controller does. The pass reads only the candidates: pods being
+    deleted, pods bound to nodes that do not exist, and every pod only when there are more
+    than the terminated-pod threshold."""
+    from kubesim.controllers import podgc
+
+    store = cluster.store
+    raw = store.meta(POD_GC_META)
+    state = podgc.State.from_dict(raw)
+    now = cluster.now()
+    last = cluster.__dict__.get("_pod_gc_rv", 0)
+    cluster._pod_gc_rv = store.resource_version()
+
+    def get_node(name: str):
+        return store.get("Node", "", name) if name else None
+
+    if raw is None or _pod_gc_news(store, last, get_node):
+        tick = podgc.next_tick(now)
+        if state.due is None or tick < state.due:
+            state.due = tick
+    changed = False
+    if state.due is not None and state.due <= now + 1e-9:
+        changes = podgc.gc(_pod_gc_candidates(store, get_node), get_node, state, now)
+        cluster._pod_gc_rv = store.resource_version()
+        changed = apply_changes(cluster, changes)
+    new_state = state.to_dict()
+    changed = changed or new_state != (raw or {})
+    store.set_meta(POD_GC_META, new_state)
+    if state.due is not None:
+        cluster.wake_at(state.due)
+    return changed
+
+
+def _pod_gc_news(store, last: int, get_node) -> bool:
+    """Whether a pod or Node written since ``last`` gives PodGC something to pick up."""
+    from kubesim.controllers.podgc import (
+        TERMINATED_POD_GC_THRESHOLD,
+        has_out_of_service_taint,
+        is_node_ready,
+        is_pod_terminated,
+        may_collect,
+    )
+
+    many = None  # counted only for a finished pod (the count is the costly part)
+    for k in list(store.changed_keys()):
+        if k[0] not in ("Pod", "Node") or not _written_since(store, k, last):
+            continue
+        obj = store.get(*k)
+        if k[0] == "Node":
+            if obj is None and store.pod_keys_on_node(k[2]):
+                return True
+            if obj is not None and has_out_of_service_taint(obj) and not is_node_ready(obj):
+                return True
+            continue
+        if obj is None:
+            continue
+        if many is None and is_pod_terminated(obj):
+            many = store.count("Pod") > TERMINATED_POD_GC_THRESHOLD
+        if may_collect(obj, get_node, bool(many)):
+            return True
+    return False
+
+
+def _pod_gc_candidates(store, get_node) -> list[dict]:
+    """Every pod a pass could pick up, and no more than needed (see ``podgc.gc``)."""
+    from kubesim.controllers.podgc import TERMINATED_POD_GC_THRESHOLD
+
+    if store.count("Pod") > TERMINATED_POD_GC_THRESHOLD:
+        return store.list("Pod")
+    keys = set(store.keys_containing("Pod", '"deletionTimestamp"'))
+    nodes = {k[2] for k in store.keys("Node")}
+    for name in store.pod_node_names() - nodes:
+        keys.update(store.pod_keys_on_node(name))
+    return [p for p in (store.get(*k) for k in sorted(keys)) if p is not None]
+
+
 def taint_nodes_by_condition(cluster: Cluster) -> bool:
     """TaintNodesByCondition's NoSchedule taints, for the Nodes this command wrote."""
     from kubesim.controllers.nodelifecycle import no_schedule_taints
@@ -242,17 +324,19 @@ def apply_changes(cluster: Cluster, changes, wake_at=None) -> bool:
     def create(obj: dict):
         return objects.create_object(cluster, obj, kinds.for_object(obj))
 
-    def delete(kind: str, ns: str, name_: str, propagation: str):
+    def delete(kind: str, ns: str, name_: str, propagation: str, grace_seconds: int | None = None):
         stored = store.get(kind, ns, name_)
         if stored is None:
             return
         # a controller's Foreground or Orphan delete marks the object, whatever its kind, and
         # the garbage collector finishes it; a Background one is the API server's usual delete
+        # (a grace period of 0 removes a pod at once, even one already terminating)
         marked = objects.begin_deletion(stored, propagation, cluster.now())
         if marked is not None:
             store.put(marked)
         else:
-            objects.delete_object(cluster, kinds.by_kind(kind), ns, name_)
+            objects.delete_object(cluster, kinds.by_kind(kind), ns, name_, grace_seconds=grace_seconds,
+                                  force=grace_seconds == 0)
 
     def record(obj, type_, reason, message, component, action="", related=None):
         cluster.record(obj, type_, reason, message, component, action=action, related=related)
@@ -520,7 +604,7 @@ def ephemeral_volumes(cluster: Cluster) -> bool:
 # the collector reads claims too: a generic ephemeral volume's claim goes with its pod
 GC_KINDS = WORKLOAD_KINDS + ("PersistentVolumeClaim",)
 
-STEPS = [register_nodes, node_lifecycle, taint_nodes_by_condition, taint_eviction, _controller_step("deployment"), _controller_step("replicaset"),
+STEPS = [register_nodes, node_lifecycle, taint_nodes_by_condition, taint_eviction, pod_gc, _controller_step("deployment"), _controller_step("replicaset"),
          _controller_step("daemonset"), _controller_step("garbagecollector", view_kinds=GC_KINDS, claims=True),
          _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS), ephemeral_volumes,
          volume_controllers, schedule,
