@@ -13,10 +13,11 @@ Controllers never touch the store (STYLE convention 5); the engine calls ``sync(
 
 ``create`` is the API server's create (defaulting and admission, which a new pod needs: the
 service-account token volume, priority, default tolerations); ``put`` stores an object as given
-(the store assigns the resourceVersion); ``delete(kind, namespace, name, propagation)`` is the API
-server's delete with that propagation policy (``Background``: the object goes, or, for a pod, its
-graceful deletion starts; ``Foreground``/``Orphan``: it is marked with the policy's finalizer and
-the garbage collector finishes); ``record`` records an Event from ``component``.
+(the store assigns the resourceVersion); ``delete(kind, namespace, name, propagation,
+grace_seconds)`` is the API server's delete with that propagation policy (``Background``: the
+object goes, or, for a pod, its graceful deletion starts; ``Foreground``/``Orphan``: it is marked
+with the policy's finalizer and the garbage collector finishes) and grace period (None: the
+pod's own; 0: at once); ``record`` records an Event from ``component``.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ _STATUS_SUBRESOURCE_METADATA = ("annotations",)
 
 def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], dict | None],
                   create: Callable[[dict], object], put: Callable[[dict], object],
-                  delete: Callable[[str, str, str, str], object],
+                  delete: Callable[[str, str, str, str, int | None], object],
                   record: Callable[[dict, str, str, str, str], object],
                   wake_at: Callable[[float], object], now: float) -> bool:
     """Apply ``changes`` in order; True when the store changed. Changes to objects that are gone
@@ -76,7 +77,7 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
             if stored is None:
                 applied = False
             else:
-                delete(kind, ns, name, ch.propagation or "Background")
+                delete(kind, ns, name, ch.propagation or "Background", ch.grace_seconds)
         changed = changed or applied
         if applied or ch.op == "event":
             for ev in ch.events:

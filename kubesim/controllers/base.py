@@ -10,7 +10,9 @@ applies the changes in order (``Change.op``):
 - ``update``: replace the stored object with ``obj`` (spec/metadata changes; the controller has
   already bumped ``metadata.generation`` where the API server would);
 - ``update_status``: replace only ``status`` of the stored object with ``obj["status"]``;
-- ``delete``: delete the object, with ``propagation`` (``Background``, ``Foreground``, ``Orphan``);
+- ``delete``: delete the object, with ``propagation`` (``Background``, ``Foreground``, ``Orphan``)
+  and, for a pod, ``grace_seconds`` (None: the pod's own grace period; 0: at once, as
+  ``DeleteOptions{GracePeriodSeconds: 0}``);
 - ``event``: only record ``events``;
 - ``wake``: run the controllers again at simulated time ``at`` (an upstream requeue-after).
 
@@ -62,6 +64,7 @@ class Change:
     events: list[Event] = field(default_factory=list)
     propagation: str | None = None
     at: float | None = None
+    grace_seconds: int | None = None
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -200,6 +203,30 @@ def available_at(pod: dict, min_ready_seconds: int) -> float | None:
     """When a ready pod becomes available (for a requeue), or None."""
     t = pod_ready_time(pod)
     return None if t is None else t + min_ready_seconds
+
+
+def update_pod_condition(pod: dict, type_: str, status: str, reason: str, message: str, now: float) -> bool:
+    """podutil.UpdatePodCondition on ``pod`` (changed in place): the condition is appended, or
+    replaces the one of its type (lastTransitionTime kept while the status stays the same);
+    True when anything changed. It carries the pod's generation as observedGeneration
+    (CalculatePodConditionObservedGeneration; PodObservedGenerationTracking is GA in v1.35)."""
+    cond = {"lastProbeTime": None, "lastTransitionTime": format_time(now), "message": message, "reason": reason,
+            "status": status, "type": type_}
+    generation = meta(pod).get("generation") or 0
+    if generation:
+        cond["observedGeneration"] = generation
+    conds = pod.setdefault("status", {}).setdefault("conditions", [])
+    for i, old in enumerate(conds):
+        if old.get("type") != type_:
+            continue
+        if old.get("status") == status:
+            cond["lastTransitionTime"] = old.get("lastTransitionTime")
+        same = all(old.get(k) == cond[k] for k in ("status", "reason", "message", "lastProbeTime",
+                                                      "lastTransitionTime"))
+        conds[i] = cond
+        return not same
+    conds.append(cond)
+    return True
 
 
 def is_pod_terminal(pod: dict) -> bool:

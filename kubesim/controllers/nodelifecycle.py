@@ -1,6 +1,7 @@
 """The node lifecycle controller: a node whose kubelet stops posting status goes Unknown after
 ``node-monitor-grace-period``, its pods are marked not ready, and the node is tainted to match
-its Ready condition (the taint eviction controller, ``tainteviction``, then evicts).
+its Ready condition (the taint eviction controller, ``tainteviction``, evicts as it does for
+every NoExecute taint).
 
 Upstream: pkg/controller/nodelifecycle/node_lifecycle_controller.go (tryUpdateNodeHealth: the
 Ready, MemoryPressure, DiskPressure and PIDPressure conditions become ``Unknown``, reason
@@ -26,7 +27,6 @@ from dataclasses import dataclass, field
 
 from kubesim.api.nodes import KUBELET_STOPPED_ANNOTATION, ready_condition
 from kubesim.clock import format_time, parse_timestamp
-from kubesim.controllers import tainteviction
 
 UNREACHABLE_TAINT = "node.kubernetes.io/unreachable"
 NOT_READY_TAINT = "node.kubernetes.io/not-ready"
@@ -43,12 +43,10 @@ class NodeLifecycleConfig:
 
 @dataclass
 class Plan:
-    """What the controllers did (objects were changed in place): the control plane stores
-    ``nodes`` and ``pods``, deletes ``evict`` (a graceful delete with the pod's own grace
-    period), records ``events`` and comes back at ``next_wake``."""
+    """What the controller did (objects were changed in place): the control plane stores
+    ``nodes`` and ``pods``, records ``events`` and comes back at ``next_wake``."""
     nodes: list[dict] = field(default_factory=list)
     pods: list[dict] = field(default_factory=list)
-    evict: list[dict] = field(default_factory=list)
     events: list[tuple] = field(default_factory=list)   # (obj, type, reason, message, component, at)
     next_wake: float | None = None
 
@@ -103,7 +101,7 @@ def _sync_taints(node: dict, at: float) -> bool:
 
 def node_lifecycle(nodes: list[dict], pods: list[dict], now: float,
                    config: NodeLifecycleConfig = NodeLifecycleConfig()) -> Plan:
-    """One pass of the node lifecycle and taint eviction controllers at ``now``."""
+    """One pass of the node lifecycle controller at ``now``."""
     plan = Plan()
     by_node: dict[str, list[dict]] = {}
     for p in pods:
@@ -140,7 +138,6 @@ def node_lifecycle(nodes: list[dict], pods: list[dict], now: float,
             changed = True
         if changed:
             plan.nodes.append(node)
-        tainteviction.process_pods(plan, (node.get("spec") or {}).get("taints") or [], by_node.get(name, []), now, wakes)
     plan.next_wake = min(wakes) if wakes else None
     return plan
 

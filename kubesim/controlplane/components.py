@@ -97,9 +97,7 @@ def static_pods(cluster: Cluster) -> bool:
 
 
 def node_lifecycle(cluster: Cluster) -> bool:
-    """The node lifecycle and taint eviction controllers (stopped kubelets, unreachable nodes)."""
-    from kubesim.api import kinds
-    from kubesim.apiserver import objects
+    """The node lifecycle controller (stopped kubelets, unreachable nodes)."""
     from kubesim.controllers import nodelifecycle
 
     store = cluster.store
@@ -119,15 +117,181 @@ def node_lifecycle(cluster: Cluster) -> bool:
         cluster.record(obj, type_, reason, message, component)
     for obj in plan.nodes + plan.pods:
         store.put(obj)
-    pod_info = kinds.by_kind("Pod")
-    for p in plan.evict:
-        objects.delete_object(cluster, pod_info, p["metadata"].get("namespace", ""), p["metadata"]["name"])
     if plan.next_wake is not None:
         cluster.wake_at(plan.next_wake)
-    return bool(plan.nodes or plan.pods or plan.evict)
+    return bool(plan.nodes or plan.pods)
 
 
 NODE_LIFECYCLE_QUIET_META = "nodeLifecycle.quietAtNodeResourceVersion"
+
+
+def _written_since(store, key, rv: int) -> bool:
+    """Whether this command wrote or deleted the object at ``key`` after resourceVersion ``rv``."""
+    obj = store.get(*key)
+    if obj is not None:
+        return int((obj.get("metadata") or {}).get("resourceVersion") or 0) > rv
+    gone = store.deleted(*key)
+    return gone is not None and gone[0] > rv
+
+
+def _pods_on_node(store, name: str) -> list[dict]:
+    return [p for p in (store.get(*k) for k in sorted(store.pod_keys_on_node(name))) if p is not None]
+
+
+TAINT_EVICTION_META = "taintEviction.state"
+
+
+def taint_eviction(cluster: Cluster) -> bool:
+    """The taint eviction controller (kubesim.controllers.tainteviction), fed like its
+    informers: the Nodes this command wrote since it last looked, then the pods (only those on
+    a node it knows tainted, or with an eviction scheduled, can matter to it). What it observed
+    stays in the store (``TAINT_EVICTION_META``); with nothing there (a new state) it starts as
+    the controller does, seeing every Node."""
+    from kubesim.controllers import tainteviction
+
+    store = cluster.store
+    raw = store.meta(TAINT_EVICTION_META)
+    state = tainteviction.State.from_dict(raw)
+    memo = cluster.__dict__.setdefault("_taint_eviction", {"rv": 0, "seen": {}})
+    last, seen = memo["rv"], memo["seen"]
+    memo["rv"] = store.resource_version()  # its own writes below are news to its next pass
+
+    def pods_on_node(name: str) -> list[dict]:
+        pods = _pods_on_node(store, name)
+        for p in pods:
+            md = p["metadata"]
+            seen[("Pod", md.get("namespace") or "", md["name"])] = _toleration_view(p)
+        return pods
+
+    ctl = tainteviction.Controller(state, cluster.now(), pods_on_node, lambda ns, name: store.get("Pod", ns, name))
+    if raw is None:
+        for n in store.list("Node"):
+            ctl.node_updated(n["metadata"]["name"], n)
+    else:
+        changed = [k for k in list(store.changed_keys()) if k[0] in ("Node", "Pod")]
+        for k in changed:
+            if k[0] == "Node" and _written_since(store, k, last):
+                ctl.node_updated(k[2], store.get(*k))
+        for k in changed:
+            if k[0] == "Pod" and _written_since(store, k, last):
+                _taint_eviction_pod_update(ctl, store, k, seen)
+    ctl.fire()
+    new_state = state.to_dict()
+    touched = new_state != (raw or {})
+    store.set_meta(TAINT_EVICTION_META, new_state)
+    changed_objects = apply_changes(cluster, ctl.changes)
+    nxt = state.next_fire()
+    if nxt is not None:
+        cluster.wake_at(nxt)
+    return changed_objects or touched
+
+
+def _toleration_view(pod: dict | None) -> dict | None:
+    """What the controller's pod filter compares: the pod's identity, node and tolerations."""
+    if pod is None:
+        return None
+    md, spec = pod.get("metadata") or {}, pod.get("spec") or {}
+    return {"metadata": {"namespace": md.get("namespace"), "name": md.get("name"), "uid": md.get("uid")},
+            "spec": {"nodeName": spec.get("nodeName"), "tolerations": spec.get("tolerations")}}
+
+
+def _taint_eviction_pod_update(ctl, store, key, seen: dict) -> None:
+    """Hand the controller a pod update, as its informer would: the previous version is the one
+    it saw last in this command, else the one the command started with."""
+    new = store.get(*key)
+    node = ((new or {}).get("spec") or {}).get("nodeName")
+    if f"{key[1]}/{key[2]}" not in ctl.state.workers and not (node and node in ctl.state.tainted_nodes):
+        return  # nothing to cancel, no taint to look at
+    old = seen[key] if key in seen else _toleration_view(store.committed(*key))
+    seen[key] = _toleration_view(new)
+    if old is None and new is None:
+        return
+    if old is not None and new is not None and old["metadata"]["uid"] != (new.get("metadata") or {}).get("uid"):
+        ctl.pod_updated(old, None)  # deleted and created again under the same name
+        old = None
+    ctl.pod_updated(old, new)
+
+
+POD_GC_META = "podGC.state"
+
+
+def pod_gc(cluster: Cluster) -> bool:
+    """PodGC (kubesim.controllers.podgc). Its pass runs on a tick of its period when there is
+    work for it: a pod or node this command wrote that a pass could pick up (``may_collect``;
+    a deleted Node with pods still bound to it), or a quarantine ending; a new state starts
+    with one pass, as the controller does. The pass reads only the candidates: pods being
+    deleted, pods bound to nodes that do not exist, and every pod only when there are more
+    than the terminated-pod threshold."""
+    from kubesim.controllers import podgc
+
+    store = cluster.store
+    raw = store.meta(POD_GC_META)
+    state = podgc.State.from_dict(raw)
+    now = cluster.now()
+    last = cluster.__dict__.get("_pod_gc_rv", 0)
+    cluster._pod_gc_rv = store.resource_version()
+
+    def get_node(name: str):
+        return store.get("Node", "", name) if name else None
+
+    if raw is None or _pod_gc_news(store, last, get_node):
+        tick = podgc.next_tick(now)
+        if state.due is None or tick < state.due:
+            state.due = tick
+    changed = False
+    if state.due is not None and state.due <= now + 1e-9:
+        changes = podgc.gc(_pod_gc_candidates(store, get_node), get_node, state, now)
+        cluster._pod_gc_rv = store.resource_version()
+        changed = apply_changes(cluster, changes)
+    new_state = state.to_dict()
+    changed = changed or new_state != (raw or {})
+    store.set_meta(POD_GC_META, new_state)
+    if state.due is not None:
+        cluster.wake_at(state.due)
+    return changed
+
+
+def _pod_gc_news(store, last: int, get_node) -> bool:
+    """Whether a pod or Node written since ``last`` gives PodGC something to pick up."""
+    from kubesim.controllers.podgc import (
+        TERMINATED_POD_GC_THRESHOLD,
+        has_out_of_service_taint,
+        is_node_ready,
+        is_pod_terminated,
+        may_collect,
+    )
+
+    many = None  # counted only for a finished pod (the count is the costly part)
+    for k in list(store.changed_keys()):
+        if k[0] not in ("Pod", "Node") or not _written_since(store, k, last):
+            continue
+        obj = store.get(*k)
+        if k[0] == "Node":
+            if obj is None and store.pod_keys_on_node(k[2]):
+                return True
+            if obj is not None and has_out_of_service_taint(obj) and not is_node_ready(obj):
+                return True
+            continue
+        if obj is None:
+            continue
+        if many is None and is_pod_terminated(obj):
+            many = store.count("Pod") > TERMINATED_POD_GC_THRESHOLD
+        if may_collect(obj, get_node, bool(many)):
+            return True
+    return False
+
+
+def _pod_gc_candidates(store, get_node) -> list[dict]:
+    """Every pod a pass could pick up, and no more than needed (see ``podgc.gc``)."""
+    from kubesim.controllers.podgc import TERMINATED_POD_GC_THRESHOLD
+
+    if store.count("Pod") > TERMINATED_POD_GC_THRESHOLD:
+        return store.list("Pod")
+    keys = set(store.keys_containing("Pod", '"deletionTimestamp"'))
+    nodes = {k[2] for k in store.keys("Node")}
+    for name in store.pod_node_names() - nodes:
+        keys.update(store.pod_keys_on_node(name))
+    return [p for p in (store.get(*k) for k in sorted(keys)) if p is not None]
 
 
 def taint_nodes_by_condition(cluster: Cluster) -> bool:
@@ -160,17 +324,19 @@ def apply_changes(cluster: Cluster, changes, wake_at=None) -> bool:
     def create(obj: dict):
         return objects.create_object(cluster, obj, kinds.for_object(obj))
 
-    def delete(kind: str, ns: str, name_: str, propagation: str):
+    def delete(kind: str, ns: str, name_: str, propagation: str, grace_seconds: int | None = None):
         stored = store.get(kind, ns, name_)
         if stored is None:
             return
         # a controller's Foreground or Orphan delete marks the object, whatever its kind, and
         # the garbage collector finishes it; a Background one is the API server's usual delete
+        # (a grace period of 0 removes a pod at once, even one already terminating)
         marked = objects.begin_deletion(stored, propagation, cluster.now())
         if marked is not None:
             store.put(marked)
         else:
-            objects.delete_object(cluster, kinds.by_kind(kind), ns, name_)
+            objects.delete_object(cluster, kinds.by_kind(kind), ns, name_, grace_seconds=grace_seconds,
+                                  force=grace_seconds == 0)
 
     def record(obj, type_, reason, message, component, action="", related=None, count=1, at=None):
         cluster.record(obj, type_, reason, message, component, action=action, related=related, count=count, at=at)
@@ -439,7 +605,7 @@ def ephemeral_volumes(cluster: Cluster) -> bool:
 # the collector reads claims too: a generic ephemeral volume's claim goes with its pod
 GC_KINDS = WORKLOAD_KINDS + ("PersistentVolumeClaim",)
 
-STEPS = [register_nodes, node_lifecycle, taint_nodes_by_condition, _controller_step("deployment"), _controller_step("replicaset"),
+STEPS = [register_nodes, node_lifecycle, taint_nodes_by_condition, taint_eviction, pod_gc, _controller_step("deployment"), _controller_step("replicaset"),
          _controller_step("daemonset"), _controller_step("garbagecollector", view_kinds=GC_KINDS, claims=True),
          _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS), ephemeral_volumes,
          volume_controllers, schedule,

@@ -307,6 +307,32 @@ class Store:
                 keys.remove(k)
         return keys
 
+    def keys(self, kind: str) -> set[Key]:
+        """The keys of every ``kind`` object, this transaction's writes included, without
+        loading bodies."""
+        if kind in self._listed:
+            return {(kind, ns, name) for (ns, name), o in self._cache.get(kind, {}).items() if o is not None}
+        keys = {(kind, ns, name) for ns, name in self._require().execute(
+            "SELECT namespace, name FROM objects WHERE kind=?", (kind,))}
+        for k, o in self._dirty.items():
+            if k[0] == kind:
+                if o is None:
+                    keys.discard(k)
+                else:
+                    keys.add(k)
+        return keys
+
+    def pod_node_names(self) -> set[str]:
+        """The node names pods are bound to, from the index, without loading bodies. A node
+        this transaction's writes no longer name may still be listed (callers look at the pods
+        on it with ``pod_keys_on_node``)."""
+        if "Pod" in self._listed:
+            return {n for n in (_node_of(o) for o in self.iter_kind("Pod")) if n}
+        names = {r[0] for r in self._require().execute(
+            "SELECT DISTINCT node FROM objects WHERE kind='Pod' AND node != ''")}
+        names.update(n for k, o in self._dirty.items() if k[0] == "Pod" and o is not None and (n := _node_of(o)))
+        return names
+
     def keys_containing(self, kind: str, text: str) -> list[Key]:
         """Keys of the ``kind`` objects whose stored JSON may contain ``text`` (a pre-filter
         that decodes nothing: callers check the objects they get). Once the kind is loaded,

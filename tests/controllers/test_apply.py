@@ -14,8 +14,8 @@ class FakeStore:
                     delete=self._delete,
                     record=lambda *a: self.events.append(a[3]), wake_at=self.wakes.append, now=100.0)
 
-    def _delete(self, k, n, m, propagation):
-        self.deletes.append((k, n, m, propagation))
+    def _delete(self, k, n, m, propagation, grace_seconds):
+        self.deletes.append((k, n, m, propagation, grace_seconds))
         self.objs.pop((k, n, m))
 
     def _put(self, o):
@@ -40,9 +40,10 @@ def test_changes_to_vanished_objects_are_dropped_with_their_events():
     assert s.events == []
 
 
-def test_a_delete_carries_its_propagation_and_wakes_are_passed_on():
+def test_a_delete_carries_its_propagation_and_grace_period_and_wakes_are_passed_on():
     # what a Foreground delete stores is the API server's (tests/apiserver/test_objects.py)
-    s = FakeStore(obj("a"))
-    apply_changes([Change("delete", obj("a"), propagation="Foreground"), Change("wake", obj("a"), at=5.0)], **s.kw())
-    assert s.deletes == [("ReplicaSet", "default", "a", "Foreground")]
+    s = FakeStore(obj("a"), obj("b"))
+    apply_changes([Change("delete", obj("a"), propagation="Foreground"), Change("wake", obj("a"), at=5.0),
+                   Change("delete", obj("b"), grace_seconds=0)], **s.kw())
+    assert s.deletes == [("ReplicaSet", "default", "a", "Foreground", None), ("ReplicaSet", "default", "b", "Background", 0)]
     assert s.wakes == [5.0]

@@ -1,9 +1,8 @@
-"""A node whose kubelet stops: the node lifecycle and taint eviction controllers
-(kubesim.controllers.nodelifecycle, tainteviction) and the kubelet's stop/start (kubesim.kubelet.node)."""
+"""A node whose kubelet stops: the node lifecycle controller (kubesim.controllers.nodelifecycle)
+and the kubelet's stop/start (kubesim.kubelet.node). The evictions that follow are the taint
+eviction controller's (tests/controllers/test_tainteviction.py, tests/cli/test_taint_eviction.py)."""
 
 from __future__ import annotations
-
-import pytest
 
 from kubesim.controllers import nodelifecycle as NL
 from kubesim.kubelet import node as kubelet_node
@@ -51,36 +50,6 @@ def test_pods_on_the_node_are_marked_not_ready():
     assert (p, "Warning", "NodeNotReady", "Node is not ready", "node-controller", T0 + 50) in plan.events
 
 
-EVICTIONS = [
-    ("default tolerations: evicted 300 s after the taint", DEFAULT_TOLERATIONS, 350),
-    ("tolerationSeconds 60: evicted a minute after the taint",
-     [{"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60}], 110),
-    ("no toleration: evicted as soon as the taint is there", [], 50),
-    ("tolerating for ever (DaemonSet, static pods): never evicted", [{"operator": "Exists", "effect": "NoExecute"}], None),
-]
-
-
-@pytest.mark.parametrize("tolerations,evicted_at", [c[1:] for c in EVICTIONS], ids=[c[0] for c in EVICTIONS])
-def test_taint_eviction(tolerations, evicted_at):
-    n = node()
-    p = running_pod("web", tolerations)
-    kubelet_node.stop_kubelet(n, T0)
-    NL.node_lifecycle([n], [p], T0 + 50)
-    if evicted_at is None:
-        assert NL.node_lifecycle([n], [p], T0 + 86400).evict == []
-        return
-    if evicted_at > 50:
-        early = NL.node_lifecycle([n], [p], T0 + evicted_at - 1)
-        assert early.evict == [] and early.next_wake == T0 + evicted_at
-    plan = NL.node_lifecycle([n], [p], T0 + evicted_at)
-    assert plan.evict == [p]
-    assert (p, "Normal", "TaintManagerEviction", "Marking for deletion Pod default/web", "taint-eviction-controller",
-            T0 + evicted_at) in plan.events
-    cond = p["status"]["conditions"][0]
-    assert (cond["type"], cond["reason"], cond["message"]) == \
-        ("DisruptionTarget", "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint")
-
-
 def test_the_kubelet_coming_back_lifts_the_taints():
     n = node()
     kubelet_node.stop_kubelet(n, T0)
@@ -97,4 +66,4 @@ def test_the_kubelet_coming_back_lifts_the_taints():
 def test_a_ready_node_is_left_alone():
     n = node()
     plan = NL.node_lifecycle([n], [running_pod("web")], T0)
-    assert (plan.nodes, plan.pods, plan.evict, plan.events, plan.next_wake) == ([], [], [], [], None)
+    assert (plan.nodes, plan.pods, plan.events, plan.next_wake) == ([], [], [], None)

@@ -184,7 +184,9 @@ def test_read_only_commands_do_not_resync_pods_that_are_not_due(cluster):
     assert cluster.store.get("Pod", "default", "web")["metadata"]["resourceVersion"] == rv
 
 
-def test_a_stopped_node_is_tainted_and_its_pods_evicted(cluster):
+def test_a_stopped_node_is_tainted_and_its_pods_stay_terminating_until_it_returns(cluster):
+    """The eviction itself is the taint eviction controller's (tests/cli/test_taint_eviction.py);
+    here the pod is deleted as it would delete it, while the kubelet is stopped."""
     web = pod("web", container("web", "nginx"), tolerations=[
         {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}])
     cluster.store.create(web, cluster.stamp())
@@ -196,6 +198,9 @@ def test_a_stopped_node_is_tainted_and_its_pods_evicted(cluster):
     n = cluster.store.get("Node", "", "node01")
     assert [t["key"] for t in n["spec"]["taints"]] == ["node.kubernetes.io/unreachable"] * 2
     assert ("node01", "Normal", "NodeNotReady", "Node node01 status is now: NodeNotReady") in cluster.events
+    p = cluster.store.get("Pod", "default", "web")
+    assert check_graceful_delete(p, None, cluster.t) == 30
+    cluster.store.put(p)
     cluster.advance(300)
     p = cluster.store.get("Pod", "default", "web")
     assert p["metadata"]["deletionTimestamp"] and pod_ready_status_restarts(p, cluster.t)[1] == "Terminating"

@@ -115,7 +115,6 @@ def reorganize_taints(old: list[dict], overwrite: bool, to_add: list[dict], to_r
 
 def run(f, args, env) -> int:
     from kubesim.api import kinds
-    from kubesim.clock import format_time
 
     words = list(args.args)
     if not words:
@@ -142,10 +141,6 @@ def run(f, args, env) -> int:
             op, new, errors = reorganize_taints(old, args.overwrite, to_add, to_remove)
             if errors:
                 raise UsageError(errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]")
-            stamp = format_time(client.now())
-            for t in new:
-                if t.get("effect") == "NoExecute" and "timeAdded" not in t:
-                    t["timeAdded"] = stamp  # the API server stamps NoExecute taints
             updated = copy.deepcopy(node)
             updated.setdefault("spec", {})
             if new:

@@ -75,13 +75,15 @@ def describe(client, obj: dict, show_events: bool = True) -> str:
 
 
 def events_for(client, obj: dict) -> list[dict]:
-    """The events whose involvedObject is ``obj`` (by kind, namespace, name and uid), oldest first."""
+    """The events whose involvedObject is ``obj`` (by kind, namespace, name and uid), oldest first:
+    describe.go searchEvents' field selector, whose ``involvedObject.uid`` leaves out the events
+    recorded without one (the taint eviction controller's)."""
     from kubesim.api import kinds
 
     md = obj.get("metadata", {})
     uid = md.get("uid")
     selector = f"involvedObject.kind={obj.get('kind', '')},involvedObject.name={md.get('name', '')}"
     evs = [ev for ev in client.list(kinds.by_kind("Event"), md.get("namespace") or "default", field_selector=selector)
-           if not uid or not (ev.get("involvedObject") or {}).get("uid") or ev["involvedObject"]["uid"] == uid]
+           if not uid or (ev.get("involvedObject") or {}).get("uid") == uid]
     evs.sort(key=lambda e: (e.get("firstTimestamp") or "", e.get("lastTimestamp") or ""))
     return evs

@@ -3,9 +3,9 @@
 Upstream: pkg/registry/core/node/strategy.go (``nodeStrategy``: ``PrepareForCreate`` keeps the
 status, the kubelet's to report; ``Validate``/``ValidateUpdate`` are
 ``kubesim.api.core.validation``'s). Status updates go through the status subresource. A deleted
-node's pods go with it at once (upstream: the pod garbage collector, pkg/controller/podgc,
-deletes pods bound to a missing node), and so does its CSINode (the garbage collector follows
-the owner reference).
+node's CSINode goes with it (the garbage collector follows the owner reference); its pods stay
+bound to it until the pod garbage collector (kubesim.controllers.podgc) removes them, once the
+node has been missing for its 40 s quarantine.
 """
 
 from __future__ import annotations
@@ -33,9 +33,6 @@ class NodeStrategy(Strategy):
 
     def delete_dependents(self, store, obj: dict) -> None:
         name = (obj.get("metadata") or {}).get("name", "")
-        # PodGC deletes pods bound to a node that no longer exists
-        for key in store.pod_keys_on_node(name):
-            store.delete(*key)
         store.delete("CSINode", "", name)  # the garbage collector follows its owner reference
 
 

@@ -8,7 +8,7 @@ def test_a_node_keeps_the_status_it_is_created_with_and_other_kinds_do_not():
     assert not any(for_kind(k).keeps_status_on_create for k in ("Pod", "Namespace", "PersistentVolume"))
 
 
-def test_a_deleted_node_takes_its_pods_and_csinode_along():
+def test_a_deleted_node_takes_its_csinode_along_and_leaves_its_pods_to_podgc():
     deleted = []
 
     class Store:
@@ -19,4 +19,4 @@ def test_a_deleted_node_takes_its_pods_and_csinode_along():
             deleted.append(key)
 
     for_kind("Node").delete_dependents(Store(), {"metadata": {"name": "node01"}})
-    assert deleted == [("Pod", "default", "p1"), ("CSINode", "", "node01")]
+    assert deleted == [("CSINode", "", "node01")]
