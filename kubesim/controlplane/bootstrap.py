@@ -107,5 +107,9 @@ def _kubeadm_control_plane(cluster: Cluster) -> None:
 
 
 def ensure_initialized(cluster: Cluster) -> None:
+    from kubesim.controlplane.components import NODE_LEASES_META, node_leases
+
     if not cluster.store.meta("cluster.initialized"):
         initialize(cluster)
+    elif cluster.store.meta(NODE_LEASES_META) is None:
+        node_leases(cluster)  # a state from before node Leases: its kubelets create theirs now

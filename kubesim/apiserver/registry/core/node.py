@@ -4,8 +4,8 @@ Upstream: pkg/registry/core/node/strategy.go (``nodeStrategy``: ``PrepareForCrea
 status, the kubelet's to report; ``Validate``/``ValidateUpdate`` are
 ``kubesim.api.core.validation``'s). Status updates go through the status subresource. A deleted
 node's pods go with it at once (upstream: the pod garbage collector, pkg/controller/podgc,
-deletes pods bound to a missing node), and so does its CSINode (the garbage collector follows
-the owner reference).
+deletes pods bound to a missing node), and so do its CSINode and its Lease in kube-node-lease
+(the garbage collector follows their owner references to the Node).
 """
 
 from __future__ import annotations
@@ -36,7 +36,13 @@ class NodeStrategy(Strategy):
         # PodGC deletes pods bound to a node that no longer exists
         for key in store.pod_keys_on_node(name):
             store.delete(*key)
-        store.delete("CSINode", "", name)  # the garbage collector follows its owner reference
+        # the garbage collector follows the owner references of its CSINode and its Lease
+        uid = (obj.get("metadata") or {}).get("uid")
+        for kind, ns in (("CSINode", ""), ("Lease", "kube-node-lease")):
+            dep = store.get(kind, ns, name)
+            if dep is not None and any(r.get("uid") == uid for r in (dep.get("metadata") or {}).get(
+                    "ownerReferences") or ()):
+                store.delete(kind, ns, name)
 
 
 strategy = NodeStrategy()
