@@ -32,6 +32,25 @@ def _changed(cluster: Cluster, kind: str) -> list[dict]:
     return out
 
 
+def _created_nodes(cluster: Cluster) -> list[dict]:
+    """The Nodes this command created (their kubelets registered in it)."""
+    store = cluster.store
+    return [n for k in list(store.changed_keys())
+            if k[0] == "Node" and (n := store.get(*k)) is not None and store.committed(*k) is None]
+
+
+def static_pod_directories(cluster: Cluster, every: bool = False) -> bool:
+    """Each node's machine has its static pod directory from the start, as a kubeadm node has
+    ``/etc/kubernetes/manifests`` (the kubelet package installs it; the kubelet only reads it):
+    created with the Node (``every``: for all nodes), so a manifest can be written there at once.
+    Writes no object."""
+    import os
+
+    for node in cluster.store.list("Node") if every else _created_nodes(cluster):
+        os.makedirs(static_pod_path(cluster, node["metadata"]["name"]), exist_ok=True)
+    return False
+
+
 def register_nodes(cluster: Cluster) -> bool:
     from kubesim.kubelet import node as kubelet_node
 
@@ -116,12 +135,11 @@ def node_leases(cluster: Cluster) -> bool:
                 changed = _create_node_lease(cluster, node, cluster.now()) or changed
     recreate = dict(state.get("recreate") or {})
     now = cluster.now()
+    for node in _created_nodes(cluster):
+        if _running(node):
+            changed = _create_node_lease(cluster, node, now) or changed
     for k in list(store.changed_keys()):
-        if k[0] == "Node" and store.get(*k) is not None and store.committed(*k) is None:
-            node = store.get(*k)
-            if _running(node):  # registered in this command
-                changed = _create_node_lease(cluster, node, now) or changed
-        elif k[0] == "Lease" and k[1] == nodelease.NODE_LEASE_NAMESPACE and store.get(*k) is None:
+        if k[0] == "Lease" and k[1] == nodelease.NODE_LEASE_NAMESPACE and store.get(*k) is None:
             gone = store.deleted(*k)
             if gone is not None and k[2] not in recreate and _running(store.get("Node", "", k[2])):
                 recreate[k[2]] = nodelease.next_renewal(gone[1], now)
@@ -550,7 +568,7 @@ def ephemeral_volumes(cluster: Cluster) -> bool:
 # the collector reads claims too: a generic ephemeral volume's claim goes with its pod
 GC_KINDS = WORKLOAD_KINDS + ("PersistentVolumeClaim",)
 
-STEPS = [register_nodes, node_leases, node_lifecycle, taint_nodes_by_condition, _controller_step("deployment"), _controller_step("replicaset"),
+STEPS = [register_nodes, static_pod_directories, node_leases, node_lifecycle, taint_nodes_by_condition, _controller_step("deployment"), _controller_step("replicaset"),
          _controller_step("daemonset"), _controller_step("garbagecollector", view_kinds=GC_KINDS, claims=True),
          _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS), ephemeral_volumes,
          volume_controllers, schedule,
