@@ -159,23 +159,30 @@ def node_leases(cluster: Cluster) -> bool:
 
 def served_leases(cluster: Cluster, leases: list[dict]) -> list[dict]:
     """The Leases as a reader sees them now: a node Lease whose kubelet runs carries the
-    renewals made since it was stored (kubesim.kubelet.nodelease.renewed)."""
+    renewals made since it was stored (kubesim.kubelet.nodelease.renewed). Which kubelets run
+    is read from the nodes' keys and the stopped ones' annotation, without decoding every Node."""
+    from kubesim.api.nodes import KUBELET_STOPPED_ANNOTATION
     from kubesim.kubelet import nodelease
 
-    store = cluster.store
-    mine = [lease for lease in leases if (lease.get("metadata") or {}).get("namespace") == nodelease.NODE_LEASE_NAMESPACE]
-    if not mine:
+    ns = nodelease.NODE_LEASE_NAMESPACE
+    if not any((lease.get("metadata") or {}).get("namespace") == ns for lease in leases):
         return leases
+    store = cluster.store
+    if len(leases) > 1:
+        nodes = {k[2] for k in store.keys("Node")}
+        nodes -= {k[2] for k in store.keys_containing("Node", KUBELET_STOPPED_ANNOTATION)
+                  if not _running(store.get(*k))}
+    else:
+        name = (leases[0].get("metadata") or {}).get("name", "")
+        nodes = {name} if _running(store.get("Node", "", name)) else set()
     now = cluster.now()
-    nodes: dict[str, dict | None] = {}
     out = []
     for lease in leases:
-        if (lease.get("metadata") or {}).get("namespace") == nodelease.NODE_LEASE_NAMESPACE:
-            name = lease["metadata"].get("name", "")
-            if name not in nodes:
-                nodes[name] = store.get("Node", "", name)
-            if _running(nodes[name]):
-                lease = nodelease.renewed(lease, nodes[name], now)
+        md = lease.get("metadata") or {}
+        if md.get("namespace") == ns and md.get("name") in nodes:
+            # the Node is needed only for an owner reference the Lease lacks
+            node = store.get("Node", "", md["name"]) if not md.get("ownerReferences") else {}
+            lease = nodelease.renewed(lease, node, now)
         out.append(lease)
     return out
 

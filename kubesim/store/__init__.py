@@ -307,6 +307,20 @@ class Store:
                 keys.remove(k)
         return keys
 
+    def keys(self, kind: str) -> list[Key]:
+        """Keys of every ``kind`` object, this transaction's writes included, without decoding."""
+        if kind in self._listed:
+            return sorted((kind, ns, name) for (ns, name), o in self._cache.get(kind, {}).items() if o is not None)
+        keys = {tuple(r) for r in self._require().execute(
+            "SELECT kind, namespace, name FROM objects WHERE kind=?", (kind,))}
+        for k, o in self._dirty.items():
+            if k[0] == kind:
+                if o is None:
+                    keys.discard(k)
+                else:
+                    keys.add(k)
+        return sorted(keys)
+
     def keys_containing(self, kind: str, text: str) -> list[Key]:
         """Keys of the ``kind`` objects whose stored JSON may contain ``text`` (a pre-filter
         that decodes nothing: callers check the objects they get). Once the kind is loaded,

@@ -62,6 +62,10 @@ def test_a_stopped_kubelet_stops_renewing_and_its_node_goes_not_ready_50s_after_
     r = ready(kubesim, "node01")
     assert (r["status"], r["reason"], r["lastTransitionTime"]) == ("Unknown", "NodeStatusUnknown", "2026-11-22T10:01:00Z")
     assert "RenewTime:       Sun, 22 Nov 2026 10:00:10 +0000" in kubesim.ok("describe node node01")
+    listed = json.loads(kubesim.ok("get leases -n kube-node-lease -o json"))["items"]
+    assert {item["metadata"]["name"]: item["spec"]["renewTime"] for item in listed} == {
+        "controlplane": "2026-11-22T10:01:00.000000Z", "node01": "2026-11-22T10:00:10.000000Z",
+        "node02": "2026-11-22T10:01:00.000000Z"}
     kubesim.ok("advance 1m")
     kubesim.ok("node start node01")           # 10:02:00: the new kubelet renews at once
     got = lease(kubesim, "node01")["spec"]["renewTime"]
