@@ -87,8 +87,8 @@ def register_csi_node(cluster: Cluster, node: dict) -> None:
 # -- node Leases (kubesim.kubelet.nodelease) ----------------------------------------------------
 
 # {"recreate": {node: time}}: Leases deleted under a running kubelet, created again at its next
-# renewal; the key's presence also says every node's Lease exists (states from before kubesim had
-# node Leases get theirs on their first settle)
+# renewal; the key's presence also says every node has had its Lease (a state from before kubesim
+# had node Leases gets them on its next command: bootstrap.ensure_initialized)
 NODE_LEASES_META = "kubelet.nodeLeases"
 
 
@@ -101,6 +101,7 @@ def _running(node: dict | None) -> bool:
 def _create_node_lease(cluster: Cluster, node: dict, at: float) -> bool:
     """The kubelet's ensureLease at ``at``: create the node's Lease unless it exists (or its
     namespace does not: the API server refuses, the kubelet tries again at its next sync)."""
+    import hashlib
     import uuid
 
     from kubesim.clock import format_time
@@ -112,9 +113,10 @@ def _create_node_lease(cluster: Cluster, node: dict, at: float) -> bool:
             not cluster.namespace_exists(nodelease.NODE_LEASE_NAMESPACE):
         return False
     lease = nodelease.new_lease(node, at)
-    # derived from the Node's uid and the time: no draw from the seeded random source
-    lease["metadata"]["uid"] = str(uuid.uuid5(uuid.NAMESPACE_OID,
-                                              f"lease/{node['metadata'].get('uid', '')}/{lease['spec']['renewTime']}"))
+    # a version-4 UUID derived from the Node's uid and the time: no draw from the seeded random
+    # source (which would move every later generated name)
+    seed = f"lease/{node['metadata'].get('uid', '')}/{lease['spec']['renewTime']}".encode()
+    lease["metadata"]["uid"] = str(uuid.UUID(int=int(hashlib.sha256(seed).hexdigest()[:32], 16), version=4))
     store.create(lease, format_time(at))
     return True
 
