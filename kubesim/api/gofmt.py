@@ -327,3 +327,116 @@ def go_base64_error(text: str) -> str | None:
                 return f"illegal base64 data at input byte {si}"
             return None
     return None
+
+
+# -- time.Parse, as metav1.MicroTime.UnmarshalJSON calls it -------------------------------------
+
+RFC3339_MICRO = "2006-01-02T15:04:05.000000Z07:00"  # k8s.io/apimachinery meta/v1 RFC3339Micro
+
+
+def _time_quote(s: str) -> str:
+    """``time.quote``: ``"`` and ``\\`` escaped, bytes of control and non-ASCII runes as ``\\xNN``."""
+    out = ['"']
+    for c in s:
+        if c < " " or ord(c) >= 0x80:
+            out.extend(f"\\x{b:02x}" for b in c.encode("utf-8", "surrogatepass"))
+        else:
+            out.append("\\" + c if c in '"\\' else c)
+    out.append('"')
+    return "".join(out)
+
+
+def _digit(s: str, i: int) -> bool:
+    return i < len(s) and "0" <= s[i] <= "9"
+
+
+def _getnum(s: str, fixed: bool) -> tuple[int, str] | None:
+    if not _digit(s, 0):
+        return None
+    if not _digit(s, 1):
+        return None if fixed else (int(s[0]), s[1:])
+    return int(s[:2]), s[2:]
+
+
+def _atoi(s: str) -> int | None:
+    neg = s[:1] == "-"
+    if s[:1] in ("-", "+"):
+        s = s[1:]
+    digits = len(s) - len(s.lstrip("0123456789"))
+    if digits != len(s):
+        return None
+    x = int(s) if s else 0
+    return -x if neg else x
+
+
+def go_parse_micro_time_error(value: str) -> str | None:
+    """``time.Parse(RFC3339Micro, value)``'s error text (None when it parses): the MicroTime
+    fields (a Lease's ``renewTime``, an Event's ``eventTime``) need exactly six fractional
+    digits. Written from Go's src/time/format.go (``Parse``, ``getnum``, ``parseNanoseconds``,
+    ``ParseError.Error``) for this one layout: ``cannot parse "<rest>" as "<element>"``, or
+    ``<what> out of range``."""
+    layout = RFC3339_MICRO
+
+    def cannot(rest: str, elem: str) -> str:
+        return (f"parsing time {_time_quote(value)} as {_time_quote(layout)}: cannot parse "
+                f"{_time_quote(rest)} as {_time_quote(elem)}")
+
+    def out_of_range(what: str) -> str:
+        return f"parsing time {_time_quote(value)}: {what} out of range"
+
+    v = value
+    fields: dict[str, int] = {}
+    # (literal before the element, the element): nextStdChunk's walk over RFC3339Micro
+    for prefix, elem in (("", "2006"), ("-", "01"), ("-", "02"), ("T", "15"), (":", "04"), (":", "05"),
+                         ("", ".000000"), ("", "Z07:00")):
+        if prefix:
+            if not v.startswith(prefix):
+                return cannot(v, prefix)
+            v = v[len(prefix):]
+        hold = v
+        if elem == "2006":
+            year = _atoi(v[:4]) if len(v) >= 4 and _digit(v, 0) else None
+            if year is None:
+                return cannot(hold, elem)
+            fields["year"], v = year, v[4:]
+        elif elem in ("01", "02", "15", "04", "05"):
+            got = _getnum(v, elem != "15")
+            n = got[0] if got else 0
+            limit = {"01": (1, 12, "month"), "15": (0, 23, "hour"), "04": (0, 59, "minute"),
+                     "05": (0, 59, "second")}.get(elem)
+            if limit and (got or elem in ("15", "04")) and not limit[0] <= n <= limit[1]:
+                return out_of_range(limit[2])
+            if got is None:
+                return cannot(hold, elem)
+            fields[elem], v = n, got[1]
+        elif elem == ".000000":
+            if len(v) < 7 or v[0] not in ".,":
+                return cannot(hold, elem)
+            ns = _atoi(v[1:7])
+            if ns is None:
+                return cannot(hold, elem)
+            if ns < 0:
+                return out_of_range("fractional second")
+            v = v[7:]
+        else:  # Z07:00
+            if v[:1] == "Z":
+                v = v[1:]
+                continue
+            if len(v) < 6 or v[3] != ":":
+                return cannot(hold, elem)
+            hh, mm = _getnum(v[1:3], True), _getnum(v[4:6], True)
+            sign, v = v[0], v[6:]
+            if hh and hh[0] > 24:
+                return out_of_range("time zone offset hour")
+            if hh and mm and mm[0] > 60:
+                return out_of_range("time zone offset minute")
+            if hh is None or mm is None or sign not in "+-":
+                return cannot(hold, elem)
+    if v:
+        return f"parsing time {_time_quote(value)}: extra text: {_time_quote(v)}"
+    year, month, day = fields["year"], fields["01"], fields["02"]
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    if not 1 <= day <= days:
+        return out_of_range("day")
+    return None

@@ -3,8 +3,8 @@
 Upstream: staging/src/k8s.io/component-helpers/node/util (GetNodeHostIPs' InternalIP first,
 GetNodeCondition). kubesim marks a stopped kubelet with the node annotation
 ``kubesim.io/kubelet-stopped``, its value the RFC 3339 time it stopped (``kubesim node stop``
-sets it, ``node start`` removes it): the time of the last heartbeat, which the node lifecycle
-controller reads as a real one reads ``lastHeartbeatTime``.
+sets it, ``node start`` removes it): the simulated kubelets skip such a node, and its Lease is
+no longer renewed.
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ import os
 from kubesim.api.gofmt import go_json_kind, go_json_number, go_quote
 
 SCHEMA_SET = "v1.35.0-local-strict"
-_FORMAT = 1  # bump when the compact format changes
+_FORMAT = 2  # bump when the compact format changes
 
 # Go type names that the JSON schema cannot tell (named string/map types of k8s.io/api).
 # Keyed by (definition short name, property) -> type as reflect prints it (pointers are
@@ -347,7 +347,10 @@ def _compile_node(s: dict, defname: str | None, struct: str, prop: str, todo: li
     if defname == _INTSTR_DEF:
         return {"k": "ios", "g": "int32", "n": True}
     if defname in _TIME_DEFS:
-        return {"k": "time", "g": "string", "n": True}
+        node = {"k": "time", "g": "string", "n": True}
+        if defname == _TIME_DEFS[1]:
+            node["m"] = True  # MicroTime: parsed with RFC3339Micro's six fractional digits
+        return node
     if "oneOf" in s:  # only Quantity and IntOrString use it, both handled above
         return {"k": "any", "n": True}
     t = s.get("type")
@@ -552,12 +555,19 @@ class _Walker:
             elif not _is_integral(value):
                 self.issues.append(("oneof", path))
         elif k == "time":
-            # metav1.Time.UnmarshalJSON: json.Unmarshal into a string, then RFC 3339.
+            # metav1.Time.UnmarshalJSON: json.Unmarshal into a string, then RFC 3339
+            # (MicroTime: RFC3339Micro, whose errors are reported; Time's are not checked)
             if not isinstance(value, str):
                 if server:
                     self._type_error(path, value, "string", stack, struct, fatal=True)
                 else:
                     self.issues.append(("type", path))
+            elif server and node.get("m"):
+                from kubesim.api.gofmt import go_parse_micro_time_error
+
+                err = go_parse_micro_time_error(value)
+                if err:
+                    self.issues.append(("fatal", path, err))
         elif k == "aobj" and not server and not isinstance(value, dict):
             # FieldsV1 / RawExtension keep the raw JSON: the server accepts anything.
             self.issues.append(("type", path))

@@ -107,5 +107,15 @@ def _kubeadm_control_plane(cluster: Cluster) -> None:
 
 
 def ensure_initialized(cluster: Cluster) -> None:
+    from kubesim.controlplane.components import (
+        NODE_LEASES_META,
+        node_leases,
+        static_pod_directories,
+    )
+
     if not cluster.store.meta("cluster.initialized"):
         initialize(cluster)
+    elif cluster.store.meta(NODE_LEASES_META) is None:
+        # a state from before node Leases and a static pod directory for every node
+        node_leases(cluster)
+        static_pod_directories(cluster, every=True)

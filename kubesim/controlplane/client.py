@@ -32,7 +32,17 @@ class LocalClient:
     def find(self, info: KindInfo, namespace: str, name: str) -> dict | None:
         if not info.served:
             return self.scheduler_configuration()
-        return self.cluster.store.get(info.kind, (namespace or "") if info.namespaced else "", name)
+        obj = self.cluster.store.get(info.kind, (namespace or "") if info.namespaced else "", name)
+        return self._served(info, [obj])[0] if obj is not None else None
+
+    def _served(self, info: KindInfo, objs: list[dict]) -> list[dict]:
+        """Objects as the API server returns them now: node Leases with the renewals their
+        running kubelets have made since they were stored (components.served_leases)."""
+        if info.kind != "Lease":
+            return objs
+        from kubesim.controlplane.components import served_leases
+
+        return served_leases(self.cluster, objs)
 
     def list(self, info: KindInfo, namespace: str | None = None, label_selector: str | None = None,
              field_selector: str | None = None) -> list[dict]:
@@ -46,7 +56,8 @@ class LocalClient:
             if namespace is not None:
                 pods = [p for p in pods if p["metadata"].get("namespace", "") == namespace]
             return sorted(pods, key=lambda p: (p["metadata"].get("namespace", ""), p["metadata"]["name"]))
-        return objects.list_objects(self.cluster, info, namespace, label_selector, field_selector)
+        return self._served(info, objects.list_objects(self.cluster, info, namespace, label_selector,
+                                                       field_selector))
 
     def count(self, info: KindInfo) -> int:
         return self.cluster.store.count(info.kind)
@@ -60,7 +71,7 @@ class LocalClient:
         ns = md.get("namespace", "") if info.namespaced else ""
         live = self.get(info, ns, md["name"])
         objects.update_object(self.cluster, obj, live, info)
-        return self.cluster.store.get(info.kind, ns, md["name"])
+        return self.find(info, ns, md["name"])
 
     def patch(self, info: KindInfo, namespace: str, name: str, patch_type: str, patch,
               field_validation: str = "Warn") -> tuple[dict, list[str]]:

@@ -32,6 +32,25 @@ def _changed(cluster: Cluster, kind: str) -> list[dict]:
     return out
 
 
+def _created_nodes(cluster: Cluster) -> list[dict]:
+    """The Nodes this command created (their kubelets registered in it)."""
+    store = cluster.store
+    return [n for k in list(store.changed_keys())
+            if k[0] == "Node" and (n := store.get(*k)) is not None and store.committed(*k) is None]
+
+
+def static_pod_directories(cluster: Cluster, every: bool = False) -> bool:
+    """Each node's machine has its static pod directory from the start, as a kubeadm node has
+    ``/etc/kubernetes/manifests`` (the kubelet package installs it; the kubelet only reads it):
+    created with the Node (``every``: for all nodes), so a manifest can be written there at once.
+    Writes no object."""
+    import os
+
+    for node in cluster.store.list("Node") if every else _created_nodes(cluster):
+        os.makedirs(static_pod_path(cluster, node["metadata"]["name"]), exist_ok=True)
+    return False
+
+
 def register_nodes(cluster: Cluster) -> bool:
     from kubesim.kubelet import node as kubelet_node
 
@@ -63,6 +82,111 @@ def register_csi_node(cluster: Cluster, node: dict) -> None:
                                              "uid": md.get("uid", "")}]},
            "spec": {"drivers": None}}  # the kubelet registers no drivers: null, not []
     cluster.store.create(obj, cluster.stamp())
+
+
+# -- node Leases (kubesim.kubelet.nodelease) ----------------------------------------------------
+
+# {"recreate": {node: time}}: Leases deleted under a running kubelet, created again at its next
+# renewal; the key's presence also says every node has had its Lease (a state from before kubesim
+# had node Leases gets them on its next command: bootstrap.ensure_initialized)
+NODE_LEASES_META = "kubelet.nodeLeases"
+
+
+def _running(node: dict | None) -> bool:
+    from kubesim.api.nodes import kubelet_stopped
+
+    return node is not None and not kubelet_stopped(node)
+
+
+def _create_node_lease(cluster: Cluster, node: dict, at: float) -> bool:
+    """The kubelet's ensureLease at ``at``: create the node's Lease unless it exists (or its
+    namespace does not: the API server refuses, the kubelet tries again at its next sync)."""
+    import hashlib
+    import uuid
+
+    from kubesim.clock import format_time
+    from kubesim.kubelet import nodelease
+
+    store = cluster.store
+    name = node["metadata"]["name"]
+    if store.get("Lease", nodelease.NODE_LEASE_NAMESPACE, name) is not None or \
+            not cluster.namespace_exists(nodelease.NODE_LEASE_NAMESPACE):
+        return False
+    lease = nodelease.new_lease(node, at)
+    # a version-4 UUID derived from the Node's uid and the time: no draw from the seeded random
+    # source (which would move every later generated name)
+    seed = f"lease/{node['metadata'].get('uid', '')}/{lease['spec']['renewTime']}".encode()
+    lease["metadata"]["uid"] = str(uuid.UUID(int=int(hashlib.sha256(seed).hexdigest()[:32], 16), version=4))
+    store.create(lease, format_time(at))
+    return True
+
+
+def node_leases(cluster: Cluster) -> bool:
+    """Each running kubelet's lease controller: a node that registers creates its Lease; a
+    Lease deleted under a running kubelet is created again at the kubelet's next renewal.
+    Renewals themselves are not written (``served_leases``)."""
+    from kubesim.kubelet import nodelease
+
+    store = cluster.store
+    state = store.meta(NODE_LEASES_META)
+    changed = False
+    if state is None:
+        state = {}
+        for node in store.list("Node"):
+            if _running(node):
+                changed = _create_node_lease(cluster, node, cluster.now()) or changed
+    recreate = dict(state.get("recreate") or {})
+    now = cluster.now()
+    for node in _created_nodes(cluster):
+        if _running(node):
+            changed = _create_node_lease(cluster, node, now) or changed
+    for k in list(store.changed_keys()):
+        if k[0] == "Lease" and k[1] == nodelease.NODE_LEASE_NAMESPACE and store.get(*k) is None:
+            gone = store.deleted(*k)
+            if gone is not None and k[2] not in recreate and _running(store.get("Node", "", k[2])):
+                recreate[k[2]] = nodelease.next_renewal(gone[1], now)
+    for name, at in sorted(recreate.items()):
+        if at > now + 1e-6:
+            cluster.wake_at(at)
+            continue
+        del recreate[name]
+        node = store.get("Node", "", name)
+        if _running(node):
+            changed = _create_node_lease(cluster, node, at) or changed
+    new_state = {"recreate": recreate} if recreate else {}
+    if store.meta(NODE_LEASES_META) != new_state:
+        store.set_meta(NODE_LEASES_META, new_state)
+    return changed
+
+
+def served_leases(cluster: Cluster, leases: list[dict]) -> list[dict]:
+    """The Leases as a reader sees them now: a node Lease whose kubelet runs carries the
+    renewals made since it was stored (kubesim.kubelet.nodelease.renewed). Which kubelets run
+    is read from the nodes' keys and the stopped ones' annotation, without decoding every Node."""
+    from kubesim.api.nodes import KUBELET_STOPPED_ANNOTATION
+    from kubesim.kubelet import nodelease
+
+    ns = nodelease.NODE_LEASE_NAMESPACE
+    if not any((lease.get("metadata") or {}).get("namespace") == ns for lease in leases):
+        return leases
+    store = cluster.store
+    if len(leases) > 1:
+        nodes = {k[2] for k in store.keys("Node")}
+        nodes -= {k[2] for k in store.keys_containing("Node", KUBELET_STOPPED_ANNOTATION)
+                  if not _running(store.get(*k))}
+    else:
+        name = (leases[0].get("metadata") or {}).get("name", "")
+        nodes = {name} if _running(store.get("Node", "", name)) else set()
+    now = cluster.now()
+    out = []
+    for lease in leases:
+        md = lease.get("metadata") or {}
+        if md.get("namespace") == ns and md.get("name") in nodes:
+            # the Node is needed only for an owner reference the Lease lacks
+            node = store.get("Node", "", md["name"]) if not md.get("ownerReferences") else {}
+            lease = nodelease.renewed(lease, node, now)
+        out.append(lease)
+    return out
 
 
 def sync_pods(cluster: Cluster) -> bool:
@@ -112,7 +236,7 @@ def node_lifecycle(cluster: Cluster) -> bool:
             store.set_meta(NODE_LIFECYCLE_QUIET_META, rv)
         return False
     now = cluster.now()
-    plan = nodelifecycle.node_lifecycle(nodes, list(store.iter_kind("Pod")), now)
+    plan = nodelifecycle.node_lifecycle(nodes, list(store.iter_kind("Pod")), now, leases=_observed_leases(cluster))
     for obj, type_, reason, message, component, _at in plan.events:
         cluster.record(obj, type_, reason, message, component)
     for obj in plan.nodes + plan.pods:
@@ -123,6 +247,21 @@ def node_lifecycle(cluster: Cluster) -> bool:
 
 
 NODE_LIFECYCLE_QUIET_META = "nodeLifecycle.quietAtNodeResourceVersion"
+
+
+def _observed_leases(cluster: Cluster) -> dict[str, dict]:
+    """What the node lifecycle controller has seen of each node's Lease: the Lease as read now;
+    for one deleted and not yet created again, its last renewal (the controller remembers the
+    last Lease it observed, nodeHealth.lease), one renew interval before the new one is due."""
+    from kubesim.clock import format_micro_time
+    from kubesim.kubelet import nodelease
+
+    store = cluster.store
+    out = {lease["metadata"]["name"]: lease
+           for lease in served_leases(cluster, store.list("Lease", nodelease.NODE_LEASE_NAMESPACE))}
+    for name, at in ((store.meta(NODE_LEASES_META) or {}).get("recreate") or {}).items():
+        out.setdefault(name, {"spec": {"renewTime": format_micro_time(at - nodelease.RENEW_INTERVAL)}})
+    return out
 
 
 def _written_since(store, key, rv: int) -> bool:
@@ -605,7 +744,7 @@ def ephemeral_volumes(cluster: Cluster) -> bool:
 # the collector reads claims too: a generic ephemeral volume's claim goes with its pod
 GC_KINDS = WORKLOAD_KINDS + ("PersistentVolumeClaim",)
 
-STEPS = [register_nodes, node_lifecycle, taint_nodes_by_condition, taint_eviction, pod_gc, _controller_step("deployment"), _controller_step("replicaset"),
+STEPS = [register_nodes, static_pod_directories, node_leases, node_lifecycle, taint_nodes_by_condition, taint_eviction, pod_gc, _controller_step("deployment"), _controller_step("replicaset"),
          _controller_step("daemonset"), _controller_step("garbagecollector", view_kinds=GC_KINDS, claims=True),
          _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS), ephemeral_volumes,
          volume_controllers, schedule,
@@ -617,19 +756,30 @@ def set_kubelet(cluster: Cluster, node: dict, running: bool) -> bool:
     NotReady, is tainted unreachable, its pods are evicted after their tolerationSeconds); a
     started one takes its pods over again. False when it already was so."""
     from kubesim.kubelet import node as kubelet_node
-    from kubesim.kubelet import steps
+    from kubesim.kubelet import nodelease, steps
 
     now = cluster.now()
     name = node["metadata"]["name"]
+    store = cluster.store
+    lease = store.get("Lease", nodelease.NODE_LEASE_NAMESPACE, name)
     if not running:
         changed = kubelet_node.stop_kubelet(node, now)
         if changed:
-            cluster.store.put(node)
+            if lease is not None:  # its renewals stop: the Lease stays as the last one left it
+                renewed = nodelease.renewed(lease, node, now)
+                if renewed is not lease:
+                    store.put(renewed)
+            store.put(node)
         return changed
     evs = kubelet_node.start_kubelet(node, now)
     if not evs:
         return False
-    cluster.store.put(node)
+    store.put(node)
+    # the new kubelet's lease controller syncs at once: it takes the Lease over or creates it
+    if lease is not None:
+        store.put(nodelease.renew(lease, node, now))
+    else:
+        _create_node_lease(cluster, node, now)
     steps.resume_node(cluster, name)
     for obj, type_, reason, message, component, at in evs:
         cluster.record(obj, type_, reason, message, component, name, at=at)

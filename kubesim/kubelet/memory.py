@@ -35,7 +35,8 @@ A container's record:
 - ``cycs`` the last starts and their signatures (crashloop.py); ``recovered`` found running
   by a restarted kubelet.
 
-The engine adds ``rv``, ``wake`` and ``volumes`` of its own (steps.py).
+The engine adds ``rv``, ``wake``, ``volumes`` and ``sk`` (a static pod killed because its file
+was edited or removed) of its own (steps.py).
 """
 
 from __future__ import annotations

@@ -217,13 +217,12 @@ READY_CONDITIONS = [
 
 
 def stop_kubelet(node: dict, now: float) -> bool:
-    """``kubesim node stop``: the kubelet stops posting status (its last heartbeat is now)."""
+    """``kubesim node stop``: the kubelet stops, posting nothing more (its status stays as it
+    last posted it; its Lease's renewals stop, kubesim.kubelet.nodelease)."""
     ann = node.setdefault("metadata", {}).setdefault("annotations", {})
     if ann.get(KUBELET_STOPPED_ANNOTATION):
         return False
     ann[KUBELET_STOPPED_ANNOTATION] = format_time(now)
-    for c in (node.get("status") or {}).get("conditions") or []:
-        c["lastHeartbeatTime"] = format_time(now)
     return True
 
 

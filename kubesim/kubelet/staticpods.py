@@ -17,6 +17,18 @@ file``), pkg/kubelet/pod/mirror_client.go (CreateMirrorPod: the static pod's ann
 ``kubernetes.io/config.mirror: <hash>``, and one owner reference: the Node, ``controller:
 true``, with its uid; a mirror pod whose hash no longer matches is deleted and recreated).
 
+An edited or removed manifest (pkg/kubelet/config/config.go: a new UID is a REMOVE of the old
+pod then an ADD of the new; kubelet.go HandlePodRemoves → deletePod: the old static pod is
+killed with its terminationGracePeriodSeconds; pod_workers.go allowStaticPodStart: the new one,
+of the same full name, waits until the old one has finished terminating, its worker trying again
+every backOffPeriod, 10 s; tryReconcileMirrorPods then deletes the stale mirror pod with grace 0
+and creates the new one, with a new API uid). While the old pod is killed its mirror pod stays
+as it was when the file was edited: pkg/kubelet/pod/pod_manager.go maps the mirror pod to the
+new static pod, so the status manager drops the old pod's updates ("Pod was deleted and then
+recreated, skipping status update"). A removed file's mirror pod does show the kill (the mapping
+stays) and is deleted once the pod has terminated (kubelet_pods.go HandlePodCleanups: orphaned
+mirror pods whose static pod is no longer terminating).
+
 kubeadm: cmd/kubeadm/app/phases/controlplane/manifests.go and phases/etcd/local.go (the
 kube-apiserver, kube-controller-manager, kube-scheduler and etcd pods of v1.35: images from
 registry.k8s.io, commands with kubeadm's sorted default flags, ``cpu`` requests 250m / 200m /
@@ -34,6 +46,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 from dataclasses import dataclass, field
 
@@ -347,30 +360,59 @@ def desired_mirror_pods(manifests: ManifestDir, node: dict, now: float) -> list[
 class MirrorChanges:
     create: list[dict] = field(default_factory=list)     # mirror pods to create
     delete: list[dict] = field(default_factory=list)     # stored mirror pods to delete (at once, grace 0)
+    # (stored mirror pod, the mirror pod of the static pod replacing it or None): its static pod
+    # was edited or removed, so the kubelet kills the old one first (:func:`replacement_start`)
+    replace: list[tuple[dict, dict | None]] = field(default_factory=list)
 
 
 def reconcile_mirror_pods(desired: list[dict], existing: list[dict]) -> MirrorChanges:
-    """kubelet syncPod / HandlePodCleanups for mirror pods: a stored mirror pod (of this node)
-    without a static pod, with a stale ``config.mirror`` hash or being deleted is deleted; a
-    missing one is created. ``existing`` are the stored pods bound to the node."""
+    """kubelet syncPod / HandlePodCleanups for mirror pods. ``existing`` are the stored pods
+    bound to the node. A mirror pod being deleted through the API is deleted and made again
+    at once (its static pod runs on); one whose ``config.mirror`` hash no longer matches a
+    static pod (its file was edited) or without a static pod (its file was removed) is in
+    ``replace``: it goes when its old static pod has been killed; a missing one is created."""
     changes = MirrorChanges()
     want = {(p["metadata"]["namespace"], p["metadata"]["name"]): p for p in desired}
-    have = {}
+    have = set()
     for p in existing:
         ann = ((p.get("metadata") or {}).get("annotations") or {})
         if MIRROR_POD_ANNOTATION not in ann:
             continue
         key = ((p.get("metadata") or {}).get("namespace") or "default", p["metadata"]["name"])
         d = want.get(key)
-        if d is None or ann.get(MIRROR_POD_ANNOTATION) != d["metadata"]["annotations"][MIRROR_POD_ANNOTATION] \
-                or (p.get("metadata") or {}).get("deletionTimestamp"):
+        if d is None or ann.get(MIRROR_POD_ANNOTATION) != d["metadata"]["annotations"][MIRROR_POD_ANNOTATION]:
+            changes.replace.append((p, d))
+            have.add(key)
+            continue
+        if (p.get("metadata") or {}).get("deletionTimestamp"):
             changes.delete.append(p)
             continue
-        have[key] = p
+        have.add(key)
     for key, d in want.items():
         if key not in have:
             changes.create.append(d)
     return changes
+
+
+# pod_workers.go allowStaticPodStart: a static pod waits while another of the same full name
+# has started and not finished terminating; its worker tries again after backOffPeriod
+# (kubelet.go: 10 s; upstream adds up to 50 % jitter, kubesim none)
+STATIC_POD_RETRY = 10.0
+
+
+def kill_grace_period(pod: dict) -> float:
+    """The grace period the kubelet kills a removed static pod with (calculateEffectiveGracePeriod
+    without a deletion: the pod's terminationGracePeriodSeconds, at least 1 s)."""
+    tg = (pod.get("spec") or {}).get("terminationGracePeriodSeconds")
+    return float(max(1, 30 if tg is None else int(tg)))
+
+
+def replacement_start(killed_at: float, terminated_at: float) -> float:
+    """When a static pod whose file was edited starts again with the new file: its first try,
+    as the file is read, finds the old pod still started, so it tries every 10 s after that
+    until the old one has finished terminating."""
+    waited = max(terminated_at - killed_at, 0.0)
+    return killed_at + STATIC_POD_RETRY * max(1, math.ceil(waited / STATIC_POD_RETRY - 1e-9))
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ resourceVersion) or when its wake-up time has come, so read-only commands stay c
 
 from __future__ import annotations
 
+import copy
 import os
 
 from kubesim.api.nodes import kubelet_stopped
@@ -102,14 +103,25 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                     ctx.wake_at(mem["wake"])
                     earliest = mem["wake"] if earliest is None else min(earliest, mem["wake"])
                 continue
+            kill = (mem or {}).get(STATIC_KILL)
+            if kill and mem.get("removed") is not None:
+                continue  # a killed static pod: static_pods deletes or replaces its mirror pod
             if (mem is None or not mem.get("c")) and _waiting_for_volumes(ctx, pod, node, memories, key):
                 mem_changed = mem_changed or memories.get(key) is not mem
                 changed = changed or memories.get(key) is not mem
                 waiting = True
                 continue
             mem = dict(mem or {})
-            result = L.sync_pod(pod, node, pods, now, ctx.record, memory=mem, config=config)
+            # the kill of a static pod whose file was edited is not posted to its mirror pod
+            target = copy.deepcopy(pod) if kill and not kill.get("removed") else pod
+            result = L.sync_pod(target, node, pods, now, ctx.record, memory=mem, config=config)
             md = pod["metadata"]
+            if result.remove and kill:
+                if target is pod and result.changed:
+                    store.put(pod)
+                memories[key] = mem
+                mem_changed = changed = True
+                continue
             if result.remove:
                 store.delete("Pod", md.get("namespace", ""), md["name"])
                 if not is_mirror_pod(pod):
@@ -118,7 +130,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                     memories[key] = {**mem, "removed": None, "term": None, "rv": None, "wake": None}
                 mem_changed = changed = True
                 continue
-            if result.changed:
+            if result.changed and target is pod:
                 store.put(pod)
                 changed = True
             mem["rv"] = pod["metadata"].get("resourceVersion")
@@ -164,6 +176,7 @@ def static_pods(ctx, static_pod_path, create_mirror_pod, with_files: set[str] | 
     store = ctx.store
     now = ctx.now()
     changed = False
+    restarted = set(store.meta(RESTARTED_META) or ())
     by_node: dict[str, list[dict]] = {}
     if hasattr(store, "keys_containing"):  # only the pods whose stored text names the annotation
         pods = (p for k in store.keys_containing("Pod", MIRROR_POD_ANNOTATION) if (p := store.get(*k)) is not None)
@@ -207,13 +220,76 @@ def static_pods(ctx, static_pod_path, create_mirror_pod, with_files: set[str] | 
         for p in plan.delete:
             store.delete("Pod", p["metadata"].get("namespace", ""), p["metadata"]["name"])
             changed = True
-        for p in plan.create:
+        create = list(plan.create)
+        if plan.replace:
+            done, starting = _replace_static_pods(ctx, name, plan.replace, now, name in restarted)
+            changed = done or changed
+            create.extend(starting)
+        for p in create:
             if store.get("Namespace", "", p["metadata"]["namespace"]) is None:
                 continue  # the API server refuses a pod in a missing namespace; the kubelet retries
             create_mirror_pod(p)
             changed = True
     store.set_meta(ERROR_NODES_META, sorted(error_nodes) or None)
+    if restarted:
+        store.set_meta(RESTARTED_META, None)
     return changed
+
+
+# kubelet memory of a static pod its kubelet kills because its file was edited or removed:
+# {"at": when, "removed": the file is gone (else a new static pod waits for the name)}
+STATIC_KILL = "sk"
+# nodes whose kubelet has started again since their static pods were last looked at: its pod
+# workers know no started static pod, so none waits for an old one (whose containers the new
+# kubelet kills as pods it does not know, HandlePodCleanups)
+RESTARTED_META = "kubelet.restartedNodes"
+
+
+def _replace_static_pods(ctx, node_name: str, pairs: list[tuple[dict, dict | None]], now: float,
+                         restarted: bool = False) -> tuple[bool, list[dict]]:
+    """The static pods whose file was edited or removed (``pairs``: their stored mirror pod and
+    the new static pod's mirror pod, or None): kill each old pod with its grace period, then,
+    once it has terminated, delete its mirror pod and start the new one at its next try
+    (staticpods.replacement_start). A pod that never started, or has finished, goes at once,
+    and so does every one the kubelet finds on starting again (``restarted``). Returns
+    (whether anything was written, the new mirror pods to create now)."""
+    store = ctx.store
+    meta_key = MEMORY_META.format(node=node_name)
+    memories = dict(store.meta(meta_key) or {})
+    changed = mem_changed = False
+    starting = []
+    for old, new in pairs:
+        key = L.memory_key(old)
+        mem = memories.get(key)
+        kill = (mem or {}).get(STATIC_KILL)
+        if kill is None and not restarted and mem is not None and mem.get("c") and not (
+                mem.get("removed") is not None or mem.get("done") or mem.get("rejected")):
+            term = {"at": now, "grace": SP.kill_grace_period(old)}
+            memories[key] = {**mem, STATIC_KILL: {"at": now, "removed": new is None}, "term": term,
+                             "rv": None, "wake": now}
+            mem_changed = True
+            index = dict(store.meta(INDEX_META) or {})
+            index[node_name] = [now, False]  # its kubelet looks at the pod on this pass
+            store.set_meta(INDEX_META, index)
+            continue
+        if kill is not None and mem.get("removed") is None and not restarted:
+            continue  # still terminating (sync_pods kills it)
+        if kill is not None and new is not None and not restarted:
+            start = SP.replacement_start(kill["at"], mem["removed"])
+            if start > now + 1e-9:
+                ctx.wake_at(start)
+                continue
+        store.delete("Pod", old["metadata"].get("namespace", ""), old["metadata"]["name"])
+        changed = True
+        if memories.pop(key, None) is not None:
+            mem_changed = True
+        if new is not None:
+            starting.append(new)
+    if mem_changed:
+        store.set_meta(meta_key, memories)
+        if hasattr(store, "touch_meta"):
+            store.touch_meta(meta_key)
+    return changed or mem_changed, starting
 
 
 def resume_node(ctx, node_name: str) -> None:
@@ -235,3 +311,5 @@ def resume_node(ctx, node_name: str) -> None:
     index = dict(store.meta(INDEX_META) or {})
     index[node_name] = [0.0, False]  # due now: its kubelet looks at its pods on the next pass
     store.set_meta(INDEX_META, index)
+    restarted = set(store.meta(RESTARTED_META) or ())
+    store.set_meta(RESTARTED_META, sorted(restarted | {node_name}))

@@ -307,20 +307,19 @@ class Store:
                 keys.remove(k)
         return keys
 
-    def keys(self, kind: str) -> set[Key]:
-        """The keys of every ``kind`` object, this transaction's writes included, without
-        loading bodies."""
+    def keys(self, kind: str) -> list[Key]:
+        """Keys of every ``kind`` object, this transaction's writes included, without decoding."""
         if kind in self._listed:
-            return {(kind, ns, name) for (ns, name), o in self._cache.get(kind, {}).items() if o is not None}
-        keys = {(kind, ns, name) for ns, name in self._require().execute(
-            "SELECT namespace, name FROM objects WHERE kind=?", (kind,))}
+            return sorted((kind, ns, name) for (ns, name), o in self._cache.get(kind, {}).items() if o is not None)
+        keys = {tuple(r) for r in self._require().execute(
+            "SELECT kind, namespace, name FROM objects WHERE kind=?", (kind,))}
         for k, o in self._dirty.items():
             if k[0] == kind:
                 if o is None:
                     keys.discard(k)
                 else:
                     keys.add(k)
-        return keys
+        return sorted(keys)
 
     def pod_node_names(self) -> set[str]:
         """The node names pods are bound to, from the index, without loading bodies. A node

@@ -115,3 +115,30 @@ def test_base64_errors_are_gos(text, error):
     from kubesim.api.gofmt import go_base64_error
 
     assert go_base64_error(text) == (None if error is None else f"illegal base64 data at input byte {error}")
+
+
+MICRO_TIMES = [
+    ("2026-11-22T10:00:00.000000Z", None),
+    ("2026-11-22T11:00:00.123456+01:00", None),
+    ("2026-11-22T10:00:00Z", 'as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"'),
+    ("2026-11-22T10:00:00.123Z", 'as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".123Z" as ".000000"'),
+    ("2026-11-22T10:00:00.1234567Z", 'as "2006-01-02T15:04:05.000000Z07:00": cannot parse "7Z" as "Z07:00"'),
+    ("garbage", 'as "2006-01-02T15:04:05.000000Z07:00": cannot parse "garbage" as "2006"'),
+    ("2026-11-22T10:00:00.000000x01:00", 'as "2006-01-02T15:04:05.000000Z07:00": cannot parse "x01:00" as "Z07:00"'),
+    ("2026-13-22T10:00:00.000000Z", ": month out of range"),
+    ("2026-02-30T10:00:00.000000Z", ": day out of range"),
+    ("2026-11-22T24:00:00.000000Z", ": hour out of range"),
+    ("2026-11-22T10:60:00.000000Z", ": minute out of range"),
+    ("2026-11-22T10:00:00.-12345Z", ": fractional second out of range"),
+    ("2026-11-22T10:00:00.000000+25:00", ": time zone offset hour out of range"),
+    ("2026-11-22T10:00:00.000000Zjunk", ': extra text: "junk"'),
+]
+
+
+@pytest.mark.parametrize("text,error", MICRO_TIMES, ids=[t or "empty" for t, _ in MICRO_TIMES])
+def test_micro_time_errors_are_time_parses(text, error):
+    """Each text as a real v1.35 API server reports it for a Lease's renewTime."""
+    from kubesim.api.gofmt import go_parse_micro_time_error
+
+    expected = None if error is None else f'parsing time "{text}" {error}'.replace('" :', '":')
+    assert go_parse_micro_time_error(text) == expected

@@ -46,6 +46,17 @@ def test_a_static_pod_manifest_becomes_a_mirror_pod_that_comes_back_and_goes_wit
     assert status(kubesim, "nginx-node01") is None
 
 
+def test_a_node_registered_from_a_manifest_has_its_static_pod_directory(kubesim):
+    """As a kubeadm node has /etc/kubernetes/manifests: a manifest written there runs at once."""
+    kubesim.ok("apply -f -", "apiVersion: v1\nkind: Node\nmetadata:\n  name: node03\n")
+    d = static_dir(kubesim, "node03")
+    node = json.loads(kubesim.ok("get node node03 -o json"))
+    assert node["metadata"]["annotations"]["kubesim.io/static-pod-path"] == str(d)
+    assert d.is_dir() and not any(d.iterdir())
+    (d / "nginx.yaml").write_text(NGINX)
+    assert status(kubesim, "nginx-node03") is not None
+
+
 def test_a_static_pod_referencing_a_secret_is_refused(kubesim):
     d = static_dir(kubesim, "node01")
     (d / "bad.yaml").write_text(NGINX.replace("name: nginx\nspec:", "name: bad\nspec:") +

@@ -176,6 +176,13 @@ NODE_NS_CASES = [
      {"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"anything": 1}}, []),
     ("a known kind under an unknown apiVersion is not validated",
      {"apiVersion": "v2", "kind": "Pod", "spec": {"anything": 1}}, []),
+    ("a lease renewed at a MicroTime with six fractional digits",
+     {"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "l"},
+      "spec": {"renewTime": "2026-11-22T10:00:00.000000Z"}}, []),
+    ("a MicroTime without its fractional digits is refused by time.Parse (real v1.35 server's text)",
+     {"apiVersion": "coordination.k8s.io/v1", "kind": "Lease", "metadata": {"name": "l"},
+      "spec": {"renewTime": "2026-11-22T10:00:00Z"}},
+     ['parsing time "2026-11-22T10:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000"']),
 ]
 
 

@@ -136,9 +136,31 @@ def test_mirror_pods_are_created_replaced_and_removed():
     assert SP.reconcile_mirror_pods([a], [plain]).create == [a]
     # stored and current: nothing to do
     assert SP.reconcile_mirror_pods([a], [a]).create == [] and SP.reconcile_mirror_pods([a], [a]).delete == []
-    # the file was edited: the stale mirror pod goes, the new one comes
+    # the file was edited, another removed: their mirror pods are replaced once the old static
+    # pods are killed (nothing is created for the edited one meanwhile)
     ch = SP.reconcile_mirror_pods([b], [a, orphan, plain])
-    assert ch.delete == [a, orphan] and ch.create == [b]
+    assert (ch.replace, ch.delete, ch.create) == ([(a, b), (orphan, None)], [], [])
+
+
+KILLS = [
+    ("the old pod exits at SIGTERM: the new one starts at its first retry, 10 s on", 0, 10),
+    ("the old pod takes 4 s to stop", 4, 10),
+    ("SIGTERM ignored, 30 s grace: the new pod's retry at 30 s finds it gone", 30, 30),
+    ("a 31 s kill: the retry after it", 31, 40),
+]
+
+
+@pytest.mark.parametrize("took,starts", [c[1:] for c in KILLS], ids=[c[0] for c in KILLS])
+def test_an_edited_static_pod_starts_at_the_first_retry_after_the_old_one_terminated(took, starts):
+    """pod_workers.go allowStaticPodStart, retried every backOffPeriod (10 s)."""
+    assert SP.replacement_start(T0, T0 + took) == T0 + starts
+
+
+@pytest.mark.parametrize("grace,seconds", [(None, 30), (5, 5), (0, 1)],
+                         ids=["the default 30 s", "the pod's own", "at least 1 s"])
+def test_a_removed_static_pod_is_killed_with_its_grace_period(grace, seconds):
+    pod = {"spec": {} if grace is None else {"terminationGracePeriodSeconds": grace}}
+    assert SP.kill_grace_period(pod) == seconds
 
 
 def test_a_deleted_mirror_pod_comes_back():
@@ -146,7 +168,7 @@ def test_a_deleted_mirror_pod_comes_back():
     a = SP.mirror_pod(SP.static_pod_from_manifest(MANIFEST, "/m/nginx.yaml", "node01"), n, T0)
     deleted = {**a, "metadata": {**a["metadata"], "deletionTimestamp": "2026-11-22T10:00:30Z"}}
     ch = SP.reconcile_mirror_pods([a], [deleted])
-    assert ch.delete == [deleted] and ch.create == [a]
+    assert (ch.delete, ch.create, ch.replace) == ([deleted], [a], [])
 
 
 CONTROL_PLANE = [

@@ -272,3 +272,19 @@ def test_keys_containing_finds_stored_text_and_follows_this_transaction_s_writes
     assert s.keys_containing("Pod", "config.mirror") == [("Pod", "default", "a"), ("Pod", "default", "b"),
                                                           ("Pod", "default", "d")]
     s.rollback()
+
+
+def test_keys_lists_every_object_of_a_kind_without_decoding_and_follows_this_transaction(tmp_path):
+    s = Store(tmp_path).open()
+    for name in ("a", "b", "c"):
+        s.create(_pod(name), "t")
+    s.commit()
+    s = Store(tmp_path).open()
+    assert s.keys("Pod") == [("Pod", "default", "a"), ("Pod", "default", "b"), ("Pod", "default", "c")]
+    s.delete("Pod", "default", "b")
+    s.create(_pod("d"), "t")
+    assert s.keys("Pod") == [("Pod", "default", "a"), ("Pod", "default", "c"), ("Pod", "default", "d")]
+    s.list("Pod")
+    assert s.keys("Pod") == [("Pod", "default", "a"), ("Pod", "default", "c"), ("Pod", "default", "d")]
+    assert s.keys("Node") == []
+    s.rollback()

@@ -31,6 +31,7 @@ STRATEGIES = {
     "PodDisruptionBudget": "policy.poddisruptionbudget",
     "StorageClass": "storage.storageclass",
     "CSINode": "storage.csinode",
+    "Lease": "coordination.lease",
 }
 
 _loaded: dict[str, Strategy] = {}

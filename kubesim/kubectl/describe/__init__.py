@@ -46,7 +46,7 @@ DESCRIBERS = {
 
 # Kinds kubectl describes with its generic describer: describe.go's describer map has no entry
 # for them (a new kind is in DESCRIBERS or here; tests/test_kinds.py checks it).
-GENERIC = frozenset({"Event", "ControllerRevision", "RuntimeClass"})
+GENERIC = frozenset({"Event", "ControllerRevision", "RuntimeClass", "Lease"})
 
 
 def render(obj: dict, ctx: DescribeContext) -> str:
@@ -66,6 +66,7 @@ def describe(client, obj: dict, show_events: bool = True) -> str:
     if kind == "Node":
         on_node = client.list(kinds.by_kind("Pod"), None, field_selector=f"spec.nodeName={md['name']}")
         pods = [p for p in on_node if (p.get("status") or {}).get("phase") not in ("Succeeded", "Failed")]
+        extra["lease"] = client.find(kinds.by_kind("Lease"), "kube-node-lease", md["name"])
     elif kind in ("ReplicaSet", "DaemonSet", "PersistentVolumeClaim"):
         pods = client.list(kinds.by_kind("Pod"), ns)
     elif kind == "Deployment":

@@ -466,7 +466,8 @@ def describe_node(node: dict, ctx: DescribeContext) -> str:
     if "lease" in ctx.extra and ctx.extra["lease"] is not None:
         lease_spec = ctx.extra["lease"].get("spec") or {}
         w.write(LEVEL_0, "Lease:\n")
-        w.write(LEVEL_1, f"HolderIdentity:\t{lease_spec.get('holderIdentity') or '<unset>'}\n")
+        holder = lease_spec.get("holderIdentity")
+        w.write(LEVEL_1, f"HolderIdentity:\t{'<unset>' if holder is None else holder}\n")
         for title, key in (("AcquireTime", "acquireTime"), ("RenewTime", "renewTime")):
             value = format_rfc1123z(lease_spec[key]) if lease_spec.get(key) else "<unset>"
             w.write(LEVEL_1, f"{title}:\t{value}\n")

@@ -3,9 +3,10 @@
 Upstream: pkg/registry/core/node/strategy.go (``nodeStrategy``: ``PrepareForCreate`` keeps the
 status, the kubelet's to report; ``Validate``/``ValidateUpdate`` are
 ``kubesim.api.core.validation``'s). Status updates go through the status subresource. A deleted
-node's CSINode goes with it (the garbage collector follows the owner reference); its pods stay
-bound to it until the pod garbage collector (kubesim.controllers.podgc) removes them, once the
-node has been missing for its 40 s quarantine.
+node's CSINode and its Lease in kube-node-lease go with it (the garbage collector follows
+their owner references to the Node); its pods stay bound to it until the pod garbage
+collector (kubesim.controllers.podgc) removes them, once the node has been missing for its
+40 s quarantine.
 """
 
 from __future__ import annotations
@@ -33,7 +34,13 @@ class NodeStrategy(Strategy):
 
     def delete_dependents(self, store, obj: dict) -> None:
         name = (obj.get("metadata") or {}).get("name", "")
-        store.delete("CSINode", "", name)  # the garbage collector follows its owner reference
+        # the garbage collector follows the owner references of its CSINode and its Lease
+        uid = (obj.get("metadata") or {}).get("uid")
+        for kind, ns in (("CSINode", ""), ("Lease", "kube-node-lease")):
+            dep = store.get(kind, ns, name)
+            if dep is not None and any(r.get("uid") == uid for r in (dep.get("metadata") or {}).get(
+                    "ownerReferences") or ()):
+                store.delete(kind, ns, name)
 
 
 strategy = NodeStrategy()
