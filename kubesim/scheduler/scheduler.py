@@ -26,6 +26,7 @@ from kubesim.scheduler.framework.runtime import Framework, FrameworkError
 from kubesim.scheduler.framework.snapshot import TERMINAL_PHASES, Snapshot, gc_paused
 from kubesim.scheduler.framework.types import PodInfo, pod_key
 from kubesim.scheduler.plugins.registry import IN_TREE_PLUGINS, REGISTRY
+from kubesim.scheduler.queue import PriorityQueue, QueueingHintMap
 from kubesim.scheduler.schedule_one import ScheduleOne, ScheduleResult
 
 LogFn = Callable[[int, str, str, dict], None]
@@ -61,7 +62,7 @@ class Scheduler(ScheduleOne):
         self.next_start_node_index = 0
         self.nominated: dict[str, list[PodInfo]] = {}
         self._pod_info_cache: dict[str, tuple[str, PodInfo]] = {}
-        self.queueing_hint_map: dict[str, list] = {
+        self.queueing_hint_map: QueueingHintMap = {
             name: build_queueing_hint_map(fwk.enqueue_extensions)
             for name, fwk in self.profiles.items()}
         # resource -> the action types some plugin registered (the informers to watch)
@@ -142,6 +143,22 @@ class Scheduler(ScheduleOne):
         fwk = next(iter(self.profiles.values()))
         return fwk.queue_sort_less()
 
+    def new_queue(self, saved: dict | None = None, pods: dict[str, dict] | None = None,
+                  log=None) -> PriorityQueue:
+        """The scheduling queue for these profiles (``NewSchedulingQueue``): the first profile's
+        QueueSort, every profile's PreEnqueue plugins and queueing hints, the configured
+        backoffs; filled from ``saved`` (``PriorityQueue.to_dict``) when given."""
+        q = PriorityQueue(
+            less=self.queue_sort_less(), pre_enqueue=self.pre_enqueue,
+            queueing_hint_map=self.queueing_hint_map,
+            pod_initial_backoff_seconds=float(self.config.get("podInitialBackoffSeconds", 1)),
+            pod_max_backoff_seconds=float(self.config.get("podMaxBackoffSeconds", 10)),
+            log=log, verbosity=self.verbosity,
+            default_profile=schedconfig.DEFAULT_SCHEDULER_NAME)
+        if saved:
+            q.load(saved, pods)
+        return q
+
     # -- entry points ----------------------------------------------------------------------
     def schedule_one(self, pod: dict, now: float) -> ScheduleResult:
         return self._cycle(pod, now, commit=True)
@@ -180,7 +197,7 @@ def build_queueing_hint_map(enqueue_extensions: list[tuple[str, list[ev.ClusterE
     return [(e, fns[e]) for e in order]
 
 
-def unioned_gvks(hint_map: dict[str, list]) -> dict[str, int]:
+def unioned_gvks(hint_map: QueueingHintMap) -> dict[str, int]:
     """``unionedGVKs``: resource -> the union of the action types registered for it."""
     out: dict[str, int] = {}
     for entries in hint_map.values():

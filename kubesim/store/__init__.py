@@ -169,6 +169,12 @@ class Store:
             self._meta[key] = json.loads(row[0]) if row else default
         return self._meta[key]
 
+    def committed_meta(self, key: str, default=None):
+        """A metadata value as the last committed transaction left it (this one's changes
+        reach the database only at commit), decoded afresh."""
+        row = self._require().execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return json.loads(row[0]) if row else default
+
     def set_meta(self, key: str, value) -> None:
         current = self.meta(key)
         if current is value or current == value:
@@ -371,6 +377,11 @@ class Store:
             self.set_meta(KIND_RV_META, kinds)
         kinds[kind] = int(rv)
         self.touch_meta(KIND_RV_META)
+
+    def committed_kind_resource_versions(self) -> dict[str, int]:
+        """kind -> the resourceVersion of its last write, as the last committed transaction
+        left it (before this one's writes)."""
+        return {k: int(v) for k, v in (self.committed_meta(KIND_RV_META) or {}).items()}
 
     def kind_resource_version(self, kind: str) -> int:
         """The resourceVersion of the last write (create, update or delete) of any ``kind``
