@@ -139,9 +139,9 @@ class Informers:
         cluster = self.cluster
         store = cluster.store
         view: dict = cluster.__dict__.setdefault("_sched_view", {})
-        last = cluster.__dict__.get("_sched_rv")
-        if last is None:
-            last = store.opened_resource_version()
+        position = cluster.__dict__.get("_sched_writes")
+        if position is None:
+            position = 0
             seen = store.committed_meta(SEEN_META)
             if seen is not None and not store.wiped:
                 kinds = store.committed_kind_resource_versions()
@@ -150,20 +150,17 @@ class Informers:
                     # changed cannot be told apart any more
                     self.queue.move_all_to_active_or_backoff_queue(
                         self.ev.EVENT_UNOBSERVED_CHANGES, None, None, now)
+        keys, cluster._sched_writes = store.writes_since(position)
         changes = []
-        for k in list(store.changed_keys()):
+        for k in keys:
             if k[0] not in self.kinds:
                 continue
             cur = store.get(*k)
             if cur is None:
                 gone = store.deleted(*k)
-                if gone is None or gone[0] <= last:
-                    continue
-                rv = gone[0]
+                rv = gone[0] if gone is not None else 0
             else:
                 rv = int((cur.get("metadata") or {}).get("resourceVersion") or 0)
-                if rv <= last:
-                    continue
             old = view[k] if k in view else store.committed(*k)
             changes.append((rv, k, old, cur))
         changes.sort(key=lambda c: c[0])
@@ -174,7 +171,6 @@ class Informers:
                 self.deliver(k[0], None, cur, now)
             else:
                 self.deliver(k[0], old, cur, now)
-        cluster._sched_rv = store.resource_version()
 
     def _idle(self) -> bool:
         """No pod waits in the pool and none is in flight: cluster events move nothing (only

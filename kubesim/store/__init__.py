@@ -74,6 +74,7 @@ class Store:
         self._opened_rv: int | None = None  # the resourceVersion before this transaction's writes
         self.wiped = False  # wipe() ran in this transaction (resourceVersions start again)
         self._committed: dict[Key, dict | None] = {}
+        self._writes: list[Key] = []  # every put and delete of this transaction, in order
         self.created_fresh = False
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -398,6 +399,7 @@ class Store:
             self._sorted.pop(k[0], None)  # a new object, or a new body for one: list again
         by[(k[1], k[2])] = obj
         self._dirty[k] = obj
+        self._writes.append(k)
         return obj
 
     def delete(self, kind: str, namespace: str, name: str) -> dict | None:
@@ -411,6 +413,7 @@ class Store:
         rv = self.next_resource_version()
         self._kind_written(kind, rv)
         self._gone[k] = (int(rv), old)
+        self._writes.append(k)
         return old
 
     def wipe(self) -> None:
@@ -427,6 +430,7 @@ class Store:
         self._sorted.clear()
         self._gone.clear()
         self._committed.clear()
+        self._writes.clear()
         self._dirty.clear()
         self._meta.clear()
         self._meta_dirty.clear()
@@ -434,6 +438,15 @@ class Store:
 
     def changed_keys(self) -> Iterable[Key]:
         return self._dirty.keys()
+
+    def writes_since(self, position: int) -> tuple[list[Key], int]:
+        """The keys written (put or deleted) by this transaction since ``position`` (a value
+        this method returned before; 0: since it began), each once, and the position now. A
+        wipe starts the count again."""
+        n = len(self._writes)
+        if position > n:
+            position = 0
+        return list(dict.fromkeys(self._writes[position:])), n
 
 
 def snapshot(obj: dict) -> dict:
