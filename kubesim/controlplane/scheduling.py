@@ -1,5 +1,5 @@
-"""The scheduler's turn in the settle loop: queue the pending pods, schedule the ready ones,
-and write back what kube-scheduler and the API server would.
+"""The scheduler's turn in the settle loop: watch what changed, queue the pending pods,
+schedule the ready ones, and write back what kube-scheduler and the API server would.
 
 What a real cluster writes, and where kubesim writes it:
 - binding (pods/binding, pkg/registry/core/pod/storage/storage.go setPodHostAndAnnotations):
@@ -8,14 +8,24 @@ What a real cluster writes, and where kubesim writes it:
   reason Unschedulable (or SchedulerError) and the FailedScheduling message, plus the event;
 - events: ``Scheduled`` / ``FailedScheduling`` from ``default-scheduler``.
 
-The scheduling queue (backoff, unschedulable pool) survives between commands in the state's
-metadata, keyed by pod; "a cluster event" is a write of a kind the scheduler watches
-(``WATCHED_KINDS``) since it last looked, which moves unschedulable pods back (to backoff while
-their backoff lasts), as upstream does without queueing hints; a pending pod's own update
-requeues it only when more than its status changed (queue.py ``pod_update_digest``). Each attempt's explanation (DESIGN §3.5) is kept for ``explain-schedule``.
+The scheduling queue (kubesim/scheduler/queue.py: activeQ, backoffQ, the unschedulable pool)
+survives between commands in the state's metadata, keyed by pod. The scheduler sees the cluster
+as its informers do (pkg/scheduler/eventhandlers.go): every write of a kind some plugin
+registered events for (pods and nodes always; volumes, claims, storage classes, CSINodes) since
+it last looked becomes cluster events — NodeAdd, the UpdateNode* events of
+``NodeSchedulingPropertiesChange``, AssignedPod Add/Update*/Delete, an unscheduled pod's Add,
+Update and Delete, a terminal pod leaving the informer as a Delete — computed from the object as
+the scheduler last saw it (its copy from earlier in this command, else the committed one) and
+as it is now. The queue moves an unschedulable pod only on an event a plugin that rejected it
+registered and whose QueueingHint answers Queue. Then it pops pods one at a time — activeQ
+first, then backoffQ regardless of the remaining backoff (SchedulerPopFromBackoffQ) — and the
+writes of each cycle are events before the next pop. Each attempt's explanation (DESIGN §3.5)
+is kept for ``explain-schedule``, with what sent the pod to it (``queue``).
 """
 
 from __future__ import annotations
+
+import json
 
 from kubesim.apiserver.context import Cluster
 from kubesim.errors import StatusError
@@ -27,16 +37,23 @@ from kubesim.errors import StatusError
 EXPLAIN_NODE_BUDGET = 100_000
 SUMMARY_MARK = "kubesim.io/explanation"
 
-# The kinds whose changes are cluster events for the scheduling queue (the informers
-# kube-scheduler's plugins register events for: eventhandlers.go). Writes of other kinds —
-# Events, ReplicaSets, Deployments, PDBs — never move unschedulable pods.
-WATCHED_KINDS = ("Pod", "Node", "Namespace", "PersistentVolume", "PersistentVolumeClaim",
-                 "StorageClass", "CSINode")
-
 QUEUE_META = "scheduler.queue"
 SEEN_META = "scheduler.seenResourceVersion"
 CONFIG_META = "scheduler.config"
 EXPLANATION_KIND = "ScheduleExplanation"  # stored beside the objects, never served by `get`
+
+# eventhandlers.go log sites (v1.35.4)
+SITE_ADD_NODE = "eventhandlers.go:64"
+SITE_UPDATE_NODE = "eventhandlers.go:83"
+SITE_DELETE_NODE = "eventhandlers.go:124"
+SITE_ADD_UNSCHEDULED_POD = "eventhandlers.go:233"
+SITE_UPDATE_UNSCHEDULED_POD = "eventhandlers.go:332"
+SITE_DELETE_UNSCHEDULED_POD = "eventhandlers.go:352"
+SITE_ADD_SCHEDULED_POD = "eventhandlers.go:391"
+SITE_UPDATE_SCHEDULED_POD = "eventhandlers.go:424"
+SITE_DELETE_SCHEDULED_POD = "eventhandlers.go:461"
+
+_TERMINAL = ("Succeeded", "Failed")
 
 
 def is_pending(pod: dict) -> bool:
@@ -72,9 +89,238 @@ def make_scheduler(cluster: Cluster, explain: bool = True):
     return s
 
 
-
 def namespace_labels(cluster: Cluster) -> dict[str, dict]:
     return {ns["metadata"]["name"]: ns["metadata"].get("labels") or {} for ns in cluster.store.list("Namespace")}
+
+
+# -- the scheduler's informers (eventhandlers.go) ------------------------------------------------
+def _copy(obj: dict | None) -> dict | None:
+    return None if obj is None else json.loads(json.dumps(obj))
+
+
+def _visible_pod(pod: dict | None) -> dict | None:
+    """The pod informer lists only non-terminal pods (scheduler.go newPodInformer)."""
+    if pod is None or (pod.get("status") or {}).get("phase") in _TERMINAL:
+        return None
+    return pod
+
+
+def _uid(obj: dict | None) -> str:
+    return ((obj or {}).get("metadata") or {}).get("uid") or ""
+
+
+def _full(obj: dict) -> str:
+    md = obj.get("metadata") or {}
+    ns = md.get("namespace") or ""
+    return f"{ns}/{md.get('name', '')}" if ns else md.get("name", "")
+
+
+class Informers:
+    """What the scheduler's event handlers see of this command's writes, delivered to its
+    queue as cluster events. ``sync`` looks at every write since the last call."""
+
+    def __init__(self, cluster: Cluster, scheduler, queue) -> None:
+        from kubesim.scheduler.framework import events as ev
+
+        self.cluster = cluster
+        self.scheduler = scheduler
+        self.queue = queue
+        self.ev = ev
+        self.kinds = {"Pod", "Node"} | {ev.KIND_OF_RESOURCE[r] for r in scheduler.gvk_map
+                                         if r in ev.KIND_OF_RESOURCE}
+        log = cluster.log
+        self._log = log if log.verbosity > 0 else None
+
+    def _emit(self, level: int, site: str, msg: str, kv: dict) -> None:
+        if self._log is not None and self._log.verbosity >= level:
+            self._log(level, site, msg, kv)
+
+    def sync(self, now: float) -> None:
+        cluster = self.cluster
+        store = cluster.store
+        view: dict = cluster.__dict__.setdefault("_sched_view", {})
+        position = cluster.__dict__.get("_sched_writes")
+        if position is None:
+            position = 0
+            seen = store.committed_meta(SEEN_META)
+            if seen is not None and not store.wiped:
+                kinds = store.committed_kind_resource_versions()
+                if any(kinds.get(k, 0) > int(seen) for k in self.kinds):
+                    # written after the scheduler last looked, before this command: what
+                    # changed cannot be told apart any more
+                    self.queue.move_all_to_active_or_backoff_queue(
+                        self.ev.EVENT_UNOBSERVED_CHANGES, None, None, now)
+        keys, cluster._sched_writes = store.writes_since(position)
+        changes = []
+        for k in keys:
+            if k[0] not in self.kinds:
+                continue
+            cur = store.get(*k)
+            if cur is None:
+                gone = store.deleted(*k)
+                rv = gone[0] if gone is not None else 0
+            else:
+                rv = int((cur.get("metadata") or {}).get("resourceVersion") or 0)
+            old = view[k] if k in view else store.committed(*k)
+            changes.append((rv, k, old, cur))
+        changes.sort(key=lambda c: c[0])
+        for _, k, old, cur in changes:
+            view[k] = _copy(cur)
+            if old is not None and cur is not None and _uid(old) != _uid(cur):
+                self.deliver(k[0], old, None, now)
+                self.deliver(k[0], None, cur, now)
+            else:
+                self.deliver(k[0], old, cur, now)
+
+    def _idle(self) -> bool:
+        """No pod waits in the pool and none is in flight: cluster events move nothing (only
+        pods' own Add/Update/Delete matter), so they are not worked out."""
+        return not self.queue.unschedulable_pods and not self.queue.in_flight_pods
+
+    def deliver(self, kind: str, old: dict | None, new: dict | None, now: float) -> None:
+        if kind == "Pod":
+            self._pod(_visible_pod(old), _visible_pod(new), now)
+        elif kind == "Node":
+            self._node(old, new, now)
+        else:
+            self._other(kind, old, new, now)
+
+    def _node(self, old: dict | None, new: dict | None, now: float) -> None:
+        ev, q = self.ev, self.queue
+        if old is None and new is not None:
+            self._emit(3, SITE_ADD_NODE, "Add event for node", {"node": _full(new)})
+            q.move_all_to_active_or_backoff_queue(ev.ClusterEvent(ev.NODE, ev.ADD), None, new,
+                                                  now)
+        elif old is not None and new is not None:
+            self._emit(4, SITE_UPDATE_NODE, "Update event for node", {"node": _full(new)})
+            if self._idle():
+                return
+            for e in ev.node_scheduling_properties_change(new, old):
+                q.move_all_to_active_or_backoff_queue(e, old, new, now)
+        elif old is not None:
+            q.move_all_to_active_or_backoff_queue(ev.ClusterEvent(ev.NODE, ev.DELETE), old, None,
+                                                  now)
+            self._emit(3, SITE_DELETE_NODE, "Delete event for node", {"node": _full(old)})
+
+    def _other(self, kind: str, old: dict | None, new: dict | None, now: float) -> None:
+        ev = self.ev
+        resource = ev.RESOURCE_OF_KIND.get(kind)
+        at = self.scheduler.gvk_map.get(resource, 0) if resource else 0
+        if old is None and new is not None:
+            if at & ev.ADD:
+                self.queue.move_all_to_active_or_backoff_queue(
+                    ev.ClusterEvent(resource, ev.ADD), None, new, now)
+        elif old is not None and new is not None:
+            if at & ev.UPDATE:
+                self.queue.move_all_to_active_or_backoff_queue(
+                    ev.ClusterEvent(resource, ev.UPDATE), old, new, now)
+        elif old is not None and at & ev.DELETE:
+            self.queue.move_all_to_active_or_backoff_queue(
+                ev.ClusterEvent(resource, ev.DELETE), old, None, now)
+
+    def _pod(self, old: dict | None, new: dict | None, now: float) -> None:
+        ev, q = self.ev, self.queue
+        responsible = self.scheduler.responsible_for
+        if old is None and new is None:
+            return
+        if old is None:  # addPod
+            if (new.get("spec") or {}).get("nodeName"):
+                self._assigned_pod_added(new, now)
+            elif responsible(new):
+                self._emit(3, SITE_ADD_UNSCHEDULED_POD, "Add event for unscheduled pod",
+                           {"pod": _full(new)})
+                if _schedulable(new):
+                    q.add(new, now)
+            return
+        if new is None:  # deletePod
+            if (old.get("spec") or {}).get("nodeName"):
+                self._emit(3, SITE_DELETE_SCHEDULED_POD, "Delete event for scheduled pod",
+                           {"pod": _full(old)})
+                q.move_all_to_active_or_backoff_queue(ev.EVENT_ASSIGNED_POD_DELETE, old, None,
+                                                      now)
+            elif responsible(old):
+                self._emit(3, SITE_DELETE_UNSCHEDULED_POD, "Delete event for unscheduled pod",
+                           {"pod": _full(old)})
+                q.delete(old)
+                if (old.get("status") or {}).get("nominatedNodeName"):
+                    q.move_all_to_active_or_backoff_queue(
+                        ev.EVENT_ASSIGNED_POD_DELETE, old, None, now,
+                        pre_check=_le_priority(old))
+            return
+        # updatePod
+        if (old.get("spec") or {}).get("nodeName"):
+            self._emit(4, SITE_UPDATE_SCHEDULED_POD, "Update event for scheduled pod",
+                       {"pod": _full(old)})
+            if self._idle():
+                return
+            for e in ev.pod_scheduling_properties_change(new, old):
+                q.move_all_to_active_or_backoff_queue(e, old, new, now)
+        elif (new.get("spec") or {}).get("nodeName"):
+            self._assigned_pod_added(new, now)
+            if responsible(old):
+                q.delete(old)  # bound: out of the queue (deletePodFromSchedulingQueue, inBinding)
+        elif responsible(old):
+            self._emit(4, SITE_UPDATE_UNSCHEDULED_POD, "Update event for unscheduled pod",
+                       {"pod": _full(new)})
+            if not _schedulable(new):
+                q.delete(new)  # being deleted: kubesim drops it from the queue
+            else:
+                q.update(old, new, now)
+            nnn = (old.get("status") or {}).get("nominatedNodeName")
+            if nnn and nnn != (new.get("status") or {}).get("nominatedNodeName"):
+                q.move_all_to_active_or_backoff_queue(ev.EVENT_ASSIGNED_POD_DELETE, old, None,
+                                                      now, pre_check=_le_priority(old))
+
+    def _assigned_pod_added(self, pod: dict, now: float) -> None:
+        self._emit(3, SITE_ADD_SCHEDULED_POD, "Add event for scheduled pod", {"pod": _full(pod)})
+        self.queue.move_all_to_active_or_backoff_queue(self.ev.EVENT_ASSIGNED_POD_ADD, None, pod,
+                                                       now)
+
+
+def _schedulable(pod: dict) -> bool:
+    """A pending pod kubesim keeps in the queue: not being deleted (upstream would pop one and
+    skip it with "skip schedule deleting pod")."""
+    return not (pod.get("metadata") or {}).get("deletionTimestamp") and \
+        (pod.get("status") or {}).get("phase", "Pending") == "Pending"
+
+
+def _le_priority(pod: dict):
+    """``getLEPriorityPreCheck``: pods of no higher priority than ``pod``."""
+    from kubesim.scheduler.framework.types import pod_priority
+
+    limit = pod_priority(pod)
+    return lambda p: pod_priority(p) <= limit
+
+
+def _waiting_for(scheduler, pod: dict, plugins) -> dict[str, list[str]]:
+    """The events each rejecting plugin registered (what may move the pod), by label, in the
+    plugin's own order (then Node/UpdateNodeTaint where the queue added it to a Node/Add)."""
+    fwk = scheduler.framework_for(pod)
+    hint_map = scheduler.queueing_hint_map.get(fwk.profile_name if fwk else "", [])
+    registered = dict(fwk.enqueue_extensions) if fwk else {}
+    out: dict[str, list[str]] = {}
+    for plugin in sorted(plugins):
+        events = [e.event for e in registered.get(plugin, ())]
+        events += [e for e, fns in hint_map if any(p == plugin for p, _ in fns)]
+        labels: list[str] = []
+        for e in events:
+            for lab in e.labels():
+                if lab not in labels:
+                    labels.append(lab)
+        out[plugin] = labels
+    return out
+
+
+def _idle(cluster: Cluster) -> bool:
+    """Nothing waits in the queue: every change so far is seen. The event handlers still log
+    what they receive when asked to (--v=3 and up); else the scheduler is not even built."""
+    store = cluster.store
+    if cluster.log.verbosity >= 3:
+        scheduler = make_scheduler(cluster)
+        queue = scheduler.new_queue(log=cluster.log)
+        Informers(cluster, scheduler, queue).sync(cluster.now())
+    store.set_meta(SEEN_META, store.resource_version())
+    return False
 
 
 def step(cluster: Cluster) -> bool:
@@ -82,48 +328,61 @@ def step(cluster: Cluster) -> bool:
     saved = store.meta(QUEUE_META)
     unbound = store.pod_keys_on_node("")  # from the index: no pod bodies loaded
     if not unbound and not saved:
-        return False
+        return _idle(cluster)
     pods = list(store.iter_kind("Pod"))
     pending = {_key(p): p for p in pods if is_pending(p)}
     if not pending and not saved:
-        return False
-    from kubesim.scheduler.queue import SchedulingQueue
+        return _idle(cluster)
 
     now = cluster.now()
     scheduler = make_scheduler(cluster)
+    log = cluster.log if cluster.log.verbosity > 0 else None
     mine = {k: p for k, p in pending.items() if scheduler.responsible_for(p)}
-    less = scheduler.queue_sort_less()
-    queue = SchedulingQueue.from_dict(saved, less=less, pre_enqueue=scheduler.pre_enqueue, pods=mine) \
-        if saved else SchedulingQueue(less=less, pre_enqueue=scheduler.pre_enqueue)
-    queue.initial_backoff = float(scheduler.config.get("podInitialBackoffSeconds", 1))
-    queue.max_backoff = float(scheduler.config.get("podMaxBackoffSeconds", 10))
-    seen = store.meta(SEEN_META)
-    if seen is not None and max(store.kind_resource_version(k) for k in WATCHED_KINDS) > int(seen):
-        queue.move_all_to_active_or_backoff(now)
-    for p in mine.values():
-        queue.add(p, now)
-    ready = queue.pop_all_ready(now)
+    queue = scheduler.new_queue(saved, pods=mine, log=log)
+    informers = Informers(cluster, scheduler, queue)
+    informers.sync(now)
+    for k, p in mine.items():  # the informer's initial list: pods the queue does not hold
+        if k not in queue:
+            queue.add(p, now)
+    queue.flush(now)
     changed = False
-    if ready:
-        nodes = store.list("Node")
-        scheduler.set_cluster(nodes, pods)
-        budget = EXPLAIN_NODE_BUDGET
-        for pod in ready:
-            scheduler.explain_enabled = budget >= len(nodes)
-            if scheduler.explain_enabled:
-                budget -= len(nodes)
-            result = scheduler.schedule_one(pod, now)
-            _write_back(cluster, pod, result, full=scheduler.explain_enabled)
-            if result.outcome == "Scheduled":
-                queue.done(_key(pod))
-            elif result.outcome == "Error":
-                queue.add_error(pod, now)
-            else:
-                queue.add_unschedulable(pod, now, result.unschedulable_plugins)
-            changed = True
+    nodes = None
+    budget = EXPLAIN_NODE_BUDGET
+    while True:
+        entry = queue.pop()
+        if entry is None:
+            break
+        if nodes is None:
+            nodes = store.list("Node")
+            scheduler.set_cluster(nodes, pods)
+        pod = entry.pod
+        moved_by = dict(entry.last_move)
+        scheduler.explain_enabled = budget >= len(nodes)
+        if scheduler.explain_enabled:
+            budget -= len(nodes)
+        result = scheduler.schedule_one(pod, now)
+        record = {"attempt": entry.attempts, "poppedFrom": entry.popped_from}
+        if moved_by:
+            record["movedBy"] = moved_by
+        if result.outcome in ("Scheduled", "Bypassed", "NotResponsible"):
+            queue.done(entry.key)
+        else:
+            entry.unschedulable_plugins = set(result.unschedulable_plugins)
+            entry.pending_plugins = set(result.pending_plugins)
+            where = queue.add_unschedulable_if_not_present(entry, now)
+            after = {"queue": where}
+            rejectors = entry.unschedulable_plugins | entry.pending_plugins
+            if where == "Unschedulable" and rejectors:
+                after["waitingFor"] = _waiting_for(scheduler, pod, rejectors)
+            record["after"] = after
+        if result.explanation:
+            result.explanation["queue"] = record
+        _write_back(cluster, pod, result, full=scheduler.explain_enabled)
+        informers.sync(now)  # this cycle's writes, as the informers deliver them
+        changed = True
     _save_queue(store, queue)
     store.set_meta(START_INDEX_META, scheduler.next_start_node_index)
-    store.set_meta(SEEN_META, int(store.meta("resourceVersion", 0)))
+    store.set_meta(SEEN_META, store.resource_version())
     t = queue.next_event_time()
     if t is not None:
         cluster.wake_at(t)

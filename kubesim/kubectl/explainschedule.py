@@ -134,6 +134,9 @@ def _render(exp: dict, *, color: bool, width: int | None, pod: dict | None,
         return buf.getvalue()
     if exp.get("message"):
         console.print(f"Message: {_esc(exp['message'])}")
+    queue_line = _queue_line(exp.get("queue"))
+    if queue_line:
+        console.print(_esc(queue_line))
     order = _node_order(exp)
     all_nodes = exp.get("nodes") or {}
     shown = order[:MAX_NODE_ROWS]
@@ -226,6 +229,10 @@ def _render(exp: dict, *, color: bool, width: int | None, pod: dict | None,
                 continue
             hints = "; ".join(dict.fromkeys(fit_hint(v, n, pod, (nodes or {}).get(n)) for _, v in failing))
             console.print(f"  {n}: {_esc(hints)}")
+    waiting = _waiting_line((exp.get("queue") or {}).get("after"))
+    if waiting:
+        console.print()
+        console.print(_esc(waiting))
     pre = exp.get("preemption")
     if pre:
         post_filter = pre.get("postFilter")
@@ -237,6 +244,40 @@ def _render(exp: dict, *, color: bool, width: int | None, pod: dict | None,
 
 
 PREEMPTION_PLUGIN = "DefaultPreemption"
+
+_QUEUE_WORDS = {"Active": "the active queue", "Backoff": "the backoff queue",
+                "Unschedulable": "the unschedulable pool"}
+
+
+def _queue_line(q: dict | None) -> str:
+    """How the scheduling queue sent the pod to this attempt (the event that moved it last)."""
+    if not q:
+        return ""
+    parts = [f"Queue: attempt {q.get('attempt', 1)}"]
+    moved = q.get("movedBy") or {}
+    if moved:
+        where = _QUEUE_WORDS.get(moved.get("queue", ""), moved.get("queue", ""))
+        hint = f" ({moved['plugin']}'s queueing hint: Queue)" if moved.get("plugin") else ""
+        parts.append(f"after {moved.get('event', '')} moved it to {where}{hint}")
+    popped = _QUEUE_WORDS.get(q.get("poppedFrom", ""))
+    if popped:
+        parts.append(f"popped from {popped}")
+    return ", ".join(parts[:2]) + ("; " + parts[2] if len(parts) > 2 else "")
+
+
+def _waiting_line(after: dict | None) -> str:
+    """Where a failed attempt left the pod, and the events its rejecting plugins registered."""
+    if not after:
+        return ""
+    queue = after.get("queue", "")
+    waiting = after.get("waitingFor")
+    if queue == "Unschedulable" and waiting:
+        plugins = "; ".join(f"{p}: {', '.join(evs)}" for p, evs in waiting.items())
+        return (f"Waiting in the unschedulable pool for: {plugins} "
+                "(a plugin's queueing hint decides; after 5 minutes it is retried anyway).")
+    if queue in _QUEUE_WORDS:
+        return f"Back in {_QUEUE_WORDS[queue]} for another attempt."
+    return ""
 
 
 def _render_post_filter(console, post_filter: dict, *, color: bool) -> None:

@@ -100,6 +100,8 @@ class ScheduleResult:
     # PodScheduled=False reason to record: "Unschedulable", "SchedulerError" or "SchedulingGated".
     reason: str = ""
     unschedulable_plugins: list[str] = field(default_factory=list)
+    # Plugins that answered Pending (a Queue from their hint skips the backoff).
+    pending_plugins: list[str] = field(default_factory=list)
     evaluated_nodes: int = 0
     feasible_nodes: int = 0
     # What the cycle's plugins asked the API server to do (Handle.request), in order.
@@ -297,6 +299,7 @@ class ScheduleOne:
             return done("Unschedulable", None, msg, self._failed_event(msg),
                         reason="Unschedulable",
                         unschedulable_plugins=sorted(diagnosis.unschedulable_plugins),
+                        pending_plugins=sorted(diagnosis.pending_plugins),
                         evaluated_nodes=algo.evaluated, nominated_node=nominated)
         if not commit:
             return done("Scheduled", algo.host, evaluated_nodes=algo.evaluated,
@@ -618,7 +621,7 @@ class ScheduleOne:
             self._condition_log(full)
             return done("Unschedulable", None, msg, self._failed_event(msg),
                         reason="Unschedulable", unschedulable_plugins=sorted(
-                            d.unschedulable_plugins))
+                            d.unschedulable_plugins), pending_plugins=sorted(d.pending_plugins))
 
         s = fwk.run_reserve_plugins_reserve(state, assumed, host)
         if s is not None:

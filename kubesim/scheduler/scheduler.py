@@ -8,7 +8,9 @@ their schedulerName; the nominator fed from status.nominatedNodeName), pkg/sched
 profile.go, pkg/scheduler/backend/cache (the cache, here a snapshot built once per command from
 all nodes and pods) and pkg/scheduler/schedule_one.go (``ScheduleOne``, in
 kubesim/scheduler/schedule_one.py). ``explain`` evaluates a pod without committing anything
-(DESIGN §3.5, kubesim/scheduler/explain.py).
+(DESIGN §3.5, kubesim/scheduler/explain.py). Each profile's queueing hints are gathered as
+scheduler.go's ``buildQueueingHintMap`` does, and ``unionedGVKs`` names the resources whose
+events the scheduler watches (eventhandlers.go ``addAllEventHandlers``).
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ import random
 from collections.abc import Callable
 
 from kubesim.scheduler import config as schedconfig
+from kubesim.scheduler.framework import events as ev
+from kubesim.scheduler.framework.events import ClusterEvent
 from kubesim.scheduler.framework.interface import Handle
 from kubesim.scheduler.framework.runtime import Framework, FrameworkError
 from kubesim.scheduler.framework.snapshot import TERMINAL_PHASES, Snapshot, gc_paused
 from kubesim.scheduler.framework.types import PodInfo, pod_key
 from kubesim.scheduler.plugins.registry import IN_TREE_PLUGINS, REGISTRY
+from kubesim.scheduler.queue import PriorityQueue, QueueingHintMap
 from kubesim.scheduler.schedule_one import ScheduleOne, ScheduleResult
 
 LogFn = Callable[[int, str, str, dict], None]
@@ -57,6 +62,11 @@ class Scheduler(ScheduleOne):
         self.next_start_node_index = 0
         self.nominated: dict[str, list[PodInfo]] = {}
         self._pod_info_cache: dict[str, tuple[str, PodInfo]] = {}
+        self.queueing_hint_map: QueueingHintMap = {
+            name: build_queueing_hint_map(fwk.enqueue_extensions)
+            for name, fwk in self.profiles.items()}
+        # resource -> the action types some plugin registered (the informers to watch)
+        self.gvk_map: dict[str, int] = unioned_gvks(self.queueing_hint_map)
 
     # -- logging ---------------------------------------------------------------------------
     def _v(self, level: int) -> bool:
@@ -133,9 +143,64 @@ class Scheduler(ScheduleOne):
         fwk = next(iter(self.profiles.values()))
         return fwk.queue_sort_less()
 
+    def new_queue(self, saved: dict | None = None, pods: dict[str, dict] | None = None,
+                  log=None) -> PriorityQueue:
+        """The scheduling queue for these profiles (``NewSchedulingQueue``): the first profile's
+        QueueSort, every profile's PreEnqueue plugins and queueing hints, the configured
+        backoffs; filled from ``saved`` (``PriorityQueue.to_dict``) when given."""
+        q = PriorityQueue(
+            less=self.queue_sort_less(), pre_enqueue=self.pre_enqueue,
+            queueing_hint_map=self.queueing_hint_map,
+            pod_initial_backoff_seconds=float(self.config.get("podInitialBackoffSeconds", 1)),
+            pod_max_backoff_seconds=float(self.config.get("podMaxBackoffSeconds", 10)),
+            log=log, verbosity=self.verbosity,
+            default_profile=schedconfig.DEFAULT_SCHEDULER_NAME)
+        if saved:
+            q.load(saved, pods)
+        return q
+
     # -- entry points ----------------------------------------------------------------------
     def schedule_one(self, pod: dict, now: float) -> ScheduleResult:
         return self._cycle(pod, now, commit=True)
 
     def explain(self, pod: dict, now: float) -> dict:
         return self._cycle(pod, now, commit=False).explanation
+
+
+# -- queueing hints (scheduler.go) -------------------------------------------------------------
+def build_queueing_hint_map(enqueue_extensions: list[tuple[str, list[ev.ClusterEventWithHint]]]
+                            ) -> list[tuple[ClusterEvent, list[tuple[str, Callable | None]]]]:
+    """``buildQueueingHintMap`` for one profile: event -> [(plugin, hint)]. A
+    plugin registering Node/Add without Node/UpdateNodeTaint also gets UpdateNodeTaint with the
+    default hint (always Queue), as upstream does (kubernetes#109437). A plugin registering
+    nothing is left out: only its pods' own updates can move them."""
+    order: list[ClusterEvent] = []
+    fns: dict[ClusterEvent, list[tuple[str, Callable | None]]] = {}
+
+    def register(event: ClusterEvent, plugin: str, fn) -> None:
+        if event not in fns:
+            fns[event] = []
+            order.append(event)
+        fns[event].append((plugin, fn))
+
+    for plugin, events in enqueue_extensions:
+        if not events:
+            continue
+        node_added = node_taint = False
+        for e in events:
+            if e.event.resource == ev.NODE:
+                node_added = node_added or bool(e.event.action_type & ev.ADD)
+                node_taint = node_taint or bool(e.event.action_type & ev.UPDATE_NODE_TAINT)
+            register(e.event, plugin, e.hint_fn)
+        if node_added and not node_taint:
+            register(ClusterEvent(ev.NODE, ev.UPDATE_NODE_TAINT), plugin, None)
+    return [(e, fns[e]) for e in order]
+
+
+def unioned_gvks(hint_map: QueueingHintMap) -> dict[str, int]:
+    """``unionedGVKs``: resource -> the union of the action types registered for it."""
+    out: dict[str, int] = {}
+    for entries in hint_map.values():
+        for event, _ in entries:
+            out[event.resource] = out.get(event.resource, 0) | event.action_type
+    return out

@@ -74,6 +74,7 @@ class Store:
         self._opened_rv: int | None = None  # the resourceVersion before this transaction's writes
         self.wiped = False  # wipe() ran in this transaction (resourceVersions start again)
         self._committed: dict[Key, dict | None] = {}
+        self._writes: list[Key] = []  # every put and delete of this transaction, in order
         self.created_fresh = False
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -168,6 +169,12 @@ class Store:
             row = self._require().execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
             self._meta[key] = json.loads(row[0]) if row else default
         return self._meta[key]
+
+    def committed_meta(self, key: str, default=None):
+        """A metadata value as the last committed transaction left it (this one's changes
+        reach the database only at commit), decoded afresh."""
+        row = self._require().execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return json.loads(row[0]) if row else default
 
     def set_meta(self, key: str, value) -> None:
         current = self.meta(key)
@@ -397,6 +404,11 @@ class Store:
         kinds[kind] = int(rv)
         self.touch_meta(KIND_RV_META)
 
+    def committed_kind_resource_versions(self) -> dict[str, int]:
+        """kind -> the resourceVersion of its last write, as the last committed transaction
+        left it (before this one's writes)."""
+        return {k: int(v) for k, v in (self.committed_meta(KIND_RV_META) or {}).items()}
+
     def kind_resource_version(self, kind: str) -> int:
         """The resourceVersion of the last write (create, update or delete) of any ``kind``
         object: what a watch on that kind would have seen last (0: none recorded)."""
@@ -412,6 +424,7 @@ class Store:
             self._sorted.pop(k[0], None)  # a new object, or a new body for one: list again
         by[(k[1], k[2])] = obj
         self._dirty[k] = obj
+        self._writes.append(k)
         return obj
 
     def delete(self, kind: str, namespace: str, name: str) -> dict | None:
@@ -425,6 +438,7 @@ class Store:
         rv = self.next_resource_version()
         self._kind_written(kind, rv)
         self._gone[k] = (int(rv), old)
+        self._writes.append(k)
         return old
 
     def wipe(self) -> None:
@@ -441,6 +455,7 @@ class Store:
         self._sorted.clear()
         self._gone.clear()
         self._committed.clear()
+        self._writes.clear()
         self._dirty.clear()
         self._meta.clear()
         self._meta_dirty.clear()
@@ -448,6 +463,15 @@ class Store:
 
     def changed_keys(self) -> Iterable[Key]:
         return self._dirty.keys()
+
+    def writes_since(self, position: int) -> tuple[list[Key], int]:
+        """The keys written (put or deleted) by this transaction since ``position`` (a value
+        this method returned before; 0: since it began), each once, and the position now. A
+        wipe starts the count again."""
+        n = len(self._writes)
+        if position > n:
+            position = 0
+        return list(dict.fromkeys(self._writes[position:])), n
 
 
 def snapshot(obj: dict) -> dict:

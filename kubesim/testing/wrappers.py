@@ -38,6 +38,10 @@ class PodWrapper:
         self._pod["metadata"].setdefault("labels", {})[k] = v
         return self
 
+    def annotation(self, k: str, v: str) -> PodWrapper:
+        self._pod["metadata"].setdefault("annotations", {})[k] = v
+        return self
+
     def node(self, node: str) -> PodWrapper:
         self.spec["nodeName"] = node
         self._pod["status"]["phase"] = "Running"
@@ -205,6 +209,15 @@ class NodeWrapper:
         if value:
             t["value"] = value
         self._node["spec"].setdefault("taints", []).append(t)
+        return self
+
+    def annotation(self, k: str, v: str) -> NodeWrapper:
+        self._node["metadata"].setdefault("annotations", {})[k] = v
+        return self
+
+    def condition(self, type_: str, status: str) -> NodeWrapper:
+        self._node["status"].setdefault("conditions", []).append(
+            {"type": type_, "status": status})
         return self
 
     def unschedulable(self, flag: bool = True) -> NodeWrapper:

@@ -181,17 +181,33 @@ def test_preemption_policy_never_stays_pending_with_the_never_message(kubesim, t
     assert "The pod may not preempt: not eligible due to preemptionPolicy=Never." in text
 
 
+TINY = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: tiny\nspec:\n  nodeName: node01\n"
+        "  containers:\n  - name: c\n    image: nginx\n    resources:\n      requests:\n"
+        "        cpu: 100m\n")
+
+
 def test_while_the_victim_terminates_the_preemptor_waits_and_does_not_preempt_again(kubesim,
                                                                                     tmp_path):
     victims(kubesim, tmp_path)
+    apply(kubesim, tmp_path, TINY, "tiny.yaml")
     apply(kubesim, tmp_path, PREEMPTOR, "high.yaml")
+    # The victim's graceful deletion and status updates are no event NodeResourcesFit or
+    # TaintToleration registered: the preemptor is not tried again while it terminates.
     kubesim.ok("advance 5s")
+    events = kubesim.ok("get events --field-selector involvedObject.name=high")
+    assert "not eligible" not in events and "(x2" not in events
+    # A scheduled pod's deletion is (NodeResourcesFit's hint: Queue): the retry still does not
+    # fit, and does not preempt again while the nominated node has a terminating victim.
+    kubesim.ok("delete pod tiny --grace-period=0 --force")
     events = kubesim.ok("get events --field-selector involvedObject.name=high")
     assert ("2 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to a "
             "terminating pod on the nominated node.") in events
     assert "Terminating" not in pod_row(kubesim.ok("get pods"), "low1")
-    pre = json.loads(kubesim.ok("explain-schedule high -o json"))["preemption"]
+    exp = json.loads(kubesim.ok("explain-schedule high -o json"))
+    pre = exp["preemption"]
     assert pre["eligible"] is False and pre["earlier"]["chosen"] == "node02"
+    assert exp["queue"]["movedBy"] == {"event": "AssignedPodDelete", "queue": "Active",
+                                       "plugin": "NodeResourcesFit"}
 
 
 LOW_HIGH = "".join(
@@ -219,3 +235,27 @@ def test_a_victim_replaced_by_its_replicaset_does_not_delay_the_preemptor(kubesi
     assert pod_row(wide, "high")[2] == "Running"
     assert sorted(r.split()[2] for r in wide.splitlines()[1:] if r.startswith("batch-")) == [
         "Pending", "Running"]
+
+
+def test_a_preemptor_lands_in_the_command_where_its_last_victim_disappears(kubesim, tmp_path):
+    # node01 is tainted for the preemptor (preemption cannot help there); on node02 it needs
+    # both victims gone. Each victim's deletion is an AssignedPodDelete NodeResourcesFit's hint
+    # answers Queue to: the first retries in vain, the last one places the pod in that command.
+    kubesim.ok("taint nodes node01 dedicated=x:NoSchedule")
+    two = [victim(n, "node02").replace('cpu: "3"', 'cpu: "2"') for n in ("v1", "v2")]
+    apply(kubesim, tmp_path, "---\n".join(two), "victims.yaml")
+    apply(kubesim, tmp_path, PREEMPTOR.replace('cpu: "2"', 'cpu: "3"'), "high.yaml")
+    wide = kubesim.ok("get pods -o wide")
+    assert pod_row(wide, "high")[7] == "node02"
+    assert pod_row(wide, "v1")[2] == pod_row(wide, "v2")[2] == "Terminating"
+    kubesim.ok("delete pod v1 --grace-period=0 --force")
+    assert pod_row(kubesim.ok("get pods -o wide"), "high")[2] == "Pending"
+    assert "not eligible due to a terminating pod on the nominated node." in kubesim.ok(
+        "get events --field-selector involvedObject.name=high")
+    kubesim.ok("delete pod v2 --grace-period=0 --force")
+    wide = kubesim.ok("get pods -o wide")
+    assert pod_row(wide, "high")[6] == "node02"
+    exp = json.loads(kubesim.ok("explain-schedule high -o json"))
+    assert exp["outcome"] == "Scheduled"
+    assert exp["queue"]["movedBy"] == {"event": "AssignedPodDelete", "queue": "Backoff",
+                                       "plugin": "NodeResourcesFit"}

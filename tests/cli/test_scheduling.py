@@ -60,13 +60,18 @@ def test_a_pod_whose_resource_claim_does_not_exist_waits_without_an_attempt(kube
             "ResourceClaim not created yet)") in kubesim.ok("explain-schedule gpu")
 
 
-def test_an_unschedulable_pod_is_retried_after_the_cluster_changes_and_its_backoff_ends(kubesim, tmp_path):
+def test_an_unschedulable_pod_is_retried_only_by_a_change_that_can_make_it_fit(kubesim, tmp_path):
     apply(kubesim, tmp_path, pod("wait", extra="  nodeSelector:\n    disk: ssd\n"))
     assert "nodeName" not in json.loads(kubesim.ok("get pod wait -o json"))["spec"]
-    kubesim.ok("label node node02 disk=ssd")
-    # the label is a cluster event, but the pod's 1 s back-off has not ended at the pinned instant
+    # NodeAffinity's hint: a label the selector does not read is no reason to retry
+    kubesim.ok("label node node02 disk=hdd")
+    kubesim.ok("advance 10s")
     assert "nodeName" not in json.loads(kubesim.ok("get pod wait -o json"))["spec"]
-    kubesim.ok("advance 1s")
+    events = kubesim.ok("get events --field-selector involvedObject.name=wait")
+    assert "FailedScheduling" in events and "(x2" not in events
+    # a label that matches: moved (to backoffQ, its 1 s back-off running at the pinned instant)
+    # and popped at once, as activeQ is empty (SchedulerPopFromBackoffQ)
+    kubesim.ok("label node node02 disk=ssd --overwrite")
     assert json.loads(kubesim.ok("get pod wait -o json"))["spec"]["nodeName"] == "node02"
 
 
@@ -88,7 +93,10 @@ def test_a_pod_with_node_name_bypasses_the_scheduler(kubesim, tmp_path):
 def test_explain_schedule_json_follows_the_contract(kubesim, tmp_path):
     apply(kubesim, tmp_path, pod("web", cpu="500m"))
     exp = json.loads(kubesim.ok("explain-schedule web -o json"))
-    assert list(exp) == ["kind", "apiVersion", "pod", "profile", "outcome", "node", "message", "nodes", "preemption"]
+    assert list(exp) == ["kind", "apiVersion", "pod", "profile", "outcome", "node", "message", "nodes", "preemption",
+                         "queue"]
+    assert exp["queue"] == {"attempt": 1, "poppedFrom": "Active",
+                            "movedBy": {"event": "UnschedulablePodAdd", "queue": "Active"}}
     assert (exp["kind"], exp["apiVersion"], exp["outcome"]) == ("ScheduleExplanation", "kubesim.io/v1alpha1", "Scheduled")
     cp = exp["nodes"]["controlplane"]
     assert cp["feasible"] is False and cp["filter"]["TaintToleration"] == "node(s) had untolerated taint(s)"
@@ -358,3 +366,59 @@ def test_a_what_if_for_a_stored_pods_name_evaluates_the_file_instead(kubesim, tm
     exp = json.loads(kubesim.ok(f"explain-schedule -f {g} -o json"))
     assert exp["outcome"] == "Scheduled"
     assert snapshot(kubesim.state_dir) == before
+
+
+def test_a_pod_rejected_only_by_a_taint_is_scheduled_in_the_command_that_removes_it(kubesim, tmp_path):
+    # TaintToleration registered Node/UpdateNodeTaint; its hint answers Queue once the node's
+    # taints stop rejecting the pod. The pod is still backing off at the pinned instant, so it
+    # goes to backoffQ, and the idle scheduler pops it from there (SchedulerPopFromBackoffQ).
+    kubesim.ok("taint nodes node01 node02 dedicated=gpu:NoSchedule")
+    apply(kubesim, tmp_path, pod("waiting", cpu="100m"))
+    assert "nodeName" not in json.loads(kubesim.ok("get pod waiting -o json"))["spec"]
+    # writes no plugin of the pod registered: no second attempt
+    kubesim.ok("label node node02 disk=ssd")
+    kubesim.ok("create configmap unrelated --from-literal=a=b")
+    kubesim.ok("advance 2s")
+    events = kubesim.ok("get events --field-selector involvedObject.name=waiting")
+    assert events.count("FailedScheduling") == 1 and "(x2" not in events
+    kubesim.ok("taint nodes node01 dedicated-")
+    assert json.loads(kubesim.ok("get pod waiting -o json"))["spec"]["nodeName"] == "node01"
+    q = json.loads(kubesim.ok("explain-schedule waiting -o json"))["queue"]
+    assert q == {"attempt": 2, "poppedFrom": "Active",
+                 "movedBy": {"event": "NodeUpdateNodeTaint", "queue": "Active",
+                             "plugin": "TaintToleration"}}
+
+
+def test_a_taint_removed_while_the_pod_backs_off_is_popped_from_the_backoff_queue(kubesim, tmp_path):
+    kubesim.ok("taint nodes node01 node02 dedicated=gpu:NoSchedule")
+    apply(kubesim, tmp_path, pod("waiting", cpu="100m"))
+    kubesim.ok("taint nodes node02 dedicated-")  # the same pinned instant: backoff not over
+    assert json.loads(kubesim.ok("get pod waiting -o json"))["spec"]["nodeName"] == "node02"
+    exp = json.loads(kubesim.ok("explain-schedule waiting -o json"))
+    assert exp["queue"] == {"attempt": 2, "poppedFrom": "Backoff",
+                            "movedBy": {"event": "NodeUpdateNodeTaint", "queue": "Backoff",
+                                        "plugin": "TaintToleration"}}
+    text = kubesim.ok("explain-schedule waiting")
+    assert ("Queue: attempt 2, after NodeUpdateNodeTaint moved it to the backoff queue "
+            "(TaintToleration's queueing hint: Queue); popped from the backoff queue") in text
+
+
+def test_explain_schedule_says_which_events_an_unschedulable_pod_waits_for(kubesim, tmp_path):
+    apply(kubesim, tmp_path, pod("picky", extra="  nodeSelector:\n    disk: ssd\n"))
+    q = json.loads(kubesim.ok("explain-schedule picky -o json"))["queue"]
+    assert q["after"] == {"queue": "Unschedulable", "waitingFor": {
+        "NodeAffinity": ["NodeAdd", "NodeUpdateNodeLabel", "NodeUpdateNodeTaint"],
+        "TaintToleration": ["NodeAdd", "NodeUpdateNodeTaint", "PodUpdatePodToleration"]}}
+    text = kubesim.ok("explain-schedule picky")
+    assert "Waiting in the unschedulable pool for: NodeAffinity: NodeAdd, NodeUpdateNodeLabel" in text
+
+
+def test_v5_logs_the_event_that_moved_a_pod(kubesim, tmp_path):
+    kubesim.ok("taint nodes node01 node02 dedicated=gpu:NoSchedule")
+    apply(kubesim, tmp_path, pod("waiting", cpu="100m"))
+    err = kubesim("taint nodes node01 dedicated- --v=5").err
+    assert ('scheduling_queue.go:915] "Pod moved to an internal scheduling queue" '
+            'pod="default/waiting" event="ScheduleAttemptFailure"') not in err  # that was before
+    assert ('backoff_queue.go:321] "Pod moved to an internal scheduling queue" '
+            'pod="default/waiting" event="NodeUpdateNodeTaint" queue="Backoff"') in err
+    assert 'eventhandlers.go:83] "Update event for node" node="node01"' in err  # V(4)

@@ -133,6 +133,16 @@ class Plugin:
         self.handle = handle if handle is not None else Handle()
 
 
+class EnqueueExtensions:
+    """``EnqueueExtensions``: the cluster events that may make a pod this plugin rejected
+    schedulable, each with an optional QueueingHintFn (kubesim.scheduler.framework.events). Only
+    PreEnqueue, PreFilter, Filter, Reserve and Permit plugins' registrations count; such a
+    plugin without this mix-in is interested in every event (``UnrollWildCardResource``)."""
+
+    def events_to_register(self) -> list:
+        raise NotImplementedError
+
+
 class PreEnqueuePlugin(Plugin):
     def pre_enqueue(self, pod: PodInfo) -> Status | None:
         raise NotImplementedError

@@ -10,8 +10,10 @@ intersected), ``RunFilterPlugins`` (stop at the first rejection, non-rejections 
 nominated to the node), ``RunPostFilterPlugins``, ``RunPreScorePlugins``, ``RunScorePlugins``
 (score, NormalizeScore, range check [0, 100], weight), ``RunReservePluginsReserve`` /
 ``Unreserve`` in reverse order, ``RunPermitPlugins``, ``RunPreBindPlugins``, ``RunBindPlugins``
-stopping at the first non-Skip, ``RunPostBindPlugins``) and pkg/scheduler/framework/types.go
-(``NodeToStatus`` with its absent-nodes status).
+stopping at the first non-Skip, ``RunPostBindPlugins``, ``fillEnqueueExtensions``: each
+PreEnqueue, PreFilter, Filter, Reserve or Permit plugin's EventsToRegister, or every event for
+one without EnqueueExtensions) and pkg/scheduler/framework/types.go (``NodeToStatus`` with its
+absent-nodes status).
 
 Error texts are upstream's, with Go's ``%q`` rendered as a double-quoted string.
 """
@@ -25,12 +27,17 @@ from itertools import repeat
 from operator import add, mul
 
 from kubesim.scheduler.framework.cycle_state import CycleState
+from kubesim.scheduler.framework.events import (
+    ClusterEventWithHint,
+    unroll_wildcard_resource,
+)
 from kubesim.scheduler.framework.interface import (
     EXTENSION_POINTS,
     MAX_NODE_SCORE,
     MAX_TOTAL_SCORE,
     MIN_NODE_SCORE,
     BindPlugin,
+    EnqueueExtensions,
     FilterPlugin,
     Handle,
     NodeScore,
@@ -248,6 +255,16 @@ class Framework:
         for pl in self.score:
             if not self.weights.get(pl.name):
                 raise FrameworkError(f"score plugin {q(pl.name)} is not configured with weight")
+
+        # fillEnqueueExtensions, for every plugin the profile needs.
+        self.enqueue_extensions: list[tuple[str, list[ClusterEventWithHint]]] = []
+        for name, pl in self.plugins.items():
+            if not isinstance(pl, (PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, ReservePlugin,
+                                   PermitPlugin)):
+                continue
+            events = pl.events_to_register() if isinstance(pl, EnqueueExtensions) \
+                else unroll_wildcard_resource()
+            self.enqueue_extensions.append((name, list(events)))
 
         # Plugins that run the profile's own extension points (upstream's Handle embeds the
         # framework; DefaultPreemption runs the filters on nodes without their victims).

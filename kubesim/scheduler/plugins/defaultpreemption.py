@@ -10,16 +10,25 @@ violating victims), ``PodEligibleToPreemptOthers`` (preemptionPolicy Never; a te
 victim of an earlier preemption on the nominated node), ``filterPodsWithPDBViolation``) and
 pkg/scheduler/apis/config/validation/validation_pluginargs.go (``ValidateDefaultPreemptionArgs``).
 The Evaluator itself is kubesim.scheduler.framework.preemption.
+
+With SchedulerAsyncPreemption (beta, on in v1.35) the plugin is also a PreEnqueue plugin that
+holds a preemptor back while its victims' deletions are still being sent, and registers Pod
+Delete with a hint that always answers QueueSkip (the plugins whose rejection the preemption
+resolves decide when to retry). kubesim's preemption is synchronous: by the time the preemptor
+is back in the queue its victims are all terminating, so its PreEnqueue never holds a pod.
 """
 
 from __future__ import annotations
 
+from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (
+    EnqueueExtensions,
     Handle,
     NodeToStatusReader,
     PostFilterPlugin,
     PostFilterResult,
+    PreEnqueuePlugin,
 )
 from kubesim.scheduler.framework.preemption import (
     Candidate,
@@ -66,7 +75,7 @@ def calculate_num_candidates(num_nodes: int, percentage: int, absolute: int) -> 
     return n
 
 
-class DefaultPreemption(PostFilterPlugin):
+class DefaultPreemption(PostFilterPlugin, PreEnqueuePlugin, EnqueueExtensions):
     name = NAME
 
     def __init__(self, args: dict | None = None, handle: Handle | None = None) -> None:
@@ -82,6 +91,17 @@ class DefaultPreemption(PostFilterPlugin):
     def bind_framework(self, fwk) -> None:
         """The profile's framework, whose filters and PreFilter extensions the dry run uses."""
         self.fwk = fwk
+
+    # -- PreEnqueue and EnqueueExtensions (async preemption) --------------------------------
+    def pre_enqueue(self, pod: PodInfo) -> Status | None:
+        return None  # IsPodRunningPreemption: never, preemption being synchronous here
+
+    def events_to_register(self) -> list[ev.ClusterEventWithHint]:
+        return [ev.ClusterEventWithHint(ev.ClusterEvent(ev.POD, ev.DELETE),
+                                        self.is_pod_schedulable_after_pod_deletion)]
+
+    def is_pod_schedulable_after_pod_deletion(self, pod: dict, old: dict, new: None) -> int:
+        return ev.QUEUE_SKIP
 
     # -- PostFilter ------------------------------------------------------------------------
     def post_filter(self, state: CycleState, pod: PodInfo, node_to_status: NodeToStatusReader

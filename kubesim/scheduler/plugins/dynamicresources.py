@@ -33,17 +33,24 @@ Dynamic Resource Allocation itself is not simulated: kubesim serves no ResourceC
 ResourceClaimTemplate, DeviceClass or ResourceSlice, so every claim a pod references is missing
 and such a pod waits in the queue as upstream's does until its claims exist. The allocation
 path (structured parameters, device classes, claim deallocation in PostFilter, reservation in
-PreBind), the queueing hints (EnqueueExtensions), SignPod (opportunistic batching) and
-PreBindPreFlight are therefore left out. No legacy predicate or priority name.
+PreBind), SignPod (opportunistic batching) and PreBindPreFlight are therefore left out.
+EventsToRegister is upstream's (queueing hints on): Node Add|UpdateNodeLabel|UpdateNodeAllocatable,
+without a QueueingHintFn; ResourceClaim Add|Update (``isSchedulableAfterClaimChange``); Pod
+UpdatePodGeneratedResourceClaim, Queue when the pod's own claims can all be found now
+(``isSchedulableAfterPodChange``); DeviceClass and ResourceSlice Add|Update, without hints. With
+no claim ever found, a pod this plugin keeps out of the queue stays there; the claim hint reads
+the claims as found (always none). No legacy predicate or priority name.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (
     MAX_NODE_SCORE,
+    EnqueueExtensions,
     FilterPlugin,
     NodeScore,
     NodeToStatusReader,
@@ -132,8 +139,37 @@ def _state_error() -> Status:
 
 
 class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilterPlugin,
-                       ScorePlugin, ReservePlugin, PreBindPlugin):
+                       ScorePlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions):
     name = NAME
+
+    # -- EnqueueExtensions -----------------------------------------------------------------
+    def events_to_register(self) -> list[ev.ClusterEventWithHint]:
+        return [
+            ev.ClusterEventWithHint(ev.ClusterEvent(
+                ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL | ev.UPDATE_NODE_ALLOCATABLE)),
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.RESOURCE_CLAIM, ev.ADD | ev.UPDATE),
+                                    self.is_schedulable_after_claim_change),
+            ev.ClusterEventWithHint(
+                ev.ClusterEvent(ev.POD, ev.UPDATE_POD_GENERATED_RESOURCE_CLAIM),
+                self.is_schedulable_after_pod_change),
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.DEVICE_CLASS, ev.ADD | ev.UPDATE)),
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.RESOURCE_SLICE, ev.ADD | ev.UPDATE)),
+        ]
+
+    def is_schedulable_after_claim_change(self, pod: dict, old: dict | None, new: dict) -> int:
+        ns = (pod.get("metadata") or {}).get("namespace") or ""
+        if missing_claim(pod, ns) is not None:
+            return ev.QUEUE_SKIP  # some claim of the pod cannot be found
+        if old is not None and (old.get("status") or {}).get("allocation") is not None and \
+                (new.get("status") or {}).get("allocation") is None:
+            return ev.QUEUE  # a claim was deallocated: resources may be free
+        return ev.QUEUE_SKIP  # the pod uses no claim kubesim can hold
+
+    def is_schedulable_after_pod_change(self, pod: dict, old: dict | None, new: dict) -> int:
+        if (pod.get("metadata") or {}).get("uid") != (new.get("metadata") or {}).get("uid"):
+            return ev.QUEUE_SKIP
+        ns = (new.get("metadata") or {}).get("namespace") or ""
+        return ev.QUEUE_SKIP if missing_claim(new, ns) is not None else ev.QUEUE
 
     # -- PreEnqueue ------------------------------------------------------------------------
     def pre_enqueue(self, pod: PodInfo) -> Status | None:

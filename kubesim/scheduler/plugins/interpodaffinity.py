@@ -43,6 +43,14 @@ existing pod's node's value of the term's topologyKey. Without preferred terms o
 only pods with affinity are visited, and with ignorePreferredTermsOfExistingPods PreScore skips
 outright; it also skips when nothing was recorded. Score sums the node's entries; NormalizeScore
 maps [min, max] onto [0, 100] as ``int(100.0 * (s - min) / (max - min))`` (all 0 when max == min).
+EventsToRegister (queueing hints on, plugin.go): Pod Add|UpdatePodLabel|Delete, Queue for a
+scheduled pod added matching all the pod's affinity terms, updated to match them or to stop
+matching all its anti-affinity terms, or deleted while matching all its anti-affinity terms
+(``isSchedulableAfterPodChange``); Node Add|UpdateNodeLabel, Queue for a node added or given an
+affinity term's topology key (or a new value of it), and for any node added, or losing or
+changing an anti-affinity term's key, when the pod has anti-affinity terms
+(``isSchedulableAfterNodeChange``). A term's namespaceSelector is matched against no labels
+there, as upstream's hints do.
 Legacy names: MatchInterPodAffinity / InterPodAffinityPriority.
 """
 
@@ -52,9 +60,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from kubesim.api.selectors import LabelSelector, from_label_selector
+from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (
     MAX_NODE_SCORE,
+    EnqueueExtensions,
     FilterPlugin,
     Handle,
     NodeScore,
@@ -503,7 +513,7 @@ def validate_args(args: dict, path: str = "") -> list[str]:
 
 # -- the plugin -------------------------------------------------------------------------------
 class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin,
-                       ScorePlugin):
+                       ScorePlugin, EnqueueExtensions):
     """Args: ``hardPodAffinityWeight`` (default 1) and ``ignorePreferredTermsOfExistingPods``.
 
     Namespace labels (for namespaceSelector) come from, in order: the ``namespace_labels``
@@ -536,6 +546,59 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
         if callable(src):
             src = src()
         return src or {}
+
+    # -- EnqueueExtensions (plugin.go) -----------------------------------------------------
+    def events_to_register(self) -> list[ev.ClusterEventWithHint]:
+        return [
+            ev.ClusterEventWithHint(
+                ev.ClusterEvent(ev.POD, ev.ADD | ev.UPDATE_POD_LABEL | ev.DELETE),
+                self.is_schedulable_after_pod_change),
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL),
+                                    self.is_schedulable_after_node_change),
+        ]
+
+    def is_schedulable_after_pod_change(self, pod: dict, old: dict | None,
+                                        new: dict | None) -> int:
+        if (new is not None and not (new.get("spec") or {}).get("nodeName")) or \
+                (old is not None and not (old.get("spec") or {}).get("nodeName")):
+            return ev.QUEUE_SKIP
+        terms, anti_terms = _required_terms(pod)
+
+        def matches_all(ts, p: dict) -> bool:
+            md = p.get("metadata") or {}
+            return pod_matches_all_terms(ts, md.get("namespace") or "", md.get("labels") or {})
+
+        if new is not None and old is not None:
+            if not matches_all(terms, old) and matches_all(terms, new):
+                return ev.QUEUE
+            if matches_all(anti_terms, old) and not matches_all(anti_terms, new):
+                return ev.QUEUE
+            return ev.QUEUE_SKIP
+        if new is not None:
+            return ev.QUEUE if matches_all(terms, new) else ev.QUEUE_SKIP
+        assert old is not None
+        return ev.QUEUE if matches_all(anti_terms, old) else ev.QUEUE_SKIP
+
+    def is_schedulable_after_node_change(self, pod: dict, old: dict | None, new: dict) -> int:
+        terms, anti_terms = _required_terms(pod)
+        new_labels = (new.get("metadata") or {}).get("labels") or {}
+        old_labels = (old.get("metadata") or {}).get("labels") or {} if old is not None else None
+        for t in terms:
+            key = t.topology_key
+            if old_labels is None:
+                if key in new_labels:
+                    return ev.QUEUE
+                continue
+            if key in new_labels and (key not in old_labels or old_labels[key] != new_labels[key]):
+                return ev.QUEUE
+        for t in anti_terms:
+            if old_labels is None:
+                return ev.QUEUE
+            key = t.topology_key
+            if key in old_labels and (key not in new_labels
+                                      or old_labels[key] != new_labels[key]):
+                return ev.QUEUE
+        return ev.QUEUE_SKIP
 
     # -- PreFilter -----------------------------------------------------------------------------
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
@@ -693,6 +756,16 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
         for ns, v in zip(scores, normalize([x.score for x in scores])):
             ns.score = v
         return None
+
+
+def _required_terms(pod: dict) -> tuple[tuple[AffinityTerm, ...], tuple[AffinityTerm, ...]]:
+    """The pod's required affinity and anti-affinity terms (``GetAffinityTerms``); a selector
+    that does not parse is upstream's error, which the queue takes as Queue."""
+    ns = (pod.get("metadata") or {}).get("namespace") or ""
+    aff = (pod.get("spec") or {}).get("affinity") or {}
+    req = "requiredDuringSchedulingIgnoredDuringExecution"
+    return (get_affinity_terms(ns, (aff.get("podAffinity") or {}).get(req)),
+            get_affinity_terms(ns, (aff.get("podAntiAffinity") or {}).get(req)))
 
 
 def _process_term(score: ScoreMap, term: AffinityTerm, amount: int, namespace: str,

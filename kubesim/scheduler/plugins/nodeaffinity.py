@@ -10,16 +10,21 @@ match scheduler-enforced node affinity"), then the pod's nodeSelector (every key
 equal value) and required terms (ORed; an empty term selects nothing) — "node(s) didn't match
 Pod's node affinity/selector", both UnschedulableAndUnresolvable. PreScore returns Skip without
 preferred terms; Score sums the weights of the matching preferred terms (weight 0 and empty
-preferences ignored); NormalizeScore is DefaultNormalizeScore. Legacy names: MatchNodeSelector /
+preferences ignored); NormalizeScore is DefaultNormalizeScore. EventsToRegister (queueing hints
+on): Node Add|UpdateNodeLabel, Queue when the node (matching the scheduler-enforced affinity) is
+added matching the pod's required affinity, or updated from not matching to matching
+(``isSchedulableAfterNodeChange``). Legacy names: MatchNodeSelector /
 NodeAffinityPriority.
 """
 
 from __future__ import annotations
 
 from kubesim.api.selectors import node_selector_matches, node_selector_term_matches
+from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (
     MAX_NODE_SCORE,
+    EnqueueExtensions,
     FilterPlugin,
     Handle,
     NodeScore,
@@ -131,7 +136,8 @@ def required_node_names(terms: list[dict]) -> set[str] | None:
     return names
 
 
-class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
+class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin,
+                   EnqueueExtensions):
     name = NAME
 
     def __init__(self, args: dict | None = None, handle: Handle | None = None) -> None:
@@ -142,6 +148,22 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
         pref = added.get("preferredDuringSchedulingIgnoredDuringExecution")
         self.added_pref_terms: list[tuple[int, dict]] | None = (
             preferred_terms(pref) if pref else None)
+
+    def events_to_register(self) -> list[ev.ClusterEventWithHint]:
+        return [ev.ClusterEventWithHint(ev.ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL),
+                                        self.is_schedulable_after_node_change)]
+
+    def is_schedulable_after_node_change(self, pod: dict, old: dict | None, new: dict) -> int:
+        if self.added_node_selector is not None and not selector_matches(
+                self.added_node_selector, (new.get("metadata") or {}).get("labels") or {},
+                node_fields(new)):
+            return ev.QUEUE_SKIP
+        required = RequiredNodeAffinity.of(pod)
+        if not required.match(new):
+            return ev.QUEUE_SKIP
+        if old is None:
+            return ev.QUEUE
+        return ev.QUEUE_SKIP if required.match(old) else ev.QUEUE
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
         spec = pod.pod.get("spec") or {}

@@ -2,13 +2,15 @@
 
 Upstream: pkg/scheduler/framework/plugins/nodename/node_name.go (``Fits``: empty nodeName or equal
 to the node's name; otherwise UnschedulableAndUnresolvable "node(s) didn't match the requested
-node name"). Legacy predicate: HostName (PodFitsHost).
+node name"). EventsToRegister (queueing hints on): Node Add, without a QueueingHintFn (always
+Queue). Legacy predicate: HostName (PodFitsHost).
 """
 
 from __future__ import annotations
 
+from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.interface import FilterPlugin
+from kubesim.scheduler.framework.interface import EnqueueExtensions, FilterPlugin
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
@@ -21,8 +23,11 @@ def fits(pod: dict, node_name: str) -> bool:
     return not wanted or wanted == node_name
 
 
-class NodeName(FilterPlugin):
+class NodeName(FilterPlugin, EnqueueExtensions):
     name = NAME
+
+    def events_to_register(self) -> list[ev.ClusterEventWithHint]:
+        return [ev.ClusterEventWithHint(ev.ClusterEvent(ev.NODE, ev.ADD))]
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
         if fits(pod.pod, node.name):

@@ -10,14 +10,23 @@ to give a node limits). A volume counts for a driver when its claim is bound to 
 volume shared with a pod already on the node counts once. Over the limit: "node(s) exceed max
 volume count" (Unschedulable). A missing claim of the incoming pod is UnschedulableAndUnresolvable.
 In-tree volume types (CSI migration, which needs the CSINode migrated-plugins annotation) are
-not translated. Legacy predicate name: MaxCSIVolumeCountPred.
+not translated. EventsToRegister (queueing hints on): CSINode Add, without a QueueingHintFn;
+CSINode Update, Queue when a driver's limit rises; Pod Delete, Queue for a scheduled (or
+nominated) pod with a claim, generic ephemeral or migratable in-tree volume; PersistentVolumeClaim
+Add, Queue for a claim the pod uses; VolumeAttachment Delete (a kind kubesim does not serve).
+Legacy predicate name: MaxCSIVolumeCountPred.
 """
 
 from __future__ import annotations
 
 from kubesim.api import volumes as V
+from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.interface import FilterPlugin, PreFilterPlugin
+from kubesim.scheduler.framework.interface import (
+    EnqueueExtensions,
+    FilterPlugin,
+    PreFilterPlugin,
+)
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
@@ -43,8 +52,77 @@ def volume_limits(csi_node: dict | None) -> dict[str, int]:
     return out
 
 
-class NodeVolumeLimits(PreFilterPlugin, FilterPlugin):
+# csi-translation-lib's in-tree plugins (IsInlineMigratable: CanSupportInline of any of them)
+_INLINE_MIGRATABLE = ("awsElasticBlockStore", "gcePersistentDisk", "cinder", "azureDisk",
+                      "azureFile", "vsphereVolume", "portworxVolume")
+
+
+def is_inline_migratable(vol: dict) -> bool:
+    return any(vol.get(k) is not None for k in _INLINE_MIGRATABLE)
+
+
+class NodeVolumeLimits(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
     name = NAME
+
+    # -- EnqueueExtensions (CSILimits) -----------------------------------------------------
+    def events_to_register(self) -> list[ev.ClusterEventWithHint]:
+        return [
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.CSI_NODE, ev.ADD)),
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.CSI_NODE, ev.UPDATE),
+                                    self.is_schedulable_after_csi_node_updated),
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.POD, ev.DELETE),
+                                    self.is_schedulable_after_pod_deleted),
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.PERSISTENT_VOLUME_CLAIM, ev.ADD),
+                                    self.is_schedulable_after_pvc_added),
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.VOLUME_ATTACHMENT, ev.DELETE),
+                                    self.is_schedulable_after_volume_attachment_deleted),
+        ]
+
+    def is_schedulable_after_pod_deleted(self, pod: dict, old: dict, new: None) -> int:
+        vols = (old.get("spec") or {}).get("volumes") or ()
+        if not vols:
+            return ev.QUEUE_SKIP
+        if not (old.get("spec") or {}).get("nodeName") and \
+                not (old.get("status") or {}).get("nominatedNodeName"):
+            return ev.QUEUE_SKIP
+        for v in vols:
+            if v.get("persistentVolumeClaim") is not None or v.get("ephemeral") is not None \
+                    or is_inline_migratable(v):
+                return ev.QUEUE
+        return ev.QUEUE_SKIP
+
+    def is_schedulable_after_pvc_added(self, pod: dict, old: None, new: dict) -> int:
+        md = new.get("metadata") or {}
+        if md.get("namespace") != (pod.get("metadata") or {}).get("namespace"):
+            return ev.QUEUE_SKIP
+        for v in (pod.get("spec") or {}).get("volumes") or ():
+            if v.get("persistentVolumeClaim") is not None:
+                name = v["persistentVolumeClaim"].get("claimName")
+            elif v.get("ephemeral") is not None:
+                name = V.ephemeral_claim_name(pod, v)
+            else:
+                continue
+            if name == md.get("name"):
+                return ev.QUEUE
+        return ev.QUEUE_SKIP
+
+    def is_schedulable_after_volume_attachment_deleted(self, pod: dict, old: dict,
+                                                       new: None) -> int:
+        # An in-tree volume's translated CSI driver is not modelled: any migratable volume is
+        # taken as the attacher's (Queue), which errs the way upstream's errors do.
+        for v in (pod.get("spec") or {}).get("volumes") or ():
+            if v.get("persistentVolumeClaim") is not None or is_inline_migratable(v):
+                return ev.QUEUE
+        return ev.QUEUE_SKIP
+
+    def is_schedulable_after_csi_node_updated(self, pod: dict, old: dict, new: dict) -> int:
+        old_limits = {d.get("name", ""): int(((d.get("allocatable") or {}).get("count")) or 0)
+                      for d in (old.get("spec") or {}).get("drivers") or ()}
+        for d in (new.get("spec") or {}).get("drivers") or ():
+            limit = int(((d.get("allocatable") or {}).get("count")) or 0)
+            if limit > old_limits.get(d.get("name", ""), 0):
+                return ev.QUEUE
+        return ev.QUEUE_SKIP
 
     def _get(self, kind: str, ns: str, name: str) -> dict | None:
         getter = self.handle.get_object

@@ -7,14 +7,19 @@ into a V(4) log line, not the message, in v1.33+; older clusters printed
 "node(s) had untolerated taint {key: value}"). PreScore keeps the pod's tolerations whose effect is
 empty or PreferNoSchedule; Score counts the node's PreferNoSchedule taints none of them tolerates;
 NormalizeScore is DefaultNormalizeScore reversed, so fewer intolerable taints score higher.
+EventsToRegister (queueing hints on): Node Add|UpdateNodeTaint, Queue when the node's taints
+stop rejecting the pod (``isSchedulableAfterNodeChange``); Pod UpdatePodToleration, Queue for
+the pod's own new toleration (``isSchedulableAfterPodTolerationChange``).
 Legacy names: PodToleratesNodeTaints / TaintTolerationPriority.
 """
 
 from __future__ import annotations
 
+from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (
     MAX_NODE_SCORE,
+    EnqueueExtensions,
     FilterPlugin,
     NodeScore,
     PreScorePlugin,
@@ -42,6 +47,10 @@ def untolerated_taint(taints: list[dict], tolerations: list[dict]) -> dict | Non
     return find_matching_untolerated_taint(taints, tolerations, do_not_schedule_taints)
 
 
+def _uid(pod: dict) -> str:
+    return (pod.get("metadata") or {}).get("uid") or ""
+
+
 def prefer_no_schedule_tolerations(tolerations: list[dict]) -> list[dict]:
     """Tolerations with no effect (all effects) or effect PreferNoSchedule."""
     return [t for t in tolerations if not t.get("effect") or t.get("effect") == "PreferNoSchedule"]
@@ -53,8 +62,30 @@ def count_intolerable_prefer_no_schedule(taints: list[dict], tolerations: list[d
                and not tolerations_tolerate_taint(tolerations, t))
 
 
-class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin):
+class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions):
     name = NAME
+
+    def events_to_register(self) -> list[ev.ClusterEventWithHint]:
+        return [
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_TAINT),
+                                    self.is_schedulable_after_node_change),
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.POD, ev.UPDATE_POD_TOLERATION),
+                                    self.is_schedulable_after_pod_toleration_change),
+        ]
+
+    def is_schedulable_after_node_change(self, pod: dict, old: dict | None, new: dict) -> int:
+        tolerations = (pod.get("spec") or {}).get("tolerations") or []
+        was_untolerated = True
+        if old is not None:
+            was_untolerated = untolerated_taint((old.get("spec") or {}).get("taints") or [],
+                                                tolerations) is not None
+        is_untolerated = untolerated_taint((new.get("spec") or {}).get("taints") or [],
+                                           tolerations) is not None
+        return ev.QUEUE if was_untolerated and not is_untolerated else ev.QUEUE_SKIP
+
+    def is_schedulable_after_pod_toleration_change(self, pod: dict, old: dict | None,
+                                                   new: dict) -> int:
+        return ev.QUEUE if _uid(pod) == _uid(new) else ev.QUEUE_SKIP
 
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
         taints = node.taints

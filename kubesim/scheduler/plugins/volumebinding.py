@@ -29,6 +29,13 @@ ConflictReason strings). The matching rules themselves are kubesim/api/volumes.p
   waits for it (up to bindTimeoutSeconds); kubesim's PV controller runs right after the
   scheduler in the same settle round, so the pod is bound at once.
 
+EventsToRegister (queueing hints on): StorageClass Add|Update, Queue for a new class or changed
+allowedTopologies; PersistentVolumeClaim Add|Update, Queue for a claim the pod uses (its own or
+its generic ephemeral volumes'); PersistentVolume Add|Update and Node Add|UpdateNodeLabel,
+without a QueueingHintFn; CSINode Add|Update, Queue for a new CSINode or a change of its
+migrated-plugins annotation; CSIDriver Update and CSIStorageCapacity Add|Update (kinds kubesim
+does not serve, so those never happen).
+
 Legacy predicate name: CheckVolumeBinding.
 """
 
@@ -38,8 +45,12 @@ import copy
 from dataclasses import dataclass, field
 
 from kubesim.api import volumes as V
+from kubesim.api.equality import semantic_equal
+from kubesim.api.quantity import parse_quantity
+from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (
+    EnqueueExtensions,
     FilterPlugin,
     PreBindPlugin,
     PreFilterPlugin,
@@ -119,9 +130,86 @@ def _size_key(claim: dict):
     return V.requested_storage(claim)
 
 
+MIGRATED_PLUGINS_ANNOTATION = "storage.alpha.kubernetes.io/migrated-plugins"
+
+
 class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin,
-                    PreBindPlugin):
+                    PreBindPlugin, EnqueueExtensions):
     name = NAME
+
+    # -- EnqueueExtensions -----------------------------------------------------------------
+    def events_to_register(self) -> list[ev.ClusterEventWithHint]:
+        return [
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.STORAGE_CLASS, ev.ADD | ev.UPDATE),
+                                    self.is_schedulable_after_storage_class_change),
+            ev.ClusterEventWithHint(
+                ev.ClusterEvent(ev.PERSISTENT_VOLUME_CLAIM, ev.ADD | ev.UPDATE),
+                self.is_schedulable_after_persistent_volume_claim_change),
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.PERSISTENT_VOLUME, ev.ADD | ev.UPDATE)),
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL)),
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.CSI_NODE, ev.ADD | ev.UPDATE),
+                                    self.is_schedulable_after_csi_node_change),
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.CSI_DRIVER, ev.UPDATE),
+                                    self.is_schedulable_after_csi_driver_change),
+            ev.ClusterEventWithHint(
+                ev.ClusterEvent(ev.CSI_STORAGE_CAPACITY, ev.ADD | ev.UPDATE),
+                self.is_schedulable_after_csi_storage_capacity_change),
+        ]
+
+    def is_schedulable_after_csi_node_change(self, pod: dict, old: dict | None,
+                                             new: dict) -> int:
+        if old is None:
+            return ev.QUEUE
+        a = ((old.get("metadata") or {}).get("annotations") or {}).get(MIGRATED_PLUGINS_ANNOTATION)
+        b = ((new.get("metadata") or {}).get("annotations") or {}).get(MIGRATED_PLUGINS_ANNOTATION)
+        return ev.QUEUE if (a or "") != (b or "") else ev.QUEUE_SKIP
+
+    def is_schedulable_after_persistent_volume_claim_change(self, pod: dict, old: dict | None,
+                                                            new: dict) -> int:
+        md = new.get("metadata") or {}
+        if md.get("namespace") != (pod.get("metadata") or {}).get("namespace"):
+            return ev.QUEUE_SKIP
+        for v in (pod.get("spec") or {}).get("volumes") or ():
+            if v.get("persistentVolumeClaim") is not None:
+                name = v["persistentVolumeClaim"].get("claimName")
+            elif v.get("ephemeral") is not None:
+                name = V.ephemeral_claim_name(pod, v)
+            else:
+                continue
+            if name == md.get("name"):
+                return ev.QUEUE
+        return ev.QUEUE_SKIP
+
+    def is_schedulable_after_storage_class_change(self, pod: dict, old: dict | None,
+                                                  new: dict) -> int:
+        if old is None:
+            return ev.QUEUE
+        return ev.QUEUE_SKIP if semantic_equal(new.get("allowedTopologies"),
+                                               old.get("allowedTopologies")) else ev.QUEUE
+
+    def is_schedulable_after_csi_storage_capacity_change(self, pod: dict, old: dict | None,
+                                                         new: dict) -> int:
+        if old is None:
+            return ev.QUEUE
+
+        def limit(cap: dict):
+            v = cap.get("maximumVolumeSize") or cap.get("capacity")
+            return None if v is None else parse_quantity(v)
+
+        old_limit, new_limit = limit(old), limit(new)
+        return ev.QUEUE if new_limit is not None and (
+            old_limit is None or new_limit > old_limit) else ev.QUEUE_SKIP
+
+    def is_schedulable_after_csi_driver_change(self, pod: dict, old: dict, new: dict) -> int:
+        name = (new.get("metadata") or {}).get("name")
+        for v in (pod.get("spec") or {}).get("volumes") or ():
+            csi = v.get("csi")
+            if csi is None or csi.get("driver") != name:
+                continue
+            if (old.get("spec") or {}).get("storageCapacity") and \
+                    not (new.get("spec") or {}).get("storageCapacity"):
+                return ev.QUEUE
+        return ev.QUEUE_SKIP
 
     def __init__(self, args: dict | None = None, handle=None) -> None:
         super().__init__(args, handle)

@@ -14,16 +14,21 @@ satisfyReadWriteOncePod).
   PersistentVolumeClaim with the same name and ReadWriteOncePod access mode" (Unschedulable, so
   preemption may free it; the extensions keep the count while it simulates).
 
-PreFilter returns Skip for a pod without such volumes or claims. Legacy predicate name:
-NoDiskConflict.
+PreFilter returns Skip for a pod without such volumes or claims. EventsToRegister (queueing hints
+on): Pod Delete, Queue when a pod of the pod's namespace whose volumes conflict with the pod's,
+or which used one of its claims, is deleted (``isSchedulableAfterPodDeleted``); Node Add,
+without a QueueingHintFn; PersistentVolumeClaim Add, Queue when a claim the pod uses is created
+(``isSchedulableAfterPersistentVolumeClaimAdded``). Legacy predicate name: NoDiskConflict.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from kubesim.scheduler.framework import events as cev
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (
+    EnqueueExtensions,
     FilterPlugin,
     PreFilterExtensions,
     PreFilterPlugin,
@@ -109,9 +114,45 @@ class _Extensions(PreFilterExtensions):
         return self._update(state, pod_to_remove, -1)
 
 
-class VolumeRestrictions(PreFilterPlugin, FilterPlugin):
+class VolumeRestrictions(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
     name = NAME
     _extensions = _Extensions()
+
+    def events_to_register(self) -> list[cev.ClusterEventWithHint]:
+        return [
+            # spec.volumes is immutable: pod updates are not registered
+            cev.ClusterEventWithHint(cev.ClusterEvent(cev.POD, cev.DELETE),
+                                    self.is_schedulable_after_pod_deleted),
+            cev.ClusterEventWithHint(cev.ClusterEvent(cev.NODE, cev.ADD)),
+            cev.ClusterEventWithHint(cev.ClusterEvent(cev.PERSISTENT_VOLUME_CLAIM, cev.ADD),
+                                    self.is_schedulable_after_persistent_volume_claim_added),
+        ]
+
+    def is_schedulable_after_persistent_volume_claim_added(self, pod: dict, old: None,
+                                                           new: dict) -> int:
+        md = new.get("metadata") or {}
+        if md.get("namespace") != (pod.get("metadata") or {}).get("namespace"):
+            return cev.QUEUE_SKIP
+        for v in (pod.get("spec") or {}).get("volumes") or ():
+            pvc = v.get("persistentVolumeClaim")
+            if pvc is not None and pvc.get("claimName") == md.get("name"):
+                return cev.QUEUE
+        return cev.QUEUE_SKIP
+
+    def is_schedulable_after_pod_deleted(self, pod: dict, old: dict, new: None) -> int:
+        if (old.get("metadata") or {}).get("namespace") != \
+                (pod.get("metadata") or {}).get("namespace"):
+            return cev.QUEUE_SKIP
+        if not satisfy_volume_conflicts(pod, NodeInfo(pods=[PodInfo(old)])):
+            return cev.QUEUE
+        claims = {v["persistentVolumeClaim"].get("claimName")
+                  for v in (pod.get("spec") or {}).get("volumes") or ()
+                  if v.get("persistentVolumeClaim") is not None}
+        for v in (old.get("spec") or {}).get("volumes") or ():
+            pvc = v.get("persistentVolumeClaim")
+            if pvc is not None and pvc.get("claimName") in claims:
+                return cev.QUEUE
+        return cev.QUEUE_SKIP
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
         vols = (pod.pod.get("spec") or {}).get("volumes") or ()

@@ -10,7 +10,11 @@ claim of a WaitForFirstConsumer class is skipped (VolumeBinding handles it), an 
 otherwise is "PersistentVolume had no name"; none found: Skip. Filter passes a node without any
 of those labels; otherwise every PV topology label must be on the node (a beta key also matches
 the node's GA label) with one of the PV's values, else "node(s) had no available volume zone"
-(UnschedulableAndUnresolvable). Legacy predicate name: NoVolumeZoneConflict.
+(UnschedulableAndUnresolvable). EventsToRegister (queueing hints on): StorageClass Add, Queue for a
+WaitForFirstConsumer class; Node Add|UpdateNodeLabel, without a QueueingHintFn;
+PersistentVolumeClaim Add|Update, Queue for a claim the pod uses; PersistentVolume Add|Update,
+Queue for a new volume or a change of its topology labels.
+Legacy predicate name: NoVolumeZoneConflict.
 """
 
 from __future__ import annotations
@@ -18,8 +22,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kubesim.api import volumes as V
+from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
-from kubesim.scheduler.framework.interface import FilterPlugin, PreFilterPlugin
+from kubesim.scheduler.framework.interface import (
+    EnqueueExtensions,
+    FilterPlugin,
+    PreFilterPlugin,
+)
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
@@ -47,8 +56,49 @@ def label_zones_to_set(value: str) -> frozenset:
     return frozenset(z for z in value.split("__") if z) if value else frozenset()
 
 
-class VolumeZone(PreFilterPlugin, FilterPlugin):
+def pv_topologies(pv: dict) -> list[PVTopology]:
+    """``getPVTopologies``: the PV's topology labels, in ``topologyLabels`` order."""
+    md = pv.get("metadata") or {}
+    labels = md.get("labels") or {}
+    return [PVTopology(md.get("name") or "", key, label_zones_to_set(labels[key]))
+            for key in (BETA_ZONE, BETA_REGION, GA_ZONE, GA_REGION) if key in labels]
+
+
+class VolumeZone(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
     name = NAME
+
+    def events_to_register(self) -> list[ev.ClusterEventWithHint]:
+        return [
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.STORAGE_CLASS, ev.ADD),
+                                    self.is_schedulable_after_storage_class_added),
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_LABEL)),
+            ev.ClusterEventWithHint(
+                ev.ClusterEvent(ev.PERSISTENT_VOLUME_CLAIM, ev.ADD | ev.UPDATE),
+                self.is_schedulable_after_persistent_volume_claim_change),
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.PERSISTENT_VOLUME, ev.ADD | ev.UPDATE),
+                                    self.is_schedulable_after_persistent_volume_change),
+        ]
+
+    def is_schedulable_after_persistent_volume_claim_change(self, pod: dict, old: dict | None,
+                                                            new: dict) -> int:
+        md = new.get("metadata") or {}
+        if md.get("namespace") != (pod.get("metadata") or {}).get("namespace"):
+            return ev.QUEUE_SKIP
+        for v in (pod.get("spec") or {}).get("volumes") or ():
+            pvc = v.get("persistentVolumeClaim")
+            if pvc is not None and pvc.get("claimName") == md.get("name"):
+                return ev.QUEUE
+        return ev.QUEUE_SKIP
+
+    def is_schedulable_after_storage_class_added(self, pod: dict, old: None, new: dict) -> int:
+        return ev.QUEUE if new.get("volumeBindingMode") == "WaitForFirstConsumer" \
+            else ev.QUEUE_SKIP
+
+    def is_schedulable_after_persistent_volume_change(self, pod: dict, old: dict | None,
+                                                      new: dict) -> int:
+        if old is None:
+            return ev.QUEUE
+        return ev.QUEUE if pv_topologies(old) != pv_topologies(new) else ev.QUEUE_SKIP
 
     def _get(self, kind: str, ns: str, name: str) -> dict | None:
         getter = self.handle.get_object

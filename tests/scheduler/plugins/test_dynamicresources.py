@@ -260,3 +260,54 @@ def test_a_pod_whose_claim_is_missing_is_held_back_before_the_queue():
     s = scheduler()
     assert s.pre_enqueue(pod_with_claim_name()) == ("DynamicResources", NOT_IN_CACHE)
     assert s.pre_enqueue(pod_without_claims()) is None
+
+
+# -- queueing hints (dynamicresources_test.go Test_isSchedulableAfterPodChange and
+#    Test_isSchedulableAfterClaimChange, read against kubesim's claim cache, which holds none)
+from kubesim.scheduler.framework.events import QUEUE, QUEUE_SKIP  # noqa: E402
+
+
+def _templated(*names):
+    w = make_pod("my-pod").uid("pod-uid")
+    for n in names:
+        w.resource_claim(n, template="my-template")
+    return w
+
+
+@pytest.mark.parametrize("pod, new, want", [
+    pytest.param(_templated("my-claim").obj(),
+                 _templated("my-claim").resource_claim_status("my-claim", "my-pod-my-claim").obj(),
+                 QUEUE_SKIP, id="missing-claim (the generated claim is not in the cache)"),
+    pytest.param(_templated("my-claim").uid("other-uid").obj(),
+                 _templated("my-claim").resource_claim_status("my-claim", None).obj(),
+                 QUEUE_SKIP, id="wrong-pod"),
+    pytest.param(_templated("a", "b").obj(),
+                 _templated("a", "b").resource_claim_status("a", None).obj(), QUEUE_SKIP,
+                 id="incomplete (only one of two claims accounted for)"),
+    pytest.param(_templated("a", "b").obj(),
+                 _templated("a", "b").resource_claim_status("a", None).resource_claim_status(
+                     "b", None).obj(), QUEUE,
+                 id="complete (every template needed no claim)"),
+])
+def test_is_schedulable_after_pod_change(pod, new, want):
+    assert DynamicResources().is_schedulable_after_pod_change(pod, None, new) == want
+
+
+def _claim(allocated):
+    c = {"kind": "ResourceClaim", "metadata": {"name": "c", "namespace": "default", "uid": "c"},
+         "status": {}}
+    if allocated:
+        c["status"]["allocation"] = {"devices": {"results": []}}
+    return c
+
+
+@pytest.mark.parametrize("pod, old, new, want", [
+    pytest.param(_templated("my-claim").obj(), None, _claim(False), QUEUE_SKIP,
+                 id="skip-wrong-claim (the pod's own claim cannot be found)"),
+    pytest.param(make_pod("p").obj(), _claim(True), _claim(False), QUEUE,
+                 id="structured-claim-deallocate"),
+    pytest.param(make_pod("p").obj(), None, _claim(False), QUEUE_SKIP,
+                 id="skip-unrelated-claim"),
+])
+def test_is_schedulable_after_claim_change(pod, old, new, want):
+    assert DynamicResources().is_schedulable_after_claim_change(pod, old, new) == want

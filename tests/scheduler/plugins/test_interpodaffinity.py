@@ -983,3 +983,102 @@ def test_preferred_anti_affinity_of_the_incoming_pod_is_unused_by_filter():
     pre, _ = run_filters(incoming().pod_anti_affinity_exists("service", "zone", PREFERRED)
                          .obj(), [EXISTING], [NODE1])
     assert pre == SKIP
+
+
+# -- queueing hints (plugin_test.go Test_isSchedulableAfterPodChange and
+#    Test_isSchedulableAfterNodeChange) ------------------------------------------------------
+from kubesim.scheduler.framework.events import QUEUE, QUEUE_SKIP  # noqa: E402
+
+
+def _aff():
+    return make_pod("p").pod_affinity_in("service", "region", ["securityscan", "value2"]).obj()
+
+
+def _anti():
+    return make_pod("p").pod_anti_affinity_in("service", "region",
+                                              ["securityscan", "value2"]).obj()
+
+
+def _two_terms():
+    return make_pod("p").pod_affinity_exists("aaa", "hostname").pod_affinity_exists(
+        "bbb", "hostname").obj()
+
+
+def _scheduled(labels, node="fake-node"):
+    w = make_pod("other").labels(labels)
+    if node:
+        w.node(node)
+    return w.obj()
+
+
+@pytest.mark.parametrize("pod, old, new, want", [
+    pytest.param(_aff(), None, _scheduled({"service": "securityscan"}), QUEUE,
+                 id="add a pod which matches the pod affinity"),
+    pytest.param(_aff(), None, _scheduled({"service": "securityscan"}, node=None), QUEUE_SKIP,
+                 id="add an un-scheduled pod"),
+    pytest.param(_aff(), None, _scheduled({"aaa": "a"}), QUEUE_SKIP,
+                 id="add a pod which doesn't match the pod affinity"),
+    pytest.param(_aff(), _scheduled({"aaa": "a"}), _scheduled({"service": "securityscan"}), QUEUE,
+                 id="update a pod from non-match to match pod affinity"),
+    pytest.param(_aff(), _scheduled({"service": "value2"}), _scheduled({"service": "securityscan"}), QUEUE_SKIP,
+                 id="the updating pod matches target pod's affinity both before and after"),
+    pytest.param(_aff(), _scheduled({"service": "securityscan"}, node=None),
+                 _scheduled({"service": "securityscan"}, node=None), QUEUE_SKIP,
+                 id="update an un-scheduled pod"),
+    pytest.param(_aff(), _scheduled({"service": "securityscan"}), _scheduled({"aaa": "a"}), QUEUE_SKIP,
+                 id="update a pod from match to non-match the pod affinity"),
+    pytest.param(_two_terms(), _scheduled({"aaa": "a"}), _scheduled({"service": "securityscan"}), QUEUE_SKIP,
+                 id="update a pod from match to non-match pod's affinity - multiple terms case"),
+    pytest.param(_two_terms(), _scheduled({"aaa": "a"}), _scheduled({"aaa": "", "bbb": ""}), QUEUE,
+                 id="update a pod from non-match to match pod's affinity - multiple terms case"),
+    pytest.param(_anti(), _scheduled({"service": "securityscan"}), _scheduled({"service": "aaaa"}), QUEUE,
+                 id="modify pod label from satisfying anti-affinity to not satisfying it"),
+    pytest.param(_anti(), _scheduled({"service": "bbb"}), _scheduled({"service": "securityscan"}), QUEUE_SKIP,
+                 id="modify pod label from not satisfying anti-affinity to satisfying it"),
+    pytest.param(_anti(), _scheduled({"aaa": "a"}), None, QUEUE_SKIP,
+                 id="delete a pod which doesn't match pod's anti-affinity"),
+    pytest.param(_anti(), _scheduled({"service": "securityscan"}), None, QUEUE,
+                 id="delete a pod which matches pod's anti-affinity"),
+])
+def test_is_schedulable_after_pod_change(pod, old, new, want):
+    assert InterPodAffinity().is_schedulable_after_pod_change(pod, old, new) == want
+
+
+def _zone_aff():
+    return make_pod("p").pod_affinity_in("service", "zone", ["securityscan", "value2"]).obj()
+
+
+def _zone_anti():
+    return make_pod("p").pod_anti_affinity(term("zone", {"matchLabels": {"another": "label"}})).obj()
+
+
+@pytest.mark.parametrize("pod, old, new, want", [
+    pytest.param(_zone_aff(), None, node("node-a", {"zone": "zone1"}), QUEUE,
+                 id="add a new node with matched pod affinity topologyKey"),
+    pytest.param(_aff(), None, node("node-a", {"zone": "zone1"}), QUEUE_SKIP,
+                 id="add a new node without matched topologyKey"),
+    pytest.param(_zone_aff(), node("node-a", {"aaa": "a"}), node("node-a", {"aaa": "b"}),
+                 QUEUE_SKIP, id="update node label but not topologyKey"),
+    pytest.param(_zone_aff(), node("node-a", {"zone": "zone1"}),
+                 node("node-a", {"zone": "zone1", "unrelated-label": "unrelated"}), QUEUE_SKIP,
+                 id="update node label that isn't related to the pod affinity"),
+    pytest.param(_zone_aff(), node("node-a", {"zone": "zone1"}), node("node-a", {"zone": "zone2"}),
+                 QUEUE, id="update node with different affinity topologyKey value"),
+    pytest.param(_zone_aff(), node("node-a", {"aaa": "a"}), node("node-a", {"zone": "zone1"}),
+                 QUEUE, id="update node to have the affinity topology label"),
+    pytest.param(_zone_anti(), None, node("node-a", {"zone": "zone1"}), QUEUE,
+                 id="add a new node with matched pod anti-affinity topologyKey"),
+    pytest.param(_zone_anti(), None, node("node-a"), QUEUE,
+                 id="add a new node without matched pod anti-affinity topologyKey"),
+    pytest.param(_zone_anti(), node("node-a", {"zone": "zone1"}),
+                 node("node-a", {"zone": "zone1", "unrelated-label": "unrelated"}), QUEUE_SKIP,
+                 id="update node label that isn't related to the pod anti-affinity"),
+    pytest.param(_zone_anti(), node("node-a", {"zone": "zone1"}), node("node-a", {"zone": "zone2"}),
+                 QUEUE, id="update node with different anti-affinity topologyKey value"),
+    pytest.param(_zone_anti(), node("node-a", {"aaa": "a"}), node("node-a", {"zone": "zone1"}),
+                 QUEUE_SKIP, id="update node to have the anti-affinity topology label"),
+    pytest.param(_zone_anti(), node("node-a", {"zone": "zone1"}), node("node-a", {"aaa": "a"}),
+                 QUEUE, id="update node label not to have anti-affinity topology label"),
+])
+def test_is_schedulable_after_node_change(pod, old, new, want):
+    assert InterPodAffinity().is_schedulable_after_node_change(pod, old, new) == want

@@ -207,3 +207,35 @@ def test_pure_helpers():
     ra = RequiredNodeAffinity.of(make_pod("p").node_selector({"foo": "bar"}).obj())
     assert ra.match(NODES["node1"]) and not ra.match(NODES["node2"])
     assert node_info(NODES["node1"]).labels["foo"] == "bar"
+
+
+# -- queueing hints (node_affinity_test.go Test_isSchedulableAfterNodeChange) ---------------
+from kubesim.scheduler.framework.events import QUEUE, QUEUE_SKIP  # noqa: E402
+
+_ENFORCED = {"addedAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+    "nodeSelectorTerms": [{"matchExpressions": [
+        {"key": "foo", "operator": "In", "values": ["bar"]}]}]}}}
+
+
+@pytest.mark.parametrize("args, old, new, want", [
+    pytest.param({}, None, make_node().obj(), QUEUE_SKIP, id="skip-queue-on-add"),
+    pytest.param({}, None, make_node().label("foo", "bar").obj(), QUEUE, id="queue-on-add"),
+    pytest.param({}, make_node().obj(), make_node().capacity().obj(), QUEUE_SKIP,
+                 id="skip-unrelated-changes"),
+    pytest.param({}, make_node().obj(), make_node().label("k", "v").obj(), QUEUE_SKIP,
+                 id="skip-unrelated-changes-on-labels"),
+    pytest.param({}, make_node().label("foo", "bar").obj(), make_node().label("k", "v").obj(),
+                 QUEUE_SKIP, id="skip-labels-changes-on-node-from-suitable-to-unsuitable"),
+    pytest.param({}, make_node().obj(), make_node().label("foo", "bar").obj(), QUEUE,
+                 id="queue-on-labels-change-makes-pod-schedulable"),
+    pytest.param({}, make_node().label("foo", "bar").obj(),
+                 make_node().capacity().label("foo", "bar").obj(), QUEUE_SKIP,
+                 id="skip-unrelated-change-that-keeps-pod-schedulable"),
+    pytest.param(_ENFORCED, None, make_node().obj(), QUEUE_SKIP,
+                 id="skip-queue-on-add-scheduler-enforced-node-affinity"),
+    pytest.param(_ENFORCED, None, make_node().label("foo", "bar").obj(), QUEUE,
+                 id="queue-on-add-scheduler-enforced-node-affinity"),
+])
+def test_is_schedulable_after_node_change(args, old, new, want):
+    pod = make_pod().node_affinity_in("foo", ["bar"]).obj()
+    assert NodeAffinity(args).is_schedulable_after_node_change(pod, old, new) == want

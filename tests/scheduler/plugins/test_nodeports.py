@@ -88,3 +88,23 @@ def test_fits_ports_pure():
     assert fits_ports([("10.0.0.1", "UDP", 80)], used)
     used.remove("0.0.0.0", "TCP", 80)
     assert used == {}
+
+
+# -- queueing hints (node_ports_test.go Test_isSchedulableAfterPodDeleted) ----------------
+from kubesim.scheduler.framework.events import QUEUE, QUEUE_SKIP  # noqa: E402
+
+
+@pytest.mark.parametrize("deleted, want", [
+    pytest.param(make_pod().obj(), QUEUE_SKIP, id="skip-queue-on-unscheduled"),
+    pytest.param(make_pod().node("fake-node").obj(), QUEUE_SKIP, id="skip-queue-on-non-hostport"),
+    pytest.param(make_pod().node("fake-node").host_port(8081).obj(), QUEUE_SKIP,
+                 id="skip-queue-on-unrelated-hostport"),
+    pytest.param(make_pod().node("fake-node").host_port(8080).obj(), QUEUE,
+                 id="queue-on-released-hostport"),
+    # kubesim: a pod nominated by preemption holds its ports too
+    pytest.param(make_pod().nominated("fake-node").host_port(8080).obj(), QUEUE,
+                 id="queue-on-released-hostport-of-a-nominated-pod"),
+])
+def test_is_schedulable_after_pod_deleted(deleted, want):
+    pod = make_pod().host_port(8080).obj()
+    assert NodePorts().is_schedulable_after_pod_deleted(pod, deleted, None) == want

@@ -67,3 +67,75 @@ def test_csi_limits(pod, existing, limits, want):
     if got not in (None, "skipped"):
         got = (got.code, got.reasons)
     assert got == want
+
+
+# -- queueing hints (csi_test.go TestCSILimitsQHint, TestCSILimitsAddedPVCQHint,
+#    TestCSILimitsAfterCSINodeUpdatedQHint) --------------------------------------------------
+from kubesim.scheduler.framework.events import QUEUE, QUEUE_SKIP  # noqa: E402
+
+
+def _deleted(*volumes, scheduled=True):
+    w = make_pod("deleted")
+    if scheduled:
+        w.node("csiNode")
+    p = w.obj()
+    if volumes:
+        p["spec"]["volumes"] = list(volumes)
+    return p
+
+
+@pytest.mark.parametrize("deleted, want", [
+    pytest.param(_deleted({"name": "v", "persistentVolumeClaim": {"claimName": "placeholder"}}),
+                 QUEUE, id="return a Queue when a deleted pod has a PVC"),
+    pytest.param(_deleted({"name": "v", "awsElasticBlockStore": {}}), QUEUE,
+                 id="return a Queue when a deleted pod has a inline migratable volume"),
+    pytest.param(_deleted(), QUEUE_SKIP,
+                 id="return a QueueSkip when a deleted pod doesn't have any volume"),
+    pytest.param(_deleted({"name": "v", "persistentVolumeClaim": {"claimName": "x"}},
+                          scheduled=False), QUEUE_SKIP,
+                 id="return a QueueSkip when a deleted pod is not scheduled."),
+])
+def test_is_schedulable_after_pod_deleted(deleted, want):
+    pod = claim_volume(make_pod().obj(), "csi-ebs.csi.aws.com-2")
+    assert NodeVolumeLimits().is_schedulable_after_pod_deleted(pod, deleted, None) == want
+
+
+def _ns_pod(namespace, *volumes, name="pod"):
+    p = make_pod(name, namespace).obj()
+    if volumes:
+        p["spec"]["volumes"] = list(volumes)
+    return p
+
+
+@pytest.mark.parametrize("pod, added, want", [
+    pytest.param(_ns_pod("ns1"), pvc("pvc", namespace="ns2"), QUEUE_SKIP,
+                 id="a pod isn't in the same namespace as an added PVC"),
+    pytest.param(_ns_pod("ns1", {"name": "v", "persistentVolumeClaim": {"claimName": "pvc1"}}),
+                 pvc("pvc1", namespace="ns1"), QUEUE,
+                 id="a pod is in the same namespace as an added PVC"),
+    pytest.param(_ns_pod("ns1", {"name": "ephemeral", "ephemeral": {}}, name="pod1"),
+                 pvc("pod1-ephemeral", namespace="ns1"), QUEUE,
+                 id="a pod has an ephemeral volume related to an added PVC"),
+    pytest.param(_ns_pod("ns1", {"name": "v", "persistentVolumeClaim": {"claimName": "pvc1"}}),
+                 pvc("pvc2", namespace="ns1"), QUEUE_SKIP,
+                 id="a pod doesn't have the same PVC as an added PVC"),
+    pytest.param(_ns_pod("ns1"), pvc("pvc2", namespace="ns1"), QUEUE_SKIP,
+                 id="a pod doesn't have any PVC attached"),
+])
+def test_is_schedulable_after_pvc_added(pod, added, want):
+    assert NodeVolumeLimits().is_schedulable_after_pvc_added(pod, None, added) == want
+
+
+def _csinode(count):
+    return {"kind": "CSINode", "metadata": {"name": "test-node"}, "spec": {"drivers": [
+        {"name": "ebs.csi.aws.com", "nodeID": "test-node", "allocatable": {"count": count}}]}}
+
+
+@pytest.mark.parametrize("old, new, want", [
+    pytest.param(_csinode(1), _csinode(2), QUEUE, id="limit raised, queue"),
+    pytest.param(_csinode(2), _csinode(1), QUEUE_SKIP, id="limit decreased, skip queueing"),
+    pytest.param(_csinode(1), _csinode(1), QUEUE_SKIP, id="limit unchanged, skip queueing"),
+])
+def test_is_schedulable_after_csi_node_updated(old, new, want):
+    assert NodeVolumeLimits().is_schedulable_after_csi_node_updated(make_pod().obj(), old,
+                                                                    new) == want

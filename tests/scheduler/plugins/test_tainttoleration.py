@@ -123,3 +123,47 @@ def test_untolerated_taint_returns_the_first_offending_taint():
 def test_count_intolerable_prefer_no_schedule():
     taints = [{"key": "a", "effect": PNS}, {"key": "b", "effect": PNS}, {"key": "c", "effect": "NoSchedule"}]
     assert count_intolerable_prefer_no_schedule(taints, [{"key": "a", "operator": "Exists"}]) == 1
+
+
+# -- queueing hints (taint_toleration_test.go TestIsSchedulableAfterNodeChange,
+#    Test_isSchedulableAfterPodTolerationChange; the wrong-object-type cases have no Python
+#    counterpart) ---------------------------------------------------------------------------
+from kubesim.scheduler.framework.events import QUEUE, QUEUE_SKIP  # noqa: E402
+
+
+def _tolerating_user2():
+    return make_pod("pod1").toleration("dedicated", "Equal", "user2", "NoSchedule").obj()
+
+
+def _tainted(*values):
+    w = make_node("nodeA")
+    for v in values:
+        w.taint("dedicated", v, "NoSchedule")
+    return w.obj()
+
+
+@pytest.mark.parametrize("old, new, want", [
+    pytest.param(None, _tainted("user1"), QUEUE_SKIP, id="skip-queue-on-untoleratedtaint-node-added"),
+    pytest.param(None, _tainted("user2"), QUEUE, id="queue-on-toleratedtaint-node-added"),
+    pytest.param(_tainted("user1"), _tainted("user1", "user3"), QUEUE_SKIP,
+                 id="skip-unrelated-change"),
+    pytest.param(_tainted("user1"), _tainted("user2"), QUEUE, id="queue-on-taint-change"),
+    # kubesim: the taint removed (kubectl taint nodes nodeA dedicated-)
+    pytest.param(_tainted("user1"), _tainted(), QUEUE, id="queue-on-taint-removed"),
+])
+def test_is_schedulable_after_node_change(old, new, want):
+    assert TaintToleration().is_schedulable_after_node_change(_tolerating_user2(), old, new) == want
+
+
+@pytest.mark.parametrize("pod, old, new, want", [
+    pytest.param(make_pod("pod-1", "ns-1").uid("uid0").obj(),
+                 make_pod("pod-2", "ns-1").uid("uid1").obj(),
+                 make_pod("pod-2", "ns-1").uid("uid1").toleration("foo", effect="NoSchedule").obj(),
+                 QUEUE_SKIP, id="skip-updates-other-pod"),
+    pytest.param(make_pod("pod-1", "ns-1").uid("uid0").obj(),
+                 make_pod("pod-1", "ns-1").uid("uid0").obj(),
+                 make_pod("pod-1", "ns-1").uid("uid0").toleration("foo", effect="NoSchedule").obj(),
+                 QUEUE, id="queue-on-toleration-added"),
+])
+def test_is_schedulable_after_pod_toleration_change(pod, old, new, want):
+    assert TaintToleration().is_schedulable_after_pod_toleration_change(pod, old, new) == want

@@ -260,3 +260,141 @@ def test_a_generic_ephemeral_volume_needs_the_claim_its_pod_controls(claim, want
     raw["spec"]["volumes"] = [{"name": "scratch", "ephemeral": {"volumeClaimTemplate": {"spec": {}}}}]
     _, s = plugin.pre_filter(CycleState(), PodInfo(raw), [NodeInfo(n) for n in NODES])
     assert (None if s is None else (s.code.name, s.message())) == want
+
+
+# -- queueing hints (volume_binding_test.go TestIsSchedulableAfterCSINodeChange,
+#    TestIsSchedulableAfterPersistentVolumeClaimChange, TestIsSchedulableAfterStorageClassChange,
+#    TestIsSchedulableAfterCSIStorageCapacityChange, TestIsSchedulableAfterCSIDriverChange) ---
+from kubesim.scheduler.framework.events import QUEUE, QUEUE_SKIP  # noqa: E402
+from kubesim.scheduler.plugins.volumebinding import (  # noqa: E402
+    MIGRATED_PLUGINS_ANNOTATION,
+)
+from kubesim.scheduler.plugins.volumebinding import VolumeBinding as _VB  # noqa: E402
+
+
+def _csinode(migrated=None):
+    md = {"name": "csinode-a"}
+    if migrated is not None:
+        md["annotations"] = {MIGRATED_PLUGINS_ANNOTATION: migrated}
+    return {"kind": "CSINode", "metadata": md}
+
+
+@pytest.mark.parametrize("old, new, want", [
+    pytest.param(None, _csinode(), QUEUE, id="CSINode is newly created"),
+    pytest.param(_csinode("test1"), _csinode("test1, test2"), QUEUE,
+                 id="CSINode's migrated-plugins annotations is added"),
+    pytest.param(_csinode("test1"), _csinode("test2"), QUEUE,
+                 id="CSINode's migrated-plugins annotation is updated"),
+    pytest.param(_csinode("test1"), _csinode("test1"), QUEUE_SKIP,
+                 id="CSINode is updated but migrated-plugins annotation gets unchanged"),
+])
+def test_is_schedulable_after_csi_node_change(old, new, want):
+    assert _VB().is_schedulable_after_csi_node_change(make_pod("pod-a").obj(), old, new) == want
+
+
+def _vb_pod(*volumes, namespace="default"):
+    p = make_pod("pod-a", namespace).obj()
+    p["spec"]["volumes"] = list(volumes)
+    return p
+
+
+def _pvc_vol(claim):
+    return {"name": claim, "persistentVolumeClaim": {"claimName": claim}}
+
+
+def _eph(name):
+    return {"name": name, "ephemeral": {"volumeClaimTemplate": {"spec": {}}}}
+
+
+@pytest.mark.parametrize("pod, new, want", [
+    pytest.param(_vb_pod({"name": "e", "emptyDir": {}}), pvc("pvc-b", "sc-a"), QUEUE_SKIP,
+                 id="pod has no pvc or ephemeral volumes"),
+    pytest.param(_vb_pod(_pvc_vol("pvc-a"), _pvc_vol("pvc-b"), namespace="ns-a"), pvc("pvc-b"),
+                 QUEUE_SKIP, id="pvc with the same name in a different namespace is modified"),
+    pytest.param(_vb_pod(_pvc_vol("pvc-a"), _pvc_vol("pvc-c")), pvc("pvc-b"), QUEUE_SKIP,
+                 id="pod has no pvc that is being modified"),
+    pytest.param(_vb_pod(_eph("ephemeral-a"), _eph("ephemeral-c")), pvc("pod-a-ephemeral-b"),
+                 QUEUE_SKIP, id="pod has no generic ephemeral volume that is being modified"),
+    pytest.param(_vb_pod(_pvc_vol("pvc-a"), _pvc_vol("pvc-b")), pvc("pvc-b"), QUEUE,
+                 id="pod has the pvc that is being modified"),
+    pytest.param(_vb_pod(_eph("ephemeral-a"), _eph("ephemeral-b")), pvc("pod-a-ephemeral-b"),
+                 QUEUE, id="pod has the generic ephemeral volume that is being modified"),
+])
+def test_is_schedulable_after_persistent_volume_claim_change(pod, new, want):
+    assert _VB().is_schedulable_after_persistent_volume_claim_change(pod, new, new) == want
+
+
+_TOPOLOGY = [{"matchLabelExpressions": [{"key": "kubernetes.io/hostname",
+                                         "values": ["node-a"]}]}]
+
+
+@pytest.mark.parametrize("old, new, want", [
+    pytest.param(None, sc("sc-a"), QUEUE, id="When a new StorageClass is created, it returns Queue"),
+    pytest.param(sc("sc-a"), sc("sc-a", topologies=_TOPOLOGY), QUEUE,
+                 id="When the AllowedTopologies are changed, it returns Queue"),
+    pytest.param(sc("sc-a"), sc("sc-a"), QUEUE_SKIP,
+                 id="When there are no changes to the StorageClass, it returns QueueSkip"),
+])
+def test_is_schedulable_after_storage_class_change(old, new, want):
+    assert _VB().is_schedulable_after_storage_class_change(make_pod().obj(), old, new) == want
+
+
+def _cap(capacity=None, maximum=None):
+    c = {"kind": "CSIStorageCapacity", "metadata": {"name": "cap-a"}}
+    if capacity is not None:
+        c["capacity"] = str(capacity)
+    if maximum is not None:
+        c["maximumVolumeSize"] = str(maximum)
+    return c
+
+
+@pytest.mark.parametrize("old, new, want", [
+    pytest.param(None, _cap(), QUEUE, id="When a new CSIStorageCapacity is created"),
+    pytest.param(_cap(), _cap(100), QUEUE, id="the volume limit is increase(Capacity set)"),
+    pytest.param(_cap(), _cap(maximum=100), QUEUE,
+                 id="the volume limit is increase(MaximumVolumeSize set)"),
+    pytest.param(_cap(50), _cap(100), QUEUE, id="the volume limit is increase(Capacity increase)"),
+    pytest.param(_cap(100, 50), _cap(100), QUEUE,
+                 id="the volume limit is increase(MaximumVolumeSize unset)"),
+    pytest.param(_cap(100, 50), _cap(100, 60), QUEUE,
+                 id="the volume limit is increase(MaximumVolumeSize increase)"),
+    pytest.param(_cap(100, 50), _cap(100, 50), QUEUE_SKIP,
+                 id="no changes to the CSIStorageCapacity"),
+    pytest.param(_cap(100), _cap(100), QUEUE_SKIP, id="the volume limit is equal(Capacity)"),
+    pytest.param(_cap(100, 50), _cap(50), QUEUE_SKIP,
+                 id="the volume limit is equal(MaximumVolumeSize unset)"),
+    pytest.param(_cap(100), _cap(90), QUEUE_SKIP, id="the volume limit is decrease(Capacity)"),
+])
+def test_is_schedulable_after_csi_storage_capacity_change(old, new, want):
+    got = _VB().is_schedulable_after_csi_storage_capacity_change(make_pod().obj(), old, new)
+    assert got == want
+
+
+def _driver(name, capacity=None):
+    d = {"kind": "CSIDriver", "metadata": {"name": name}, "spec": {}}
+    if capacity is not None:
+        d["spec"]["storageCapacity"] = capacity
+    return d
+
+
+def _csi_pod(driver=None):
+    p = make_pod("pod-a").obj()
+    if driver:
+        p["spec"]["volumes"] = [{"name": "v", "csi": {"driver": driver}}]
+    return p
+
+
+@pytest.mark.parametrize("pod, old, new, want", [
+    pytest.param(_csi_pod(), _driver("test1"), _driver("test1", True), QUEUE_SKIP,
+                 id="pod has no CSIDriver"),
+    pytest.param(_csi_pod("test1"), _driver("test2", True), _driver("test2", False), QUEUE_SKIP,
+                 id="driver name in pod and csidriver name are different"),
+    pytest.param(_csi_pod("test1"), _driver("test1"), _driver("test1"), QUEUE_SKIP,
+                 id="original StorageCapacity is nil"),
+    pytest.param(_csi_pod("test1"), _driver("test1", False), _driver("test1", False), QUEUE_SKIP,
+                 id="original StorageCapacity is false"),
+    pytest.param(_csi_pod("test1"), _driver("test1", True), _driver("test1", False), QUEUE,
+                 id="StorageCapacity changes from true to false"),
+])
+def test_is_schedulable_after_csi_driver_change(pod, old, new, want):
+    assert _VB().is_schedulable_after_csi_driver_change(pod, old, new) == want

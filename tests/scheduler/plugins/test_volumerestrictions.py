@@ -93,3 +93,56 @@ def test_a_missing_claim_is_unresolvable():
     plugin = VolumeRestrictions(handle=Store().handle())
     got = run_filter(plugin, claim_volume(make_pod("p").obj(), "nope"), make_node("node").obj())
     assert (got.code, got.reasons) == (Code.UnschedulableAndUnresolvable, ['persistentvolumeclaim "nope" not found'])
+
+
+# -- queueing hints (volume_restrictions_test.go Test_isSchedulableAfterPodDeleted and
+#    Test_isSchedulableAfterPersistentVolumeClaimChange) --------------------------------------
+from kubesim.scheduler.framework.events import QUEUE, QUEUE_SKIP  # noqa: E402
+
+
+@pytest.mark.parametrize("pod, deleted, want", [
+    pytest.param(with_volume("p", GCE_FOO), with_volume("e", GCE_FOO), QUEUE,
+                 id="queue-new-object-gcedisk-conflict"),
+    pytest.param(with_volume("p", GCE_FOO), with_volume("e", GCE_BAR), QUEUE_SKIP,
+                 id="skip-new-object-gcedisk-no-conflict"),
+    pytest.param(with_volume("p", EBS_FOO), with_volume("e", EBS_FOO), QUEUE,
+                 id="queue-new-object-awsdisk-conflict"),
+    pytest.param(with_volume("p", EBS_FOO), with_volume("e", EBS_BAR), QUEUE_SKIP,
+                 id="skip-new-object-awsdisk-no-conflict"),
+    pytest.param(with_volume("p", RBD_1), with_volume("e", RBD_1), QUEUE,
+                 id="queue-new-object-rbddisk-conflict"),
+    pytest.param(with_volume("p", RBD_1), with_volume("e", RBD_2), QUEUE_SKIP,
+                 id="skip-new-object-rbddisk-no-conflict"),
+    pytest.param(with_volume("p", ISCSI_A), with_volume("e", ISCSI_A), QUEUE,
+                 id="queue-new-object-iscsidisk-conflict"),
+    pytest.param(with_volume("p", ISCSI_A), with_volume("e", ISCSI_B), QUEUE_SKIP,
+                 id="skip-new-object-iscsidisk-no-conflict"),
+    pytest.param(claim_volume(make_pod("pod1").obj(), "claim-rwop"),
+                 claim_volume(make_pod("pod2").obj(), "claim-rwop"), QUEUE,
+                 id="queue-has-same-claim"),
+    pytest.param(claim_volume(make_pod("pod1").obj(), "claim-1-rwop"),
+                 claim_volume(make_pod("pod2").obj(), "claim-2-rwop"), QUEUE_SKIP,
+                 id="skip-no-same-claim"),
+])
+def test_is_schedulable_after_pod_deleted(pod, deleted, want):
+    assert VolumeRestrictions().is_schedulable_after_pod_deleted(pod, deleted, None) == want
+
+
+_ONE = claim_volume(make_pod("pod-with-one-pvc").node("node-1").obj(), "claim-with-rwx-1")
+_TWO = claim_volume(make_pod("pod-with-two-pvcs").node("node-1").obj(), "claim-with-rwx-1",
+                    "claim-with-rwx-2")
+_OTHER_NS = claim_volume(make_pod("pod-with-one-pvc", "kube-system").node("claim-with-rwx-2").obj(),
+                         "claim-with-rwx-1")
+_PVC1 = pvc("claim-with-rwx-1", modes=("ReadWriteMany",))
+_PVC2 = pvc("claim-with-rwx-2", modes=("ReadWriteMany",))
+
+
+@pytest.mark.parametrize("pod, new, want", [
+    pytest.param(_TWO, _PVC1, QUEUE, id="queue-new-object-pvc-belong-pod"),
+    pytest.param(_ONE, _PVC2, QUEUE_SKIP, id="skip-new-object-unused"),
+    pytest.param(_ONE, _PVC2, QUEUE_SKIP, id="skip-new-object-not-belong-pod"),
+    pytest.param(_OTHER_NS, _PVC1, QUEUE_SKIP, id="skip-new-object-namespace-not-equal-pod"),
+])
+def test_is_schedulable_after_persistent_volume_claim_added(pod, new, want):
+    got = VolumeRestrictions().is_schedulable_after_persistent_volume_claim_added(pod, None, new)
+    assert got == want

@@ -76,3 +76,73 @@ def test_volume_zone(claims, node_obj, want):
     if got not in (None, "skipped"):
         got = (got.code, got.reasons)
     assert got == want
+
+
+# -- queueing hints (volume_zone_test.go TestIsSchedulableAfterPersistentVolumeClaimAdded,
+#    TestIsSchedulableAfterStorageClassAdded, TestIsSchedulableAfterPersistentVolumeChange) ---
+from kubesim.scheduler.framework.events import QUEUE, QUEUE_SKIP  # noqa: E402
+
+
+def _with_claim(claim):
+    p = make_pod("pod_1").obj()
+    p["spec"]["volumes"] = [{"name": "v", "persistentVolumeClaim": {"claimName": claim}}]
+    return p
+
+
+def _claim(ns="default", volume="Vol_1"):
+    return {"kind": "PersistentVolumeClaim", "metadata": {"name": "PVC_1", "namespace": ns},
+            "spec": {"volumeName": volume}}
+
+
+@pytest.mark.parametrize("pod, old, new, want", [
+    pytest.param(make_pod("pod_1").obj(), None, _claim(), QUEUE_SKIP,
+                 id="pvc-was-added-but-pod-refers-no-pvc"),
+    pytest.param(_with_claim("PVC_2"), None, _claim(), QUEUE_SKIP,
+                 id="pvc-was-added-and-pod-was-bound-to-different-pvc"),
+    pytest.param(_with_claim("PVC_1"), None, _claim("ns1"), QUEUE_SKIP,
+                 id="pvc-was-added-and-pod-was-bound-to-pvc-but-different-ns"),
+    pytest.param(_with_claim("PVC_1"), None, _claim(), QUEUE,
+                 id="pvc-was-added-and-pod-was-bound-to-the-pvc"),
+    pytest.param(_with_claim("PVC_1"), _claim(volume=""), _claim(), QUEUE,
+                 id="pvc-was-updated-and-pod-was-bound-to-the-pvc"),
+    pytest.param(make_pod("pod_1").obj(), _claim(volume=""), _claim(), QUEUE_SKIP,
+                 id="pvc-was-updated-but-pod-refers-no-pvc"),
+])
+def test_is_schedulable_after_persistent_volume_claim_change(pod, old, new, want):
+    got = VolumeZone().is_schedulable_after_persistent_volume_claim_change(pod, old, new)
+    assert got == want
+
+
+@pytest.mark.parametrize("sc, want", [
+    pytest.param({"kind": "StorageClass", "metadata": {"name": "SC_1"}}, QUEUE_SKIP,
+                 id="sc-doesn't-have-volume-binding-mode"),
+    pytest.param({"kind": "StorageClass", "metadata": {"name": "SC_1"},
+                  "volumeBindingMode": "WaitForFirstConsumer"}, QUEUE,
+                 id="new-sc-is-wait-for-first-consumer-mode"),
+])
+def test_is_schedulable_after_storage_class_added(sc, want):
+    assert VolumeZone().is_schedulable_after_storage_class_added(_with_claim("PVC_1"), None,
+                                                                  sc) == want
+
+
+_BETA_ZONE = "failure-domain.beta.kubernetes.io/zone"
+_GA_ZONE = "topology.kubernetes.io/zone"
+
+
+def _pv(labels):
+    return {"kind": "PersistentVolume", "metadata": {"name": "Vol_1", "labels": labels}}
+
+
+@pytest.mark.parametrize("old, new, want", [
+    pytest.param(None, _pv({_BETA_ZONE: "us-west1-b"}), QUEUE, id="new-pv-was-added"),
+    pytest.param(_pv({_BETA_ZONE: "us-west1-a"}), _pv({_BETA_ZONE: "us-west1-b"}), QUEUE,
+                 id="pv-was-updated-and-changed-topology"),
+    pytest.param(_pv({_BETA_ZONE: "us-west1-a"}), _pv({_BETA_ZONE: "us-west1-a", _GA_ZONE: "zone"}),
+                 QUEUE, id="pv-was-updated-and-added-topology-label"),
+    pytest.param(_pv({_BETA_ZONE: "us-west1-a", _GA_ZONE: "zone"}),
+                 _pv({_BETA_ZONE: "us-west1-a", _GA_ZONE: "zone"}), QUEUE_SKIP,
+                 id="pv-was-updated-but-no-topology-is-changed"),
+])
+def test_is_schedulable_after_persistent_volume_change(old, new, want):
+    got = VolumeZone().is_schedulable_after_persistent_volume_change(_with_claim("PVC_1"), old, new)
+    assert got == want

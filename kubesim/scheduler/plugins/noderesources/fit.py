@@ -10,6 +10,11 @@ request exceeds allocatable - requested. The status is Unschedulable, or
 UnschedulableAndUnresolvable when some request exceeds the node's whole allocatable (preemption
 cannot help). PreScore/Score: the scoring strategy (LeastAllocated by default, MostAllocated,
 RequestedToCapacityRatio) over the configured resources with the non-zero request defaults.
+EventsToRegister (queueing hints on; InPlacePodVerticalScaling GA; DRAExtendedResource off): Pod
+Delete|UpdatePodScaleDown, Queue when a scheduled (or nominated) pod is deleted, or the pod itself
+or a scheduled pod lowers a request the pod makes (``isSchedulableAfterPodEvent``); Node
+Add|UpdateNodeAllocatable, Queue when the pod fits the node's allocatable alone and the node is
+new or raised an allocatable the pod requests (``isSchedulableAfterNodeChange``).
 Legacy names: PodFitsResources / LeastRequestedPriority (MostRequestedPriority,
 RequestedToCapacityRatioPriority).
 """
@@ -18,8 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (
+    EnqueueExtensions,
     FilterPlugin,
     Handle,
     PreFilterPlugin,
@@ -32,6 +39,7 @@ from kubesim.scheduler.framework.pod_resources import (
     MEMORY,
     PODS,
     is_extended_resource_name,
+    is_scalar_resource_name,
     pod_requests_ints,
 )
 from kubesim.scheduler.framework.status import Code, Status
@@ -138,6 +146,58 @@ def fits(pod: dict, node: NodeInfo) -> list[InsufficientResource]:
     return fits_request(compute_pod_resource_request(pod), node)
 
 
+def is_fit(pod: dict, node: dict | None) -> bool:
+    """``isFit``: the pod fits the node on its own (no pods on it)."""
+    if node is None:
+        return False
+    return not fits(pod, NodeInfo(node))
+
+
+def have_any_requested_resources_increased(pod: dict, old: dict, new: dict) -> bool:
+    """``haveAnyRequestedResourcesIncreased``: more pod slots, or more of a resource the pod
+    requests."""
+    req = compute_pod_resource_request(pod)
+    a, b = NodeInfo(old).allocatable, NodeInfo(new).allocatable
+    if b.allowed_pod_number > a.allowed_pod_number:
+        return True
+    if req.milli_cpu == 0 and req.memory == 0 and req.ephemeral_storage == 0 and not req.scalar:
+        return False
+    if (req.milli_cpu > 0 and b.milli_cpu > a.milli_cpu) or (
+            req.memory > 0 and b.memory > a.memory) or (
+            req.ephemeral_storage > 0 and b.ephemeral_storage > a.ephemeral_storage):
+        return True
+    return any(q != 0 and b.scalar.get(name, 0) > a.scalar.get(name, 0)
+               for name, q in req.scalar.items())
+
+
+def is_schedulable_after_pod_scale_down(target: dict, old: dict, new: dict) -> bool:
+    """``isSchedulableAfterPodScaleDown``: the target pod itself scaled down, or a scheduled pod
+    lowered a request of a resource the target requests."""
+    if (new.get("metadata") or {}).get("uid") == (target.get("metadata") or {}).get("uid"):
+        return True
+    if not (new.get("spec") or {}).get("nodeName"):
+        return False
+    before, after = Resource(), Resource()
+    before.set_max_ints(pod_requests_ints(old, use_status=True))
+    after.set_max_ints(pod_requests_ints(new, use_status=True))
+    for name, v in pod_requests_ints(target, use_status=True).items():
+        if v == 0:
+            continue
+        if name == CPU:
+            if before.milli_cpu > after.milli_cpu:
+                return True
+        elif name == MEMORY:
+            if before.memory > after.memory:
+                return True
+        elif name == EPHEMERAL_STORAGE:
+            if before.ephemeral_storage > after.ephemeral_storage:
+                return True
+        elif is_scalar_resource_name(name) and \
+                before.scalar.get(name, 0) > after.scalar.get(name, 0):
+            return True
+    return False
+
+
 def status_for(lacks: list[InsufficientResource]) -> Status | None:
     if not lacks:
         return None
@@ -199,7 +259,7 @@ def build_scorer(args: dict) -> ResourceAllocationScorer:
     return ResourceAllocationScorer(t, fn, resources, use_requested=False)
 
 
-class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
+class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions):
     name = NAME
 
     def __init__(self, args: dict | None = None, handle: Handle | None = None) -> None:
@@ -210,6 +270,34 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin):
         self.ignored_resources = frozenset(self.args.get("ignoredResources") or ())
         self.ignored_resource_groups = frozenset(self.args.get("ignoredResourceGroups") or ())
         self.scorer = build_scorer(self.args)
+
+    def events_to_register(self) -> list[ev.ClusterEventWithHint]:
+        return [
+            ev.ClusterEventWithHint(ev.ClusterEvent(ev.POD, ev.DELETE | ev.UPDATE_POD_SCALE_DOWN),
+                                    self.is_schedulable_after_pod_event),
+            ev.ClusterEventWithHint(
+                ev.ClusterEvent(ev.NODE, ev.ADD | ev.UPDATE_NODE_ALLOCATABLE),
+                self.is_schedulable_after_node_change),
+        ]
+
+    def is_schedulable_after_pod_event(self, pod: dict, old: dict | None,
+                                       new: dict | None) -> int:
+        if new is None:
+            assert old is not None
+            if not (old.get("spec") or {}).get("nodeName") and \
+                    not (old.get("status") or {}).get("nominatedNodeName"):
+                return ev.QUEUE_SKIP
+            return ev.QUEUE
+        return ev.QUEUE if is_schedulable_after_pod_scale_down(pod, old or {}, new) \
+            else ev.QUEUE_SKIP
+
+    def is_schedulable_after_node_change(self, pod: dict, old: dict | None, new: dict) -> int:
+        if not is_fit(pod, new):
+            return ev.QUEUE_SKIP
+        if old is None:
+            return ev.QUEUE
+        return ev.QUEUE if have_any_requested_resources_increased(pod, old, new) \
+            else ev.QUEUE_SKIP
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
         state.write(PRE_FILTER_STATE_KEY, pod_info_resource_request(pod))

@@ -12,6 +12,13 @@ v1.35 has NodeInclusionPolicyInPodTopologySpread (GA) and MatchLabelKeysInPodTop
 so the policies and matchLabelKeys always apply. A constraint whose labelSelector is ``{}`` counts
 no existing pod (``countPodsMatchSelector`` returns 0 for an empty selector), while AddPod/RemovePod
 and the self-match still see it match everything: that is v1.35 behaviour, reproduced on purpose.
+EventsToRegister (queueing hints on, plugin.go): Pod Add|UpdatePodLabel|UpdatePodToleration|Delete,
+Queue for a scheduled pod of the pod's namespace added or deleted with labels a hard
+constraint's selector matches, updated so that some selector's verdict on it changes, or the pod
+itself getting a toleration when a constraint honours taints (``isSchedulableAfterPodChange``);
+Node Add|Delete|UpdateNodeLabel|UpdateNodeTaint, Queue for a node carrying every constraint's
+topology key that is added or deleted, that gains or loses one of the keys, or that changes a
+key's value or its taints (``isSchedulableAfterNodeChange``).
 Legacy names: EvenPodsSpread / EvenPodsSpreadPriority.
 
 kubesim specifics: default constraints get the pod's Services and controllers through a
@@ -23,9 +30,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from kubesim.api.equality import semantic_equal
 from kubesim.api.selectors import LabelSelector, label_key_errors
+from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (
+    EnqueueExtensions,
     FilterPlugin,
     Handle,
     NodeScore,
@@ -39,12 +49,14 @@ from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.helper import default_selector
 from kubesim.scheduler.plugins.podtopologyspread.common import (
     DO_NOT_SCHEDULE,
+    HONOR,
     LABEL_HOSTNAME,
     LABEL_TOPOLOGY_ZONE,
     NAME,
     SCHEDULE_ANYWAY,
     Constraint,
     filter_constraints,
+    node_labels_match_spread_constraints,
 )
 from kubesim.scheduler.plugins.podtopologyspread.filtering import (
     PRE_FILTER_STATE_KEY,
@@ -148,9 +160,25 @@ def _aggregate(errs: list[str]) -> str:
     return errs[0] if len(errs) == 1 else "[" + ", ".join(errs) + "]"
 
 
+def _uid(obj: dict) -> str:
+    return (obj.get("metadata") or {}).get("uid") or ""
+
+
+def _labels(obj: dict) -> dict:
+    return (obj.get("metadata") or {}).get("labels") or {}
+
+
+def _involved_in_topology_spreading(incoming: dict, pod_with_spreading: dict) -> bool:
+    """``involvedInTopologySpreading``: the pod itself, or a scheduled pod of its namespace."""
+    return _uid(incoming) == _uid(pod_with_spreading) or (
+        bool((incoming.get("spec") or {}).get("nodeName"))
+        and (incoming.get("metadata") or {}).get("namespace")
+        == (pod_with_spreading.get("metadata") or {}).get("namespace"))
+
+
 # -- the plugin --------------------------------------------------------------------------------
 class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin,
-                        ScorePlugin):
+                        ScorePlugin, EnqueueExtensions):
     """The plugin. Default constraints need the pod's owners and services: pass
     ``default_selector(pod) -> LabelSelector`` or ``list_objects(kind, namespace)``; without
     either, ``handle.list_objects`` is used when the handle has it, else no default constraints
@@ -230,6 +258,66 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
         except ValueError as e:
             kind = "hard" if hard else "soft"
             raise ValueError(f"setting default {kind} topology spread constraints: {e}") from None
+
+    # -- EnqueueExtensions -------------------------------------------------------------------
+    def events_to_register(self) -> list[ev.ClusterEventWithHint]:
+        return [
+            ev.ClusterEventWithHint(
+                ev.ClusterEvent(ev.POD, ev.ADD | ev.UPDATE_POD_LABEL | ev.UPDATE_POD_TOLERATION
+                                | ev.DELETE),
+                self.is_schedulable_after_pod_change),
+            ev.ClusterEventWithHint(
+                ev.ClusterEvent(ev.NODE, ev.ADD | ev.DELETE | ev.UPDATE_NODE_LABEL
+                                | ev.UPDATE_NODE_TAINT),
+                self.is_schedulable_after_node_change),
+        ]
+
+    def _hard_constraints(self, pod: dict) -> list[Constraint]:
+        return self.constraints(None, PodInfo(pod), DO_NOT_SCHEDULE)
+
+    def is_schedulable_after_pod_change(self, pod: dict, old: dict | None,
+                                        new: dict | None) -> int:
+        if (new is not None and not _involved_in_topology_spreading(new, pod)) or \
+                (old is not None and not _involved_in_topology_spreading(old, pod)):
+            return ev.QUEUE_SKIP
+        constraints = self._hard_constraints(pod)
+        if new is not None and old is not None:
+            if _uid(pod) == _uid(new) and not semantic_equal(
+                    (new.get("spec") or {}).get("tolerations"),
+                    (old.get("spec") or {}).get("tolerations")) and any(
+                    c.node_taints_policy == HONOR for c in constraints):
+                return ev.QUEUE
+            old_labels, new_labels = _labels(old), _labels(new)
+            if new_labels == old_labels:
+                return ev.QUEUE_SKIP
+            for c in constraints:
+                if c.selector.matches(old_labels) != c.selector.matches(new_labels):
+                    return ev.QUEUE
+            return ev.QUEUE_SKIP
+        labels = _labels(new if new is not None else old)  # type: ignore[arg-type]
+        return ev.QUEUE if any(c.selector.matches(labels) for c in constraints) \
+            else ev.QUEUE_SKIP
+
+    def is_schedulable_after_node_change(self, pod: dict, old: dict | None,
+                                         new: dict | None) -> int:
+        constraints = self._hard_constraints(pod)
+        old_matching = old is not None and node_labels_match_spread_constraints(
+            _labels(old), constraints)
+        new_matching = new is not None and node_labels_match_spread_constraints(
+            _labels(new), constraints)
+        if old is not None and new is not None:
+            if old_matching != new_matching:
+                return ev.QUEUE
+            if new_matching and (
+                    any(_labels(old).get(c.topology_key) != _labels(new).get(c.topology_key)
+                        for c in constraints)
+                    or not semantic_equal((old.get("spec") or {}).get("taints"),
+                                          (new.get("spec") or {}).get("taints"))):
+                return ev.QUEUE
+            return ev.QUEUE_SKIP
+        if new is not None:
+            return ev.QUEUE if new_matching else ev.QUEUE_SKIP
+        return ev.QUEUE if old_matching else ev.QUEUE_SKIP
 
     # -- PreFilter ---------------------------------------------------------------------------
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):

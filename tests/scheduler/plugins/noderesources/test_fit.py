@@ -202,3 +202,76 @@ def test_args_validation(args, error):
     assert error in validate_args(args)
     with pytest.raises(ValueError):
         Fit(args)
+
+
+# -- queueing hints (fit_test.go Test_isSchedulableAfterPodChange with
+#    InPlacePodVerticalScaling enabled, as in v1.35, and Test_isSchedulableAfterNodeChange) ----
+from kubesim.scheduler.framework.events import QUEUE, QUEUE_SKIP  # noqa: E402
+
+
+def _p(name, node=None, uid=None, level=False, **req):
+    w = make_pod(name).uid(uid or name)
+    w.pod_requests(**req) if level else w.req(**req)
+    if node:
+        w.node(node)
+    return w.obj()
+
+
+@pytest.mark.parametrize("pod, old, new, want", [
+    pytest.param(_p("pod1", cpu="1"), _p("pod2", node="fake", cpu="1"), None, QUEUE,
+                 id="queue-on-other-pod-deleted"),
+    pytest.param(make_pod().obj(), make_pod().obj(), None, QUEUE_SKIP,
+                 id="skip-queue-on-unscheduled-pod-deleted"),
+    pytest.param(_p("pod1", uid="uid0", cpu="1"), _p("pod2", uid="uid1", cpu="2"),
+                 _p("pod2", uid="uid1", cpu="1"), QUEUE_SKIP,
+                 id="skip-queue-on-other-unscheduled-pod"),
+    pytest.param(_p("pod1", cpu="1"), _p("pod2", node="fake", memory="2"),
+                 _p("pod2", node="fake", memory="1"), QUEUE_SKIP,
+                 id="skip-queue-on-other-pod-unrelated-resource-scaled-down"),
+    pytest.param(_p("pod1", level=True, cpu="1"), _p("pod2", node="fake", level=True, memory="2"),
+                 _p("pod2", node="fake", level=True, memory="1"), QUEUE_SKIP,
+                 id="skip-queue-on-other-pod-unrelated-pod-level-resource-scaled-down"),
+    pytest.param(_p("pod1", cpu="1"), _p("pod2", node="fake", cpu="2"),
+                 _p("pod2", node="fake", cpu="1"), QUEUE,
+                 id="queue-on-other-pod-some-resource-scale-down"),
+    pytest.param(_p("pod1", level=True, cpu="1"), _p("pod2", node="fake", level=True, cpu="2"),
+                 _p("pod2", node="fake", level=True, cpu="1"), QUEUE,
+                 id="queue-on-other-pod-some-pod-level-resource-scale-down"),
+    pytest.param(_p("pod1", cpu="1"), _p("pod1", cpu="2"), _p("pod1", cpu="1"), QUEUE,
+                 id="queue-on-target-pod-some-resource-scale-down"),
+    pytest.param(_p("pod1", level=True, cpu="1"), _p("pod1", level=True, cpu="2"),
+                 _p("pod1", level=True, cpu="1"), QUEUE,
+                 id="queue-on-target-pod-some-pod-level-resource-scale-down"),
+    # kubesim: a deleted pod only nominated (preemption) held room on its node too
+    pytest.param(_p("pod1", cpu="1"), make_pod("pod2").nominated("fake").obj(), None, QUEUE,
+                 id="queue-on-nominated-pod-deleted"),
+])
+def test_is_schedulable_after_pod_event(pod, old, new, want):
+    assert Fit().is_schedulable_after_pod_event(pod, old, new) == want
+
+
+_POD_MEM2_A1 = make_pod().req({"memory": "2", EXT_A: "1"}).obj()
+
+
+@pytest.mark.parametrize("pod, old, new, want", [
+    pytest.param(make_pod().req(memory="2").obj(), None, make_node().capacity(memory="1").obj(), QUEUE_SKIP,
+                 id="skip-queue-on-node-add-without-sufficient-resources"),
+    pytest.param(make_pod().req({EXT_A: "1"}).obj(), None, make_node().capacity({EXT_B: "1"}).obj(),
+                 QUEUE_SKIP, id="skip-queue-on-node-add-without-required-resource-type"),
+    pytest.param(_POD_MEM2_A1, None, make_node().capacity({"memory": "4", EXT_A: "2"}).obj(), QUEUE,
+                 id="queue-on-node-add-with-sufficient-resources"),
+    pytest.param(_POD_MEM2_A1, make_node().capacity({"memory": "2", EXT_A: "2"}).obj(),
+                 make_node().capacity({"memory": "2", EXT_A: "1", EXT_B: "2"}).obj(), QUEUE_SKIP,
+                 id="skip-queue-on-node-unrelated-changes"),
+    pytest.param(_POD_MEM2_A1, make_node().capacity({"memory": "2", EXT_A: "1"}).obj(),
+                 make_node().capacity({"memory": "2", EXT_A: "2"}).obj(), QUEUE,
+                 id="queue-on-pod-requested-resources-increase"),
+    pytest.param(_POD_MEM2_A1, make_node().capacity({"memory": "4", EXT_A: "2"}).obj(),
+                 make_node().capacity({"memory": "1", EXT_A: "2"}).obj(), QUEUE_SKIP,
+                 id="skip-queue-on-node-changes-from-suitable-to-unsuitable"),
+    pytest.param(_POD_MEM2_A1, make_node().capacity({"memory": "1", EXT_A: "2"}).obj(),
+                 make_node().capacity({"memory": "4", EXT_A: "2"}).obj(), QUEUE,
+                 id="queue-on-node-changes-from-unsuitable-to-suitable"),
+])
+def test_is_schedulable_after_node_change(pod, old, new, want):
+    assert Fit().is_schedulable_after_node_change(pod, old, new) == want

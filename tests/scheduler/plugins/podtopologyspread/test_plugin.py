@@ -122,3 +122,124 @@ def test_the_runtime_runs_every_extension_point():
     # zone1 3, zone2 3 (w ln 4 = 1.39): raw 4.16 -> 4 everywhere -> normalized 100, weight 2
     assert table.normalized["PodTopologySpread"] == [100, 100, 100, 100]
     assert table.totals == [200, 200, 200, 200]
+
+
+# -- queueing hints (plugin_test.go Test_isSchedulableAfterNodeChange and
+#    Test_isSchedulableAfterPodChange, with ListDefaulting and no default constraints) -------
+from kubesim.scheduler.framework.events import QUEUE, QUEUE_SKIP  # noqa: E402
+
+from .builders import BAR, HONOR, IGNORE  # noqa: E402
+
+
+def _one():
+    return pod("p").uid("p").labels(foo="").spread(1, ZONE, HARD, FOO).obj()
+
+
+def _two():
+    return pod("p").uid("p").labels(foo="").spread(1, ZONE, HARD, FOO).spread(
+        1, NODE, HARD, FOO).obj()
+
+
+def _tainted(labels, key):
+    return node("node-a", labels, (key, "bbb", "NoSchedule"))
+
+
+@pytest.mark.parametrize("p, old, new, want", [
+    pytest.param(_one(), node("node-a", {ZONE: "zone1"}), node("node-a", {ZONE: "zone2"}), QUEUE,
+                 id="node updates label which matches topologyKey"),
+    pytest.param(_one(), node("node-a", {"foo": "bar1"}), node("node-a", {"foo": "bar2"}),
+                 QUEUE_SKIP,
+                 id="node that doesn't match topologySpreadConstraints updates non-related label"),
+    pytest.param(_two(), node("node-a", {ZONE: "zone1", NODE: "node1", "foo": "bar"}),
+                 node("node-a", {ZONE: "zone1", NODE: "node1"}), QUEUE_SKIP,
+                 id="node that match topologySpreadConstraints adds non-related label"),
+    pytest.param(_one(), None, node("node-a", {"foo": "bar"}), QUEUE_SKIP,
+                 id="create node with non-related labels"),
+    pytest.param(_one(), None, node("node-a", {ZONE: "zone1"}), QUEUE,
+                 id="create node with related labels"),
+    pytest.param(_one(), node("node-a", {"foo": "bar"}), None, QUEUE_SKIP,
+                 id="delete node with non-related labels"),
+    pytest.param(_one(), node("node-a", {ZONE: "zone1"}), None, QUEUE,
+                 id="delete node with related labels"),
+    pytest.param(_two(), None, node("node-a", {ZONE: "zone1"}), QUEUE_SKIP,
+                 id="add node with related labels that only match one of the constraints"),
+    pytest.param(_two(), None, node("node-a", {ZONE: "zone1", NODE: "node1"}), QUEUE,
+                 id="add node with related labels that match all topologySpreadConstraints"),
+    pytest.param(_two(), node("node-a", {ZONE: "zone1"}), node("node-a", {ZONE: "zone1"}),
+                 QUEUE_SKIP,
+                 id="update node with related labels that only match one of the constraints"),
+    pytest.param(_two(), node("node-a", {ZONE: "zone1", NODE: "node1"}),
+                 node("node-a", {ZONE: "zone1", NODE: "node2"}), QUEUE,
+                 id="update node with related labels that match all topologySpreadConstraints"),
+    pytest.param(_two(), _tainted({ZONE: "zone1", NODE: "node1"}, "aaa"),
+                 _tainted({ZONE: "zone1", NODE: "node1"}, "ccc"), QUEUE,
+                 id="update node with different taints that match all the constraints"),
+    pytest.param(_two(), _tainted({NODE: "node1"}, "aaa"), _tainted({NODE: "node1"}, "ccc"),
+                 QUEUE_SKIP,
+                 id="update node with different taints that only match one of the constraints"),
+])
+def test_is_schedulable_after_node_change(p, old, new, want):
+    pl, _ = setup([])
+    assert pl.is_schedulable_after_node_change(p, old, new) == want
+
+
+def _p2(node_name="fake-node", namespace="default", **kw):
+    w = pod("p2", namespace, **kw).uid("p2")
+    if node_name:
+        w.node(node_name)
+    return w.obj()
+
+
+def _multi(honor=None):
+    return pod("p").uid("p").labels(foo="").spread(1, ZONE, HARD, FOO, taints_policy=honor).spread(
+        1, NODE, HARD, BAR).obj()
+
+
+def _self(**kw):
+    w = pod("p").uid("p").labels(**kw)
+    return w
+
+
+@pytest.mark.parametrize("p, old, new, want", [
+    pytest.param(_one(), None, _p2(foo=""), QUEUE,
+                 id="add pod with labels match topologySpreadConstraints selector"),
+    pytest.param(_one(), None, _p2(None, foo=""), QUEUE_SKIP, id="add un-scheduled pod"),
+    pytest.param(_one(), _p2(None, bar=""), _p2(None, foo=""), QUEUE_SKIP,
+                 id="update un-scheduled pod"),
+    pytest.param(_one(), _p2(None, foo=""), None, QUEUE_SKIP, id="delete un-scheduled pod"),
+    pytest.param(_one(), None, _p2(namespace="fake-namespace", foo=""), QUEUE_SKIP,
+                 id="add pod with different namespace"),
+    pytest.param(_one(), None, _p2(bar=""), QUEUE_SKIP,
+                 id="add pod with labels don't match topologySpreadConstraints selector"),
+    pytest.param(_one(), _p2(foo=""), None, QUEUE,
+                 id="delete pod with labels that match topologySpreadConstraints selector"),
+    pytest.param(_one(), _p2(bar=""), None, QUEUE_SKIP,
+                 id="delete pod with labels that don't match topologySpreadConstraints selector"),
+    pytest.param(_one(), _p2(foo="", bar="bar1"), _p2(foo="", bar="bar2"), QUEUE_SKIP,
+                 id="update pod's non-related label"),
+    pytest.param(_one(), _p2(), _p2(foo=""), QUEUE,
+                 id="add pod's label that matches topologySpreadConstraints selector"),
+    pytest.param(_one(), _p2(foo=""), _p2(), QUEUE,
+                 id="delete pod label that matches topologySpreadConstraints selector"),
+    pytest.param(_one(), _p2(foo="foo1"), _p2(foo="foo2"), QUEUE_SKIP,
+                 id="change pod's label that matches topologySpreadConstraints selector"),
+    pytest.param(_multi(), _p2(foo=""), _p2(foo="", bar="bar2"), QUEUE,
+                 id="add pod's label that matches the selector with multi constraints"),
+    pytest.param(_multi(), _p2(foo=""), _p2(foo="", baz=""), QUEUE_SKIP,
+                 id="change pod's label that doesn't match the selector with multi constraints"),
+    pytest.param(_multi(), _p2(foo="", bar=""), _p2(foo="", bar="bar2"), QUEUE_SKIP,
+                 id="change pod's label that match the selector with multi constraints"),
+    pytest.param(_multi(HONOR), _self(foo="").obj(),
+                 _self(foo="").toleration("node.kubernetes.io/unschedulable").obj(), QUEUE,
+                 id="the pod has a NodeTaintsPolicy:Honor constraint and got a new toleration"),
+    pytest.param(_multi(IGNORE), _self(foo="").obj(),
+                 _self(foo="").toleration("node.kubernetes.io/unschedulable").obj(), QUEUE_SKIP,
+                 id="the pod has no NodeTaintsPolicy:Honor constraint and got a new toleration"),
+    pytest.param(_multi(IGNORE), _self().obj(), _self(foo="").obj(), QUEUE,
+                 id="the pod has got a new label matching the selector of the constraint"),
+    pytest.param(_multi(IGNORE), _self().obj(), _self(unrelated="").obj(), QUEUE_SKIP,
+                 id="the pod has got a new unrelated label"),
+])
+def test_is_schedulable_after_pod_change(p, old, new, want):
+    pl, _ = setup([])
+    assert pl.is_schedulable_after_pod_change(p, old, new) == want
