@@ -49,6 +49,12 @@ class Client(Protocol):
     def count(self, info: KindInfo) -> int:
         """How many objects of a kind exist (what ``cluster-info`` reports)."""
 
+    def watch(self, info: KindInfo, namespace: str | None, name: str | None = None,
+              label_selector: str | None = None, field_selector: str | None = None) -> Watch:
+        """WATCH from now: every later write to the objects of a kind that match (one ``name``,
+        or the selectors; ``namespace`` None: all namespaces), as the API server streams it.
+        Selectors are refused as ``list`` refuses them."""
+
     # -- writes ------------------------------------------------------------------------------
     def create(self, obj: dict, info: KindInfo | None = None, *, dry_run: bool = False) -> dict:
         """POST: admission, defaulting, validation, storage; the stored object. AlreadyExists,
@@ -116,6 +122,20 @@ class Client(Protocol):
 
     def set_kubelet(self, node: str, running: bool) -> bool:
         """Stop or start a node's kubelet; False when it already was so."""
+
+
+class WatchEvent(Protocol):
+    type: str  # ADDED | MODIFIED | DELETED
+    object: dict  # the object as written (for DELETED: as it was last)
+    at: float  # the simulated time of the write
+
+
+class Watch(Protocol):
+    def events(self) -> list[WatchEvent]:
+        """The events since the last call, in the order the writes were made."""
+
+    def stop(self) -> None:
+        """End the watch."""
 
 
 class Factory(Protocol):

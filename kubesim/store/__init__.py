@@ -75,6 +75,9 @@ class Store:
         self.wiped = False  # wipe() ran in this transaction (resourceVersions start again)
         self._committed: dict[Key, dict | None] = {}
         self.created_fresh = False
+        # kind -> callables told of every write of that kind, as it is made: (key, the object
+        # written, or None and the last body for a delete). What the API server's watch needs.
+        self._listeners: dict[str, list] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
     def open(self) -> Store:
@@ -387,6 +390,8 @@ class Store:
             self._sorted.pop(k[0], None)  # a new object, or a new body for one: list again
         by[(k[1], k[2])] = obj
         self._dirty[k] = obj
+        for listener in self._listeners.get(k[0], ()):
+            listener(k, obj, None)
         return obj
 
     def delete(self, kind: str, namespace: str, name: str) -> dict | None:
@@ -400,7 +405,20 @@ class Store:
         rv = self.next_resource_version()
         self._kind_written(kind, rv)
         self._gone[k] = (int(rv), old)
+        for listener in self._listeners.get(kind, ()):
+            listener(k, None, old)
         return old
+
+    def listen(self, kind: str, listener) -> None:
+        """Call ``listener(key, obj, old)`` on every later write of a ``kind`` object, as it is
+        made: ``obj`` the object written (the cache's own dict: copy what must be kept), or None
+        for a delete, with ``old`` the object as it was last."""
+        self._listeners.setdefault(kind, []).append(listener)
+
+    def unlisten(self, kind: str, listener) -> None:
+        listeners = self._listeners.get(kind) or []
+        if listener in listeners:
+            listeners.remove(listener)
 
     def wipe(self) -> None:
         """Delete every object and all metadata, in this transaction."""
