@@ -111,6 +111,8 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             result = L.sync_pod(pod, node, pods, now, ctx.record, memory=mem, config=config)
             md = pod["metadata"]
             if result.remove:
+                if result.status_changed:  # the status manager writes the final status, then deletes
+                    store.put(pod)
                 store.delete("Pod", md.get("namespace", ""), md["name"])
                 if not is_mirror_pod(pod):
                     memories.pop(key, None)
