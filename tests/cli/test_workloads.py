@@ -529,6 +529,22 @@ def test_a_background_delete_of_the_last_deployment_still_collects_its_pods(web)
     assert web("get pods").err == "No resources found in default namespace.\n"
 
 
+def test_a_foreground_deletion_waits_for_the_pods_grace_period(kubesim, tmp_path):
+    """The garbage collector deletes the dependents of an owner deleted in the foreground; a pod's
+    deletion is graceful whatever the policy, so the owner goes only after its pods' grace period."""
+    sleeper = ("      containers:\n      - name: c\n        image: busybox\n"
+               "        command: [\"sleep\", \"3600\"]\n")
+    apply(kubesim, tmp_path, deployment("slow", 2).split("      containers:")[0] + sleeper)
+    kubesim.ok("delete deployment slow --cascade=foreground --wait=false")
+    assert [line.split()[2] for line in kubesim.ok("get pods --no-headers").splitlines()] == ["Terminating"] * 2
+    assert kubesim("get deployment slow").code == 0
+    kubesim.ok("advance 29s")
+    assert kubesim("get deployment slow").code == 0
+    kubesim.ok("advance 1s")
+    assert kubesim("get deployment slow").code == 1
+    assert kubesim("get pods").err == "No resources found in default namespace.\n"
+
+
 @pytest.mark.parametrize("cascade, pods_left", [
     pytest.param("foreground", 0, id="foreground: the pods go first, then the Deployment"),
     pytest.param("orphan", 3, id="orphan: the Deployment goes, its ReplicaSet and pods stay"),
