@@ -513,10 +513,18 @@ def test_deprecated_dry_run_spellings_warn_as_kubectl_does(web, flag, line, repl
 
 @pytest.mark.parametrize("command, stderr", [
     ("scale deployment/web --replicas=5 --record=tRuE",
-     'error: invalid argument "tRuE" for "--record" flag: strconv.ParseBool: parsing "tRuE": invalid syntax\n'),
+     'error: invalid argument "tRuE" for "--record" flag: strconv.ParseBool: parsing "tRuE": invalid syntax\n'
+     "See 'kubesim scale --help' for usage.\n"),
     ("rollout status deployment/web --watch=bogus",
-     'error: invalid argument "bogus" for "-w, --watch" flag: strconv.ParseBool: parsing "bogus": invalid syntax\n'),
-], ids=["--record", "--watch"])
+     'error: invalid argument "bogus" for "-w, --watch" flag: strconv.ParseBool: parsing "bogus": invalid syntax\n'
+     "See 'kubesim rollout status --help' for usage.\n"),
+    ("set image deployment/web nginx=x --record=nope",
+     'error: invalid argument "nope" for "--record" flag: strconv.ParseBool: parsing "nope": invalid syntax\n'
+     "See 'kubesim set image --help' for usage.\n"),
+    ("describe deployment web --show-events=nope",
+     'error: invalid argument "nope" for "--show-events" flag: strconv.ParseBool: parsing "nope": invalid syntax\n'
+     "See 'kubesim describe --help' for usage.\n"),
+], ids=["--record", "--watch", "set image --record", "describe --show-events"])
 def test_bool_flags_take_strconv_parsebool_spellings_only(web, command, stderr):
     fails_cleanly(web, command, stderr)
 

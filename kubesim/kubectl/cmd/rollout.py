@@ -74,7 +74,7 @@ def _rollout_status(f, args, env, words) -> int:
     revision = args.revision or 0
     if revision < 0:
         raise UsageError(f"revision must be a positive integer: {revision}")
-    watch = bool_flag_value(args.watch, "-w, --watch") if args.watch is not None else True
+    watch = bool_flag_value(args.watch, "-w, --watch", "rollout status") if args.watch is not None else True
     with f.connect() as client:
         targets = resolve(client, f, args, words, True, args.filename, args.selector, single_type=True,
                           stdin=env.stdin)
