@@ -91,7 +91,7 @@ def test_delete_shows_terminating_until_the_grace_period_ends(kubesim, tmp_path)
     f.write_text(pod("slow", command=["sleep", "3600"]))  # sleep as PID 1 ignores SIGTERM
     kubesim.ok(f"apply -f {f}")
     kubesim.ok("advance 5s")
-    assert kubesim.ok("delete pod slow") == 'pod "slow" deleted from default namespace\n'
+    assert kubesim.ok("delete pod slow --wait=false") == 'pod "slow" deleted from default namespace\n'
     assert status(kubesim, "slow")[1] == "Terminating"
     kubesim.ok("advance 29s")
     assert status(kubesim, "slow")[1] == "Terminating"
