@@ -356,14 +356,17 @@ def test_restart_stamps_the_template_and_replaces_the_pods(web):
     assert web.ok("rollout history deployment/web").splitlines()[2:4] == ["1         <none>", "2         <none>"]
 
 
-def test_status_of_a_rollout_that_cannot_finish_waits_as_kubectl_would(kubesim, tmp_path):
+def test_status_of_a_rollout_that_cannot_finish_fails_at_its_progress_deadline(kubesim, tmp_path):
     extra = "      nodeSelector: {disk: none}\n"
     apply(kubesim, tmp_path, deployment("stuck", 2, extra))
     waiting = 'Waiting for deployment "stuck" rollout to finish: 0 of 2 updated replicas are available...\n'
-    r = kubesim("rollout status deployment/stuck")
-    assert (r.code, r.out, r.err) == (1, waiting, "error: timed out waiting for the condition\n")
     r = kubesim("rollout status deployment/stuck --watch=false")
     assert (r.code, r.out, r.err) == (0, waiting, "")
+    r = kubesim("rollout status deployment/stuck --timeout=1m")
+    assert (r.code, r.out, r.err) == (1, waiting, "error: timed out waiting for the condition\n")
+    # the Deployment controller marks it ProgressDeadlineExceeded 600s after it last progressed
+    r = kubesim("rollout status deployment/stuck")
+    assert (r.code, r.out, r.err) == (1, waiting, 'error: deployment "stuck" exceeded its progress deadline\n')
 
 
 def test_daemon_set_rollouts(workloads):
