@@ -62,9 +62,13 @@ def _globals(p: argparse.ArgumentParser, suppress: bool = False) -> None:
     g.add_argument("-n", "--namespace", default=d, help="namespace for this request")
     g.add_argument("-v", "--v", dest="verbosity", type=int, default=argparse.SUPPRESS if suppress else 0,
                    metavar="N", help="log level (0-10): klog lines on stderr")
+    g.add_argument("--request-timeout", default=d, metavar="DURATION",
+                   help="The length of time to wait before giving up on a single server request (simulated "
+                        "time; it ends a get --watch). Non-zero values should contain a corresponding time unit "
+                        "(e.g. 1s, 2m, 3h). A value of zero means don't timeout requests.")
 
 
-_GLOBAL_VALUE_FLAGS = ("--state", "-n", "--namespace", "-v", "--v")
+_GLOBAL_VALUE_FLAGS = ("--state", "-n", "--namespace", "-v", "--v", "--request-timeout")
 
 
 def find_verb(argv: list[str]) -> int | None:

@@ -151,6 +151,9 @@ class Factory(Protocol):
     def namespace(self) -> str:
         """The namespace of the request: -n, else ``default``."""
 
+    def request_timeout(self) -> float:
+        """``--request-timeout`` in seconds (0: none); kubectl's error for a bad value."""
+
     def connect(self, settle_first: bool = True, commit: bool = True):
         """A context manager yielding a Client for the command's requests. The command's writes
         are committed when the block ends without an error (not with ``commit`` False) and

@@ -58,6 +58,24 @@ def duration_flag(value: str, flag: str, command: str) -> float:
                          f"See 'kubesim {command} --help' for usage.") from None
 
 
+def request_timeout(value: str | None) -> float:
+    """``--request-timeout`` in seconds (0: none): client-go's clientcmd.ParseTimeout, a whole
+    number of seconds or a Go duration."""
+    from kubesim.api.gofmt import go_parse_int64
+    from kubesim.clock import parse_duration
+
+    if not value:
+        return 0.0
+    n = go_parse_int64(value)
+    if n is not None and n >= 0:
+        return float(n)
+    try:
+        return parse_duration(value, days=False)
+    except ValueError:
+        raise UsageError("Invalid timeout value. Timeout must be a single integer in seconds, or an integer "
+                         "followed by a corresponding time unit (e.g. 1s | 2m | 3h)") from None
+
+
 def bool_flag_value(value, flag: str, command: str | None = None) -> bool:
     """A pflag bool flag's value (None: not given): strconv.ParseBool, else pflag's error naming
     the flag as its help does (``"-w, --watch"``), with cobra's hint to ``command``'s help."""
