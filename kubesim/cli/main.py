@@ -130,6 +130,16 @@ def _split_dashdash(argv: list[str]) -> tuple[list[str], list[str]]:
     return argv, []
 
 
+def _explicit_defaults(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """pflag's flags with a no-option default (``--watch``, ``--dry-run``: argparse's
+    ``nargs="?"`` with a ``const``) take a value only as ``--flag=value``: a bare one is written
+    ``--flag=<default>`` so that argparse never takes the next word as its value
+    (``kubesim logs -f POD``, ``kubesim get -w pods``)."""
+    defaults = {s: str(a.const) for a in parser._actions if a.nargs == "?" and a.option_strings
+                and a.const is not None for s in a.option_strings}
+    return [f"{a}={defaults[a]}" if a in defaults else a for a in argv]
+
+
 def main(argv: list[str] | None = None, env: Environment | None = None) -> int:
     env = env or Environment()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -145,7 +155,7 @@ def main(argv: list[str] | None = None, env: Environment | None = None) -> int:
             raise UsageError("a command is required\nRun 'kubesim --help' for usage.")
         name = argv[i]
         parser = verb_parser(name)
-        args = parser.parse_intermixed_args(argv[:i] + argv[i + 1:])
+        args = parser.parse_intermixed_args(_explicit_defaults(parser, argv[:i] + argv[i + 1:]))
         args.verb = name
         args.after_dashdash = after
         from kubesim.cli.session import Factory

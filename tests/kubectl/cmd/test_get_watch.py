@@ -159,3 +159,9 @@ def test_bad_input_fails_as_kubectl_does_and_changes_nothing(kubesim, args, err)
     r = kubesim(f"get {args}")
     assert (r.code, r.out, r.err) == (1, "", err)
     assert snapshot(kubesim.state_dir) == before
+
+
+@pytest.mark.parametrize("flags", ["-w pods", "--watch pods", "pods --watch=true", "-w=true pods"])
+def test_a_bare_watch_flag_never_takes_the_next_word_as_its_value(rolling, flags):
+    """pflag's NoOptDefVal: ``-w`` alone is ``-w=true``, and ``pods`` stays the resource type."""
+    assert rolling.ok(f"get {flags} --request-timeout=4s") == "".join(ROLLING.splitlines(keepends=True)[:4])

@@ -155,3 +155,8 @@ def test_a_daemon_set_rollout_is_watched_too(kubesim):
     assert r.out == ('Waiting for daemon set "agent" rollout to finish: 0 of 2 updated pods are available...\n'
                      'daemon set "agent" successfully rolled out\n')
     assert kubesim.clock() == "2026-11-22T10:00:08Z"
+
+
+def test_watch_flag_before_the_resource(kubesim):
+    kubesim.apply(web())
+    assert kubesim.ok("rollout status -w deployment/web").endswith('deployment "web" successfully rolled out\n')
