@@ -60,9 +60,11 @@ class Waiter:
         self.deadline = None if timeout is None else self.started + max(timeout, 0.0)
         self.stops = 0
 
-    def until(self, condition: Callable[[], bool], poll: float | None = None) -> str:
+    def until(self, condition: Callable[[], bool], poll: float | None = None, every_poll: bool = False) -> str:
         """Check ``condition`` now, then after each moment the cluster changes (``poll``: at each
-        poll instant instead) until it holds, or the wait ends: DONE, TIMEOUT, STUCK or LIMIT."""
+        poll instant instead, skipping those that would see what the last one saw, unless
+        ``every_poll``: the condition does something each time, as printing why it is not yet
+        met) until it holds, or the wait ends: DONE, TIMEOUT, STUCK or LIMIT."""
         client = self.client
         if condition():
             return DONE
@@ -70,7 +72,9 @@ class Waiter:
         while True:
             due = client.next_due()
             now = client.now()
-            if due is not None and poll:
+            if poll and every_poll and (due is not None or self.deadline is not None):
+                due = poll_start + (math.floor((now - poll_start) / poll + _EPS) + 1) * poll  # the next poll
+            elif due is not None and poll:
                 due = grid_at_or_after(poll_start, poll, max(due, now + _EPS))
             if self.deadline is not None:
                 if due is None or due >= self.deadline - _EPS:

@@ -110,3 +110,24 @@ def test_giving_up_says_why_and_what_kubectl_would_do(outcome, text):
 @pytest.mark.parametrize("start, t, at", [(0, 0, 0), (0, 0.2, 1), (0, 1, 1), (0.5, 2.3, 2.5), (10, 3, 10)])
 def test_poll_instants(start, t, at):
     assert waiting.grid_at_or_after(start, 1.0, t) == at
+
+
+def test_a_poll_that_acts_each_time_visits_every_instant():
+    """logs -f prints why it cannot read the container yet at every try (consumeWithRetry)."""
+    client = FakeClient([2.3])
+    checked = []
+
+    def condition() -> bool:
+        checked.append(client.now())
+        return client.now() >= 2.3
+
+    assert waiting.Waiter(client, 20).until(condition, poll=1.0, every_poll=True) == waiting.DONE
+    assert checked == [0, 1, 2, 3]
+
+
+def test_a_poll_that_acts_each_time_still_ends_at_its_deadline():
+    client = FakeClient([])
+    checked = []
+    assert waiting.Waiter(client, 3).until(lambda: checked.append(client.now()), poll=1.0,
+                                           every_poll=True) == waiting.TIMEOUT
+    assert checked == [0, 1, 2] and client.now() == 3
