@@ -18,9 +18,10 @@ The loop ends when:
 - nothing is due any more, so nothing will ever change (:data:`STUCK`): a wait with a deadline
   lets the clock run to it and times out as kubectl would (the answer cannot change on the way);
   a wait without one (kubectl would wait forever, or for a week) stops at once;
-- a wait without a deadline has run :data:`UNBOUNDED_WAIT` of simulated time, or any wait has
-  stopped :data:`MAX_STOPS` times (:data:`LIMIT`): something keeps waking up (a container in
-  CrashLoopBackOff) yet the condition does not come.
+- a wait without a deadline would go past :data:`UNBOUNDED_WAIT` of simulated time (the next
+  wake-up is later than that), or any wait has stopped :data:`MAX_STOPS` times
+  (:data:`LIMIT`): something keeps waking up (a container in CrashLoopBackOff) yet the
+  condition does not come, or nothing happens for more than an hour.
 
 Upstream: the waits this stands in for are client-go's tools/watch ``UntilWithSync`` /
 ``UntilWithoutRetry`` (a condition on each watch event, ``wait.ErrorInterrupted`` at the
@@ -107,5 +108,5 @@ def gave_up(outcome: str, kubectl_would: str) -> str:
         return f"nothing in the cluster will change that (kubectl would {kubectl_would}; kubesim stops)"
     from kubesim.clock import format_duration
 
-    return (f"kubesim stopped waiting after {format_duration(UNBOUNDED_WAIT)} of simulated time (kubectl would "
-            f"{kubectl_would}; set --timeout)")
+    return (f"kubesim waits at most {format_duration(UNBOUNDED_WAIT)} of simulated time, through at most "
+            f"{MAX_STOPS} wake-ups (kubectl would {kubectl_would}; set --timeout)")

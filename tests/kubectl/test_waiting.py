@@ -100,8 +100,8 @@ def test_successive_waits_share_one_deadline():
 
 @pytest.mark.parametrize("outcome, text", [
     (waiting.STUCK, "nothing in the cluster will change that (kubectl would keep watching; kubesim stops)"),
-    (waiting.LIMIT, "kubesim stopped waiting after 1h0m0s of simulated time (kubectl would keep watching; set "
-                    "--timeout)"),
+    (waiting.LIMIT, "kubesim waits at most 1h0m0s of simulated time, through at most 1000 wake-ups (kubectl would "
+                    "keep watching; set --timeout)"),
 ])
 def test_giving_up_says_why_and_what_kubectl_would_do(outcome, text):
     assert waiting.gave_up(outcome, "keep watching") == text

@@ -12,7 +12,7 @@ after each event: columns keep the widest width they have had, RememberWidths).
 A real watch never ends. kubesim's runs on the simulated clock (``kubesim.kubectl.waiting``),
 each row aged at the moment of its event, and ends silently at ``--request-timeout`` (as
 kubectl's does, exit 0), or, saying so on stderr, when nothing in the cluster will change any
-more or after an hour of simulated time.
+more, or at most an hour of simulated time after it began.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def watch(f, args, env) -> int:
         from kubesim.clock import format_duration, format_time
 
         why = ("nothing in the cluster will change any more" if outcome == waiting.STUCK else
-               f"after {format_duration(waiting.UNBOUNDED_WAIT)} of simulated time")
+               f"as kubesim watches at most {format_duration(waiting.UNBOUNDED_WAIT)} of simulated time")
         hint = "" if outcome == waiting.STUCK else "; set --request-timeout"
         env.stderr.write(f"kubesim: the watch ends at {format_time(end)} (simulated time), {why} (kubectl would "
                          f"keep watching until interrupted{hint})\n")

@@ -128,7 +128,7 @@ def follow_log(client, ns: str, name: str, container: str, env, tail: int = -1, 
     from kubesim.clock import format_duration, format_time
 
     why = ("the container runs on and nothing in the cluster is due" if outcome == waiting.STUCK else
-           f"after {format_duration(waiting.UNBOUNDED_WAIT)} of simulated time")
+           f"as kubesim follows at most {format_duration(waiting.UNBOUNDED_WAIT)} of simulated time")
     return (f"kubesim: following ends at {format_time(client.now())} (simulated time), {why} (kubectl would keep "
             "following until interrupted; `kubesim advance` lets the log grow)")
 
