@@ -46,8 +46,12 @@ def add_flags(p):
     p.add_argument("-l", "--selector", default=None)
     p.add_argument("--revision", type=int, default=None, help="history/status: the revision to show or pin to")
     p.add_argument("--to-revision", type=int, default=None, help="undo: the revision to roll back to (0 = the last)")
-    p.add_argument("-w", "--watch", nargs="?", const="true", default=None, help="status: watch until done")
-    p.add_argument("--timeout", default=None, help="status: how long to wait")
+    p.add_argument("-w", "--watch", nargs="?", const="true", default=None, metavar="true|false",
+                   help="status: watch the status of the rollout until it's done (default true; on the simulated "
+                        "clock, in no wall time)")
+    p.add_argument("--timeout", default=None,
+                   help="status: the length of time (simulated) to wait before ending the watch, zero means never "
+                        "(kubesim then stops when nothing in the cluster will change the rollout any more)")
     p.add_argument("-o", "--output", default=None, help="name|yaml|json")
     p.add_argument("--field-manager", default="kubectl-rollout")
     add_dry_run(p)
