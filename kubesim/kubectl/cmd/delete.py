@@ -153,11 +153,16 @@ def wait_for_deletion(client, deleted: list[tuple], timeout: float) -> str | Non
     from kubesim.clock import format_duration
     from kubesim.kubectl import waiting
 
+    def gone_now(info, ns: str, name: str, uid) -> bool:
+        obj = client.find(info, ns, name)
+        return obj is None or (uid is not None and obj["metadata"].get("uid") != uid)
+
+    if all(gone_now(*d) for d in deleted):
+        return None  # removed at once (a force deletion, an object without finalizers): nothing to wait for
     waiter = waiting.Waiter(client, None if timeout == 0 else timeout)
     for info, ns, name, uid in deleted:
         def gone(info=info, ns=ns, name=name, uid=uid) -> bool:
-            obj = client.find(info, ns, name)
-            return obj is None or (uid is not None and obj["metadata"].get("uid") != uid)
+            return gone_now(info, ns, name, uid)
 
         if timeout < 0:  # a deadline already passed: one look, then kubectl's timeout
             outcome = waiting.DONE if gone() else waiting.TIMEOUT
