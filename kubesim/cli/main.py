@@ -62,9 +62,13 @@ def _globals(p: argparse.ArgumentParser, suppress: bool = False) -> None:
     g.add_argument("-n", "--namespace", default=d, help="namespace for this request")
     g.add_argument("-v", "--v", dest="verbosity", type=int, default=argparse.SUPPRESS if suppress else 0,
                    metavar="N", help="log level (0-10): klog lines on stderr")
+    g.add_argument("--request-timeout", default=d, metavar="DURATION",
+                   help="The length of time to wait before giving up on a single server request (simulated "
+                        "time; it ends a get --watch). Non-zero values should contain a corresponding time unit "
+                        "(e.g. 1s, 2m, 3h). A value of zero means don't timeout requests.")
 
 
-_GLOBAL_VALUE_FLAGS = ("--state", "-n", "--namespace", "-v", "--v")
+_GLOBAL_VALUE_FLAGS = ("--state", "-n", "--namespace", "-v", "--v", "--request-timeout")
 
 
 def find_verb(argv: list[str]) -> int | None:
@@ -126,6 +130,16 @@ def _split_dashdash(argv: list[str]) -> tuple[list[str], list[str]]:
     return argv, []
 
 
+def _explicit_defaults(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """pflag's flags with a no-option default (``--watch``, ``--dry-run``: argparse's
+    ``nargs="?"`` with a ``const``) take a value only as ``--flag=value``: a bare one is written
+    ``--flag=<default>`` so that argparse never takes the next word as its value
+    (``kubesim logs -f POD``, ``kubesim get -w pods``)."""
+    defaults = {s: str(a.const) for a in parser._actions if a.nargs == "?" and a.option_strings
+                and a.const is not None for s in a.option_strings}
+    return [f"{a}={defaults[a]}" if a in defaults else a for a in argv]
+
+
 def main(argv: list[str] | None = None, env: Environment | None = None) -> int:
     env = env or Environment()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -141,7 +155,7 @@ def main(argv: list[str] | None = None, env: Environment | None = None) -> int:
             raise UsageError("a command is required\nRun 'kubesim --help' for usage.")
         name = argv[i]
         parser = verb_parser(name)
-        args = parser.parse_intermixed_args(argv[:i] + argv[i + 1:])
+        args = parser.parse_intermixed_args(_explicit_defaults(parser, argv[:i] + argv[i + 1:]))
         args.verb = name
         args.after_dashdash = after
         from kubesim.cli.session import Factory

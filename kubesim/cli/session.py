@@ -25,6 +25,11 @@ class Factory:
     def namespace(self) -> str:
         return self.namespace_flag or "default"
 
+    def request_timeout(self) -> float:
+        from kubesim.kubectl.cmd.util import request_timeout
+
+        return request_timeout(getattr(self.args, "request_timeout", None))
+
     def session_options(self):
         from kubesim.controlplane.session import Options
 
@@ -34,4 +39,5 @@ class Factory:
     def connect(self, settle_first: bool = True, commit: bool = True):
         from kubesim.controlplane.session import session
 
+        self.request_timeout()  # a bad value fails before any request, as kubectl's client config does
         return session(self.session_options(), settle_first=settle_first, commit=commit)

@@ -49,6 +49,7 @@ VERBS: dict[str, Verb] = {
     "patch": Verb("Update fields of a resource", _K + "patch"),
     "replace": Verb("Replace a resource by file name or stdin", _K + "replace"),
     "edit": Verb("Edit a resource on the server (through $EDITOR)", _K + "edit"),
+    "wait": Verb("Wait for a specific condition on one or many resources (on the simulated clock)", _K + "wait"),
 }
 
 

@@ -62,6 +62,12 @@ class LocalClient:
     def count(self, info: KindInfo) -> int:
         return self.cluster.store.count(info.kind)
 
+    def watch(self, info: KindInfo, namespace: str | None, name: str | None = None,
+              label_selector: str | None = None, field_selector: str | None = None):
+        from kubesim.apiserver.watch import Watch
+
+        return Watch(self.cluster, info, namespace, name, label_selector, field_selector)
+
     # -- writes ----------------------------------------------------------------------------
     def create(self, obj: dict, info: KindInfo | None = None, *, dry_run: bool = False) -> dict:
         return objects.create_object(self.cluster, obj, info)

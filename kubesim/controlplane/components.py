@@ -467,9 +467,15 @@ def apply_changes(cluster: Cluster, changes, wake_at=None) -> bool:
         stored = store.get(kind, ns, name_)
         if stored is None:
             return
-        # a controller's Foreground or Orphan delete marks the object, whatever its kind, and
-        # the garbage collector finishes it; a Background one is the API server's usual delete
-        # (a grace period of 0 removes a pod at once, even one already terminating)
+        # a controller's Foreground or Orphan delete marks the object, and the garbage collector
+        # finishes it; a Background one is the API server's usual delete. A pod's deletion is
+        # graceful whatever the policy (the registry's BeforeDelete comes first): it terminates
+        # for its grace period, and an owner deleted in the foreground waits for that (a grace
+        # period of 0 removes a pod at once, even one already terminating).
+        if kind == "Pod":
+            objects.delete_object(cluster, kinds.by_kind(kind), ns, name_, grace_seconds=grace_seconds,
+                                  force=grace_seconds == 0, propagation=propagation)
+            return
         marked = objects.begin_deletion(stored, propagation, cluster.now())
         if marked is not None:
             store.put(marked)

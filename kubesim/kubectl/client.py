@@ -49,6 +49,12 @@ class Client(Protocol):
     def count(self, info: KindInfo) -> int:
         """How many objects of a kind exist (what ``cluster-info`` reports)."""
 
+    def watch(self, info: KindInfo, namespace: str | None, name: str | None = None,
+              label_selector: str | None = None, field_selector: str | None = None) -> Watch:
+        """WATCH from now: every later write to the objects of a kind that match (one ``name``,
+        or the selectors; ``namespace`` None: all namespaces), as the API server streams it.
+        Selectors are refused as ``list`` refuses them."""
+
     # -- writes ------------------------------------------------------------------------------
     def create(self, obj: dict, info: KindInfo | None = None, *, dry_run: bool = False) -> dict:
         """POST: admission, defaulting, validation, storage; the stored object. AlreadyExists,
@@ -118,6 +124,20 @@ class Client(Protocol):
         """Stop or start a node's kubelet; False when it already was so."""
 
 
+class WatchEvent(Protocol):
+    type: str  # ADDED | MODIFIED | DELETED
+    object: dict  # the object as written (for DELETED: as it was last)
+    at: float  # the simulated time of the write
+
+
+class Watch(Protocol):
+    def events(self) -> list[WatchEvent]:
+        """The events since the last call, in the order the writes were made."""
+
+    def stop(self) -> None:
+        """End the watch."""
+
+
 class Factory(Protocol):
     """What a command gets from the command line besides its flags (kubectl's cmdutil.Factory):
     the namespace and a way to reach the API server."""
@@ -130,6 +150,9 @@ class Factory(Protocol):
 
     def namespace(self) -> str:
         """The namespace of the request: -n, else ``default``."""
+
+    def request_timeout(self) -> float:
+        """``--request-timeout`` in seconds (0: none); kubectl's error for a bad value."""
 
     def connect(self, settle_first: bool = True, commit: bool = True):
         """A context manager yielding a Client for the command's requests. The command's writes

@@ -3,18 +3,20 @@ and deletions that follow, with their retries and waits on the simulated clock.
 
 Upstream: staging/src/k8s.io/kubectl/pkg/drain/{drain.go, filters.go, cordon.go}
 (GetPodsForDeletion and its filters, in upstream's order: skip-deleted, DaemonSet, mirror, local
-storage, unreplicated; evictPods, deletePods, waitForDelete).
+storage, unreplicated; evictPods, deletePods, waitForDelete). Evictions retried and polls run
+side by side for many pods, so drain keeps its own schedule; it moves the clock with the same
+client calls as ``kubesim.kubectl.waiting`` and shares its poll grid and its bound.
 """
 
 from __future__ import annotations
 
 import copy
-import math
 from dataclasses import dataclass, field
 
 from kubesim.api import kinds
 from kubesim.api.pods import is_mirror_pod
 from kubesim.errors import NotFound, StatusError, TooManyRequests, UsageError
+from kubesim.kubectl import waiting
 
 DAEMONSET_FATAL = "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)"
 DAEMONSET_WARNING = "ignoring DaemonSet-managed Pods"
@@ -176,7 +178,7 @@ def cordon(client, node: dict, unschedulable: bool) -> bool:
 
 RETRY_INTERVAL = 5.0
 POLL_INTERVAL = 1.0
-UNBOUNDED_WAIT = 3600.0
+UNBOUNDED_WAIT = waiting.UNBOUNDED_WAIT  # the waiting verbs' bound, shared
 _EPS = 1e-6
 
 
@@ -203,7 +205,7 @@ def _gone(client, run: _PodRun) -> bool:
 
 def _grid_at_or_after(start: float, t: float) -> float:
     """The first poll instant (start + k seconds) at or after ``t``."""
-    return start + max(math.ceil((t - start) / POLL_INTERVAL - _EPS), 0) * POLL_INTERVAL
+    return waiting.grid_at_or_after(start, POLL_INTERVAL, t)
 
 
 def drain_pods(client, pods: list[dict], *, grace_period: int = -1, timeout: float = 0.0,

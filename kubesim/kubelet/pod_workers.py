@@ -84,6 +84,7 @@ class SyncResult(NamedTuple):
     changed: bool
     next_wake: float | None
     remove: bool = False
+    status_changed: bool = False  # the pod's status differs from what it was before the sync
 
 
 def memory_key(pod: dict) -> str:
@@ -360,7 +361,7 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
     wake = None if remove else worker.next_wake_time()
     if wake is not None and wake <= now + EPS:
         wake = now  # the step budget ran out: come back at once
-    return SyncResult(before != after or fresh or remove, wake, remove)
+    return SyncResult(before != after or fresh or remove, wake, remove, before != after)
 
 
 def _user_inputs(pod: dict) -> dict:

@@ -68,7 +68,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
         for name, (wake, waiting) in index.items():
             if waiting or (wake is not None and wake <= now):
                 visit.add(name)
-            elif wake is not None:
+            elif wake is not None and name not in visit:  # a visited node's pods ask for themselves
                 ctx.wake_at(wake)
     nodes = {n["metadata"]["name"]: n for n in store.list("Node")} if visit is None else \
         {name: n for name in visit if (n := store.get("Node", "", name)) is not None}
@@ -87,7 +87,11 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
     for node_name in sorted(by_node):
         node = nodes.get(node_name)
         if node is None or kubelet_stopped(node):
-            continue  # a pod bound to a missing node stays Pending; a stopped kubelet does nothing
+            # a pod bound to a missing node stays Pending; a stopped kubelet does nothing, and
+            # wakes for nothing (``node start`` writes the Node, which brings it back here)
+            if node is not None:
+                index.pop(node_name, None)
+            continue
         meta_key = MEMORY_META.format(node=node_name)
         memories = dict(store.meta(meta_key) or {})
         mem_changed = False
@@ -123,6 +127,8 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 mem_changed = changed = True
                 continue
             if result.remove:
+                if result.status_changed:  # the status manager writes the final status, then deletes
+                    store.put(pod)
                 store.delete("Pod", md.get("namespace", ""), md["name"])
                 if not is_mirror_pod(pod):
                     memories.pop(key, None)

@@ -144,6 +144,12 @@ def _cell(values: list[list[Any]]) -> str:
     return ",".join(texts)
 
 
+def row(parsers: list, obj: dict) -> list[str]:
+    """One object's cells, for the parsed column expressions (a watch prints one row at a time).
+    Raises :class:`jsonpath.JSONPathError` as :func:`render` does."""
+    return [_cell(parser.find_results(obj)) for parser in parsers]
+
+
 def render(columns: list[tuple[str, str]], objects: list[dict], no_headers: bool = False) -> str:
     """What kubectl prints for ``objects`` (a list's items, or the one object) with these columns.
 

@@ -32,7 +32,7 @@ _CELL_END = re.compile("([\t\v\n\f])")
 
 
 def tabwrite(text: str, minwidth: int = 0, tabwidth: int = 8, padding: int = 1,
-             remember_widths: bool = False) -> str:
+             remember_widths: bool = False, remembered: list[int] | None = None) -> str:
     """Lay out ``text`` exactly as Go's ``text/tabwriter`` does with pad char ``' '`` and flags 0
     (kubectl describe), or, with ``remember_widths``, as ``github.com/liggitt/tabwriter`` with its
     ``RememberWidths`` flag (kubectl get: see :func:`table_tabwrite`).
@@ -42,11 +42,13 @@ def tabwrite(text: str, minwidth: int = 0, tabwidth: int = 8, padding: int = 1,
     only for the run of consecutive lines that have a cell in it; the text after a line's last
     tab is never padded; widths count code points. A form feed, or a line of one cell, flushes:
     later lines start new column blocks, which with ``remember_widths`` keep the widest width each
-    column had before.
+    column had before. ``remembered`` carries those widths from one call to the next, as one
+    writer flushed several times does (``kubectl get -w`` flushes after each event).
     """
     del tabwidth  # only used by Go when padding with tabs
     out: list[str] = []
-    remembered: list[int] | None = [] if remember_widths else None
+    if remembered is None and remember_widths:
+        remembered = []
     lines: list[list[str]] = [[]]
     parts = _CELL_END.split(text)
     for i in range(1, len(parts), 2):
@@ -106,15 +108,17 @@ def _tab_write_lines(lines: list[list[str]], line0: int, line1: int, widths: lis
             out.append("\n")
 
 
-def table_tabwrite(text: str) -> str:
+def table_tabwrite(text: str, remembered: list[int] | None = None) -> str:
     """The writer kubectl get prints tables and custom columns through: cli-runtime's
-    ``printers.GetNewTabWriter``, liggitt/tabwriter(6, 4, 3, ' ', RememberWidths)."""
-    return tabwrite(text, TABLE_MINWIDTH, TABLE_TABWIDTH, TABLE_PADDING, remember_widths=True)
+    ``printers.GetNewTabWriter``, liggitt/tabwriter(6, 4, 3, ' ', RememberWidths); pass the same
+    ``remembered`` list to each flush of one writer."""
+    return tabwrite(text, TABLE_MINWIDTH, TABLE_TABWIDTH, TABLE_PADDING, remember_widths=True,
+                    remembered=remembered)
 
 
-def format_cells(rows: list[list[str]]) -> str:
+def format_cells(rows: list[list[str]], remembered: list[int] | None = None) -> str:
     """kubectl get's layout of header + rows (:func:`table_tabwrite`), one newline per row."""
     if not rows:
         return ""
     text = "".join("\t".join(_cut_cell(str(c)) for c in row) + "\n" for row in rows)
-    return table_tabwrite(text)
+    return table_tabwrite(text, remembered)

@@ -76,6 +76,9 @@ class Store:
         self._committed: dict[Key, dict | None] = {}
         self._writes: list[Key] = []  # every put and delete of this transaction, in order
         self.created_fresh = False
+        # kind -> callables told of every write of that kind, as it is made: (key, the object
+        # written, or None and the last body for a delete). What the API server's watch needs.
+        self._listeners: dict[str, list] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
     def open(self) -> Store:
@@ -425,6 +428,8 @@ class Store:
         by[(k[1], k[2])] = obj
         self._dirty[k] = obj
         self._writes.append(k)
+        for listener in self._listeners.get(k[0], ()):
+            listener(k, obj, None)
         return obj
 
     def delete(self, kind: str, namespace: str, name: str) -> dict | None:
@@ -439,7 +444,20 @@ class Store:
         self._kind_written(kind, rv)
         self._gone[k] = (int(rv), old)
         self._writes.append(k)
+        for listener in self._listeners.get(kind, ()):
+            listener(k, None, old)
         return old
+
+    def listen(self, kind: str, listener) -> None:
+        """Call ``listener(key, obj, old)`` on every later write of a ``kind`` object, as it is
+        made: ``obj`` the object written (the cache's own dict: copy what must be kept), or None
+        for a delete, with ``old`` the object as it was last."""
+        self._listeners.setdefault(kind, []).append(listener)
+
+    def unlisten(self, kind: str, listener) -> None:
+        listeners = self._listeners.get(kind) or []
+        if listener in listeners:
+            listeners.remove(listener)
 
     def wipe(self) -> None:
         """Delete every object and all metadata, in this transaction."""

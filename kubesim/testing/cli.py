@@ -39,6 +39,15 @@ class Harness:
         assert r.code == 0, f"{command!r} failed ({r.code}): {r.err}"
         return r.out
 
+    def apply(self, manifest: str) -> str:
+        """``apply -f -`` of a manifest's text."""
+        return self.ok("apply -f -", stdin=manifest)
+
+    def clock(self) -> str:
+        """The simulated time, as ``cluster info`` prints it (RFC 3339)."""
+        info = self.ok("cluster info").splitlines()
+        return next(line.split()[2] for line in info if line.startswith("simulated time:"))
+
 
 def snapshot(state_dir) -> list:
     """Every stored row (objects and metadata), to check that a failed command changed nothing."""

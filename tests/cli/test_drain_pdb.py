@@ -305,7 +305,7 @@ def test_skip_wait_for_delete_timeout_passes_over_pods_a_dead_kubelet_never_remo
     rest.BeforeDelete leaves a pending graceful deletion alone, so the pod stays Terminating."""
     apply(kubesim, tmp_path, stuck_pod())
     kubesim.ok("node stop node01")
-    kubesim.ok("delete pod stuck")  # deletionTimestamp 10:00:05, never confirmed
+    kubesim.ok("delete pod stuck --wait=false")  # deletionTimestamp 10:00:05, never confirmed
     kubesim.ok(f"advance {age}")
     r = kubesim(f"drain node01 {flags}")
     assert (r.code, r.err, r.out) == (0, err, out)

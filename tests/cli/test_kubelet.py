@@ -102,7 +102,7 @@ def test_delete_shows_terminating_until_the_grace_period_ends(kubesim, tmp_path)
     f.write_text(pod("slow", command=["sleep", "3600"]))  # sleep as PID 1 ignores SIGTERM
     kubesim.ok(f"apply -f {f}")
     kubesim.ok("advance 5s")
-    assert kubesim.ok("delete pod slow") == 'pod "slow" deleted from default namespace\n'
+    assert kubesim.ok("delete pod slow --wait=false") == 'pod "slow" deleted from default namespace\n'
     assert status(kubesim, "slow")[1] == "Terminating"
     kubesim.ok("advance 29s")
     assert status(kubesim, "slow")[1] == "Terminating"
@@ -177,3 +177,21 @@ def test_a_manually_scheduled_pod_that_does_not_fit_is_rejected_by_the_kubelet(k
     assert (p["status"]["phase"], p["status"]["reason"]) == ("Failed", "OutOfcpu")
     assert p["status"]["message"].startswith("Pod was rejected: Node didn't have enough resource: cpu, requested: 8000")
     assert status(kubesim, "greedy")[1] == "OutOfcpu"
+
+
+def test_a_stopped_kubelet_asks_to_be_woken_for_nothing(kubesim, tmp_path):
+    """Its pods' next steps (here a container ending at 11:00) wait until it starts again: only
+    the node lifecycle controller and the taint eviction have anything due (NotReady at 40s,
+    the pod evicted 5 minutes later)."""
+    from kubesim.controlplane.session import Options, session
+
+    f = tmp_path / "s.yaml"
+    f.write_text(pod("slow", command=["sleep", "3600"]))
+    kubesim.ok(f"apply -f {f}")
+    kubesim.ok("node stop node01")
+    kubesim.ok("advance 10m")
+    with session(Options(kubesim.state_dir, kubesim.vars), commit=False) as client:
+        assert client.next_due() is None
+    kubesim.ok("node start node01")
+    with session(Options(kubesim.state_dir, kubesim.vars), commit=False) as client:
+        assert client.next_due() is not None  # started again: its pods' wakes are back

@@ -43,12 +43,22 @@ def test_the_quarantine_starts_at_the_first_tick_that_sees_the_pod(kubesim):
 def test_deleting_such_a_pod_leaves_it_terminating_until_podgc_removes_it(kubesim):
     kubesim.ok("advance 5s")
     kubesim.ok("apply -f -", pod("ghost", "nowhere"))
-    kubesim.ok("delete pod ghost")
+    kubesim.ok("delete pod ghost --wait=false")
     assert status(kubesim, "ghost") == "Terminating"  # no kubelet will ever confirm it
     kubesim.ok("advance 54s")  # past its grace period, still there
     assert status(kubesim, "ghost") == "Terminating"
     kubesim.ok("advance 1s")
     assert status(kubesim, "ghost") is None
+
+
+def test_a_waiting_delete_of_such_a_pod_returns_when_podgc_removes_it(kubesim):
+    kubesim.ok("advance 5s")
+    kubesim.ok("apply -f -", pod("ghost", "nowhere"))
+    # kubectl's delete waits (--wait=true) until the pod is gone: PodGC's tick at 10:01:00
+    assert kubesim.ok("delete pod ghost") == 'pod "ghost" deleted from default namespace\n'
+    assert status(kubesim, "ghost") is None
+    r = kubesim("delete pod ghost --timeout=10s")
+    assert (r.code, r.err) == (1, 'Error from server (NotFound): pods "ghost" not found\n')
 
 
 def test_a_deleted_nodes_pods_are_marked_failed_and_go_after_the_quarantine(kubesim):

@@ -151,7 +151,7 @@ def test_delete_refuses_a_bad_wait_value_and_changes_nothing(cluster):
     before = snapshot(cluster.state_dir)
     r = cluster("delete pod a --wait=maybe")
     assert (r.code, r.err) == (1, 'error: invalid argument "maybe" for "--wait" flag: strconv.ParseBool: '
-                                  'parsing "maybe": invalid syntax\n')
+                                  'parsing "maybe": invalid syntax\nSee \'kubesim delete --help\' for usage.\n')
     assert snapshot(cluster.state_dir) == before
 
 

@@ -106,7 +106,7 @@ def test_deleting_a_provisioned_claim_follows_the_reclaim_policy(kubesim, tmp_pa
 
 def test_pvc_protection_keeps_a_claim_in_use_terminating(kubesim):
     kubesim.ok(f"apply -f {DRILL}")
-    kubesim.ok("delete pvc data")
+    kubesim.ok("delete pvc data --wait=false")
     assert kubesim.ok("get pvc data").splitlines()[1].split()[:2] == ["data", "Terminating"]
     c = get(kubesim, "pvc data")
     assert c["metadata"]["finalizers"] == ["kubernetes.io/pvc-protection"] and c["metadata"]["deletionTimestamp"]

@@ -373,14 +373,17 @@ def test_restart_stamps_the_template_and_replaces_the_pods(web):
     assert web.ok("rollout history deployment/web").splitlines()[2:4] == ["1         <none>", "2         <none>"]
 
 
-def test_status_of_a_rollout_that_cannot_finish_waits_as_kubectl_would(kubesim, tmp_path):
+def test_status_of_a_rollout_that_cannot_finish_fails_at_its_progress_deadline(kubesim, tmp_path):
     extra = "      nodeSelector: {disk: none}\n"
     apply(kubesim, tmp_path, deployment("stuck", 2, extra))
     waiting = 'Waiting for deployment "stuck" rollout to finish: 0 of 2 updated replicas are available...\n'
-    r = kubesim("rollout status deployment/stuck")
-    assert (r.code, r.out, r.err) == (1, waiting, "error: timed out waiting for the condition\n")
     r = kubesim("rollout status deployment/stuck --watch=false")
     assert (r.code, r.out, r.err) == (0, waiting, "")
+    r = kubesim("rollout status deployment/stuck --timeout=1m")
+    assert (r.code, r.out, r.err) == (1, waiting, "error: timed out waiting for the condition\n")
+    # the Deployment controller marks it ProgressDeadlineExceeded 600s after it last progressed
+    r = kubesim("rollout status deployment/stuck")
+    assert (r.code, r.out, r.err) == (1, waiting, 'error: deployment "stuck" exceeded its progress deadline\n')
 
 
 def test_daemon_set_rollouts(workloads):
@@ -530,10 +533,18 @@ def test_deprecated_dry_run_spellings_warn_as_kubectl_does(web, flag, line, repl
 
 @pytest.mark.parametrize("command, stderr", [
     ("scale deployment/web --replicas=5 --record=tRuE",
-     'error: invalid argument "tRuE" for "--record" flag: strconv.ParseBool: parsing "tRuE": invalid syntax\n'),
+     'error: invalid argument "tRuE" for "--record" flag: strconv.ParseBool: parsing "tRuE": invalid syntax\n'
+     "See 'kubesim scale --help' for usage.\n"),
     ("rollout status deployment/web --watch=bogus",
-     'error: invalid argument "bogus" for "-w, --watch" flag: strconv.ParseBool: parsing "bogus": invalid syntax\n'),
-], ids=["--record", "--watch"])
+     'error: invalid argument "bogus" for "-w, --watch" flag: strconv.ParseBool: parsing "bogus": invalid syntax\n'
+     "See 'kubesim rollout status --help' for usage.\n"),
+    ("set image deployment/web nginx=x --record=nope",
+     'error: invalid argument "nope" for "--record" flag: strconv.ParseBool: parsing "nope": invalid syntax\n'
+     "See 'kubesim set image --help' for usage.\n"),
+    ("describe deployment web --show-events=nope",
+     'error: invalid argument "nope" for "--show-events" flag: strconv.ParseBool: parsing "nope": invalid syntax\n'
+     "See 'kubesim describe --help' for usage.\n"),
+], ids=["--record", "--watch", "set image --record", "describe --show-events"])
 def test_bool_flags_take_strconv_parsebool_spellings_only(web, command, stderr):
     fails_cleanly(web, command, stderr)
 
@@ -544,6 +555,22 @@ def test_a_background_delete_of_the_last_deployment_still_collects_its_pods(web)
     assert web("get rs").err == "No resources found in default namespace.\n"
     # nginx stops at once on SIGTERM: the pods are gone within the command
     assert web("get pods").err == "No resources found in default namespace.\n"
+
+
+def test_a_foreground_deletion_waits_for_the_pods_grace_period(kubesim, tmp_path):
+    """The garbage collector deletes the dependents of an owner deleted in the foreground; a pod's
+    deletion is graceful whatever the policy, so the owner goes only after its pods' grace period."""
+    sleeper = ("      containers:\n      - name: c\n        image: busybox\n"
+               "        command: [\"sleep\", \"3600\"]\n")
+    apply(kubesim, tmp_path, deployment("slow", 2).split("      containers:")[0] + sleeper)
+    kubesim.ok("delete deployment slow --cascade=foreground --wait=false")
+    assert [line.split()[2] for line in kubesim.ok("get pods --no-headers").splitlines()] == ["Terminating"] * 2
+    assert kubesim("get deployment slow").code == 0
+    kubesim.ok("advance 29s")
+    assert kubesim("get deployment slow").code == 0
+    kubesim.ok("advance 1s")
+    assert kubesim("get deployment slow").code == 1
+    assert kubesim("get pods").err == "No resources found in default namespace.\n"
 
 
 @pytest.mark.parametrize("cascade, pods_left", [

@@ -211,3 +211,21 @@ def test_a_stopped_node_is_tainted_and_its_pods_stay_terminating_until_it_return
     cluster.advance(1)
     assert cluster.store.get("Pod", "default", "web") is None
     assert cluster.store.get("Node", "", "node01")["spec"].get("taints") is None
+
+
+def test_a_terminated_pod_has_its_final_status_written_before_it_is_deleted(cluster):
+    """The status manager updates the pod's status (its containers terminated), then deletes it
+    (pkg/kubelet/status/status_manager.go syncPod): two writes a watch sees in that order."""
+    p = pod("slow", container("c", "busybox", command=["sleep", "3600"]), node_name="node01")
+    cluster.store.create(p, cluster.stamp())
+    cluster.settle()
+    p = cluster.store.get("Pod", "default", "slow")
+    p["metadata"]["deletionTimestamp"] = format_time(cluster.t + 30)
+    p["metadata"]["deletionGracePeriodSeconds"] = 30
+    cluster.store.put(p)
+    writes = []
+    put, delete = cluster.store.put, cluster.store.delete
+    cluster.store.put = lambda o: writes.append(("put", o["status"]["phase"])) or put(o)
+    cluster.store.delete = lambda *k: writes.append(("delete", k[2])) or delete(*k)
+    cluster.advance(30)
+    assert writes[-2:] == [("put", "Failed"), ("delete", "slow")]

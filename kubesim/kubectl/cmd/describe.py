@@ -25,7 +25,7 @@ def run(f, args, env) -> int:
     from kubesim.kubectl.resource import parse_targets, select
 
     targets = parse_targets(args.args, selecting=bool(args.selector))
-    show = None if args.show_events is None else bool_flag_value(args.show_events, "--show-events")
+    show = None if args.show_events is None else bool_flag_value(args.show_events, "--show-events", "describe")
     ns = None if args.all_namespaces else f.namespace()
     with f.connect() as client:
         objs: list[dict] = []

@@ -1,5 +1,5 @@
 """kubectl get: tables, -o wide|yaml|json|name|jsonpath|custom-columns, selectors, sorting,
-``--raw``.
+``--raw``; ``-w``/``--watch-only`` (``kubesim.kubectl.cmd.get_watch``).
 
 Upstream: staging/src/k8s.io/kubectl/pkg/cmd/get/get.go (the printers it picks, "No resources
 found in NS namespace.", multi-kind output), get/sorter.go (``--sort-by``). The tables are the
@@ -27,6 +27,14 @@ def add_flags(p):
     p.add_argument("--show-kind", action="store_true", help="list the resource type for the requested object(s)")
     p.add_argument("-f", "--filename", action="append", help="identify the resources by the files that define them")
     p.add_argument("--raw", help="raw URI to request, e.g. /api/v1/nodes/node01/proxy/configz")
+    p.add_argument("-w", "--watch", nargs="?", const="true", default=None, metavar="true|false",
+                   help="After listing/getting the requested object, watch for changes (on the simulated clock: "
+                        "the watch ends at --request-timeout or when nothing in the cluster will change any more).")
+    p.add_argument("--watch-only", nargs="?", const="true", default=None, metavar="true|false",
+                   help="Watch for changes to the requested object(s), without listing/getting first.")
+    p.add_argument("--output-watch-events", nargs="?", const="true", default=None, metavar="true|false",
+                   help="Output watch event objects when --watch or --watch-only is used. Existing objects are "
+                        "output as initial ADDED events.")
 
 
 def _targets(words: list[str], selecting: bool):
@@ -76,8 +84,24 @@ def check_output(fmt: str) -> None:
 
 
 def run(f, args, env) -> int:
+    from kubesim.kubectl.cmd.util import bool_flag_value
+
+    args.watch_flag = bool_flag_value(args.watch, "-w, --watch", "get")
+    args.watch_only = bool_flag_value(args.watch_only, "--watch-only", "get")
+    args.output_watch_events = bool_flag_value(args.output_watch_events, "--output-watch-events", "get")
     if args.raw:
+        if args.args:
+            raise UsageError("arguments may not be passed when --raw is specified")
+        if args.watch_flag or args.watch_only or args.selector:
+            raise UsageError("--raw may not be specified with other flags that filter the server request or alter "
+                             "the output")
         return _raw(f, args, env)
+    if args.output_watch_events and not (args.watch_flag or args.watch_only):
+        raise UsageError("--output-watch-events option can only be used with --watch or --watch-only")
+    if args.watch_flag or args.watch_only:
+        from kubesim.kubectl.cmd.get_watch import watch
+
+        return watch(f, args, env)
     check_output(args.output or "")
     if args.filename:
         from kubesim.codec.load import load

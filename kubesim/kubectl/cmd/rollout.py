@@ -3,16 +3,18 @@
 Upstream: staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_{status,history,undo,restart,pause,
 resume}.go; what each does to each kind is ``kubesim.kubectl.polymorphichelpers``.
 
-``rollout status`` does not wait yet: the settle loop has already run everything that happens
-at the current simulated time. A finished rollout prints kubectl's success line; an unfinished
-one prints kubectl's waiting line and, with ``--watch`` (the default), fails as kubectl's
-``--timeout`` does (``error: timed out waiting for the condition``): the rollout needs simulated
-time to pass (``kubesim advance``).
+``rollout status`` watches each object as rollout_status.go does (UntilWithSync: a status line
+for the object as listed, then one for every write of it, repeats included, until the viewer
+says done; ``--watch=false`` prints one), on the simulated clock (``kubesim.kubectl.waiting``):
+the rollout's pods start, become ready and go in simulated time, in no wall time. ``--timeout``
+ends it with kubectl's ``timed out waiting for the condition``; without one kubectl would watch
+for ever, and kubesim stops, with an error saying so, when nothing in the cluster will change
+the rollout any more.
 """
 
 from __future__ import annotations
 
-from kubesim.errors import UsageError
+from kubesim.errors import UsageError, client_error
 from kubesim.kubectl import polymorphichelpers as ph
 from kubesim.kubectl.cmd.util import (
     add_dry_run,
@@ -44,8 +46,12 @@ def add_flags(p):
     p.add_argument("-l", "--selector", default=None)
     p.add_argument("--revision", type=int, default=None, help="history/status: the revision to show or pin to")
     p.add_argument("--to-revision", type=int, default=None, help="undo: the revision to roll back to (0 = the last)")
-    p.add_argument("-w", "--watch", nargs="?", const="true", default=None, help="status: watch until done")
-    p.add_argument("--timeout", default=None, help="status: how long to wait")
+    p.add_argument("-w", "--watch", nargs="?", const="true", default=None, metavar="true|false",
+                   help="status: watch the status of the rollout until it's done (default true; on the simulated "
+                        "clock, in no wall time)")
+    p.add_argument("--timeout", default=None,
+                   help="status: the length of time (simulated) to wait before ending the watch, zero means never "
+                        "(kubesim then stops when nothing in the cluster will change the rollout any more)")
     p.add_argument("-o", "--output", default=None, help="name|yaml|json")
     p.add_argument("--field-manager", default="kubectl-rollout")
     add_dry_run(p)
@@ -71,22 +77,62 @@ def run(f, args, env) -> int:
 
 
 def _rollout_status(f, args, env, words) -> int:
+    from kubesim.errors import KubesimError
+
     revision = args.revision or 0
     if revision < 0:
         raise UsageError(f"revision must be a positive integer: {revision}")
-    watch = bool_flag_value(args.watch, "-w, --watch") if args.watch is not None else True
+    watch = bool_flag_value(args.watch, "-w, --watch", "rollout status") if args.watch is not None else True
+    timeout = duration_flag(args.timeout, "--timeout", "rollout status") if args.timeout is not None else 0.0
+    failure = None
     with f.connect() as client:
-        targets = resolve(client, f, args, words, True, args.filename, args.selector, single_type=True,
-                          stdin=env.stdin)
-        if len(targets) != 1:
-            raise UsageError("rollout status is only supported on individual resources and resource collections - "
-                             f"{len(targets)} resources were found")
-        info, obj = targets[0]
-        message, done = ph.rollout_status(info, obj, revision)
-    env.stdout.write(message + "\n")
-    if done or not watch:
-        return 0
-    raise UsageError("timed out waiting for the condition")
+        targets = resolve(client, f, args, words, True, args.filename, args.selector, stdin=env.stdin)
+        for info, obj in targets:
+            try:
+                _watch_status(client, info, obj, revision, watch, timeout, env.stdout)
+            except KubesimError as e:  # the clock has moved: the session still commits
+                failure = e
+                break
+    if failure is not None:
+        raise failure
+    if not targets:
+        env.stderr.write(f"No resources found in {f.namespace()} namespace.\n")
+    return 0
+
+
+def _watch_status(client, info, obj: dict, revision: int, watch: bool, timeout: float, out) -> None:
+    """One object's UntilWithSync: its status line for the object as listed, then for every
+    later write of it, until the rollout is done (or at once without ``--watch``)."""
+    from kubesim.kubectl import waiting
+
+    ph.rollout_status(info, obj, revision)  # StatusViewerFn: no viewer for the kind fails first
+    md = obj["metadata"]
+    w = client.watch(info, md.get("namespace", ""), md["name"])
+    current = client.find(info, md.get("namespace", ""), md["name"])  # the informer's list, now
+    pending = [("ADDED", current)] if current is not None else []
+
+    def done() -> bool:
+        pending.extend((e.type, e.object) for e in w.events())
+        while pending:
+            kind, o = pending.pop(0)
+            if kind == "DELETED":
+                raise client_error("object has been deleted")
+            message, finished = ph.rollout_status(info, o, revision)
+            out.write(message + "\n")
+            if finished or not watch:
+                return True
+        return False
+
+    try:
+        outcome = waiting.Waiter(client, timeout or None).until(done)
+    finally:
+        w.stop()
+    if outcome == waiting.TIMEOUT:
+        raise client_error("timed out waiting for the condition")
+    if outcome != waiting.DONE:
+        kind = "deployment" if info.kind == "Deployment" else "daemon set"
+        raise client_error(f'{kind} "{md["name"]}" rollout is not finished, and ' +
+                           waiting.gave_up(outcome, "keep watching"))
 
 
 def _rollout_history(f, args, env, words) -> int:

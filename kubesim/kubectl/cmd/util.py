@@ -58,15 +58,34 @@ def duration_flag(value: str, flag: str, command: str) -> float:
                          f"See 'kubesim {command} --help' for usage.") from None
 
 
-def bool_flag_value(value, flag: str) -> bool:
+def request_timeout(value: str | None) -> float:
+    """``--request-timeout`` in seconds (0: none): client-go's clientcmd.ParseTimeout, a whole
+    number of seconds or a Go duration."""
+    from kubesim.api.gofmt import go_parse_int64
+    from kubesim.clock import parse_duration
+
+    if not value:
+        return 0.0
+    n = go_parse_int64(value)
+    if n is not None and n >= 0:
+        return float(n)
+    try:
+        return parse_duration(value, days=False)
+    except ValueError:
+        raise UsageError("Invalid timeout value. Timeout must be a single integer in seconds, or an integer "
+                         "followed by a corresponding time unit (e.g. 1s | 2m | 3h)") from None
+
+
+def bool_flag_value(value, flag: str, command: str | None = None) -> bool:
     """A pflag bool flag's value (None: not given): strconv.ParseBool, else pflag's error naming
-    the flag as its help does (``"-w, --watch"``)."""
+    the flag as its help does (``"-w, --watch"``), with cobra's hint to ``command``'s help."""
     if value is None:
         return False
     b = go_parse_bool(str(value))
     if b is None:
+        hint = f"\nSee 'kubesim {command} --help' for usage." if command else ""
         raise UsageError(f'invalid argument "{value}" for "{flag}" flag: strconv.ParseBool: parsing "{value}": '
-                         "invalid syntax")
+                         "invalid syntax" + hint)
     return b
 
 
@@ -78,7 +97,8 @@ def bool_flag(p, *names, help_=None):
 def change_cause(args, words: list[str]) -> str | None:
     """RecordFlags: with ``--record``, the command line as kubectl records it (program, the
     non-flag words, then the flags as ``--name=value``)."""
-    if not bool_flag_value(args.record, "--record"):
+    command = " ".join(words[:2]) if words[:1] == ["set"] else words[0]
+    if not bool_flag_value(args.record, "--record", command):
         return None
     flags = []
     for name, value in getattr(args, "_given_flags", []):

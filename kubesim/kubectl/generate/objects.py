@@ -226,8 +226,9 @@ def pod_disruption_budget(name: str, selector: dict, min_available: str = "", ma
 def pod(name: str, image: str, labels: dict | None = None, annotations: dict | None = None,
         env: list[dict] | None = None, port: int | None = None, restart: str = "", command: bool = False,
         args: list[str] | None = None, image_pull_policy: str = "", privileged: bool = False,
-        namespace: str | None = None) -> dict:
-    """``kubectl run``'s object (the run-pod/v1 generator, BasicPod)."""
+        namespace: str | None = None, stdin: bool = False, stdin_once: bool = False, tty: bool = False) -> dict:
+    """``kubectl run``'s object (the run-pod/v1 generator, BasicPod); ``stdin``, ``stdin_once``
+    and ``tty`` as ``-i`` and ``-t`` set them."""
     c: dict = {"name": name}
     if image:
         c["image"] = image
@@ -242,6 +243,12 @@ def pod(name: str, image: str, labels: dict | None = None, annotations: dict | N
         c["imagePullPolicy"] = image_pull_policy
     if privileged:
         c["securityContext"] = {"privileged": True}
+    if stdin:
+        c["stdin"] = True
+    if stdin_once:
+        c["stdinOnce"] = True
+    if tty:
+        c["tty"] = True
     return {
         "kind": "Pod",
         "apiVersion": "v1",
