@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -38,11 +39,20 @@ class Environment:
             return False
 
 
+_BAD_VALUE = re.compile(r"argument (\S+): (strconv\.\w+: parsing .*)", re.DOTALL)
+_PARSING = re.compile(r'parsing ("(?:[^"\\]|\\.)*"):')
+
+
 class Parser(argparse.ArgumentParser):
     """argparse with kubectl's error style: ``error: ...`` and exit code 1, no usage dump."""
 
     def error(self, message: str):  # type: ignore[override]
-        if message.startswith("unrecognized arguments: "):
+        bad = _BAD_VALUE.fullmatch(message)
+        if bad:  # a Go-parsed flag value (kubectl/cmd/util.go_int): pflag's wording
+            flag, detail = bad.group(1).replace("/", ", "), bad.group(2)
+            value = _PARSING.search(detail)
+            message = f'invalid argument {value.group(1) if value else ""} for "{flag}" flag: {detail}'
+        elif message.startswith("unrecognized arguments: "):
             extra = message[len("unrecognized arguments: "):].split()
             flag = next((a for a in extra if a.startswith("-")), None)
             if flag:
