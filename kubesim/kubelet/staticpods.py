@@ -247,6 +247,13 @@ def static_pod_from_manifest(obj, source: str, node_name: str) -> dict:
     pod = copy.deepcopy(obj)
     pod.setdefault("apiVersion", "v1")
     pod.setdefault("kind", "Pod")
+    # the universal decoder into the typed Pod: a bad quantity or a JSON type mismatch fails the
+    # decode (unknown fields are dropped, as it is not strict)
+    from kubesim.codec.schema import is_strict_message, validate_structure
+
+    fatal = [m for m in validate_structure(pod) if not is_strict_message(m)]
+    if fatal:
+        raise StaticPodError(f"{source}: couldn't parse as pod({fatal[0]}), please check config file")
     md = pod.setdefault("metadata", {})
     if not md.get("name"):
         raise StaticPodError("invalid pod: name is needed for the pod")
@@ -269,6 +276,16 @@ def static_pod_from_manifest(obj, source: str, node_name: str) -> dict:
     # helper.AddOrUpdateTolerationInPod: an identical toleration is not added twice
     if not any({k: v for k, v in t.items() if v not in (None, "")} == wanted for t in tolerations if isinstance(t, dict)):
         tolerations.append(dict(wanted))
+    # tryDecodeSinglePod validates the defaulted pod as the API server would a create; a pod
+    # that fails is reported and never run (nor mirrored)
+    from kubesim.api.core.validation import validate_pod_create
+
+    try:
+        errs = validate_pod_create(pod)
+    except (ValueError, TypeError, AttributeError) as e:  # a value the decoder would have refused
+        raise StaticPodError(f"{source}: couldn't parse as pod({e}), please check config file") from None
+    if errs:
+        raise StaticPodError("invalid pod: [" + ", ".join(str(e) for e in errs) + "]")
     resource = api_object_reference(pod)
     if resource:
         raise StaticPodError(f"static pods may not reference {resource}")

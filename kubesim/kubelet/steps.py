@@ -215,8 +215,15 @@ def static_pods(ctx, static_pod_path, create_mirror_pod, with_files: set[str] | 
         manifests = SP.read_manifest_dir(directory, name, parse=_parse_cached) if has_files \
             else SP.ManifestDir()
         err_key = MANIFEST_ERRORS_META.format(node=name)
-        if (store.meta(err_key) or []) != [list(e) for e in manifests.errors]:
+        known = store.meta(err_key) or []
+        if known != [list(e) for e in manifests.errors]:
             store.set_meta(err_key, [list(e) for e in manifests.errors] or None)
+            log = getattr(ctx, "log", None)
+            for where, msg, kv in manifests.log_lines():
+                if log is not None and [kv["path"], kv["err"]] not in known:
+                    # file.go's ErrorS, once per new error: the kubelet's log line is what a
+                    # user on a real node reads (journalctl -u kubelet); nothing is stored
+                    log(0, where, msg, kv, severity="E")
         if manifests.errors:
             error_nodes.add(name)
         else:
