@@ -323,10 +323,12 @@ def decode_manifest(text: str):
     return docs[0] if docs else None
 
 
-def read_manifest_dir(directory: str, node_name: str, parse=None) -> ManifestDir:
+def read_manifest_dir(directory: str, node_name: str, parse=None, source_dir: str | None = None) -> ManifestDir:
     """Every regular file not starting with ``.`` in ``directory``, in name order, as the
     kubelet's file source reads them. ``parse(text) -> obj`` defaults to :func:`decode_manifest`
-    (the first document). A missing directory is an empty set."""
+    (the first document). A missing directory is an empty set. ``source_dir`` names the files
+    (in hashes, errors and logs) when they are read from elsewhere (a new cluster's staged
+    tree, kubesim.store.files)."""
     out = ManifestDir()
     if not os.path.isdir(directory):
         return out
@@ -334,16 +336,17 @@ def read_manifest_dir(directory: str, node_name: str, parse=None) -> ManifestDir
     for name in sorted(os.listdir(directory)):
         if name.startswith("."):
             continue
-        path = os.path.join(directory, name)
-        if not os.path.isfile(path):
+        path = os.path.join(source_dir or directory, name)
+        real = os.path.join(directory, name)
+        if not os.path.isfile(real):
             continue
         try:
-            size = os.path.getsize(path)
+            size = os.path.getsize(real)
             if size > MAX_FILE_BYTES:  # codec's limit, checked before the file is read
                 out.errors.append((path, (f"{path}: couldn't parse as pod(the file is {size} bytes, larger than "
                                           f"kubesim's limit of {MAX_FILE_BYTES} bytes), please check config file")))
                 continue
-            with open(path, encoding="utf-8") as f:
+            with open(real, encoding="utf-8") as f:
                 text = f.read()
         except (OSError, UnicodeDecodeError) as e:
             out.errors.append((path, f"{path}: couldn't parse as pod({e}), please check config file"))
@@ -620,13 +623,20 @@ def render_manifest(pod: dict) -> str:
     return to_yaml(pod)
 
 
+def control_plane_files(advertise_address: str, node_name: str = "controlplane", **kw) -> dict[str, str]:
+    """kubeadm's manifests as the files it writes: file name -> text."""
+    return {fname: render_manifest(pod)
+            for fname, pod in control_plane_manifests(advertise_address, node_name, **kw).items()}
+
+
 def write_control_plane(directory: str, advertise_address: str, node_name: str = "controlplane", **kw) -> list[str]:
-    """Write kubeadm's manifests into ``directory`` (created); returns the paths written."""
+    """Write kubeadm's manifests into ``directory`` (created); returns the paths written. (The
+    control plane writes a state's through kubesim.store.files; this is for tests' trees.)"""
     os.makedirs(directory, exist_ok=True)
     paths = []
-    for fname, pod in control_plane_manifests(advertise_address, node_name, **kw).items():
+    for fname, text in control_plane_files(advertise_address, node_name, **kw).items():
         path = os.path.join(directory, fname)
         with open(path, "w", encoding="utf-8") as f:
-            f.write(render_manifest(pod))
+            f.write(text)
         paths.append(path)
     return paths
