@@ -333,8 +333,8 @@ def _check_metadata(doc: Document) -> None:
     decodes each document's metadata into the typed ObjectMeta before using it, so a wrongly
     typed field (``name: 5``, ``labels: [a]``) fails on the client as ``unable to decode``."""
     md = doc.obj.get("metadata")
-    if md is None:
-        return
+    if md is None or not all(isinstance(doc.obj.get(f), str) for f in ("apiVersion", "kind")):
+        return  # (kubectl's validation, before the decode, refuses such a type: kubectl.resource)
     from kubesim.api.gofmt import go_quote
     from kubesim.codec.schema import is_strict_message, validate_structure
 
