@@ -99,12 +99,18 @@ def fnv128a(data: bytes) -> str:
     return f"{h:032x}"
 
 
+KUBEADM_MANIFESTS = "/etc/kubernetes/manifests"
+
+
 def config_hash(pod: dict, node_name: str, source: str) -> str:
     """The static pod's UID and config hash. Upstream hashes the decoded Go object with
     DeepHashObject; kubesim hashes its canonical JSON, then ``host:<node>file:<path>`` the same
-    way, so the same file on the same node always gives the same hash and any edit changes it."""
+    way, so the same file on the same node always gives the same hash and any edit changes it.
+    The path is the file's as a kubeadm node has it (``/etc/kubernetes/manifests/<file>``), not
+    where the state happens to be, so a copied or moved state keeps its static pods."""
+    path = f"{KUBEADM_MANIFESTS}/{os.path.basename(source)}"
     body = json.dumps(pod, sort_keys=True, separators=(",", ":"), default=str)
-    return fnv128a(body.encode() + f"host:{node_name}".encode() + f"file:{source}".encode())
+    return fnv128a(body.encode() + f"host:{node_name}".encode() + f"file:{path}".encode())
 
 
 # --------------------------------------------------------------------------------------------

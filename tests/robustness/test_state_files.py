@@ -147,3 +147,53 @@ def test_a_new_nodes_directory_is_not_made_through_a_link(tmp_path):
     assert r.err == (f"error: refusing to write through a symbolic link in the state: {h.state_dir}/nodes/node03 -> "
                      f"{victim} (remove the link, or run `kubesim cluster reset`)\n")
     assert snapshot(h.state_dir) == before and list(victim.iterdir()) == []
+
+
+def _run_killed(state: Path, env: dict, argv: list[str], after: float | None):
+    cmd = [sys.executable, "-m", "kubesim", *argv]
+    proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    if after is None:
+        assert proc.wait() == 0
+        return
+    time.sleep(after)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+
+
+BULK = "".join(f"---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: bulk-{i}\nspec:\n  containers:\n"
+               f"  - name: c\n    image: nginx\n" for i in range(300))
+
+
+@pytest.mark.parametrize("argv", [
+    ["apply", "-f", "{dir}/bulk.yaml"],
+    ["advance", "2h"],
+    ["drain", "node01", "--ignore-daemonsets", "--delete-emptydir-data", "--force"],
+], ids=["a bulk apply", "advance", "drain"])
+def test_a_command_killed_at_any_moment_commits_all_or_nothing(tmp_path, argv):
+    """The database after a SIGKILL part-way through is either the one before the command or
+    the one a complete run leaves (pinned clock and seed make that one repeatable)."""
+    (tmp_path / "bulk.yaml").write_text(BULK)
+    argv = [a.replace("{dir}", str(tmp_path)) for a in argv]
+    base = tmp_path / "base"
+    h = Harness(base)
+    h.ok("create deployment web --image=busybox --replicas=4 -- sh -c 'sleep 600; exit 1'")
+    before = snapshot(base)
+
+    def copy(name):
+        d = tmp_path / name
+        subprocess.run(["cp", "-a", str(base), str(d)], check=True)
+        return d, {**os.environ, **{k: str(v) for k, v in Harness(d).vars.items()}}
+
+    full, env = copy("full")
+    t0 = time.monotonic()
+    _run_killed(full, env, argv, None)
+    took = time.monotonic() - t0
+    after = snapshot(full)
+    assert after != before
+    for i, fraction in enumerate((0.2, 0.5, 0.8)):
+        state, env = copy(f"killed{i}")
+        _run_killed(state, env, argv, took * fraction)
+        got = snapshot(state)
+        assert got in (before, after), f"killed at {fraction:.0%} of {took:.2f} s: a partial state"
+        assert Harness(state).ok("get nodes")  # and the state works
