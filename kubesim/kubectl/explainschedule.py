@@ -81,6 +81,9 @@ def fit_hint(reason: str, node_name: str, pod: dict | None, node: dict | None) -
         return "move the conflicting pod out of the node's topology domain, or relax the anti-affinity"
     if "topology spread" in r:
         return "spread matching pods more evenly, raise maxSkew, or use whenUnsatisfiable: ScheduleAnyway"
+    if "pod affinity terms conflict" in r:
+        return ("the pod's required node affinity cannot match any node (its matchFields terms contradict "
+                "each other): fix the pod's nodeAffinity")
     if "didn't match the requested node name" in r:
         return "the pod names another node in spec.nodeName"
     if "not ready" in r.lower():
@@ -388,7 +391,7 @@ def _lead(exp: dict, order: list[str], legacy: dict | None, view: View) -> list[
     if not groups:
         out.append(head + ".")
         return out + ([partly] if partly else [])
-    out.append(head + "; rejected, by the filter kube-scheduler stopped at:")
+    out.append(head + "; rejected, by the plugin kube-scheduler stopped at:")
     digits = len(thousands(groups[0][0]))
     for c, p, r in groups[:MAX_REASON_GROUPS]:
         out.append(f"  {thousands(c):>{digits}}  {p}: {r}")
@@ -556,7 +559,8 @@ def _filter_section(exp: dict, rows: list[str], plugins: list[str], legacy: dict
             yield g
 
     def by_plugin(ns: list[str], names: _Names) -> Grid:
-        g = Grid([Column(["PLUGIN"])] + [Column([n, "← chosen" if n == chosen else ""]) for n in ns])
+        marked = chosen in ns  # a second header line only for the mark
+        g = Grid([Column(["PLUGIN"])] + [Column([n, "← chosen" if n == chosen else ""][:1 + marked]) for n in ns])
         for p in varying:
             g.add(_label(p, names, legacy, "predicate", abbr), *[cell(n, p, True) for n in ns])
         g.add("FEASIBLE", *[feasible(n) for n in ns])
@@ -639,7 +643,7 @@ def _score_section(exp: dict, scored: list[str], plugins: list[str], legacy: dic
 
     def by_plugin(ns: list[str], names: _Names) -> Grid:
         g = Grid([Column(["PLUGIN"]), Column(["WEIGHT"], right=True)]
-                 + [Column([n, mark(n)], right=True) for n in ns])
+                 + [Column([n, mark(n)][:1 + any(mark(x) for x in ns)], right=True) for n in ns])
         for p in shown:
             g.add(_label(p, names, legacy, "priority", abbr), f"×{weights[p]}",
                   *[_score_cell((nodes[n].get("score") or {}).get(p), weight=False) for n in ns])

@@ -137,7 +137,7 @@ def test_an_unschedulable_pod_leads_with_the_message_and_the_reasons_counted(out
     text = outputs["day6", 80].split("\n")
     assert text[1].startswith("Message: 0/3 nodes are available: 1 node(s) had untolerated taint(s), "
                               "2 node(s) didn't match pod anti-affinity rules.")
-    i = text.index("Feasible: 0 of 3 nodes; rejected, by the filter kube-scheduler stopped at:")
+    i = text.index("Feasible: 0 of 3 nodes; rejected, by the plugin kube-scheduler stopped at:")
     assert text[i + 1:i + 3] == ["  2  InterPodAffinity: node(s) didn't match pod anti-affinity rules",
                                  "  1  TaintToleration: node(s) had untolerated taint(s)"]
 
@@ -215,7 +215,7 @@ def test_a_big_cluster_lists_a_few_nodes_one_per_reason_and_counts_the_rest(kube
     for i in range(1, 21):
         kubesim.apply(_pod(f"fill{i}", "3", f"  nodeName: node{i:02d}\n"))
     text = kubesim.ok("explain-schedule -f -", stdin=_pod("p", "2"))
-    assert "Feasible: 10 of 41 nodes; rejected, by the filter kube-scheduler stopped at:\n" \
+    assert "Feasible: 10 of 41 nodes; rejected, by the plugin kube-scheduler stopped at:\n" \
            "  20  NodeResourcesFit: Insufficient cpu\n" \
            "  11  TaintToleration: node(s) had untolerated taint(s)\n" in text
     table = text.split("Filter (predicates)", 1)[1].split("\n\n", 1)[0]
@@ -268,3 +268,32 @@ def test_the_readme_shows_real_output():
                           if golden[i:i + len(lines)] == lines), None)
             assert found is not None, (scenario, lines[0])
             at = found + len(lines)
+
+
+NODE = {"metadata": {"name": "node01"}, "spec": {"taints": [{"key": "gpu", "effect": "NoSchedule"}]},
+        "status": {"allocatable": {"cpu": "4", "memory": "8Gi"}}}
+
+
+@pytest.mark.parametrize("reason,cpu,hint", [
+    pytest.param("node(s) had untolerated taint(s)", "1",
+                 "tolerate the taint gpu:NoSchedule in the pod, or remove it: kubesim taint nodes node01 gpu:NoSchedule-",
+                 id="an untolerated taint names the command that removes it"),
+    pytest.param("Insufficient cpu", "3",
+                 "free cpu on node01 (delete or shrink pods there) or lower the pod's cpu request",
+                 id="a request within the allocatable: free the node"),
+    pytest.param("Insufficient cpu", "5",
+                 "the pod requests 5 cpu, more than the node's whole allocatable (4): no eviction makes room "
+                 "(UnschedulableAndUnresolvable); lower the pod's cpu request or add a bigger node",
+                 id="a request beyond the allocatable: nothing on the node can help"),
+    pytest.param("Insufficient example.com/gpu", "1",
+                 "the pod requests 1 example.com/gpu, more than the node's whole allocatable (0)",
+                 id="an extended resource the node does not have at all"),
+    pytest.param("pod affinity terms conflict", "1", "the pod's required node affinity cannot match any node",
+                 id="contradicting node affinity terms"),
+])
+def test_fit_hint(reason, cpu, hint):
+    from kubesim.kubectl.explainschedule import fit_hint
+
+    requests = {"cpu": cpu, "example.com/gpu": "1"} if "gpu" in reason else {"cpu": cpu}
+    pod = {"spec": {"containers": [{"name": "c", "resources": {"requests": requests}}]}}
+    assert fit_hint(reason, "node01", pod, NODE).startswith(hint)
