@@ -43,6 +43,9 @@ def untolerated_taints(pod: dict, node: dict) -> list[dict]:
             if t.get("effect") in ("NoSchedule", "NoExecute") and not any(tolerates(x, t) for x in tols)]
 
 
+UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable"  # what cordon's spec.unschedulable becomes
+
+
 def _taint_str(t: dict) -> str:
     return f"{t['key']}{'=' + t['value'] if t.get('value') else ''}:{t['effect']}"
 
@@ -54,6 +57,8 @@ def fit_hint(reason: str, node_name: str, pod: dict | None, node: dict | None) -
         taints = untolerated_taints(pod or {}, node or {}) if node else []
         if taints:
             t = taints[0]
+            if t["key"] == UNSCHEDULABLE_TAINT and len(taints) == 1:  # cordon's taint
+                return f"uncordon the node: kubesim uncordon {node_name}"
             return (f"tolerate the taint {_taint_str(t)} in the pod, or remove it: "
                     f"kubesim taint nodes {node_name} {t['key']}:{t['effect']}-")
         return "add a toleration for the node's taint, or remove the taint"
@@ -330,7 +335,7 @@ def _render(exp: dict, *, color: bool, pod: dict | None, nodes: dict[str, dict] 
         for line in _score_section(exp, scored, score_plugins, legacy, view, color, feasible):
             console.print(line)
     if outcome == "Unschedulable":
-        hints = _hints(rows, all_nodes, pod, nodes)
+        hints = _hints(rows, all_nodes, pod, nodes, view.width)
         if hints:
             console.print()
             console.print("What would make it fit:")
@@ -669,23 +674,37 @@ def _score_section(exp: dict, scored: list[str], plugins: list[str], legacy: dic
 
 # -- what would make it fit ----------------------------------------------------------------------------
 
-def _hints(rows: list[str], all_nodes: dict, pod: dict | None, nodes: dict[str, dict] | None) -> list[str]:
-    """One line per distinct hint, naming the nodes it applies to (the real rejection's first)."""
+def _hints(rows: list[str], all_nodes: dict, pod: dict | None, nodes: dict[str, dict] | None,
+           width: int) -> list[str]:
+    """Each distinct hint once, with the nodes it applies to (a node's real rejection first),
+    wrapped to the width; a command stays whole, on a line of its own when it must."""
     by_hint: dict[str, list[str]] = {}
     for n in rows:
         d = all_nodes[n]
         real = rejected_by(d)
         failing = [(fp, v) for fp, v in (d.get("filter") or {}).items() if v not in ("passed", "skipped")]
-        if not failing:
-            continue
         failing.sort(key=lambda pv: pv[0] != real)
-        hint = "; ".join(dict.fromkeys(fit_hint(v, n, pod, (nodes or {}).get(n)) for _, v in failing))
-        by_hint.setdefault(hint, []).append(n)
-    out = []
+        for hint in dict.fromkeys(fit_hint(v, n, pod, (nodes or {}).get(n)) for _, v in failing):
+            by_hint.setdefault(hint, []).append(n)
+    out: list[str] = []
     for hint, ns in by_hint.items():
         who = ", ".join(ns[:3]) + (f" and {len(ns) - 3} more" if len(ns) > 3 else "")
-        out.append(f"  {who}: {hint}")
+        out += _hint_lines(who, hint, width)
     return out
+
+
+def _hint_lines(who: str, hint: str, width: int) -> list[str]:
+    import textwrap
+
+    line = f"  {who}: {hint}"
+    if len(line) <= width:
+        return [line]
+    prose, sep, command = hint.partition(": kubesim ")
+    lines = textwrap.wrap(f"  {who}: {prose}{':' if sep else ''}", width, subsequent_indent="    ",
+                          break_long_words=False, break_on_hyphens=False)
+    if sep:
+        lines.append("      kubesim " + command)
+    return lines
 
 
 PREEMPTION_PLUGIN = "DefaultPreemption"
