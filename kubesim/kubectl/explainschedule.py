@@ -409,8 +409,11 @@ def _lead(exp: dict, order: list[str], legacy: dict | None, view: View) -> list[
 def _why_chosen(exp: dict, chosen: str, feasible: list[str], legacy: dict | None, width: int) -> list[str]:
     nodes = exp["nodes"]
     d = nodes[chosen]
-    if len(feasible) == 1 or "total" not in d:
+    if len(feasible) == 1:
         return [f"Chosen: {chosen}, the only feasible node (kube-scheduler skips scoring then)."]
+    if "total" not in d:  # schedule_one.go evaluateNominatedNode: no search, no scores
+        return [(f"Chosen: {chosen} without scoring: kube-scheduler tries the pod's nominated node "
+                 "first and takes it when it passes every filter.")]
     best = d.get("total") or 0
     tied = [n for n in feasible if n != chosen and (nodes[n].get("total") or 0) == best]
     if tied:

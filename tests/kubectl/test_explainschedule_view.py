@@ -327,3 +327,48 @@ def test_colour_changes_nothing_but_the_colours(kubesim, width):
     assert "\x1b[" in coloured
     stripped = re.sub(r"\x1b\[[0-9;]*m", "", coloured)
     assert "\n".join(ln.rstrip() for ln in stripped.split("\n")) == plain
+
+
+def _sc(final: int, weight: int = 1) -> dict:
+    return {"raw": final // weight, "normalized": final // weight, "weight": weight, "final": final}
+
+
+def _exp(node: str, nodes: dict) -> dict:
+    return {"kind": "ScheduleExplanation", "pod": {"namespace": "default", "name": "p"},
+            "profile": "default-scheduler", "outcome": "Scheduled", "node": node, "message": "",
+            "nodes": nodes, "preemption": None}
+
+
+OK = {"NodeName": "passed"}
+
+
+@pytest.mark.parametrize("nodes,lead", [
+    pytest.param({"a": {"filter": OK, "feasible": True},
+                  "b": {"filter": {"NodeName": "x"}, "feasible": False, "rejectedBy": "NodeName"}},
+                 ["Chosen: a, the only feasible node (kube-scheduler skips scoring then).",
+                  "Feasible: 1 of 2 nodes; rejected, by the plugin kube-scheduler stopped at:", "  1  NodeName: x"],
+                 id="a single feasible node is chosen without scoring"),
+    pytest.param({"a": {"filter": OK, "feasible": True}, "b": {"filter": OK, "feasible": True}},
+                 ["Chosen: a without scoring: kube-scheduler tries the pod's nominated node first and takes",
+                  "  it when it passes every filter.", "Feasible: 2 of 2 nodes."],
+                 id="a nominated node that passes is taken without scoring"),
+    pytest.param({"a": {"filter": OK, "feasible": True, "score": {"X": _sc(10)}, "total": 10},
+                  "b": {"filter": OK, "feasible": True, "score": {"X": _sc(10)}, "total": 10}},
+                 ["Chosen: a with 10, tied with b: kube-scheduler picks at random among equal top scores",
+                  "  (repeatable with KUBESIM_SEED).", "Feasible: 2 of 2 nodes."],
+                 id="a tie says the pick is random"),
+    # a: X 30 + Y 4 = 34; b: X 10 + Y 8 = 18 -> won on X by 20, lost on Y by 4
+    pytest.param({"a": {"filter": OK, "feasible": True, "score": {"X": _sc(30, 3), "Y": _sc(4)}, "total": 34},
+                  "b": {"filter": OK, "feasible": True, "score": {"X": _sc(9, 3), "Y": _sc(8)}, "total": 17},
+                  "c": {"filter": OK, "feasible": True}},
+                 ["Chosen: a with the highest total 34, ahead of b (17).", "  won on X +21 (30 vs 9)",
+                  "  lost on Y -4 (4 vs 8)", "Feasible: 3 of 3 nodes.",
+                  "Scored: 2 of them; kube-scheduler stops looking once it has found enough "
+                  "(numFeasibleNodesToFind)."],
+                 id="the winner's lead over the runner-up, plugin by plugin, and the nodes not scored"),
+])
+def test_the_answer_comes_first(nodes, lead):
+    from kubesim.kubectl.explainschedule import View, render
+
+    text = render(_exp("a", nodes), color=False, view=View(width=90))
+    assert text.splitlines()[1:1 + len(lead)] == lead
