@@ -576,6 +576,8 @@ def _filter_section(exp: dict, rows: list[str], plugins: list[str], legacy: dict
         return g
 
     bands, names = _choose(rows, view, by_node, by_plugin)
+    if bands[0].keyed:
+        keys = _renumber(bands, keys)
     out += _draw(bands, color)
     shown = _shown_by_plugin(bands, rows)
     if shown < len(rows):
@@ -585,13 +587,35 @@ def _filter_section(exp: dict, rows: list[str], plugins: list[str], legacy: dict
     if bands[0].keyed:
         digits = len(str(len(keys)))
         for reason, k in keys.items():
-            if f"✗ {k}" in texts or f"(✗ {k})" in texts:
-                out.append(_esc(f" {k:>{digits}}  {reason}"))
+            out.append(_esc(f" {k:>{digits}}  {reason}"))
     if any(t.startswith("(✗") for t in texts):
         import textwrap
 
         out += [_esc(x) for x in textwrap.wrap(WHAT_IF_NOTE, view.width, subsequent_indent="  ")]
     return out
+
+
+_KEYED = re.compile(r"(\(?✗ )(\d+)(\)?)")
+
+
+def _renumber(bands: list[Grid], keys: dict[str, int]) -> dict[str, int]:
+    """Number the reason keys in the order the drawn tables show them (row by row), and keep
+    only those shown; the cells are rewritten in place."""
+    seen: dict[int, int] = {}
+    for g in bands:
+        for row in g.rows:
+            for text, _ in row:
+                m = _KEYED.fullmatch(text)
+                if m:
+                    seen.setdefault(int(m.group(2)), len(seen) + 1)
+    for g in bands:
+        for row in g.rows:
+            for i, (text, style) in enumerate(row):
+                m = _KEYED.fullmatch(text)
+                if m:
+                    row[i] = (f"{m.group(1)}{seen[int(m.group(2))]}{m.group(3)}", style)
+    by_new = {seen[k]: reason for reason, k in keys.items() if k in seen}
+    return {by_new[k]: k for k in sorted(by_new)}
 
 
 # -- score table ---------------------------------------------------------------------------------------
