@@ -334,6 +334,13 @@ def _render(exp: dict, *, color: bool, pod: dict | None, nodes: dict[str, dict] 
         console.print()
         for line in _score_section(exp, scored, score_plugins, legacy, view, color, feasible):
             console.print(line)
+    if all_nodes and not ((rows and filter_plugins) or (feasible and score_plugins)):
+        console.print()
+        if not listed:
+            console.print("No node to list with --only-feasible: no node passed every filter.")
+        else:
+            console.print(_esc(f"Nothing of {', '.join(view.plugins)} to show: a score plugin scores only "
+                               "feasible nodes, and no listed node is one."))
     if outcome == "Unschedulable":
         hints = _hints(rows, all_nodes, pod, nodes, view.width)
         if hints:

@@ -372,3 +372,14 @@ def test_the_answer_comes_first(nodes, lead):
 
     text = render(_exp("a", nodes), color=False, view=View(width=90))
     assert text.splitlines()[1:1 + len(lead)] == lead
+
+
+@pytest.mark.parametrize("flags,says", [
+    pytest.param("--only-feasible", "No node to list with --only-feasible: no node passed every filter.",
+                 id="--only-feasible when no node is feasible"),
+    pytest.param("--plugin ImageLocality", "Nothing of ImageLocality to show: a score plugin scores only "
+                 "feasible nodes, and no listed node is one.", id="--plugin with a score plugin and no scores"),
+])
+def test_a_focus_that_leaves_nothing_says_so(kubesim, flags, says):
+    text = kubesim.ok(f"explain-schedule -f - {flags}", stdin=_pod("huge", "64"))
+    assert f"\n\n{says}\n" in text and "Filter (predicates)" not in text
