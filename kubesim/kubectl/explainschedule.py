@@ -121,8 +121,8 @@ SMALL_CLUSTER = 10  # up to this many nodes, the tables list them all
 DEFAULT_NODES = 5   # else this many (--nodes N, --all-nodes), and a summary of the rest
 DEFAULT_WIDTH = 80  # when the terminal's width is unknown (piped, no COLUMNS)
 MAX_REASON_GROUPS = 8
-WHAT_IF_NOTE = ("(✗ …) what-if: not run by kube-scheduler, which stops at a node's first failing "
-                "filter (RunFilterPlugins)")
+WHAT_IF_NOTE = ("(✓) (✗ …) what-if: not run by kube-scheduler, which stops at a node's first failing "
+                "filter (RunFilterPlugins), and runs none when a PreFilter rejects the pod")
 
 
 @dataclass(frozen=True)
@@ -152,6 +152,24 @@ def rejected_by(d: dict) -> str | None:
     if d.get("rejectedBy"):
         return d["rejectedBy"]
     return next((k for k, v in (d.get("filter") or {}).items() if v not in ("passed", "skipped")), None)
+
+
+def ran_by_kube_scheduler(exp: dict, node: str, plugin: str) -> bool:
+    """Whether kube-scheduler itself ran ``plugin``'s Filter on ``node`` (or, for the plugin
+    that rejected the pod at PreFilter, decided the node with it). On a rejected node it ran the
+    plugins up to the first failing one; after a PreFilter rejection (FitError's PreFilterMsg
+    is the message's first sentence) or outside a PreFilter result's node set, none."""
+    d = exp["nodes"][node]
+    real = rejected_by(d)
+    if real is None or plugin == real:
+        return True
+    verdicts = d.get("filter") or {}
+    reason = verdicts.get(real, "")
+    if reason.startswith("node(s) didn't satisfy plugin(s)") or \
+            f"nodes are available: {reason}." in (exp.get("message") or ""):
+        return False
+    order = list(verdicts)
+    return plugin in order and order.index(plugin) < order.index(real)
 
 
 def _node_order(exp: dict) -> list[str]:
@@ -550,16 +568,15 @@ def _filter_section(exp: dict, rows: list[str], plugins: list[str], legacy: dict
 
     def cell(n: str, p: str, keyed: bool) -> tuple[str, str]:
         v = (nodes[n].get("filter") or {}).get(p, "")
-        if v == "passed":
-            return "✓", "green"
-        if v == "skipped":
+        if v == "skipped":  # decided by PreFilter, before any node is filtered
             return "skipped", "dim"
         if v == "":
             return "", ""
+        real = ran_by_kube_scheduler(exp, n, p)
+        if v == "passed":
+            return ("✓", "green") if real else ("(✓)", "dim")
         shown = str(keys[v]) if keyed else v
-        if rejected_by(nodes[n]) == p:
-            return f"✗ {shown}", "red"
-        return f"(✗ {shown})", "yellow"
+        return (f"✗ {shown}", "red") if real else (f"(✗ {shown})", "yellow")
 
     def feasible(n: str) -> tuple[str, str]:
         return ("yes", "green") if nodes[n].get("feasible") else ("no", "")
@@ -595,7 +612,7 @@ def _filter_section(exp: dict, rows: list[str], plugins: list[str], legacy: dict
         digits = len(str(len(keys)))
         for reason, k in keys.items():
             out.append(_esc(f" {k:>{digits}}  {reason}"))
-    if any(t.startswith("(✗") for t in texts):
+    if any(t.startswith(("(✗", "(✓")) for t in texts):
         import textwrap
 
         out += [_esc(x) for x in textwrap.wrap(WHAT_IF_NOTE, view.width, subsequent_indent="  ")]

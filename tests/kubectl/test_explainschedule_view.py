@@ -176,7 +176,8 @@ def test_only_the_first_failing_filter_is_the_real_verdict(huge):
     assert row[1:6] == ["✗", "1", "(✗", "2)", "no"]
     row = next(ln.split() for ln in text.splitlines() if ln.startswith(" node01 "))
     assert row[1:5] == ["✓", "✗", "2", "no"]
-    assert "(✗ …) what-if: not run by kube-scheduler, which stops at a node's first failing" in text
+    assert ("(✓) (✗ …) what-if: not run by kube-scheduler, which stops at a node's first failing filter "
+            "(RunFilterPlugins)") in " ".join(text.split())
 
 
 @pytest.mark.parametrize("cpu,hint", [
