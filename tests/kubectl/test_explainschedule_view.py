@@ -384,3 +384,38 @@ def test_the_answer_comes_first(nodes, lead):
 def test_a_focus_that_leaves_nothing_says_so(kubesim, flags, says):
     text = kubesim.ok(f"explain-schedule -f - {flags}", stdin=_pod("huge", "64"))
     assert f"\n\n{says}\n" in text and "Filter (predicates)" not in text
+
+
+FILTERS = {"NodeUnschedulable": "passed", "TaintToleration": "node(s) had untolerated taint(s)",
+           "NodeAffinity": "pod affinity terms conflict", "NodePorts": "passed"}
+
+
+@pytest.mark.parametrize("message,rejected,plugin,ran", [
+    pytest.param("0/1 nodes are available: 1 node(s) had untolerated taint(s).", "TaintToleration",
+                 "NodeUnschedulable", True, id="a filter before the first failure ran"),
+    pytest.param("0/1 nodes are available: 1 node(s) had untolerated taint(s).", "TaintToleration",
+                 "TaintToleration", True, id="the first failure ran"),
+    pytest.param("0/1 nodes are available: 1 node(s) had untolerated taint(s).", "TaintToleration",
+                 "NodeAffinity", False, id="a failing filter after it did not"),
+    pytest.param("0/1 nodes are available: 1 node(s) had untolerated taint(s).", "TaintToleration",
+                 "NodePorts", False, id="nor a passing one"),
+    pytest.param("0/1 nodes are available: pod affinity terms conflict. not found", "NodeAffinity",
+                 "NodeUnschedulable", False, id="after a PreFilter rejection no filter ran, not even earlier ones"),
+    pytest.param("0/1 nodes are available: pod affinity terms conflict. not found", "NodeAffinity",
+                 "NodeAffinity", True, id="the PreFilter rejection itself is real"),
+])
+def test_which_verdicts_kube_scheduler_computed(message, rejected, plugin, ran):
+    from kubesim.kubectl.explainschedule import ran_by_kube_scheduler
+
+    exp = {"message": message, "nodes": {"n": {"filter": FILTERS, "feasible": False, "rejectedBy": rejected}}}
+    assert ran_by_kube_scheduler(exp, "n", plugin) is ran
+
+
+def test_outside_a_prefilter_result_no_filter_ran():
+    from kubesim.kubectl.explainschedule import ran_by_kube_scheduler
+
+    filters = {"NodeUnschedulable": "passed", "NodeAffinity": "node(s) didn't satisfy plugin(s) [NodeAffinity]"}
+    exp = {"message": "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) "
+                      "[NodeAffinity].",
+           "nodes": {"n": {"filter": filters, "feasible": False, "rejectedBy": "NodeAffinity"}}}
+    assert ran_by_kube_scheduler(exp, "n", "NodeUnschedulable") is False
