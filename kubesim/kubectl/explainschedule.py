@@ -6,8 +6,8 @@ for each, as FitError.Error groups them (pkg/scheduler/framework/types.go). Then
 
 - Filter: plugins that pass, or are skipped, on every listed node in a line each; the others as
   a table. kube-scheduler stops at a node's first failing filter (RunFilterPlugins in
-  pkg/scheduler/framework/runtime/framework.go): that verdict is ``✗``, the rest of the failing
-  ones, which explain runs anyway, are ``(✗ …)`` what-ifs.
+  pkg/scheduler/framework/runtime/framework.go), and runs none after a PreFilter rejection:
+  the verdicts it computed are ``✓``/``✗``, the ones explain runs anyway ``(✓)``/``(✗ …)``.
 - Score: raw → normalized × weight = final (prioritizeNodes in
   pkg/scheduler/schedule_one.go); plugins skipped or equal on every listed node in a line, the
   ones that tell the nodes apart as a table, totals aligned.

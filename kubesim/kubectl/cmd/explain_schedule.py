@@ -1,6 +1,8 @@
 """kubesim explain-schedule: the recorded last attempt for a stored pod, or a what-if for pods in a
 file (DESIGN §3.5). The what-if writes nothing. The evaluation is the server's (kubesim.io);
-the views are ``kubesim.kubectl.explainschedule``.
+the views are ``kubesim.kubectl.explainschedule``, laid out for the terminal's width; ``--nodes``,
+``--node``, ``--only-feasible``, ``--plugin`` and ``--all-nodes`` focus the tables (``-o json``
+always has everything).
 """
 
 from __future__ import annotations
