@@ -13,11 +13,12 @@ name, with a global resourceVersion.
 from __future__ import annotations
 
 
-def open_storage(directory):
-    """Open the state in ``directory`` (creating it) for one transaction."""
+def open_storage(directory, read_only: bool = False):
+    """Open the state in ``directory`` (creating it) for one transaction; ``read_only`` reads
+    a snapshot without taking the write lock, where the state allows it (``store.read_only``)."""
     from kubesim.store import Store
 
-    return Store(directory).open()
+    return Store(directory).open(read_only=read_only)
 
 
 def make_state_dirs(root, *parts: str):

@@ -36,8 +36,10 @@ class Factory:
         return Options(directory=state_dir(self.args, self.env), env=self.env.vars,
                        verbosity=getattr(self.args, "verbosity", 0) or 0, log_stream=self.env.stderr)
 
-    def connect(self, settle_first: bool = True, commit: bool = True):
+    def connect(self, settle_first: bool = True, commit: bool = True, read_only: bool = False):
+        """The session on the state; ``read_only`` for commands that only read (a snapshot
+        when nothing is due, so they never wait behind a writer)."""
         from kubesim.controlplane.session import session
 
         self.request_timeout()  # a bad value fails before any request, as kubectl's client config does
-        return session(self.session_options(), settle_first=settle_first, commit=commit)
+        return session(self.session_options(), settle_first=settle_first, commit=commit, read_only=read_only)

@@ -21,11 +21,11 @@ class Options:
     log_stream: TextIO | None = None
 
 
-def _open(opts: Options):
+def _open(opts: Options, read_only: bool = False):
     from kubesim.apiserver.context import Cluster, Logger
     from kubesim.apiserver.storage import open_storage
 
-    store = open_storage(opts.directory)
+    store = open_storage(opts.directory, read_only=read_only)
     try:
         return Cluster(store, opts.env, Logger(verbosity=opts.verbosity, stream=opts.log_stream))
     except BaseException:
@@ -33,15 +33,47 @@ def _open(opts: Options):
         raise
 
 
+def _open_for_reading(opts: Options):
+    """A cluster on a snapshot when nothing is due (the command then never waits behind a
+    writer); else, or when the state needs the write lock, the usual write transaction."""
+    from kubesim.controlplane.components import NODE_LEASES_META
+    from kubesim.controlplane.settle import settle_pending
+
+    cluster = _open(opts, read_only=True)
+    store = cluster.store
+    try:
+        if (store.read_only and store.meta("cluster.initialized") and store.meta(NODE_LEASES_META) is not None
+                and not settle_pending(cluster)):
+            return cluster
+    except BaseException:
+        cluster.rollback()
+        raise
+    cluster.rollback()
+    return _open(opts)
+
+
 @contextlib.contextmanager
-def session(opts: Options, settle_first: bool = True, commit: bool = True):
+def session(opts: Options, settle_first: bool = True, commit: bool = True, read_only: bool = False):
     """Yield a LocalClient on a settled cluster; settle again and commit when the block succeeds
-    (with ``commit`` False, as for a what-if, everything is rolled back), roll back if it raises."""
+    (with ``commit`` False, as for a what-if, everything is rolled back), roll back if it raises.
+    ``read_only`` (get, describe, logs): when nothing is due, serve the block from a snapshot
+    of the last commit, without the write lock."""
     from kubesim.controlplane.bootstrap import ensure_initialized
     from kubesim.controlplane.client import LocalClient
     from kubesim.controlplane.settle import settle
 
-    cluster = _open(opts)
+    cluster = _open_for_reading(opts) if read_only else _open(opts)
+    if cluster.store.read_only:
+        try:
+            yield LocalClient(cluster)
+        except BaseException:
+            cluster.rollback()
+            raise
+        if cluster.store.dirty and commit:
+            cluster.commit()  # (a reading command wrote after all: it takes the write lock now)
+        else:
+            cluster.rollback()
+        return
     try:
         ensure_initialized(cluster)
         if settle_first:

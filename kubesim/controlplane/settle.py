@@ -51,6 +51,18 @@ def static_pod_signature(nodes_dir, with_files: set[str] | None = None) -> str:
     return h.hexdigest()
 
 
+def settle_pending(cluster: Cluster) -> bool:
+    """Whether :func:`settle` would have anything to do now (writes pending, a component due,
+    or a static pod manifest written since the last command), without changing anything."""
+    store = cluster.store
+    if store.dirty:
+        return True
+    due = store.meta("settle.due")
+    if due is not None and float(due) <= cluster.now():
+        return True
+    return static_pod_signature(store.nodes_dir) != store.meta("settle.staticPods")
+
+
 def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = False) -> int:
     """Run the control loop to a fixed point; returns the number of rounds that changed things."""
     store = cluster.store

@@ -76,13 +76,17 @@ class Store:
         self._committed: dict[Key, dict | None] = {}
         self._writes: list[Key] = []  # every put and delete of this transaction, in order
         self._staged: Path | None = None  # a new cluster's node tree, until commit
+        self.read_only = False  # this transaction reads a snapshot (open(read_only=True))
         self.created_fresh = False
         # kind -> callables told of every write of that kind, as it is made: (key, the object
         # written, or None and the last body for a delete). What the API server's watch needs.
         self._listeners: dict[str, list] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
-    def open(self) -> Store:
+    def open(self, read_only: bool = False) -> Store:
+        """Begin this command's transaction. ``read_only``: a deferred one, reading from a
+        snapshot without waiting behind a writer (WAL); ``self.read_only`` says whether that was
+        possible (a new state, or a killed command's leftovers, need the write lock)."""
         d = self.directory
         try:
             d.mkdir(parents=True, exist_ok=True)
@@ -102,14 +106,21 @@ class Store:
                                    check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("BEGIN IMMEDIATE")
-            # Always (cheap when present): a process killed while creating the state may have
-            # left the file without its tables.
-            for stmt in SCHEMA.split(";"):
-                if stmt.strip():
-                    conn.execute(stmt)
-            row = None
             leftovers = files.leftovers(d)
+            self.read_only = read_only and not self.created_fresh and not leftovers
+            conn.execute("BEGIN" if self.read_only else "BEGIN IMMEDIATE")
+            if self.read_only and not conn.execute("SELECT 1 FROM sqlite_master WHERE name='meta'").fetchone():
+                # a file without its tables (a first command that failed): it must be created
+                conn.execute("ROLLBACK")
+                conn.execute("BEGIN IMMEDIATE")
+                self.read_only = False
+            if not self.read_only:
+                # Always (cheap when present): a process killed while creating the state may
+                # have left the file without its tables.
+                for stmt in SCHEMA.split(";"):
+                    if stmt.strip():
+                        conn.execute(stmt)
+            row = None
             if leftovers:
                 row = conn.execute("SELECT value FROM meta WHERE key=?", (files.GENERATION_META,)).fetchone()
         except sqlite3.DatabaseError as e:

@@ -27,7 +27,7 @@ def run(f, args, env) -> int:
     targets = parse_targets(args.args, selecting=bool(args.selector))
     show = None if args.show_events is None else bool_flag_value(args.show_events, "--show-events", "describe")
     ns = None if args.all_namespaces else f.namespace()
-    with f.connect() as client:
+    with f.connect(read_only=True) as client:
         objs: list[dict] = []
         prefix_matched = False
         for info, names in targets:

@@ -31,7 +31,7 @@ def run(f, args, env) -> int:
             raise UsageError("--for must be in resource/name form")
         t, for_name = args.for_.split("/", 1)
         for_kind = kinds.lookup(t).kind
-    with f.connect() as client:
+    with f.connect(read_only=True) as client:
         now = client.now()
         evs = client.list(kinds.by_kind("Event"), ns)
     evs = [e for e in evs

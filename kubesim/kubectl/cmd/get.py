@@ -119,7 +119,7 @@ def run(f, args, env) -> int:
     ns = None if all_ns else f.namespace()
     results: list[tuple] = []
     errors: list[KubesimError] = []
-    with f.connect() as client:
+    with f.connect(read_only=True) as client:
         now = client.now()
         for t in targets:
             info, names = t
