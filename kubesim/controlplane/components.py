@@ -790,3 +790,11 @@ def set_kubelet(cluster: Cluster, node: dict, running: bool) -> bool:
     for obj, type_, reason, message, component, at in evs:
         cluster.record(obj, type_, reason, message, component, name, at=at)
     return True
+
+
+def container_log(cluster: Cluster, pod: dict, container: str, previous: bool = False) -> list[tuple[float, str]]:
+    """A container's log as its node's kubelet reads it: ``(time, line)`` entries, oldest
+    first. Raises LookupError with the kubelet's message."""
+    from kubesim.kubelet.logs import entries
+
+    return entries(pod, container, cluster.now(), previous=previous)
