@@ -32,8 +32,11 @@ def logs(pod: dict, container: str | None, now: float, previous: bool = False,
 
 
 def entries(pod: dict, container: str | None, now: float, previous: bool = False,
-            config: KubeletConfig = DEFAULT_CONFIG) -> list[tuple[float, str]]:
-    """The instance's log as ``(time printed, line)`` entries, oldest first (:func:`logs`)."""
+            config: KubeletConfig = DEFAULT_CONFIG,
+            extra: list[tuple[float, str]] | None = None) -> list[tuple[float, str]]:
+    """The instance's log as ``(time printed, line)`` entries, oldest first (:func:`logs`).
+    ``extra``: lines the program wrote that kubesim recorded elsewhere as it ran (the
+    scheduler's klog lines), merged in where they fall within this instance's lifetime."""
     spec = pod.get("spec") or {}
     containers = (spec.get("initContainers") or []) + (spec.get("containers") or [])
     name = container or ((spec.get("containers") or [{}])[0].get("name"))
@@ -63,7 +66,11 @@ def entries(pod: dict, container: str | None, now: float, previous: bool = False
         raise LookupError(f'container "{name}" in pod "{md.get("name")}" is waiting to start: {reason}')
     derived = behaviour(target, config.image_defaults, pod_name=(pod.get("metadata") or {}).get("name", ""),
                         override=override_for(pod, name), start=started or 0.0)
-    return log_entries(derived, started or 0.0, until if until is not None else now)
+    start, end = started or 0.0, until if until is not None else now
+    out = log_entries(derived, start, end)
+    if extra:
+        out = sorted(out + [e for e in extra if start <= e[0] <= end], key=lambda e: e[0])[-MAX_LOG_LINES:]
+    return out
 
 
 def log_lines(instance: Behaviour, started: float, until: float) -> list[str]:

@@ -180,3 +180,43 @@ def test_following_a_selector_interleaves_the_streams_in_time(web):
     assert r.code == 0
     assert r.out == "".join(lines(p, (30,), prefix=True) for p in PODS)
     assert r.err.startswith("kubesim: following ends at 2026-11-22T10:00:35Z (simulated time)")
+
+
+@pytest.mark.parametrize("pod, first, last", [
+    ("kube-apiserver-controlplane", "I1122 10:00:00.000000       1 server.go:150] Version: v1.35.0",
+     'I1122 10:00:00.000000       1 tlsconfig.go:243] "Starting DynamicServingCertificateController"'),
+    ("kube-controller-manager-controlplane",
+     "I1122 10:00:00.000000       1 serving.go:386] Generated self-signed cert in-memory",
+     'I1122 10:00:00.000000       1 leaderelection.go:272] "Successfully acquired lease" '
+     'lock="kube-system/kube-controller-manager"'),
+    ("kube-scheduler-controlplane", "I1122 10:00:00.000000       1 serving.go:386] Generated self-signed cert in-memory",
+     'I1122 10:00:00.000000       1 leaderelection.go:272] "Successfully acquired lease" '
+     'lock="kube-system/kube-scheduler"'),
+    ("etcd-controlplane", '{"level":"info","ts":"2026-11-22T10:00:00.000000Z","caller":"embed/etcd.go:324",'
+                          '"msg":"starting an etcd server"}',
+     '{"level":"info","ts":"2026-11-22T10:00:00.000000Z","caller":"embed/serve.go:284",'
+     '"msg":"serving client traffic securely"}'),
+])
+def test_the_control_plane_static_pods_log_their_start_up(kubesim, pod, first, last):
+    out = kubesim.ok(f"logs -n kube-system {pod}").splitlines()
+    assert (out[0], out[-1]) == (first, last)
+
+
+BOUND = ('I1122 10:00:{s:02d}.000000       1 schedule_one.go:337] "Successfully bound pod to node" '
+         'pod="default/{pod}" node="{node}" evaluatedNodes=3 feasibleNodes=2')
+
+
+def test_the_scheduler_logs_at_the_verbosity_of_its_static_manifest(kubesim):
+    import pathlib
+
+    kubesim.ok("run before --image=nginx")  # at the manifest's default --v=0: nothing logged
+    manifest = pathlib.Path(kubesim.state_dir) / "nodes" / "controlplane" / "manifests" / "kube-scheduler.yaml"
+    manifest.write_text(manifest.read_text().replace("- --leader-elect=true", "- --leader-elect=true\n    - --v=2"))
+    kubesim.ok("advance 15s")  # the kubelet restarts the scheduler with the new flags
+    kubesim.ok("run after --image=nginx")
+    out = kubesim.ok("logs -n kube-system kube-scheduler-controlplane").splitlines()
+    assert out[0].startswith("I1122 10:00:10.000000       1 serving.go:386]")  # the new instance's start
+    assert out[-1] == BOUND.format(s=15, pod="after", node="node01")
+    assert not any('pod="default/before"' in line for line in out)
+    # the command's own --v is independent of it
+    assert kubesim("run quiet --image=nginx").err == ""
