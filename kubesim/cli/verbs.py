@@ -50,6 +50,7 @@ VERBS: dict[str, Verb] = {
     "patch": Verb("Update fields of a resource", _K + "patch"),
     "replace": Verb("Replace a resource by file name or stdin", _K + "replace"),
     "edit": Verb("Edit a resource on the server (through $EDITOR)", _K + "edit"),
+    "diff": Verb("Diff the live version against a would-be applied version (a server-side dry run)", _K + "diff"),
     "wait": Verb("Wait for a specific condition on one or many resources (on the simulated clock)", _K + "wait"),
 }
 
