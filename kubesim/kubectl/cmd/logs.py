@@ -217,7 +217,7 @@ def _run(client, f, o: Options, env) -> None:
         except StatusError as e:
             if not o.ignore_errors:
                 raise
-            env.stderr.write(f"error: {e.message}\n")
+            env.stdout.write(f"error: {e.message}\n")  # consumeWithRetry's internalErrOut: the output
             continue
         env.stdout.write(_prefixed(text, _prefix(o, pod, container)))
 
@@ -349,9 +349,10 @@ class _Stream:
         self.started = ""
         self.remaining = options.limit_bytes
 
-    def try_open(self, quiet: bool = False) -> list[tuple[float, str]] | None:
+    def try_open(self, quiet: bool = False, ignore_errors: bool = False) -> list[tuple[float, str]] | None:
         """The log so far, as the first read returns it; None (the server's reason written on
-        stderr) while the container cannot be read; ``quiet``: its error raised instead."""
+        stderr) while the container cannot be read; ``quiet``: its error raised instead;
+        ``ignore_errors``: ``error: <reason>`` written on the output and the stream given up."""
         from kubesim.api.core import podlogs
 
         o = self.options
@@ -360,6 +361,9 @@ class _Stream:
         except BadRequest as e:
             if quiet:
                 raise
+            if ignore_errors:
+                self.opened = self.done = True
+                return [(self.client.now(), f"error: {e.message}\n")]
             self.env.stderr.write(e.message + "\n")
             return None
         self.opened = True
@@ -423,7 +427,8 @@ def follow(client, streams: list[_Stream], env, retry_timeout: float | None = PO
            ignore_errors: bool = False, retry: bool = True) -> str | None:
     """consumeWithRetry with Follow, for every stream at once: wait (trying every second,
     saying why on stderr) until each can be read, then print what each prints until every one
-    has ended. None when they all ended; else kubesim's note for stderr (following stopped
+    has ended. With ``ignore_errors`` a stream that cannot be read is reported on the output
+    (``error: ...``) and given up at once. None when they all ended; else kubesim's note for stderr (following stopped
     where nothing in the cluster was due any more). Raises kubectl's errors."""
     from kubesim.kubectl import waiting
 
@@ -433,7 +438,7 @@ def follow(client, streams: list[_Stream], env, retry_timeout: float | None = PO
             if s.done:
                 continue
             if not s.opened:
-                got = s.try_open()
+                got = s.try_open(ignore_errors=ignore_errors)
                 if got is not None:
                     chunks.extend(got)
             else:

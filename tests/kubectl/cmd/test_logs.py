@@ -170,9 +170,18 @@ def test_ignore_errors_reports_a_failed_request_and_goes_on(kubesim):
     kubesim.apply(TWO)
     kubesim.ok("advance 5s")
     r = kubesim("logs two --all-containers -p --ignore-errors")
-    assert (r.code, r.out) == (0, "")
-    assert r.err == "".join(f'error: previous terminated container "{c}" in pod "two" not found\n'
+    # consumeWithRetry writes the error where the logs go (its internalErrOut is the output)
+    assert (r.code, r.err) == (0, "")
+    assert r.out == "".join(f'error: previous terminated container "{c}" in pod "two" not found\n'
                             for c in ("setup", "app", "side"))
+
+
+def test_following_with_ignore_errors_gives_up_a_stream_that_cannot_be_read(kubesim):
+    kubesim.apply(TWO.replace('"echo setting up"', '"sleep 3"'))
+    r = kubesim("logs two -c app -f --ignore-errors")
+    assert (r.code, r.err) == (0, "")
+    assert r.out == 'error: container "app" in pod "two" is waiting to start: PodInitializing\n'
+    assert kubesim.clock() == "2026-11-22T10:00:00Z"
 
 
 def test_following_a_selector_interleaves_the_streams_in_time(web):
