@@ -20,7 +20,7 @@ def add_flags(p):
     from kubesim.kubectl.cmd.util import add_dry_run
     from kubesim.kubectl.generate.flags import bool_flag
 
-    p.add_argument("args", nargs="+", metavar="TYPE NAME KEY=VAL ... | KEY-")
+    p.add_argument("args", nargs="*", metavar="TYPE NAME KEY=VAL ... | KEY-")
     bool_flag(p, "--overwrite", dest="overwrite", help="If true, allow labels (annotations) to be overwritten, "
                                                        "otherwise reject updates that overwrite existing ones.")
     p.add_argument("-l", "--selector")

@@ -24,7 +24,7 @@ def add_flags(p):
     from kubesim.kubectl.cmd.util import add_dry_run
     from kubesim.kubectl.generate.flags import bool_flag
 
-    p.add_argument("args", nargs="+", metavar="nodes NAME KEY[=VALUE]:EFFECT ... | KEY[:EFFECT]-")
+    p.add_argument("args", nargs="*", metavar="nodes NAME KEY[=VALUE]:EFFECT ... | KEY[:EFFECT]-")
     bool_flag(p, "--overwrite", dest="overwrite", help="If true, allow taints to be overwritten, otherwise reject "
                                                        "taint updates that overwrite existing taints.")
     p.add_argument("-l", "--selector")
@@ -132,7 +132,7 @@ def run(f, args, env) -> int:
     dry = dry_run_strategy(args.dry_run, env)
     words = list(args.args)
     if not words:
-        raise UsageError("at least one taint update is required")
+        raise UsageError("one or more resources must be specified as <resource> <name>")
     info = kinds.lookup(words[0].split("/")[0])
     if info.kind != "Node":
         raise UsageError(f"invalid resource type {words[0]}, only node types are supported")

@@ -110,6 +110,17 @@ def test_list(pods, verb, args, out):
 
 
 @pytest.mark.parametrize("args, err", [
+    # label_test.go TestLabelErrors
+    ("label", "error: one or more resources must be specified as <resource> <name> or <resource>/<name>\n"),
+    ("label pods", "error: at least one label update is required\n"),
+    ("label pods -", "error: at least one label update is required\n"),
+    ("label pods =bar", "error: at least one label update is required\n"),
+    ("label pods-", "error: one or more resources must be specified as <resource> <name> or <resource>/<name>\n"),
+    ("label pods=bar", "error: one or more resources must be specified as <resource> <name> or <resource>/<name>\n"),
+    ("label pods app=bar", "error: resource(s) were provided, but no name was specified\n"),
+    ("label pods,deployments app=bar", "error: resource(s) were provided, but no name was specified\n"),
+    ("annotate", "error: one or more resources must be specified as <resource> <name> or <resource>/<name>\n"),
+    ("taint", "error: one or more resources must be specified as <resource> <name>\n"),
     ("label pod a tier=back", "error: 'tier' already has a value (front), and --overwrite is false\n"),
     # several clashes: kubectl's aggregate, one unprefixed line each
     ("label pods --all app=x tier=y", "'app' already has a value (web), and --overwrite is false\n"
