@@ -147,3 +147,50 @@ def test_bad_input_fails_as_kubectl_does_and_changes_nothing(web, args, err):
     r = web(f"set {args}")
     assert (r.code, r.out, r.err) == (1, "", err)
     assert snapshot(web.state_dir) == before
+
+
+# -- --local (set_env_test.go TestSetEnvLocal, set_resources_test.go TestResourcesLocal) -------------
+
+WEB = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+spec:
+  selector:
+    matchLabels: {app: api}
+  template:
+    metadata:
+      labels: {app: api}
+    spec:
+      containers:
+      - name: app
+        image: nginx
+"""
+
+
+@pytest.mark.parametrize("args, out", [
+    pytest.param("env --local -f {f} env=prod -o name", "deployment.apps/api\n", id="set env --local"),
+    pytest.param("resources --local -f {f} --limits=cpu=200m,memory=512Mi -o name", "deployment.apps/api\n",
+                 id="set resources --local"),
+    pytest.param("serviceaccount --local -f {f} robot", "deployment.apps/api serviceaccount updated\n",
+                 id="set serviceaccount --local"),
+])
+def test_local_changes_the_file_s_objects_and_contacts_nothing(kubesim, tmp_path, args, out):
+    f = tmp_path / "api.yaml"
+    f.write_text(WEB)
+    before = snapshot(kubesim.state_dir)
+    assert kubesim.ok("set " + args.format(f=f)) == out
+    assert snapshot(kubesim.state_dir) == before
+
+
+def test_set_env_local_yaml_prints_the_changed_object(kubesim, tmp_path):
+    f = tmp_path / "api.yaml"
+    f.write_text(WEB)
+    out = kubesim.ok(f"set env --local -f {f} env=prod -o yaml")
+    assert "      - env:\n        - name: env\n          value: prod\n" in out
+
+
+def test_set_env_reads_variables_from_stdin(web):
+    assert web.ok("set env deploy/web -e -", stdin="A=1\n# a comment\nB=two # trailing\n") == \
+        "deployment.apps/web env updated\n"
+    assert container(web)["env"] == [{"name": "A", "value": "1"}, {"name": "B", "value": "two "}]
