@@ -1,7 +1,8 @@
 """kubectl set image|env|resources|serviceaccount|selector (``set subject`` waits for RBAC kinds).
 
 Upstream: staging/src/k8s.io/kubectl/pkg/cmd/set/ — set_image.go, set_env.go (with env/env_parse.go:
-SplitEnvironmentFromResources, ParseEnv, and env_resolve.go's GetEnvVarRefString for ``--list``),
+SplitEnvironmentFromResources, ParseEnv, and env_resolve.go's GetEnvVarRefString for ``--list``,
+GetEnvVarRefValue for ``--resolve``; Secrets, which kubesim does not serve, are never found),
 set_resources.go (parseResourceList), set_serviceaccount.go, set_selector.go
 (updateSelectorForObject: only Services have a settable selector), helper.go (selectContainers'
 wildcards, updateEnv, CalculatePatches: an object the change leaves as it was is not sent nor
@@ -337,6 +338,59 @@ def _ref_string(source: dict) -> str:
     return "invalid valueFrom"
 
 
+class _Unresolved(Exception):
+    """Why a valueFrom reference could not be resolved (env_resolve.go's errors)."""
+
+
+def _ref_value(source: dict, obj: dict, container: dict, client, namespace: str) -> str:
+    """env_resolve.go GetEnvVarRefValue: a ConfigMap's or Secret's key, one of the object's own
+    fields, or one of the container's resources (ceiling of value / divisor)."""
+    import math
+
+    from kubesim.api import kinds
+    from kubesim.api.quantity import milli_value, value
+
+    if source.get("secretKeyRef"):
+        ref = source["secretKeyRef"]
+        raise _Unresolved(f'secrets "{ref.get("name", "")}" not found')  # kubesim serves no Secrets
+    if source.get("configMapKeyRef"):
+        ref = source["configMapKeyRef"]
+        cm = client.find(kinds.by_kind("ConfigMap"), namespace, ref.get("name", ""))
+        if cm is None:
+            raise _Unresolved(f'configmaps "{ref.get("name", "")}" not found')
+        data = cm.get("data") or {}
+        if ref.get("key") not in data:
+            raise _Unresolved(f"key {ref.get('key')} not found in config map {ref.get('name')}")
+        return data[ref["key"]]
+    if source.get("fieldRef"):
+        path = source["fieldRef"].get("fieldPath", "")
+        md = obj.get("metadata") or {}
+        if path.endswith("']") and "['" in path and not path.startswith("['"):
+            base, key = path[:-2].split("['", 1)
+            if base in ("metadata.annotations", "metadata.labels"):
+                return (md.get(base.split(".")[1]) or {}).get(key, "")
+            raise _Unresolved(f'fieldPath "{path}" does not support subscript')
+        if path in ("metadata.annotations", "metadata.labels"):
+            values = md.get(path.split(".")[1]) or {}
+            return "\n".join(f'{k}="{values[k]}"' for k in sorted(values))
+        if path in ("metadata.name", "metadata.namespace", "metadata.uid"):
+            return md.get(path.split(".")[1], "")
+        raise _Unresolved(f"unsupported fieldPath: {path}")
+    if source.get("resourceFieldRef"):
+        ref = source["resourceFieldRef"]
+        divisor = str(ref.get("divisor") or "1")
+        if divisor in ("0", ""):
+            divisor = "1"
+        group, _, name = str(ref.get("resource", "")).partition(".")
+        have = ((container.get("resources") or {}).get(group) or {}).get(name, "0")
+        if group in ("limits", "requests") and name == "cpu":
+            return str(math.ceil(milli_value(have) / milli_value(divisor)))
+        if group in ("limits", "requests") and (name in ("memory", "ephemeral-storage") or name.startswith("hugepages-")):
+            return str(math.ceil(value(have) / value(divisor)))
+        raise _Unresolved(f"Unsupported container resource : {ref.get('resource', '')}")
+    raise _Unresolved("invalid valueFrom")
+
+
 def _env_from(client, f, args, env_out, keys: list[str]) -> list[dict]:
     """``--from``: a variable per key of the ConfigMap (its name upper-cased, other characters
     made ``_``, with kubectl's warning), each a configMapKeyRef."""
@@ -386,7 +440,10 @@ def _set_env(f, args, env, words: list[str]) -> int:
     variables, remove = _parse_env((args.env or []) + env_args, env.stdin)
     overwrite = args.overwrite is None or bool_flag_value(args.overwrite, "--overwrite")
     selector = args.containers or "*"
+    resolving = bool_flag_value(args.resolve, "--resolve")
     out: list[str] = []
+    failures: list[str] = []
+    reader: dict = {"client": None}  # what --resolve reads ConfigMaps through
 
     def mutate_with(from_vars):
         all_vars = variables + from_vars
@@ -416,11 +473,21 @@ def _set_env(f, args, env, words: list[str]) -> int:
                     c.pop("env", None)
                 if listing:
                     out.append(f"# {obj.get('kind')} {obj['metadata']['name']}, container {c.get('name')}\n")
+                    unresolved: dict[str, list[str]] = {}
                     for e in updated:
                         if e.get("valueFrom") is None:
                             out.append(f"{e['name']}={e.get('value', '')}\n")
-                        else:
-                            out.append(f"# {e['name']} from {_ref_string(e['valueFrom'])}\n")
+                            continue
+                        if resolving:
+                            try:
+                                value = _ref_value(e["valueFrom"], obj, c, reader["client"], f.namespace())
+                                out.append(f"{e['name']}={value}\n")
+                                continue
+                            except _Unresolved as problem:
+                                unresolved.setdefault(str(problem), []).append(e["name"])
+                        out.append(f"# {e['name']} from {_ref_string(e['valueFrom'])}\n")
+                    failures.extend(sorted(f"error retrieving reference for {', '.join(sorted(names))}: {why}"
+                                           for why, names in unresolved.items()))
             return None
         return mutate
 
@@ -432,9 +499,12 @@ def _set_env(f, args, env, words: list[str]) -> int:
             import copy
 
             mutate = mutate_with(from_vars)
+            reader["client"] = client
             for _, obj in targets:
                 mutate(None, copy.deepcopy(obj))
         env.stdout.write("".join(out))
+        # the resolution errors are printed; RunEnv returns before it would report them as failures
+        env.stderr.write("".join(line + "\n" for line in failures))
         return 0
     from_vars: list[dict] = []
     if args.from_:

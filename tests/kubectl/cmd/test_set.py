@@ -194,3 +194,25 @@ def test_set_env_reads_variables_from_stdin(web):
     assert web.ok("set env deploy/web -e -", stdin="A=1\n# a comment\nB=two # trailing\n") == \
         "deployment.apps/web env updated\n"
     assert container(web)["env"] == [{"name": "A", "value": "1"}, {"name": "B", "value": "two "}]
+
+
+def test_set_env_list_resolve_reads_the_references(web):
+    web.ok("set env deploy/web --from=configmap/cfg --keys=MODE")
+    web.ok("set resources deploy/web --limits=cpu=200m")
+    web.ok("patch deploy web --type=json -p '["
+           '{"op":"add","path":"/spec/template/spec/containers/0/env/-","value":{"name":"POD","valueFrom":'
+           '{"fieldRef":{"fieldPath":"metadata.name"}}}},'
+           '{"op":"add","path":"/spec/template/spec/containers/0/env/-","value":{"name":"CPU","valueFrom":'
+           '{"resourceFieldRef":{"resource":"limits.cpu","divisor":"1m"}}}},'
+           '{"op":"add","path":"/spec/template/spec/containers/0/env/-","value":{"name":"GONE","valueFrom":'
+           '{"configMapKeyRef":{"name":"nope","key":"x"}}}}'
+           "]'")
+    r = web("set env deploy/web --list --resolve")
+    # env_resolve.go: the values; what cannot be read stays a reference, its error on stderr (exit 0:
+    # RunEnv returns before the listing's errors are gathered)
+    assert (r.code, r.out) == (0, "# Deployment web, container nginx\nMODE=fast\nPOD=web\nCPU=200\n"
+                                  "# GONE from configmap nope, key x\n")
+    assert r.err == 'error retrieving reference for GONE: configmaps "nope" not found\n'
+    assert web.ok("set env deploy/web --list").splitlines()[1:4] == [
+        "# MODE from configmap cfg, key MODE", "# POD from field path metadata.name",
+        "# CPU from resource field limits.cpu"]
