@@ -215,43 +215,9 @@ def static_pods(cluster: Cluster) -> bool:
     from kubesim.apiserver import objects
     from kubesim.kubelet import steps
 
-    changed = steps.static_pods(cluster, lambda name: static_pod_path(cluster, name),
-                                lambda pod: objects.create_mirror_pod(cluster, pod),
-                                with_files=getattr(cluster, "_static_pod_dirs", None))
-    if changed:
-        scheduler_verbosity(cluster)
-    return changed
-
-
-def scheduler_verbosity(cluster: Cluster) -> None:
-    """The ``--v`` of the kube-scheduler static pods' command (the highest, 0 without one),
-    which the scheduler then logs at (scheduling.SchedulerLog)."""
-    from kubesim.controlplane.scheduling import VERBOSITY_META
-
-    v = 0
-    for pod in cluster.store.list("Pod", "kube-system"):
-        if not ((pod.get("metadata") or {}).get("annotations") or {}).get("kubernetes.io/config.mirror"):
-            continue
-        for c in (pod.get("spec") or {}).get("containers") or []:
-            argv = list(c.get("command") or []) + list(c.get("args") or [])
-            if argv and argv[0].rsplit("/", 1)[-1] == "kube-scheduler":
-                v = max(v, _klog_verbosity(argv[1:]))
-    cluster.store.set_meta(VERBOSITY_META, v or None)
-
-
-def _klog_verbosity(args: list[str]) -> int:
-    """klog's ``-v``/``--v`` flag: ``--v=4``, ``--v 4``, ``-v=4``, ``-v 4`` (the last wins)."""
-    v = 0
-    for i, a in enumerate(args):
-        name, _, value = a.partition("=")
-        if name in ("-v", "--v"):
-            if not _ and i + 1 < len(args):
-                value = args[i + 1]
-            try:
-                v = int(value)
-            except ValueError:
-                pass
-    return v
+    return steps.static_pods(cluster, lambda name: static_pod_path(cluster, name),
+                             lambda pod: objects.create_mirror_pod(cluster, pod),
+                             with_files=getattr(cluster, "_static_pod_dirs", None))
 
 
 def node_lifecycle(cluster: Cluster) -> bool:

@@ -76,7 +76,7 @@ START_INDEX_META = "scheduler.nextStartNodeIndex"
 
 # -- kube-scheduler's own log ------------------------------------------------------------------
 # The kube-scheduler static pod's container log shows the klog lines the scheduler writes at the
-# ``--v`` of its manifest (``components.scheduler_verbosity`` keeps it in VERBOSITY_META): they
+# ``--v`` of its manifest (``scheduler_verbosity`` keeps it in VERBOSITY_META): they
 # are kept, with the time each was written, in LOG_META, the newest MAX_LOG_LINES.
 
 VERBOSITY_META = "kube-scheduler.verbosity"
@@ -120,8 +120,39 @@ class SchedulerLog:
 def scheduler_log(cluster: Cluster):
     """The logger the scheduler writes to: the command's, or a SchedulerLog when its manifest
     asks for a verbosity."""
-    v = int(cluster.store.meta(VERBOSITY_META, 0) or 0)
+    store = cluster.store
+    if any(k[0] == "Pod" and k[1] == "kube-system" for k in store.changed_keys()):
+        scheduler_verbosity(cluster)  # a static pod may have been (re)created with other flags
+    v = int(store.meta(VERBOSITY_META, 0) or 0)
     return SchedulerLog(cluster, v) if v > 0 else cluster.log
+
+
+def scheduler_verbosity(cluster: Cluster) -> None:
+    """The ``--v`` of the kube-scheduler static pods' command (the highest, 0 without one)."""
+    v = 0
+    for pod in cluster.store.list("Pod", "kube-system"):
+        if not ((pod.get("metadata") or {}).get("annotations") or {}).get("kubernetes.io/config.mirror"):
+            continue
+        for c in (pod.get("spec") or {}).get("containers") or []:
+            argv = list(c.get("command") or []) + list(c.get("args") or [])
+            if argv and argv[0].rsplit("/", 1)[-1] == "kube-scheduler":
+                v = max(v, _klog_verbosity(argv[1:]))
+    cluster.store.set_meta(VERBOSITY_META, v or None)
+
+
+def _klog_verbosity(args: list[str]) -> int:
+    """klog's ``-v``/``--v`` flag: ``--v=4``, ``--v 4``, ``-v=4``, ``-v 4`` (the last wins)."""
+    v = 0
+    for i, a in enumerate(args):
+        name, eq, value = a.partition("=")
+        if name in ("-v", "--v"):
+            if not eq and i + 1 < len(args):
+                value = args[i + 1]
+            try:
+                v = int(value)
+            except ValueError:
+                pass
+    return v
 
 
 def recorded_log(cluster: Cluster) -> list[tuple[float, str]]:
