@@ -20,6 +20,7 @@ _K = "kubectl.cmd."
 
 VERBS: dict[str, Verb] = {
     "apply": Verb("Apply a configuration to a resource by file name or stdin", _K + "apply"),
+    "diff": Verb("Diff the live version against a would-be applied version (a server-side dry run)", _K + "diff"),
     "create": Verb("Create a resource from a file or from stdin, or a deployment, namespace, priorityclass or "
                    "poddisruptionbudget", _K + "create"),
     "get": Verb("Display one or many resources", _K + "get"),
@@ -50,7 +51,6 @@ VERBS: dict[str, Verb] = {
     "patch": Verb("Update fields of a resource", _K + "patch"),
     "replace": Verb("Replace a resource by file name or stdin", _K + "replace"),
     "edit": Verb("Edit a resource on the server (through $EDITOR)", _K + "edit"),
-    "diff": Verb("Diff the live version against a would-be applied version (a server-side dry run)", _K + "diff"),
     "wait": Verb("Wait for a specific condition on one or many resources (on the simulated clock)", _K + "wait"),
 }
 
