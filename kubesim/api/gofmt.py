@@ -369,14 +369,21 @@ def _atoi(s: str) -> int | None:
     return -x if neg else x
 
 
-def go_parse_micro_time_error(value: str) -> str | None:
-    """``time.Parse(RFC3339Micro, value)``'s error text (None when it parses): the MicroTime
-    fields (a Lease's ``renewTime``, an Event's ``eventTime``) need exactly six fractional
-    digits. Written from Go's src/time/format.go (``Parse``, ``getnum``, ``parseNanoseconds``,
-    ``ParseError.Error``) for this one layout: ``cannot parse "<rest>" as "<element>"``, or
-    ``<what> out of range``."""
-    layout = RFC3339_MICRO
+RFC3339 = "2006-01-02T15:04:05Z07:00"
 
+
+def go_parse_micro_time_error(value: str) -> str | None:
+    """``time.Parse(RFC3339Micro, value)``'s error text: :func:`go_parse_time_error`."""
+    return go_parse_time_error(value, RFC3339_MICRO)
+
+
+def go_parse_time_error(value: str, layout: str = RFC3339_MICRO) -> str | None:
+    """``time.Parse(layout, value)``'s error text (None when it parses), for RFC3339Micro (the
+    MicroTime fields, a Lease's ``renewTime``, an Event's ``eventTime``, need exactly six
+    fractional digits) or RFC3339 (any fractional seconds allowed, as Parse takes them after
+    the seconds). Written from Go's src/time/format.go (``Parse``, ``getnum``,
+    ``parseNanoseconds``, ``ParseError.Error``) for these two layouts: ``cannot parse "<rest>"
+    as "<element>"``, or ``<what> out of range``."""
     def cannot(rest: str, elem: str) -> str:
         return (f"parsing time {_time_quote(value)} as {_time_quote(layout)}: cannot parse "
                 f"{_time_quote(rest)} as {_time_quote(elem)}")
@@ -387,8 +394,11 @@ def go_parse_micro_time_error(value: str) -> str | None:
     v = value
     fields: dict[str, int] = {}
     # (literal before the element, the element): nextStdChunk's walk over RFC3339Micro
-    for prefix, elem in (("", "2006"), ("-", "01"), ("-", "02"), ("T", "15"), (":", "04"), (":", "05"),
-                         ("", ".000000"), ("", "Z07:00")):
+    elems = [("", "2006"), ("-", "01"), ("-", "02"), ("T", "15"), (":", "04"), (":", "05"), ("", ".000000"),
+             ("", "Z07:00")]
+    if layout == RFC3339:  # no fractional element: Parse takes one after the seconds if it is there
+        elems.remove(("", ".000000"))
+    for prefix, elem in elems:
         if prefix:
             if not v.startswith(prefix):
                 return cannot(v, prefix)
@@ -409,6 +419,11 @@ def go_parse_micro_time_error(value: str) -> str | None:
             if got is None:
                 return cannot(hold, elem)
             fields[elem], v = n, got[1]
+            if elem == "05" and layout == RFC3339 and len(v) >= 2 and v[0] in ".," and _digit(v, 1):
+                i = 1
+                while _digit(v, i):
+                    i += 1
+                v = v[i:]
         elif elem == ".000000":
             if len(v) < 7 or v[0] not in ".,":
                 return cannot(hold, elem)

@@ -20,6 +20,7 @@ _K = "kubectl.cmd."
 
 VERBS: dict[str, Verb] = {
     "apply": Verb("Apply a configuration to a resource by file name or stdin", _K + "apply"),
+    "diff": Verb("Diff the live version against a would-be applied version (a server-side dry run)", _K + "diff"),
     "create": Verb("Create a resource from a file or from stdin, or a deployment, namespace, priorityclass or "
                    "poddisruptionbudget", _K + "create"),
     "get": Verb("Display one or many resources", _K + "get"),
@@ -42,7 +43,8 @@ VERBS: dict[str, Verb] = {
     "node": Verb("kubesim's own: stop or start a node's kubelet (node failure drills)", _K + "node"),
     "run": Verb("Run a particular image on the cluster", _K + "run"),
     "scale": Verb("Set a new size for a deployment, replica set, or replication controller", _K + "scale"),
-    "set": Verb("Set specific features on objects (set image)", _K + "set"),
+    "set": Verb("Set specific features on objects (set image|env|resources|serviceaccount|selector)",
+                _K + "set"),
     "rollout": Verb("Manage the rollout of a resource (status, history, undo, restart, pause, resume)",
                     _K + "rollout"),
     "drain": Verb("Drain node in preparation for maintenance", _K + "drain"),

@@ -96,14 +96,29 @@ class LocalClient:
         evict(self.cluster, namespace, name, grace_period, dry_run=dry_run)
 
     def logs(self, namespace: str, name: str, container: str, previous: bool = False) -> list[str]:
+        return [line for _, line in self.log_entries(namespace, name, container, previous)]
+
+    def log_entries(self, namespace: str, name: str, container: str,
+                    previous: bool = False) -> list[tuple[float, str]]:
         # the API server proxies pods/log to the pod's kubelet
-        from kubesim.kubelet.logs import logs
+        from kubesim.controlplane.components import container_log
 
         pod = self.get(_POD, namespace, name)
         try:
-            return logs(pod, container, self.cluster.now(), previous=previous)
+            return container_log(self.cluster, pod, container, previous)
         except LookupError as e:
             raise BadRequest(str(e)) from None
+
+    def pod_log(self, namespace: str, name: str, options) -> str:
+        """GET pods/NAME/log with PodLogOptions: the log REST's validation, the container's
+        (strategy.go validateContainer), then what the kubelet reads."""
+        from kubesim.api.core import podlogs
+
+        pod = self.get(_POD, namespace, name)
+        podlogs.check(name, options)
+        container = podlogs.container_for(pod, options.container)
+        entries = self.log_entries(namespace, name, container, options.previous)
+        return podlogs.read(entries, options, self.cluster.now())
 
     def raw(self, path: str) -> dict:
         import re

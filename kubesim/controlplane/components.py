@@ -797,3 +797,26 @@ def set_kubelet(cluster: Cluster, node: dict, running: bool) -> bool:
     for obj, type_, reason, message, component, at in evs:
         cluster.record(obj, type_, reason, message, component, name, at=at)
     return True
+
+
+def container_log(cluster: Cluster, pod: dict, container: str, previous: bool = False) -> list[tuple[float, str]]:
+    """A container's log as its node's kubelet reads it: ``(time, line)`` entries, oldest
+    first. Raises LookupError with the kubelet's message."""
+    from kubesim.kubelet.logs import entries
+
+    extra = None
+    if _runs(pod, container, "kube-scheduler"):
+        from kubesim.controlplane.scheduling import recorded_log
+
+        extra = recorded_log(cluster)
+    return entries(pod, container, cluster.now(), previous=previous, extra=extra)
+
+
+def _runs(pod: dict, container: str, program: str) -> bool:
+    """The container is a control-plane static pod's running ``program``."""
+    md = pod.get("metadata") or {}
+    if md.get("namespace") != "kube-system" or not (md.get("annotations") or {}).get("kubernetes.io/config.mirror"):
+        return False
+    c = next((c for c in (pod.get("spec") or {}).get("containers") or [] if c.get("name") == container), None)
+    argv = (c or {}).get("command") or []
+    return bool(argv) and argv[0].rsplit("/", 1)[-1] == program

@@ -74,11 +74,96 @@ def _key(pod: dict) -> str:
 START_INDEX_META = "scheduler.nextStartNodeIndex"
 
 
-def make_scheduler(cluster: Cluster, explain: bool = True):
+# -- kube-scheduler's own log ------------------------------------------------------------------
+# The kube-scheduler static pod's container log shows the klog lines the scheduler writes at the
+# ``--v`` of its manifest (``scheduler_verbosity`` keeps it in VERBOSITY_META): they
+# are kept, with the time each was written, in LOG_META, the newest MAX_LOG_LINES.
+
+VERBOSITY_META = "kube-scheduler.verbosity"
+LOG_META = "kube-scheduler.log"
+MAX_LOG_LINES = 10000
+
+
+class SchedulerLog:
+    """The scheduler's klog sink: lines up to the command's ``--v`` to stderr, as before, and
+    lines up to its manifest's ``--v`` into its container's log (PID 1 inside the container)."""
+
+    def __init__(self, cluster: Cluster, verbosity: int) -> None:
+        from kubesim.apiserver.context import Logger
+
+        self.command = cluster.log
+        self.v = verbosity
+        self.verbosity = max(self.command.verbosity, verbosity)
+        self.lines: list[list] = []
+        self._now = cluster.now
+        self._format = Logger(verbosity=verbosity, stream=self, now=cluster.now, pid=1)
+
+    def enabled(self, level: int) -> bool:
+        return self.verbosity >= level
+
+    def __call__(self, level: int, where: str, msg: str, kv: dict | None = None, severity: str = "I") -> None:
+        if self.command.verbosity >= level:
+            self.command(level, where, msg, kv, severity)
+        if self.v >= level:
+            self._format(level, where, msg, kv, severity)
+
+    def write(self, text: str) -> None:
+        self.lines.append([self._now(), text.rstrip("\n")])
+
+    def save(self, store) -> None:
+        if self.lines:
+            kept = (store.meta(LOG_META) or []) + self.lines
+            store.set_meta(LOG_META, kept[-MAX_LOG_LINES:])
+            self.lines = []
+
+
+def scheduler_log(cluster: Cluster):
+    """The logger the scheduler writes to: the command's, or a SchedulerLog when its manifest
+    asks for a verbosity."""
+    store = cluster.store
+    if any(k[0] == "Pod" and k[1] == "kube-system" for k in store.changed_keys()):
+        scheduler_verbosity(cluster)  # a static pod may have been (re)created with other flags
+    v = int(store.meta(VERBOSITY_META, 0) or 0)
+    return SchedulerLog(cluster, v) if v > 0 else cluster.log
+
+
+def scheduler_verbosity(cluster: Cluster) -> None:
+    """The ``--v`` of the kube-scheduler static pods' command (the highest, 0 without one)."""
+    v = 0
+    for pod in cluster.store.list("Pod", "kube-system"):
+        if not ((pod.get("metadata") or {}).get("annotations") or {}).get("kubernetes.io/config.mirror"):
+            continue
+        for c in (pod.get("spec") or {}).get("containers") or []:
+            argv = list(c.get("command") or []) + list(c.get("args") or [])
+            if argv and argv[0].rsplit("/", 1)[-1] == "kube-scheduler":
+                v = max(v, _klog_verbosity(argv[1:]))
+    cluster.store.set_meta(VERBOSITY_META, v or None)
+
+
+def _klog_verbosity(args: list[str]) -> int:
+    """klog's ``-v``/``--v`` flag: ``--v=4``, ``--v 4``, ``-v=4``, ``-v 4`` (the last wins)."""
+    v = 0
+    for i, a in enumerate(args):
+        name, eq, value = a.partition("=")
+        if name in ("-v", "--v"):
+            if not eq and i + 1 < len(args):
+                value = args[i + 1]
+            try:
+                v = int(value)
+            except ValueError:
+                pass
+    return v
+
+
+def recorded_log(cluster: Cluster) -> list[tuple[float, str]]:
+    return [(t, line) for t, line in cluster.store.meta(LOG_META) or []]
+
+
+def make_scheduler(cluster: Cluster, explain: bool = True, log=None):
     """A Scheduler for this command, with the informer-style views its plugins use."""
     from kubesim.scheduler.scheduler import Scheduler
 
-    log = cluster.log
+    log = log if log is not None else cluster.log
     s = Scheduler(cluster.store.meta(CONFIG_META), cluster.rng, log if log.verbosity > 0 else None,
                   verbosity=log.verbosity, explain=explain)
     store = cluster.store
@@ -119,7 +204,7 @@ class Informers:
     """What the scheduler's event handlers see of this command's writes, delivered to its
     queue as cluster events. ``sync`` looks at every write since the last call."""
 
-    def __init__(self, cluster: Cluster, scheduler, queue) -> None:
+    def __init__(self, cluster: Cluster, scheduler, queue, log=None) -> None:
         from kubesim.scheduler.framework import events as ev
 
         self.cluster = cluster
@@ -128,7 +213,7 @@ class Informers:
         self.ev = ev
         self.kinds = {"Pod", "Node"} | {ev.KIND_OF_RESOURCE[r] for r in scheduler.gvk_map
                                          if r in ev.KIND_OF_RESOURCE}
-        log = cluster.log
+        log = log if log is not None else cluster.log
         self._log = log if log.verbosity > 0 else None
 
     def _emit(self, level: int, site: str, msg: str, kv: dict) -> None:
@@ -315,10 +400,13 @@ def _idle(cluster: Cluster) -> bool:
     """Nothing waits in the queue: every change so far is seen. The event handlers still log
     what they receive when asked to (--v=3 and up); else the scheduler is not even built."""
     store = cluster.store
-    if cluster.log.verbosity >= 3:
-        scheduler = make_scheduler(cluster)
-        queue = scheduler.new_queue(log=cluster.log)
-        Informers(cluster, scheduler, queue).sync(cluster.now())
+    log = scheduler_log(cluster)
+    if log.verbosity >= 3:
+        scheduler = make_scheduler(cluster, log=log)
+        queue = scheduler.new_queue(log=log)
+        Informers(cluster, scheduler, queue, log=log).sync(cluster.now())
+        if isinstance(log, SchedulerLog):
+            log.save(store)
     store.set_meta(SEEN_META, store.resource_version())
     return False
 
@@ -335,11 +423,12 @@ def step(cluster: Cluster) -> bool:
         return _idle(cluster)
 
     now = cluster.now()
-    scheduler = make_scheduler(cluster)
-    log = cluster.log if cluster.log.verbosity > 0 else None
+    sink = scheduler_log(cluster)
+    scheduler = make_scheduler(cluster, log=sink)
+    log = sink if sink.verbosity > 0 else None
     mine = {k: p for k, p in pending.items() if scheduler.responsible_for(p)}
     queue = scheduler.new_queue(saved, pods=mine, log=log)
-    informers = Informers(cluster, scheduler, queue)
+    informers = Informers(cluster, scheduler, queue, log=sink)
     informers.sync(now)
     for k, p in mine.items():  # the informer's initial list: pods the queue does not hold
         if k not in queue:
@@ -381,6 +470,8 @@ def step(cluster: Cluster) -> bool:
         informers.sync(now)  # this cycle's writes, as the informers deliver them
         changed = True
     _save_queue(store, queue)
+    if isinstance(sink, SchedulerLog):
+        sink.save(store)
     store.set_meta(START_INDEX_META, scheduler.next_start_node_index)
     store.set_meta(SEEN_META, store.resource_version())
     t = queue.next_event_time()

@@ -83,6 +83,15 @@ class Client(Protocol):
     def logs(self, namespace: str, name: str, container: str, previous: bool = False) -> list[str]:
         """GET pods/NAME/log: the container's lines. BadRequest for an unknown container."""
 
+    def log_entries(self, namespace: str, name: str, container: str,
+                    previous: bool = False) -> list[tuple[float, str]]:
+        """The container's log as ``(time printed, line)`` entries, oldest first (what a
+        follow streams, timestamps included)."""
+
+    def pod_log(self, namespace: str, name: str, options) -> str:
+        """GET pods/NAME/log with ``kubesim.api.core.podlogs.PodLogOptions``: the text the
+        kubelet returns. Invalid options, BadRequest for an unknown or waiting container."""
+
     def raw(self, path: str) -> dict:
         """GET of a non-resource path (``/api/v1/nodes/NODE/proxy/configz``)."""
 

@@ -356,3 +356,75 @@ def restart(info: KindInfo, live: dict, now: float) -> dict:
 
 class PatchFnError(Exception):
     """An error of a polymorphic helper; kubectl prints ``error: <resource> "<name>" <message>``."""
+
+
+# ---------------------------------------------------------------------------------------------
+# logs: the pods behind an object (helpers.go SelectorsForObject, podutils.ByLogging)
+
+_WORKLOAD_GO_TYPES = {"Deployment": "*v1.Deployment", "ReplicaSet": "*v1.ReplicaSet", "DaemonSet": "*v1.DaemonSet",
+             "StatefulSet": "*v1.StatefulSet", "Job": "*v1.Job", "Service": "*v1.Service",
+             "ReplicationController": "*v1.ReplicationController"}
+
+
+def selector_for_object(obj: dict):
+    """SelectorsForObject: the label selector of the pods a workload or Service stands for (a
+    ``kubesim.api.selectors.LabelSelector``), or kubectl's error for a kind without one."""
+    from kubesim.api.selectors import from_label_selector, selector_from_set
+
+    kind = obj.get("kind", "")
+    spec = obj.get("spec") or {}
+    if kind in ("Deployment", "ReplicaSet", "DaemonSet", "StatefulSet", "Job"):
+        try:
+            return from_label_selector(spec.get("selector"))
+        except ValueError as e:
+            raise client_error(f"cannot get the logs from {_WORKLOAD_GO_TYPES[kind]}: invalid label selector: {e}") from None
+    if kind == "ReplicationController":
+        return selector_from_set(spec.get("selector"))
+    if kind == "Service":
+        if not spec.get("selector"):
+            name = (obj.get("metadata") or {}).get("name", "")
+            raise client_error(f"cannot get the logs from *v1.Service: invalid service '{name}': Service is defined "
+                               "without a selector")
+        return selector_from_set(spec.get("selector"))
+    go_type = _WORKLOAD_GO_TYPES.get(kind) or f"*v1.{kind}"
+    raise client_error(f"cannot get the logs from {go_type}: selector for {go_type} not implemented")
+
+
+def by_logging(pods: list[dict]) -> list[dict]:
+    """podutils.ByLogging: the pod best to read logs from first — assigned before unassigned,
+    Running before Unknown before Pending, ready before not, ready longer before ready shorter,
+    more restarts before fewer (regular containers, then sidecars), older before newer."""
+    from kubesim.clock import parse_timestamp
+
+    phase_rank = {"Running": 0, "Unknown": 1, "Pending": 2}  # a Go map: any other phase ranks 0
+
+    def ready_time(pod: dict) -> float | None:
+        for c in (pod.get("status") or {}).get("conditions") or []:
+            if c.get("type") == "Ready":
+                return parse_timestamp(c.get("lastTransitionTime")) if c.get("status") == "True" else None
+        return None
+
+    def ready(pod: dict) -> bool:
+        return any(c.get("type") == "Ready" and c.get("status") == "True"
+                   for c in (pod.get("status") or {}).get("conditions") or [])
+
+    def restarts(pod: dict) -> tuple[int, int]:
+        st = pod.get("status") or {}
+        regular = max([int(c.get("restartCount") or 0) for c in st.get("containerStatuses") or []], default=0)
+        sidecars = {c.get("name") for c in (pod.get("spec") or {}).get("initContainers") or []
+                    if c.get("restartPolicy") == "Always"}
+        sidecar = max([int(c.get("restartCount") or 0) for c in st.get("initContainerStatuses") or []
+                       if c.get("name") in sidecars], default=0)
+        return regular, sidecar
+
+    def key(pod: dict):
+        spec, st = pod.get("spec") or {}, pod.get("status") or {}
+        is_ready = ready(pod)
+        rt = ready_time(pod) if is_ready else None
+        regular, sidecar = restarts(pod)
+        created = parse_timestamp((pod.get("metadata") or {}).get("creationTimestamp"))
+        return (0 if spec.get("nodeName") else 1, phase_rank.get(st.get("phase", ""), 0), 0 if is_ready else 1,
+                (rt is None, rt or 0.0) if is_ready else (False, 0.0), -regular, -sidecar,
+                (created is None, created or 0.0))
+
+    return sorted(pods, key=key)

@@ -66,6 +66,45 @@ HELLO_WORLD = (
     " https://docs.docker.com/get-started/", "",
 )
 
+# kubeadm's control-plane components: their first klog lines (PID 1 in the container), at the
+# verbosity kubeadm's manifests leave them (0); the call sites are v1.35's
+# (cmd/kube-apiserver/app/server.go Run, cmd/kube-controller-manager/app/controllermanager.go Run,
+# cmd/kube-scheduler/app/server.go Run, k8s.io/apiserver's serving.go, secure_serving.go and
+# dynamiccertificates/tlsconfig.go, client-go's leaderelection.go); etcd logs JSON (zap), as
+# go.etcd.io/etcd/server/v3 embed/etcd.go and etcdserver/server.go start it.
+_KLOG = "I{ts:%m%d %H:%M:%S}.000000       1 "
+KUBE_APISERVER_LOG = (
+    _KLOG + "server.go:150] Version: v1.35.0",
+    _KLOG + 'server.go:152] "Golang settings" GOGC="" GOMAXPROCS="" GOTRACEBACK=""',
+    _KLOG + "secure_serving.go:211] Serving securely on [::]:6443",
+    _KLOG + 'tlsconfig.go:243] "Starting DynamicServingCertificateController"',
+)
+KUBE_CONTROLLER_MANAGER_LOG = (
+    _KLOG + "serving.go:386] Generated self-signed cert in-memory",
+    _KLOG + 'controllermanager.go:189] "Starting" version="v1.35.0"',
+    _KLOG + 'controllermanager.go:191] "Golang settings" GOGC="" GOMAXPROCS="" GOTRACEBACK=""',
+    _KLOG + "secure_serving.go:211] Serving securely on 127.0.0.1:10257",
+    _KLOG + 'tlsconfig.go:243] "Starting DynamicServingCertificateController"',
+    _KLOG + 'leaderelection.go:258] "Attempting to acquire leader lease..." lock="kube-system/kube-controller-manager"',
+    _KLOG + 'leaderelection.go:272] "Successfully acquired lease" lock="kube-system/kube-controller-manager"',
+)
+KUBE_SCHEDULER_LOG = (
+    _KLOG + "serving.go:386] Generated self-signed cert in-memory",
+    _KLOG + 'server.go:175] "Starting Kubernetes Scheduler" version="v1.35.0"',
+    _KLOG + 'server.go:177] "Golang settings" GOGC="" GOMAXPROCS="" GOTRACEBACK=""',
+    _KLOG + "secure_serving.go:211] Serving securely on 127.0.0.1:10259",
+    _KLOG + 'tlsconfig.go:243] "Starting DynamicServingCertificateController"',
+    _KLOG + 'leaderelection.go:258] "Attempting to acquire leader lease..." lock="kube-system/kube-scheduler"',
+    _KLOG + 'leaderelection.go:272] "Successfully acquired lease" lock="kube-system/kube-scheduler"',
+)
+_ZAP = '{{"level":"info","ts":"{{ts:%Y-%m-%dT%H:%M:%S}}.000000Z","caller":"{caller}","msg":"{msg}"}}'
+ETCD_LOG = (
+    _ZAP.format(caller="embed/etcd.go:324", msg="starting an etcd server"),
+    _ZAP.format(caller="etcdserver/server.go:590", msg="starting etcd server"),
+    _ZAP.format(caller="embed/serve.go:284", msg="serving client traffic securely"),
+    _ZAP.format(caller="embed/serve.go:284", msg="serving client traffic securely"),
+)
+
 # image (repository without registry defaults and tag) -> what it runs
 IMAGES: dict[str, ImageInfo] = {
     "nginx": ImageInfo(("/docker-entrypoint.sh",), ("nginx", "-g", "daemon off;"), (80,), output=NGINX_LOG),
@@ -104,10 +143,11 @@ IMAGES: dict[str, ImageInfo] = {
     "k8s.gcr.io/pause": ImageInfo(("/pause",), (), ()),
     "registry.k8s.io/coredns/coredns": ImageInfo(("/coredns",), (), (53, 8080, 8181, 9153)),
     "registry.k8s.io/kube-proxy": ImageInfo((), ("kube-proxy",), (10249, 10256)),
-    "registry.k8s.io/etcd": ImageInfo((), ("etcd",), (2379, 2380, 2381)),
-    "registry.k8s.io/kube-apiserver": ImageInfo((), ("kube-apiserver",), (6443,)),
-    "registry.k8s.io/kube-scheduler": ImageInfo((), ("kube-scheduler",), (10259,)),
-    "registry.k8s.io/kube-controller-manager": ImageInfo((), ("kube-controller-manager",), (10257,)),
+    "registry.k8s.io/etcd": ImageInfo((), ("etcd",), (2379, 2380, 2381), output=ETCD_LOG),
+    "registry.k8s.io/kube-apiserver": ImageInfo((), ("kube-apiserver",), (6443,), output=KUBE_APISERVER_LOG),
+    "registry.k8s.io/kube-scheduler": ImageInfo((), ("kube-scheduler",), (10259,), output=KUBE_SCHEDULER_LOG),
+    "registry.k8s.io/kube-controller-manager": ImageInfo((), ("kube-controller-manager",), (10257,),
+                                                         output=KUBE_CONTROLLER_MANAGER_LOG),
     "registry.k8s.io/e2e-test-images/agnhost": ImageInfo(("/agnhost",), ("pause",), ()),
     "polinux/stress": ImageInfo((), ("stress",), ()),
     "hello-world": ImageInfo((), ("/hello",), ()),

@@ -28,6 +28,15 @@ def logs(pod: dict, container: str | None, now: float, previous: bool = False,
          config: KubeletConfig = DEFAULT_CONFIG) -> list[str]:
     """What ``kubesim logs`` prints: the output of the container's current instance (or the
     previous one) by ``now``. Raises LookupError with kubectl's messages."""
+    return [line for _, line in entries(pod, container, now, previous, config)]
+
+
+def entries(pod: dict, container: str | None, now: float, previous: bool = False,
+            config: KubeletConfig = DEFAULT_CONFIG,
+            extra: list[tuple[float, str]] | None = None) -> list[tuple[float, str]]:
+    """The instance's log as ``(time printed, line)`` entries, oldest first (:func:`logs`).
+    ``extra``: lines the program wrote that kubesim recorded elsewhere as it ran (the
+    scheduler's klog lines), merged in where they fall within this instance's lifetime."""
     spec = pod.get("spec") or {}
     containers = (spec.get("initContainers") or []) + (spec.get("containers") or [])
     name = container or ((spec.get("containers") or [{}])[0].get("name"))
@@ -57,12 +66,21 @@ def logs(pod: dict, container: str | None, now: float, previous: bool = False,
         raise LookupError(f'container "{name}" in pod "{md.get("name")}" is waiting to start: {reason}')
     derived = behaviour(target, config.image_defaults, pod_name=(pod.get("metadata") or {}).get("name", ""),
                         override=override_for(pod, name), start=started or 0.0)
-    return log_lines(derived, started or 0.0, until if until is not None else now)
+    start, end = started or 0.0, until if until is not None else now
+    out = log_entries(derived, start, end)
+    if extra:
+        out = sorted(out + [e for e in extra if start <= e[0] <= end], key=lambda e: e[0])[-MAX_LOG_LINES:]
+    return out
 
 
 def log_lines(instance: Behaviour, started: float, until: float) -> list[str]:
     """What the instance (its behaviour) started at ``started`` printed by ``until`` (absolute
     times)."""
+    return [line for _, line in log_entries(instance, started, until)]
+
+
+def log_entries(instance: Behaviour, started: float, until: float) -> list[tuple[float, str]]:
+    """:func:`log_lines` with the time each line was printed."""
     elapsed = until - started
     if instance.program is not None:
         argv, env, pod_name = instance.program
@@ -75,7 +93,7 @@ def log_lines(instance: Behaviour, started: float, until: float) -> list[str]:
     for t, line in out:
         if t > elapsed + 1e-9:
             break
-        lines.append(_format_line(line, started + t))
+        lines.append((started + t, _format_line(line, started + t)))
     return lines[-MAX_LOG_LINES:]
 
 

@@ -1,8 +1,14 @@
 """kubectl label and annotate.
 
 Upstream: staging/src/k8s.io/kubectl/pkg/cmd/label/label.go and annotate/annotate.go: argument
-syntax (``k=v``, ``k-``), the lines printed (``pod/x labeled``, ``... not labeled``) and the
-errors.
+syntax (``k=v``, ``k-``), ``--overwrite`` (validateNoOverwrites), ``--list`` (the values after the
+command's changes, under a ``Listing labels for Kind.group/name:`` heading when the arguments
+could name several objects), ``--resource-version`` (only with a single resource; sent with the
+change, so the API server refuses it with a Conflict when the object has moved on — label sends
+nothing, and so cannot conflict, when no label changes; annotate always sends), ``--dry-run``,
+``-o``, and the lines printed: label's updateDataChangeMsg (``labeled``, ``unlabeled``,
+``modified`` when it both adds and removes, ``not labeled``; ``label "k" not found.`` for a
+removal of a label the object lacks) and annotate's ``annotated``.
 """
 
 from __future__ import annotations
@@ -11,13 +17,22 @@ from kubesim.errors import UsageError
 
 
 def add_flags(p):
-    p.add_argument("args", nargs="+", metavar="TYPE NAME KEY=VAL ... | KEY-")
-    p.add_argument("--overwrite", action="store_true", help="allow existing values to be replaced")
+    from kubesim.kubectl.cmd.util import add_dry_run
+    from kubesim.kubectl.generate.flags import bool_flag
+
+    p.add_argument("args", nargs="*", metavar="TYPE NAME KEY=VAL ... | KEY-")
+    bool_flag(p, "--overwrite", dest="overwrite", help="If true, allow labels (annotations) to be overwritten, "
+                                                       "otherwise reject updates that overwrite existing ones.")
     p.add_argument("-l", "--selector")
-    p.add_argument("--all", action="store_true")
+    bool_flag(p, "--all", dest="all", help="Select all resources, in the namespace of the specified resource types")
     p.add_argument("-A", "--all-namespaces", action="store_true")
-    p.add_argument("--list", action="store_true", help="list the current values")
-    p.add_argument("-o", "--output", default=None, help="output format: name")
+    bool_flag(p, "--list", dest="list", help="If true, display the labels (annotations) for a given resource.")
+    p.add_argument("--resource-version", default="",
+                   help="If non-empty, the update will only succeed if this is the current resource-version for the "
+                        "object. Only valid when specifying a single resource.")
+    p.add_argument("-o", "--output", default=None, help="Output format. One of: (json, yaml, name).")
+    p.add_argument("--field-manager", default=None, help="Name of the manager used to track field ownership.")
+    add_dry_run(p)
 
 
 def name_checks(key: str) -> list[str]:
@@ -90,44 +105,68 @@ def objects_of(client, f, args, targets):
 
 
 def _meta_cmd(f, args, env, field: str, what: str, past: str) -> int:
+    from kubesim.errors import Conflict, client_error
+    from kubesim.kubectl.cmd.util import (
+        aggregate_lines,
+        check_output,
+        dry_run_strategy,
+        dry_suffix,
+        objects_text,
+    )
+
     targets, specs = split_args(args.args, what, selecting=bool(args.selector or args.all))
-    if args.list:
-        with f.connect() as client:
-            for _, obj in objects_of(client, f, args, targets):
-                for k, v in sorted((obj["metadata"].get(field) or {}).items()):
-                    env.stdout.write(f"{k}={v}\n")
-        return 0
-    if not specs:
+    check_output(args.output)
+    dry = dry_run_strategy(args.dry_run, env)
+    if not specs and not args.list:
         raise UsageError(f"at least one {what} update is required")
     add, remove = _parse_pairs(specs, what, validate=(field == "labels"))
-    lines, warnings = [], []
+    # the builder's IntoSingleItemImplied: one TYPE NAME (or TYPE/NAME)
+    one = len(targets) == 1 and len(targets[0][1]) == 1
+    shown, out = [], []
     with f.connect() as client:
-        for info, obj in objects_of(client, f, args, targets):
-            current = dict(obj["metadata"].get(field) or {})
+        found = objects_of(client, f, args, targets)
+        if args.resource_version and not one:
+            raise client_error("--resource-version may only be used with a single resource")
+        for info, obj in found:
+            md = obj["metadata"]
+            current = dict(md.get(field) or {})
             if not args.overwrite:
-                for k, v in add.items():
-                    if k in current and current[k] != v:
-                        raise UsageError(f"'{k}' already has a value ({current[k]}), and --overwrite is false")
+                clashes = [f"'{k}' already has a value ({current[k]}), and --overwrite is false"
+                           for k, v in add.items() if k in current and current[k] != v]
+                if clashes:
+                    raise aggregate_lines(clashes)
             new = dict(current)
             for k in remove:
-                if k not in new:
-                    warnings.append(f'{what} "{k}" not found.')
                 new.pop(k, None)
             new.update(add)
-            ref = f"{info.ref}/{obj['metadata']['name']}"
-            if new == current:
-                lines.append(f"{ref} not {past}" if field == "labels" else f"{ref} {past}")
+            added = [k for k, v in add.items() if current.get(k) != v]
+            removed = [k for k in remove if k in current]
+            ref = f"{info.ref}/{md['name']}"
+            if args.list:
+                if not one:
+                    out.append(f"Listing {field} for {obj.get('kind')}.{info.group}/{md['name']}:\n")
+                out.extend(f"{'' if one else ' '}{k}={v}\n" for k, v in sorted(new.items()))
                 continue
+            if field == "labels" and dry != "client" and args.output not in ("yaml", "json"):
+                out.extend(f'label "{k}" not found.\n' for k in remove if k not in current)
+            sends = dry != "client" and (field == "annotations" or added or removed)
+            if sends and args.resource_version and args.resource_version != md.get("resourceVersion"):
+                raise Conflict(f'Operation cannot be fulfilled on {info.resource} "{md["name"]}": the object has been '
+                               "modified; please apply your changes to the latest version and try again")
             updated = _with_meta(obj, field, new)
-            client.update(info, updated)
-            if field == "labels" and not args.overwrite and len(new) < len(current):
-                lines.append(f"{ref} un{past}")
+            if sends and dry == "none" and new != current:
+                updated = client.update(info, updated)
+            if field == "labels":
+                message = ("modified" if added and removed else "labeled" if added else
+                           "unlabeled" if removed else "not labeled")
             else:
-                lines.append(f"{ref} {past}")
-    for w in warnings:
-        env.stdout.write(w + "\n")
-    for line in lines:
-        env.stdout.write((line.split(" ")[0] if args.output == "name" else line) + "\n")
+                message = past
+            shown.append(updated)
+            out.append((ref if args.output == "name" else f"{ref} {message}{dry_suffix(dry)}") + "\n")
+    if args.output in ("yaml", "json") and not args.list:
+        env.stdout.write(objects_text(shown, args.output))
+    else:
+        env.stdout.write("".join(out))
     return 0
 
 

@@ -21,11 +21,17 @@ def _is_taint_spec(word: str) -> bool:
 
 
 def add_flags(p):
-    p.add_argument("args", nargs="+", metavar="nodes NAME KEY[=VALUE]:EFFECT ... | KEY[:EFFECT]-")
-    p.add_argument("--overwrite", action="store_true")
+    from kubesim.kubectl.cmd.util import add_dry_run
+    from kubesim.kubectl.generate.flags import bool_flag
+
+    p.add_argument("args", nargs="*", metavar="nodes NAME KEY[=VALUE]:EFFECT ... | KEY[:EFFECT]-")
+    bool_flag(p, "--overwrite", dest="overwrite", help="If true, allow taints to be overwritten, otherwise reject "
+                                                       "taint updates that overwrite existing taints.")
     p.add_argument("-l", "--selector")
-    p.add_argument("--all", action="store_true")
-    p.add_argument("-o", "--output", default=None, help="output format: name")
+    bool_flag(p, "--all", dest="all", help="Select all nodes in the cluster")
+    p.add_argument("-o", "--output", default=None, help="Output format. One of: (json, yaml, name).")
+    p.add_argument("--field-manager", default=None, help="Name of the manager used to track field ownership.")
+    add_dry_run(p)
 
 
 def parse_taint(spec: str) -> dict:
@@ -115,10 +121,18 @@ def reorganize_taints(old: list[dict], overwrite: bool, to_add: list[dict], to_r
 
 def run(f, args, env) -> int:
     from kubesim.api import kinds
+    from kubesim.kubectl.cmd.util import (
+        check_output,
+        dry_run_strategy,
+        dry_suffix,
+        objects_text,
+    )
 
+    check_output(args.output)
+    dry = dry_run_strategy(args.dry_run, env)
     words = list(args.args)
     if not words:
-        raise UsageError("at least one taint update is required")
+        raise UsageError("one or more resources must be specified as <resource> <name>")
     info = kinds.lookup(words[0].split("/")[0])
     if info.kind != "Node":
         raise UsageError(f"invalid resource type {words[0]}, only node types are supported")
@@ -129,7 +143,7 @@ def run(f, args, env) -> int:
         to_add, to_remove = parse_taints(specs)
     except UsageError as e:  # taint.go returns parseTaints' errors as usage errors
         raise usage_error("taint", e.message) from None
-    lines = []
+    lines, shown = [], []
     with f.connect() as client:
         for info, node in objects_of(client, f, args, targets):
             old = list((node.get("spec") or {}).get("taints") or [])
@@ -147,8 +161,13 @@ def run(f, args, env) -> int:
                 updated["spec"]["taints"] = new
             else:
                 updated["spec"].pop("taints", None)
-            client.update(info, updated)
-            lines.append(f"node/{node['metadata']['name']} {op}")
+            if dry == "none":
+                updated = client.update(info, updated)
+            shown.append(updated)
+            lines.append(f"node/{node['metadata']['name']} {op}{dry_suffix(dry)}")
+    if args.output in ("yaml", "json"):
+        env.stdout.write(objects_text(shown, args.output))
+        return 0
     for line in lines:
         env.stdout.write((line.split(" ")[0] if args.output == "name" else line) + "\n")
     return 0

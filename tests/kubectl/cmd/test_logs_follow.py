@@ -23,12 +23,14 @@ spec:
 """
 WAITING = 'container "c" in pod "counter" is waiting to start: PodInitializing\n'
 TICKS = "tick 1\ntick 2\ntick 3\ndone\n"
+# an init container makes kubectl say which container it defaulted to (logsforobject.go)
+DEFAULTED = 'Defaulted container "c" out of: c, warm-up (init)\n'
 
 
 def test_follow_waits_for_the_container_then_prints_it_to_its_end(kubesim):
     kubesim.apply(COUNTER)
     r = kubesim("logs -f counter")
-    assert (r.code, r.out, r.err) == (0, TICKS, WAITING * 3)  # tried at 0s, 1s and 2s; readable at 3s
+    assert (r.code, r.out, r.err) == (0, TICKS, DEFAULTED + WAITING * 3)  # tried at 0s, 1s and 2s; readable at 3s
     assert kubesim.clock() == "2026-11-22T10:00:09Z"  # 3s of init, 6s of ticks
 
 
@@ -42,7 +44,7 @@ def test_follow_of_a_finished_container_prints_its_log_at_once(kubesim):
 def test_the_retries_end_at_the_pod_running_timeout(kubesim):
     kubesim.apply(COUNTER)
     r = kubesim("logs --follow counter --pod-running-timeout=2s")
-    assert (r.code, r.out, r.err) == (1, "", WAITING * 2 + "error: context deadline exceeded\n")
+    assert (r.code, r.out, r.err) == (1, "", DEFAULTED + WAITING * 2 + "error: context deadline exceeded\n")
 
 
 def test_a_container_that_runs_for_ever_is_followed_until_nothing_more_is_due(kubesim):
@@ -67,7 +69,8 @@ def test_follow_ends_with_the_instance_it_follows(kubesim):
                                "\"maybe\": invalid syntax\nSee 'kubesim logs --help' for usage.\n"),
     ("counter -f --pod-running-timeout=3", 'error: invalid argument "3" for "--pod-running-timeout" flag: time: '
                                            "missing unit in duration \"3\"\nSee 'kubesim logs --help' for usage.\n"),
-    ("nothere -f", 'Error from server (NotFound): pods "nothere" not found\n'),
+    # kubectl v1.30+ rewords the builder's NotFound (logs.go Complete)
+    ("nothere -f", 'error: error from server (NotFound): pods "nothere" not found in namespace "default"\n'),
 ])
 def test_bad_input_fails_as_kubectl_does(kubesim, args, err):
     kubesim.apply(COUNTER)
