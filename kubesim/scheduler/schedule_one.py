@@ -35,8 +35,10 @@ Choices kubesim makes (documented, deterministic):
   what upstream's would.
 * Permit plugins asking to Wait cannot be released by anything in kubesim; the wait is treated
   as having timed out ("rejected due to timeout after waiting <t> at plugin <p>").
-* Log sites are upstream's file:line for schedule_one.go at commit 003b4460 (v1.35 era); the
-  lines of the V(10) messages are counted approximately.
+* Log sites are upstream's file:line in v1.35.4. Lines logged inside a plugin carry the
+  contextual logger framework.go gives it when V(4) is on (``logger="Bind.DefaultBinder"``,
+  with ``node`` for Reserve, Permit and PreBind); every line of the cycle carries the pod
+  (ScheduleOne's ``klog.LoggerWithValues(logger, "pod", ...)``).
 """
 
 from __future__ import annotations
@@ -81,14 +83,15 @@ SITE_ATTEMPTING = "schedule_one.go:99"
 SITE_NO_POSTFILTER = "schedule_one.go:173"
 SITE_POSTFILTER_STATUS = "schedule_one.go:184"
 SITE_BOUND = "schedule_one.go:337"
-SITE_SKIP_DELETING = "schedule_one.go:447"
-SITE_PLUGIN_SCORED = "schedule_one.go:880"
-SITE_FINAL_SCORE = "schedule_one.go:939"
-SITE_UNABLE_NO_FIT = "schedule_one.go:1090"
-SITE_UNABLE_NO_NODES = "schedule_one.go:1087"
-SITE_ERROR_RETRYING = "schedule_one.go:1092"
-SITE_UPDATING_CONDITION = "schedule_one.go:1171"
-SITE_FAILED_BIND = "schedule_one.go:1045"
+SITE_SKIP_DELETING = "schedule_one.go:403"
+SITE_PLUGIN_SCORED = "schedule_one.go:830"
+SITE_FINAL_SCORE = "schedule_one.go:898"
+SITE_UNABLE_NO_FIT = "schedule_one.go:1066"
+SITE_UNABLE_NO_NODES = "schedule_one.go:1062"
+SITE_ERROR_RETRYING = "schedule_one.go:1068"
+SITE_UPDATING_CONDITION = "schedule_one.go:1145"
+SITE_FAILED_BIND = "schedule_one.go:1015"
+SITE_FINISHED_BINDING = "cache.go:398"  # backend/cache/cache.go finishBinding
 
 @dataclass
 class ScheduleResult:
@@ -645,8 +648,12 @@ class ScheduleOne:
         s = fwk.run_pre_bind_plugins(state, assumed, host)
         if s is None:
             s = fwk.run_bind_plugins(state, assumed, host)
+            # sched.bind's deferred finishBinding: the cache's FinishBinding, then the failure
+            self._emit(5, SITE_FINISHED_BINDING, "Finished binding for pod, can be expired",
+                       {"podKey": (pod.pod.get("metadata") or {}).get("uid") or "", "pod": full})
+            if s is not None:
+                self._emit(1, SITE_FAILED_BIND, "Failed to bind pod", {"pod": full})
         if s is not None:
-            self._emit(1, SITE_FAILED_BIND, "Failed to bind pod", {"pod": full})
             fwk.run_reserve_plugins_unreserve(state, assumed, host)
             forget()
             return self._error_result(done, full, s.message(), True)

@@ -307,8 +307,13 @@ class Framework:
         with_nodes: set[str] = set()
         returned: Status | None = None
         try:
+            h = self.handle
             for pl in self.pre_filter:
-                r, s = pl.pre_filter(state, pod, nodes)
+                saved = h.scope("PreFilter", pl.name)
+                try:
+                    r, s = pl.pre_filter(state, pod, nodes)
+                finally:
+                    h.unscope(saved)
                 if record is not None:
                     record[pl.name] = (r, s)
                 if s is not None and s.code == Code.Skip:
@@ -479,8 +484,13 @@ class Framework:
         result: PostFilterResult | None = None
         reasons: list[str] = []
         rejector = ""
+        h = self.handle
         for pl in self.post_filter:
-            r, s = pl.post_filter(state, pod, node_to_status)
+            saved = h.scope("PostFilter", pl.name)
+            try:
+                r, s = pl.post_filter(state, pod, node_to_status)
+            finally:
+                h.unscope(saved)
             if record is not None:
                 record[pl.name] = s
             if s is None or s.is_success():
@@ -501,8 +511,13 @@ class Framework:
                               record: dict | None = None) -> Status | None:
         skip: set[str] = set()
         try:
+            h = self.handle
             for pl in self.pre_score:
-                s = pl.pre_score(state, pod, nodes)
+                saved = h.scope("PreScore", pl.name)
+                try:
+                    s = pl.pre_score(state, pod, nodes)
+                finally:
+                    h.unscope(saved)
                 if record is not None:
                     record[pl.name] = s
                 if s is not None and s.code == Code.Skip:
@@ -522,8 +537,36 @@ class Framework:
         table = ScoreTable(node_names=[n.name for n in nodes], plugins=[p.name for p in plugins],
                            weights=dict(self.weights),
                            skipped=[p.name for p in self.score if p.name in skip])
+        h = self.handle
+        lines: list | None = None
+        if h.log is not None and h.v(10):
+            # upstream scores node by node, each plugin in turn: plugins' lines in that order
+            lines = []
+            log, h.log = h.log, lambda *args: lines.append((h.log_name, args))  # type: ignore[union-attr]
+        names = table.node_names
+        try:
+            out, s = self._score(state, pod, nodes, plugins, table)
+        finally:
+            if lines is not None:
+                h.log = log
+                order = {n: i for i, n in enumerate(names)}
+                lines.sort(key=lambda line: order.get(line[1][3].get("node"), -1))
+                for name, args in lines:
+                    saved = h.log_name
+                    h.log_name = name
+                    log(*args)
+                    h.log_name = saved
+        return out, s
+
+    def _score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo], plugins: list,
+               table: ScoreTable) -> tuple[ScoreTable | None, Status | None]:
+        h = self.handle
         for pl in plugins:
-            raw = pl.score_nodes(state, pod, nodes)
+            saved = h.scope("Score", pl.name)
+            try:
+                raw = pl.score_nodes(state, pod, nodes)
+            finally:
+                h.unscope(saved)
             if isinstance(raw, Status):
                 return None, Status(Code.Error, err=f"running Score plugins: plugin "
                                                     f"{q(pl.name)} failed with: {raw.as_error()}")
@@ -578,8 +621,13 @@ class Framework:
     # -- reserve, permit, bind --------------------------------------------------------------
     def run_reserve_plugins_reserve(self, state: CycleState, pod: PodInfo, node_name: str
                                     ) -> Status | None:
+        h = self.handle
         for pl in self.reserve:
-            s = pl.reserve(state, pod, node_name)
+            saved = h.scope("Reserve", pl.name, node=node_name)
+            try:
+                s = pl.reserve(state, pod, node_name)
+            finally:
+                h.unscope(saved)
             if s is not None and not s.is_success():
                 if s.is_rejected():
                     return s.with_plugin(pl.name)
@@ -589,14 +637,24 @@ class Framework:
 
     def run_reserve_plugins_unreserve(self, state: CycleState, pod: PodInfo,
                                       node_name: str) -> None:
+        h = self.handle
         for pl in reversed(self.reserve):
-            pl.unreserve(state, pod, node_name)
+            saved = h.scope("Unreserve", pl.name, node=node_name)
+            try:
+                pl.unreserve(state, pod, node_name)
+            finally:
+                h.unscope(saved)
 
     def run_permit_plugins(self, state: CycleState, pod: PodInfo, node_name: str
                            ) -> tuple[Status | None, dict[str, float]]:
         waits: dict[str, float] = {}
+        h = self.handle
         for pl in self.permit:
-            s, timeout = pl.permit(state, pod, node_name)
+            saved = h.scope("Permit", pl.name, node=node_name)
+            try:
+                s, timeout = pl.permit(state, pod, node_name)
+            finally:
+                h.unscope(saved)
             if s is None or s.is_success():
                 continue
             if s.is_rejected():
@@ -616,7 +674,11 @@ class Framework:
         for pl in self.pre_bind:
             if pl.name in state.skip_pre_bind_plugins:
                 continue
-            s = pl.pre_bind(state, pod, node_name)
+            saved = self.handle.scope("PreBind", pl.name, node=node_name)
+            try:
+                s = pl.pre_bind(state, pod, node_name)
+            finally:
+                self.handle.unscope(saved)
             if s is not None and not s.is_success():
                 if s.is_rejected():
                     return s.with_plugin(pl.name)
@@ -629,8 +691,13 @@ class Framework:
         if not self.bind:
             return Status(Code.Skip, "")
         status: Status | None = None
+        h = self.handle
         for pl in self.bind:
-            status = pl.bind(state, pod, node_name)
+            saved = h.scope("Bind", pl.name)
+            try:
+                status = pl.bind(state, pod, node_name)
+            finally:
+                h.unscope(saved)
             if status is not None and status.is_skip():
                 continue
             if status is not None and not status.is_success():
@@ -642,8 +709,13 @@ class Framework:
         return status
 
     def run_post_bind_plugins(self, state: CycleState, pod: PodInfo, node_name: str) -> None:
+        h = self.handle
         for pl in self.post_bind:
-            pl.post_bind(state, pod, node_name)
+            saved = h.scope("PostBind", pl.name)
+            try:
+                pl.post_bind(state, pod, node_name)
+            finally:
+                h.unscope(saved)
 
     def list_plugins(self) -> dict[str, list[str]]:
         """Enabled plugins per extension point (``ListPlugins``), for logs and explanations."""

@@ -32,7 +32,7 @@ from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 NAME = "NodeVolumeLimits"
 ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED = "node(s) exceed max volume count"
-SITE_LIMITS = "csi.go:200"
+SITE_LIMITS = "csi.go:344"
 # upstream prefixes unbound claims' handles with a random string so they never equal a real
 # volume id; a fixed one does the same here
 UNBOUND_PREFIX = "kubesim-unbound"

@@ -72,15 +72,15 @@ ERR_REASON_PV_NOT_EXIST = "node(s) unavailable due to one or more pvc(s) bound t
 ERR_UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims"
 
 # upstream log sites (file:line of the release the messages come from; approximate)
-SITE_PREBIND = "volume_binding.go:577"
-SITE_PREBIND_FAILED = "volume_binding.go:580"
-SITE_PREBIND_OK = "volume_binding.go:583"
-SITE_ASSUME = "binder.go:340"
-SITE_ASSUME_ALL_BOUND = "binder.go:348"
+SITE_PREBIND = "volume_binding.go:591"
+SITE_PREBIND_FAILED = "volume_binding.go:594"
+SITE_PREBIND_OK = "volume_binding.go:597"
+SITE_ASSUME = "binder.go:407"
+SITE_ASSUME_ALL_BOUND = "binder.go:415"
 SITE_BIND_API = "binder.go:455"
 SITE_CLAIM_BOUND = "binder.go:457"
-SITE_TRIGGER_PROVISIONING = "binder.go:472"
-SITE_NO_MATCH = "binder.go:788"
+SITE_TRIGGER_PROVISIONING = "binder.go:566"
+SITE_NO_MATCH = "binder.go:894"
 SITE_ELIGIBLE = "binder.go:560"
 
 
