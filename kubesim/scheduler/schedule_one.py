@@ -55,6 +55,8 @@ from kubesim.scheduler.explain import (
     explain_nodes,
     filter_verdicts,
     pre_filter_rejection_verdicts,
+    trace_pre_filter,
+    trace_scheduling,
 )
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.runtime import (
@@ -65,6 +67,7 @@ from kubesim.scheduler.framework.runtime import (
 )
 from kubesim.scheduler.framework.status import _REJECTED as _REJECTED_CODES
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.trace import Trace
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -259,6 +262,23 @@ class ScheduleOne:
             return done("Bypassed", None, msg,
                         [{"type": "Warning", "reason": "FailedScheduling", "action": "Scheduling", "message": msg}])
         pod_info = PodInfo(pod)
+        explain = self.explain_enabled or not commit
+        trace = Trace() if explain else None
+        fwk.trace = trace
+        try:
+            return self._traced_cycle(fwk, pod, pod_info, now, commit, explain, expl, full, done)
+        finally:
+            fwk.trace = None
+            if trace is not None:
+                expl["trace"] = trace.steps
+
+    def _traced_cycle(self, fwk: Framework, pod: dict, pod_info: PodInfo, now: float,
+                      commit: bool, explain: bool, expl: dict, full: str, done
+                      ) -> ScheduleResult:
+        trace = fwk.trace
+        if trace is not None:
+            qs = fwk.queue_sort[0].name if fwk.queue_sort else ""
+            trace.plugin(trace.step("QueueSort", priority=pod_info.priority), qs, None)
         gate = fwk.run_pre_enqueue_plugins(pod_info)
         if gate is not None:
             return done("Unschedulable", None, gate.message(), reason="SchedulingGated",
@@ -271,12 +291,13 @@ class ScheduleOne:
         if not commit:
             rng = random.Random()
             rng.setstate(self.rng.getstate())
-        handle.rng = rng
+        self.handle.rng = rng
         state = CycleState()
-        explain = self.explain_enabled or not commit
         algo = self._schedule_pod(fwk, state, pod_info, rng, commit=commit, explain=explain)
         if explain:
             expl["nodes"] = explain_nodes(fwk, algo.verdicts, algo.table)
+        if trace is not None:
+            trace_scheduling(trace, fwk, state, algo)
 
         if algo.no_nodes:
             msg = NO_NODES_AVAILABLE
@@ -305,6 +326,9 @@ class ScheduleOne:
                         pending_plugins=sorted(diagnosis.pending_plugins),
                         evaluated_nodes=algo.evaluated, nominated_node=nominated)
         if not commit:
+            if trace is not None:
+                for point in ("Reserve", "Permit", "PreBind", "Bind", "PostBind"):
+                    trace.not_run(point, "not run: explain-schedule evaluates, it binds nothing")
             return done("Scheduled", algo.host, evaluated_nodes=algo.evaluated,
                         feasible_nodes=algo.feasible)
         return self._assume_and_bind(fwk, state, pod_info, algo, done, full)
@@ -355,6 +379,8 @@ class ScheduleOne:
         pre_res, s, with_nodes = fwk.run_pre_filter_plugins(state, pod, all_nodes,
                                                             record=pre_record)
         diagnosis.unschedulable_plugins = set(with_nodes)
+        if fwk.trace is not None:
+            trace_pre_filter(fwk.trace, pre_res, s)
         if explain:
             algo.verdicts = {}
         if s is not None and not s.is_success():
@@ -639,6 +665,8 @@ class ScheduleOne:
             s = Status(Code.Unschedulable, f"rejected due to timeout after waiting "
                                            f"{format_duration(timeout)} at plugin {plugin}",
                        plugin=plugin)
+            if fwk.trace is not None:  # the binding cycle's WaitOnPermit
+                fwk.trace.plugin(fwk.trace.step("WaitOnPermit", node=host), plugin, s)
         if s is not None:
             fwk.run_reserve_plugins_unreserve(state, assumed, host)
             forget()

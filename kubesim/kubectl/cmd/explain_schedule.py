@@ -13,6 +13,9 @@ def add_flags(p):
     p.add_argument("-f", "--filename", action="append",
                    help="what-if: evaluate the pod(s) in FILE (- for stdin) against the cluster; stores nothing")
     p.add_argument("-o", "--output", default=None, help="json|yaml (default: tables)")
+    p.add_argument("--trace", action="store_true",
+                   help="the attempt's extension points in order, each plugin's status "
+                        "(QueueSort, PreEnqueue, PreFilter ... Bind, PostBind, Unreserve)")
 
 
 def run(f, args, env) -> int:
@@ -25,6 +28,13 @@ def run(f, args, env) -> int:
         if not args.pod:
             raise UsageError("a pod name or -f FILE is required")
         explanations, pods, nodes, legacy = _recorded(f, args, env)
+    if not getattr(args, "trace", False):
+        explanations = [{k: v for k, v in e.items() if k != "trace"} for e in explanations]
+    elif not fmt:
+        from kubesim.kubectl.explainschedule_trace import render as render_trace
+
+        env.stdout.write("\n".join(render_trace(e) for e in explanations))
+        return 0
     _print(env, explanations, pods, nodes, legacy, fmt, many=bool(args.filename) and len(explanations) > 1)
     return 0
 

@@ -58,6 +58,7 @@ from kubesim.scheduler.framework.interface import (
     merge_pre_filter_results,
 )
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.trace import Trace
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 # Permit plugins may not ask for more (framework.go maxTimeout).
@@ -148,6 +149,8 @@ class Framework:
         self.bind: list[BindPlugin] = []
         self.post_bind: list[PostBindPlugin] = []
         self.weights: dict[str, int] = {}
+        # explain-schedule --trace: each extension point's plugins and statuses as they run
+        self.trace: Trace | None = None
 
         # Plugins needed by any extension point, and their args.
         needed: list[str] = []
@@ -278,8 +281,12 @@ class Framework:
         return self.queue_sort[0].less
 
     def run_pre_enqueue_plugins(self, pod: PodInfo) -> Status | None:
+        tr = self.trace
+        step = tr.step("PreEnqueue") if tr is not None else None
         for pl in self.pre_enqueue:
             s = pl.pre_enqueue(pod)
+            if step is not None:
+                Trace.plugin(step, pl.name, s)
             if s is None or s.is_success():
                 continue
             return s.clone().with_plugin(pl.name) if s.is_rejected() else Status(
@@ -306,6 +313,8 @@ class Framework:
         result: PreFilterResult | None = None
         with_nodes: set[str] = set()
         returned: Status | None = None
+        tr = self.trace
+        step = tr.step("PreFilter") if tr is not None else None
         try:
             h = self.handle
             for pl in self.pre_filter:
@@ -316,6 +325,10 @@ class Framework:
                     h.unscope(saved)
                 if record is not None:
                     record[pl.name] = (r, s)
+                if step is not None:
+                    extra = {"nodeNames": sorted(r.node_names or ())} \
+                        if r is not None and not r.all_nodes() else {}
+                    Trace.plugin(step, pl.name, s, **extra)
                 if s is not None and s.code == Code.Skip:
                     skip.add(pl.name)
                     continue
@@ -484,6 +497,7 @@ class Framework:
         result: PostFilterResult | None = None
         reasons: list[str] = []
         rejector = ""
+        step = self.trace.step("PostFilter") if self.trace is not None else None
         h = self.handle
         for pl in self.post_filter:
             saved = h.scope("PostFilter", pl.name)
@@ -493,6 +507,10 @@ class Framework:
                 h.unscope(saved)
             if record is not None:
                 record[pl.name] = s
+            if step is not None:
+                Trace.plugin(step, pl.name, s, **({"nominatedNodeName": r.nominated_node_name}
+                                                  if r is not None and r.nominated_node_name
+                                                  else {}))
             if s is None or s.is_success():
                 return r, s
             if s.code == Code.UnschedulableAndUnresolvable:
@@ -510,6 +528,7 @@ class Framework:
     def run_pre_score_plugins(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
                               record: dict | None = None) -> Status | None:
         skip: set[str] = set()
+        step = self.trace.step("PreScore") if self.trace is not None else None
         try:
             h = self.handle
             for pl in self.pre_score:
@@ -520,6 +539,8 @@ class Framework:
                     h.unscope(saved)
                 if record is not None:
                     record[pl.name] = s
+                if step is not None:
+                    Trace.plugin(step, pl.name, s)
                 if s is not None and s.code == Code.Skip:
                     skip.add(pl.name)
                     continue
@@ -622,12 +643,15 @@ class Framework:
     def run_reserve_plugins_reserve(self, state: CycleState, pod: PodInfo, node_name: str
                                     ) -> Status | None:
         h = self.handle
+        step = self.trace.step("Reserve", node=node_name) if self.trace is not None else None
         for pl in self.reserve:
             saved = h.scope("Reserve", pl.name, node=node_name)
             try:
                 s = pl.reserve(state, pod, node_name)
             finally:
                 h.unscope(saved)
+            if step is not None:
+                Trace.plugin(step, pl.name, s)
             if s is not None and not s.is_success():
                 if s.is_rejected():
                     return s.with_plugin(pl.name)
@@ -638,23 +662,31 @@ class Framework:
     def run_reserve_plugins_unreserve(self, state: CycleState, pod: PodInfo,
                                       node_name: str) -> None:
         h = self.handle
+        step = self.trace.step("Unreserve", node=node_name) if self.trace is not None else None
         for pl in reversed(self.reserve):
             saved = h.scope("Unreserve", pl.name, node=node_name)
             try:
                 pl.unreserve(state, pod, node_name)
             finally:
                 h.unscope(saved)
+            if step is not None:
+                Trace.plugin(step, pl.name, None)
 
     def run_permit_plugins(self, state: CycleState, pod: PodInfo, node_name: str
                            ) -> tuple[Status | None, dict[str, float]]:
         waits: dict[str, float] = {}
         h = self.handle
+        step = self.trace.step("Permit", node=node_name) if self.trace is not None else None
         for pl in self.permit:
             saved = h.scope("Permit", pl.name, node=node_name)
             try:
                 s, timeout = pl.permit(state, pod, node_name)
             finally:
                 h.unscope(saved)
+            if step is not None:
+                Trace.plugin(step, pl.name, s, **({"timeoutSeconds": min(
+                    float(timeout), MAX_PERMIT_TIMEOUT_SECONDS)} if s is not None and s.is_wait()
+                    else {}))
             if s is None or s.is_success():
                 continue
             if s.is_rejected():
@@ -671,14 +703,19 @@ class Framework:
 
     def run_pre_bind_plugins(self, state: CycleState, pod: PodInfo, node_name: str
                              ) -> Status | None:
+        step = self.trace.step("PreBind", node=node_name) if self.trace is not None else None
         for pl in self.pre_bind:
             if pl.name in state.skip_pre_bind_plugins:
+                if step is not None:
+                    Trace.plugin(step, pl.name, Status(Code.Skip))
                 continue
             saved = self.handle.scope("PreBind", pl.name, node=node_name)
             try:
                 s = pl.pre_bind(state, pod, node_name)
             finally:
                 self.handle.unscope(saved)
+            if step is not None:
+                Trace.plugin(step, pl.name, s)
             if s is not None and not s.is_success():
                 if s.is_rejected():
                     return s.with_plugin(pl.name)
@@ -692,12 +729,15 @@ class Framework:
             return Status(Code.Skip, "")
         status: Status | None = None
         h = self.handle
+        step = self.trace.step("Bind", node=node_name) if self.trace is not None else None
         for pl in self.bind:
             saved = h.scope("Bind", pl.name)
             try:
                 status = pl.bind(state, pod, node_name)
             finally:
                 h.unscope(saved)
+            if step is not None:
+                Trace.plugin(step, pl.name, status)
             if status is not None and status.is_skip():
                 continue
             if status is not None and not status.is_success():
@@ -710,12 +750,15 @@ class Framework:
 
     def run_post_bind_plugins(self, state: CycleState, pod: PodInfo, node_name: str) -> None:
         h = self.handle
+        step = self.trace.step("PostBind", node=node_name) if self.trace is not None else None
         for pl in self.post_bind:
             saved = h.scope("PostBind", pl.name)
             try:
                 pl.post_bind(state, pod, node_name)
             finally:
                 h.unscope(saved)
+            if step is not None:
+                Trace.plugin(step, pl.name, None)
 
     def list_plugins(self) -> dict[str, list[str]]:
         """Enabled plugins per extension point (``ListPlugins``), for logs and explanations."""
