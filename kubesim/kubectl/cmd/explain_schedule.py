@@ -16,6 +16,9 @@ def add_flags(p):
     p.add_argument("--trace", action="store_true",
                    help="the attempt's extension points in order, each plugin's status "
                         "(QueueSort, PreEnqueue, PreFilter ... Bind, PostBind, Unreserve)")
+    p.add_argument("--compare", nargs=2, metavar=("NODE_A", "NODE_B"),
+                   help="two nodes side by side, plugin by plugin: what decided between them, "
+                        "and the smallest change that would make a filtered node feasible")
 
 
 def run(f, args, env) -> int:
@@ -28,6 +31,8 @@ def run(f, args, env) -> int:
         if not args.pod:
             raise UsageError("a pod name or -f FILE is required")
         explanations, pods, nodes, legacy = _recorded(f, args, env)
+    if getattr(args, "compare", None):
+        return _compare(f, env, args, explanations, pods, nodes, fmt)
     if not getattr(args, "trace", False):
         explanations = [{k: v for k, v in e.items() if k != "trace"} for e in explanations]
     elif not fmt:
@@ -36,6 +41,49 @@ def run(f, args, env) -> int:
         env.stdout.write("\n".join(render_trace(e) for e in explanations))
         return 0
     _print(env, explanations, pods, nodes, legacy, fmt, many=bool(args.filename) and len(explanations) > 1)
+    return 0
+
+
+def _compare(f, env, args, explanations, pods, nodes, fmt: str) -> int:
+    """--compare NODE_A NODE_B: one pod's attempt, two of its nodes side by side."""
+    from kubesim.api import kinds
+    from kubesim.errors import NotFound
+    from kubesim.kubectl import explainschedule_compare as compare
+
+    a, b = args.compare
+    if args.trace:
+        raise UsageError("--trace and --compare cannot be used together")
+    if len(explanations) != 1:
+        raise UsageError("--compare explains one pod, but the file has "
+                         f"{len(explanations)}")
+    if a == b:
+        raise UsageError(f"--compare needs two different nodes, got {a} twice")
+    for n in (a, b):
+        if n not in nodes:
+            raise NotFound("nodes", n)
+    expl = {k: v for k, v in explanations[0].items() if k != "trace"}
+    pod_ref = f"{expl['pod']['namespace']}/{expl['pod']['name']}"
+    if not expl.get("nodes"):
+        raise UsageError(f"pod {pod_ref} has no per-node verdicts to compare "
+                         f"(outcome: {expl.get('outcome')})")
+    for n in (a, b):
+        if n not in expl["nodes"]:
+            raise UsageError(f'node "{n}" has no verdicts in the attempt explained for pod '
+                             f"{pod_ref} (it joined the cluster after that attempt)")
+    pods_on: dict[str, list[dict]] = {}
+    failing = [n for n in (a, b) if not expl["nodes"][n].get("feasible")]
+    if failing:
+        with f.connect() as client:
+            for n in failing:
+                pods_on[n] = [p for p in client.list(kinds.by_kind("Pod"), None,
+                                                     field_selector=f"spec.nodeName={n}")
+                              if (p.get("status") or {}).get("phase") not in ("Succeeded", "Failed")]
+    cmp = compare.compare(expl, a, b, pods[0], nodes, pods_on)
+    if fmt:
+        expl["compare"] = cmp
+        _print(env, [expl], pods, nodes, {}, fmt, many=False)
+    else:
+        env.stdout.write(compare.render(expl, cmp))
     return 0
 
 
