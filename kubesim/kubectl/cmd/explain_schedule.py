@@ -12,7 +12,9 @@ def add_flags(p):
     p.add_argument("pod", nargs="?", help="the pod whose last scheduling attempt to explain")
     p.add_argument("-f", "--filename", action="append",
                    help="what-if: evaluate the pod(s) in FILE (- for stdin) against the cluster; stores nothing")
-    p.add_argument("-o", "--output", default=None, help="json|yaml (default: tables)")
+    p.add_argument("-o", "--output", default=None,
+                   help="json|yaml|html (default: tables); html is one self-contained page: "
+                        "a nodes x plugins heat map, sortable by any plugin")
     p.add_argument("--trace", action="store_true",
                    help="the attempt's extension points in order, each plugin's status "
                         "(QueueSort, PreEnqueue, PreFilter ... Bind, PostBind, Unreserve)")
@@ -23,8 +25,11 @@ def add_flags(p):
 
 def run(f, args, env) -> int:
     fmt = args.output or ""
-    if fmt not in ("", "json", "yaml"):
-        raise UsageError(f'unable to match a printer suitable for the output format "{fmt}", allowed formats are: json,yaml')
+    if fmt not in ("", "json", "yaml", "html"):
+        raise UsageError(f'unable to match a printer suitable for the output format "{fmt}", allowed formats are: html,json,yaml')
+    if fmt == "html" and (getattr(args, "trace", False) or getattr(args, "compare", None)):
+        raise UsageError("-o html shows the heat map of every node: it does not combine with "
+                         "--trace or --compare")
     if args.filename:
         explanations, pods, nodes, legacy = _what_if(f, args, env)
     else:
@@ -127,6 +132,11 @@ def _what_if(f, args, env):
 
 
 def _print(env, explanations, pods, nodes, legacy, fmt: str, many: bool) -> None:
+    if fmt == "html":
+        from kubesim.kubectl.explainschedule_html import render as render_html
+
+        env.stdout.write(render_html(explanations))
+        return
     if fmt:
         payload = {"kind": "List", "items": explanations} if many else explanations[0]
         if fmt == "json":
