@@ -99,3 +99,34 @@ profiles:
     r = kubesim("apply -f - --v=3", stdin=SMALL)
     assert ('schedule_one.go:173] "No PostFilter plugins are registered, so no preemption will be '
             'performed" pod="default/small"') in lines(r.err)
+
+
+def test_preemption_lines_name_the_post_filter_plugin_and_the_async_part_does_not(kubesim):
+    kubesim.ok("get nodes")
+    kubesim.apply("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\n"
+                  "value: 1000\n")
+    for n in ("node01", "node02"):
+        kubesim.apply(f"apiVersion: v1\nkind: Pod\nmetadata: {{name: low-{n}}}\nspec:\n"
+                      f"  nodeName: {n}\n  containers:\n"
+                      "  - {name: c, image: nginx, resources: {requests: {cpu: 3}}}\n")
+    r = kubesim("apply -f - --v=5", stdin=(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: vip}\nspec:\n  priorityClassName: high\n"
+        "  containers:\n  - {name: c, image: nginx, resources: {requests: {cpu: 3}}}\n"))
+    got = [ln for ln in lines(r.err) if ln.startswith(("preemption.go", "default_preemption.go"))]
+    target = next(ln for ln in got if "the target node" in ln)
+    node = target.split('node="')[1].split('"')[0]
+    ctx = 'logger="PostFilter.DefaultPreemption"'
+    assert got[0] == (f'preemption.go:779] "Dry run the preemption" {ctx} pod="default/vip" '
+                      "potentialNodesNumber=2 pdbsNumber=0 offset=1 candidatesNumber=2")
+    assert (f'default_preemption.go:280] "Pod is a potential preemption victim on node" {ctx} '
+            f'pod="default/low-{node}" node="{node}"') in got  # the call's pod wins over the cycle's
+    assert target == (f'preemption.go:327] "the target node for the preemption is determined" '
+                      f'{ctx} node="{node}" pod="default/vip"')
+    # prepareCandidateAsync starts from context.Background(): no logger name, no pod value
+    assert got[-3:] == [
+        f'preemption.go:582] "Start the preemption asynchronously" preemptor="default/vip" '
+        f'node="{node}" numVictims=1 numVictimsToDelete=1',
+        f'preemption.go:213] "Preemptor Pod preempted victim Pod" preemptor="default/vip" '
+        f'victim="default/low-{node}" node="{node}"',
+        f'preemption.go:627] "Async Preemption finished completely" preemptor="default/vip" '
+        f'node="{node}" result="success"']
