@@ -19,6 +19,11 @@ def _names(names: list[str]) -> str:
     return ", ".join(names[:MAX_NAMES]) + f" + {len(names) - MAX_NAMES} more..."
 
 
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def _plugin_detail(point: str, p: dict) -> str:
     parts = []
     if point == "Filter" and p.get("code") != "Skip":
@@ -50,6 +55,8 @@ def _step_outcome(step: dict, expl: dict) -> str | None:
             moved = (q.get("movedBy") or {}).get("event")
             if moved:
                 bits.append(f"moved there by {moved}")
+        if step.get("position"):
+            bits.append(f"popped {_ordinal(step['position'])} in its scheduling round")
         return "; ".join(bits)
     if point == "PreFilter" and "code" in step:
         text = step["code"]

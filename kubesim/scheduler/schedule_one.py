@@ -231,7 +231,8 @@ class ScheduleOne:
     percentage_of_nodes_to_score: int
 
     # -- the cycle -------------------------------------------------------------------------
-    def _cycle(self, pod: dict, now: float, commit: bool) -> ScheduleResult:
+    def _cycle(self, pod: dict, now: float, commit: bool, queue_position: int = 0
+               ) -> ScheduleResult:
         expl = base_explanation(pod)
         meta = pod.get("metadata") or {}
         spec = pod.get("spec") or {}
@@ -266,19 +267,21 @@ class ScheduleOne:
         trace = Trace() if explain else None
         fwk.trace = trace
         try:
-            return self._traced_cycle(fwk, pod, pod_info, now, commit, explain, expl, full, done)
+            return self._traced_cycle(fwk, pod, pod_info, now, commit, explain, expl, full, done,
+                                      queue_position)
         finally:
             fwk.trace = None
             if trace is not None:
                 expl["trace"] = trace.steps
 
     def _traced_cycle(self, fwk: Framework, pod: dict, pod_info: PodInfo, now: float,
-                      commit: bool, explain: bool, expl: dict, full: str, done
-                      ) -> ScheduleResult:
+                      commit: bool, explain: bool, expl: dict, full: str, done,
+                      queue_position: int) -> ScheduleResult:
         trace = fwk.trace
         if trace is not None:
             qs = fwk.queue_sort[0].name if fwk.queue_sort else ""
-            trace.plugin(trace.step("QueueSort", priority=pod_info.priority), qs, None)
+            extra = {"position": queue_position} if queue_position else {}
+            trace.plugin(trace.step("QueueSort", priority=pod_info.priority, **extra), qs, None)
         gate = fwk.run_pre_enqueue_plugins(pod_info)
         if gate is not None:
             return done("Unschedulable", None, gate.message(), reason="SchedulingGated",

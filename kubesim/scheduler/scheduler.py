@@ -164,14 +164,16 @@ class Scheduler(ScheduleOne):
         return q
 
     # -- entry points ----------------------------------------------------------------------
-    def schedule_one(self, pod: dict, now: float) -> ScheduleResult:
+    def schedule_one(self, pod: dict, now: float, queue_position: int = 0) -> ScheduleResult:
+        """One scheduling cycle for ``pod``; ``queue_position`` (1 = first) is where the
+        queue's QueueSort put it among the pods popped in this round, for the trace."""
         h = self.handle
         if self._log is not None:
             # ScheduleOne's logger carries the pod (klog.LoggerWithValues(logger, "pod", ...))
             meta = pod.get("metadata") or {}
             h.log_values = {"pod": f"{meta.get('namespace') or 'default'}/{meta.get('name', '')}"}
         try:
-            return self._cycle(pod, now, commit=True)
+            return self._cycle(pod, now, commit=True, queue_position=queue_position)
         finally:
             h.log_name, h.log_values = "", {}
 

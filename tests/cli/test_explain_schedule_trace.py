@@ -28,7 +28,7 @@ def test_the_trace_lists_each_extension_point_with_each_plugins_status(kubesim):
                       "NormalizeScore", "Reserve", "Permit", "PreBind", "Bind", "PostBind"]
     squeezed = [" ".join(ln.split()) for ln in out]  # columns are as wide as their cells
     for row in ["=> priority 0; attempt 1, popped from the Active queue; moved there by "
-                "UnschedulablePodAdd",
+                "UnschedulablePodAdd; popped 1st in its scheduling round",
                 "TaintToleration UnschedulableAndUnresolvable 2/3 nodes passed; "
                 "1× node(s) had untolerated taint(s)",
                 "=> 2 feasible of 3 evaluated (3 nodes): node01, node02",
@@ -71,3 +71,17 @@ def test_the_trace_of_a_missing_pod_is_kubectls_not_found(kubesim):
     r = kubesim("explain-schedule nope --trace")
     assert (r.code, r.out, r.err) == (1, "", 'Error from server (NotFound): pods "nope" not found\n')
     assert snapshot(kubesim.state_dir) == before
+
+
+def test_queue_sort_puts_the_higher_priority_pod_first_and_the_trace_says_where(kubesim):
+    kubesim.apply("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\n"
+                  "value: 1000\n")
+    kubesim.apply(SMALL.replace("name: small", "name: a-low") + "---\n"
+                  + SMALL.replace("name: small", "name: b-high").replace(
+                      "spec:\n", "spec:\n  priorityClassName: high\n"))
+    for pod, priority, position in (("b-high", 1000, 1), ("a-low", 0, 2)):
+        step = json.loads(kubesim.ok(f"explain-schedule {pod} --trace -o json"))["trace"][0]
+        assert step == {"extensionPoint": "QueueSort", "priority": priority, "position": position,
+                        "plugins": [{"name": "PrioritySort", "code": "Success"}]}
+    out = " ".join(kubesim.ok("explain-schedule a-low --trace").split())
+    assert "popped 2nd in its scheduling round" in out
