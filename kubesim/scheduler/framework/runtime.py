@@ -392,13 +392,27 @@ class Framework:
                                               f"{q(pl.name)}: {s.as_error()}")
         return None
 
+    def _named_filter(self, pl: FilterPlugin, state: CycleState, pod: PodInfo,
+                      node: NodeInfo) -> Status | None:
+        """``pl.filter`` under the plugin's logger ("Filter.<plugin>"), for V(4) and up."""
+        saved = self.handle.scope("Filter", pl.name)
+        try:
+            return pl.filter(state, pod, node)
+        finally:
+            self.handle.unscope(saved)
+
+    def _verbose(self) -> bool:
+        h = self.handle
+        return h.log is not None and h.v(4)
+
     def run_filter_plugins(self, state: CycleState, pod: PodInfo, node: NodeInfo
                            ) -> Status | None:
         skip = state.skip_filter_plugins
+        named = self._verbose()
         for pl in self.filter:
             if pl.name in skip:
                 continue
-            s = pl.filter(state, pod, node)
+            s = self._named_filter(pl, state, pod, node) if named else pl.filter(state, pod, node)
             if s is not None and s.code != Code.Success:
                 if not s.is_rejected():
                     s = Status(Code.Error,
@@ -413,13 +427,28 @@ class Framework:
         (and those PreFilter skipped) are left out."""
         out = []
         skip = state.skip_filter_plugins
+        named = self._verbose()
         for pl in self.filter:
             if pl.name in skip:
                 continue
             fn = pl.filter_fn(state, pod)
             if fn is not None:
+                if named:
+                    fn = self._scoped_fn(pl.name, fn)
                 out.append((pl.name, fn))
         return out
+
+    def _scoped_fn(self, name: str, fn: Callable[[NodeInfo], Status | None]
+                   ) -> Callable[[NodeInfo], Status | None]:
+        h = self.handle
+
+        def scoped(node: NodeInfo) -> Status | None:
+            saved = h.scope("Filter", name)
+            try:
+                return fn(node)
+            finally:
+                h.unscope(saved)
+        return scoped
 
     @staticmethod
     def run_compiled_filters(fns: list[tuple[str, Callable[[NodeInfo], Status | None]]],
@@ -439,11 +468,12 @@ class Framework:
         """Every filter's verdict on the node: a status, None (passed) or "skipped"."""
         out: list[tuple[str, Status | None | str]] = []
         skip = state.skip_filter_plugins
+        named = self._verbose()
         for pl in self.filter:
             if pl.name in skip:
                 out.append((pl.name, "skipped"))
                 continue
-            s = pl.filter(state, pod, node)
+            s = self._named_filter(pl, state, pod, node) if named else pl.filter(state, pod, node)
             if s is not None and s.code != Code.Success:
                 if not s.is_rejected():
                     s = Status(Code.Error,
