@@ -100,3 +100,15 @@ def test_bad_comparisons_are_refused_and_change_nothing(kubesim, args, err):
     r = kubesim(f"explain-schedule {args}")
     assert (r.code, r.out, r.err) == (1, "", err)
     assert snapshot(kubesim.state_dir) == before
+
+
+def test_a_what_if_pod_can_be_compared_and_nothing_is_stored(kubesim):
+    kubesim.apply(pod("hog", cpu="3800m", extra="  nodeName: node01\n"))
+    before = snapshot(kubesim.state_dir)
+    out = kubesim.ok("explain-schedule -f - --compare node01 node02", stdin=pod("web", cpu="1"))
+    assert squeezed(out)[-3:] == [
+        "Decided by: node01 fails NodeResourcesFit (Insufficient cpu); node02 passes every filter",
+        "To make node01 feasible:",
+        "- free 800m cpu on node01 (its pods request 3800m of 4 allocatable; the pod requests 1), "
+        "or lower the pod's request by as much"]
+    assert snapshot(kubesim.state_dir) == before
