@@ -278,14 +278,16 @@ class ScheduleOne:
                       commit: bool, explain: bool, expl: dict, full: str, done,
                       queue_position: int) -> ScheduleResult:
         trace = fwk.trace
-        if trace is not None:
-            qs = fwk.queue_sort[0].name if fwk.queue_sort else ""
-            extra = {"position": queue_position} if queue_position else {}
-            trace.plugin(trace.step("QueueSort", priority=pod_info.priority, **extra), qs, None)
+        # the queue admits a pod to activeQ once its PreEnqueue plugins pass; QueueSort then
+        # orders the admitted pods
         gate = fwk.run_pre_enqueue_plugins(pod_info)
         if gate is not None:
             return done("Unschedulable", None, gate.message(), reason="SchedulingGated",
                         unschedulable_plugins=[gate.plugin] if gate.plugin else [])
+        if trace is not None:
+            qs = fwk.queue_sort[0].name if fwk.queue_sort else ""
+            extra = {"position": queue_position} if queue_position else {}
+            trace.plugin(trace.step("QueueSort", priority=pod_info.priority, **extra), qs, None)
 
         if commit:
             self._emit(4, SITE_ABOUT_TO_TRY, "About to try and schedule pod", {"pod": full})

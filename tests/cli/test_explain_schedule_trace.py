@@ -24,7 +24,7 @@ def test_the_trace_lists_each_extension_point_with_each_plugins_status(kubesim):
     assert out[0] == f"Pod default/small   profile: default-scheduler   outcome: Scheduled   node: {node}"
     assert out[2].split() == ["EXTENSION", "POINT", "PLUGIN", "STATUS", "DETAIL"]
     points = [ln.split()[0] for ln in out[3:] if ln and not ln.startswith(" ")]
-    assert points == ["QueueSort", "PreEnqueue", "PreFilter", "Filter", "PreScore", "Score",
+    assert points == ["PreEnqueue", "QueueSort", "PreFilter", "Filter", "PreScore", "Score",
                       "NormalizeScore", "Reserve", "Permit", "PreBind", "Bind", "PostBind"]
     squeezed = [" ".join(ln.split()) for ln in out]  # columns are as wide as their cells
     for row in ["=> priority 0; attempt 1, popped from the Active queue; moved there by "
@@ -48,7 +48,7 @@ def test_json_carries_the_trace_only_when_asked(kubesim, args, has_trace):
     assert ("trace" in exp) is has_trace
     if has_trace:
         assert [s["extensionPoint"] for s in exp["trace"]][:4] == [
-            "QueueSort", "PreEnqueue", "PreFilter", "Filter"]
+            "PreEnqueue", "QueueSort", "PreFilter", "Filter"]
         assert exp["trace"][-2]["plugins"] == [{"name": "DefaultBinder", "code": "Success"}]
 
 
@@ -80,7 +80,7 @@ def test_queue_sort_puts_the_higher_priority_pod_first_and_the_trace_says_where(
                   + SMALL.replace("name: small", "name: b-high").replace(
                       "spec:\n", "spec:\n  priorityClassName: high\n"))
     for pod, priority, position in (("b-high", 1000, 1), ("a-low", 0, 2)):
-        step = json.loads(kubesim.ok(f"explain-schedule {pod} --trace -o json"))["trace"][0]
+        step = json.loads(kubesim.ok(f"explain-schedule {pod} --trace -o json"))["trace"][1]
         assert step == {"extensionPoint": "QueueSort", "priority": priority, "position": position,
                         "plugins": [{"name": "PrioritySort", "code": "Success"}]}
     out = " ".join(kubesim.ok("explain-schedule a-low --trace").split())

@@ -13,7 +13,7 @@ from kubesim.testing.wrappers import make_node, make_pod
 
 CP_TAINT = "node-role.kubernetes.io/control-plane"
 BINDING = ["Reserve", "Permit", "PreBind", "Bind", "PostBind"]
-SCHEDULING = ["QueueSort", "PreEnqueue", "PreFilter", "Filter", "PreScore", "Score",
+SCHEDULING = ["PreEnqueue", "QueueSort", "PreFilter", "Filter", "PreScore", "Score",
               "NormalizeScore"]
 
 
@@ -126,7 +126,7 @@ def test_each_failing_plugin_says_what_it_returned():
 
 def test_a_pod_that_fits_nowhere_skips_scoring_and_runs_post_filter():
     steps, order = attempt(make_pod("big").req(cpu="5").obj())
-    assert order == ["QueueSort", "PreEnqueue", "PreFilter", "Filter", "PreScore", "Score",
+    assert order == ["PreEnqueue", "QueueSort", "PreFilter", "Filter", "PreScore", "Score",
                      "NormalizeScore", "PostFilter"]
     assert steps["Score"]["note"] == "not run: no feasible node"
     assert steps["Filter"]["feasibleNodes"] == []
@@ -153,14 +153,14 @@ def test_a_pre_filter_rejection_leaves_filter_unrun():
     pod = make_pod("claims").obj()
     pod["spec"]["volumes"] = [{"name": "v", "persistentVolumeClaim": {"claimName": "missing"}}]
     steps, order = attempt(pod)
-    assert order[:4] == ["QueueSort", "PreEnqueue", "PreFilter", "Filter"]
+    assert order[:4] == ["PreEnqueue", "QueueSort", "PreFilter", "Filter"]
     assert steps["PreFilter"]["code"] == "UnschedulableAndUnresolvable"
     assert steps["Filter"]["note"] == "not run: PreFilter rejected the pod"
 
 
 def test_a_gated_pod_stops_at_pre_enqueue():
     steps, order = attempt(make_pod("gated").gates("example.com/wait").obj())
-    assert order == ["QueueSort", "PreEnqueue"]
+    assert order == ["PreEnqueue"]  # never admitted to activeQ, so never sorted
     assert plugins(steps["PreEnqueue"]) == [("SchedulingGates", "UnschedulableAndUnresolvable")]
 
 

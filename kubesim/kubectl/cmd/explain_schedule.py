@@ -17,7 +17,7 @@ def add_flags(p):
                         "a nodes x plugins heat map, sortable by any plugin")
     p.add_argument("--trace", action="store_true",
                    help="the attempt's extension points in order, each plugin's status "
-                        "(QueueSort, PreEnqueue, PreFilter ... Bind, PostBind, Unreserve)")
+                        "(PreEnqueue, QueueSort, PreFilter ... Bind, PostBind, Unreserve)")
     p.add_argument("--compare", nargs=2, metavar=("NODE_A", "NODE_B"),
                    help="two nodes side by side, plugin by plugin: what decided between them, "
                         "and the smallest change that would make a filtered node feasible")

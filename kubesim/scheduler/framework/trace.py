@@ -2,8 +2,9 @@
 not upstream's.
 
 The steps follow the order pkg/scheduler/schedule_one.go drives the framework
-(pkg/scheduler/framework/runtime/framework.go) in v1.35: the queue's QueueSort and PreEnqueue,
-then ``schedulingCycle`` (PreFilter, Filter, PostFilter when no node fits, PreScore, Score,
+(pkg/scheduler/framework/runtime/framework.go) in v1.35: the queue's PreEnqueue (which admits
+the pod to activeQ, pkg/scheduler/backend/queue/scheduling_queue.go ``moveToActiveQ``) and
+QueueSort (which orders the admitted pods), then ``schedulingCycle`` (PreFilter, Filter, PostFilter when no node fits, PreScore, Score,
 NormalizeScore, Reserve, Permit) and ``bindingCycle`` (WaitOnPermit, PreBind, Bind, PostBind),
 with Unreserve in reverse order when Reserve, Permit, PreBind or Bind fails. Each step lists
 the plugins framework.go ran, in its order, with the Status code each returned (upstream's code
