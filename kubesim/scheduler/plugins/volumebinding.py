@@ -330,7 +330,7 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
             for pvc in sorted(to_match, key=_size_key):
                 pv = V.find_matching_volume(pvc, st.pvs_by_class.get(V.claim_class(pvc), ()), node, chosen, True)
                 if pv is None:
-                    self._log(4, SITE_NO_MATCH, "No matching volumes for pod",
+                    self._log(5, SITE_NO_MATCH, "No matching volumes for pod",
                               {"pod": pod.full_name, "PVC": "/".join(_claim_key(pvc)), "node": node_name})
                     to_provision.append(pvc)
                     unbound_ok = False

@@ -374,3 +374,20 @@ def _csi_pod(driver=None):
 ])
 def test_is_schedulable_after_csi_driver_change(pod, old, new, want):
     assert _VB().is_schedulable_after_csi_driver_change(pod, old, new) == want
+
+
+def test_prebind_logs_binder_gos_lines_for_each_volume_it_binds():
+    store = Store(*CLASSES, pvc("pvc-a", cls="wait-sc"), pv("pv-1", cls="wait-sc"))
+    lines = []
+    plugin = VolumeBinding(handle=store.handle(NODES))
+    plugin.handle.log = lambda *a: lines.append(a)
+    pod = PodInfo(claim_volume(make_pod("pod-a").obj(), "pvc-a"))
+    state = cycle(plugin, pod, "node-a")
+    lines.clear()
+    assert plugin.pre_bind(state, pod, "node-a") is None
+    kv = {"pod": "default/pod-a", "PV": "pv-1", "PVC": "default/pvc-a"}
+    assert lines == [
+        (5, "volume_binding.go:591", "Trying to bind volumes for pod", {"pod": "default/pod-a"}),
+        (5, "binder.go:550", "Updating PersistentVolume: binding to claim", kv),
+        (2, "binder.go:557", "Updated PersistentVolume with claim. Waiting for binding to complete", kv),
+        (5, "volume_binding.go:597", "Success binding volumes for pod", {"pod": "default/pod-a"})]
