@@ -31,6 +31,8 @@ def _plugin_detail(point: str, p: dict) -> str:
         parts.append(f"{p.get('passedNodes', 0)}/{total} nodes passed")
         for reason, n in (p.get("reasons") or {}).items():
             parts.append(f"{n}× {reason}")
+        if p.get("rejectedNodes") and "rejectedFirstNodes" in p:
+            parts.append(f"kube-scheduler stopped here on {p['rejectedFirstNodes']}")
     if "weight" in p:
         parts.append(f"weight {p['weight']}")
     if "nodeNames" in p:

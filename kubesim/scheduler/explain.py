@@ -190,8 +190,10 @@ def trace_scheduling(trace, fwk: Framework, state: CycleState, algo) -> None:
             continue
         reasons: dict[str, int] = {}
         codes: set[str] = set()
-        passed = 0
+        passed = first = 0
         for v in verdicts.values():
+            if v.get("_rejected_by") == pl.name:
+                first += 1
             r = v["filter"].get(pl.name, "passed")
             if r in ("passed", "skipped"):
                 passed += 1
@@ -200,7 +202,8 @@ def trace_scheduling(trace, fwk: Framework, state: CycleState, algo) -> None:
                 code = (v.get("_codes") or {}).get(pl.name)
                 codes.add(Code(code).name if code is not None else "Unschedulable")
         entry: dict = {"name": pl.name, "code": "/".join(sorted(codes)) or "Success",
-                       "passedNodes": passed, "rejectedNodes": sum(reasons.values())}
+                       "passedNodes": passed, "rejectedNodes": sum(reasons.values()),
+                       "rejectedFirstNodes": first}
         if reasons:
             entry["reasons"] = dict(sorted(reasons.items()))
         plugins.append(entry)

@@ -30,7 +30,7 @@ def test_the_trace_lists_each_extension_point_with_each_plugins_status(kubesim):
     for row in ["=> priority 0; attempt 1, popped from the Active queue; moved there by "
                 "UnschedulablePodAdd; popped 1st in its scheduling round",
                 "TaintToleration UnschedulableAndUnresolvable 2/3 nodes passed; "
-                "1× node(s) had untolerated taint(s)",
+                "1× node(s) had untolerated taint(s); kube-scheduler stopped here on 1",
                 "=> 2 feasible of 3 evaluated (3 nodes): node01, node02",
                 f"=> winner {node} (total 496)",
                 "Bind DefaultBinder Success",

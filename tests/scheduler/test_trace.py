@@ -77,8 +77,8 @@ def test_a_scheduled_pod_goes_through_every_extension_point_in_order():
     assert ("NodeResourcesFit", "Success") in plugins(steps["PreFilter"])
     assert ("NodeAffinity", "Skip") in plugins(steps["PreFilter"])  # no affinity: nothing to check
     taint = next(p for p in steps["Filter"]["plugins"] if p["name"] == "TaintToleration")
-    assert (taint["passedNodes"], taint["rejectedNodes"], taint["reasons"]) == (
-        2, 1, {"node(s) had untolerated taint(s)": 1})
+    assert (taint["passedNodes"], taint["rejectedNodes"], taint["rejectedFirstNodes"],
+            taint["reasons"]) == (2, 1, 1, {"node(s) had untolerated taint(s)": 1})
     assert steps["Filter"]["feasibleNodes"] == ["node01", "node02"]
     assert ("NodeAffinity", "Skip") in plugins(steps["Score"])
     assert plugins(steps["Bind"]) == [("DefaultBinder", "Success")]
@@ -126,6 +126,11 @@ def test_each_failing_plugin_says_what_it_returned():
 
 def test_a_pod_that_fits_nowhere_skips_scoring_and_runs_post_filter():
     steps, order = attempt(make_pod("big").req(cpu="5").obj())
+    # explain runs every filter on every node; kube-scheduler stopped at the first failure:
+    # the control plane's taint, and NodeResourcesFit on the two workers
+    counts = {p["name"]: (p.get("rejectedNodes"), p.get("rejectedFirstNodes"))
+              for p in steps["Filter"]["plugins"]}
+    assert counts["TaintToleration"] == (1, 1) and counts["NodeResourcesFit"] == (3, 2)
     assert order == ["PreEnqueue", "QueueSort", "PreFilter", "Filter", "PreScore", "Score",
                      "NormalizeScore", "PostFilter"]
     assert steps["Score"]["note"] == "not run: no feasible node"
