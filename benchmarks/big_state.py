@@ -3,8 +3,9 @@ the medians of N runs of each command, with the peak resident memory of the wors
 
 - ``kubesim get pods -A`` (target: under 1 s);
 - applying one more pod, then deleting it with ``--now`` (target for the apply: under 0.3 s);
-- ``kubesim explain-schedule POD`` for a stored pod, and ``-f`` for a what-if (target: under
-  1 s, peak memory under 500 MB).
+- ``kubesim explain-schedule POD`` for a stored pod (also with ``--trace``, ``-o html`` and
+  ``--compare`` of two nodes), and ``-f`` for a what-if (target: under 1 s, peak memory under
+  500 MB).
 
     python benchmarks/big_state.py [--nodes 5000] [--pods 10000] [--runs 5] [--state DIR] [--kubesim PATH ...]
 
@@ -94,6 +95,11 @@ def main() -> int:
     pod = subprocess.run([kubesims[-1], "get", "pods", "-o", "jsonpath={.items[0].metadata.name}"],
                          env=copies[-1], check=True, capture_output=True, text=True).stdout
 
+    two_nodes = subprocess.run(
+        [kubesims[-1], "get", "nodes", "-o",
+         "jsonpath={.items[1].metadata.name} {.items[2].metadata.name}"],
+        env=copies[-1], check=True, capture_output=True, text=True).stdout.split()
+
     def cases(kubesim: str) -> dict:
         return {
             "get pods -A": ([kubesim, "get", "pods", "-A"], None, 1.0),
@@ -101,6 +107,12 @@ def main() -> int:
             "delete it --now": ([kubesim, "delete", "pod", "bench-one", "--now"], None, None),
             f"explain-schedule {pod}": ([kubesim, "explain-schedule", pod], None, 1.0),
             "explain-schedule -f": ([kubesim, "explain-schedule", "-f", "-"], ONE_POD, 1.0),
+            f"explain-schedule {pod} --trace": ([kubesim, "explain-schedule", pod, "--trace"],
+                                                None, 1.0),
+            f"explain-schedule {pod} -o html": ([kubesim, "explain-schedule", pod, "-o", "html"],
+                                                None, 1.0),
+            f"explain-schedule {pod} --compare": ([kubesim, "explain-schedule", pod, "--compare",
+                                                   *two_nodes], None, 1.0),
         }
 
     names = list(cases(kubesims[0]))

@@ -437,10 +437,12 @@ def step(cluster: Cluster) -> bool:
     changed = False
     nodes = None
     budget = EXPLAIN_NODE_BUDGET
+    position = 0  # QueueSort's order: the how-manieth pod this round pops
     while True:
         entry = queue.pop()
         if entry is None:
             break
+        position += 1
         if nodes is None:
             nodes = store.list("Node")
             scheduler.set_cluster(nodes, pods)
@@ -449,7 +451,7 @@ def step(cluster: Cluster) -> bool:
         scheduler.explain_enabled = budget >= len(nodes)
         if scheduler.explain_enabled:
             budget -= len(nodes)
-        result = scheduler.schedule_one(pod, now)
+        result = scheduler.schedule_one(pod, now, queue_position=position)
         record = {"attempt": entry.attempts, "poppedFrom": entry.popped_from}
         if moved_by:
             record["movedBy"] = moved_by

@@ -67,11 +67,13 @@ def filter_verdicts(fwk: Framework, state: CycleState, pod: PodInfo, all_nodes: 
         else:
             results = fwk.run_all_filter_plugins(state, pod, ni)
         filt: dict[str, str] = {}
+        codes: dict[str, int] = {}
         first: Status | None = None
         first_name = None
         for name, st in results:
             if restricted and ni.name not in allowed and name in with_nodes:
                 filt[name] = absent_msg
+                codes[name] = Code.UnschedulableAndUnresolvable
                 continue
             if st == "skipped":
                 filt[name] = "skipped"
@@ -79,6 +81,7 @@ def filter_verdicts(fwk: Framework, state: CycleState, pod: PodInfo, all_nodes: 
                 filt[name] = "passed"
             else:
                 filt[name] = st.message()  # type: ignore[union-attr]
+                codes[name] = st.code  # type: ignore[union-attr]
                 if first is None:
                     first = st  # type: ignore[assignment]
                     first_name = first_name or name
@@ -92,7 +95,7 @@ def filter_verdicts(fwk: Framework, state: CycleState, pod: PodInfo, all_nodes: 
         else:
             feasible = first is None
         verdicts[ni.name] = {"filter": filt, "feasible": feasible, "_first": first,
-                             "_rejected_by": None if feasible else first_name}
+                             "_codes": codes, "_rejected_by": None if feasible else first_name}
     return verdicts
 
 
@@ -150,3 +153,86 @@ def explain_nodes(fwk: Framework, verdicts: dict[str, dict] | None, table: Score
             entry["total"] = total
         out[name] = entry
     return out
+
+
+def trace_pre_filter(trace, result: PreFilterResult | None, status: Status | None) -> None:
+    """The PreFilter step's outcome: the joined status and the node subset PreFilter returned."""
+    from kubesim.scheduler.framework.trace import code_name
+
+    for step in reversed(trace.steps):
+        if step["extensionPoint"] == "PreFilter":
+            step["code"] = code_name(status)
+            if status is not None and status.code != Code.Success and status.message():
+                step["message"] = status.message()
+            if result is not None and not result.all_nodes():
+                step["nodeNames"] = sorted(result.node_names or ())
+            return
+
+
+def trace_scheduling(trace, fwk: Framework, state: CycleState, algo) -> None:
+    """Fill the trace's Filter, Score and NormalizeScore steps from what the cycle computed
+    (the framework appended QueueSort, PreEnqueue, PreFilter and PreScore as it ran them)."""
+    steps = trace.steps
+    at = next((i + 1 for i, s in enumerate(steps) if s["extensionPoint"] == "PreFilter"), None)
+    if at is None:  # the cycle stopped before PreFilter (gated, no nodes)
+        return
+    pre = steps[at - 1]
+    verdicts = algo.verdicts or {}
+    if pre.get("code") not in (None, "Success", "Skip"):
+        steps.insert(at, {"extensionPoint": "Filter", "plugins": [],
+                          "note": "not run: PreFilter rejected the pod"})
+        return
+    skip = state.skip_filter_plugins
+    plugins = []
+    for pl in fwk.filter:
+        if pl.name in skip:
+            plugins.append({"name": pl.name, "code": "Skip"})
+            continue
+        reasons: dict[str, int] = {}
+        codes: set[str] = set()
+        passed = first = 0
+        for v in verdicts.values():
+            if v.get("_rejected_by") == pl.name:
+                first += 1
+            r = v["filter"].get(pl.name, "passed")
+            if r in ("passed", "skipped"):
+                passed += 1
+            else:
+                reasons[r] = reasons.get(r, 0) + 1
+                code = (v.get("_codes") or {}).get(pl.name)
+                codes.add(Code(code).name if code is not None else "Unschedulable")
+        entry: dict = {"name": pl.name, "code": "/".join(sorted(codes)) or "Success",
+                       "passedNodes": passed, "rejectedNodes": sum(reasons.values()),
+                       "rejectedFirstNodes": first}
+        if reasons:
+            entry["reasons"] = dict(sorted(reasons.items()))
+        plugins.append(entry)
+    feasible = list(algo.feasible_names)
+    evaluated = algo.evaluated
+    if not evaluated and algo.diagnosis is not None:  # no fit: every node filtered was rejected
+        evaluated = len(feasible) + len(algo.diagnosis.node_to_status)
+    steps.insert(at, {"extensionPoint": "Filter", "plugins": plugins, "nodes": len(verdicts),
+                      "feasibleNodes": feasible, "evaluatedNodes": evaluated})
+    if algo.error is not None:
+        return
+    if not feasible:
+        for point in ("PreScore", "Score", "NormalizeScore"):
+            trace.not_run(point, "not run: no feasible node")
+        return
+    table = algo.table
+    if table is None:
+        why = ("not run: only one feasible node, which kube-scheduler picks without scoring"
+               if len(feasible) == 1 else "not run")
+        for point in ("PreScore", "Score", "NormalizeScore"):
+            trace.not_run(point, why)
+        return
+    score = trace.step("Score")
+    norm = trace.step("NormalizeScore")
+    for pl in fwk.score:
+        w = fwk.weights.get(pl.name, 1)
+        if pl.name in table.skipped:
+            score["plugins"].append({"name": pl.name, "code": "Skip", "weight": w})
+            continue
+        score["plugins"].append({"name": pl.name, "code": "Success", "weight": w})
+        if pl.has_normalize:
+            norm["plugins"].append({"name": pl.name, "code": "Success"})

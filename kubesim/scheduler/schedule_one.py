@@ -35,8 +35,10 @@ Choices kubesim makes (documented, deterministic):
   what upstream's would.
 * Permit plugins asking to Wait cannot be released by anything in kubesim; the wait is treated
   as having timed out ("rejected due to timeout after waiting <t> at plugin <p>").
-* Log sites are upstream's file:line for schedule_one.go at commit 003b4460 (v1.35 era); the
-  lines of the V(10) messages are counted approximately.
+* Log sites are upstream's file:line in v1.35.4. Lines logged inside a plugin carry the
+  contextual logger framework.go gives it when V(4) is on (``logger="Bind.DefaultBinder"``,
+  with ``node`` for Reserve, Permit and PreBind); every line of the cycle carries the pod
+  (ScheduleOne's ``klog.LoggerWithValues(logger, "pod", ...)``).
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ from kubesim.scheduler.explain import (
     explain_nodes,
     filter_verdicts,
     pre_filter_rejection_verdicts,
+    trace_pre_filter,
+    trace_scheduling,
 )
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.runtime import (
@@ -63,6 +67,7 @@ from kubesim.scheduler.framework.runtime import (
 )
 from kubesim.scheduler.framework.status import _REJECTED as _REJECTED_CODES
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.trace import Trace
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -81,14 +86,15 @@ SITE_ATTEMPTING = "schedule_one.go:99"
 SITE_NO_POSTFILTER = "schedule_one.go:173"
 SITE_POSTFILTER_STATUS = "schedule_one.go:184"
 SITE_BOUND = "schedule_one.go:337"
-SITE_SKIP_DELETING = "schedule_one.go:447"
-SITE_PLUGIN_SCORED = "schedule_one.go:880"
-SITE_FINAL_SCORE = "schedule_one.go:939"
-SITE_UNABLE_NO_FIT = "schedule_one.go:1090"
-SITE_UNABLE_NO_NODES = "schedule_one.go:1087"
-SITE_ERROR_RETRYING = "schedule_one.go:1092"
-SITE_UPDATING_CONDITION = "schedule_one.go:1171"
-SITE_FAILED_BIND = "schedule_one.go:1045"
+SITE_SKIP_DELETING = "schedule_one.go:403"
+SITE_PLUGIN_SCORED = "schedule_one.go:830"
+SITE_FINAL_SCORE = "schedule_one.go:898"
+SITE_UNABLE_NO_FIT = "schedule_one.go:1066"
+SITE_UNABLE_NO_NODES = "schedule_one.go:1062"
+SITE_ERROR_RETRYING = "schedule_one.go:1068"
+SITE_UPDATING_CONDITION = "schedule_one.go:1145"
+SITE_FAILED_BIND = "schedule_one.go:1015"
+SITE_FINISHED_BINDING = "cache.go:398"  # backend/cache/cache.go finishBinding
 
 @dataclass
 class ScheduleResult:
@@ -225,7 +231,8 @@ class ScheduleOne:
     percentage_of_nodes_to_score: int
 
     # -- the cycle -------------------------------------------------------------------------
-    def _cycle(self, pod: dict, now: float, commit: bool) -> ScheduleResult:
+    def _cycle(self, pod: dict, now: float, commit: bool, queue_position: int = 0
+               ) -> ScheduleResult:
         expl = base_explanation(pod)
         meta = pod.get("metadata") or {}
         spec = pod.get("spec") or {}
@@ -256,10 +263,31 @@ class ScheduleOne:
             return done("Bypassed", None, msg,
                         [{"type": "Warning", "reason": "FailedScheduling", "action": "Scheduling", "message": msg}])
         pod_info = PodInfo(pod)
+        explain = self.explain_enabled or not commit
+        trace = Trace() if explain else None
+        fwk.trace = trace
+        try:
+            return self._traced_cycle(fwk, pod, pod_info, now, commit, explain, expl, full, done,
+                                      queue_position)
+        finally:
+            fwk.trace = None
+            if trace is not None:
+                expl["trace"] = trace.steps
+
+    def _traced_cycle(self, fwk: Framework, pod: dict, pod_info: PodInfo, now: float,
+                      commit: bool, explain: bool, expl: dict, full: str, done,
+                      queue_position: int) -> ScheduleResult:
+        trace = fwk.trace
+        # the queue admits a pod to activeQ once its PreEnqueue plugins pass; QueueSort then
+        # orders the admitted pods
         gate = fwk.run_pre_enqueue_plugins(pod_info)
         if gate is not None:
             return done("Unschedulable", None, gate.message(), reason="SchedulingGated",
                         unschedulable_plugins=[gate.plugin] if gate.plugin else [])
+        if trace is not None:
+            qs = fwk.queue_sort[0].name if fwk.queue_sort else ""
+            extra = {"position": queue_position} if queue_position else {}
+            trace.plugin(trace.step("QueueSort", priority=pod_info.priority, **extra), qs, None)
 
         if commit:
             self._emit(4, SITE_ABOUT_TO_TRY, "About to try and schedule pod", {"pod": full})
@@ -268,12 +296,13 @@ class ScheduleOne:
         if not commit:
             rng = random.Random()
             rng.setstate(self.rng.getstate())
-        handle.rng = rng
+        self.handle.rng = rng
         state = CycleState()
-        explain = self.explain_enabled or not commit
         algo = self._schedule_pod(fwk, state, pod_info, rng, commit=commit, explain=explain)
         if explain:
             expl["nodes"] = explain_nodes(fwk, algo.verdicts, algo.table)
+        if trace is not None:
+            trace_scheduling(trace, fwk, state, algo)
 
         if algo.no_nodes:
             msg = NO_NODES_AVAILABLE
@@ -302,6 +331,9 @@ class ScheduleOne:
                         pending_plugins=sorted(diagnosis.pending_plugins),
                         evaluated_nodes=algo.evaluated, nominated_node=nominated)
         if not commit:
+            if trace is not None:
+                for point in ("Reserve", "Permit", "PreBind", "Bind", "PostBind"):
+                    trace.not_run(point, "not run: explain-schedule evaluates, it binds nothing")
             return done("Scheduled", algo.host, evaluated_nodes=algo.evaluated,
                         feasible_nodes=algo.feasible)
         return self._assume_and_bind(fwk, state, pod_info, algo, done, full)
@@ -352,6 +384,8 @@ class ScheduleOne:
         pre_res, s, with_nodes = fwk.run_pre_filter_plugins(state, pod, all_nodes,
                                                             record=pre_record)
         diagnosis.unschedulable_plugins = set(with_nodes)
+        if fwk.trace is not None:
+            trace_pre_filter(fwk.trace, pre_res, s)
         if explain:
             algo.verdicts = {}
         if s is not None and not s.is_success():
@@ -637,6 +671,8 @@ class ScheduleOne:
             s = Status(Code.Unschedulable, f"rejected due to timeout after waiting "
                                            f"{format_duration(timeout)} at plugin {plugin}",
                        plugin=plugin)
+            if fwk.trace is not None:  # the binding cycle's WaitOnPermit
+                fwk.trace.plugin(fwk.trace.step("WaitOnPermit", node=host), plugin, s)
         if s is not None:
             fwk.run_reserve_plugins_unreserve(state, assumed, host)
             forget()
@@ -646,8 +682,12 @@ class ScheduleOne:
         s = fwk.run_pre_bind_plugins(state, assumed, host)
         if s is None:
             s = fwk.run_bind_plugins(state, assumed, host)
+            # sched.bind's deferred finishBinding: the cache's FinishBinding, then the failure
+            self._emit(5, SITE_FINISHED_BINDING, "Finished binding for pod, can be expired",
+                       {"podKey": (pod.pod.get("metadata") or {}).get("uid") or "", "pod": full})
+            if s is not None:
+                self._emit(1, SITE_FAILED_BIND, "Failed to bind pod", {"pod": full})
         if s is not None:
-            self._emit(1, SITE_FAILED_BIND, "Failed to bind pod", {"pod": full})
             fwk.run_reserve_plugins_unreserve(state, assumed, host)
             forget()
             return self._error_result(done, full, s.message(), True)

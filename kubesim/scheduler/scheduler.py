@@ -21,7 +21,7 @@ from collections.abc import Callable
 from kubesim.scheduler import config as schedconfig
 from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.events import ClusterEvent
-from kubesim.scheduler.framework.interface import Handle
+from kubesim.scheduler.framework.interface import Handle, contextual_kvs
 from kubesim.scheduler.framework.runtime import Framework, FrameworkError
 from kubesim.scheduler.framework.snapshot import TERMINAL_PHASES, Snapshot, gc_paused
 from kubesim.scheduler.framework.types import PodInfo, pod_key
@@ -48,6 +48,7 @@ class Scheduler(ScheduleOne):
         self.explain_enabled = explain
         self.snapshot = Snapshot()
         self.handle = Handle(self.snapshot, log=self._emit if log is not None else None)
+        self.handle.v = self._v
         self.profiles: dict[str, Framework] = {}
         for prof in self.config["profiles"]:
             name = prof.get("schedulerName") or ""
@@ -74,6 +75,9 @@ class Scheduler(ScheduleOne):
 
     def _emit(self, level: int, site: str, message: str, kv: dict) -> None:
         if self._v(level):
+            h = self.handle
+            if h.log_name or h.log_values:
+                kv = contextual_kvs(h.log_name, h.log_values, kv)
             self._log(level, site, message, kv)  # type: ignore[misc]
 
     # -- cache -----------------------------------------------------------------------------
@@ -160,8 +164,18 @@ class Scheduler(ScheduleOne):
         return q
 
     # -- entry points ----------------------------------------------------------------------
-    def schedule_one(self, pod: dict, now: float) -> ScheduleResult:
-        return self._cycle(pod, now, commit=True)
+    def schedule_one(self, pod: dict, now: float, queue_position: int = 0) -> ScheduleResult:
+        """One scheduling cycle for ``pod``; ``queue_position`` (1 = first) is where the
+        queue's QueueSort put it among the pods popped in this round, for the trace."""
+        h = self.handle
+        if self._log is not None:
+            # ScheduleOne's logger carries the pod (klog.LoggerWithValues(logger, "pod", ...))
+            meta = pod.get("metadata") or {}
+            h.log_values = {"pod": f"{meta.get('namespace') or 'default'}/{meta.get('name', '')}"}
+        try:
+            return self._cycle(pod, now, commit=True, queue_position=queue_position)
+        finally:
+            h.log_name, h.log_values = "", {}
 
     def explain(self, pod: dict, now: float) -> dict:
         return self._cycle(pod, now, commit=False).explanation

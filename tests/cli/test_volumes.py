@@ -148,15 +148,18 @@ def test_every_node_has_a_csinode_and_applying_one_sets_driver_limits(kubesim, t
     assert "2 node(s) exceed max volume count" in cond["message"]
 
 
-def test_a_bound_local_volume_narrows_the_nodes_upstreams_way(kubesim):
+def test_a_bound_local_volumes_node_is_filters_verdict(kubesim):
+    # v1.35's VolumeBinding PreFilter narrows nothing (no GetEligibleNodes): each node fails
+    # its first filter, node01 VolumeBinding's node affinity check
     kubesim.ok(f"apply -f {DRILL}")
     kubesim.ok("delete pod app")
     kubesim.ok("cordon node02")
     kubesim.ok(f"apply -f {DRILL / '04-pod.yaml'}")
     cond = [c for c in get(kubesim, "pod app")["status"]["conditions"] if c["type"] == "PodScheduled"][0]
-    assert cond["message"].startswith("0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't "
-                                      "satisfy plugin(s) [VolumeBinding]. no new claims to deallocate, "
-                                      "preemption: ")
+    assert cond["message"] == (
+        "0/3 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) had volume node "
+        "affinity conflict, 1 node(s) were unschedulable. no new claims to deallocate, "
+        "preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.")
 
 
 def test_the_waiting_pod_starts_once_its_claim_binds(kubesim, tmp_path):

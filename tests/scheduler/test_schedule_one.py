@@ -37,8 +37,9 @@ def test_a_pod_is_scheduled_and_explained():
     assert r.events == [{"type": "Normal", "reason": "Scheduled", "action": "Binding",
                          "message": "Successfully assigned default/web to node02"}]
     e = r.explanation
+    # DESIGN 3.5's keys, and the trace the CLI prints only for --trace
     assert set(e) == {"kind", "apiVersion", "pod", "profile", "outcome", "node", "message",
-                      "nodes", "preemption"}
+                      "nodes", "preemption", "trace"}
     assert (e["kind"], e["apiVersion"], e["pod"], e["profile"], e["outcome"], e["node"]) == (
         "ScheduleExplanation", "kubesim.io/v1alpha1", {"namespace": "default", "name": "web"},
         "default-scheduler", "Scheduled", "node02")

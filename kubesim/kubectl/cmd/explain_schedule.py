@@ -15,8 +15,15 @@ def add_flags(p):
     p.add_argument("-f", "--filename", action="append",
                    help="what-if: evaluate the pod(s) in FILE (- for stdin) against the cluster; stores nothing")
     p.add_argument("-o", "--output", default=None,
-                   help="json|yaml (default: tables fitted to the terminal's width: $COLUMNS, else the "
-                        "terminal's, else 80)")
+                   help="json|yaml|html (default: tables fitted to the terminal's width: $COLUMNS, "
+                        "else the terminal's, else 80); html is one self-contained page: a nodes x "
+                        "plugins heat map, sortable by any plugin")
+    p.add_argument("--trace", action="store_true",
+                   help="the attempt's extension points in order, each plugin's status "
+                        "(PreEnqueue, QueueSort, PreFilter ... Bind, PostBind, Unreserve)")
+    p.add_argument("--compare", nargs=2, metavar=("NODE_A", "NODE_B"),
+                   help="two nodes side by side, plugin by plugin: what decided between them, "
+                        "and the smallest change that would make a filtered node feasible")
     v = p.add_argument_group("focus (the tables; -o json always has every node)")
     v.add_argument("--nodes", type=_count, default=None, metavar="N",
                    help="list N nodes in the tables (default: every node up to 10, else 5, the rest counted)")
@@ -58,14 +65,26 @@ def terminal_width(env) -> int:
 
 def run(f, args, env) -> int:
     fmt = args.output or ""
-    if fmt not in ("", "json", "yaml"):
-        raise UsageError(f'unable to match a printer suitable for the output format "{fmt}", allowed formats are: json,yaml')
+    if fmt not in ("", "json", "yaml", "html"):
+        raise UsageError(f'unable to match a printer suitable for the output format "{fmt}", allowed formats are: html,json,yaml')
+    if fmt == "html" and (getattr(args, "trace", False) or getattr(args, "compare", None)):
+        raise UsageError("-o html shows the heat map of every node: it does not combine with "
+                         "--trace or --compare")
     if args.filename:
         explanations, pods, nodes, legacy = _what_if(f, args, env)
     else:
         if not args.pod:
             raise UsageError("a pod name or -f FILE is required")
         explanations, pods, nodes, legacy = _recorded(f, args, env)
+    if getattr(args, "compare", None):
+        return _compare(f, env, args, explanations, pods, nodes, fmt)
+    if not getattr(args, "trace", False):
+        explanations = [{k: v for k, v in e.items() if k != "trace"} for e in explanations]
+    elif not fmt:
+        from kubesim.kubectl.explainschedule_trace import render as render_trace
+
+        env.stdout.write("\n".join(render_trace(e) for e in explanations))
+        return 0
     view = _view(args, env, explanations, legacy)
     _print(env, explanations, pods, nodes, legacy, fmt, many=bool(args.filename) and len(explanations) > 1,
            view=view)
@@ -94,6 +113,49 @@ def _view(args, env, explanations: list[dict], legacy: dict | None):
                              + ", ".join(sorted(known_plugins)))
     return View(width=terminal_width(env), nodes=args.nodes, node=node, only_feasible=args.only_feasible,
                 plugins=plugins, all_nodes=args.all_nodes)
+
+
+def _compare(f, env, args, explanations, pods, nodes, fmt: str) -> int:
+    """--compare NODE_A NODE_B: one pod's attempt, two of its nodes side by side."""
+    from kubesim.api import kinds
+    from kubesim.errors import NotFound
+    from kubesim.kubectl import explainschedule_compare as compare
+
+    a, b = args.compare
+    if args.trace:
+        raise UsageError("--trace and --compare cannot be used together")
+    if len(explanations) != 1:
+        raise UsageError("--compare explains one pod, but the file has "
+                         f"{len(explanations)}")
+    if a == b:
+        raise UsageError(f"--compare needs two different nodes, got {a} twice")
+    for n in (a, b):
+        if n not in nodes:
+            raise NotFound("nodes", n)
+    expl = {k: v for k, v in explanations[0].items() if k != "trace"}
+    pod_ref = f"{expl['pod']['namespace']}/{expl['pod']['name']}"
+    if not expl.get("nodes"):
+        raise UsageError(f"pod {pod_ref} has no per-node verdicts to compare "
+                         f"(outcome: {expl.get('outcome')})")
+    for n in (a, b):
+        if n not in expl["nodes"]:
+            raise UsageError(f'node "{n}" has no verdicts in the attempt explained for pod '
+                             f"{pod_ref} (it joined the cluster after that attempt)")
+    pods_on: dict[str, list[dict]] = {}
+    failing = [n for n in (a, b) if not expl["nodes"][n].get("feasible")]
+    if failing:
+        with f.connect() as client:
+            for n in failing:
+                pods_on[n] = [p for p in client.list(kinds.by_kind("Pod"), None,
+                                                     field_selector=f"spec.nodeName={n}")
+                              if (p.get("status") or {}).get("phase") not in ("Succeeded", "Failed")]
+    cmp = compare.compare(expl, a, b, pods[0], nodes, pods_on)
+    if fmt:
+        expl["compare"] = cmp
+        _print(env, [expl], pods, nodes, {}, fmt, many=False)
+    else:
+        env.stdout.write(compare.render(expl, cmp))
+    return 0
 
 
 def _nodes(client) -> dict[str, dict]:
@@ -136,6 +198,11 @@ def _what_if(f, args, env):
 
 
 def _print(env, explanations, pods, nodes, legacy, fmt: str, many: bool, view=None) -> None:
+    if fmt == "html":
+        from kubesim.kubectl.explainschedule_html import render as render_html
+
+        env.stdout.write(render_html(explanations))
+        return
     if fmt:
         payload = {"kind": "List", "items": explanations} if many else explanations[0]
         if fmt == "json":

@@ -78,6 +78,22 @@ class QueuedPodInfo:
     extra: dict = field(default_factory=dict)
 
 
+def _never(level: int) -> bool:
+    return False
+
+
+def contextual_kvs(name: str, values: dict, kv: dict) -> dict:
+    """A line's key/values as klog's text logger writes them for a contextual logger: the name
+    first (``logger="PreBind.VolumeBinding"``), then the logger's values the call does not
+    repeat, then the call's own (k8s.io/klog/v2 textlogger ``WithName``, serialize.MergeKVs)."""
+    out: dict = {"logger": name} if name else {}
+    for k, v in values.items():
+        if k not in kv:
+            out[k] = v
+    out.update(kv)
+    return out
+
+
 class Handle:
     """What plugins may reach besides their arguments: the cycle's snapshot, the klog sink, and
     the informer-style views the engine provides.
@@ -100,6 +116,12 @@ class Handle:
 
         self.snapshot: Snapshot = snapshot if snapshot is not None else Snapshot()
         self.log = log
+        # The contextual logger of the running code (klog.LoggerWithName / LoggerWithValues):
+        # its dotted name ("Bind.DefaultBinder", "" for none) and its values, merged into each
+        # line by the scheduler's log callback; ``v(level)`` says whether a level is logged.
+        self.log_name = ""
+        self.log_values: dict = {}
+        self.v = _never
         self.namespace_labels: dict[str, dict] | None = None
         self.list_objects = None
         self.get_object = None
@@ -110,6 +132,20 @@ class Handle:
         self.nominated: dict[str, list] = {}
         self.rng = None
         self.now: float = 0.0  # the cycle's time (seconds since the epoch)
+
+    def scope(self, extension_point: str, plugin: str, **values) -> tuple[str, dict]:
+        """Enter a plugin's logger as framework.go names it when V(4) is on
+        (``<ExtensionPoint>.<Plugin>`` with the extension point's values, e.g. ``node``); the
+        previous logger is returned for ``unscope``."""
+        saved = self.log_name, self.log_values
+        if self.v(4):
+            self.log_name = f"{extension_point}.{plugin}"
+            if values:
+                self.log_values = {**self.log_values, **values}
+        return saved
+
+    def unscope(self, saved: tuple[str, dict]) -> None:
+        self.log_name, self.log_values = saved
 
     def nominated_pods_for_node(self, node_name: str) -> list:
         """``NominatedPodsForNode``: pods nominated to run on the node (status.nominatedNodeName)."""

@@ -71,16 +71,16 @@ _MAX_INT32 = (1 << 31) - 1
 _MIN_INT64 = -(1 << 63)
 
 # klog call sites (preemption.go / executor.go of the v1.35 era; lines approximate).
-SITE_NOT_ELIGIBLE = "preemption.go:226"
-SITE_NO_CANDIDATE = "preemption.go:245"
-SITE_TARGET = "preemption.go:270"
-SITE_WILL_NOT_HELP = "preemption.go:300"
-SITE_DRY_RUN = "preemption.go:590"
-SITE_CHECK_NODE = "preemption.go:596"
-SITE_ALREADY_DELETING = "preemption.go:470"
-SITE_START_ASYNC = "preemption.go:495"
-SITE_PREEMPTED_VICTIM = "preemption.go:163"
-SITE_ASYNC_DONE = "preemption.go:540"
+SITE_NOT_ELIGIBLE = "preemption.go:285"
+SITE_NO_CANDIDATE = "preemption.go:301"
+SITE_TARGET = "preemption.go:327"
+SITE_WILL_NOT_HELP = "preemption.go:354"
+SITE_DRY_RUN = "preemption.go:779"
+SITE_CHECK_NODE = "preemption.go:785"
+SITE_ALREADY_DELETING = "preemption.go:546"
+SITE_START_ASYNC = "preemption.go:582"
+SITE_PREEMPTED_VICTIM = "preemption.go:213"
+SITE_ASYNC_DONE = "preemption.go:627"
 
 
 @dataclass
@@ -427,7 +427,18 @@ class Evaluator:
     # -- the executor ------------------------------------------------------------------------
     def prepare_candidate_async(self, c: Candidate, pod: PodInfo) -> None:
         """Ask the API server for what ``prepareCandidateAsync`` does: clear the nominations of
-        lower-priority pods on the node, then preempt each victim not already being deleted."""
+        lower-priority pods on the node, then preempt each victim not already being deleted.
+        Upstream runs it on a fresh context (``context.Background()``): its lines carry neither
+        the PostFilter plugin's logger name nor the cycle's pod."""
+        h = self.handle
+        saved = h.log_name, h.log_values
+        h.log_name, h.log_values = "", {}
+        try:
+            self._prepare_candidate_async(c, pod)
+        finally:
+            h.log_name, h.log_values = saved
+
+    def _prepare_candidate_async(self, c: Candidate, pod: PodInfo) -> None:
         full = pod.full_name
         to_delete = []
         for v in c.victims:

@@ -58,6 +58,7 @@ from kubesim.scheduler.framework.interface import (
     merge_pre_filter_results,
 )
 from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.trace import Trace
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 # Permit plugins may not ask for more (framework.go maxTimeout).
@@ -148,6 +149,8 @@ class Framework:
         self.bind: list[BindPlugin] = []
         self.post_bind: list[PostBindPlugin] = []
         self.weights: dict[str, int] = {}
+        # explain-schedule --trace: each extension point's plugins and statuses as they run
+        self.trace: Trace | None = None
 
         # Plugins needed by any extension point, and their args.
         needed: list[str] = []
@@ -278,8 +281,12 @@ class Framework:
         return self.queue_sort[0].less
 
     def run_pre_enqueue_plugins(self, pod: PodInfo) -> Status | None:
+        tr = self.trace
+        step = tr.step("PreEnqueue") if tr is not None else None
         for pl in self.pre_enqueue:
             s = pl.pre_enqueue(pod)
+            if step is not None:
+                Trace.plugin(step, pl.name, s)
             if s is None or s.is_success():
                 continue
             return s.clone().with_plugin(pl.name) if s.is_rejected() else Status(
@@ -306,11 +313,22 @@ class Framework:
         result: PreFilterResult | None = None
         with_nodes: set[str] = set()
         returned: Status | None = None
+        tr = self.trace
+        step = tr.step("PreFilter") if tr is not None else None
         try:
+            h = self.handle
             for pl in self.pre_filter:
-                r, s = pl.pre_filter(state, pod, nodes)
+                saved = h.scope("PreFilter", pl.name)
+                try:
+                    r, s = pl.pre_filter(state, pod, nodes)
+                finally:
+                    h.unscope(saved)
                 if record is not None:
                     record[pl.name] = (r, s)
+                if step is not None:
+                    extra = {"nodeNames": sorted(r.node_names or ())} \
+                        if r is not None and not r.all_nodes() else {}
+                    Trace.plugin(step, pl.name, s, **extra)
                 if s is not None and s.code == Code.Skip:
                     skip.add(pl.name)
                     continue
@@ -374,13 +392,27 @@ class Framework:
                                               f"{q(pl.name)}: {s.as_error()}")
         return None
 
+    def _named_filter(self, pl: FilterPlugin, state: CycleState, pod: PodInfo,
+                      node: NodeInfo) -> Status | None:
+        """``pl.filter`` under the plugin's logger ("Filter.<plugin>"), for V(4) and up."""
+        saved = self.handle.scope("Filter", pl.name)
+        try:
+            return pl.filter(state, pod, node)
+        finally:
+            self.handle.unscope(saved)
+
+    def _verbose(self) -> bool:
+        h = self.handle
+        return h.log is not None and h.v(4)
+
     def run_filter_plugins(self, state: CycleState, pod: PodInfo, node: NodeInfo
                            ) -> Status | None:
         skip = state.skip_filter_plugins
+        named = self._verbose()
         for pl in self.filter:
             if pl.name in skip:
                 continue
-            s = pl.filter(state, pod, node)
+            s = self._named_filter(pl, state, pod, node) if named else pl.filter(state, pod, node)
             if s is not None and s.code != Code.Success:
                 if not s.is_rejected():
                     s = Status(Code.Error,
@@ -395,13 +427,28 @@ class Framework:
         (and those PreFilter skipped) are left out."""
         out = []
         skip = state.skip_filter_plugins
+        named = self._verbose()
         for pl in self.filter:
             if pl.name in skip:
                 continue
             fn = pl.filter_fn(state, pod)
             if fn is not None:
+                if named:
+                    fn = self._scoped_fn(pl.name, fn)
                 out.append((pl.name, fn))
         return out
+
+    def _scoped_fn(self, name: str, fn: Callable[[NodeInfo], Status | None]
+                   ) -> Callable[[NodeInfo], Status | None]:
+        h = self.handle
+
+        def scoped(node: NodeInfo) -> Status | None:
+            saved = h.scope("Filter", name)
+            try:
+                return fn(node)
+            finally:
+                h.unscope(saved)
+        return scoped
 
     @staticmethod
     def run_compiled_filters(fns: list[tuple[str, Callable[[NodeInfo], Status | None]]],
@@ -421,11 +468,12 @@ class Framework:
         """Every filter's verdict on the node: a status, None (passed) or "skipped"."""
         out: list[tuple[str, Status | None | str]] = []
         skip = state.skip_filter_plugins
+        named = self._verbose()
         for pl in self.filter:
             if pl.name in skip:
                 out.append((pl.name, "skipped"))
                 continue
-            s = pl.filter(state, pod, node)
+            s = self._named_filter(pl, state, pod, node) if named else pl.filter(state, pod, node)
             if s is not None and s.code != Code.Success:
                 if not s.is_rejected():
                     s = Status(Code.Error,
@@ -479,10 +527,20 @@ class Framework:
         result: PostFilterResult | None = None
         reasons: list[str] = []
         rejector = ""
+        step = self.trace.step("PostFilter") if self.trace is not None else None
+        h = self.handle
         for pl in self.post_filter:
-            r, s = pl.post_filter(state, pod, node_to_status)
+            saved = h.scope("PostFilter", pl.name)
+            try:
+                r, s = pl.post_filter(state, pod, node_to_status)
+            finally:
+                h.unscope(saved)
             if record is not None:
                 record[pl.name] = s
+            if step is not None:
+                Trace.plugin(step, pl.name, s, **({"nominatedNodeName": r.nominated_node_name}
+                                                  if r is not None and r.nominated_node_name
+                                                  else {}))
             if s is None or s.is_success():
                 return r, s
             if s.code == Code.UnschedulableAndUnresolvable:
@@ -500,11 +558,19 @@ class Framework:
     def run_pre_score_plugins(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
                               record: dict | None = None) -> Status | None:
         skip: set[str] = set()
+        step = self.trace.step("PreScore") if self.trace is not None else None
         try:
+            h = self.handle
             for pl in self.pre_score:
-                s = pl.pre_score(state, pod, nodes)
+                saved = h.scope("PreScore", pl.name)
+                try:
+                    s = pl.pre_score(state, pod, nodes)
+                finally:
+                    h.unscope(saved)
                 if record is not None:
                     record[pl.name] = s
+                if step is not None:
+                    Trace.plugin(step, pl.name, s)
                 if s is not None and s.code == Code.Skip:
                     skip.add(pl.name)
                     continue
@@ -522,8 +588,36 @@ class Framework:
         table = ScoreTable(node_names=[n.name for n in nodes], plugins=[p.name for p in plugins],
                            weights=dict(self.weights),
                            skipped=[p.name for p in self.score if p.name in skip])
+        h = self.handle
+        lines: list | None = None
+        if h.log is not None and h.v(10):
+            # upstream scores node by node, each plugin in turn: plugins' lines in that order
+            lines = []
+            log, h.log = h.log, lambda *args: lines.append((h.log_name, args))  # type: ignore[union-attr]
+        names = table.node_names
+        try:
+            out, s = self._score(state, pod, nodes, plugins, table)
+        finally:
+            if lines is not None:
+                h.log = log
+                order = {n: i for i, n in enumerate(names)}
+                lines.sort(key=lambda line: order.get(line[1][3].get("node"), -1))
+                for name, args in lines:
+                    saved = h.log_name
+                    h.log_name = name
+                    log(*args)
+                    h.log_name = saved
+        return out, s
+
+    def _score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo], plugins: list,
+               table: ScoreTable) -> tuple[ScoreTable | None, Status | None]:
+        h = self.handle
         for pl in plugins:
-            raw = pl.score_nodes(state, pod, nodes)
+            saved = h.scope("Score", pl.name)
+            try:
+                raw = pl.score_nodes(state, pod, nodes)
+            finally:
+                h.unscope(saved)
             if isinstance(raw, Status):
                 return None, Status(Code.Error, err=f"running Score plugins: plugin "
                                                     f"{q(pl.name)} failed with: {raw.as_error()}")
@@ -578,8 +672,16 @@ class Framework:
     # -- reserve, permit, bind --------------------------------------------------------------
     def run_reserve_plugins_reserve(self, state: CycleState, pod: PodInfo, node_name: str
                                     ) -> Status | None:
+        h = self.handle
+        step = self.trace.step("Reserve", node=node_name) if self.trace is not None else None
         for pl in self.reserve:
-            s = pl.reserve(state, pod, node_name)
+            saved = h.scope("Reserve", pl.name, node=node_name)
+            try:
+                s = pl.reserve(state, pod, node_name)
+            finally:
+                h.unscope(saved)
+            if step is not None:
+                Trace.plugin(step, pl.name, s)
             if s is not None and not s.is_success():
                 if s.is_rejected():
                     return s.with_plugin(pl.name)
@@ -589,14 +691,32 @@ class Framework:
 
     def run_reserve_plugins_unreserve(self, state: CycleState, pod: PodInfo,
                                       node_name: str) -> None:
+        h = self.handle
+        step = self.trace.step("Unreserve", node=node_name) if self.trace is not None else None
         for pl in reversed(self.reserve):
-            pl.unreserve(state, pod, node_name)
+            saved = h.scope("Unreserve", pl.name, node=node_name)
+            try:
+                pl.unreserve(state, pod, node_name)
+            finally:
+                h.unscope(saved)
+            if step is not None:
+                Trace.plugin(step, pl.name, None)
 
     def run_permit_plugins(self, state: CycleState, pod: PodInfo, node_name: str
                            ) -> tuple[Status | None, dict[str, float]]:
         waits: dict[str, float] = {}
+        h = self.handle
+        step = self.trace.step("Permit", node=node_name) if self.trace is not None else None
         for pl in self.permit:
-            s, timeout = pl.permit(state, pod, node_name)
+            saved = h.scope("Permit", pl.name, node=node_name)
+            try:
+                s, timeout = pl.permit(state, pod, node_name)
+            finally:
+                h.unscope(saved)
+            if step is not None:
+                Trace.plugin(step, pl.name, s, **({"timeoutSeconds": min(
+                    float(timeout), MAX_PERMIT_TIMEOUT_SECONDS)} if s is not None and s.is_wait()
+                    else {}))
             if s is None or s.is_success():
                 continue
             if s.is_rejected():
@@ -613,10 +733,19 @@ class Framework:
 
     def run_pre_bind_plugins(self, state: CycleState, pod: PodInfo, node_name: str
                              ) -> Status | None:
+        step = self.trace.step("PreBind", node=node_name) if self.trace is not None else None
         for pl in self.pre_bind:
             if pl.name in state.skip_pre_bind_plugins:
+                if step is not None:
+                    Trace.plugin(step, pl.name, Status(Code.Skip))
                 continue
-            s = pl.pre_bind(state, pod, node_name)
+            saved = self.handle.scope("PreBind", pl.name, node=node_name)
+            try:
+                s = pl.pre_bind(state, pod, node_name)
+            finally:
+                self.handle.unscope(saved)
+            if step is not None:
+                Trace.plugin(step, pl.name, s)
             if s is not None and not s.is_success():
                 if s.is_rejected():
                     return s.with_plugin(pl.name)
@@ -629,8 +758,16 @@ class Framework:
         if not self.bind:
             return Status(Code.Skip, "")
         status: Status | None = None
+        h = self.handle
+        step = self.trace.step("Bind", node=node_name) if self.trace is not None else None
         for pl in self.bind:
-            status = pl.bind(state, pod, node_name)
+            saved = h.scope("Bind", pl.name)
+            try:
+                status = pl.bind(state, pod, node_name)
+            finally:
+                h.unscope(saved)
+            if step is not None:
+                Trace.plugin(step, pl.name, status)
             if status is not None and status.is_skip():
                 continue
             if status is not None and not status.is_success():
@@ -642,8 +779,16 @@ class Framework:
         return status
 
     def run_post_bind_plugins(self, state: CycleState, pod: PodInfo, node_name: str) -> None:
+        h = self.handle
+        step = self.trace.step("PostBind", node=node_name) if self.trace is not None else None
         for pl in self.post_bind:
-            pl.post_bind(state, pod, node_name)
+            saved = h.scope("PostBind", pl.name)
+            try:
+                pl.post_bind(state, pod, node_name)
+            finally:
+                h.unscope(saved)
+            if step is not None:
+                Trace.plugin(step, pl.name, None)
 
     def list_plugins(self) -> dict[str, list[str]]:
         """Enabled plugins per extension point (``ListPlugins``), for logs and explanations."""

@@ -15,7 +15,7 @@ from kubesim.scheduler.framework.types import PodInfo
 
 NAME = "DefaultBinder"
 BOUND_NODE_STATE_KEY = "Bind" + NAME
-LOG_SITE = "default_binder.go:52"
+LOG_SITE = "default_binder.go:69"
 
 
 class DefaultBinder(BindPlugin):

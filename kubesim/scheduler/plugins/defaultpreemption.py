@@ -45,7 +45,7 @@ NOT_ELIGIBLE_NEVER = "not eligible due to preemptionPolicy=Never."
 NOT_ELIGIBLE_TERMINATING = "not eligible due to a terminating pod on the nominated node."
 NO_PREEMPTION_VICTIMS = "No preemption victims found for incoming pod"
 PREEMPTION_PREFIX = "preemption: "
-SITE_POTENTIAL_VICTIM = "default_preemption.go:245"
+SITE_POTENTIAL_VICTIM = "default_preemption.go:280"
 
 
 def validate_args(args: dict) -> list[str]:

@@ -32,7 +32,7 @@ from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 NAME = "NodeVolumeLimits"
 ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED = "node(s) exceed max volume count"
-SITE_LIMITS = "csi.go:200"
+SITE_LIMITS = "csi.go:344"
 # upstream prefixes unbound claims' handles with a random string so they never equal a real
 # volume id; a fixed one does the same here
 UNBOUND_PREFIX = "kubesim-unbound"
@@ -196,7 +196,7 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
             log = self.handle.log
             if log is not None and self.handle.commit:
                 log(5, SITE_LIMITS, "Found plugin volume limits",
-                    {"node": node.name, "volumePluginName": driver, "maxLimits": limit,
+                    {"node": node.name, "driverName": driver, "maxLimits": limit,
                      "currentVolumeCount": current, "newVolumeCount": count, "pod": pod.full_name})
             if current + count > limit:
                 return Status(Code.Unschedulable, ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED)

@@ -8,9 +8,9 @@ checkVolumeProvisions, AssumePodVolumes, RevertAssumedPodVolumes, bindAPIUpdate,
 ConflictReason strings). The matching rules themselves are kubesim/api/volumes.py
 (component-helpers storage/volume FindMatchingVolume, CheckNodeAffinity).
 
-- PreFilter: Skip without claims; bound claims whose volumes are local (node affinity
-  ``kubernetes.io/hostname In [...]``) narrow the nodes to those (GetEligibleNodes, a
-  PreFilterResult: other nodes "didn't satisfy plugin(s) [VolumeBinding]"); a missing claim ('persistentvolumeclaim "x" not found'), a
+- PreFilter: Skip without claims; it never narrows the nodes (v1.35 returns no
+  PreFilterResult: a bound local volume's node is Filter's business); a missing claim
+  ('persistentvolumeclaim "x" not found'), a
   Lost or terminating claim, a generic ephemeral volume's claim the pod does not control
   (ephemeral.VolumeIsForPod), or an unbound Immediate claim ("pod has unbound immediate
   PersistentVolumeClaims") is UnschedulableAndUnresolvable.
@@ -54,7 +54,6 @@ from kubesim.scheduler.framework.interface import (
     FilterPlugin,
     PreBindPlugin,
     PreFilterPlugin,
-    PreFilterResult,
     PreScorePlugin,
     ReservePlugin,
     ScorePlugin,
@@ -72,16 +71,15 @@ ERR_REASON_PV_NOT_EXIST = "node(s) unavailable due to one or more pvc(s) bound t
 ERR_UNBOUND_IMMEDIATE = "pod has unbound immediate PersistentVolumeClaims"
 
 # upstream log sites (file:line of the release the messages come from; approximate)
-SITE_PREBIND = "volume_binding.go:577"
-SITE_PREBIND_FAILED = "volume_binding.go:580"
-SITE_PREBIND_OK = "volume_binding.go:583"
-SITE_ASSUME = "binder.go:340"
-SITE_ASSUME_ALL_BOUND = "binder.go:348"
-SITE_BIND_API = "binder.go:455"
-SITE_CLAIM_BOUND = "binder.go:457"
-SITE_TRIGGER_PROVISIONING = "binder.go:472"
-SITE_NO_MATCH = "binder.go:788"
-SITE_ELIGIBLE = "binder.go:560"
+SITE_PREBIND = "volume_binding.go:591"
+SITE_PREBIND_FAILED = "volume_binding.go:594"
+SITE_PREBIND_OK = "volume_binding.go:597"
+SITE_ASSUME = "binder.go:407"
+SITE_ASSUME_ALL_BOUND = "binder.go:415"
+SITE_BIND_API = "binder.go:550"
+SITE_CLAIM_BOUND = "binder.go:557"
+SITE_TRIGGER_PROVISIONING = "binder.go:566"
+SITE_NO_MATCH = "binder.go:894"
 
 
 class _Error(Exception):
@@ -104,21 +102,6 @@ class _State:
 
     def clone(self) -> _State:
         return self  # shared across the cycle, as upstream's stateData
-
-
-def local_volume_node_names(pv: dict) -> list[str]:
-    """GetLocalPersistentVolumeNodeNames (pkg/volume/util): per node selector term the values of
-    its ``kubernetes.io/hostname In`` expressions (intersected), unioned over the terms."""
-    required = (((pv.get("spec") or {}).get("nodeAffinity") or {}).get("required")) or {}
-    result: set[str] = set()
-    for term in required.get("nodeSelectorTerms") or ():
-        nodes: set[str] | None = None
-        for e in term.get("matchExpressions") or ():
-            if e.get("key") == "kubernetes.io/hostname" and e.get("operator") == "In":
-                vals = set(e.get("values") or ())
-                nodes = vals if nodes is None else nodes & vals
-        result |= nodes or set()
-    return sorted(result)
 
 
 def _claim_key(claim: dict) -> tuple[str, str]:
@@ -289,23 +272,7 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
             for pv in self.list_pvs():
                 st.pvs_by_class.setdefault(V.volume_class(pv), []).append(pv)
         state.write(STATE_KEY, st)
-        eligible = self.eligible_nodes(st.bound_claims)
-        return (PreFilterResult(eligible) if eligible is not None else None), None
-
-    def eligible_nodes(self, bound_claims: list[dict]) -> set[str] | None:
-        """GetEligibleNodes: the nodes the bound claims' local volumes are pinned to (hostname In
-        [...]), intersected across volumes; None when no volume narrows them (or one is gone)."""
-        eligible: set[str] | None = None
-        for pvc in bound_claims:
-            pv = self.get_pv((pvc.get("spec") or {}).get("volumeName", ""))
-            if pv is None:
-                return None
-            names = local_volume_node_names(pv)
-            if names:
-                eligible = set(names) if eligible is None else eligible & set(names)
-        if eligible is not None:
-            self._log(4, SITE_ELIGIBLE, "GetEligibleNodes: reduced down eligible nodes", {"nodes": sorted(eligible)})
-        return eligible
+        return None, None
 
     # -- Filter -----------------------------------------------------------------------------
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:
@@ -363,7 +330,7 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
             for pvc in sorted(to_match, key=_size_key):
                 pv = V.find_matching_volume(pvc, st.pvs_by_class.get(V.claim_class(pvc), ()), node, chosen, True)
                 if pv is None:
-                    self._log(4, SITE_NO_MATCH, "No matching volumes for pod",
+                    self._log(5, SITE_NO_MATCH, "No matching volumes for pod",
                               {"pod": pod.full_name, "PVC": "/".join(_claim_key(pvc)), "node": node_name})
                     to_provision.append(pvc)
                     unbound_ok = False
@@ -463,8 +430,9 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
         self._log(5, SITE_PREBIND, "Trying to bind volumes for pod", {"pod": pod.full_name})
         for pv, pvc in pv_in.static_bindings:  # bindAPIUpdate
             kv = {"pod": pod.full_name, "PV": pv["metadata"]["name"], "PVC": "/".join(_claim_key(pvc))}
-            self._log(5, SITE_BIND_API, "bindAPIUpdate: binding PV to PVC", kv)
-            self._log(2, SITE_CLAIM_BOUND, "Claim bound to volume", {"PVC": kv["PVC"], "PV": kv["PV"]})
+            self._log(5, SITE_BIND_API, "Updating PersistentVolume: binding to claim", kv)
+            self._log(2, SITE_CLAIM_BOUND, "Updated PersistentVolume with claim. Waiting for "
+                      "binding to complete", kv)
             self.handle.request("update", pv)
         for claim in pv_in.dynamic_provisions:
             self._log(5, SITE_TRIGGER_PROVISIONING, "Updating claims objects to trigger volume provisioning",

@@ -14,5 +14,5 @@ def test_bind_records_the_node_and_logs():
     state = CycleState()
     assert binder.bind(state, PodInfo(make_pod("web").obj()), "node01") is None
     assert state.read(BOUND_NODE_STATE_KEY) == "node01"
-    assert lines == [(3, "default_binder.go:52", "Attempting to bind pod to node",
+    assert lines == [(3, "default_binder.go:69", "Attempting to bind pod to node",
                       {"pod": "default/web", "node": "node01"})]

@@ -139,3 +139,14 @@ def _csinode(count):
 def test_is_schedulable_after_csi_node_updated(old, new, want):
     assert NodeVolumeLimits().is_schedulable_after_csi_node_updated(make_pod().obj(), old,
                                                                     new) == want
+
+
+def test_the_limit_it_checks_is_logged_at_v5_as_csi_go_logs_it():
+    lines = []
+    handle = Store(*OBJS, csinode({EBS: 4})).handle()
+    handle.log = lambda *a: lines.append(a)
+    run_filter(NodeVolumeLimits(handle=handle), pod_with("p", "ebs-3"), make_node("node").obj(),
+               [pod_with("e", "ebs-1", "ebs-2", node_name="node")])
+    assert lines == [(5, "csi.go:344", "Found plugin volume limits",
+                      {"node": "node", "driverName": EBS, "maxLimits": 4, "currentVolumeCount": 2,
+                       "newVolumeCount": 1, "pod": "default/p"})]

@@ -186,46 +186,22 @@ def test_all_bound_claims_need_no_prebind():
     assert plugin.handle.writes == []
 
 
-def hostname_terms(*terms):
-    return {"spec": {"nodeAffinity": {"required": {"nodeSelectorTerms": [
-        {"matchExpressions": [{"key": k, "operator": op, "values": list(v)} for k, op, v in t]} for t in terms]}}}}
-
-
-H = "kubernetes.io/hostname"
-
-
-@pytest.mark.parametrize("pv_obj, want", [
-    pytest.param({"spec": {}}, [], id="no node affinity"),
-    pytest.param(hostname_terms([(H, "In", ["node-a"])]), ["node-a"], id="a local volume on one node"),
-    pytest.param(hostname_terms([(H, "In", ["node-a", "node-b"]), (H, "In", ["node-b", "node-c"])]), ["node-b"],
-                 id="expressions of one term intersect"),
-    pytest.param(hostname_terms([(H, "In", ["node-a"])], [(H, "In", ["node-b"])]), ["node-a", "node-b"],
-                 id="terms union"),
-    pytest.param(hostname_terms([(H, "NotIn", ["node-a"])]), [], id="only In narrows"),
-    pytest.param(hostname_terms([("topology.kubernetes.io/zone", "In", ["zone-a"])]), [],
-                 id="other keys do not narrow"),
+@pytest.mark.parametrize("objs", [
+    pytest.param([pvc("pvc-a", volume_name="pv-a", bound=True), pv("pv-a", hostnames=["node-b"])],
+                 id="a bound local volume"),
+    pytest.param([pvc("pvc-a", volume_name="pv-a", bound=True), pv("pv-a")],
+                 id="a bound volume without node affinity"),
+    pytest.param([pvc("pvc-a", cls="wait-sc"), pv("pv-a", cls="wait-sc", hostnames=["node-b"])],
+                 id="an unbound claim"),
 ])
-def test_local_volume_node_names(pv_obj, want):
-    from kubesim.scheduler.plugins.volumebinding import local_volume_node_names
-
-    assert local_volume_node_names(pv_obj) == want
-
-
-@pytest.mark.parametrize("objs, want", [
-    pytest.param([pvc("pvc-a", volume_name="pv-a", bound=True), pv("pv-a", hostnames=["node-b"])], {"node-b"},
-                 id="a bound local volume narrows PreFilter to its node"),
-    pytest.param([pvc("pvc-a", volume_name="pv-a", bound=True), pv("pv-a")], None,
-                 id="a bound volume without node affinity does not narrow"),
-    pytest.param([pvc("pvc-a", cls="wait-sc"), pv("pv-a", cls="wait-sc", hostnames=["node-b"])], None,
-                 id="unbound claims do not narrow"),
-])
-def test_prefilter_result_for_bound_local_volumes(objs, want):
+def test_pre_filter_never_narrows_the_nodes(objs):
+    # v1.35's PreFilter returns no PreFilterResult (there is no GetEligibleNodes any more): the
+    # node a local volume is pinned to is Filter's verdict, a volume node affinity conflict
     store = Store(*CLASSES, *objs)
     plugin = VolumeBinding(handle=store.handle(NODES))
     pod = PodInfo(claim_volume(make_pod("pod-a").obj(), "pvc-a"))
     res, s = plugin.pre_filter(CycleState(), pod, [NodeInfo(n) for n in NODES])
-    assert s is None
-    assert (res.node_names if res is not None else None) == want
+    assert (res, s) == (None, None)
 
 
 def _owned_by(claim, uid, controller=True):
@@ -398,3 +374,20 @@ def _csi_pod(driver=None):
 ])
 def test_is_schedulable_after_csi_driver_change(pod, old, new, want):
     assert _VB().is_schedulable_after_csi_driver_change(pod, old, new) == want
+
+
+def test_prebind_logs_binder_gos_lines_for_each_volume_it_binds():
+    store = Store(*CLASSES, pvc("pvc-a", cls="wait-sc"), pv("pv-1", cls="wait-sc"))
+    lines = []
+    plugin = VolumeBinding(handle=store.handle(NODES))
+    plugin.handle.log = lambda *a: lines.append(a)
+    pod = PodInfo(claim_volume(make_pod("pod-a").obj(), "pvc-a"))
+    state = cycle(plugin, pod, "node-a")
+    lines.clear()
+    assert plugin.pre_bind(state, pod, "node-a") is None
+    kv = {"pod": "default/pod-a", "PV": "pv-1", "PVC": "default/pvc-a"}
+    assert lines == [
+        (5, "volume_binding.go:591", "Trying to bind volumes for pod", {"pod": "default/pod-a"}),
+        (5, "binder.go:550", "Updating PersistentVolume: binding to claim", kv),
+        (2, "binder.go:557", "Updated PersistentVolume with claim. Waiting for binding to complete", kv),
+        (5, "volume_binding.go:597", "Success binding volumes for pod", {"pod": "default/pod-a"})]

@@ -26,6 +26,7 @@ from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.noderesources.resource_allocation import (
     ResourceAllocationScorer,
     resource_specs,
+    v10_log,
 )
 
 NAME = "NodeResourcesBalancedAllocation"
@@ -98,7 +99,7 @@ class BalancedAllocation(PreScorePlugin, ScorePlugin):
         reqs = state.get(PRE_SCORE_STATE_KEY)
         if reqs is None:
             return super().score_nodes(state, pod, nodes)
-        return self.scorer.score_many(nodes, reqs)
+        return self.scorer.score_many(nodes, reqs, *v10_log(self.handle, pod))
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status | None]:
         reqs = state.get(PRE_SCORE_STATE_KEY)

@@ -55,6 +55,7 @@ from kubesim.scheduler.plugins.noderesources.requested_to_capacity_ratio import 
 from kubesim.scheduler.plugins.noderesources.resource_allocation import (
     ResourceAllocationScorer,
     resource_specs,
+    v10_log,
 )
 
 NAME = "NodeResourcesFit"
@@ -341,7 +342,7 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExt
         reqs = state.get(PRE_SCORE_STATE_KEY)
         if reqs is None:
             reqs = self.scorer.pod_requests(pod.pod)
-        return self.scorer.score_many(nodes, reqs)
+        return self.scorer.score_many(nodes, reqs, *v10_log(self.handle, pod))
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status | None]:
         reqs = state.get(PRE_SCORE_STATE_KEY)

@@ -75,6 +75,18 @@ def allocatable_and_requested(node: NodeInfo, resource: str, pod_request: int,
     return 0, 0
 
 
+# klog call site of the V(10) line (resource_allocation.go ``score``).
+SITE_LISTED_INTERNAL_INFO = "resource_allocation.go:168"
+
+
+def v10_log(handle, pod: PodInfo) -> tuple:
+    """(log, pod name) for ``score_many`` when the scheduler logs at V(10), else (None, "")."""
+    log = getattr(handle, "log", None)
+    if log is not None and handle.v(10):
+        return log, pod.full_name
+    return None, ""
+
+
 class ResourceAllocationScorer:
     __slots__ = ("name", "resources", "scorer", "use_requested")
 
@@ -95,7 +107,10 @@ class ResourceAllocationScorer:
         return pod_info_resource_request_list(pi, [name for name, _ in self.resources],
                                               use_requested=self.use_requested)
 
-    def score(self, node: NodeInfo, pod_requests: Sequence[int]) -> tuple[int, Status | None]:
+    def score(self, node: NodeInfo, pod_requests: Sequence[int], log=None, pod: str = ""
+              ) -> tuple[int, Status | None]:
+        """``resourceAllocationScorer.score``; with ``log`` (V(10) on) it writes upstream's
+        "Listed internal info ..." line for the node."""
         if not self.resources:
             return 0, Status(Code.Error, "resources not found")
         n = len(self.resources)
@@ -108,13 +123,23 @@ class ResourceAllocationScorer:
                 continue
             allocatable[i] = alloc
             requested[i] = req
-        return self.scorer(requested, allocatable), None
+        score = self.scorer(requested, allocatable)
+        if log is not None:
+            log(10, SITE_LISTED_INTERNAL_INFO, "Listed internal info for allocatable resources, "
+                "requested resources and score",
+                {"pod": pod, "node": node.name, "resourceAllocationScorer": self.name,
+                 "allocatableResource": allocatable, "requestedResource": requested,
+                 "resourceScore": score})
+        return score, None
 
-    def score_many(self, nodes: Sequence[NodeInfo], pod_requests: Sequence[int]
-                   ) -> list[int] | Status:
-        """``score`` for many nodes, with cpu+memory (the default) inlined."""
+    def score_many(self, nodes: Sequence[NodeInfo], pod_requests: Sequence[int], log=None,
+                   pod: str = "") -> list[int] | Status:
+        """``score`` for many nodes, with cpu+memory (the default) inlined; with ``log`` each
+        node is scored by ``score`` so that its V(10) line is written."""
         if not self.resources:
             return Status(Code.Error, "resources not found")
+        if log is not None:
+            return [self.score(node, pod_requests, log, pod)[0] for node in nodes]
         if len(self.resources) == 2 and self.resources[0][0] == CPU and \
                 self.resources[1][0] == MEMORY:
             pc, pm = pod_requests[0], pod_requests[1]
