@@ -18,3 +18,12 @@ def open_storage(directory):
     from kubesim.store import Store
 
     return Store(directory).open()
+
+
+def storage_exists(directory) -> bool:
+    """Whether ``directory`` already holds a state (a command there opens a cluster, not a new one)."""
+    import os
+
+    from kubesim.store import DB_NAME
+
+    return os.path.exists(os.path.join(directory, DB_NAME))

@@ -49,6 +49,8 @@ VERBS: dict[str, Verb] = {
     "patch": Verb("Update fields of a resource", _K + "patch"),
     "replace": Verb("Replace a resource by file name or stdin", _K + "replace"),
     "edit": Verb("Edit a resource on the server (through $EDITOR)", _K + "edit"),
+    "config": Verb("Modify kubeconfig files: contexts, clusters, the current context and its namespace",
+                   _K + "config"),
     "wait": Verb("Wait for a specific condition on one or many resources (on the simulated clock)", _K + "wait"),
 }
 

@@ -88,3 +88,21 @@ def init_cluster(opts: Options, reset: bool = False, nodes: int = 2, cpu: str | 
 def state_directory(client) -> str:
     """The state directory a LocalClient serves (``cluster info``)."""
     return str(client.cluster.store.directory)
+
+
+CLUSTERS_DIR = "clusters"
+
+
+def cluster_directory(state: str, name: str, default_name: str) -> str:
+    """Where a named cluster's store lives in a state: the default cluster in the state
+    directory itself (a one-cluster state is laid out as it always was), any other in
+    ``clusters/NAME/``."""
+    import os
+
+    return state if name == default_name else os.path.join(state, CLUSTERS_DIR, name)
+
+
+def has_cluster(directory: str) -> bool:
+    from kubesim.apiserver.storage import storage_exists
+
+    return storage_exists(directory)
