@@ -13,11 +13,12 @@ name, with a global resourceVersion.
 from __future__ import annotations
 
 
-def open_storage(directory):
-    """Open the state in ``directory`` (creating it) for one transaction."""
+def open_storage(directory, read_only: bool = False):
+    """Open the state in ``directory`` (creating it) for one transaction; ``read_only``: an
+    existing state, read without the write lock."""
     from kubesim.store import Store
 
-    return Store(directory).open()
+    return Store(directory).open(read_only=read_only)
 
 
 def storage_exists(directory) -> bool:

@@ -148,6 +148,10 @@ def _explicit_defaults(parser: argparse.ArgumentParser, argv: list[str]) -> list
 def main(argv: list[str] | None = None, env: Environment | None = None) -> int:
     env = env or Environment()
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("__complete", "__completeNoDesc"):  # the shell completion scripts' requests
+        from kubesim.cli.completion import complete
+
+        return complete(argv[1:], env, descriptions=argv[0] == "__complete")
     argv, after = _split_dashdash(argv)
     try:
         i = find_verb(argv)

@@ -93,6 +93,12 @@ class Factory:
             raise clientcmd.connection_refused(t.server)
         return directory
 
+    def cluster_exists(self) -> bool:
+        """Whether the command's cluster has a state already (completion reads only those)."""
+        from kubesim.controlplane.session import has_cluster
+
+        return has_cluster(self.cluster_dir())
+
     def session_options(self):
         return self.session_options_for(self.cluster_dir())
 
@@ -111,3 +117,9 @@ class Factory:
             self.env.stderr.write(f"kubesim: no cluster in {opts.directory} yet: creating a new one there "
                                   "(--state DIR or $KUBESIM_STATE choose the state)\n")
         return session(opts, settle_first=settle_first, commit=commit)
+
+    def read(self):
+        """A client on the cluster's state as last committed, read-only (shell completion)."""
+        from kubesim.controlplane.session import read_session
+
+        return read_session(self.session_options())

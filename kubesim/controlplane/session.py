@@ -21,11 +21,11 @@ class Options:
     log_stream: TextIO | None = None
 
 
-def _open(opts: Options):
+def _open(opts: Options, read_only: bool = False):
     from kubesim.apiserver.context import Cluster, Logger
     from kubesim.apiserver.storage import open_storage
 
-    store = open_storage(opts.directory)
+    store = open_storage(opts.directory, read_only=read_only)
     try:
         return Cluster(store, opts.env, Logger(verbosity=opts.verbosity, stream=opts.log_stream))
     except BaseException:
@@ -55,6 +55,19 @@ def session(opts: Options, settle_first: bool = True, commit: bool = True):
     if commit:
         cluster.commit()
     else:
+        cluster.rollback()
+
+
+@contextlib.contextmanager
+def read_session(opts: Options):
+    """A LocalClient on the state as last committed: no settle, no write, no write lock (what
+    shell completion reads). The state must exist (``has_cluster``)."""
+    from kubesim.controlplane.client import LocalClient
+
+    cluster = _open(opts, read_only=True)
+    try:
+        yield LocalClient(cluster)
+    finally:
         cluster.rollback()
 
 

@@ -81,7 +81,11 @@ class Store:
         self._listeners: dict[str, list] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
-    def open(self) -> Store:
+    def open(self, read_only: bool = False) -> Store:
+        """Begin the transaction; ``read_only`` (an existing state, nothing to write) takes no
+        write lock, so it never waits for a command that holds it."""
+        if read_only:
+            return self._open_read_only()
         d = self.directory
         try:
             d.mkdir(parents=True, exist_ok=True)
@@ -104,6 +108,17 @@ class Store:
             for stmt in SCHEMA.split(";"):
                 if stmt.strip():
                     conn.execute(stmt)
+        except sqlite3.DatabaseError as e:
+            raise StateError(f"cannot open state {db}: {e}") from None
+        self._conn = conn
+        return self
+
+    def _open_read_only(self) -> Store:
+        db = self.directory / DB_NAME
+        try:
+            conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=60.0, isolation_level=None,
+                                   check_same_thread=False)
+            conn.execute("BEGIN")
         except sqlite3.DatabaseError as e:
             raise StateError(f"cannot open state {db}: {e}") from None
         self._conn = conn
