@@ -56,7 +56,25 @@ _CONTEXT_ARGS = {"use-context", "use", "set-context", "rename-context", "delete-
 # -- the completion verb -------------------------------------------------------------------
 
 def add_flags(p):
-    p.add_argument("shell", nargs="*", help="bash, zsh, fish or powershell")
+    import argparse
+
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.description = (
+        "Output shell completion code for the specified shell (bash, zsh, fish, or powershell).\n\n"
+        "It completes verbs, flags, resource types and the names of the objects in the current context's "
+        "cluster.\n\nExamples:\n"
+        "  # bash, in this shell (add it to ~/.bashrc to keep it)\n"
+        "  source <(kubesim completion bash)\n"
+        "  # with an alias, as for kubectl\n"
+        "  alias k=kubesim\n"
+        "  complete -o default -F __start_kubesim k\n"
+        "  # zsh (after compinit)\n"
+        "  source <(kubesim completion zsh)\n"
+        "  # fish\n"
+        "  kubesim completion fish | source\n"
+        "  # powershell\n"
+        "  kubesim completion powershell | Out-String | Invoke-Expression")
+    p.add_argument("shell", nargs="*", metavar="SHELL", help="bash, zsh, fish or powershell")
 
 
 def run(f, args, env) -> int:

@@ -89,7 +89,11 @@ class Factory:
         if t.cluster is None or os.sep in t.cluster or t.cluster in (".", ".."):
             raise clientcmd.connection_refused(t.server)
         directory = cluster_directory(root, t.cluster, clientcmd.DEFAULT_CLUSTER)
-        if directory != root and not has_cluster(directory):
+        # only the default cluster of a state named by --state, $KUBESIM_STATE or ./state is made
+        # on first use; a --kubeconfig elsewhere names clusters kubesim may not hold
+        made_on_use = directory == root and not (getattr(self.args, "kubeconfig", None)
+                                                 and not getattr(self.args, "state", None))
+        if not made_on_use and not has_cluster(directory):
             raise clientcmd.connection_refused(t.server)
         return directory
 

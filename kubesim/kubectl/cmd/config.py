@@ -39,8 +39,12 @@ HELP = ("Modify kubeconfig files using subcommands like \"kubesim config use-con
 
 
 def add_flags(p):
-    p.add_argument("subcommand", nargs="?", default=None)
-    p.add_argument("names", nargs="*")
+    import argparse
+
+    p.description = HELP.split("\nUsage:")[0]
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.add_argument("subcommand", nargs="?", default=None, metavar="SUBCOMMAND")
+    p.add_argument("names", nargs="*", metavar="NAME")
     p.add_argument("--current", action="store_true", help="set-context: modify the current context")
     p.add_argument("--user", default=None, help="set-context: user for the context entry in kubeconfig")
     p.add_argument("--raw", action="store_true", help="view: display raw byte data and sensitive data")

@@ -234,6 +234,21 @@ def test_a_context_whose_cluster_kubesim_does_not_hold_cannot_connect(kubesim, c
                                              "specify the right host or port?\n")
 
 
+def test_a_kubeconfig_outside_any_state_reaches_no_cluster_and_makes_none(tmp_path):
+    (tmp_path / "kc.yaml").write_text(ADMIN_CONF)
+    assert _kubesim(["--kubeconfig", "kc.yaml", "get", "pods"], tmp_path) == (
+        1, "", "The connection to the server 172.30.1.2:6443 was refused - did you specify the right host or "
+               "port?\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kc.yaml"]
+
+
+def test_the_states_kubeconfig_named_by_kubeconfig_reaches_its_clusters(kubesim, tmp_path):
+    kubesim.ok("cluster init --name k8s-c2 --nodes 1")
+    path = os.path.join(kubesim.state_dir, "kubeconfig")
+    r = _kubesim(["--kubeconfig", path, "--context", "k8s-c2", "get", "nodes", "-o", "name"], tmp_path)
+    assert r == (0, "node/controlplane\nnode/node01\n", "")
+
+
 def test_a_malformed_kubeconfig_in_the_state_fails_every_command_and_changes_nothing(kubesim):
     kubesim.ok("get pods")
     path = os.path.join(kubesim.state_dir, "kubeconfig")
