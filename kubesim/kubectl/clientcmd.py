@@ -253,6 +253,13 @@ def redacted(c: Config) -> Config:
     return out
 
 
+def relative_path(path: str, base_dir: str) -> str:
+    """RelativizePathWithNoBacksteps: a path under the kubeconfig's directory is written
+    relative to it, any other stays absolute."""
+    rel = os.path.relpath(path, base_dir)
+    return path if rel.startswith("..") else rel
+
+
 def minified(c: Config, context: str | None = None) -> Config:
     """MinifyConfig: the current context, its cluster and its user only."""
     name = context or c.current_context

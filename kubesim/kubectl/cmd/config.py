@@ -3,13 +3,15 @@
 ``view`` (``--minify``, ``--raw``, ``-o yaml|json``), ``get-contexts`` (``-o name``,
 ``--no-headers``), ``current-context``, ``use-context`` (``use``), ``set-context`` (``NAME`` or
 ``--current``; ``--cluster``, ``--user``, ``--namespace``), ``rename-context``,
-``delete-context``, ``get-clusters``, ``delete-cluster``, ``get-users``, ``delete-user``.
-Client-side only, as kubectl's: nothing here opens a cluster.
+``delete-context``, ``get-clusters``, ``delete-cluster``, ``get-users``, ``delete-user``,
+``set-cluster``, ``set-credentials`` (certificates, keys, tokens and basic auth; not the exec and
+auth-provider plugins). Client-side only, as kubectl's: nothing here opens a cluster.
 
 Upstream: kubectl ``pkg/cmd/config/``: ``config.go`` (the subcommands), ``view.go``,
 ``get_contexts.go``, ``current_context.go``, ``use_context.go``, ``set_context.go``,
 ``rename_context.go``, ``delete_context.go``, ``get_clusters.go``, ``delete_cluster.go``,
-``get_users.go``, ``delete_user.go``; the file's reading and writing: ``kubesim.kubectl.clientcmd``.
+``get_users.go``, ``delete_user.go``, ``set_cluster.go``, ``set_credentials.go``; the file's
+reading and writing: ``kubesim.kubectl.clientcmd``.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ SUBCOMMANDS = {
     "get-contexts": "Describe one or many contexts",
     "get-users": "Display users defined in the kubeconfig",
     "rename-context": "Rename a context from the kubeconfig file",
+    "set-cluster": "Set a cluster entry in kubeconfig",
     "set-context": "Set a context entry in kubeconfig",
+    "set-credentials": "Set a user entry in kubeconfig",
     "use-context": "Set the current-context in a kubeconfig file",
     "view": "Display merged kubeconfig settings or a specified kubeconfig file",
 }
@@ -53,6 +57,23 @@ def add_flags(p):
     p.add_argument("--flatten", action="store_true", help="view: flatten into self-contained output")
     p.add_argument("-o", "--output", default=None, help="view: yaml or json; get-contexts: name")
     p.add_argument("--no-headers", action="store_true", help="get-contexts: don't print headers")
+    p.add_argument("--server", default=None, help="set-cluster: server for the cluster entry in kubeconfig")
+    p.add_argument("--certificate-authority", default=None,
+                   help="set-cluster: path to certificate-authority file for the cluster entry in kubeconfig")
+    p.add_argument("--insecure-skip-tls-verify", nargs="?", const="true", default=None,
+                   help="set-cluster: insecure-skip-tls-verify for the cluster entry in kubeconfig")
+    p.add_argument("--tls-server-name", default=None,
+                   help="set-cluster: tls-server-name for the cluster entry in kubeconfig")
+    p.add_argument("--proxy-url", default=None, help="set-cluster: proxy-url for the cluster entry in kubeconfig")
+    p.add_argument("--embed-certs", nargs="?", const="true", default=None,
+                   help="set-cluster, set-credentials: embed the certificate files' data in the kubeconfig")
+    p.add_argument("--client-certificate", default=None,
+                   help="set-credentials: path to client-certificate file for the user entry in kubeconfig")
+    p.add_argument("--client-key", default=None,
+                   help="set-credentials: path to client-key file for the user entry in kubeconfig")
+    p.add_argument("--token", default=None, help="set-credentials: token for the user entry in kubeconfig")
+    p.add_argument("--username", default=None, help="set-credentials: username for the user entry in kubeconfig")
+    p.add_argument("--password", default=None, help="set-credentials: password for the user entry in kubeconfig")
 
 
 def run(f, args, env) -> int:
@@ -86,7 +107,7 @@ def _view(f, args, env) -> int:
     if output not in ("yaml", "json") and not output.startswith("jsonpath="):
         raise client_error(f'unable to match a printer suitable for the output format "{output}", '
                            f"allowed formats are: {_VIEW_FORMATS}")
-    config = f.kubeconfig()
+    config = f.kubeconfig()  # file paths as written (relative to the file), as kubectl's view prints them
     if args.minify:
         config = clientcmd.minified(config, getattr(args, "context", None))
     if not (args.raw or args.flatten):
@@ -194,6 +215,158 @@ def _set_context(f, args, env) -> int:
     return 0
 
 
+def _bool_flag(name: str, value: str | None, sub: str) -> bool:
+    """pflag's bool parsing (strconv.ParseBool)."""
+    if value is None:
+        return False
+    if value in ("1", "t", "T", "TRUE", "true", "True"):
+        return True
+    if value in ("0", "f", "F", "FALSE", "false", "False"):
+        return False
+    raise RawError(f'error: invalid argument "{value}" for "--{name}" flag: strconv.ParseBool: parsing "{value}": '
+                   f"invalid syntax\nSee 'kubesim config {sub} --help' for usage.")
+
+
+def _file_data(flag: str, path: str) -> str:
+    """A file's bytes as the kubeconfig's ``-data`` fields hold them (base64)."""
+    import base64
+
+    try:
+        with open(path, "rb") as fh:
+            return base64.b64encode(fh.read()).decode()
+    except OSError as e:
+        raise client_error(f"could not stat {flag} file {path}: stat {path}: {_go_errno(e)}") from None
+
+
+def _go_errno(e: OSError) -> str:
+    return (e.strerror or str(e)).lower()
+
+
+def _stat(flag: str, path: str) -> None:
+    import os
+
+    try:
+        os.stat(path)
+    except OSError as e:
+        raise client_error(f"could not stat {flag} file {path}: stat {path}: {_go_errno(e)}") from None
+
+
+def _set_cluster(f, args, env) -> int:
+
+    if len(args.names) != 1:
+        raise _unexpected(args.names)
+    name = args.names[0]
+    if not name:
+        raise client_error("you must specify a non-empty cluster name")
+    insecure = _bool_flag("insecure-skip-tls-verify", args.insecure_skip_tls_verify, "set-cluster")
+    embed = _bool_flag("embed-certs", args.embed_certs, "set-cluster")
+    ca = args.certificate_authority
+    if insecure and ca:
+        raise client_error("you cannot specify a certificate authority and insecure mode at the same time")
+    if embed:
+        if not ca:
+            raise client_error("you must specify a --certificate-authority to embed")
+        _stat("certificate-authority", ca)
+    config = f.kubeconfig()
+    c = dict(config.clusters.get(name) or {})
+    if args.server is not None:
+        c["server"] = args.server
+        c.pop("tls-server-name", None)
+    if args.tls_server_name is not None:
+        _set(c, "tls-server-name", args.tls_server_name)
+    # kubectl's flag has a default, so it always counts as given: unless true, it turns insecure off
+    _set(c, "insecure-skip-tls-verify", insecure)
+    if insecure:
+        c.pop("certificate-authority", None)
+        c.pop("certificate-authority-data", None)
+    if ca is not None:
+        if embed:
+            _set(c, "certificate-authority-data", _file_data("certificate-authority", ca))
+            c.pop("insecure-skip-tls-verify", None)
+            c.pop("certificate-authority", None)
+        else:
+            c["certificate-authority"] = _written_path(f, ca)
+            c.pop("insecure-skip-tls-verify", None)
+            c.pop("certificate-authority-data", None)
+    if args.proxy_url is not None:
+        _set(c, "proxy-url", args.proxy_url)
+    config.clusters[name] = c
+    _write(f, config)
+    env.stdout.write(f'Cluster "{name}" set.\n')
+    return 0
+
+
+def _written_path(f, path: str) -> str:
+    """A file path as ModifyConfig writes it: relative to the kubeconfig's directory when under it."""
+    import os
+
+    from kubesim.kubectl.clientcmd import relative_path
+
+    return relative_path(os.path.abspath(path), os.path.dirname(os.path.abspath(f.kubeconfig_path())))
+
+
+def _set(body: dict, key: str, value) -> None:
+    """Set a field, or drop it when empty (the kubeconfig's omitempty fields)."""
+    if value:
+        body[key] = value
+    else:
+        body.pop(key, None)
+
+
+def _set_credentials(f, args, env) -> int:
+
+    if len(args.names) != 1:
+        raise client_error(f"unexpected args: [{' '.join(args.names)}]")
+    name = args.names[0]
+    if not name:
+        raise client_error("you must specify a non-empty user name")
+    methods = []
+    if args.token:
+        methods.append("--token")
+    if args.username or args.password:
+        methods.append("--username/--password")
+    if len(methods) > 1:
+        raise client_error("you cannot specify more than one authentication method at the same time: "
+                           + ", ".join(methods))
+    embed = _bool_flag("embed-certs", args.embed_certs, "set-credentials")
+    if embed:
+        if not args.client_certificate and not args.client_key:
+            raise client_error("you must specify a --client-certificate or --client-key to embed")
+        for flag, path in (("client-certificate", args.client_certificate), ("client-key", args.client_key)):
+            if path:
+                _stat(flag, path)
+    config = f.kubeconfig()
+    u = dict(config.users.get(name) or {})
+    for flag, path in (("client-certificate", args.client_certificate), ("client-key", args.client_key)):
+        if path is None:
+            continue
+        if embed:
+            _set(u, f"{flag}-data", _file_data(flag, path))
+            u.pop(flag, None)
+        else:
+            u[flag] = _written_path(f, path)
+            u.pop(f"{flag}-data", None)
+    set_token = set_basic = False
+    if args.token is not None:
+        _set(u, "token", args.token)
+        set_token = bool(args.token)
+    for key in ("username", "password"):
+        value = getattr(args, key)
+        if value is not None:
+            _set(u, key, value)
+            set_basic = set_basic or bool(value)
+    if set_token or set_basic:  # one way to authenticate: the others go
+        if not set_token:
+            u.pop("token", None)
+        if not set_basic:
+            u.pop("username", None)
+            u.pop("password", None)
+    config.users[name] = u
+    _write(f, config)
+    env.stdout.write(f'User "{name}" set.\n')
+    return 0
+
+
 def _rename_context(f, args, env) -> int:
     if len(args.names) != 2:
         raise _unexpected(args.names)
@@ -252,6 +425,8 @@ _HANDLERS = {
     "current-context": _current_context,
     "use-context": _use_context,
     "set-context": _set_context,
+    "set-cluster": _set_cluster,
+    "set-credentials": _set_credentials,
     "rename-context": _rename_context,
     "delete-context": _delete("context", "contexts"),
     "delete-cluster": _delete("cluster", "clusters"),
