@@ -4,7 +4,8 @@ CURRENT`` (or ``__completeNoDesc``) for the candidates and reads the directive o
 
 Upstream: cobra ``bash_completionsV2.go``, ``zsh_completions.go``, ``fish_completions.go``,
 ``powershell_completions.go`` (the protocol and each shell's handling of the directives); these
-scripts are kubesim's own, smaller, and the bash one needs no bash-completion package.
+scripts are kubesim's own, smaller, and the bash one needs no bash-completion package (it
+splits the line itself, and offers only what follows a colon when bash breaks words there).
 """
 
 from __future__ import annotations
@@ -69,6 +70,13 @@ __start_%(fn)s()
     while IFS= read -r c; do
         [[ -n $c && $c == "$cur"* ]] && COMPREPLY+=("$c")
     done <<< "$out"
+    if [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]]; then
+        # bash replaces only the part after the last colon: offer that part
+        local i colon="${cur%%"${cur##*:}"}"
+        for i in "${!COMPREPLY[@]}"; do
+            COMPREPLY[i]=${COMPREPLY[i]#"$colon"}
+        done
+    fi
     (( directive & 2 )) && compopt -o nospace 2>/dev/null
     if (( directive & 4 )) && (( ${#COMPREPLY[@]} == 0 )); then
         compopt +o default 2>/dev/null

@@ -200,3 +200,57 @@ def test_completing_does_not_wait_for_a_command_holding_the_write_lock(cluster):
     finally:
         conn.execute("ROLLBACK")
         conn.close()
+
+
+def _shell_env(state_dir) -> dict:
+    return {"PATH": f"{BIN}:/usr/bin:/bin", "KUBESIM_STATE": str(state_dir), "KUBESIM_NOW": "2026-11-22T10:00:00Z",
+            "HOME": str(state_dir)}
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
+@pytest.mark.parametrize("words, current, reply", [
+    (["kubesim", "get", "po"], 3, ["pods", "poddisruptionbudgets.policy"]),
+    (["kubesim", "get", "pods", ""], 4, ["web-1", "web-2", "worker"]),
+    (["kubesim", "ge"], 2, ["get:Display one or many resources"]),
+    (["kubesim", "apply", "-f", ""], 4, ["FILES -g *.(json|yaml|yml)"]),
+], ids=["resource types", "pod names", "verbs with their descriptions", "manifest files"])
+def test_zsh_script_drives_the_protocol(cluster, tmp_path, words, current, reply):
+    """zsh's completion widgets need a terminal: _describe and _files are stubbed to print what
+    the script hands them."""
+    script = tmp_path / "kubesim.zsh"
+    script.write_text(cluster.ok("completion zsh"))
+    prog = f"""
+compdef() {{ :; }}
+_describe() {{ local name=$2; print -l -- "${{(@P)name}}"; }}
+_files() {{ print -- "FILES $*"; }}
+source {shlex.quote(str(script))}
+words=({" ".join(shlex.quote(w) if w else '""' for w in words)}); CURRENT={current}; _kubesim
+"""
+    p = subprocess.run(["zsh", "-f", "-c", prog], capture_output=True, text=True, env=_shell_env(cluster.state_dir),
+                       timeout=60)
+    assert (p.returncode, p.stderr) == (0, "")
+    assert p.stdout.splitlines() == reply
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
+@pytest.mark.parametrize("line, reply", [
+    ("kubesim get po", ["poddisruptionbudgets.policy", "pods"]),
+    ("kubesim get pods w", ["web-1", "web-2", "worker"]),
+    ("kubesim config use-context ", ["kubernetes-admin@kubernetes"]),
+], ids=["resource types", "pod names", "contexts"])
+def test_fish_completes(cluster, tmp_path, line, reply):
+    script = tmp_path / "kubesim.fish"
+    script.write_text(cluster.ok("completion fish"))
+    p = subprocess.run(["fish", "--no-config", "-c", f"source {shlex.quote(str(script))}; complete -C{shlex.quote(line)}"],
+                       capture_output=True, text=True, env=_shell_env(cluster.state_dir), timeout=60)
+    assert (p.returncode, p.stderr) == (0, "")
+    assert sorted(p.stdout.splitlines()) == sorted(reply)
+
+
+@needs_bash
+def test_bash_offers_only_what_follows_a_colon(cluster, tmp_path):
+    """bash splits words at colons (COMP_WORDBREAKS): EKS-style context names complete whole."""
+    cluster.ok("config set-context arn:aws:eks:c1 --cluster=kubernetes")
+    script = tmp_path / "kubesim.bash"
+    script.write_text(cluster.ok("completion bash"))
+    assert _bash(cluster.state_dir, str(script), "k config use-context arn:aws:e") == ["eks:c1"]
