@@ -224,6 +224,8 @@ def _flag_value(f, line: _Line, flag: str, cur: str) -> tuple[list[str], int]:
         return ["json", "yaml", "yml"], FILE_EXT
     if flag == "--state":
         return [], DIRS
+    if flag in ("-c", "--container") and line.verb == "logs":
+        return (_containers(f, line.args[0], cur) if line.args else []), NO_FILE
     return [], 0
 
 
@@ -260,7 +262,11 @@ def _positional(f, line: _Line, cur: str) -> tuple[list[str], int]:
     if verb in _NODE_NAMES:
         return (_names(f, "nodes", cur, namespaced=False) if not args else []), NO_FILE
     if verb in _POD_NAMES:
-        return _pod_names(f, cur) if not args else ([], NO_FILE)
+        if not args:
+            return _pod_names(f, cur)
+        if verb == "logs" and len(args) == 1:
+            return _containers(f, args[0], cur), NO_FILE
+        return [], NO_FILE
     return [], NO_FILE
 
 
@@ -297,6 +303,26 @@ def _pod_names(f, cur: str) -> tuple[list[str], int]:
         return [t + "/" for t in PODS_OWNERS if t.startswith(cur)], NO_FILE | NO_SPACE
     kind, prefix = cur[:slash], cur[slash + 1:]
     return [f"{kind}/{n}" for n in _names(f, kind, prefix)], NO_FILE
+
+
+def _containers(f, pod: str, cur: str) -> list[str]:
+    """kubectl's CompGetContainers: the pod's init containers, then its containers."""
+    from kubesim.api import kinds
+    from kubesim.errors import KubesimError
+
+    kind, _, name = pod.rpartition("/")
+    if kind not in ("", "pod", "pods", "po"):
+        return []
+    try:
+        if not f.cluster_exists():
+            return []
+    except KubesimError:
+        return []
+    with f.read() as client:
+        obj = client.find(kinds.by_kind("Pod"), f.namespace(), name)
+    spec = (obj or {}).get("spec") or {}
+    names = [c.get("name", "") for key in ("initContainers", "containers") for c in spec.get(key) or []]
+    return [n for n in names if n.startswith(cur)]
 
 
 def _resource_types(cur: str) -> list[str]:

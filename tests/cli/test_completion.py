@@ -33,6 +33,13 @@ spec: {containers: [{name: c, image: nginx}]}
 ---
 apiVersion: v1
 kind: Pod
+metadata: {name: sidecars}
+spec:
+  initContainers: [{name: init, image: busybox, command: [sh, -c, "true"]}]
+  containers: [{name: app, image: nginx}, {name: proxy, image: nginx}]
+---
+apiVersion: v1
+kind: Pod
 metadata: {name: worker}
 spec: {containers: [{name: c, image: nginx}]}
 """
@@ -57,17 +64,21 @@ def _complete(h: Harness, words: str) -> tuple[list[str], int]:
     ("ge", ["get"], 4),
     ("get po", ["pods", "poddisruptionbudgets.policy"], 4),
     ("get pods,no", ["pods,nodes"], 4),
-    ("get pods ''", ["web-1", "web-2", "worker"], 4),
+    ("get pods ''", ["sidecars", "web-1", "web-2", "worker"], 4),
     ("get pods we", ["web-1", "web-2"], 4),
-    ("get pods web-1 ''", ["web-2", "worker"], 4),
+    ("get pods web-1 ''", ["sidecars", "web-2", "worker"], 4),
     ("get pods/w", ["pods/web-1", "pods/web-2", "pods/worker"], 4),
     ("get pods/web-1 po", ["pods/", "poddisruptionbudgets.policy/"], 6),
-    ("describe po ''", ["web-1", "web-2", "worker"], 4),
+    ("describe po ''", ["sidecars", "web-1", "web-2", "worker"], 4),
     ("-n kube-system get pods etcd", ["etcd-controlplane"], 4),
     ("get pods -n kube-system etcd", ["etcd-controlplane"], 4),
     ("logs w", ["web-1", "web-2", "worker"], 4),
     ("logs x", [], 6),
     ("logs re", ["replicasets/", "replicationcontrollers/"], 6),
+    ("logs sidecars ''", ["init", "app", "proxy"], 4),
+    ("logs pod/sidecars p", ["proxy"], 4),
+    ("logs sidecars -c ''", ["init", "app", "proxy"], 4),
+    ("logs web-1 app ''", [], 4),
     ("cordon node0", ["node01", "node02"], 4),
     ("taint ''", ["node"], 4),
     ("taint node ''", ["controlplane", "node01", "node02"], 4),
@@ -108,7 +119,7 @@ def test_client_side_answers_match_the_real_kubectl(kubesim, words):
 def test_completing_neither_settles_nor_writes(cluster):
     before = snapshot(cluster.state_dir)
     cluster.vars["KUBESIM_NOW"] = "2026-11-23T10:00:00Z"  # a day later: a settle would change things
-    assert _complete(cluster, "get pods ''") == (["web-1", "web-2", "worker"], 4)
+    assert _complete(cluster, "get pods ''") == (["sidecars", "web-1", "web-2", "worker"], 4)
     assert snapshot(cluster.state_dir) == before
 
 
@@ -171,7 +182,7 @@ printf '%s\\n' "${{COMPREPLY[@]}}"
 @needs_bash
 @pytest.mark.parametrize("line, reply", [
     ("k get po", ["pods", "poddisruptionbudgets.policy"]),
-    ("k get pods ", ["web-1", "web-2", "worker"]),
+    ("k get pods ", ["sidecars", "web-1", "web-2", "worker"]),
     ("k get pods wo", ["worker"]),
     ("k get pod/we", ["pod/web-1", "pod/web-2"]),
     ("k -n kube-system get po etcd-", ["etcd-controlplane"]),
@@ -179,7 +190,7 @@ printf '%s\\n' "${{COMPREPLY[@]}}"
     ("k desc", ["describe"]),
     ("k config use-context kube", ["kubernetes-admin@kubernetes"]),
     ("k config use-context ", ["kubernetes-admin@kubernetes"]),
-    ("k logs ", ["web-1", "web-2", "worker"]),
+    ("k logs ", ["sidecars", "web-1", "web-2", "worker"]),
 ], ids=lambda v: v if isinstance(v, str) else None)
 def test_bash_completes_through_an_alias(cluster, tmp_path, line, reply):
     script = tmp_path / "kubesim.bash"
@@ -195,7 +206,7 @@ def test_completing_does_not_wait_for_a_command_holding_the_write_lock(cluster):
     conn.execute("BEGIN IMMEDIATE")  # as a running command holds it
     try:
         t = time.monotonic()
-        assert _complete(cluster, "get pods ''") == (["web-1", "web-2", "worker"], 4)
+        assert _complete(cluster, "get pods ''") == (["sidecars", "web-1", "web-2", "worker"], 4)
         assert time.monotonic() - t < 5
     finally:
         conn.execute("ROLLBACK")
@@ -210,7 +221,7 @@ def _shell_env(state_dir) -> dict:
 @pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
 @pytest.mark.parametrize("words, current, reply", [
     (["kubesim", "get", "po"], 3, ["pods", "poddisruptionbudgets.policy"]),
-    (["kubesim", "get", "pods", ""], 4, ["web-1", "web-2", "worker"]),
+    (["kubesim", "get", "pods", ""], 4, ["sidecars", "web-1", "web-2", "worker"]),
     (["kubesim", "ge"], 2, ["get:Display one or many resources"]),
     (["kubesim", "apply", "-f", ""], 4, ["FILES -g *.(json|yaml|yml)"]),
 ], ids=["resource types", "pod names", "verbs with their descriptions", "manifest files"])
