@@ -260,6 +260,32 @@ def relative_path(path: str, base_dir: str) -> str:
     return path if rel.startswith("..") else rel
 
 
+def flattened(c: Config, base_dir: str) -> Config:
+    """FlattenConfig: the certificate and key files a kubeconfig names, read into its ``-data``
+    fields (a relative path from the file's directory), so the output stands alone."""
+    import base64
+
+    out = Config(current_context=c.current_context, preferences=c.preferences, extensions=c.extensions,
+                 contexts=dict(c.contexts))
+    for plural, fields in (("users", ("client-certificate", "client-key")), ("clusters", ("certificate-authority",))):
+        for name, body in c.section(plural).items():
+            body = dict(body)
+            for k in fields:
+                if not body.get(k):
+                    continue
+                if body.get(f"{k}-data"):
+                    raise client_error("cannot have values for both path and contents")
+                path = os.path.join(base_dir, body[k])
+                try:
+                    with open(path, "rb") as fh:
+                        body[f"{k}-data"] = base64.b64encode(fh.read()).decode()
+                except OSError as e:
+                    raise client_error(f"open {path}: {(e.strerror or str(e)).lower()}") from None
+                del body[k]
+            out.section(plural)[name] = body
+    return out
+
+
 def minified(c: Config, context: str | None = None) -> Config:
     """MinifyConfig: the current context, its cluster and its user only."""
     name = context or c.current_context

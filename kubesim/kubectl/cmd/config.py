@@ -110,7 +110,11 @@ def _view(f, args, env) -> int:
     config = f.kubeconfig()  # file paths as written (relative to the file), as kubectl's view prints them
     if args.minify:
         config = clientcmd.minified(config, getattr(args, "context", None))
-    if not (args.raw or args.flatten):
+    if args.flatten:
+        import os
+
+        config = clientcmd.flattened(config, os.path.dirname(os.path.abspath(f.kubeconfig_path())))
+    elif not args.raw:
         config = clientcmd.redacted(config)
     if output.startswith("jsonpath="):
         import json
