@@ -18,7 +18,6 @@ or missing file is an empty config; ``error loading config file``), ``client_con
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 from kubesim.errors import RawError, client_error
 
@@ -55,16 +54,18 @@ _SECTIONS = (("clusters", "cluster", "NamedCluster", "Cluster"),
              ("users", "user", "NamedAuthInfo", "AuthInfo"))
 
 
-@dataclass
 class Config:
-    """The internal form (clientcmdapi.Config): each section a map keyed by name."""
+    """The internal form (clientcmdapi.Config): each section a map keyed by name. (A plain class:
+    every command loads the kubeconfig, and a dataclass costs its start-up a millisecond.)"""
 
-    clusters: dict[str, dict] = field(default_factory=dict)
-    contexts: dict[str, dict] = field(default_factory=dict)
-    users: dict[str, dict] = field(default_factory=dict)
-    current_context: str = ""
-    preferences: dict = field(default_factory=dict)
-    extensions: list | None = None
+    def __init__(self, clusters: dict | None = None, contexts: dict | None = None, users: dict | None = None,
+                 current_context: str = "", preferences: dict | None = None, extensions: list | None = None):
+        self.clusters: dict[str, dict] = clusters if clusters is not None else {}
+        self.contexts: dict[str, dict] = contexts if contexts is not None else {}
+        self.users: dict[str, dict] = users if users is not None else {}
+        self.current_context = current_context
+        self.preferences: dict = preferences if preferences is not None else {}
+        self.extensions = extensions
 
     def section(self, plural: str) -> dict[str, dict]:
         return getattr(self, plural)
@@ -305,15 +306,14 @@ def minified(c: Config, context: str | None = None) -> Config:
 
 # -- resolving a command's cluster ----------------------------------------------------------
 
-@dataclass(frozen=True)
 class Target:
     """Where one command goes: a kubeconfig cluster name (None: no cluster, kubectl's
     localhost:8080), its server, and the context's namespace."""
 
-    cluster: str | None
-    server: str
-    namespace: str
-    context: str
+    __slots__ = ("cluster", "context", "namespace", "server")
+
+    def __init__(self, cluster: str | None, server: str, namespace: str, context: str):
+        self.cluster, self.server, self.namespace, self.context = cluster, server, namespace, context
 
 
 def resolve(c: Config, context: str | None = None, cluster: str | None = None) -> Target:
