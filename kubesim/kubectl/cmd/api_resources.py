@@ -33,6 +33,9 @@ def run(f, args, env) -> int:
     from kubesim.errors import UsageError
     from kubesim.printers.tabwriter import format_cells
 
+    if args.output not in (None, "", "wide", "name", "json", "yaml", "kyaml"):
+        raise UsageError(f'unable to match a printer suitable for the output format "{args.output}", allowed formats '
+                         "are: json,kyaml,name,wide,yaml")
     if args.sort_by not in ("", "name", "kind"):
         raise UsageError("--sort-by accepts only name or kind")
     # sorted by group (discovery's order), or by name or kind; ties by name
