@@ -228,11 +228,15 @@ def to_json(c: Config) -> str:
 
 
 def save(path: str, c: Config) -> None:
-    """Write the whole file at once (a reader never sees half of it)."""
+    """Write the whole file at once (a reader never sees half of it); a link at ``path`` is
+    replaced, not written through."""
     tmp = f"{path}.tmp{os.getpid()}"
     try:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        with open(tmp, "w", encoding="utf-8") as fh:
+        # a new file, never through a link, readable by its owner only (it holds credentials),
+        # as clientcmd writes kubeconfigs with mode 0600
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(to_yaml(c))
         os.replace(tmp, path)
     except OSError as e:

@@ -271,6 +271,24 @@ def test_the_states_kubeconfig_named_by_kubeconfig_reaches_its_clusters(kubesim,
     assert r == (0, "node/controlplane\nnode/node01\n", "")
 
 
+def test_the_kubeconfig_is_written_for_its_owner_only_and_never_through_a_link(kubesim, tmp_path):
+    kubesim.ok("get nodes")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_text("keep me\n")
+    path = os.path.join(kubesim.state_dir, "kubeconfig")
+    os.symlink(elsewhere, path)
+    r = kubesim("config use-context kubernetes-admin@kubernetes")
+    assert (r.code, r.err) == (1, f'error: error loading config file "{path}": couldn\'t get version/kind; json parse '
+                                  "error: json: cannot unmarshal string into Go value of type struct { APIVersion "
+                                  'string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }\n')
+    os.unlink(path)
+    os.symlink(tmp_path / "missing", path)
+    kubesim.ok("config set-context --current --namespace=dev")
+    assert not os.path.islink(path) and not (tmp_path / "missing").exists()
+    assert elsewhere.read_text() == "keep me\n"
+    assert os.stat(path).st_mode & 0o777 == 0o600
+
+
 def test_a_malformed_kubeconfig_in_the_state_fails_every_command_and_changes_nothing(kubesim):
     kubesim.ok("get pods")
     path = os.path.join(kubesim.state_dir, "kubeconfig")
