@@ -13,12 +13,22 @@ name, with a global resourceVersion.
 from __future__ import annotations
 
 
-def open_storage(directory, read_only: bool = False):
+def open_storage(directory, read_only: bool = False, snapshot: bool = False):
     """Open the state in ``directory`` (creating it) for one transaction; ``read_only`` reads
-    a snapshot without taking the write lock, where the state allows it (``store.read_only``)."""
+    a snapshot without taking the write lock, where the state allows it (``store.read_only``);
+    ``snapshot``: an existing state, read-only for SQLite itself (shell completion)."""
     from kubesim.store import Store
 
-    return Store(directory).open(read_only=read_only)
+    return Store(directory).open(read_only=read_only, snapshot=snapshot)
+
+
+def storage_exists(directory) -> bool:
+    """Whether ``directory`` already holds a state (a command there opens a cluster, not a new one)."""
+    import os
+
+    from kubesim.store import DB_NAME
+
+    return os.path.exists(os.path.join(directory, DB_NAME))
 
 
 def make_state_dirs(root, *parts: str):

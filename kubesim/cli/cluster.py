@@ -3,6 +3,8 @@ machine), not through the API."""
 
 from __future__ import annotations
 
+import re
+
 from kubesim.errors import UsageError
 
 
@@ -15,6 +17,9 @@ def add_flags(p):
     p.add_argument("--memory", default=None, help="memory capacity per node, e.g. 8Gi (init)")
     p.add_argument("--zones", default=None, help="number of zones, or a comma-separated list (init)")
     p.add_argument("--empty", action="store_true", help="no nodes at all (init)")
+    p.add_argument("--name", default=None,
+                   help="init: make (or remake) the cluster NAME, with a context NAME in the state's kubeconfig "
+                        "(default: the current context's cluster)")
 
 
 def run(f, args, env) -> int:
@@ -61,10 +66,47 @@ def _init(f, args, env) -> int:
                     raise ValueError("must be positive")
             except ValueError as e:
                 raise UsageError(f"invalid {flag} {value!r}: {e}") from None
-    directory = init_cluster(f.session_options(), reset=args.action == "reset", nodes=args.nodes, cpu=args.cpu,
+    # a malformed kubeconfig fails before anything is made
+    config = f.kubeconfig() if args.name is not None else None
+    opts = f.session_options() if args.name is None else _named_cluster_options(f, args.name)
+    directory = init_cluster(opts, reset=args.action == "reset", nodes=args.nodes, cpu=args.cpu,
                              memory=args.memory, zones=args.zones, empty=args.empty)
     env.stdout.write(f"cluster {'reset' if args.action == 'reset' else 'initialized'} in {directory}\n")
+    if args.name is not None:
+        _add_context(f, config, args.name, env)
     return 0
+
+
+_NAME = re.compile(r"[a-z0-9]([-a-z0-9.]*[a-z0-9])?")
+
+
+def _named_cluster_options(f, name: str):
+    """Session options on the cluster ``name`` of the state (kubeadm's ``clusterName``)."""
+    from kubesim.controlplane.session import cluster_directory
+    from kubesim.kubectl.clientcmd import DEFAULT_CLUSTER
+
+    if not _NAME.fullmatch(name) or len(name) > 63:
+        raise UsageError(f'invalid cluster name "{name}": a lowercase RFC 1123 name must consist of lower case '
+                         "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric "
+                         "character (at most 63 characters)")
+    opts = f.session_options_for(cluster_directory(f.state_dir(), name, DEFAULT_CLUSTER))
+    return opts
+
+
+def _add_context(f, config, name: str, env) -> None:
+    """The new cluster's entries in the state's kubeconfig: cluster, user ``NAME-admin`` and
+    context ``NAME`` (the current context stays as it was)."""
+    from kubesim.kubectl import clientcmd
+
+    if name == clientcmd.DEFAULT_CLUSTER:
+        clientcmd.add_cluster(config, name, clientcmd.DEFAULT_USER, clientcmd.DEFAULT_CONTEXT)
+        context = clientcmd.DEFAULT_CONTEXT
+    else:
+        clientcmd.add_cluster(config, name, f"{name}-admin", name)
+        context = name
+    clientcmd.save(f.kubeconfig_path(), config)
+    if config.current_context != context:
+        env.stdout.write(f'context "{context}" is in {f.kubeconfig_path()}: kubesim config use-context {context}\n')
 
 
 def _info(f, args, env) -> int:

@@ -70,6 +70,10 @@ def _globals(p: argparse.ArgumentParser, suppress: bool = False) -> None:
     g.add_argument("--state", default=d, metavar="DIR",
                    help="state directory (default: $KUBESIM_STATE, else ./state)")
     g.add_argument("-n", "--namespace", default=d, help="namespace for this request")
+    g.add_argument("--context", default=d, metavar="NAME", help="the kubeconfig context to use")
+    g.add_argument("--cluster", default=d, metavar="NAME", help="the kubeconfig cluster to use")
+    g.add_argument("--kubeconfig", default=d, metavar="FILE",
+                   help="the kubeconfig file to use (default: the state's, DIR/kubeconfig)")
     g.add_argument("-v", "--v", dest="verbosity", type=int, default=argparse.SUPPRESS if suppress else 0,
                    metavar="N", help="log level (0-10): klog lines on stderr")
     g.add_argument("--request-timeout", default=d, metavar="DURATION",
@@ -78,7 +82,8 @@ def _globals(p: argparse.ArgumentParser, suppress: bool = False) -> None:
                         "(e.g. 1s, 2m, 3h). A value of zero means don't timeout requests.")
 
 
-_GLOBAL_VALUE_FLAGS = ("--state", "-n", "--namespace", "-v", "--v", "--request-timeout")
+_GLOBAL_VALUE_FLAGS = ("--state", "-n", "--namespace", "-v", "--v", "--request-timeout", "--context", "--cluster",
+                       "--kubeconfig")
 
 
 def find_verb(argv: list[str]) -> int | None:
@@ -153,6 +158,10 @@ def _explicit_defaults(parser: argparse.ArgumentParser, argv: list[str]) -> list
 def main(argv: list[str] | None = None, env: Environment | None = None) -> int:
     env = env or Environment()
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("__complete", "__completeNoDesc"):  # the shell completion scripts' requests
+        from kubesim.cli.completion import complete
+
+        return complete(argv[1:], env, descriptions=argv[0] == "__complete")
     argv, after = _split_dashdash(argv)
     try:
         i = find_verb(argv)

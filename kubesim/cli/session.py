@@ -1,6 +1,12 @@
 """The command line's factory (kubectl's cmdutil.Factory): the request's namespace, and the way
-to the API server — an in-process session on the state directory (``--state``, else
-``$KUBESIM_STATE``, else ``./state``)."""
+to the API server — an in-process session on one cluster of the state directory (``--state``,
+else ``$KUBESIM_STATE``, else ``./state``).
+
+A state holds a kubeconfig (``kubesim.kubectl.clientcmd``) naming its clusters; the current
+context (or ``--context``, ``--cluster``) picks the cluster a command talks to and its default
+namespace. The default cluster's store is the state directory itself, as it always was; another
+cluster ``NAME`` (``kubesim cluster init --name NAME``) lives in ``clusters/NAME/``.
+"""
 
 from __future__ import annotations
 
@@ -11,35 +17,115 @@ def state_dir(args, env) -> str:
     return getattr(args, "state", None) or env.vars.get("KUBESIM_STATE") or os.path.join(env.cwd or os.getcwd(), "state")
 
 
+def _implicit_state(args, env) -> bool:
+    """The state comes from neither --state nor $KUBESIM_STATE (the ``./state`` default)."""
+    return not (getattr(args, "state", None) or env.vars.get("KUBESIM_STATE") or getattr(args, "kubeconfig", None))
+
+
 class Factory:
     """What kubesim.kubectl.client.Factory promises, for one command line."""
 
     def __init__(self, args, env):
         self.args, self.env = args, env
         self.namespace_flag = getattr(args, "namespace", None)
+        self._target = None
 
     @property
     def explicit_namespace(self) -> bool:
         return bool(self.namespace_flag)
 
     def namespace(self) -> str:
-        return self.namespace_flag or "default"
+        return self.namespace_flag or self.target().namespace
 
     def request_timeout(self) -> float:
         from kubesim.kubectl.cmd.util import request_timeout
 
         return request_timeout(getattr(self.args, "request_timeout", None))
 
+    def state_dir(self) -> str:
+        kubeconfig = getattr(self.args, "kubeconfig", None)
+        if kubeconfig and not getattr(self.args, "state", None):
+            return os.path.dirname(os.path.abspath(kubeconfig))
+        return state_dir(self.args, self.env)
+
+    def kubeconfig_path(self) -> str:
+        from kubesim.kubectl.clientcmd import path_in
+
+        return getattr(self.args, "kubeconfig", None) or path_in(self.state_dir())
+
+    def kubeconfig(self):
+        """The kubeconfig as clientcmd loads it; a state that has none yet has kubeadm's default
+        one (a file elsewhere that does not exist is an empty config, as for kubectl)."""
+        from kubesim.controlplane.session import has_cluster
+        from kubesim.kubectl import clientcmd
+
+        path = self.kubeconfig_path()
+        config = clientcmd.load(path)
+        if config is None:
+            d = os.path.dirname(os.path.abspath(path))
+            own = not getattr(self.args, "kubeconfig", None)
+            if own or (os.path.basename(path) == clientcmd.FILE_NAME and has_cluster(d)):
+                return clientcmd.default_config()
+            return clientcmd.Config()
+        return config
+
+    def target(self):
+        """The cluster and namespace the current context (and --context, --cluster) name."""
+        if self._target is None:
+            from kubesim.kubectl import clientcmd
+
+            config = self.kubeconfig()
+            self._target = clientcmd.resolve(config, getattr(self.args, "context", None),
+                                             getattr(self.args, "cluster", None))
+        return self._target
+
+    def cluster_dir(self) -> str:
+        """The store of the command's cluster; kubectl's connection error when it has none."""
+        from kubesim.controlplane.session import cluster_directory, has_cluster
+        from kubesim.kubectl import clientcmd
+
+        t = self.target()
+        root = self.state_dir()
+        if t.cluster is None or os.sep in t.cluster or t.cluster in (".", ".."):
+            raise clientcmd.connection_refused(t.server)
+        directory = cluster_directory(root, t.cluster, clientcmd.DEFAULT_CLUSTER)
+        # only the default cluster of a state named by --state, $KUBESIM_STATE or ./state is made
+        # on first use; a --kubeconfig elsewhere names clusters kubesim may not hold
+        made_on_use = directory == root and not (getattr(self.args, "kubeconfig", None)
+                                                 and not getattr(self.args, "state", None))
+        if not made_on_use and not has_cluster(directory):
+            raise clientcmd.connection_refused(t.server)
+        return directory
+
+    def cluster_exists(self) -> bool:
+        """Whether the command's cluster has a state already (completion reads only those)."""
+        from kubesim.controlplane.session import has_cluster
+
+        return has_cluster(self.cluster_dir())
+
     def session_options(self):
+        return self.session_options_for(self.cluster_dir())
+
+    def session_options_for(self, directory: str):
         from kubesim.controlplane.session import Options
 
-        return Options(directory=state_dir(self.args, self.env), env=self.env.vars,
+        return Options(directory=directory, env=self.env.vars,
                        verbosity=getattr(self.args, "verbosity", 0) or 0, log_stream=self.env.stderr)
 
     def connect(self, settle_first: bool = True, commit: bool = True, read_only: bool = False):
-        """The session on the state; ``read_only`` for commands that only read (a snapshot
-        when nothing is due, so they never wait behind a writer)."""
-        from kubesim.controlplane.session import session
+        """The session on the cluster's state; ``read_only`` for commands that only read (a
+        snapshot when nothing is due, so they never wait behind a writer)."""
+        from kubesim.controlplane.session import has_cluster, session
 
         self.request_timeout()  # a bad value fails before any request, as kubectl's client config does
-        return session(self.session_options(), settle_first=settle_first, commit=commit, read_only=read_only)
+        opts = self.session_options()
+        if _implicit_state(self.args, self.env) and not has_cluster(opts.directory):
+            self.env.stderr.write(f"kubesim: no cluster in {opts.directory} yet: creating a new one there "
+                                  "(--state DIR or $KUBESIM_STATE choose the state)\n")
+        return session(opts, settle_first=settle_first, commit=commit, read_only=read_only)
+
+    def read(self):
+        """A client on the cluster's state as last committed, read-only (shell completion)."""
+        from kubesim.controlplane.session import read_session
+
+        return read_session(self.session_options())

@@ -51,6 +51,10 @@ VERBS: dict[str, Verb] = {
     "patch": Verb("Update fields of a resource", _K + "patch"),
     "replace": Verb("Replace a resource by file name or stdin", _K + "replace"),
     "edit": Verb("Edit a resource on the server (through $EDITOR)", _K + "edit"),
+    "config": Verb("Modify kubeconfig files: contexts, clusters, the current context and its namespace",
+                   _K + "config"),
+    "completion": Verb("Output shell completion code for the specified shell (bash, zsh, fish, or powershell)",
+                       "cli.completion"),
     "wait": Verb("Wait for a specific condition on one or many resources (on the simulated clock)", _K + "wait"),
 }
 

@@ -21,11 +21,11 @@ class Options:
     log_stream: TextIO | None = None
 
 
-def _open(opts: Options, read_only: bool = False):
+def _open(opts: Options, read_only: bool = False, snapshot: bool = False):
     from kubesim.apiserver.context import Cluster, Logger
     from kubesim.apiserver.storage import open_storage
 
-    store = open_storage(opts.directory, read_only=read_only)
+    store = open_storage(opts.directory, read_only=read_only, snapshot=snapshot)
     try:
         return Cluster(store, opts.env, Logger(verbosity=opts.verbosity, stream=opts.log_stream))
     except BaseException:
@@ -90,6 +90,19 @@ def session(opts: Options, settle_first: bool = True, commit: bool = True, read_
         cluster.rollback()
 
 
+@contextlib.contextmanager
+def read_session(opts: Options):
+    """A LocalClient on the state as last committed: no settle, no write, no write lock (what
+    shell completion reads). The state must exist (``has_cluster``)."""
+    from kubesim.controlplane.client import LocalClient
+
+    cluster = _open(opts, snapshot=True)
+    try:
+        yield LocalClient(cluster)
+    finally:
+        cluster.rollback()
+
+
 def init_cluster(opts: Options, reset: bool = False, nodes: int = 2, cpu: str | None = None,
                  memory: str | None = None, zones: str | None = None, empty: bool = False) -> str:
     """Replace the state's contents with a fresh cluster, in one transaction; the state's path."""
@@ -115,3 +128,21 @@ def init_cluster(opts: Options, reset: bool = False, nodes: int = 2, cpu: str | 
 def state_directory(client) -> str:
     """The state directory a LocalClient serves (``cluster info``)."""
     return str(client.cluster.store.directory)
+
+
+CLUSTERS_DIR = "clusters"
+
+
+def cluster_directory(state: str, name: str, default_name: str) -> str:
+    """Where a named cluster's store lives in a state: the default cluster in the state
+    directory itself (a one-cluster state is laid out as it always was), any other in
+    ``clusters/NAME/``."""
+    import os
+
+    return state if name == default_name else os.path.join(state, CLUSTERS_DIR, name)
+
+
+def has_cluster(directory: str) -> bool:
+    from kubesim.apiserver.storage import storage_exists
+
+    return storage_exists(directory)

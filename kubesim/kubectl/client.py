@@ -158,7 +158,13 @@ class Factory(Protocol):
         """Whether -n was given (a manifest's own namespace must then agree with it)."""
 
     def namespace(self) -> str:
-        """The namespace of the request: -n, else ``default``."""
+        """The namespace of the request: -n, else the context's namespace, else ``default``."""
+
+    def kubeconfig_path(self) -> str:
+        """The kubeconfig ``config`` reads and writes: ``--kubeconfig``, else the state's."""
+
+    def kubeconfig(self):
+        """That file's ``clientcmd.Config`` (kubeadm's default one for a state that has none)."""
 
     def request_timeout(self) -> float:
         """``--request-timeout`` in seconds (0: none); kubectl's error for a bad value."""

@@ -94,11 +94,13 @@ def _object_kind_errors(obj: dict) -> list[str]:
 
 
 def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
-            explicit_namespace: bool = False, collect: bool = False, applying: bool = False):
+            explicit_namespace: bool = False, collect: bool = False, applying: bool = False,
+            default_namespace: str = "default"):
     """Client-side checks for every document: kind known, schema-valid, namespace consistent.
 
     Raises the errors; with ``collect`` returns ``(prepared, errors)`` instead, errors as
-    ``(position, error)`` so a command can report them with the server's, in document order."""
+    ``(position, error)`` so a command can report them with the server's, in document order.
+    A document without a namespace gets ``-n``, else ``default_namespace`` (the context's)."""
     from kubesim.codec.schema import format_bad_request, validate_structure
 
     counts: dict[str, int] = {}
@@ -140,7 +142,7 @@ def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
                     f'the namespace from the provided object "{md["namespace"]}" does not match the namespace '
                     f'"{namespace_flag}". You must pass \'--namespace={md["namespace"]}\' to perform this operation.')))
                 continue
-            md["namespace"] = md.get("namespace") or namespace_flag or "default"
+            md["namespace"] = md.get("namespace") or namespace_flag or default_namespace
         else:
             md.pop("namespace", None)
         if not md.get("name"):
@@ -258,7 +260,8 @@ def resolve(client, f, args, words: list[str], allow_type_only: bool, filenames=
         from kubesim.codec.load import load
 
         docs = load(filenames, recursive=getattr(args, "recursive", False), stdin=stdin)
-        for p in prepare(docs, f.namespace_flag, "getting", explicit_namespace=f.explicit_namespace):
+        for p in prepare(docs, f.namespace_flag, "getting", explicit_namespace=f.explicit_namespace,
+                         default_namespace=f.namespace()):
             out.append((p.info, copy.deepcopy(client.get(p.info, p.namespace, p.name))))
     if words:
         targets = parse_targets(words, selecting=bool(selector or all_))

@@ -83,10 +83,14 @@ class Store:
         self._listeners: dict[str, list] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
-    def open(self, read_only: bool = False) -> Store:
+    def open(self, read_only: bool = False, snapshot: bool = False) -> Store:
         """Begin this command's transaction. ``read_only``: a deferred one, reading from a
         snapshot without waiting behind a writer (WAL); ``self.read_only`` says whether that was
-        possible (a new state, or a killed command's leftovers, need the write lock)."""
+        possible (a new state, or a killed command's leftovers, need the write lock).
+        ``snapshot``: an existing state opened read-only by SQLite itself, which can never write
+        or wait (shell completion)."""
+        if snapshot:
+            return self._open_read_only()
         d = self.directory
         try:
             d.mkdir(parents=True, exist_ok=True)
@@ -133,6 +137,17 @@ class Store:
             self._safe_rollback()
             self._close()
             raise StateError(f"cannot recover the node directories of state {d}: {e.strerror or e}") from None
+        return self
+
+    def _open_read_only(self) -> Store:
+        db = self.directory / DB_NAME
+        try:
+            conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=60.0, isolation_level=None,
+                                   check_same_thread=False)
+            conn.execute("BEGIN")
+        except sqlite3.DatabaseError as e:
+            raise StateError(f"cannot open state {db}: {e}") from None
+        self._conn = conn
         return self
 
     # -- the node directories beside the database (kubesim.store.files) -------------------

@@ -31,7 +31,7 @@ def from_manifests(f, args, env, verb: str, send) -> int:
     from kubesim.kubectl.resource import prepare
 
     docs = load_documents(args, env, verb)
-    prepared, errors = prepare(docs, f.namespace_flag, "creating", explicit_namespace=f.explicit_namespace,
+    prepared, errors = prepare(docs, f.namespace_flag, "creating", explicit_namespace=f.explicit_namespace, default_namespace=f.namespace(),
                                collect=True, applying=verb == "apply")
     with f.connect() as client:
         lines = send(client, prepared, errors)

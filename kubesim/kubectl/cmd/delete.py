@@ -105,7 +105,7 @@ def run(f, args, env) -> int:
 
     if args.filename:
         docs = load_documents(args, env, "delete")
-        prepared = prepare(docs, f.namespace_flag, "deleting", explicit_namespace=f.explicit_namespace)
+        prepared = prepare(docs, f.namespace_flag, "deleting", explicit_namespace=f.explicit_namespace, default_namespace=f.namespace())
         validate()
         with f.connect() as client:
             for p in prepared:

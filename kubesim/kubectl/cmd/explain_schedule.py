@@ -186,7 +186,7 @@ def _what_if(f, args, env):
     docs = load(args.filename, stdin=env.stdin)
     if not docs:
         raise UsageError("no objects passed to explain-schedule")
-    prepared = prepare(docs, f.namespace_flag, "creating", explicit_namespace=f.explicit_namespace)
+    prepared = prepare(docs, f.namespace_flag, "creating", explicit_namespace=f.explicit_namespace, default_namespace=f.namespace())
     pods_in = [p.obj for p in prepared if p.info.kind == "Pod"]
     if not pods_in:
         raise UsageError("explain-schedule -f needs at least one Pod")

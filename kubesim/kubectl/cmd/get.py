@@ -108,7 +108,7 @@ def run(f, args, env) -> int:
         from kubesim.kubectl.resource import prepare
 
         docs = load(args.filename, stdin=env.stdin)
-        prepared = prepare(docs, f.namespace_flag, "getting", explicit_namespace=f.explicit_namespace)
+        prepared = prepare(docs, f.namespace_flag, "getting", explicit_namespace=f.explicit_namespace, default_namespace=f.namespace())
         targets = [(p.info, [p.obj["metadata"].get("name", "")]) for p in prepared]
         ns_for = {id(t): p.namespace for t, p in zip(targets, prepared)}
         local = {id(t): p.obj for t, p in zip(targets, prepared) if not t[1][0]}

@@ -35,7 +35,7 @@ def watch(f, args, env) -> int:
         from kubesim.kubectl.resource import prepare
 
         prepared = prepare(load(args.filename, stdin=env.stdin), f.namespace_flag, "getting",
-                           explicit_namespace=f.explicit_namespace)
+                           explicit_namespace=f.explicit_namespace, default_namespace=f.namespace())
         targets = [(p.info, [p.name], p.namespace) for p in prepared]
     else:
         if not args.args:

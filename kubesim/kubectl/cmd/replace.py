@@ -84,7 +84,7 @@ def run(f, args, env) -> int:
     docs = load(args.filename, recursive=args.recursive, stdin=env.stdin)
     if not docs:
         raise UsageError("no objects passed to replace")
-    prepared = prepare(docs, f.namespace_flag, "replacing", explicit_namespace=f.explicit_namespace)
+    prepared = prepare(docs, f.namespace_flag, "replacing", explicit_namespace=f.explicit_namespace, default_namespace=f.namespace())
     args._given_flags = []
     cause = change_cause(args, ["replace"])
     record_warning(args, env)

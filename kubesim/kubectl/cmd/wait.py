@@ -307,7 +307,7 @@ def _objects(client, f, args, env) -> list:
 
             recursive = bool_flag_value(args.recursive, "-R, --recursive", "wait")
             docs = args._docs = load(args.filename, recursive=recursive, stdin=env.stdin)
-        for p in prepare(docs, f.namespace_flag, "getting", explicit_namespace=f.explicit_namespace):
+        for p in prepare(docs, f.namespace_flag, "getting", explicit_namespace=f.explicit_namespace, default_namespace=f.namespace()):
             obj = client.find(p.info, p.namespace, p.name)
             if obj is None:
                 out.append(NotFound(p.info.resource, p.name))
