@@ -31,6 +31,7 @@ VERBS: dict[str, Verb] = {
     "taint": Verb("Update the taints on one or more nodes", _K + "taint"),
     "cordon": Verb("Mark node as unschedulable", _K + "cordon", "cordon_cmd"),
     "uncordon": Verb("Mark node as schedulable", _K + "cordon", "uncordon_cmd"),
+    "explain": Verb("Get documentation for a resource", _K + "explain"),
     "api-resources": Verb("Print the supported API resources", _K + "api_resources"),
     "explain-schedule": Verb("kubesim's own: every scheduler plugin's verdict and score for a pod, on every node",
                              _K + "explain_schedule"),
