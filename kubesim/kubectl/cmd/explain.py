@@ -21,17 +21,6 @@ def add_flags(p):
                    help="Format in which to render the schema (plaintext, plaintext-openapiv2)")
 
 
-def _bool(flag: str, value: str) -> bool:
-    from kubesim.errors import UsageError
-
-    if value.lower() in ("1", "t", "true"):
-        return True
-    if value.lower() in ("0", "f", "false"):
-        return False
-    raise UsageError(f'invalid argument "{value}" for "{flag}" flag: strconv.ParseBool: parsing "{value}": '
-                     "invalid syntax")
-
-
 def _fields(text: str) -> list[str] | None:
     """The field names of a dotted path as kubectl's jsonpath parser reads ``{.text}``, or None
     when a part is not a plain field (``[0]``, ``..``)."""
@@ -68,8 +57,9 @@ def _split(arg: str, with_prefix: bool):
 def run(f, args, env) -> int:
     from kubesim.errors import RawError, UsageError
     from kubesim.kubectl import explain
+    from kubesim.kubectl.cmd.util import bool_flag_value
 
-    recursive = _bool("recursive", args.recursive)
+    recursive = bool_flag_value(args.recursive, "-R, --recursive", "explain")
     if not args.args:
         raise RawError(f"error: You must specify the type of resource to explain. {_SUGGEST}\n")
     if len(args.args) > 1:
