@@ -53,6 +53,7 @@ VERBS: dict[str, Verb] = {
     "patch": Verb("Update fields of a resource", _K + "patch"),
     "replace": Verb("Replace a resource by file name or stdin", _K + "replace"),
     "edit": Verb("Edit a resource on the server (through $EDITOR)", _K + "edit"),
+    "options": Verb("Print the list of flags inherited by all commands", "cli.help", "run_options"),
     "wait": Verb("Wait for a specific condition on one or many resources (on the simulated clock)", _K + "wait"),
 }
 
