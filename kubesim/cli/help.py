@@ -166,9 +166,9 @@ def _flag_line(action) -> tuple[str, str]:
     return name, f"    {short}--{name}={value}:" if longs else f"    -{name}={value}:"
 
 
-def options_section(parser, kubectl_options: dict) -> str:
+def options_section(parser, kubectl_options: dict, only_kubectls: bool = False) -> str:
     """The verb's own flags (not the global ones), sorted by name as pflag sorts them: kubectl's
-    line and help for a flag kubectl has, kubesim's otherwise."""
+    line and help for a flag kubectl has, kubesim's otherwise (or, ``only_kubectls``, not at all)."""
     import argparse
 
     entries = []
@@ -178,22 +178,41 @@ def options_section(parser, kubectl_options: dict) -> str:
         name, line = _flag_line(action)
         if name in kubectl_options:
             line, text = kubectl_options[name]
+        elif only_kubectls:
+            continue
         else:
             text = action.help or ""
         entries.append((name, f"{line}\n\t{as_kubesim(text)}\n"))
     return "\n".join(text for _, text in sorted(entries))
 
 
-def verb_help(name: str, parser, summary: str) -> str:
-    """``kubesim VERB --help``."""
-    doc = {} if name == "options" else _kubectl()["verbs"].get(name, {})
+def topic(name: str, words: list[str]) -> str:
+    """The command a help request is about: ``VERB``, or ``VERB SUBCOMMAND`` when the first word
+    after the verb names one of kubectl's subcommands of it (or one of their aliases)."""
+    if not words:
+        return name
+    verbs = _kubectl()["verbs"]
+    for key, doc in verbs.items():
+        if key.startswith(name + " ") and words[0] in [key.split(" ", 1)[1], *doc.get("aliases", "").split(", ")]:
+            return key
+    return name
+
+
+def verb_help(name: str, parser, summary: str, words: list[str] = ()) -> str:
+    """``kubesim VERB [SUBCOMMAND] --help``."""
+    key = topic(name, list(words))
+    doc = {} if name == "options" else _kubectl()["verbs"].get(key, {})
     parts = [as_kubesim(doc["long"]) if doc.get("long") else summary]
+    if doc.get("aliases"):
+        parts.append("Aliases:\n" + doc["aliases"])
     examples = EXAMPLES.get(name) or (as_kubesim(doc["examples"]) if doc.get("examples") else "")
     if examples:
         parts.append("Examples:\n" + examples)
     if doc.get("commands"):
         parts.append("Available Commands:\n" + doc["commands"])
-    options = options_section(parser, doc.get("options", {}))
+    # kubesim parses a verb and its subcommands with one parser: where kubectl has subcommands,
+    # list only the flags kubectl's command has
+    options = options_section(parser, doc.get("options", {}), only_kubectls=key != name or bool(doc.get("commands")))
     if options:
         parts.append("Options:\n" + options.rstrip("\n"))
     usage = as_kubesim(doc["usage"]) if doc.get("usage") else f"  kubesim {name} [options]"

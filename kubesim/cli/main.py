@@ -166,7 +166,8 @@ def main(argv: list[str] | None = None, env: Environment | None = None) -> int:
             from kubesim.cli.help import verb_help
             from kubesim.cli.verbs import VERBS
 
-            env.stdout.write(verb_help(name, parser, VERBS[name].help))
+            words = [a for a in argv[i + 1:] if not a.startswith("-")]
+            env.stdout.write(verb_help(name, parser, VERBS[name].help, words))
             return 0
         args = parser.parse_intermixed_args(_explicit_defaults(parser, argv[:i] + argv[i + 1:]))
         args.verb = name

@@ -123,3 +123,20 @@ def test_an_ordinary_command_loads_no_help_text():
             "print('kubesim.cli.help' in sys.modules)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.stdout == "False\n", r.stderr
+
+
+@pytest.mark.parametrize("args, kubectl_args", [
+    pytest.param("create deploy --help", ["create", "deployment", "--help"], id="a subcommand by its alias"),
+    pytest.param("create deployment web --help", ["create", "deployment", "--help"], id="a subcommand"),
+    pytest.param("rollout status -h", ["rollout", "status", "--help"], id="rollout status"),
+    pytest.param("set image --help", ["set", "image", "--help"], id="set image"),
+    pytest.param("create -f x.yaml --help", ["create", "--help"], id="no subcommand named"),
+])
+def test_a_subcommands_help_is_kubectls(tmp_path, args, kubectl_args):
+    real = _kubectl(*kubectl_args).stdout
+    mine = Harness(tmp_path).ok(args)
+    assert _long(mine) == as_kubesim(_long(real))
+    for title in ("Aliases", "Examples", "Usage"):
+        assert _section(mine, title) == as_kubesim(_section(real, title))
+    theirs = {b.split("\n")[0] for b in _section(real, "Options").split("\n\n")}
+    assert {b.split("\n")[0] for b in filter(None, _section(mine, "Options").split("\n\n"))} <= theirs
