@@ -45,7 +45,9 @@ class Parser(argparse.ArgumentParser):
         if message.startswith("unrecognized arguments: "):
             extra = message[len("unrecognized arguments: "):].split()
             flag = next((a for a in extra if a.startswith("-")), None)
-            if flag:
+            if flag and not flag.startswith("--") and len(flag) > 1:
+                message = f"unknown shorthand flag: '{flag[1]}' in {flag}"  # pflag's words
+            elif flag:
                 message = f"unknown flag: {flag.split('=')[0]}"
             else:
                 message = f"unexpected arguments: {' '.join(extra)}"

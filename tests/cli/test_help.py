@@ -140,3 +140,11 @@ def test_a_subcommands_help_is_kubectls(tmp_path, args, kubectl_args):
         assert _section(mine, title) == as_kubesim(_section(real, title))
     theirs = {b.split("\n")[0] for b in _section(real, "Options").split("\n\n")}
     assert {b.split("\n")[0] for b in filter(None, _section(mine, "Options").split("\n\n"))} <= theirs
+
+
+@pytest.mark.parametrize("args", ["get pods -x", "explain pods -Z=3", "api-versions -x", "version --foo",
+                                  "cluster-info --foo", "explain pods --recursive=maybe"])
+def test_an_unknown_flag_reads_as_pflags(tmp_path, args):
+    real = _kubectl(*args.split())
+    r = Harness(tmp_path)(args)
+    assert (r.err.replace("kubesim", "kubectl"), r.code) == (real.stderr, real.returncode)
