@@ -1,4 +1,4 @@
-"""Generate kubesim/data/openapi-v3-explain.json.xz: what ``kubesim explain`` reads.
+"""Generate kubesim/data/openapi-v3-explain.json.xz (and -v2-): what ``kubesim explain`` reads.
 
 Source: the upstream OpenAPI v3 documents of Kubernetes v1.35, as kube-apiserver serves them at
 ``/openapi/v3/<api|apis/group>/<version>`` and as the kubernetes repository records them in
@@ -9,7 +9,8 @@ paths (``resource -> group, version, kind`` from ``x-kubernetes-group-version-ki
 resource's scope); and, once for all group-versions (schema names are global), every schema
 reachable from those kinds with only the keys kubectl's explain template reads (description,
 type, properties, required, items, additionalProperties, allOf, $ref, enum, externalDocs,
-x-kubernetes-group-version-kind). A ``$ref`` keeps only the schema's name.
+x-kubernetes-group-version-kind). A ``$ref`` keeps only the schema's name. The same for the
+OpenAPI v2 document (``swagger.json`` beside the v3 directory), for ``--output=plaintext-openapiv2``.
 
     python tools/gen_explain_schemas.py [SPEC_DIR]
 """
@@ -25,6 +26,8 @@ import sys
 
 DEFAULT_SPEC = "/root/go/pkg/mod/k8s.io/kubernetes@v1.35.4/api/openapi-spec/v3"
 OUT = os.path.join(os.path.dirname(__file__), "..", "kubesim", "data", "openapi-v3-explain.json.xz")
+OUT_V2 = os.path.join(os.path.dirname(__file__), "..", "kubesim", "data", "openapi-v2-explain.json.xz")
+V2_PREFIX = "#/definitions/"
 KEEP = ("description", "type", "properties", "required", "items", "additionalProperties", "allOf", "$ref",
         "enum", "externalDocs", "x-kubernetes-group-version-kind")
 PREFIX = "#/components/schemas/"
@@ -39,7 +42,8 @@ def trim(schema):
             continue
         value = schema[key]
         if key == "$ref":
-            value = value[len(PREFIX):] if value.startswith(PREFIX) else value
+            for prefix in (PREFIX, V2_PREFIX):
+                value = value.removeprefix(prefix)
         elif key == "properties":
             value = {name: trim(sub) for name, sub in value.items()}
         elif key in ("items", "additionalProperties"):
@@ -112,6 +116,32 @@ def main(spec_dir: str) -> None:
     with open(OUT, "wb") as f:
         f.write(lzma.compress(raw, preset=9 | lzma.PRESET_EXTREME))
     print(f"{len(gvs)} group-versions, {len(keep)} schemas, {len(raw)} bytes -> {os.path.getsize(OUT)} bytes")
+    v2(spec_dir, {tuple(r[:3]) for resources in gvs.values() for r in resources.values()})
+
+
+def v2(spec_dir: str, kinds: set) -> None:
+    """The OpenAPI v2 definitions (``/openapi/v2``, upstream's ``api/openapi-spec/swagger.json``)
+    reachable from the same kinds, for ``explain --output=plaintext-openapiv2``."""
+    doc = json.load(open(os.path.join(os.path.dirname(spec_dir.rstrip("/")), "swagger.json")))
+    definitions = {name: trim(schema) for name, schema in doc["definitions"].items()}
+    roots = [name for name, schema in definitions.items()
+             if any((g["group"], g["version"], g["kind"]) in kinds
+                    for g in schema.get("x-kubernetes-group-version-kind", []))]
+    keep, todo = set(), roots
+    while todo:
+        name = todo.pop()
+        if name in keep or name not in definitions:
+            continue
+        keep.add(name)
+        found = set()
+        refs(definitions[name], found)
+        todo.extend(found)
+    data = {"source": "k8s.io/kubernetes v1.35 api/openapi-spec/swagger.json",
+            "definitions": {n: definitions[n] for n in sorted(keep)}}
+    raw = json.dumps(data, separators=(",", ":"), sort_keys=True).encode()
+    with open(OUT_V2, "wb") as f:
+        f.write(lzma.compress(raw, preset=9 | lzma.PRESET_EXTREME))
+    print(f"v2: {len(keep)} definitions, {len(raw)} bytes -> {os.path.getsize(OUT_V2)} bytes")
 
 
 if __name__ == "__main__":

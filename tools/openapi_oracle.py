@@ -7,7 +7,7 @@ HTTP on loopback, so that ``kubectl --server http://127.0.0.1:PORT explain ...``
 would print against a v1.35 cluster serving the same resources. Used by
 ``tests/kubectl/cmd/test_explain.py`` to regenerate its golden files.
 
-    python tools/openapi_oracle.py [SPEC_DIR]     # prints the port, serves until killed
+    python tools/openapi_oracle.py [SPEC_DIR [V2_PROTOBUF]]   # prints the port, serves until killed
 """
 
 from __future__ import annotations
@@ -63,8 +63,14 @@ def _routes(spec_dir: str) -> dict[str, bytes]:
     return {k: v if isinstance(v, bytes) else json.dumps(v).encode() for k, v in routes.items()}
 
 
-def serve(spec_dir: str = DEFAULT_SPEC) -> tuple[ThreadingHTTPServer, int]:
+def serve(spec_dir: str = DEFAULT_SPEC, v2_protobuf: str | None = None) -> tuple[ThreadingHTTPServer, int]:
+    """Serve on a free loopback port; ``v2_protobuf``: the OpenAPI v2 document as kube-apiserver
+    serves it at /openapi/v2 (protobuf: ``tools/swagger2pb`` converts upstream's swagger.json),
+    for ``explain --output=plaintext-openapiv2``."""
     routes = _routes(spec_dir)
+    if v2_protobuf:
+        with open(v2_protobuf, "rb") as f:
+            routes["/openapi/v2"] = f.read()
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):  # noqa: N802
@@ -73,7 +79,8 @@ def serve(spec_dir: str = DEFAULT_SPEC) -> tuple[ThreadingHTTPServer, int]:
                 body = json.dumps({"kind": "Status", "apiVersion": "v1", "status": "Failure",
                                    "reason": "NotFound", "code": 404}).encode()
             self.send_response(200 if body and self.path.split("?")[0] in routes else 404)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
+                             if self.path.startswith("/openapi/v2") else "application/json")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
@@ -87,6 +94,6 @@ def serve(spec_dir: str = DEFAULT_SPEC) -> tuple[ThreadingHTTPServer, int]:
 
 
 if __name__ == "__main__":
-    srv, port = serve(sys.argv[1] if len(sys.argv) > 1 else DEFAULT_SPEC)
+    srv, port = serve(sys.argv[1] if len(sys.argv) > 1 else DEFAULT_SPEC, sys.argv[2] if len(sys.argv) > 2 else None)
     print(port, flush=True)
     threading.Event().wait()

@@ -39,3 +39,14 @@ def resources(group: str, version: str) -> dict[str, list] | None:
 def schemas() -> dict[str, dict]:
     """Every schema by its name (``io.k8s.api.core.v1.Pod``)."""
     return _document()["schemas"]
+
+
+_DATA_V2 = os.path.join(os.path.dirname(_DATA), "openapi-v2-explain.json.xz")
+
+
+@functools.cache
+def definitions_v2() -> dict[str, dict]:
+    """The OpenAPI v2 document's definitions (``/openapi/v2``) for the same kinds, by name, for
+    ``explain --output=plaintext-openapiv2``."""
+    with open(_DATA_V2, "rb") as f:
+        return json.loads(lzma.decompress(f.read()))["definitions"]

@@ -37,19 +37,8 @@ OTHER = ["alpha", "config", "plugin", "version", "api-versions", "api-resources"
 
 GLOBAL_DESTS = {"state", "namespace", "verbosity", "request_timeout", "help"}
 
-# Examples where kubesim's differ from kubectl's (kubesim's own verbs, and what kubesim refuses)
+# Examples of kubesim's own verbs (and of kubectl's where kubesim's would differ)
 EXAMPLES = {
-    "explain": """  # Get the documentation of the resource and its fields
-  kubesim explain pods
-  
-  # Get all the fields in the resource
-  kubesim explain pods --recursive
-  
-  # Get the explanation for deployment in supported api versions
-  kubesim explain deployments --api-version=apps/v1
-  
-  # Get the documentation of a specific field of a resource
-  kubesim explain pods.spec.containers""",
     "explain-schedule": """  # Why did the pod land where it did: every plugin's verdict and score on every node
   kubesim explain-schedule web-1
   

@@ -1,7 +1,8 @@
 """kubectl explain RESOURCE[.FIELD...]: documentation of a resource and its fields.
 
 Upstream (kubectl v1.36, k8s.io/kubectl v0.36.3): pkg/cmd/explain/explain.go (flags, Validate's errors and
-Run); the printing is kubesim.kubectl.explain. The resource resolves through discovery (the
+Run); the printing is kubesim.kubectl.explain (and explain_v2 for
+``--output=plaintext-openapiv2``). The resource resolves through discovery (the
 kinds kubesim serves, as ``api-resources`` lists them); its documentation is the v1.35 API
 server's OpenAPI v3 (kubesim.api.openapi). Nothing in the state is read: explain opens none.
 """
@@ -71,8 +72,10 @@ def run(f, args, env) -> int:
     if args.api_version:
         group, version = _parse_group_version(args.api_version)
     if args.output == "plaintext-openapiv2":
-        raise UsageError("kubesim prints only the plaintext (OpenAPI v3) format; "
-                         "--output=plaintext-openapiv2 is not supported")
+        from kubesim.kubectl import explain_v2
+
+        env.stdout.write(explain_v2.render((group, version, info.kind), path, recursive))
+        return 0
     explain.render(group, version, info.plural, path, recursive, env.stdout.write)
     return 0
 
