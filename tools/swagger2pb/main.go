@@ -1,5 +1,8 @@
 // Converts an OpenAPI v2 (swagger) JSON document to the protobuf kube-apiserver serves at
-// /openapi/v2 (application/com.github.proto-openapi.spec.v2@v1.0+protobuf).
+// /openapi/v2 (application/com.github.proto-openapi.spec.v2.v1.0+protobuf), which kubectl's
+// explain --output=plaintext-openapiv2 reads. With the modules in the Go module cache:
+//
+//	GOFLAGS=-mod=mod GOSUMDB=off GOPROXY=off go run . swagger.json swagger.pb
 package main
 
 import (

@@ -38,6 +38,10 @@ def _split(arg: str, with_prefix: bool):
     from kubesim.api import kinds
     from kubesim.errors import RawError, UsageError
 
+    if arg.removesuffix(".") == "":
+        raise UsageError("a resource must be present, got: /, Resource=")
+    if "," in arg:  # the jsonpath lexer stops at it
+        raise UsageError("unrecognized character in action: U+002C ','")
     parts = _fields(arg)
     if parts is None:
         raise UsageError("invalid jsonpath syntax, first node must be field node")

@@ -62,6 +62,8 @@ CASES = {
     "empty_field_name": "pods.spec..containers",
     "unknown_output": "pods -o yaml",
     "recursive_false": "pods -R=false",
+    "comma_separated_resources": "pods,nodes",
+    "only_a_dot": ".",
     "v2_pods": "pods -o plaintext-openapiv2",
     "v2_pod_spec": "pods.spec --output=plaintext-openapiv2",
     "v2_primitive_field": "pods.spec.containers.image -o plaintext-openapiv2",
