@@ -45,6 +45,11 @@ def service_link(address: str, svc: dict) -> str:
 
 def run(f, args, env) -> int:
     from kubesim.api import kinds
+    from kubesim.errors import UsageError
+
+    if args.args[:1] == ["dump"]:
+        raise UsageError("kubesim does not support cluster-info dump yet; kubesim get nodes,events,pods,deployments,"
+                         "replicasets,daemonsets -A -o json and kubesim logs show what it would dump")
 
     ns = f.namespace_flag or "kube-system"
     services = kinds.REGISTRY.by_name.get("services")
