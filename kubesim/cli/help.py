@@ -134,6 +134,13 @@ def top_help(summaries: dict) -> str:
                                        f"{OPTIONS_FOOTER}\n")
 
 
+def unknown_topic(topic: str, summaries: dict) -> str:
+    """cobra's help command for a topic it does not know: the message, then the root's usage
+    (its help without the description), on stderr; exit 0."""
+    text = top_help(summaries)
+    return f"Unknown help topic [`{topic}`]\n\n\n" + text[text.index("Basic Commands"):]
+
+
 def _flag_line(action) -> tuple[str, str]:
     longs = [s for s in action.option_strings if s.startswith("--")]
     shorts = [s for s in action.option_strings if not s.startswith("--")]

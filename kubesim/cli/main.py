@@ -162,6 +162,11 @@ def main(argv: list[str] | None = None, env: Environment | None = None) -> int:
         name = argv[i]
         if name == "help":  # cobra's help command: ``kubesim help [VERB]``
             rest = [a for a in argv[i + 1:] if not a.startswith("-")]
+            if rest and rest[0] not in _available_verbs():
+                from kubesim.cli.help import unknown_topic
+
+                env.stderr.write(unknown_topic(rest[0], _available_verbs()))
+                return 0
             return main(rest[:1] + ["--help"], env)
         parser = verb_parser(name)
         if any(a in ("-h", "--help") for a in argv):

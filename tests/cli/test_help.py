@@ -148,3 +148,12 @@ def test_an_unknown_flag_reads_as_pflags(tmp_path, args):
     real = _kubectl(*args.split())
     r = Harness(tmp_path)(args)
     assert (r.err.replace("kubesim", "kubectl"), r.code) == (real.stderr, real.returncode)
+
+
+def test_help_for_an_unknown_topic_is_cobras(tmp_path):
+    real = _kubectl("help", "foo")
+    r = Harness(tmp_path)("help foo")
+    assert (r.out, r.code) == ("", real.returncode)
+    assert r.err.split("Basic Commands")[0] == real.stderr.split("Basic Commands")[0]
+    usage = real.stderr[real.stderr.index("\nUsage:\n"):]
+    assert r.err.endswith(usage.replace("kubectl", "kubesim"))
