@@ -75,7 +75,8 @@ def main(spec_dir: str) -> None:
         name = os.path.basename(path)[: -len("_openapi.json")].split("__")
         if len(name) < 2 or not re.fullmatch(r"v\d+", name[-1]):
             continue  # the group lists, and alpha/beta versions (not enabled by default)
-        doc = json.load(open(path))
+        with open(path) as f:
+            doc = json.load(f)
         key = "/".join(name)  # api/v1, apis/apps/v1
         resources = {}
         for p, item in doc["paths"].items():
@@ -122,7 +123,8 @@ def main(spec_dir: str) -> None:
 def v2(spec_dir: str, kinds: set) -> None:
     """The OpenAPI v2 definitions (``/openapi/v2``, upstream's ``api/openapi-spec/swagger.json``)
     reachable from the same kinds, for ``explain --output=plaintext-openapiv2``."""
-    doc = json.load(open(os.path.join(os.path.dirname(spec_dir.rstrip("/")), "swagger.json")))
+    with open(os.path.join(os.path.dirname(spec_dir.rstrip("/")), "swagger.json")) as f:
+        doc = json.load(f)
     definitions = {name: trim(schema) for name, schema in doc["definitions"].items()}
     roots = [name for name, schema in definitions.items()
              if any((g["group"], g["version"], g["kind"]) in kinds

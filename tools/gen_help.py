@@ -59,17 +59,17 @@ def options(text: str) -> dict:
 
 
 def main(kubectl: str) -> None:
-    data = {"version": subprocess.run([kubectl, "version", "--client"], capture_output=True, text=True).stdout,
+    data = {"version": subprocess.run([kubectl, "version", "--client"], capture_output=True, text=True, check=True).stdout,
             "verbs": {}}
     for verb in VERBS:
-        text = subprocess.run([kubectl, verb, "--help"], capture_output=True, text=True).stdout
+        text = subprocess.run([kubectl, verb, "--help"], capture_output=True, text=True, check=True).stdout
         data["verbs"][verb] = split(text)
-        for sub in re.findall(r"^  ([a-z][a-z-]*) ", data["verbs"][verb].get("commands", ""), re.M):
-            text = subprocess.run([kubectl, verb, sub, "--help"], capture_output=True, text=True).stdout
+        for sub in re.findall(r"^  ([a-z][a-z-]*) ", data["verbs"][verb].get("commands", ""), re.MULTILINE):
+            text = subprocess.run([kubectl, verb, sub, "--help"], capture_output=True, text=True, check=True).stdout
             data["verbs"][f"{verb} {sub}"] = split(text)
-    top = subprocess.run([kubectl, "--help"], capture_output=True, text=True).stdout
-    data["short"] = {k: v for k, v in re.findall(r"^  ([a-z][a-z-]*) +(.+)$", top, re.M) if k in VERBS}
-    global_text = subprocess.run([kubectl, "options"], capture_output=True, text=True).stdout
+    top = subprocess.run([kubectl, "--help"], capture_output=True, text=True, check=True).stdout
+    data["short"] = {k: v for k, v in re.findall(r"^  ([a-z][a-z-]*) +(.+)$", top, re.MULTILINE) if k in VERBS}
+    global_text = subprocess.run([kubectl, "options"], capture_output=True, text=True, check=True).stdout
     data["options"] = options(global_text.split("\n", 2)[2])
     raw = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
     with open(OUT, "wb") as f:

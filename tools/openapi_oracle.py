@@ -73,7 +73,7 @@ def serve(spec_dir: str = DEFAULT_SPEC, v2_protobuf: str | None = None) -> tuple
             routes["/openapi/v2"] = f.read()
 
     class Handler(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802
+        def do_GET(self):
             body = routes.get(self.path.split("?")[0])
             if body is None:
                 body = json.dumps({"kind": "Status", "apiVersion": "v1", "status": "Failure",
