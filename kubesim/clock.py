@@ -16,6 +16,15 @@ import random
 import time
 from datetime import UTC, datetime
 
+# The instants the API can hold: Go's Time.MarshalJSON (metav1.Time on the wire) refuses a year
+# outside [0, 9999]; Python's datetime starts at year 1, so kubesim's range starts there.
+MIN_TIME = -62135596800.0  # 0001-01-01T00:00:00Z
+MAX_TIME = 253402300799.0  # 9999-12-31T23:59:59Z
+
+
+class TimeRangeError(ValueError):
+    """A simulated instant the API could not store (``Time.MarshalJSON``'s year range)."""
+
 
 def parse_time(s: str) -> float:
     """RFC 3339 (``2026-11-22T10:00:00Z``, fractional seconds and offsets allowed) → epoch seconds."""
@@ -35,8 +44,11 @@ def parse_timestamp(s: str | None) -> float | None:
 
 
 def format_time(t: float) -> str:
-    """Epoch seconds → ``2026-11-22T10:00:00Z`` (metav1.Time's wire form)."""
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(t)))
+    """Epoch seconds → ``2026-11-22T10:00:00Z`` (metav1.Time's wire form; the year always has
+    four digits, as Go writes it, where C's strftime would drop the leading zeros)."""
+    g = time.gmtime(int(t))
+    return (f"{g.tm_year:04d}-{g.tm_mon:02d}-{g.tm_mday:02d}"
+            f"T{g.tm_hour:02d}:{g.tm_min:02d}:{g.tm_sec:02d}Z")
 
 
 def format_micro_time(t: float) -> str:
@@ -45,7 +57,7 @@ def format_micro_time(t: float) -> str:
     micro = round((t - sec) * 1_000_000)
     if micro >= 1_000_000:
         sec, micro = sec + 1, micro - 1_000_000
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)) + f".{micro:06d}Z"
+    return format_time(sec)[:-1] + f".{micro:06d}Z"
 
 
 class Clock:
@@ -59,14 +71,38 @@ class Clock:
     def from_env(cls, offset: float = 0.0, env: dict | None = None) -> Clock:
         env = os.environ if env is None else env
         pinned = env.get("KUBESIM_NOW")
-        return cls(offset, parse_time(pinned) if pinned else None)
+        if not pinned:
+            return cls(offset, None)
+        out_of_range = TimeRangeError(
+            f"KUBESIM_NOW={pinned!r} (with this state's advances) is outside 0001-01-01T00:00:00Z.."
+            "9999-12-31T23:59:59Z, the times the API can store (Time.MarshalJSON: year outside of "
+            "range [0,9999])")
+        try:
+            at = parse_time(pinned)
+        except (ValueError, OverflowError) as e:
+            if "range" in str(e):
+                raise out_of_range from None
+            raise TimeRangeError(f"KUBESIM_NOW={pinned!r} is not an RFC 3339 time "
+                                 "(e.g. 2026-11-22T10:00:00Z)") from None
+        if not MIN_TIME <= at + offset <= MAX_TIME:
+            raise out_of_range
+        return cls(offset, at)
 
     def now(self) -> float:
         base = self.pinned if self.pinned is not None else time.time()
         return base + self.offset
 
     def advance(self, seconds: float) -> None:
+        """Move simulated time forward; refused (nothing moves) where the new instant would be
+        past the last one the API can store."""
+        if self.now() + seconds > MAX_TIME:
+            raise TimeRangeError(self.range_message())
         self.offset += seconds
+
+    @staticmethod
+    def range_message() -> str:
+        return ("the clock cannot pass 9999-12-31T23:59:59Z, the last time the API can store "
+                "(Time.MarshalJSON: year outside of range [0,9999])")
 
     def stamp(self) -> str:
         return format_time(self.now())

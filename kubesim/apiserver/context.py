@@ -92,6 +92,12 @@ class Cluster:
         self.store.set_meta("clock.offset", self.clock.offset)
 
     # -- transaction ------------------------------------------------------------------------
+    @property
+    def command_counter(self) -> int:
+        """How many commands have written to this state before this one (it grows at every
+        commit that writes; the seeded random source is derived from it)."""
+        return self._rng_counter
+
     def commit(self) -> bool:
         if self.store.dirty:
             # the next command draws fresh (but, with KUBESIM_SEED, repeatable) random numbers

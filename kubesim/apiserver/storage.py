@@ -18,3 +18,18 @@ def open_storage(directory):
     from kubesim.store import Store
 
     return Store(directory).open()
+
+
+def make_state_dirs(root, *parts: str):
+    """Directories inside the state (a node's machine directory), never through a symbolic
+    link (kubesim.store.files.make_dirs)."""
+    from kubesim.store import files
+
+    return files.make_dirs(root, *parts)
+
+
+def write_state_file(directory, name: str, text: str):
+    """A whole file inside the state, never through a symbolic link (kubesim.store.files)."""
+    from kubesim.store import files
+
+    return files.write_file(directory, name, text)

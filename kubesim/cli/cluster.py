@@ -7,8 +7,10 @@ from kubesim.errors import UsageError
 
 
 def add_flags(p):
+    from kubesim.kubectl.cmd.util import go_int
+
     p.add_argument("action", choices=["init", "reset", "info"])
-    p.add_argument("--nodes", type=int, default=2, help="number of worker nodes (init)")
+    p.add_argument("--nodes", type=go_int(), default=2, help="number of worker nodes (init; at most 20,000)")
     p.add_argument("--cpu", default=None, help="CPU capacity per node, e.g. 4 (init)")
     p.add_argument("--memory", default=None, help="memory capacity per node, e.g. 8Gi (init)")
     p.add_argument("--zones", default=None, help="number of zones, or a comma-separated list (init)")
@@ -21,12 +23,35 @@ def run(f, args, env) -> int:
     return _info(f, args, env)
 
 
+MAX_NODES = 20000
+MAX_ZONES = 1000
+
+
+def _check_zones(zones: str) -> None:
+    """--zones N (1..MAX_ZONES) or names that are valid label values (they become the nodes'
+    topology.kubernetes.io/zone labels)."""
+    from kubesim.api.content import label_value_errors
+
+    if zones.isdigit():
+        if not 0 <= int(zones) <= MAX_ZONES:
+            raise UsageError(f"--zones must be between 0 and {MAX_ZONES}, or a comma-separated list of names")
+        return
+    for name in (z.strip() for z in zones.split(",")):
+        errs = label_value_errors(name) if name else []
+        if errs:
+            raise UsageError(f"invalid --zones name {name!r} for the topology.kubernetes.io/zone label: "
+                             + "; ".join(errs))
+
+
 def _init(f, args, env) -> int:
     """Replace the state's contents with a fresh cluster, in one transaction."""
     from kubesim.controlplane.session import init_cluster
 
-    if args.nodes < 0:
-        raise UsageError("--nodes must be 0 or more")
+    if not 0 <= args.nodes <= MAX_NODES:
+        raise UsageError(f"--nodes must be between 0 and {MAX_NODES:,} (kubesim's bound; upstream tests "
+                         "clusters of 5,000 nodes)")
+    if args.zones is not None:
+        _check_zones(args.zones)
     for flag, value in (("--cpu", args.cpu), ("--memory", args.memory)):
         if value is not None:
             from kubesim.api.quantity import parse_quantity

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -38,11 +39,20 @@ class Environment:
             return False
 
 
+_BAD_VALUE = re.compile(r"argument (\S+): (strconv\.\w+: parsing .*)", re.DOTALL)
+_PARSING = re.compile(r'parsing ("(?:[^"\\]|\\.)*"):')
+
+
 class Parser(argparse.ArgumentParser):
     """argparse with kubectl's error style: ``error: ...`` and exit code 1, no usage dump."""
 
     def error(self, message: str):  # type: ignore[override]
-        if message.startswith("unrecognized arguments: "):
+        bad = _BAD_VALUE.fullmatch(message)
+        if bad:  # a Go-parsed flag value (kubectl/cmd/util.go_int): pflag's wording
+            flag, detail = bad.group(1).replace("/", ", "), bad.group(2)
+            value = _PARSING.search(detail)
+            message = f'invalid argument {value.group(1) if value else ""} for "{flag}" flag: {detail}'
+        elif message.startswith("unrecognized arguments: "):
             extra = message[len("unrecognized arguments: "):].split()
             flag = next((a for a in extra if a.startswith("-")), None)
             if flag and not flag.startswith("--") and len(flag) > 1:
@@ -194,6 +204,42 @@ def main(argv: list[str] | None = None, env: Environment | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+    except Exception as e:  # noqa: BLE001 - the last line of defence: never a traceback
+        return _unexpected(e, argv, env)
+
+
+def _unexpected(e: Exception, argv: list[str], env: Environment) -> int:
+    """An exception no layer turned into kubectl's text. The command's transaction has been
+    rolled back by then (the session closes on the way out), so the state is as it was; the
+    user sees one line, and the stack only when asking for it (``--v=6`` or more), as kubectl
+    keeps its details for higher verbosity."""
+    from kubesim.clock import TimeRangeError
+
+    if isinstance(e, TimeRangeError):
+        env.stderr.write(f"error: {e}\n")
+        return 1
+    if _verbosity(argv) >= 6:
+        import traceback
+
+        env.stderr.write("".join(traceback.format_exception(e)))
+    env.stderr.write(f"error: internal error: {type(e).__name__}: {e}\n"
+                     "(a kubesim bug: nothing was changed; run the command again with --v=6 for the stack)\n")
+    return 1
+
+
+def _verbosity(argv: list[str]) -> int:
+    """The ``-v``/``--v`` level in ``argv``, read without the parser (which may be what failed)."""
+    level = 0
+    for i, a in enumerate(argv):
+        value = None
+        for flag in ("--v=", "-v="):
+            if a.startswith(flag):
+                value = a[len(flag):]
+        if a in ("--v", "-v") and i + 1 < len(argv):
+            value = argv[i + 1]
+        if value is not None and value.isdigit():
+            level = int(value)
+    return level
 
 
 def run() -> None:

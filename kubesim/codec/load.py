@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from kubesim.errors import ParseError, UsageError
+from kubesim.errors import ParseError, RawError, UsageError
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # larger than any sane manifest set; the API server's own limit is 3 MiB per request
 MAX_EXPANDED_NODES = 1_000_000     # YAML nodes after alias expansion, per document
@@ -86,6 +86,15 @@ def _read_file(path: Path) -> str:
 
 
 def _decode_bytes(source: str, raw: bytes) -> str:
+    # kubectl's FileVisitor reads through unicode.BOMOverride: a UTF-16 byte-order mark
+    # switches the decoding (cli-runtime pkg/resource/visitor.go); without one it is UTF-8
+    for bom, codec in ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if raw.startswith(bom):
+            try:
+                raw = raw[2:].decode(codec).encode("utf-8")
+            except UnicodeDecodeError:
+                raise ParseError(source, "error converting YAML to JSON: yaml: invalid leading UTF-8 octet") from None
+            break
     if b"\x00" in raw:
         raise ParseError(source, "error converting YAML to JSON: yaml: control characters are not allowed")
     try:
@@ -120,6 +129,10 @@ def parse_documents(source: str, text: str) -> list[Document]:
     return docs
 
 
+# encoding/json's scanner refuses a value nested deeper than this (scanner.go maxNestingDepth)
+GO_JSON_MAX_DEPTH = 10000
+
+
 def _load_json(source: str, text: str):
     import json
 
@@ -127,9 +140,43 @@ def _load_json(source: str, text: str):
         return json.loads(text)  # a field given twice keeps its last value, as encoding/json does
     except json.JSONDecodeError as e:
         raise ParseError(source, f"error converting YAML to JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        pass
+    # deeper than Python's default recursion limit: Go reads up to 10,000 levels, so kubesim
+    # does too (the rest of a command handles such an object with the raised limit)
+    depth, offset = _json_depth(text)
+    if depth > GO_JSON_MAX_DEPTH:
+        raise ParseError(source, f"json: offset {offset}: invalid character {text[offset - 1]!r} "
+                                 "exceeded max depth") from None
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 3 * depth + 1000))
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ParseError(source, f"error converting YAML to JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+
+
+def _json_depth(text: str) -> tuple[int, int]:
+    """The deepest nesting of ``text``'s arrays and objects (strings skipped), and the offset just
+    past the bracket that first went deeper than Go's limit (0 when none did)."""
+    import re
+
+    depth = deepest = past = 0
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', text):
+        c = m.group()
+        if c in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if depth == GO_JSON_MAX_DEPTH + 1 and not past:
+                    past = m.end()
+        elif c in "]}":
+            depth -= 1
+    return deepest, past
 
 
 _LOADER: list[type] = []
+_GO_YAML_BOOLS = {"y": True, "yes": True, "true": True, "on": True, "n": False, "no": False, "false": False,
+                  "off": False}
 
 
 def _loader_class():
@@ -138,6 +185,8 @@ def _loader_class():
     last of duplicate keys wins."""
     if _LOADER:
         return _LOADER[0]
+    import re
+
     import yaml
 
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -148,8 +197,10 @@ def _loader_class():
     def construct_mapping(loader, node, deep=False):
         for key_node, _ in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
-                # a list or map as a key has no JSON form (sigs.k8s.io/yaml: "unsupported map key")
-                raise yaml.constructor.ConstructorError(None, None, "found unhashable key", key_node.start_mark)
+                # go-yaml v2 decoding into interface{} refuses an unhashable key (decode.go
+                # mapping: failf("invalid map key: %#v", k)), without a line number
+                key = loader.construct_object(key_node, deep=True)
+                raise yaml.constructor.ConstructorError(None, None, "invalid map key: " + _yaml_sharp_v(key), None)
         loader.flatten_mapping(node)
         pairs = loader.construct_pairs(node, deep=deep)
         out = {}
@@ -165,10 +216,29 @@ def _loader_class():
     def construct_timestamp(loader, node):
         return loader.construct_scalar(node)
 
+    def construct_bool(loader, node):
+        # go-yaml v2 (resolve.go) reads y/Y/n/N as booleans besides YAML 1.1's yes/no/on/off
+        return _GO_YAML_BOOLS[loader.construct_scalar(node).lower()]
+
     JSONCompatibleLoader.add_constructor("tag:yaml.org,2002:map", construct_mapping)
     JSONCompatibleLoader.add_constructor("tag:yaml.org,2002:timestamp", construct_timestamp)
+    JSONCompatibleLoader.add_constructor("tag:yaml.org,2002:bool", construct_bool)
+    JSONCompatibleLoader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:y|Y|n|N)$"), list("yYnN"))
     _LOADER.append(JSONCompatibleLoader)
     return JSONCompatibleLoader
+
+
+def _yaml_sharp_v(value) -> str:
+    """Go's ``%#v`` of a value go-yaml v2 decoded into interface{} (maps are
+    ``map[interface {}]interface {}``, keys sorted as fmt sorts them)."""
+    from kubesim.api.gofmt import go_sharp_v
+
+    if isinstance(value, dict):
+        body = ", ".join(f"{go_sharp_v(k)}:{_yaml_sharp_v(v)}" for k, v in sorted(value.items()))
+        return "map[interface {}]interface {}{" + body + "}"
+    if isinstance(value, list):
+        return "[]interface {}{" + ", ".join(_yaml_sharp_v(v) for v in value) + "}"
+    return go_sharp_v(value)
 
 
 def _expanded_size(node, memo: dict, limit: int) -> int:
@@ -228,6 +298,8 @@ def decode_yaml(source: str, text: str) -> list:
         mark = e.problem_mark or e.context_mark
         line = f"line {mark.line + 1}: " if mark is not None else ""
         problem = e.problem or e.context or "invalid YAML"
+        if problem == "exceeded maximum nesting depth":  # libyaml's limit is 1,000 levels
+            problem = "exceeded max depth of 10000"  # go-yaml's words (its limit: 10,000)
         raise ParseError(source, f"yaml: {line}{problem}") from None
     except yaml.YAMLError as e:
         raise ParseError(source, f"yaml: {e}") from None
@@ -250,5 +322,23 @@ def load(paths: list[str], recursive: bool = False, stdin=None) -> list[Document
     """All documents from all ``-f`` sources, in order."""
     docs: list[Document] = []
     for source, text in read_sources(paths, recursive, stdin):
-        docs.extend(parse_documents(source, text))
+        for doc in parse_documents(source, text):
+            _check_metadata(doc)
+            docs.append(doc)
     return docs
+
+
+def _check_metadata(doc: Document) -> None:
+    """cli-runtime's metadataValidatingDecoder (pkg/resource/metadata_decoder.go): the builder
+    decodes each document's metadata into the typed ObjectMeta before using it, so a wrongly
+    typed field (``name: 5``, ``labels: [a]``) fails on the client as ``unable to decode``."""
+    md = doc.obj.get("metadata")
+    if md is None or not all(isinstance(doc.obj.get(f), str) for f in ("apiVersion", "kind")):
+        return  # (kubectl's validation, before the decode, refuses such a type: kubectl.resource)
+    from kubesim.api.gofmt import go_quote
+    from kubesim.codec.schema import is_strict_message, validate_structure
+
+    head = {"apiVersion": doc.obj.get("apiVersion", ""), "kind": doc.obj.get("kind", ""), "metadata": md}
+    bad = [m for m in validate_structure(head) if not is_strict_message(m)]
+    if bad:
+        raise RawError(f"error: unable to decode {go_quote(doc.source)}: {bad[0]}")

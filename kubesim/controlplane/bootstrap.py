@@ -37,11 +37,21 @@ def node_manifest(name: str, control_plane: bool = False, zone: str | None = Non
     return {"apiVersion": "v1", "kind": "Node", "metadata": md, "spec": spec}
 
 
+def _letters(i: int) -> str:
+    """0 -> a, 25 -> z, 26 -> aa, ... (as spreadsheet columns): valid label values at any count."""
+    out = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        out = chr(ord("a") + r) + out
+    return out
+
+
 def zone_names(zones: str | int | None) -> list[str]:
     if zones in (None, "", 0, "0"):
         return []
     if isinstance(zones, int) or str(zones).isdigit():
-        return [f"zone-{chr(ord('a') + i)}" for i in range(int(zones))]
+        return [f"zone-{_letters(i)}" for i in range(int(zones))]
     return [z.strip() for z in str(zones).split(",") if z.strip()]
 
 
@@ -49,9 +59,13 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
                zones: str | int | None = None, empty: bool = False) -> None:
     """Create the system namespaces and the nodes of a fresh cluster in an empty store."""
     from kubesim.apiserver.objects import prepare_for_create
+    from kubesim.apiserver.storage import make_state_dirs
     from kubesim.kubelet.node import DEFAULT_SHAPE
 
     store = cluster.store
+    # the new cluster's node directories replace the old ones at commit; the command counter
+    # (it grows with every commit) tells this transaction's tree from any other's
+    store.stage_nodes(f"c{cluster.command_counter}")
     shape = dict(DEFAULT_SHAPE)
     if cpu:
         shape["cpu"] = str(cpu)
@@ -72,7 +86,7 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
         for m in manifests:
             prepare_for_create(m, rng=cluster.rng)
             store.create(m, now)
-            (store.directory / "nodes" / m["metadata"]["name"] / "manifests").mkdir(parents=True, exist_ok=True)
+            make_state_dirs(store.nodes_dir, m["metadata"]["name"], "manifests")
         _kubeadm_control_plane(cluster)
     store.set_meta("cluster.initialized", True)
     store.set_meta(STARTED_META, cluster.now())  # when the components' tickers started
@@ -96,13 +110,16 @@ def _kubeadm_control_plane(cluster: Cluster) -> None:
     static pod manifests of kube-apiserver, etcd, kube-controller-manager and kube-scheduler in
     its staticPodPath (the kubelet turns them into mirror pods in kube-system)."""
     from kubesim.api.nodes import internal_ip
-    from kubesim.controlplane.components import register_nodes, static_pod_path
-    from kubesim.kubelet.staticpods import write_control_plane
+    from kubesim.apiserver.storage import make_state_dirs, write_state_file
+    from kubesim.controlplane.components import register_nodes
+    from kubesim.kubelet.staticpods import control_plane_files
 
     register_nodes(cluster)
     cp = cluster.store.get("Node", "", CONTROL_PLANE_NODE)
     if cp is not None:
-        write_control_plane(static_pod_path(cluster, CONTROL_PLANE_NODE), internal_ip(cp))
+        directory = make_state_dirs(cluster.store.nodes_dir, CONTROL_PLANE_NODE, "manifests")
+        for fname, text in control_plane_files(internal_ip(cp)).items():
+            write_state_file(directory, fname, text)
         cluster.__dict__.pop("_static_pod_dirs", None)  # the directories read at settle are stale
 
 

@@ -19,6 +19,12 @@ def static_pod_path(cluster: Cluster, node_name: str) -> str:
     return os.path.join(base, node_name, "manifests")
 
 
+def static_pod_dir(cluster: Cluster, node_name: str) -> str:
+    """Where ``static_pod_path``'s files are this command: a new cluster's staged tree until
+    its commit (kubesim.store.files), else the same directory."""
+    return str(cluster.store.nodes_dir / node_name / "manifests")
+
+
 def _changed(cluster: Cluster, kind: str) -> list[dict]:
     """Objects of ``kind`` this command has written (nodes and pods only change through writes,
     so the steps below need not rescan the whole cluster)."""
@@ -44,10 +50,10 @@ def static_pod_directories(cluster: Cluster, every: bool = False) -> bool:
     ``/etc/kubernetes/manifests`` (the kubelet package installs it; the kubelet only reads it):
     created with the Node (``every``: for all nodes), so a manifest can be written there at once.
     Writes no object."""
-    import os
+    from kubesim.apiserver.storage import make_state_dirs
 
     for node in cluster.store.list("Node") if every else _created_nodes(cluster):
-        os.makedirs(static_pod_path(cluster, node["metadata"]["name"]), exist_ok=True)
+        make_state_dirs(cluster.store.nodes_dir, node["metadata"]["name"], "manifests")
     return False
 
 
@@ -217,7 +223,8 @@ def static_pods(cluster: Cluster) -> bool:
 
     return steps.static_pods(cluster, lambda name: static_pod_path(cluster, name),
                              lambda pod: objects.create_mirror_pod(cluster, pod),
-                             with_files=getattr(cluster, "_static_pod_dirs", None))
+                             with_files=getattr(cluster, "_static_pod_dirs", None),
+                             read_path=lambda name: static_pod_dir(cluster, name))
 
 
 def node_lifecycle(cluster: Cluster) -> bool:

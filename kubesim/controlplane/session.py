@@ -61,18 +61,13 @@ def session(opts: Options, settle_first: bool = True, commit: bool = True):
 def init_cluster(opts: Options, reset: bool = False, nodes: int = 2, cpu: str | None = None,
                  memory: str | None = None, zones: str | None = None, empty: bool = False) -> str:
     """Replace the state's contents with a fresh cluster, in one transaction; the state's path."""
-    import shutil
-    from pathlib import Path
-
     from kubesim.controlplane.bootstrap import initialize
     from kubesim.controlplane.settle import settle
 
     cluster = _open(opts)
     store = cluster.store
     try:
-        store.wipe()
-        # static pod directories belong to the old nodes
-        shutil.rmtree(Path(store.directory) / "nodes", ignore_errors=True)
+        store.wipe()  # (initialize stages a new node tree: the old one goes at commit)
         if reset:
             initialize(cluster)
         else:

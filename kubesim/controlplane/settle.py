@@ -24,7 +24,7 @@ def default_steps() -> list[Step]:
     return components.STEPS
 
 
-def static_pod_signature(state_dir, with_files: set[str] | None = None) -> str:
+def static_pod_signature(nodes_dir, with_files: set[str] | None = None) -> str:
     """A cheap fingerprint of every node's static pod directory (names, sizes, mtimes), so a
     read-only command notices a manifest the user wrote there, as a kubelet would. The names
     of the nodes whose directory holds anything are added to ``with_files`` when given."""
@@ -32,7 +32,7 @@ def static_pod_signature(state_dir, with_files: set[str] | None = None) -> str:
     import os
 
     h = hashlib.sha1()
-    root = os.path.join(state_dir, "nodes")
+    root = str(nodes_dir)
     try:
         nodes = sorted(os.listdir(root))
     except OSError:
@@ -60,7 +60,7 @@ def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = Fals
         # commands, writes to these directories)
         cluster._static_pods_checked = True
         with_files: set[str] = set()
-        signature = static_pod_signature(store.directory, with_files)
+        signature = static_pod_signature(store.nodes_dir, with_files)
         # the kubelets need list only these directories this command (components.static_pods;
         # kubesim's own writes there, bootstrap's, drop the hint)
         cluster._static_pod_dirs = with_files

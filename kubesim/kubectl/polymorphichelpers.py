@@ -49,10 +49,38 @@ def scale(client, info: KindInfo, live: dict, replicas: int, current_replicas: i
     rv = live["metadata"].get("resourceVersion", "")
     if resource_version and rv != resource_version:
         raise client_error(f"Expected resource version to be {resource_version}, was {rv}")
+    if not -(1 << 31) <= replicas < (1 << 31):
+        raise _scale_overflow(live, replicas)
     new = copy.deepcopy(live)
     new.setdefault("spec", {})["replicas"] = replicas
     record(new, change_cause)
     return client.update(info, new)
+
+
+def _scale_overflow(live: dict, replicas: int):
+    """What the API server answers kubectl's merge patch of the scale subresource when the
+    replicas do not fit ScaleSpec's int32: the patched Scale does not decode (the registry's
+    patch error: ``patch: Invalid value: <the patched object as JSON>: json: cannot unmarshal
+    ...``). kubesim keeps no managedFields, so the quoted Scale lacks them."""
+    import json
+
+    from kubesim.api.gofmt import go_quote
+    from kubesim.errors import RequestInvalid
+    from kubesim.printers.apps import label_selector_string
+
+    meta = live["metadata"]
+    scale_meta = {k: meta[k] for k in ("name", "namespace", "uid", "resourceVersion", "creationTimestamp")
+                  if meta.get(k)}
+    obj = {"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": scale_meta,
+           "spec": {"replicas": replicas},
+           "status": {"replicas": int((live.get("status") or {}).get("replicas") or 0),
+                      "selector": label_selector_string((live.get("spec") or {}).get("selector"))}}
+    if not obj["status"]["replicas"]:
+        del obj["status"]["replicas"]  # omitempty
+    text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    cause = (f"patch: Invalid value: {go_quote(text)}: json: cannot unmarshal number {replicas} into Go "
+             "struct field ScaleSpec.spec.replicas of type int32")
+    return RequestInvalid([cause])
 
 
 class NotFoundResource(StatusError):

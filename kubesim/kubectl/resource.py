@@ -78,6 +78,21 @@ def _nameless(info: KindInfo, md: dict, verb: str, where: str, applying: bool) -
     return None
 
 
+def _object_kind_errors(obj: dict) -> list[str]:
+    """kubectl's validation getObjectKind (pkg/validation/validation.go): apiVersion and kind
+    must be set and be strings, apiVersion a group/version."""
+    errs = []
+    for field in ("apiVersion", "kind"):
+        value = obj.get(field)
+        if value is None or value == "":
+            errs.append(f"{field} not set")
+        elif not isinstance(value, str):
+            errs.append(f"{field} isn't string type")
+        elif field == "apiVersion" and value.count("/") > 1:
+            errs.append(f"unexpected GroupVersion string: {value}")  # schema.ParseGroupVersion
+    return errs
+
+
 def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
             explicit_namespace: bool = False, collect: bool = False, applying: bool = False):
     """Client-side checks for every document: kind known, schema-valid, namespace consistent.
@@ -94,9 +109,9 @@ def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
     for position, doc in enumerate(docs):
         obj = doc.obj
         where = _where(doc, counts[doc.source] > 1)
-        missing = [f for f in ("apiVersion", "kind") if not obj.get(f)]
-        if missing:
-            detail = f"{missing[0]} not set" if len(missing) == 1 else "[" + ", ".join(f"{m} not set" for m in missing) + "]"
+        problems = _object_kind_errors(obj)
+        if problems:
+            detail = problems[0] if len(problems) == 1 else "[" + ", ".join(problems) + "]"
             errors.append((position, _client_error(doc, counts[doc.source] > 1, detail)))
             continue
         info = kinds.for_object(obj)

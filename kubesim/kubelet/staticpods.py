@@ -99,12 +99,18 @@ def fnv128a(data: bytes) -> str:
     return f"{h:032x}"
 
 
+KUBEADM_MANIFESTS = "/etc/kubernetes/manifests"
+
+
 def config_hash(pod: dict, node_name: str, source: str) -> str:
     """The static pod's UID and config hash. Upstream hashes the decoded Go object with
     DeepHashObject; kubesim hashes its canonical JSON, then ``host:<node>file:<path>`` the same
-    way, so the same file on the same node always gives the same hash and any edit changes it."""
+    way, so the same file on the same node always gives the same hash and any edit changes it.
+    The path is the file's as a kubeadm node has it (``/etc/kubernetes/manifests/<file>``), not
+    where the state happens to be, so a copied or moved state keeps its static pods."""
+    path = f"{KUBEADM_MANIFESTS}/{os.path.basename(source)}"
     body = json.dumps(pod, sort_keys=True, separators=(",", ":"), default=str)
-    return fnv128a(body.encode() + f"host:{node_name}".encode() + f"file:{source}".encode())
+    return fnv128a(body.encode() + f"host:{node_name}".encode() + f"file:{path}".encode())
 
 
 # --------------------------------------------------------------------------------------------
@@ -247,6 +253,13 @@ def static_pod_from_manifest(obj, source: str, node_name: str) -> dict:
     pod = copy.deepcopy(obj)
     pod.setdefault("apiVersion", "v1")
     pod.setdefault("kind", "Pod")
+    # the universal decoder into the typed Pod: a bad quantity or a JSON type mismatch fails the
+    # decode (unknown fields are dropped, as it is not strict)
+    from kubesim.codec.schema import is_strict_message, validate_structure
+
+    fatal = [m for m in validate_structure(pod) if not is_strict_message(m)]
+    if fatal:
+        raise StaticPodError(f"{source}: couldn't parse as pod({fatal[0]}), please check config file")
     md = pod.setdefault("metadata", {})
     if not md.get("name"):
         raise StaticPodError("invalid pod: name is needed for the pod")
@@ -269,6 +282,16 @@ def static_pod_from_manifest(obj, source: str, node_name: str) -> dict:
     # helper.AddOrUpdateTolerationInPod: an identical toleration is not added twice
     if not any({k: v for k, v in t.items() if v not in (None, "")} == wanted for t in tolerations if isinstance(t, dict)):
         tolerations.append(dict(wanted))
+    # tryDecodeSinglePod validates the defaulted pod as the API server would a create; a pod
+    # that fails is reported and never run (nor mirrored)
+    from kubesim.api.core.validation import validate_pod_create
+
+    try:
+        errs = validate_pod_create(pod)
+    except (ValueError, TypeError, AttributeError) as e:  # a value the decoder would have refused
+        raise StaticPodError(f"{source}: couldn't parse as pod({e}), please check config file") from None
+    if errs:
+        raise StaticPodError("invalid pod: [" + ", ".join(str(e) for e in errs) + "]")
     resource = api_object_reference(pod)
     if resource:
         raise StaticPodError(f"static pods may not reference {resource}")
@@ -306,10 +329,12 @@ def decode_manifest(text: str):
     return docs[0] if docs else None
 
 
-def read_manifest_dir(directory: str, node_name: str, parse=None) -> ManifestDir:
+def read_manifest_dir(directory: str, node_name: str, parse=None, source_dir: str | None = None) -> ManifestDir:
     """Every regular file not starting with ``.`` in ``directory``, in name order, as the
     kubelet's file source reads them. ``parse(text) -> obj`` defaults to :func:`decode_manifest`
-    (the first document). A missing directory is an empty set."""
+    (the first document). A missing directory is an empty set. ``source_dir`` names the files
+    (in hashes, errors and logs) when they are read from elsewhere (a new cluster's staged
+    tree, kubesim.store.files)."""
     out = ManifestDir()
     if not os.path.isdir(directory):
         return out
@@ -317,16 +342,17 @@ def read_manifest_dir(directory: str, node_name: str, parse=None) -> ManifestDir
     for name in sorted(os.listdir(directory)):
         if name.startswith("."):
             continue
-        path = os.path.join(directory, name)
-        if not os.path.isfile(path):
+        path = os.path.join(source_dir or directory, name)
+        real = os.path.join(directory, name)
+        if not os.path.isfile(real):
             continue
         try:
-            size = os.path.getsize(path)
+            size = os.path.getsize(real)
             if size > MAX_FILE_BYTES:  # codec's limit, checked before the file is read
                 out.errors.append((path, (f"{path}: couldn't parse as pod(the file is {size} bytes, larger than "
                                           f"kubesim's limit of {MAX_FILE_BYTES} bytes), please check config file")))
                 continue
-            with open(path, encoding="utf-8") as f:
+            with open(real, encoding="utf-8") as f:
                 text = f.read()
         except (OSError, UnicodeDecodeError) as e:
             out.errors.append((path, f"{path}: couldn't parse as pod({e}), please check config file"))
@@ -603,13 +629,20 @@ def render_manifest(pod: dict) -> str:
     return to_yaml(pod)
 
 
+def control_plane_files(advertise_address: str, node_name: str = "controlplane", **kw) -> dict[str, str]:
+    """kubeadm's manifests as the files it writes: file name -> text."""
+    return {fname: render_manifest(pod)
+            for fname, pod in control_plane_manifests(advertise_address, node_name, **kw).items()}
+
+
 def write_control_plane(directory: str, advertise_address: str, node_name: str = "controlplane", **kw) -> list[str]:
-    """Write kubeadm's manifests into ``directory`` (created); returns the paths written."""
+    """Write kubeadm's manifests into ``directory`` (created); returns the paths written. (The
+    control plane writes a state's through kubesim.store.files; this is for tests' trees.)"""
     os.makedirs(directory, exist_ok=True)
     paths = []
-    for fname, pod in control_plane_manifests(advertise_address, node_name, **kw).items():
+    for fname, text in control_plane_files(advertise_address, node_name, **kw).items():
         path = os.path.join(directory, fname)
         with open(path, "w", encoding="utf-8") as f:
-            f.write(render_manifest(pod))
+            f.write(text)
         paths.append(path)
     return paths

@@ -173,12 +173,14 @@ def _parse_cached(text: str):
     return _PARSE_CACHE[key]
 
 
-def static_pods(ctx, static_pod_path, create_mirror_pod, with_files: set[str] | None = None) -> bool:
+def static_pods(ctx, static_pod_path, create_mirror_pod, with_files: set[str] | None = None,
+                read_path=None) -> bool:
     """Each running kubelet reads its static pod directory and keeps the mirror pods in step;
     ``static_pod_path(node_name) -> str``; ``create_mirror_pod(pod)`` is the API server's create
     of a mirror pod (the kubelet's request: the engine wires it). ``with_files``, when given,
     names the nodes whose directory holds anything (read once this command): the others are not
-    listed again."""
+    listed again. ``read_path(node_name)``, when given, is where the files are read from (a new
+    cluster's staged tree); they are still named after ``static_pod_path``."""
     store = ctx.store
     now = ctx.now()
     changed = False
@@ -203,20 +205,28 @@ def static_pods(ctx, static_pod_path, create_mirror_pod, with_files: set[str] | 
         if kubelet_stopped(node):
             continue
         directory = static_pod_path(name)
+        read_dir = read_path(name) if read_path is not None else directory
         if with_files is not None and name not in with_files:
             has_files = False
         else:
             try:
-                has_files = bool(os.listdir(directory))
+                has_files = bool(os.listdir(read_dir))
             except OSError:
                 has_files = False
         if not has_files and not by_node.get(name) and name not in error_nodes:
             continue  # nothing there and nothing mirrored: the common case on big clusters
-        manifests = SP.read_manifest_dir(directory, name, parse=_parse_cached) if has_files \
+        manifests = SP.read_manifest_dir(read_dir, name, parse=_parse_cached, source_dir=directory) if has_files \
             else SP.ManifestDir()
         err_key = MANIFEST_ERRORS_META.format(node=name)
-        if (store.meta(err_key) or []) != [list(e) for e in manifests.errors]:
+        known = store.meta(err_key) or []
+        if known != [list(e) for e in manifests.errors]:
             store.set_meta(err_key, [list(e) for e in manifests.errors] or None)
+            log = getattr(ctx, "log", None)
+            for where, msg, kv in manifests.log_lines():
+                if log is not None and [kv["path"], kv["err"]] not in known:
+                    # file.go's ErrorS, once per new error: the kubelet's log line is what a
+                    # user on a real node reads (journalctl -u kubelet); nothing is stored
+                    log(0, where, msg, kv, severity="E")
         if manifests.errors:
             error_nodes.add(name)
         else:

@@ -9,9 +9,14 @@ outside a PreFilterResult's node subset fails with "node(s) didn't satisfy plugi
 (schedule_one.go); the scores are those prioritizeNodes computed (the raw score, after
 NormalizeScore, after the weight).
 
+An infeasible node's ``rejectedBy`` names the plugin whose status kube-scheduler kept for it:
+the first filter plugin that failed (framework runtime ``RunFilterPlugins`` stops there), or the
+plugin whose PreFilter rejected the pod; its other verdicts are what-ifs kube-scheduler never
+computed.
+
 ``-o json`` shape: ``{"kind": "ScheduleExplanation", "apiVersion": "kubesim.io/v1alpha1", "pod",
 "profile", "outcome", "node", "message", "nodes": {name: {"filter": {plugin: "passed" |
-"skipped" | reason}, "feasible", "score": {plugin: {"raw", "normalized", "weight", "final"}},
+"skipped" | reason}, "feasible", "rejectedBy", "score": {plugin: {"raw", "normalized", "weight", "final"}},
 "total"}}, "preemption"}``; ``preemption`` (after a failed attempt with PostFilter plugins)
 holds DefaultPreemption's analysis, the joined ``message`` and ``postFilter``: each PostFilter
 plugin's ``{"code", "message"}`` in the order they ran.
@@ -63,6 +68,7 @@ def filter_verdicts(fwk: Framework, state: CycleState, pod: PodInfo, all_nodes: 
             results = fwk.run_all_filter_plugins(state, pod, ni)
         filt: dict[str, str] = {}
         first: Status | None = None
+        first_name = None
         for name, st in results:
             if restricted and ni.name not in allowed and name in with_nodes:
                 filt[name] = absent_msg
@@ -75,18 +81,24 @@ def filter_verdicts(fwk: Framework, state: CycleState, pod: PodInfo, all_nodes: 
                 filt[name] = st.message()  # type: ignore[union-attr]
                 if first is None:
                     first = st  # type: ignore[assignment]
+                    first_name = first_name or name
         if restricted and ni.name not in allowed:
+            # upstream runs no filter here: the PreFilter result's status is the node's
+            first_name = next((name for name, _ in results if name in with_nodes), None)
             for name in sorted(with_nodes):
                 filt.setdefault(name, absent_msg)
+                first_name = first_name or name
             feasible = False
         else:
             feasible = first is None
-        verdicts[ni.name] = {"filter": filt, "feasible": feasible, "_first": first}
+        verdicts[ni.name] = {"filter": filt, "feasible": feasible, "_first": first,
+                             "_rejected_by": None if feasible else first_name}
     return verdicts
 
 
 def pre_filter_rejection_verdicts(fwk: Framework, state: CycleState, pod: PodInfo,
-                                  nodes: list[NodeInfo], record: dict) -> dict[str, dict]:
+                                  nodes: list[NodeInfo], record: dict,
+                                  rejected_by: str | None = None) -> dict[str, dict]:
     """The verdicts when a PreFilter rejected the pod: that plugin's status on every node, a
     plugin whose PreFilter returned Skip "skipped", every other filter run on each node."""
     verdicts: dict[str, dict] = {}
@@ -102,7 +114,8 @@ def pre_filter_rejection_verdicts(fwk: Framework, state: CycleState, pod: PodInf
             else:
                 v = pl.filter(state, pod, ni)
                 filt[pl.name] = "passed" if v is None or v.is_success() else v.message()
-        verdicts[ni.name] = {"filter": filt, "feasible": False, "_first": None}
+        verdicts[ni.name] = {"filter": filt, "feasible": False, "_first": None,
+                             "_rejected_by": rejected_by}
     return verdicts
 
 
@@ -116,6 +129,8 @@ def explain_nodes(fwk: Framework, verdicts: dict[str, dict] | None, table: Score
     index = {n: i for i, n in enumerate(table.node_names)} if table is not None else {}
     for name, v in verdicts.items():
         entry: dict = {"filter": v["filter"], "feasible": v["feasible"]}
+        if v.get("_rejected_by"):
+            entry["rejectedBy"] = v["_rejected_by"]
         if table is not None and name in index:
             i = index[name]
             score: dict[str, dict] = {}

@@ -366,7 +366,8 @@ class ScheduleOne:
                 explain_state = fwk.run_remaining_pre_filter_plugins(state, pod, all_nodes,
                                                                      record)
                 algo.verdicts = pre_filter_rejection_verdicts(
-                    fwk, explain_state, pod, self.snapshot.node_info_list, record)
+                    fwk, explain_state, pod, self.snapshot.node_info_list, record,
+                    rejected_by=s.plugin or None)
             return algo
 
         # Nominated node first (set by a previous preemption).

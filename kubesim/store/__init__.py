@@ -75,6 +75,7 @@ class Store:
         self.wiped = False  # wipe() ran in this transaction (resourceVersions start again)
         self._committed: dict[Key, dict | None] = {}
         self._writes: list[Key] = []  # every put and delete of this transaction, in order
+        self._staged: Path | None = None  # a new cluster's node tree, until commit
         self.created_fresh = False
         # kind -> callables told of every write of that kind, as it is made: (key, the object
         # written, or None and the last body for a delete). What the API server's watch needs.
@@ -89,6 +90,9 @@ class Store:
             raise StateError(f"cannot create state directory {d}: {e.strerror or e}") from None
         if not d.is_dir():
             raise StateError(f"state path {d} is not a directory")
+        from kubesim.store import files
+
+        files.refuse_links(d)
         db = d / DB_NAME
         self.created_fresh = not db.exists()
         if not os.access(d, os.W_OK) or (db.exists() and not os.access(db, os.W_OK)):
@@ -104,10 +108,38 @@ class Store:
             for stmt in SCHEMA.split(";"):
                 if stmt.strip():
                     conn.execute(stmt)
+            row = None
+            leftovers = files.leftovers(d)
+            if leftovers:
+                row = conn.execute("SELECT value FROM meta WHERE key=?", (files.GENERATION_META,)).fetchone()
         except sqlite3.DatabaseError as e:
             raise StateError(f"cannot open state {db}: {e}") from None
         self._conn = conn
+        try:  # under the write lock: what a killed command left of the node files
+            if leftovers:
+                files.recover(d, json.loads(row[0]) if row else None)
+        except OSError as e:
+            self._safe_rollback()
+            self._close()
+            raise StateError(f"cannot recover the node directories of state {d}: {e.strerror or e}") from None
         return self
+
+    # -- the node directories beside the database (kubesim.store.files) -------------------
+    @property
+    def nodes_dir(self) -> Path:
+        """Where this transaction reads and writes node directories: the staged tree of a new
+        cluster until it commits, else ``<state>/nodes``."""
+        return self._staged if self._staged is not None else self.directory / "nodes"
+
+    def stage_nodes(self, generation: str) -> Path:
+        """Start an empty node tree for a new cluster; it replaces ``nodes/`` at commit.
+        ``generation`` must differ from every committed transaction's (the caller's command
+        counter)."""
+        from kubesim.store import files
+
+        self._staged = files.stage(self.directory, generation)
+        self.set_meta(files.GENERATION_META, generation)
+        return self._staged
 
     def commit(self) -> bool:
         """Write the changed objects and metadata; True when anything was written."""
@@ -136,14 +168,31 @@ class Store:
             conn.execute("COMMIT")
         except sqlite3.DatabaseError as e:
             self._safe_rollback()
+            self._discard_staged()
             raise StateError(f"cannot write state {self.directory}: {e}") from None
         finally:
             self._close()
+        if self._staged is not None:
+            from kubesim.store import files
+
+            self._staged = None
+            try:
+                files.finish(self.directory)
+            except OSError:
+                pass  # the next command's open finishes it (the mark matches the commit)
         return wrote
 
     def rollback(self) -> None:
         self._safe_rollback()
         self._close()
+        self._discard_staged()
+
+    def _discard_staged(self) -> None:
+        if self._staged is not None:
+            from kubesim.store import files
+
+            self._staged = None
+            files.discard(self.directory)
 
     def _safe_rollback(self) -> None:
         if self._conn is not None:

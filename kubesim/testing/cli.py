@@ -59,6 +59,8 @@ def snapshot(state_dir) -> list:
         return []
     conn = sqlite3.connect(str(db))
     try:
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'objects'").fetchone():
+            return []  # the file exists, nothing was ever committed to it
         rows = conn.execute("SELECT kind, namespace, name, rv, body FROM objects ORDER BY 1, 2, 3").fetchall()
         rows += conn.execute("SELECT 'meta', key, '', 0, value FROM meta ORDER BY 2").fetchall()
     finally:

@@ -6,6 +6,7 @@ kubectl binary is installed."""
 
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -465,3 +466,23 @@ def test_edit_of_a_missing_object(web, editor):
     editor("pass")
     fails_cleanly(web, "edit deployment nope", 'Error from server (NotFound): deployments.apps "nope" not found\n')
     assert editor.shown() == []
+
+
+def test_an_editor_that_cannot_start_leaves_no_temp_file(web, tmp_path):
+    web.vars["TMPDIR"] = str(tmp_path)
+    web.vars["EDITOR"] = "/nonexistent/editor"
+    before = snapshot(web.state_dir)
+    r = web("edit deployment web")
+    assert (r.code, r.err) == (1, 'error: unable to launch the editor "/nonexistent/editor"\n')
+    assert list(tmp_path.glob("kubesim-edit-*")) == []
+    assert snapshot(web.state_dir) == before
+
+
+def test_an_editor_that_deletes_the_file_is_os_readfiles_error(web, editor, tmp_path):
+    # editor.go LaunchTempFile reads the file back after the editor exits
+    editor("p.unlink(); sys.exit(0)")
+    before = snapshot(web.state_dir)
+    r = web("edit deployment web")
+    assert r.code == 1 and r.out == ""
+    assert re.fullmatch(r"error: open .*/kubesim-edit-\w+\.yaml: no such file or directory\n", r.err), r.err
+    assert snapshot(web.state_dir) == before

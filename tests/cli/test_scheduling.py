@@ -128,8 +128,8 @@ def test_explain_schedule_reads_standard_input(kubesim):
 def test_explain_schedule_table_names_plugins_their_legacy_names_and_the_winner(kubesim, tmp_path):
     apply(kubesim, tmp_path, pod("web", cpu="500m"))
     out = kubesim.ok("explain-schedule web")
-    for text in ("NodeResourcesFit", "(PodFitsResources)", "(LeastRequestedPriority)", "TaintToleration",
-                 "Winner:", "← chosen", "skipped"):
+    for text in ("NodeResourcesFit", "(PodFitsResources)", "LeastRequestedPriority", "TaintToleration",
+                 "Chosen: ", "← chosen", "Skipped"):
         assert text in out, text
 
 

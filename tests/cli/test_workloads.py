@@ -139,6 +139,11 @@ def test_scale_sets_replicas_and_the_controllers_follow(workloads, command, line
     ("scale deployment web --replicas=-1",
      "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0"),
     ("scale deployment web", 'error: required flag(s) "replicas" not set'),
+    ("scale deployment web --replicas=abc", 'error: invalid argument "abc" for "--replicas" flag: '
+     'strconv.ParseInt: parsing "abc": invalid syntax\nSee \'kubesim scale --help\' for usage.'),
+    ("scale deployment web --replicas=99999999999999999999", 'error: invalid argument "99999999999999999999" for '
+     '"--replicas" flag: strconv.ParseInt: parsing "99999999999999999999": value out of range\n'
+     "See 'kubesim scale --help' for usage."),
     ("scale deployment web --replicas=2 --current-replicas=-2",
      "error: The --current-replicas must specify an integer of -1 or greater"),
     ("scale deployment web --replicas=2 --current-replicas=5", "error: Expected replicas to be 5, was 3"),
@@ -149,10 +154,25 @@ def test_scale_sets_replicas_and_the_controllers_follow(workloads, command, line
                            "Example resource specifications include:\n   '-f rsrc.yaml'\n"
                            "   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'"),
 ], ids=["a missing object", "one of two names missing changes neither", "negative replicas",
-        "no --replicas", "a --current-replicas below -1", "a --current-replicas precondition that fails",
+        "no --replicas", "not an integer", "past int64", "a --current-replicas below -1", "a --current-replicas precondition that fails",
         "a kind without a scale subresource", "a type without a name", "no resource at all"])
 def test_scale_refuses_bad_input_and_changes_nothing(workloads, command, stderr):
     fails_cleanly(workloads, command, stderr + "\n")
+
+
+def test_scale_past_int32_is_the_api_servers_decoding_error(workloads):
+    # kubectl's int flag takes it; the patched Scale does not decode into ScaleSpec's int32
+    before = snapshot(workloads.state_dir)
+    r = workloads("scale deployment web --replicas=2147483648")
+    assert r.code == 1 and r.out == ""
+    assert r.err.startswith('The request is invalid: patch: Invalid value: "{\\"apiVersion\\":\\"autoscaling/v1\\",'
+                            '\\"kind\\":\\"Scale\\",\\"metadata\\":{\\"name\\":\\"web\\",')
+    assert r.err.endswith('\\"spec\\":{\\"replicas\\":2147483648},\\"status\\":{\\"replicas\\":3,'
+                          '\\"selector\\":\\"app=web\\"}}": json: cannot unmarshal number 2147483648 into Go '
+                          "struct field ScaleSpec.spec.replicas of type int32\n")
+    assert snapshot(workloads.state_dir) == before
+    assert workloads.ok("scale deployment web --replicas=2147483647 --dry-run=server") == \
+        "deployment.apps/web scaled (server dry run)\n"
 
 
 def test_scale_with_record_writes_the_change_cause(web):

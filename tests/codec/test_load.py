@@ -7,7 +7,7 @@ import tracemalloc
 import pytest
 
 from kubesim.codec.load import MAX_FILE_BYTES, decode_yaml, load, parse_documents
-from kubesim.errors import ParseError, UsageError
+from kubesim.errors import KubesimError, ParseError, UsageError
 
 POD = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\nspec:\n  containers:\n  - name: c\n    image: nginx\n"
 
@@ -45,7 +45,19 @@ BOMB = "\n".join(
 
 @pytest.mark.parametrize("text, message", [
     pytest.param("a: b: c\n", "line 1: mapping values are not allowed in this context", id="malformed YAML names the line"),
-    pytest.param("? [a]\n: b\n", "line 1: found unhashable key", id="a list as a mapping key is refused"),
+    # go-yaml v2 decode.go: failf("invalid map key: %#v", k), texts checked against kubectl 1.36
+    pytest.param("? [a, b]\n: c\n", 'yaml: invalid map key: []interface {}{"a", "b"}',
+                 id="a list as a mapping key is refused"),
+    pytest.param("a:\n  ? {a: b}\n  : c\n", 'yaml: invalid map key: map[interface {}]interface {}{"a":"b"}',
+                 id="a map as a mapping key is refused"),
+    pytest.param("? [1, {x: [2.5, true, null]}]\n: c\n",
+                 "yaml: invalid map key: []interface {}{1, map[interface {}]interface {}{\"x\":[]interface {}{2.5, "
+                 "true, interface {}(nil)}}}", id="a key's values print as Go's %#v"),
+    pytest.param("a: " + "[" * 1001 + "]" * 1001 + "\n", "yaml: line 1: exceeded max depth of 10000",
+                 id="deep YAML nesting is refused with go-yaml's words"),
+    pytest.param('{"x":' + "[" * 10000 + "]" * 10000 + "}",
+                 "error parsing f.yaml: json: offset 10005: invalid character '[' exceeded max depth",
+                 id="JSON deeper than encoding/json's 10,000 levels"),
     pytest.param(BOMB, "excessive aliasing", id="an alias bomb is refused"),
     pytest.param("a: &a [*a]\n", "excessive aliasing", id="an anchor containing itself is refused"),
     pytest.param("- 1\n- 2\n", "non-object document", id="a document that is not an object is refused"),
@@ -135,3 +147,45 @@ def test_a_directory_with_no_manifests_gives_no_documents(tmp_path):
 def test_standard_input_is_read_for_dash():
     docs = load(["-"], stdin=io.StringIO(POD.format(name="s")))
     assert [(d.source, d.obj["metadata"]["name"]) for d in docs] == [("STDIN", "s")]
+
+
+def test_json_as_deep_as_go_reads_it_decodes():
+    # Python's json stops near 1,000 levels; encoding/json reads 10,000 (kubectl then sends it)
+    text = '{"kind": "ConfigMap", "x": ' + "[" * 9998 + "]" * 9998 + "}"
+    [d] = parse_documents("f.json", text)
+    depth, x = 0, d.obj["x"]
+    while x:
+        depth, x = depth + 1, x[0]
+    assert depth == 9997
+
+
+@pytest.mark.parametrize("bom, codec", [(b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"), (b"\xef\xbb\xbf", "utf-8")])
+def test_a_byte_order_mark_selects_the_encoding(tmp_path, bom, codec):
+    # cli-runtime FileVisitor reads through unicode.BOMOverride (checked with kubectl 1.36)
+    p = tmp_path / "cm.yaml"
+    p.write_bytes(bom + "kind: ConfigMap\nmetadata:\n  name: caf\u00e9\n".encode(codec))
+    [d] = load([str(p)])
+    assert d.obj["metadata"]["name"] == "caf\u00e9"
+
+
+@pytest.mark.parametrize("scalar, value", [("y", True), ("Y", True), ("n", False), ("N", False), ("yes", True),
+                                           ("off", False), ('"y"', "y"), ("yy", "yy")])
+def test_go_yaml_v2_booleans(scalar, value):
+    # go-yaml v2 resolve.go reads y/Y/n/N as booleans too (kubectl 1.36 refuses `name: y`)
+    [d] = parse_documents("f.yaml", f"kind: ConfigMap\ndata:\n  a: {scalar}\n")
+    assert d.obj["data"]["a"] is value if isinstance(value, bool) else d.obj["data"]["a"] == value
+
+
+@pytest.mark.parametrize("metadata, message", [
+    ("  name: 5\n", "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string"),
+    ("  name: y\n", "json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.name of type string"),
+    ("  name: a\n  labels: [a]\n",
+     "json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string"),
+])
+def test_metadata_must_decode_into_objectmeta_on_the_client(tmp_path, metadata, message):
+    # cli-runtime metadataValidatingDecoder; texts checked against kubectl 1.36
+    p = tmp_path / "cm.yaml"
+    p.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n" + metadata)
+    with pytest.raises(KubesimError) as e:
+        load([str(p)])
+    assert str(e.value) == f'error: unable to decode "{p}": {message}'

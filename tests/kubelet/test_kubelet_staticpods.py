@@ -59,7 +59,11 @@ REFUSALS = [
      "static pods may not reference configmaps"),
     ("a configmap volume", {"volumes": [{"name": "v", "configMap": {"name": "cfg"}}]}, "static pods may not reference configmaps"),
     ("a projected service account token", {"volumes": [{"name": "t", "projected": {"sources": [
-        {"serviceAccountToken": {"path": "token"}}]}}]}, "static pods may not reference serviceaccounts (via projected volumes)"),
+        {"serviceAccountToken": {"path": "token"}}]}}]},
+     # ValidatePodCreate runs before HasAPIObjectReference (config/common.go), and it already
+     # forbids a token projection without a service account
+     "invalid pod: [spec.volumes[0].projected.sources[0].serviceAccountToken: Forbidden: must not be specified "
+     "when serviceAccountName is not set]"),
     ("a persistent volume claim", {"volumes": [{"name": "d", "persistentVolumeClaim": {"claimName": "data"}}]},
      "static pods may not reference persistentvolumeclaims"),
     ("image pull secrets", {"imagePullSecrets": [{"name": "regcred"}]}, "static pods may not reference secrets"),
@@ -111,7 +115,7 @@ BOMB = "\n".join(['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
                  ["b-node01"], None, id="of duplicate keys the last wins, as the kubelet's YAMLToJSON decodes them"),
     pytest.param(POD_YAML.format(name="a") + "---\n" + POD_YAML.format(name="b"), ["a-node01"], None,
                  id="only the first document is a pod"),
-    pytest.param("? [a]\n: b\n", [], "couldn't parse as pod(yaml: line 1: found unhashable key)",
+    pytest.param("? [a]\n: b\n", [], 'couldn\'t parse as pod(yaml: invalid map key: []interface {}{"a"})',
                  id="a list as a key is refused"),
 ])
 def test_manifests_are_decoded_through_codec(tmp_path, text, names, error):
@@ -119,6 +123,42 @@ def test_manifests_are_decoded_through_codec(tmp_path, text, names, error):
     got = SP.read_manifest_dir(str(tmp_path), "node01")
     assert [p["metadata"]["name"] for p in got.pods] == names
     assert [e for _, e in got.errors] == ([f"{tmp_path / 'pod.yaml'}: {error}, please check config file"] if error else [])
+
+
+QTY = ('    resources:\n      requests:\n        cpu: "1.5.5"\n')
+RFC1123 = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and "
+           "must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+           "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")
+
+
+@pytest.mark.parametrize("text, error", [
+    pytest.param(POD_YAML.format(name="Bad_Name"),
+                 'invalid pod: [metadata.name: Invalid value: "Bad_Name-node01": ' + RFC1123 + "]",
+                 id="an invalid name fails ValidatePodCreate after the node suffix"),
+    pytest.param(POD_YAML.format(name="q") + QTY,
+                 "{path}: couldn't parse as pod(quantities must match the regular expression "
+                 "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'), please check config file",
+                 id="a bad quantity fails the decode"),
+    pytest.param("apiVersion: v1\nkind: Pod\nmetadata:\n  name: t\nspec:\n  containers: x\n",
+                 "{path}: couldn't parse as pod(json: cannot unmarshal string into Go struct field "
+                 "PodSpec.spec.containers of type []v1.Container), please check config file",
+                 id="a type mismatch fails the decode"),
+    pytest.param(POD_YAML.format(name="c").replace("- name: c", "- name: C_1"),
+                 'invalid pod: [spec.containers[0].name: Invalid value: "C_1": a lowercase RFC 1123 label must '
+                 "consist of lower case alphanumeric characters or '-', and must start and end with an "
+                 "alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
+                 "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')]",
+                 id="an invalid container name"),
+    pytest.param(POD_YAML.format(name="u").replace("spec:\n", "spec:\n  foo: 1\n"), None,
+                 id="an unknown field is dropped, as the kubelet's decoder is not strict"),
+])
+def test_the_kubelet_validates_a_static_pod_as_the_api_server_would(tmp_path, text, error):
+    # config/common.go tryDecodeSinglePod: decode, default, ValidatePodCreate; "invalid pod: %v"
+    (tmp_path / "pod.yaml").write_text(text)
+    got = SP.read_manifest_dir(str(tmp_path), "node01")
+    path = str(tmp_path / "pod.yaml")
+    assert [e for _, e in got.errors] == ([error.format(path=path)] if error else [])
+    assert len(got.pods) == (0 if error else 1)
 
 
 def test_a_missing_directory_has_no_static_pods(tmp_path):

@@ -50,7 +50,7 @@ def test_a_pod_is_scheduled_and_explained():
                              "NodeVolumeLimits": "skipped", "VolumeBinding": "skipped",
                              "VolumeZone": "skipped", "PodTopologySpread": "skipped",
                              "InterPodAffinity": "skipped", "DynamicResources": "skipped"},
-                  "feasible": False}
+                  "feasible": False, "rejectedBy": "TaintToleration"}
     n1 = e["nodes"]["node01"]
     # NodeResourcesFit (LeastAllocated): cpu (4000-1500)*100/4000 = 62, memory
     # (8Gi-1.5Gi)*100/8Gi = 81 -> 71; BalancedAllocation: |0.375-0.1875|/2 -> 90;
@@ -139,6 +139,27 @@ def test_failed_scheduling_messages(pod, existing, message):
     assert r.message == message
     assert r.events == [{"type": "Warning", "reason": "FailedScheduling", "action": "Scheduling", "message": message}]
     assert r.explanation["message"] == message
+
+
+@pytest.mark.parametrize("pod,rejected_by", [
+    pytest.param(make_pod("p").req(cpu="64").obj(),
+                 {"controlplane": "TaintToleration", "node01": "NodeResourcesFit",
+                  "node02": "NodeResourcesFit"},
+                 id="the first failing filter in the profile's order is the one kube-scheduler keeps"),
+    pytest.param(make_pod("p").required_terms({"matchFields": [
+        {"key": "metadata.name", "operator": "In", "values": ["node01"]},
+        {"key": "metadata.name", "operator": "In", "values": ["node02"]}]}).obj(),
+                 {"controlplane": "NodeAffinity", "node01": "NodeAffinity", "node02": "NodeAffinity"},
+                 id="a PreFilter rejection is every node's, even where an earlier filter fails too"),
+    pytest.param(make_pod("p").required_terms({"matchFields": [
+        {"key": "metadata.name", "operator": "In", "values": ["node01"]}]}).obj(),
+                 {"controlplane": "NodeAffinity", "node02": "NodeAffinity"},
+                 id="a node outside PreFilter's node set fails before any filter runs"),
+])
+def test_an_infeasible_node_names_the_plugin_that_rejected_it(pod, rejected_by):
+    nodes = scheduler().explain(pod, 0.0)["nodes"]
+    assert {n: d["rejectedBy"] for n, d in nodes.items() if "rejectedBy" in d} == rejected_by
+    assert all(d["feasible"] != ("rejectedBy" in d) for d in nodes.values())
 
 
 def test_preemption_that_helps_prints_no_tail_and_nominates_a_candidate():

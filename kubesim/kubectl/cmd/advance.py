@@ -11,7 +11,7 @@ def add_flags(p):
 
 
 def run(f, args, env) -> int:
-    from kubesim.clock import format_time, parse_duration
+    from kubesim.clock import MAX_TIME, Clock, format_time, parse_duration
 
     try:
         seconds = parse_duration(args.duration)
@@ -20,6 +20,9 @@ def run(f, args, env) -> int:
     if seconds < 0:
         raise UsageError("the clock only moves forward: duration must not be negative")
     with f.connect() as client:
+        if client.now() + seconds > MAX_TIME:  # refused before anything moves
+            raise UsageError(f"{Clock.range_message()}: it is {format_time(client.now())}, "
+                             f"{args.duration} later is not")
         client.advance(seconds)
         now = client.now()
     env.stdout.write(f"clock advanced {args.duration} to {format_time(now)}\n")

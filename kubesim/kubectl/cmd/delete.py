@@ -16,6 +16,7 @@ remove the object (a finalizer no one removes, a node whose kubelet is stopped).
 from __future__ import annotations
 
 from kubesim.errors import Aggregate, KubesimError, NotFound, UsageError, client_error
+from kubesim.kubectl.cmd.util import go_int
 from kubesim.kubectl.resource import NO_RESOURCES, parse_targets, select
 
 
@@ -27,7 +28,7 @@ def add_flags(p):
     p.add_argument("--all", action="store_true", help="Delete all resources, in the namespace of the specified "
                                                       "resource types.")
     p.add_argument("-A", "--all-namespaces", action="store_true")
-    p.add_argument("--grace-period", type=int, default=-1,
+    p.add_argument("--grace-period", type=go_int(), default=-1,
                    help="Period of time in seconds given to the resource to terminate gracefully. Ignored if "
                         "negative. Set to 1 for immediate shutdown. Can only be set to 0 when --force is true "
                         "(force deletion).")

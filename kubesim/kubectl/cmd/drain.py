@@ -11,7 +11,7 @@ from __future__ import annotations
 from kubesim.errors import UsageError, client_error
 from kubesim.kubectl import drain as helper
 from kubesim.kubectl import resource
-from kubesim.kubectl.cmd.util import add_dry_run, dry_run_strategy, dry_suffix
+from kubesim.kubectl.cmd.util import add_dry_run, dry_run_strategy, dry_suffix, go_int
 
 
 def add_flags(p):
@@ -23,7 +23,7 @@ def add_flags(p):
     p.add_argument("--delete-emptydir-data", action="store_true",
                    help="Continue even if there are pods using emptyDir (local data that will be deleted when the "
                         "node is drained).")
-    p.add_argument("--grace-period", type=int, default=-1,
+    p.add_argument("--grace-period", type=go_int(), default=-1,
                    help="Period of time in seconds given to each pod to terminate gracefully. If negative, the "
                         "default value specified in the pod will be used.")
     p.add_argument("--timeout", default="0s",
@@ -33,10 +33,10 @@ def add_flags(p):
     p.add_argument("--disable-eviction", action="store_true",
                    help="Force drain to use delete, even if eviction is supported. This will bypass checking "
                         "PodDisruptionBudgets, use with caution.")
-    p.add_argument("--skip-wait-for-delete-timeout", type=int, default=0,
+    p.add_argument("--skip-wait-for-delete-timeout", type=go_int(), default=0,
                    help="If pod DeletionTimestamp older than N seconds, skip waiting for the pod.  Seconds must be "
                         "greater than 0 to skip.")
-    p.add_argument("--chunk-size", type=int, default=500)
+    p.add_argument("--chunk-size", type=go_int(), default=500)
     add_dry_run(p)
 
 

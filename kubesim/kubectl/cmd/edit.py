@@ -180,9 +180,19 @@ def run(f, args, env) -> int:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(buffer)
         previous = edited
-        _launch(env, path)
-        with open(path, encoding="utf-8") as fh:
-            edited = fh.read()
+        try:
+            _launch(env, path)
+        except KubesimError:
+            if not contains_error:  # nothing of the user's in it yet: leave no temp file behind
+                os.remove(path)
+            raise
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                edited = fh.read()
+        except FileNotFoundError:  # the editor removed it: LaunchTempFile's os.ReadFile error
+            raise UsageError(f"open {path}: no such file or directory") from None
+        except OSError as e:
+            raise UsageError(f"read {path}: {e.strerror.lower() if e.strerror else e}") from None
         if contains_error and strip_comments(previous) == strip_comments(edited):
             return _preserved(env, path, "error: Edit cancelled, no valid changes were saved.")
         if strip_comments(original_text) == strip_comments(edited):

@@ -21,6 +21,7 @@ from kubesim.kubectl.cmd.util import (
     check_output,
     dry_run_strategy,
     dry_suffix,
+    go_int,
     print_result,
     record_warning,
     result_line,
@@ -34,7 +35,7 @@ def add_flags(p):
                    help="If true, immediately remove resources from API and bypass graceful deletion. Note that "
                         "immediate deletion of some resources may result in inconsistency or data loss and requires "
                         "confirmation.")
-    p.add_argument("--grace-period", type=int, default=-1,
+    p.add_argument("--grace-period", type=go_int(), default=-1,
                    help="Period of time in seconds given to the resource to terminate gracefully. Ignored if "
                         "negative. Set to 1 for immediate shutdown. Can only be set to 0 when --force is true "
                         "(force deletion).")

@@ -24,6 +24,7 @@ from kubesim.kubectl.cmd.util import (
     dry_run_strategy,
     dry_suffix,
     duration_flag,
+    go_int,
     objects_text,
     result_line,
 )
@@ -44,8 +45,8 @@ def add_flags(p):
     p.add_argument("-f", "--filename", action="append")
     p.add_argument("-R", "--recursive", action="store_true")
     p.add_argument("-l", "--selector", default=None)
-    p.add_argument("--revision", type=int, default=None, help="history/status: the revision to show or pin to")
-    p.add_argument("--to-revision", type=int, default=None, help="undo: the revision to roll back to (0 = the last)")
+    p.add_argument("--revision", type=go_int(), default=None, help="history/status: the revision to show or pin to")
+    p.add_argument("--to-revision", type=go_int(), default=None, help="undo: the revision to roll back to (0 = the last)")
     p.add_argument("-w", "--watch", nargs="?", const="true", default=None, metavar="true|false",
                    help="status: watch the status of the rollout until it's done (default true; on the simulated "
                         "clock, in no wall time)")

@@ -16,6 +16,7 @@ from kubesim.kubectl.cmd.util import (
     dry_run_strategy,
     dry_suffix,
     duration_flag,
+    go_int,
     print_result,
     record_warning,
     result_line,
@@ -25,8 +26,8 @@ from kubesim.kubectl.resource import resolve
 
 def add_flags(p):
     p.add_argument("args", nargs="*", metavar="(-f FILENAME | TYPE NAME)")
-    p.add_argument("--replicas", type=int, default=None, help="The new desired number of replicas. Required.")
-    p.add_argument("--current-replicas", type=int, default=-1,
+    p.add_argument("--replicas", type=go_int(), default=None, help="The new desired number of replicas. Required.")
+    p.add_argument("--current-replicas", type=go_int(), default=-1,
                    help="Precondition for current size (-1 for no condition)")
     p.add_argument("--resource-version", default="", help="Precondition for resource version")
     p.add_argument("-f", "--filename", action="append")

@@ -76,6 +76,24 @@ def request_timeout(value: str | None) -> float:
                          "followed by a corresponding time unit (e.g. 1s | 2m | 3h)") from None
 
 
+def go_int(bits: int = 64):
+    """An argparse ``type`` for a pflag integer flag (IntVar/Int64Var: ``strconv.ParseInt(s, 0,
+    64)``; Int32Var: 32 bits): Go's syntax (``0x10``, ``1_000``) and range, its error text, which
+    the CLI's parser words as pflag does (``invalid argument "x" for "--flag" flag: ...``)."""
+    import argparse
+
+    def convert(value: str) -> int:
+        from kubesim.kubectl.generate.flags import parse_go_int
+
+        try:
+            return parse_go_int(value, bits)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+
+    convert.__name__ = f"int{bits}"
+    return convert
+
+
 def bool_flag_value(value, flag: str, command: str | None = None) -> bool:
     """A pflag bool flag's value (None: not given): strconv.ParseBool, else pflag's error naming
     the flag as its help does (``"-w, --watch"``), with cobra's hint to ``command``'s help."""

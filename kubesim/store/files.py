@@ -1,0 +1,163 @@
+"""The files a state keeps beside its database: each node's machine directory (``nodes/<node>/``,
+whose ``manifests/`` is the kubelet's staticPodPath), kept in step with the database and never
+written through a symbolic link.
+
+A new cluster (``cluster init``/``reset``, or a state's first use) builds its node directories in
+``nodes.new/`` while its transaction runs, with a generation mark that the transaction also
+stores. Only after the commit is ``nodes.new`` renamed to ``nodes`` (the old tree goes). A
+process killed before the commit leaves the old database and the old ``nodes/`` (the staged tree
+is removed by the next command); killed between the commit and the rename, the next command
+finds the staged tree's mark equal to the committed generation and finishes the rename. Either
+way the database and the files are of one cluster.
+
+Writes inside the state go through :func:`make_dirs` and :func:`write_file`, which refuse a path
+whose state-owned components are symbolic links (``lstat``; files are opened with
+``O_NOFOLLOW`` and created new, then renamed into place), so a state directory that ships a link
+(``nodes/controlplane/manifests/etcd.yaml -> ~/.bashrc``) cannot make kubesim write elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import stat
+from pathlib import Path
+
+from kubesim.errors import StateError
+
+NODES = "nodes"
+STAGING = "nodes.new"
+RETIRED = "nodes.old"
+MARK = ".kubesim-generation"
+GENERATION_META = "nodes.generation"
+DB_FILES = ("kubesim.db", "kubesim.db-wal", "kubesim.db-shm")
+
+
+def refuse_links(directory: Path) -> None:
+    """The database files must be the state's own: SQLite would follow a link."""
+    for name in DB_FILES:
+        p = directory / name
+        if p.is_symlink():
+            raise StateError(f"refusing to use state {directory}: {name} is a symbolic link "
+                             f"(to {os.readlink(p)}); kubesim never writes through one")
+
+
+def _remove(path: Path) -> None:
+    """Remove a file, a link (not what it points to) or a directory tree; gone already is fine."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(mode):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+
+
+def _mark(path: Path) -> str | None:
+    try:
+        if (path / MARK).is_symlink():
+            return None
+        return (path / MARK).read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+
+
+def leftovers(directory: Path) -> bool:
+    """Whether a staged or retired tree is there (what :func:`recover` deals with)."""
+    return os.path.lexists(directory / STAGING) or os.path.lexists(directory / RETIRED)
+
+
+def recover(directory: Path, committed_generation: str | None) -> None:
+    """Finish or undo what a killed command left (see the module docstring)."""
+    staged = directory / STAGING
+    if os.path.lexists(staged):
+        if (not staged.is_symlink() and staged.is_dir() and committed_generation is not None
+                and _mark(staged) == committed_generation):
+            _swap(directory)
+        else:
+            _remove(staged)
+    if os.path.lexists(directory / RETIRED):
+        _remove(directory / RETIRED)
+
+
+def stage(directory: Path, generation: str) -> Path:
+    """A fresh, empty ``nodes.new`` marked with ``generation`` (unique to the transaction that
+    will commit it)."""
+    staged = directory / STAGING
+    _remove(staged)
+    try:
+        os.mkdir(staged)
+    except OSError as e:
+        raise StateError(f"cannot create {staged}: {e.strerror or e}") from None
+    write_file(staged, MARK, generation + "\n")
+    return staged
+
+
+def _swap(directory: Path) -> None:
+    """``nodes.new`` becomes ``nodes``; the previous tree (or a link in its place) goes."""
+    current, staged, retired = directory / NODES, directory / STAGING, directory / RETIRED
+    _remove(retired)
+    if os.path.lexists(current):
+        os.rename(current, retired)  # renames a link itself, never what it points to
+    os.rename(staged, current)
+    _remove(retired)
+
+
+def discard(directory: Path) -> None:
+    """A rolled-back transaction's staged tree."""
+    _remove(directory / STAGING)
+
+
+def finish(directory: Path) -> None:
+    """After the commit of a transaction that staged a tree."""
+    _swap(directory)
+
+
+def _check_no_link(path: Path, root: Path) -> None:
+    if path.is_symlink():
+        raise StateError(f"refusing to write through a symbolic link in the state: {path} -> "
+                         f"{os.readlink(path)} (remove the link, or run `kubesim cluster reset`)")
+    if os.path.lexists(path) and not path.is_dir():
+        raise StateError(f"cannot create directory {path} in the state: a file is in the way")
+
+
+def make_dirs(root: Path, *parts: str) -> Path:
+    """``root/parts...`` as directories, created as needed; no component (``root`` included)
+    may be a symbolic link. Returns the path."""
+    _check_no_link(root, root)
+    path = root
+    for part in parts:
+        path = path / part
+        _check_no_link(path, root)
+        if not os.path.lexists(path):
+            try:
+                os.mkdir(path)
+            except FileExistsError:
+                _check_no_link(path, root)
+            except OSError as e:
+                raise StateError(f"cannot create directory {path}: {e.strerror or e}") from None
+    return path
+
+
+def write_file(directory: Path, name: str, text: str) -> Path:
+    """Write ``directory/name`` whole: a new temporary file (``O_EXCL | O_NOFOLLOW``) renamed
+    over it, so a reader never sees half a file and a link there is replaced, not followed.
+    ``directory`` must not be a link (callers make it with :func:`make_dirs`)."""
+    _check_no_link(directory, directory)
+    target = directory / name
+    tmp = directory / f".{name}.{secrets.token_hex(4)}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(tmp, flags, 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except OSError as e:
+        _remove(tmp)
+        raise StateError(f"cannot write {target}: {e.strerror or e}") from None
+    return target
