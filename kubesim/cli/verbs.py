@@ -32,6 +32,7 @@ VERBS: dict[str, Verb] = {
     "cordon": Verb("Mark node as unschedulable", _K + "cordon", "cordon_cmd"),
     "uncordon": Verb("Mark node as schedulable", _K + "cordon", "uncordon_cmd"),
     "explain": Verb("Get documentation for a resource", _K + "explain"),
+    "options": Verb("Print the list of flags inherited by all commands", "cli.help", "run_options"),
     "api-resources": Verb("Print the supported API resources", _K + "api_resources"),
     "explain-schedule": Verb("Every scheduler plugin's verdict and score for a pod, on every node",
                              _K + "explain_schedule"),
@@ -53,7 +54,6 @@ VERBS: dict[str, Verb] = {
     "patch": Verb("Update fields of a resource", _K + "patch"),
     "replace": Verb("Replace a resource by file name or stdin", _K + "replace"),
     "edit": Verb("Edit a resource on the server (through $EDITOR)", _K + "edit"),
-    "options": Verb("Print the list of flags inherited by all commands", "cli.help", "run_options"),
     "wait": Verb("Wait for a specific condition on one or many resources (on the simulated clock)", _K + "wait"),
 }
 
