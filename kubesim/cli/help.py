@@ -35,8 +35,6 @@ KUBESIM_GROUP = ("kubesim Commands:", ["explain-schedule", "advance", "cluster",
 # added after the groups, in this order (cmd.go); shown under "Other Commands:", sorted
 OTHER = ["alpha", "config", "plugin", "version", "api-versions", "api-resources", "options", "kuberc"]
 
-GLOBAL_DESTS = {"state", "namespace", "verbosity", "request_timeout", "help"}
-
 # Examples of kubesim's own verbs (and of kubectl's where kubesim's would differ)
 EXAMPLES = {
     "explain-schedule": """  # Why did the pod land where it did: every plugin's verdict and score on every node
@@ -82,7 +80,7 @@ def command_order(verbs) -> list[str]:
     """kubesim's commands in the order kubectl adds its own (cobra's suggestion order), kubesim's
     own after them, then whatever else in the verb table's order."""
     known = [v for _, vs in GROUPS for v in vs] + OTHER + KUBESIM_GROUP[1]
-    return [v for v in known if v in verbs] + [v for v in verbs if v not in known]
+    return [v for v in known if v in verbs] + [v for v in verbs if v not in known and not v.startswith("_")]
 
 
 def levenshtein(a: str, b: str) -> int:
@@ -114,7 +112,7 @@ def top_help(summaries: dict) -> str:
     """``kubesim --help``: kubectl's groups, kubesim's own, the rest as Other Commands; each
     command with kubectl's one-line summary where kubectl has the command."""
     short = _kubectl()["short"]
-    verbs = {v: short.get(v, text) for v, text in summaries.items()}
+    verbs = {v: short.get(v, text) for v, text in summaries.items() if not v.startswith("_")}  # _: hidden
     shown = list(verbs)
     pad = max([11, *map(len, shown)])
     grouped = {v for _, vs in GROUPS for v in vs} | set(KUBESIM_GROUP[1])
@@ -167,9 +165,11 @@ def options_section(parser, kubectl_options: dict, only_kubectls: bool = False) 
     line and help for a flag kubectl has, kubesim's otherwise (or, ``only_kubectls``, not at all)."""
     import argparse
 
+    shared = {id(a) for g in parser._action_groups if g.title == "global options" for a in g._group_actions}
     entries = []
     for action in parser._actions:
-        if not action.option_strings or action.dest in GLOBAL_DESTS or action.help == argparse.SUPPRESS:
+        if not action.option_strings or id(action) in shared or action.dest == "help" \
+                or action.help == argparse.SUPPRESS:
             continue
         name, line = _flag_line(action)
         if name in kubectl_options:
