@@ -55,7 +55,9 @@ class Parser(argparse.ArgumentParser):
         elif message.startswith("unrecognized arguments: "):
             extra = message[len("unrecognized arguments: "):].split()
             flag = next((a for a in extra if a.startswith("-")), None)
-            if flag:
+            if flag and not flag.startswith("--") and len(flag) > 1:
+                message = f"unknown shorthand flag: '{flag[1]}' in {flag}"  # pflag's words
+            elif flag:
                 message = f"unknown flag: {flag.split('=')[0]}"
             else:
                 message = f"unexpected arguments: {' '.join(extra)}"
@@ -131,7 +133,9 @@ def verb_parser(name: str) -> Parser:
 
     verb = VERBS.get(name)
     if verb is None:
-        raise UsageError(f'unknown command "{name}" for "kubesim"\nRun \'kubesim --help\' for usage.')
+        from kubesim.cli.help import unknown_command
+
+        raise UsageError(unknown_command(name, VERBS))
     p = Parser(prog=f"kubesim {name}", description=verb.help)
     _globals(p, suppress=False)
     getattr(module_of(verb), verb.flags)(p)
@@ -168,12 +172,29 @@ def main(argv: list[str] | None = None, env: Environment | None = None) -> int:
         if i is None:
             top = top_parser()
             if any(a in ("-h", "--help") for a in argv) or not argv:
-                top.print_help(env.stdout)
+                from kubesim.cli.help import top_help
+
+                env.stdout.write(top_help(_available_verbs()))
                 return 0
             top.parse_args(argv)
             raise UsageError("a command is required\nRun 'kubesim --help' for usage.")
         name = argv[i]
+        if name == "help":  # cobra's help command: ``kubesim help [VERB]``
+            rest = [a for a in argv[i + 1:] if not a.startswith("-")]
+            if rest and rest[0] not in _available_verbs():
+                from kubesim.cli.help import unknown_topic
+
+                env.stderr.write(unknown_topic(rest[0], _available_verbs()))
+                return 0
+            return main(rest[:1] + ["--help"], env)
         parser = verb_parser(name)
+        if any(a in ("-h", "--help") for a in argv):
+            from kubesim.cli.help import verb_help
+            from kubesim.cli.verbs import VERBS
+
+            words = [a for a in argv[i + 1:] if not a.startswith("-")]
+            env.stdout.write(verb_help(name, parser, VERBS[name].help, words))
+            return 0
         args = parser.parse_intermixed_args(_explicit_defaults(parser, argv[:i] + argv[i + 1:]))
         args.verb = name
         args.after_dashdash = after

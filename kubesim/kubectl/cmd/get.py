@@ -276,9 +276,6 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
                             show_namespace=all_ns and info.namespaced, show_labels=args.show_labels,
                             label_columns=_label_columns(args.label_columns), show_kind=bool(multi_kind))
         text = format_cells(rows)
-        if env.is_tty and not args.no_headers and text:
-            first, _, rest = text.partition("\n")
-            text = f"\x1b[1m{first}\x1b[0m\n{rest}"
         blocks.append(text)
     return {"stdout": "\n".join(blocks), "stderr": stderr}
 

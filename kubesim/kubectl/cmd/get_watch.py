@@ -133,9 +133,6 @@ class _TablePrinter(_Printer):
             rows = ([["EVENT"] + rows[0]] if header else []) + \
                 [[_EVENT_CELLS.get(t, t)] + row for (t, _), row in zip(events, body)]
         text = format_cells(rows, self.widths)
-        if header and self.env.is_tty and text:
-            first, _, rest = text.partition("\n")
-            text = f"\x1b[1m{first}\x1b[0m\n{rest}"
         self.headed = True
         self.env.stdout.write(text)
 
