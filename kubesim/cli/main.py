@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -39,18 +38,20 @@ class Environment:
             return False
 
 
-_BAD_VALUE = re.compile(r"argument (\S+): (strconv\.\w+: parsing .*)", re.DOTALL)
-_PARSING = re.compile(r'parsing ("(?:[^"\\]|\\.)*"):')
+_BAD_VALUE = r"argument (\S+): (strconv\.\w+: parsing .*)"
+_PARSING = r'parsing ("(?:[^"\\]|\\.)*"):'
 
 
 class Parser(argparse.ArgumentParser):
     """argparse with kubectl's error style: ``error: ...`` and exit code 1, no usage dump."""
 
     def error(self, message: str):  # type: ignore[override]
-        bad = _BAD_VALUE.fullmatch(message)
+        import re  # (only on an error: a plain command does not pay for it)
+
+        bad = re.fullmatch(_BAD_VALUE, message, re.DOTALL)
         if bad:  # a Go-parsed flag value (kubectl/cmd/util.go_int): pflag's wording
             flag, detail = bad.group(1).replace("/", ", "), bad.group(2)
-            value = _PARSING.search(detail)
+            value = re.search(_PARSING, detail)
             message = f'invalid argument {value.group(1) if value else ""} for "{flag}" flag: {detail}'
         elif message.startswith("unrecognized arguments: "):
             extra = message[len("unrecognized arguments: "):].split()

@@ -19,8 +19,6 @@ whose state-owned components are symbolic links (``lstat``; files are opened wit
 from __future__ import annotations
 
 import os
-import secrets
-import shutil
 import stat
 from pathlib import Path
 
@@ -50,6 +48,8 @@ def _remove(path: Path) -> None:
     except FileNotFoundError:
         return
     if stat.S_ISDIR(mode):
+        import shutil
+
         shutil.rmtree(path, ignore_errors=True)
     else:
         try:
@@ -150,7 +150,7 @@ def write_file(directory: Path, name: str, text: str) -> Path:
     ``directory`` must not be a link (callers make it with :func:`make_dirs`)."""
     _check_no_link(directory, directory)
     target = directory / name
-    tmp = directory / f".{name}.{secrets.token_hex(4)}.tmp"
+    tmp = directory / f".{name}.{os.urandom(4).hex()}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(tmp, flags, 0o644)
