@@ -313,6 +313,8 @@ def _render(exp: dict, *, color: bool, pod: dict | None, nodes: dict[str, dict] 
     outcome = exp.get("outcome", "")
     style = {"Scheduled": "bold green", "Unschedulable": "bold red"}.get(outcome, "bold yellow")
     head = f"Pod {p.get('namespace', '')}/{p.get('name', '')}   profile: {exp.get('profile') or '-'}   "
+    if len(head) + len("outcome: ") + len(outcome) > view.width:  # a long name: the outcome below it
+        head = head.rstrip() + "\n"
     console.print(head + (f"outcome: [{style}]{outcome}[/{style}]" if color else f"outcome: {outcome}"))
     if outcome == "Bypassed":
         console.print(f"The pod names its node in spec.nodeName ({exp.get('node')}): the kubelet runs it there "
@@ -325,11 +327,11 @@ def _render(exp: dict, *, color: bool, pod: dict | None, nodes: dict[str, dict] 
         console.print(f"Message: {_esc(exp['message'])}")
     queue_line = _queue_line(exp.get("queue"))
     if queue_line:
-        console.print(_esc(queue_line))
+        console.print(_esc(_prose(queue_line, view.width)))
     all_nodes = exp.get("nodes") or {}
     order = _node_order(exp)
     for line in _lead(exp, order, legacy, view):
-        console.print(_esc(line))
+        console.print(_esc(_prose(line, view.width) if not line.startswith(" ") else line))
 
     listed = [n for n in order if (not view.node or n in view.node)
               and (not view.only_feasible or all_nodes[n].get("feasible"))]
@@ -344,7 +346,7 @@ def _render(exp: dict, *, color: bool, pod: dict | None, nodes: dict[str, dict] 
                                     every=len(rows) == len(all_nodes)):
             console.print(line)
         if len(listed) > len(rows):
-            console.print(_esc(_more_line(len(listed) - len(rows), "node")))
+            console.print(_esc(_more_line(len(listed) - len(rows), "node", width=view.width)))
 
     feasible = [n for n in listed if all_nodes[n].get("feasible") and "total" in all_nodes[n]]
     if feasible and score_plugins:
@@ -380,11 +382,22 @@ def _render(exp: dict, *, color: bool, pod: dict | None, nodes: dict[str, dict] 
     return buf.getvalue()
 
 
-def _more_line(count: int, what: str, extra: str = "") -> str:
-    """``… and 481 more nodes (...)``; ``what`` is singular."""
+def _more_line(count: int, what: str, extra: str = "", width: int | None = None) -> str:
+    """``… and 481 more nodes (...)``; ``what`` is singular; wrapped to ``width``."""
     tail = f", {extra}" if extra else ""
-    return (f"… and {thousands(count)} more {what}{'' if count == 1 else 's'}{tail} "
-            "(--nodes N, --node NAME, --all-nodes; -o json has all)")
+    return _prose(f"… and {thousands(count)} more {what}{'' if count == 1 else 's'}{tail} "
+                  "(--all-nodes shows them)", width)
+
+
+def _prose(line: str, width: int | None) -> str:
+    """A line of prose folded to the terminal's width (continuations indented two spaces);
+    tables are sized to fit instead, and a word is never broken."""
+    if width is None or len(line) <= width:
+        return line
+    import textwrap
+
+    return "\n".join(textwrap.wrap(line, width, subsequent_indent="  ", break_long_words=False,
+                                    break_on_hyphens=False))
 
 
 def _plugins(all_nodes: dict, names: list[str], which: str, only: tuple[str, ...]) -> list[str]:
@@ -605,7 +618,7 @@ def _filter_section(exp: dict, rows: list[str], plugins: list[str], legacy: dict
     out += _draw(bands, color)
     shown = _shown_by_plugin(bands, rows)
     if shown < len(rows):
-        out.append(_esc(_more_line(len(rows) - shown, "node", "a wider terminal shows more")))
+        out.append(_esc(_more_line(len(rows) - shown, "node", "a wider terminal shows more", view.width)))
     out += [_esc(x) for x in _legend(varying, names, legacy, "predicate", abbr, view.width)]
     texts = {c[0] for g in bands for row in g.rows for c in row}
     if bands[0].keyed:
@@ -718,7 +731,7 @@ def _score_section(exp: dict, scored: list[str], plugins: list[str], legacy: dic
         extra = f"totals {min(totals)} to {max(totals)}" if min(totals) != max(totals) else f"total {totals[0]}"
         if n_shown < len(scored):
             extra += ", a wider terminal shows more"
-        out.append(_esc(_more_line(len(rest), "scored node", extra)))
+        out.append(_esc(_more_line(len(rest), "scored node", extra, view.width)))
     out += [_esc(x) for x in _legend(shown, names, legacy, "priority", abbr, view.width)]
     return out
 

@@ -400,7 +400,7 @@ def test_a_taint_removed_while_the_pod_backs_off_is_popped_from_the_backoff_queu
                                         "plugin": "TaintToleration"}}
     text = kubesim.ok("explain-schedule waiting")
     assert ("Queue: attempt 2, after NodeUpdateNodeTaint moved it to the backoff queue "
-            "(TaintToleration's queueing hint: Queue); popped from the backoff queue") in text
+            "(TaintToleration's queueing hint: Queue); popped from the backoff queue") in " ".join(text.split())
 
 
 def test_explain_schedule_says_which_events_an_unschedulable_pod_waits_for(kubesim, tmp_path):
