@@ -273,6 +273,25 @@ def pod_claims(pod: dict) -> list[tuple[dict, str, bool]]:
     return out
 
 
+def pod_uses_claim(pod: dict, claim: dict) -> bool:
+    """Whether one of the pod's volumes is backed by ``claim`` (same namespace; a
+    persistentVolumeClaim source or a generic ephemeral volume's claim): the volume plugins'
+    queueing hints for a claim event."""
+    md = _md(claim)
+    if md.get("namespace") != _md(pod).get("namespace"):
+        return False
+    for v in _spec(pod).get("volumes") or ():  # (a source that is set, even empty, as Go's != nil)
+        if v.get("persistentVolumeClaim") is not None:
+            name = v["persistentVolumeClaim"].get("claimName")
+        elif v.get("ephemeral") is not None:
+            name = ephemeral_claim_name(pod, v)
+        else:
+            continue
+        if name == md.get("name"):
+            return True
+    return False
+
+
 def pod_claim_names(pod: dict) -> list[tuple[str, str]]:
     """(volume name, claim name) for each of the pod's volumes backed by a claim."""
     return [(v.get("name", ""), claim) for v, claim, _ in pod_claims(pod)]

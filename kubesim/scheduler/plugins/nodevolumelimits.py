@@ -92,19 +92,7 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
         return ev.QUEUE_SKIP
 
     def is_schedulable_after_pvc_added(self, pod: dict, old: None, new: dict) -> int:
-        md = new.get("metadata") or {}
-        if md.get("namespace") != (pod.get("metadata") or {}).get("namespace"):
-            return ev.QUEUE_SKIP
-        for v in (pod.get("spec") or {}).get("volumes") or ():
-            if v.get("persistentVolumeClaim") is not None:
-                name = v["persistentVolumeClaim"].get("claimName")
-            elif v.get("ephemeral") is not None:
-                name = V.ephemeral_claim_name(pod, v)
-            else:
-                continue
-            if name == md.get("name"):
-                return ev.QUEUE
-        return ev.QUEUE_SKIP
+        return ev.QUEUE if V.pod_uses_claim(pod, new) else ev.QUEUE_SKIP
 
     def is_schedulable_after_volume_attachment_deleted(self, pod: dict, old: dict,
                                                        new: None) -> int:

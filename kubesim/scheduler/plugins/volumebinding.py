@@ -149,19 +149,7 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
 
     def is_schedulable_after_persistent_volume_claim_change(self, pod: dict, old: dict | None,
                                                             new: dict) -> int:
-        md = new.get("metadata") or {}
-        if md.get("namespace") != (pod.get("metadata") or {}).get("namespace"):
-            return ev.QUEUE_SKIP
-        for v in (pod.get("spec") or {}).get("volumes") or ():
-            if v.get("persistentVolumeClaim") is not None:
-                name = v["persistentVolumeClaim"].get("claimName")
-            elif v.get("ephemeral") is not None:
-                name = V.ephemeral_claim_name(pod, v)
-            else:
-                continue
-            if name == md.get("name"):
-                return ev.QUEUE
-        return ev.QUEUE_SKIP
+        return ev.QUEUE if V.pod_uses_claim(pod, new) else ev.QUEUE_SKIP
 
     def is_schedulable_after_storage_class_change(self, pod: dict, old: dict | None,
                                                   new: dict) -> int:
