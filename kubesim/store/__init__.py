@@ -77,6 +77,7 @@ class Store:
         self._writes: list[Key] = []  # every put and delete of this transaction, in order
         self._staged: Path | None = None  # a new cluster's node tree, until commit
         self.read_only = False  # this transaction reads a snapshot (open(read_only=True))
+        self._lock: int | None = None  # the writers' lock file, held from open to commit/rollback
         self.created_fresh = False
         # kind -> callables told of every write of that kind, as it is made: (key, the object
         # written, or None and the last body for a delete). What the API server's watch needs.
@@ -105,17 +106,20 @@ class Store:
         self.created_fresh = not db.exists()
         if not os.access(d, os.W_OK) or (db.exists() and not os.access(db, os.W_OK)):
             raise StateError(f"state directory {d} is not writable")
+        leftovers = files.leftovers(d)
+        self.read_only = read_only and not self.created_fresh and not leftovers
+        if not self.read_only:
+            self._lock = files.writer_lock(d)  # writers queue here, in turn, not in SQLite's busy poll
         try:
             conn = sqlite3.connect(str(db), timeout=60.0, isolation_level=None,
                                    check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            leftovers = files.leftovers(d)
-            self.read_only = read_only and not self.created_fresh and not leftovers
             conn.execute("BEGIN" if self.read_only else "BEGIN IMMEDIATE")
             if self.read_only and not conn.execute("SELECT 1 FROM sqlite_master WHERE name='meta'").fetchone():
                 # a file without its tables (a first command that failed): it must be created
                 conn.execute("ROLLBACK")
+                self._lock = files.writer_lock(d)
                 conn.execute("BEGIN IMMEDIATE")
                 self.read_only = False
             if not self.read_only:
@@ -128,6 +132,7 @@ class Store:
             if leftovers:
                 row = conn.execute("SELECT value FROM meta WHERE key=?", (files.GENERATION_META,)).fetchone()
         except sqlite3.DatabaseError as e:
+            self._close()
             raise StateError(f"cannot open state {db}: {e}") from None
         self._conn = conn
         try:  # under the write lock: what a killed command left of the node files
@@ -146,6 +151,7 @@ class Store:
                                    check_same_thread=False)
             conn.execute("BEGIN")
         except sqlite3.DatabaseError as e:
+            self._close()
             raise StateError(f"cannot open state {db}: {e}") from None
         self._conn = conn
         return self
@@ -231,6 +237,9 @@ class Store:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        if self._lock is not None:
+            os.close(self._lock)  # (closing the descriptor releases the lock)
+            self._lock = None
 
     def _require(self) -> sqlite3.Connection:
         if self._conn is None:

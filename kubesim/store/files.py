@@ -30,11 +30,12 @@ RETIRED = "nodes.old"
 MARK = ".kubesim-generation"
 GENERATION_META = "nodes.generation"
 DB_FILES = ("kubesim.db", "kubesim.db-wal", "kubesim.db-shm")
+LOCK = "kubesim.lock"
 
 
 def refuse_links(directory: Path) -> None:
-    """The database files must be the state's own: SQLite would follow a link."""
-    for name in DB_FILES:
+    """The database files and the lock must be the state's own: SQLite would follow a link."""
+    for name in DB_FILES + (LOCK,):
         p = directory / name
         if p.is_symlink():
             raise StateError(f"refusing to use state {directory}: {name} is a symbolic link "
@@ -161,3 +162,23 @@ def write_file(directory: Path, name: str, text: str) -> Path:
         _remove(tmp)
         raise StateError(f"cannot write {target}: {e.strerror or e}") from None
     return target
+
+
+def writer_lock(directory: Path) -> int:
+    """Take the state's writer lock (``flock`` on ``kubesim.lock``, never through a link),
+    waiting for it as long as it takes (Ctrl-C stops the wait); the descriptor holds it. The
+    kernel queues waiting writers, where SQLite's own busy handler lets them poll and a
+    late-comer can win again and again (one command starved for a minute behind 15 others)."""
+    import fcntl
+
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(directory / LOCK, flags, 0o644)
+    except OSError as e:
+        raise StateError(f"cannot open the lock file of state {directory}: {e.strerror or e}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd

@@ -121,7 +121,7 @@ def test_a_shipped_link_is_never_written_through_on_first_use(tmp_path, link, ta
         assert list(victim.iterdir()) == []
 
 
-@pytest.mark.parametrize("name", files.DB_FILES)
+@pytest.mark.parametrize("name", files.DB_FILES + (files.LOCK,))
 def test_a_linked_database_file_is_refused(tmp_path, name):
     victim = tmp_path / "victim"
     victim.write_text("precious\n")
@@ -225,3 +225,31 @@ def test_ctrl_c_stops_a_command_promptly_and_keeps_the_last_commit(tmp_path, arg
     assert time.monotonic() - sent < 3
     assert snapshot(h.state_dir) == before
     assert whole(h) == ["controlplane", "node01", "node02"]
+
+
+def test_writers_wait_in_turn_on_the_lock_file_and_ctrl_c_ends_the_wait(tmp_path):
+    """Writers queue on ``kubesim.lock`` (flock) before SQLite's write lock; a reader with
+    nothing due does not; a waiting writer stops at Ctrl-C with nothing written."""
+    import fcntl
+
+    h = Harness(tmp_path / "state")
+    whole(h)
+    before = snapshot(h.state_dir)
+    fd = os.open(Path(h.state_dir) / files.LOCK, os.O_RDWR)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # another command is writing
+    env = {**os.environ, **{k: str(v) for k, v in h.vars.items()}}
+    try:
+        reader = subprocess.run([sys.executable, "-m", "kubesim", "get", "nodes"], env=env, capture_output=True,
+                                text=True, timeout=30)
+        assert reader.returncode == 0 and "node01" in reader.stdout
+        writer = subprocess.Popen([sys.executable, "-m", "kubesim", "label", "node", "node01", "a=b"], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        assert writer.poll() is None  # waiting for its turn
+        writer.send_signal(signal.SIGINT)
+        _, err = writer.communicate(timeout=10)
+        assert writer.returncode == 130 and "Traceback" not in err
+    finally:
+        os.close(fd)
+    assert snapshot(h.state_dir) == before
+    h.ok("label node node01 a=b")  # the lock is free again
