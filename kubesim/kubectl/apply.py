@@ -21,9 +21,12 @@ from kubesim.kubectl.resource import Prepared, aggregate
 SCHEDULER_CONFIGURATION_REF = "kubeschedulerconfiguration.kubescheduler.config.k8s.io/kube-scheduler"
 
 
-def apply(client, prepared: list[Prepared], pre_errors: list | None = None) -> list[str]:
+def apply(client, prepared: list[Prepared], pre_errors: list | None = None,
+          objects: list | None = None) -> list[str]:
     """kubectl apply: create, or three-way merge into the live object. ``pre_errors`` are
-    ``prepare``'s; all errors are raised together, in document order."""
+    ``prepare``'s; all errors are raised together, in document order. ``objects`` collects
+    what the server returned, for ``-o``."""
+    objects = [] if objects is None else objects
     lines, errors = [], list(pre_errors or [])
     for p in prepared:
         desired = p.obj
@@ -36,7 +39,7 @@ def apply(client, prepared: list[Prepared], pre_errors: list | None = None) -> l
             if live is None:
                 obj = copy.deepcopy(desired)
                 obj["metadata"].setdefault("annotations", {})[LAST_APPLIED] = cfg
-                client.create(obj, p.info)
+                objects.append(copy.deepcopy(client.create(obj, p.info)))
                 lines.append(f"{p.info.ref}/{p.name} created")
                 continue
             last_raw = (live["metadata"].get("annotations") or {}).get(LAST_APPLIED)
@@ -46,6 +49,7 @@ def apply(client, prepared: list[Prepared], pre_errors: list | None = None) -> l
             desired_with.pop("status", None)
             before = live["metadata"].get("resourceVersion")
             stored = client.update(p.info, three_way(dict(live), last, desired_with))
+            objects.append(copy.deepcopy(stored))
             changed = stored["metadata"].get("resourceVersion") != before
             lines.append(f"{p.info.ref}/{p.name} {'configured' if changed else 'unchanged'}")
         except StatusError as e:
@@ -54,12 +58,15 @@ def apply(client, prepared: list[Prepared], pre_errors: list | None = None) -> l
     return lines
 
 
-def create(client, prepared: list[Prepared], pre_errors: list | None = None) -> list[str]:
-    """kubectl create -f: refuse what exists."""
+def create(client, prepared: list[Prepared], pre_errors: list | None = None,
+           objects: list | None = None) -> list[str]:
+    """kubectl create -f: refuse what exists. ``objects`` collects the created objects."""
     lines, errors = [], list(pre_errors or [])
+    objects = [] if objects is None else objects
     for p in prepared:
         try:
             obj = client.create(copy.deepcopy(p.obj), p.info)
+            objects.append(copy.deepcopy(obj))
             lines.append(f"{p.info.ref}/{obj['metadata']['name']} created")
         except StatusError as e:
             errors.append((p.position, WithSource(e, "creating", p.where)))

@@ -30,13 +30,28 @@ def from_manifests(f, args, env, verb: str, send) -> int:
     reported among the server's), ``send(client, prepared, errors)``, its lines printed."""
     from kubesim.kubectl.resource import prepare
 
+    fmt = args.output or None
+    if fmt and fmt != "name":
+        from kubesim.kubectl.generate.printing import check_output
+
+        check_output(fmt)  # before anything is sent, as kubectl's printer flags
     docs = load_documents(args, env, verb)
     prepared, errors = prepare(docs, f.namespace_flag, "creating", explicit_namespace=f.explicit_namespace, default_namespace=f.namespace(),
                                collect=True, applying=verb == "apply")
+    objects: list[dict] = []
     with f.connect() as client:
-        lines = send(client, prepared, errors)
+        lines = send(client, prepared, errors, objects)
+    if fmt and fmt != "name":  # the server's objects, printed as -o asks
+        from kubesim.kubectl.cmd.util import objects_text
+        from kubesim.kubectl.generate.printing import render
+
+        if fmt.lower() in ("yaml", "json"):
+            env.stdout.write(objects_text(objects, fmt.lower()))
+        else:
+            env.stdout.write("".join(render(o, fmt, "", typed=False) for o in objects))
+        return 0
     for line in lines:
-        env.stdout.write((line.rsplit(" ", 1)[0] if args.output == "name" else line) + "\n")
+        env.stdout.write((line.rsplit(" ", 1)[0] if fmt == "name" else line) + "\n")
     return 0
 
 
