@@ -221,6 +221,16 @@ def test_get_selects_and_formats(cluster, args, expected):
     assert cluster.ok(args) == expected
 
 
+@pytest.mark.parametrize("args", ["get pods --sort-by=.metadata.bogus", "get pods --sort-by=.metadata.bogus -o name",
+                                  "get pods --sort-by={.metadata.bogus} -o yaml"])
+def test_sorting_by_a_field_no_object_has_is_kubectls_error(cluster, args):
+    # get/sorter.go NewTableSorter and SortObjects: the field must be found in some object
+    r = cluster(args)
+    assert (r.code, r.out, r.err) == (1, "", 'error: couldn\'t find any field with path "{.metadata.bogus}" in the '
+                                             "list of objects\n")
+    assert cluster.ok("get pods -n kube-public --sort-by=.metadata.bogus") == ""  # nothing to sort: no error
+
+
 def test_get_yaml_of_one_object_is_the_object_and_of_several_a_list(cluster):
     import yaml
 
@@ -318,6 +328,12 @@ _PODS = '"/v1, Resource=pods"'
      'Error from server (NotFound): pods "ghost1" not found\nError from server (NotFound): pods "ghost2" not found'),
     ("taint nodes node01 k=v:Bogus",
      "error: invalid taint effect: Bogus, unsupported taint effect\nSee 'kubesim taint -h' for help and examples"),
+    # taint/utils.go parseTaints: Go's %v of the corev1.Taint
+    ("taint nodes node01 a=b:NoSchedule a=c:NoSchedule",
+     "error: duplicated taints with the same key and effect: {a c NoSchedule <nil>}\n"
+     "See 'kubesim taint -h' for help and examples"),
+    ("taint nodes node01 a=b=c:NoSchedule",
+     "error: invalid taint spec: a=b=c:NoSchedule\nSee 'kubesim taint -h' for help and examples"),
     ("get pods -o Wide", 'error: unable to match a printer suitable for the output format "Wide", allowed formats '
      "are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,"
      "jsonpath-file,kyaml,name,template,templatefile,wide,yaml"),

@@ -240,7 +240,7 @@ COMMANDS = [
 
 # what kubectl 1.36 and the v1.35 apiserver accept of the above (checked on the real cluster)
 ACCEPTED = {"get pods --field-selector 'status.phase=='", "get pods -o jsonpath='{range .items[*]}'",
-            "get pods --sort-by=.status.bogus", "get pods -n Bad_NS", "get pods -n nowhere",
+            "get pods -n Bad_NS", "get pods -n nowhere",
             "patch pod solo -p '[]' --type=json", "get pods --v=-1", "label pod solo a-"}
 
 

@@ -182,9 +182,11 @@ def _sort(objs: list[dict], sort_by: str) -> list[dict]:
     from kubesim.printers.custom_columns import relaxed
 
     try:
-        expr = jsonpath.parse(relaxed(sort_by))
+        field = relaxed(sort_by)
+        expr = jsonpath.parse(field)
     except ValueError as e:
         raise UsageError(str(e)) from None
+    found_once = []
 
     def key(o):
         try:
@@ -193,6 +195,7 @@ def _sort(objs: list[dict], sort_by: str) -> list[dict]:
             found = []
         if not found:
             return (0, 0, ())
+        found_once.append(True)
         v = found[0]
         if isinstance(v, bool):
             return (1, int(v), ())
@@ -202,7 +205,10 @@ def _sort(objs: list[dict], sort_by: str) -> list[dict]:
             return (2, 0, _natural_key(v))
         return (3, 0, (json.dumps(v, sort_keys=True),))
 
-    return sorted(objs, key=key)
+    out = sorted(objs, key=key)
+    if objs and not found_once:  # NewTableSorter / SortObjects: the field must exist somewhere
+        raise UsageError(f'couldn\'t find any field with path "{field}" in the list of objects')
+    return out
 
 
 def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict:

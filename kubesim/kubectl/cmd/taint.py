@@ -86,7 +86,9 @@ def parse_taints(specs: list[str]) -> tuple[list[dict], list[dict]]:
             if not t["effect"]:
                 raise UsageError(f"invalid taint spec: {s}")
             if (t["key"], t["effect"]) in seen:
-                raise UsageError(f"duplicated taints with the same key and effect: {t}")
+                # Go's %v of the corev1.Taint: {Key Value Effect TimeAdded}
+                raise UsageError("duplicated taints with the same key and effect: "
+                                 f"{{{t['key']} {t.get('value') or ''} {t['effect']} <nil>}}")
             seen.add((t["key"], t["effect"]))
             add.append(t)
     return add, remove
