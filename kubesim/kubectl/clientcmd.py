@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 
+from kubesim.api.gofmt import go_json_kind
 from kubesim.errors import RawError, client_error
 
 FILE_NAME = "kubeconfig"
@@ -94,24 +95,12 @@ def path_in(state_dir: str) -> str:
 
 # -- loading ------------------------------------------------------------------------------
 
-def _go_type(v) -> str:
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, (int, float)):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "array"
-    return "object"
-
-
 def _load_error(path: str, detail: str) -> RawError:
     return client_error(f'error loading config file "{path}": {detail}')
 
 
 def _unmarshal(path: str, value, struct: str, field_path: str, go_type: str) -> RawError:
-    return _load_error(path, f"json: cannot unmarshal {_go_type(value)} into Go struct field {struct}.{field_path} "
+    return _load_error(path, f"json: cannot unmarshal {go_json_kind(value)} into Go struct field {struct}.{field_path} "
                              f"of type {go_type}")
 
 
@@ -129,7 +118,7 @@ def parse(path: str, text: str) -> Config:
         return Config()
     if not isinstance(doc, dict):
         raise _load_error(path, "couldn't get version/kind; json parse error: json: cannot unmarshal "
-                                f"{_go_type(doc)} into Go value of type struct {{ APIVersion string "
+                                f"{go_json_kind(doc)} into Go value of type struct {{ APIVersion string "
                                 '"json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }')
     c = Config()
     cur = doc.get("current-context")

@@ -40,3 +40,19 @@ def test_an_unknown_format_is_refused_before_anything_is_sent(kubesim):
 
 def test_name_prints_the_references(kubesim):
     assert kubesim.ok("create -f - -o name", stdin=POD + CM) == "pod/p\nconfigmap/cfg\n"
+
+
+@pytest.mark.parametrize("command, err", [
+    ("apply -f - -o jsonpath-file=/nonexistent",
+     "error: error reading --template /nonexistent, open /nonexistent: no such file or directory\n"),
+    ("create -f - -o jsonpath-file=/", "error: error reading --template /, read /: is a directory\n"),
+    ("create deployment d --image=nginx -o jsonpath-file=/nonexistent",
+     "error: error reading --template /nonexistent, open /nonexistent: no such file or directory\n"),
+])
+def test_a_template_file_that_cannot_be_read_fails_before_anything_is_sent(kubesim, command, err):
+    # the printer is made (the file read) in kubectl's Complete, before any request
+    kubesim.ok("get nodes")
+    before = snapshot(kubesim.state_dir)
+    r = kubesim(command, stdin=POD)
+    assert (r.code, r.out, r.err) == (1, "", err)
+    assert snapshot(kubesim.state_dir) == before

@@ -235,6 +235,10 @@ COMMANDS = [
     "bogus-verb", "get", "--v=abc get pods", "get pods --v=-1", "get pods --request-timeout=abc",
     "apply -f /nonexistent.yaml", "apply -f /", "apply -f /dev/null", "apply", "apply -k /nonexistent",
     "replace -f /nonexistent.yaml", "replace --force -f /nonexistent.yaml", "edit widget x",
+    # template and column files that cannot be read: kubectl's errors, before anything is sent
+    "get pods -o jsonpath-file=/nonexistent", "get pods -o jsonpath-file=/", "get pods -o custom-columns-file=/",
+    "get pods -o custom-columns-file=/nonexistent", "get pods -w -o jsonpath-file=/nonexistent",
+    "create deployment d --image=nginx -o jsonpath-file=/nonexistent", "scale deployment web --replicas=1 -o bogus",
 ]
 
 

@@ -243,12 +243,10 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
     if fmt in ("json", "yaml", "name"):
         return {"stdout": out_mod.render(objs_all, fmt, single), "stderr": ""}
     if fmt.startswith("jsonpath"):
+        from kubesim.kubectl.cmd.util import template_text
         from kubesim.printers import jsonpath
 
-        template = _format_arg(fmt, ("jsonpath=", "jsonpath-as-json=", "jsonpath-file="))
-        if fmt.startswith("jsonpath-file="):
-            with open(template) as fh:
-                template = fh.read()
+        template = template_text(fmt)
         data = objs_all[0] if single and len(objs_all) == 1 else out_mod.as_list(objs_all)
         try:
             text = jsonpath.parse(template, output_json=fmt.startswith("jsonpath-as-json=")).execute(data)
@@ -258,12 +256,8 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
     if fmt.startswith("custom-columns"):
         from kubesim.printers import custom_columns
 
+        cols = custom_columns_spec(fmt)
         try:
-            if fmt.startswith("custom-columns-file="):
-                with open(fmt.split("=", 1)[1]) as fh:
-                    cols = custom_columns.parse_file(fh.read())
-            else:
-                cols = custom_columns.parse_spec(_format_arg(fmt, ("custom-columns=",)))
             text = custom_columns.render(cols, objs_all, no_headers=args.no_headers)
         except ValueError as e:
             raise UsageError(str(e)) from None
@@ -291,6 +285,24 @@ def _label_columns(values: list[str]) -> list[str]:
     for v in values:
         out.extend(x for x in v.split(",") if x)
     return out
+
+
+def custom_columns_spec(fmt: str) -> list:
+    """The columns of ``-o custom-columns=SPEC`` or ``-o custom-columns-file=FILE``, or kubectl's
+    error (a file that cannot be read is os.ReadFile's)."""
+    from kubesim.printers import custom_columns
+
+    try:
+        if fmt.startswith("custom-columns-file="):
+            path = fmt.split("=", 1)[1]
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    return custom_columns.parse_file(fh.read())
+            except OSError as e:
+                raise UsageError(f"open {path}: {(e.strerror or str(e)).lower()}") from None
+        return custom_columns.parse_spec(_format_arg(fmt, ("custom-columns=",)))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise UsageError(str(e)) from None
 
 
 def _format_arg(fmt: str, prefixes) -> str:

@@ -164,13 +164,10 @@ class _ObjectPrinter(_Printer):
         self.fmt, self.events, self.count = fmt, events, 0
         self.path = None
         if fmt.startswith("jsonpath"):
-            from kubesim.kubectl.cmd.get import _format_arg
+            from kubesim.kubectl.cmd.util import template_text
             from kubesim.printers import jsonpath
 
-            template = _format_arg(fmt, ("jsonpath=", "jsonpath-as-json=", "jsonpath-file="))
-            if fmt.startswith("jsonpath-file="):
-                with open(template) as fh:
-                    template = fh.read()
+            template = template_text(fmt)
             try:
                 self.path = jsonpath.parse(template, output_json=fmt.startswith("jsonpath-as-json="))
             except jsonpath.JSONPathError as e:
@@ -213,16 +210,7 @@ def _printer(args, env, all_ns: bool) -> _Printer:
     if fmt in ("", "wide"):
         return _TablePrinter(env, args, all_ns)
     if fmt.startswith("custom-columns"):
-        from kubesim.kubectl.cmd.get import _format_arg
-        from kubesim.printers import custom_columns
+        from kubesim.kubectl.cmd.get import custom_columns_spec
 
-        try:
-            if fmt.startswith("custom-columns-file="):
-                with open(fmt.split("=", 1)[1]) as fh:
-                    cols = custom_columns.parse_file(fh.read())
-            else:
-                cols = custom_columns.parse_spec(_format_arg(fmt, ("custom-columns=",)))
-        except ValueError as e:
-            raise UsageError(str(e)) from None
-        return _TablePrinter(env, args, all_ns, columns=cols)
+        return _TablePrinter(env, args, all_ns, columns=custom_columns_spec(fmt))
     return _ObjectPrinter(env, fmt, bool(args.output_watch_events))

@@ -10,6 +10,8 @@ and PrintFlags, spf13/pflag's ``bool.go`` and the klog header
 
 from __future__ import annotations
 
+import os
+
 from kubesim.api.gofmt import go_parse_bool
 from kubesim.errors import KubesimError, RawError, UsageError, client_error
 
@@ -92,6 +94,26 @@ def go_int(bits: int = 64):
 
     convert.__name__ = f"int{bits}"
     return convert
+
+
+def template_text(fmt: str) -> str:
+    """The template of ``-o jsonpath=T`` / ``jsonpath-as-json=T``, or the text of the file that
+    ``-o jsonpath-file=F`` names, with kubectl's error when it cannot be read (printers'
+    ``error reading --template F, open F: ...``)."""
+    arg = fmt.split("=", 1)[1] if "=" in fmt else ""
+    if not arg:
+        raise UsageError("template format specified but no template given")
+    if not fmt.startswith("jsonpath-file="):
+        return arg
+    path = arg
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except OSError as e:
+        op = "read" if os.path.isdir(path) else "open"
+        raise UsageError(f"error reading --template {path}, {op} {path}: {(e.strerror or str(e)).lower()}") from None
+    except UnicodeDecodeError as e:
+        raise UsageError(f"error reading --template {path}, {e}") from None
 
 
 def bool_flag_value(value, flag: str, command: str | None = None) -> bool:

@@ -40,6 +40,9 @@ def check_output(fmt: str | None) -> None:
     if fmt in ("jsonpath=", "jsonpath-file="):
         raise UsageError("template format specified but no template given")
     if fmt.startswith(("jsonpath=", "jsonpath-file=")):
+        from kubesim.kubectl.cmd.util import template_text
+
+        template_text(fmt)  # a template file that cannot be read fails here, before anything is sent
         return
     if fmt in ("go-template", "go-template-file", "template", "templatefile", "kyaml", "jsonpath-as-json") or \
             fmt.startswith(("go-template=", "go-template-file=", "template=", "templatefile=", "jsonpath-as-json=")):
@@ -65,12 +68,10 @@ def render(obj: dict, fmt: str | None, suffix: str, typed: bool) -> str:
         return output.to_yaml(obj)
     if fmt == "json":
         return typed_json(obj) if typed else output.to_json(obj)
+    from kubesim.kubectl.cmd.util import template_text
     from kubesim.printers import jsonpath
 
-    template = fmt.split("=", 1)[1]
-    if fmt.startswith("jsonpath-file="):
-        with open(template) as f:
-            template = f.read()
+    template = template_text(fmt)
     try:
         parsed = jsonpath.parse(template)
     except ValueError as e:
