@@ -1,8 +1,11 @@
 """Generate kubesim/data/openapi-v3-explain.json.xz (and -v2-): what ``kubesim explain`` reads.
 
-Source: the upstream OpenAPI v3 documents of Kubernetes v1.35, as kube-apiserver serves them at
-``/openapi/v3/<api|apis/group>/<version>`` and as the kubernetes repository records them in
-``api/openapi-spec/v3/`` (k8s.io/kubernetes@v1.35.4, read from the Go module cache or a checkout).
+Source: the OpenAPI v3 documents a real v1.35 kube-apiserver serves at
+``/openapi/v3/<api|apis/group>/<version>`` (saved as ``<api|apis__group>__<version>_openapi.json``
+in SPEC_DIR) and its ``/openapi/v2`` (``swagger.json`` beside SPEC_DIR). The shipped data were
+made from the conformance oracle's v1.35.4 server (conformance/README.md), which is what kubectl
+reads: the repository's ``api/openapi-spec/`` copies (the default SPEC_DIR) lack the enum lists
+and "Possible enum values" a server adds, so explain made from them differs from kubectl's.
 
 Kept, per group-version that a default v1.35 server enables (the GA ones): the resources of its
 paths (``resource -> group, version, kind`` from ``x-kubernetes-group-version-kind``, with the
@@ -111,7 +114,8 @@ def main(spec_dir: str) -> None:
         found = set()
         refs(schemas[sname], found)
         todo.extend(found)
-    data = {"source": "k8s.io/kubernetes v1.35 api/openapi-spec/v3", "groupVersions": gvs,
+    data = {"source": f"Kubernetes v1.35 OpenAPI v3 documents ({os.path.basename(spec_dir.rstrip('/'))})",
+            "groupVersions": gvs,
             "schemas": {n: schemas[n] for n in sorted(keep)}}
     raw = json.dumps(data, separators=(",", ":"), sort_keys=True).encode()
     with open(OUT, "wb") as f:
@@ -138,7 +142,7 @@ def v2(spec_dir: str, kinds: set) -> None:
         found = set()
         refs(definitions[name], found)
         todo.extend(found)
-    data = {"source": "k8s.io/kubernetes v1.35 api/openapi-spec/swagger.json",
+    data = {"source": "Kubernetes v1.35 OpenAPI v2 document (swagger.json)",
             "definitions": {n: definitions[n] for n in sorted(keep)}}
     raw = json.dumps(data, separators=(",", ":"), sort_keys=True).encode()
     with open(OUT_V2, "wb") as f:

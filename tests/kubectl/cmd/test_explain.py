@@ -1,9 +1,9 @@
 """``kubesim explain`` prints what the real kubectl v1.36 prints for the same resources.
 
 Each case's golden file is the real kubectl's stdout, stderr and exit code, recorded against
-``tools/openapi_oracle.py`` (kubesim's discovery and the upstream v1.35 OpenAPI v3 documents).
-``KUBESIM_UPDATE_GOLDEN=1`` records them again (it needs the kubectl binary of the test extras
-and the v1.35 spec directory); ``test_the_golden_files_are_what_the_real_kubectl_prints`` checks
+``tools/openapi_oracle.py`` (kubesim's discovery and the OpenAPI v3 documents a real v1.35 API
+server serves). ``KUBESIM_UPDATE_GOLDEN=1`` records them again (it needs the kubectl binary of
+the test extras and ``KUBESIM_OPENAPI_SPEC``, a directory of those documents); ``test_the_golden_files_are_what_the_real_kubectl_prints`` checks
 them against the real kubectl whenever both are present. The ``--output=plaintext-openapiv2``
 cases need the v2 document as the API server serves it (protobuf): ``KUBESIM_OPENAPI_V2_PB``
 names it, made by ``cd tools/swagger2pb && go run . .../api/openapi-spec/swagger.json OUT.pb``.
@@ -26,7 +26,9 @@ GOLDEN = pathlib.Path(__file__).parent.parent / "golden" / "explain"
 UPDATE = os.environ.get("KUBESIM_UPDATE_GOLDEN", "")
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 KUBECTL = pathlib.Path(sys.executable).parent / "kubectl"
-SPEC = pathlib.Path("/root/go/pkg/mod/k8s.io/kubernetes@v1.35.4/api/openapi-spec/v3")
+# the v1.35 API server's own /openapi/v3 documents, saved as ``<api|apis__group>__<version>_openapi.json``
+# (the repository's api/openapi-spec lacks the enum lists a server serves); see tools/gen_explain_schemas.py
+SPEC = pathlib.Path(os.environ.get("KUBESIM_OPENAPI_SPEC", "/nonexistent"))
 V2_PB = os.environ.get("KUBESIM_OPENAPI_V2_PB", "")
 
 CASES = {
