@@ -1079,6 +1079,10 @@ def test_smart_label_for(field, want):
                                        {"key": "arch", "operator": "NotIn", "values": ["arm"]},
                                        {"key": "disk", "operator": "Exists"}]},
                  "arch notin (arm),disk,!gpu,zone in (a,b)", id="set based requirements"),
+    # LabelSelectorAsSelector refuses In without values: FormatLabelSelector prints <error>
+    pytest.param({"matchExpressions": [{"key": "zone", "operator": "In", "values": []}]}, "<error>",
+                 id="a requirement the selector package refuses"),
+    pytest.param({"matchExpressions": [{"key": "zone", "operator": "Near"}]}, "<error>", id="an unknown operator"),
 ])
 def test_format_label_selector(selector, want):
     assert format_label_selector(selector) == want

@@ -219,27 +219,11 @@ def print_tolerations_multiline(w: PrefixWriter, title: str, tolerations: list[d
 
 
 def format_label_selector(selector: dict | None) -> str:
-    """metav1.FormatLabelSelector: requirements sorted by key, ``<none>`` when empty."""
-    if selector is None:
-        return "<none>"
-    reqs: list[tuple[str, str]] = []
-    for key, value in (selector.get("matchLabels") or {}).items():
-        reqs.append((key, f"{key}={value}"))
-    for expr in selector.get("matchExpressions") or []:
-        key, op = expr.get("key", ""), expr.get("operator", "")
-        values = ",".join(sorted(expr.get("values") or []))
-        if op == "In":
-            reqs.append((key, f"{key} in ({values})"))
-        elif op == "NotIn":
-            reqs.append((key, f"{key} notin ({values})"))
-        elif op == "Exists":
-            reqs.append((key, key))
-        elif op == "DoesNotExist":
-            reqs.append((key, f"!{key}"))
-        else:
-            return "<error>"
-    reqs.sort(key=lambda r: r[0])
-    return ",".join(r[1] for r in reqs) or "<none>"
+    """metav1.FormatLabelSelector, as the printers have it (one implementation: an operator or
+    a requirement the selector package refuses, e.g. ``In`` without values, is ``<error>``)."""
+    from kubesim.printers.apps import format_label_selector as _format
+
+    return _format(selector)
 
 
 def describe_events(events: list[dict] | None, w: PrefixWriter, now: float) -> None:
