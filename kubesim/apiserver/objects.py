@@ -176,6 +176,16 @@ def list_objects(cluster: Cluster, info: KindInfo, namespace: str | None,
                  label_selector: str | None = None, field_selector: str | None = None) -> list[dict]:
     """LIST: the objects of one kind (in ``namespace``, None for all) that the selectors match,
     sorted by (namespace, name)."""
+    objs = _list(cluster, info, namespace, label_selector, field_selector)
+    if info.kind == "Event":
+        from kubesim.apiserver import events
+
+        objs = events.live(cluster, objs)
+    return objs
+
+
+def _list(cluster: Cluster, info: KindInfo, namespace: str | None, label_selector: str | None,
+          field_selector: str | None) -> list[dict]:
     store = cluster.store
     ns = namespace if info.namespaced else None
     if not (label_selector or field_selector):
