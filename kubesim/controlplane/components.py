@@ -235,8 +235,15 @@ def node_lifecycle(cluster: Cluster) -> bool:
     # whether there is anything to follow depends on the Nodes alone: once found quiet, it
     # stays so until a Node is written
     rv = store.kind_resource_version("Node")
-    if rv and store.meta(NODE_LIFECYCLE_QUIET_META) == rv:
+    quiet = store.meta(NODE_LIFECYCLE_QUIET_META)
+    if rv and quiet == rv:
         return False
+    if quiet and quiet == store.committed_kind_resource_versions().get("Node"):
+        # quiet when this command began: only the Nodes it wrote can have changed that
+        written = [n for k in list(store.changed_keys()) if k[0] == "Node" and (n := store.get(*k)) is not None]
+        if not nodelifecycle.pending(written):
+            store.set_meta(NODE_LIFECYCLE_QUIET_META, rv)
+            return False
     nodes = store.list("Node")
     if not nodelifecycle.pending(nodes):
         if rv:
