@@ -1,0 +1,37 @@
+"""networking.k8s.io/v1 scheme defaulting: NetworkPolicy and IngressClass.
+
+Upstream (kubernetes/kubernetes v1.35): ``pkg/apis/networking/v1/defaults.go``
+(``SetDefaults_NetworkPolicyPort``: a port's protocol is ``TCP``; ``SetDefaults_NetworkPolicy``:
+no policyTypes means ``Ingress``, plus ``Egress`` when there are egress rules;
+``SetDefaults_IngressClass``: a parameters reference without a scope is ``Cluster``-scoped) and
+the generated ``zz_generated.defaults.go`` that walks every ingress and egress rule's ports.
+"""
+
+from __future__ import annotations
+
+
+def _dicts(v) -> list[dict]:
+    return [x for x in v if isinstance(x, dict)] if isinstance(v, list) else []
+
+
+def set_defaults_network_policy(np: dict) -> None:
+    """SetObjectDefaults_NetworkPolicy."""
+    spec = np.get("spec")
+    if not isinstance(spec, dict):
+        return
+    if not spec.get("policyTypes"):
+        spec["policyTypes"] = ["Ingress"]
+        if spec.get("egress"):
+            spec["policyTypes"].append("Egress")
+    for direction in ("ingress", "egress"):
+        for rule in _dicts(spec.get(direction)):
+            for port in _dicts(rule.get("ports")):
+                if port.get("protocol") is None:
+                    port["protocol"] = "TCP"
+
+
+def set_defaults_ingress_class(ic: dict) -> None:
+    """SetDefaults_IngressClass."""
+    params = (ic.get("spec") or {}).get("parameters")
+    if isinstance(params, dict) and params.get("scope") is None:
+        params["scope"] = "Cluster"
