@@ -100,6 +100,8 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "CSINode": ("storage", "CSINODE_COLUMNS", "print_csinode"),
     "Lease": ("coordination", "LEASE_COLUMNS", "print_lease"),
     "NetworkPolicy": ("networking", "NETWORK_POLICY_COLUMNS", "print_network_policy"),
+    "Ingress": ("networking", "INGRESS_COLUMNS", "print_ingress"),
+    "IngressClass": ("networking", "INGRESS_CLASS_COLUMNS", "print_ingress_class"),
 }
 
 

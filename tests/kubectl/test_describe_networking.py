@@ -32,6 +32,7 @@ _EXTRA_RESOURCES = [
     ("networking.k8s.io/v1", "ingresses", "Ingress", True),
     ("networking.k8s.io/v1", "ingressclasses", "IngressClass", False),
     ("v1", "services", "Service", True),
+    ("discovery.k8s.io/v1", "endpointslices", "EndpointSlice", True),
 ]
 
 
@@ -88,7 +89,74 @@ def _cases(now):
     for name, obj in nps.items():
         cases[name] = (["describe", "networkpolicy", obj["metadata"]["name"]], obj,
                        DescribeContext(now=now, events=None))
-    return cases, list(nps.values())
+    ingresses = {
+        "ingress_missing_services": _ing(now, "web", {
+            "ingressClassName": "nginx",
+            "defaultBackend": {"service": {"name": "fallback", "port": {"number": 80}}},
+            "tls": [{"hosts": ["a.example.com", "b.example.com"], "secretName": "tls-ab"}, {"hosts": ["c.example.com"]}],
+            "rules": [
+                {"host": "a.example.com", "http": {"paths": [
+                    {"path": "/", "pathType": "Prefix", "backend": {"service": {"name": "web", "port": {"number": 80}}}},
+                    {"path": "/api", "pathType": "Exact", "backend": {"service": {"name": "api", "port": {"name": "http"}}}}]}},
+                {"host": "*.example.com", "http": {"paths": [
+                    {"pathType": "ImplementationSpecific", "backend": {"resource": {
+                        "apiGroup": "k8s.example.com", "kind": "StorageBucket", "name": "static"}}}]}},
+                {"host": "d.example.com"}]},
+            labels={"app": "web"}, annotations={"nginx.ingress.kubernetes.io/rewrite-target": "/"}),
+        "ingress_default_backend_only": _ing(now, "only-default", {
+            "defaultBackend": {"resource": {"apiGroup": None, "kind": "Bucket", "name": "b"}}}),
+        "ingress_with_endpoints": _ing(now, "shop", {
+            "rules": [{"http": {"paths": [
+                {"path": "/", "pathType": "Prefix", "backend": {"service": {"name": "shop", "port": {"number": 80}}}},
+                {"path": "/admin", "pathType": "Prefix", "backend": {"service": {"name": "shop", "port": {"name": "admin"}}}},
+                {"path": "/none", "pathType": "Exact", "backend": {"service": {"name": "empty", "port": {"number": 80}}}}]}}]},
+            status={"loadBalancer": {"ingress": [{"ip": "192.0.2.10"}, {"hostname": "lb.example.com"}]}}),
+    }
+    services = [_svc(now, "shop", [{"name": "web", "port": 80}, {"name": "admin", "port": 9000}]),
+                _svc(now, "empty", [{"name": "", "port": 80}])]
+    slices = [_slice(now, "shop-abc", "shop", [{"name": "web", "port": 8080}, {"name": "admin", "port": 9090}],
+                     ["10.244.1.5", "10.244.2.7", "10.244.1.9", "10.244.3.2"], not_ready=["10.244.1.9"]),
+              _slice(now, "shop-def", "shop", [{"name": "web", "port": 8080}], ["fd00::5"])]
+    for name, obj in ingresses.items():
+        extra = {"services": {}, "endpointslices": {}}
+        for svc in services:
+            extra["services"][svc["metadata"]["name"]] = svc
+            extra["endpointslices"][svc["metadata"]["name"]] = [
+                s for s in slices if s["metadata"]["labels"]["kubernetes.io/service-name"] == svc["metadata"]["name"]]
+        cases[name] = (["describe", "ingress", obj["metadata"]["name"]], obj,
+                       DescribeContext(now=now, events=[], extra=extra))
+    classes = {
+        "ingressclass_with_parameters": _ic(now, "nginx", {"controller": "k8s.io/ingress-nginx", "parameters": {
+            "apiGroup": "k8s.example.com", "kind": "IngressParameters", "name": "external-lb", "scope": "Cluster"}},
+            annotations={"ingressclass.kubernetes.io/is-default-class": "true"}),
+        "ingressclass_plain": _ic(now, "plain", {"controller": "example.com/plain"}),
+    }
+    for name, obj in classes.items():
+        cases[name] = (["describe", "ingressclass", obj["metadata"]["name"]], obj, DescribeContext(now=now, events=[]))
+    return cases, [*nps.values(), *ingresses.values(), *classes.values(), *services, *slices]
+
+
+def _ing(now, name, spec, status=None, **meta) -> dict:
+    return {"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": _meta(now, name, **meta),
+            "spec": spec, "status": status or {"loadBalancer": {}}}
+
+
+def _ic(now, name, spec, **meta) -> dict:
+    return {"apiVersion": "networking.k8s.io/v1", "kind": "IngressClass", "metadata": _meta(now, name, ns="", **meta),
+            "spec": spec}
+
+
+def _svc(now, name, ports) -> dict:
+    return {"apiVersion": "v1", "kind": "Service", "metadata": _meta(now, name),
+            "spec": {"ports": [{**p, "protocol": "TCP"} for p in ports], "selector": {"app": name},
+                     "clusterIP": "10.96.0.20", "type": "ClusterIP"}}
+
+
+def _slice(now, name, service, ports, addresses, not_ready=()) -> dict:
+    return {"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice", "addressType": "IPv4",
+            "metadata": _meta(now, name, labels={"kubernetes.io/service-name": service}),
+            "ports": [{**p, "protocol": "TCP"} for p in ports],
+            "endpoints": [{"addresses": [a], "conditions": {"ready": a not in not_ready}} for a in addresses]}
 
 
 NAMES = {
@@ -96,6 +164,11 @@ NAMES = {
     "netpol_allow_from_label": "allow from a label on port 80, with labels and annotations",
     "netpol_everything": "every kind of peer, a named port, a range, two directions",
     "netpol_egress_only": "an egress-only policy",
+    "ingress_missing_services": "services that do not exist, TLS, a resource backend, labels and annotations",
+    "ingress_default_backend_only": "only a default resource backend",
+    "ingress_with_endpoints": "services found, endpoint slices by port name, an address",
+    "ingressclass_with_parameters": "an ingress class with parameters",
+    "ingressclass_plain": "an ingress class without parameters",
 }
 
 

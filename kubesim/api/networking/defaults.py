@@ -35,3 +35,23 @@ def set_defaults_ingress_class(ic: dict) -> None:
     params = (ic.get("spec") or {}).get("parameters")
     if isinstance(params, dict) and params.get("scope") is None:
         params["scope"] = "Cluster"
+
+
+def _null_api_group(backend) -> None:
+    resource = backend.get("resource") if isinstance(backend, dict) else None
+    if isinstance(resource, dict) and "apiGroup" not in resource:
+        resource["apiGroup"] = None
+
+
+def decode_ingress(ing: dict) -> None:
+    """What the typed decode leaves in an Ingress beyond defaults: a resource backend's
+    ``apiGroup`` (core ``TypedLocalObjectReference``, a ``*string`` without ``omitempty``)
+    serialises as ``null`` when it was not given."""
+    spec = ing.get("spec")
+    if not isinstance(spec, dict):
+        return
+    _null_api_group(spec.get("defaultBackend"))
+    for rule in _dicts(spec.get("rules")):
+        http = rule.get("http")
+        for path in _dicts(http.get("paths")) if isinstance(http, dict) else []:
+            _null_api_group(path.get("backend"))

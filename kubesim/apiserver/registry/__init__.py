@@ -33,6 +33,8 @@ STRATEGIES = {
     "CSINode": "storage.csinode",
     "Lease": "coordination.lease",
     "NetworkPolicy": "networking.networkpolicy",
+    "Ingress": "networking.ingress",
+    "IngressClass": "networking.ingressclass",
 }
 
 _loaded: dict[str, Strategy] = {}
