@@ -98,9 +98,14 @@ def _unexpected(names: list[str]) -> UsageError:
 
 
 def _write(f, config) -> None:
-    from kubesim.kubectl.clientcmd import save
+    """ModifyConfig: the one file, or, with $KUBECONFIG's several, each change where it belongs."""
+    from kubesim.kubectl.clientcmd import modify_config, save
 
-    save(f.kubeconfig_path(), config)
+    files = f.kubeconfig_precedence() if hasattr(f, "kubeconfig_precedence") else []
+    if files:
+        modify_config(files, f.kubeconfig(), config)
+    else:
+        save(f.kubeconfig_path(), config)
 
 
 def _view(f, args, env) -> int:
@@ -390,6 +395,8 @@ def _rename_context(f, args, env) -> int:
     if new in config.contexts:
         raise client_error(f'cannot rename the context "{old}", the context "{new}" already exists in {path}')
     config.contexts[new] = config.contexts.pop(old)
+    if ("contexts", old) in config.origins:  # the entry keeps its LocationOfOrigin
+        config.origins[("contexts", new)] = config.origins[("contexts", old)]
     if config.current_context == old:
         config.current_context = new
     _write(f, config)
