@@ -125,3 +125,25 @@ def test_update_may_keep_what_the_old_policy_had():
     renamed["metadata"]["name"] = "other"
     assert [str(e) for e in validate_network_policy_update(renamed, old)] == [
         'metadata.name: Invalid value: "other": field is immutable']
+
+
+@pytest.mark.parametrize("given, stored", [
+    (None, {"podSelector": {}, "policyTypes": ["Ingress"]}),
+    ({"ingress": [], "egress": [{"ports": [], "to": []}]},
+     {"podSelector": {}, "egress": [{}], "policyTypes": ["Ingress", "Egress"]}),
+    ({"podSelector": {"matchLabels": {}}, "ingress": [{"from": [{"podSelector": {"matchExpressions": []},
+                                                                "ipBlock": None}]}]},
+     {"podSelector": {}, "ingress": [{"from": [{"podSelector": {}}]}], "policyTypes": ["Ingress"]}),
+], ids=["no spec at all", "empty lists are not written back", "empty selectors are {} and null peers go"])
+def test_decode_writes_back_what_the_typed_object_holds(given, stored):
+    """Checked against a real v1.35 API server: spec and podSelector are structs, the lists omitempty."""
+    from kubesim.api.networking.defaults import decode_network_policy
+
+    obj = np()
+    if given is None:
+        del obj["spec"]
+    else:
+        obj["spec"] = given
+    decode_network_policy(obj)
+    set_defaults_network_policy(obj)
+    assert obj["spec"] == stored

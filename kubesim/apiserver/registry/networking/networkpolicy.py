@@ -17,8 +17,12 @@ class NetworkPolicyStrategy(Strategy):
     kind = "NetworkPolicy"
 
     def set_defaults(self, obj: dict) -> None:
-        from kubesim.api.networking.defaults import set_defaults_network_policy
+        from kubesim.api.networking.defaults import (
+            decode_network_policy,
+            set_defaults_network_policy,
+        )
 
+        decode_network_policy(obj)
         set_defaults_network_policy(obj)
 
     def prepare_for_create(self, obj: dict, now: str | None) -> None:
