@@ -232,8 +232,9 @@ def _modify_leaf(body: dict, name: str, kind: tuple, steps: Steps, value: str, u
             raise client_error(f"can't have more steps after {what}. {steps}")
     if kind[0] == "slice":
         raise client_error(f"unrecognized slice type. {kind[1]}")
-    if kind[0] in ("ptr", "iface"):
-        raise GoPanic(f"panic: unrecognized type: {kind[1]}")
+    if kind[0] in ("ptr", "iface"):  # %v of the pointer: <nil> when unset (kubesim does not print a set one)
+        shown = "<nil>" if body.get(_V1_NAMES.get(name, name)) is None else kind[1]
+        raise GoPanic(f"panic: unrecognized type: {shown}")
     _set_field(body, name, _leaf(kind, value, raw_bytes))
 
 

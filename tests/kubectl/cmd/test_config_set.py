@@ -106,3 +106,12 @@ def test_set_and_unset_the_states_own_kubeconfig(kubesim):
     assert kubesim.ok("config unset contexts.kubernetes-admin@kubernetes.namespace") == \
         'Property "contexts.kubernetes-admin@kubernetes.namespace" unset.\n'
     assert kubesim.ok("get pods -o name") == ""
+
+
+@pytest.mark.parametrize("path, first_line", [
+    ("extensions.x", "panic: reflect: Elem of invalid type runtime.Object"),
+    ("users.u.auth-provider", "panic: unrecognized type: <nil>"),
+], ids=["a path into extensions", "a pointer field"])
+def test_where_kubectl_panics_kubesim_exits_2_with_its_first_line(kubesim, path, first_line):
+    r = kubesim(f"config set {path} x")
+    assert (r.code, r.out, r.err) == (2, "", first_line + "\n")
