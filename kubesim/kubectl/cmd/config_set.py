@@ -17,7 +17,7 @@ reflection panics (a path into ``extensions``) kubesim says so in one line and e
 from __future__ import annotations
 
 from kubesim.api.gofmt import go_quote
-from kubesim.errors import RawError, client_error
+from kubesim.errors import GoPanic, RawError, client_error
 
 # the internal types, as reflection sees them: ("struct", name, {json name: type}), ("map", value
 # type name, value type), ("string",), ("bool",), ("bytes",), ("slice", elem), ("ptr", name)
@@ -45,12 +45,6 @@ CONFIG = ("struct", "api.Config", {
 # the internal field names that the file (v1) spells otherwise
 _V1_NAMES = {"act-as": "as", "act-as-uid": "as-uid", "act-as-groups": "as-groups", "act-as-user-extra": "as-user-extra"}
 _SECTIONS = {"clusters": "clusters", "users": "users", "contexts": "contexts"}
-
-
-class GoPanic(RawError):
-    """Where kubectl's reflection panics: one line, exit 2."""
-
-    exit_code = 2
 
 
 class Steps:

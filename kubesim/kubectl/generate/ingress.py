@@ -15,18 +15,11 @@ from __future__ import annotations
 
 import re
 
-from kubesim.errors import RawError, UsageError
+from kubesim.errors import GoPanic, UsageError
 
 RULE_REGEX = re.compile(r"^(?P<host>[\w\*\-\.]*)(?P<path>/.*)=(?P<svcname>[\w\-]+):(?P<svcport>[\w\-]+)"
                         r"(,(?P<istls>tls)=?(?P<secretname>[\w\-]+)?)?", re.ASCII)
 _INT32 = re.compile(r"^[+-]?[0-9]+\Z")
-
-
-class GoPanic(RawError):
-    """What kubectl dies with where its generator indexes past a slice (exit 2; kubectl goes on
-    with the goroutine's stack, which kubesim does not print)."""
-
-    exit_code = 2
 
 
 def validate(rules: list[str], annotations: list[str], default_backend: str) -> None:
