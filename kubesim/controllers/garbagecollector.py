@@ -35,10 +35,11 @@ from kubesim.api.meta.helpers import (
 )
 from kubesim.controllers.base import Change, View, deepcopy, remove_finalizer
 
-COLLECTED_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "ControllerRevision", "PersistentVolumeClaim")
+COLLECTED_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "ControllerRevision", "PersistentVolumeClaim",
+                   "Job", "CronJob")
 # owners whose absence makes dependents garbage; a mirror pod's Node is the kubelet's business
 # (and PodGC's), so a Node is never treated as a missing owner here
-OWNER_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod")
+OWNER_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Job", "CronJob")
 
 
 def sync(view: View) -> list[Change]:

@@ -98,6 +98,7 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "PodDisruptionBudget": ("policy", "PDB_COLUMNS", "print_pdb"),
     "StorageClass": ("storage", "STORAGE_CLASS_COLUMNS", "print_storage_class"),
     "CSINode": ("storage", "CSINODE_COLUMNS", "print_csinode"),
+    "Job": ("batch", "JOB_COLUMNS", "print_job"),
     "Lease": ("coordination", "LEASE_COLUMNS", "print_lease"),
 }
 

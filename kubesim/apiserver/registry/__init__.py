@@ -32,6 +32,7 @@ STRATEGIES = {
     "StorageClass": "storage.storageclass",
     "CSINode": "storage.csinode",
     "Lease": "coordination.lease",
+    "Job": "batch.job",
 }
 
 _loaded: dict[str, Strategy] = {}
