@@ -662,7 +662,7 @@ def _manage_job(view: View, job: dict, pods: list[dict], active_pods: list[dict]
             remaining.remove(pod)
             ready -= 1 if is_pod_ready(pod) else 0
         terminating += active - len(remaining)
-        active = len(remaining)
+        return len(remaining), terminating, ready
     if completions is None:
         want = active if succeeded > 0 else parallelism
     else:
