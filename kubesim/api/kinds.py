@@ -104,6 +104,7 @@ _R(KindInfo("StorageClass", "storage.k8s.io", "v1", "storageclasses", False, ("s
 _R(KindInfo("CSINode", "storage.k8s.io", "v1", "csinodes", False))
 _R(KindInfo("Lease", "coordination.k8s.io", "v1", "leases", True))
 _R(KindInfo("Job", "batch", "v1", "jobs", True, categories=("all",)))
+_R(KindInfo("CronJob", "batch", "v1", "cronjobs", True, ("cj",), categories=("all",)))
 # Not an API object: the cluster's scheduler configuration, applied like a manifest (DESIGN §1.3).
 _R(KindInfo("KubeSchedulerConfiguration", "kubescheduler.config.k8s.io", "v1", "kubeschedulerconfigurations",
             False, (), ("apply", "get"), served=False))

@@ -99,6 +99,7 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "StorageClass": ("storage", "STORAGE_CLASS_COLUMNS", "print_storage_class"),
     "CSINode": ("storage", "CSINODE_COLUMNS", "print_csinode"),
     "Job": ("batch", "JOB_COLUMNS", "print_job"),
+    "CronJob": ("batch", "CRONJOB_COLUMNS", "print_cronjob"),
     "Lease": ("coordination", "LEASE_COLUMNS", "print_lease"),
 }
 

@@ -548,3 +548,97 @@ def _validate_pod_template_update(spec: dict, ospec: dict, old: dict) -> list[Fi
 
 def is_condition_true(conditions, type_: str) -> bool:
     return any(c.get("type") == type_ and c.get("status") == "True" for c in conditions or ())
+
+
+# ---------------------------------------------------------------------------------------------
+# CronJob
+
+_TIME_ZONE_PART = re.compile(r"^[A-Za-z.\-_0-9+]{1,14}$")
+
+
+def validate_cronjob(cj: dict, old: dict | None = None) -> list[FieldError]:
+    """ValidateCronJobCreate (``old`` None) or ValidateCronJobUpdate."""
+    md = cj.get("metadata") or {}
+    spec = cj.get("spec") or {}
+    if old is None:
+        errs = validate_object_meta(md, True, name_is_dns_subdomain)
+        errs += _validate_cronjob_spec(spec, None)
+        name = md.get("name") or ""
+        if len(name) > 52:
+            errs.append(invalid("metadata.name", name, "must be no more than 52 characters"))
+        return errs
+    errs = validate_object_meta_update(md, old.get("metadata") or {})
+    return errs + _validate_cronjob_spec(spec, old.get("spec") or {})
+
+
+def _validate_cronjob_spec(spec: dict, old_spec: dict | None) -> list[FieldError]:
+    """validateCronJobSpec."""
+    errs: list[FieldError] = []
+    schedule = spec.get("schedule") or ""
+    if not schedule:
+        errs.append(required("spec.schedule", ""))
+    else:
+        allow_tz = old_spec is not None and "TZ" in (old_spec.get("schedule") or "")
+        errs += _validate_schedule_format(schedule, allow_tz, spec.get("timeZone"))
+    errs += _nonnegative(spec.get("startingDeadlineSeconds"), "spec.startingDeadlineSeconds")
+    if old_spec is None or old_spec.get("timeZone") != spec.get("timeZone"):
+        errs += validate_time_zone(spec.get("timeZone"), "spec.timeZone")
+    policy = spec.get("concurrencyPolicy") or ""
+    if not policy:
+        errs.append(required("spec.concurrencyPolicy", ""))
+    elif policy not in CONCURRENCY_POLICIES:
+        errs.append(unsupported("spec.concurrencyPolicy", policy, CONCURRENCY_POLICIES))
+    errs += validate_job_template_spec(spec.get("jobTemplate") or {}, "spec.jobTemplate")
+    errs += _nonnegative(spec.get("successfulJobsHistoryLimit"), "spec.successfulJobsHistoryLimit")
+    errs += _nonnegative(spec.get("failedJobsHistoryLimit"), "spec.failedJobsHistoryLimit")
+    return errs
+
+
+def _validate_schedule_format(schedule: str, allow_tz: bool, time_zone) -> list[FieldError]:
+    """validateScheduleFormat."""
+    from kubesim.api.batch.cron import CronError, parse_standard
+
+    errs: list[FieldError] = []
+    try:
+        parse_standard(schedule)
+    except CronError as e:
+        errs.append(invalid("spec.schedule", schedule, str(e)))
+    if allow_tz and "TZ" in schedule and time_zone is not None:
+        errs.append(invalid("spec.schedule", schedule, "cannot use both timeZone field and TZ or CRON_TZ in schedule"))
+    elif not allow_tz and "TZ" in schedule:
+        errs.append(invalid("spec.schedule", schedule, "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"))
+    return errs
+
+
+def validate_time_zone(tz, path: str) -> list[FieldError]:
+    """validateTimeZone."""
+    from kubesim.api.batch.cron import CronError, load_location
+
+    if tz is None:
+        return []
+    if not tz:
+        return [invalid(path, tz, "timeZone must be nil or non-empty string")]
+    for part in tz.split("/"):
+        if part in (".", "..") or part.startswith("-") or not _TIME_ZONE_PART.match(part):
+            return [invalid(path, tz, f"unknown time zone {tz}")]
+    errs: list[FieldError] = []
+    if tz.lower() == "local":
+        errs.append(invalid(path, tz, "timeZone must be an explicit time zone as defined in "
+                                      "https://www.iana.org/time-zones"))
+    try:
+        load_location(tz)
+    except CronError as e:
+        errs.append(invalid(path, tz, str(e)))
+    return errs
+
+
+def validate_job_template_spec(template: dict, path: str) -> list[FieldError]:
+    """ValidateJobTemplateSpec: the job spec, without a selector (it is generated)."""
+    spec = template.get("spec") or {}
+    errs = _validate_job_spec(spec, f"{path}.spec")
+    if spec.get("selector") is not None:
+        errs.append(invalid(f"{path}.spec.selector", GoJSON(spec["selector"], "*LabelSelector"),
+                            "`selector` will be auto-generated"))
+    if spec.get("manualSelector") is True:
+        errs.append(unsupported(f"{path}.spec.manualSelector", True, ["nil", "false"]))
+    return errs

@@ -33,6 +33,7 @@ STRATEGIES = {
     "CSINode": "storage.csinode",
     "Lease": "coordination.lease",
     "Job": "batch.job",
+    "CronJob": "batch.cronjob",
 }
 
 _loaded: dict[str, Strategy] = {}

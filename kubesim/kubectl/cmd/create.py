@@ -21,6 +21,7 @@ from kubesim.kubectl.generate.flags import (
     unknown_flag,
     usage_error,
 )
+from kubesim.kubectl.generate.job import cronjob, job, job_from_cronjob
 from kubesim.kubectl.generate.objects import (
     PDB_VALUE,
     deployment,
@@ -63,13 +64,15 @@ _CREATE_FLAGS = {
                             ("max_unavailable", "--max-unavailable")),
     "configmap": (("from_file", "--from-file"), ("from_literal", "--from-literal"),
                   ("from_env_file", "--from-env-file"), ("append_hash", "--append-hash")),
+    "job": (("image", "--image"), ("from_", "--from")),
+    "cronjob": (("image", "--image"), ("schedule", "--schedule"), ("restart", "--restart")),
 }
 
 
 _CREATE_ALIASES = {"deployment": "deployment", "deploy": "deployment", "namespace": "namespace", "ns": "namespace",
                    "priorityclass": "priorityclass", "pc": "priorityclass",
                    "poddisruptionbudget": "poddisruptionbudget", "pdb": "poddisruptionbudget",
-                   "configmap": "configmap", "cm": "configmap"}
+                   "configmap": "configmap", "cm": "configmap", "job": "job", "cronjob": "cronjob", "cj": "cronjob"}
 
 
 def create_generator_args(p) -> None:
@@ -98,6 +101,10 @@ def create_generator_args(p) -> None:
     g.add_argument("--from-env-file", action="append", default=None, metavar="FILE",
                    help="configmap: a file of KEY=VALUE lines (a Docker .env file)")
     bool_flag(g, "--append-hash", dest="append_hash", help="configmap: append a hash of the config map to its name")
+    g.add_argument("--from", dest="from_", default=None, metavar="cronjob/NAME",
+                   help="job: the CronJob whose job template the Job is made from")
+    g.add_argument("--schedule", default=None, metavar="CRON", help="cronjob: the schedule, in the Cron format")
+    g.add_argument("--restart", default=None, metavar="POLICY", help="cronjob: the job's restart policy (OnFailure)")
     dry_run_flag(g)
 
 
@@ -131,6 +138,9 @@ def create_generated(f, args, env) -> int:
             raise flag_error(verb, raw, "--image", str(e)) from None
     if what == "deployment" and args.image is None:
         raise UsageError('required flag(s) "image" not set')
+    if what == "cronjob" and (args.image is None or args.schedule is None):
+        missing = [n for n, v in (("image", args.image), ("schedule", args.schedule)) if v is None]
+        raise UsageError("required flag(s) " + ", ".join(f'"{n}"' for n in missing) + " not set")
     names = args.what[1:]
     if len(names) != 1:
         raise usage_error(verb, f"exactly one NAME is required, got {len(names)}")
@@ -140,6 +150,12 @@ def create_generated(f, args, env) -> int:
     command = list(getattr(args, "after_dashdash", None) or [])
     if what == "namespace" and not name:
         raise UsageError("name must be specified")
+    if what == "job":
+        # CreateJobOptions.Validate
+        if bool(args.image) == bool(args.from_):
+            raise UsageError("either --image or --from must be specified")
+        if command and args.from_:
+            raise UsageError("cannot specify --from and command")
     if what == "deployment" and len(images) > 1 and command:
         raise UsageError("cannot specify multiple --image options and command")
     if what == "poddisruptionbudget":
@@ -175,6 +191,20 @@ def create_generated(f, args, env) -> int:
         def build(rng):
             return cm
         wrap = "configmap"
+    elif what == "job":
+        ns = args.namespace if strategy == "client" else None
+        source = _from_cronjob(f, args.from_) if args.from_ else None
+
+        def build(rng):
+            if source is not None:
+                return job_from_cronjob(name, source, ns)
+            return job(name, args.image[-1], command, ns)
+        wrap = "job"
+    elif what == "cronjob":
+        def build(rng):
+            return cronjob(name, args.image[-1], args.schedule[-1] if isinstance(args.schedule, list) else args.schedule,
+                           args.restart or "OnFailure", command, args.namespace if strategy == "client" else None)
+        wrap = "cronjob"
     else:
         def build(rng):
             return priority_class(name, value, bool(args.global_default), args.description or "",
@@ -199,3 +229,18 @@ def _validate_pdb_flags(name: str, args) -> None:
         raise UsageError("invalid format specified for min-available")
     if max_u and not PDB_VALUE.match(max_u):
         raise UsageError("invalid format specified for max-unavailable")
+
+
+def _from_cronjob(f, source: str) -> dict:
+    """create job --from: the named CronJob, read from the server (with --dry-run=client too)."""
+    from kubesim.api import kinds
+
+    kind, _, name = source.partition("/")
+    if not name:
+        raise UsageError("from must be an existing cronjob")
+    info = kinds.lookup(kind)
+    with f.connect(commit=False) as client:
+        obj = client.get(info, f.namespace(), name)
+    if info.kind != "CronJob":
+        raise UsageError(f"unknown object type *v1.{info.kind}")
+    return obj

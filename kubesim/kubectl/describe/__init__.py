@@ -42,6 +42,7 @@ DESCRIBERS = {
     "StorageClass": ("storage", "describe_storage_class"),
     "CSINode": ("storage", "describe_csinode"),
     "Job": ("batch", "describe_job"),
+    "CronJob": ("batch", "describe_cronjob"),
 }
 
 

@@ -30,7 +30,8 @@ _KIND_NAMES = {"Deployment": ("deployment.apps", "deployments.apps"), "Namespace
                "ConfigMap": ("configmap", "configmaps"),
                "PriorityClass": ("priorityclass.scheduling.k8s.io", "priorityclasses.scheduling.k8s.io"),
                "PodDisruptionBudget": ("poddisruptionbudget.policy", "poddisruptionbudgets.policy"),
-               "Pod": ("pod", "pods")}
+               "Pod": ("pod", "pods"),
+               "Job": ("job.batch", "jobs.batch"), "CronJob": ("cronjob.batch", "cronjobs.batch")}
 
 
 def check_output(fmt: str | None) -> None:
