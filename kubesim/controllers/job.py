@@ -515,10 +515,12 @@ def sync_job(view: View, job: dict) -> list[Change]:
     for key in ("failed", "active", "succeeded"):
         if not status.get(key):
             status.pop(key, None)
-    if _status_differs(old_status, status) or suspend_changed or events:
+    if _status_differs(old_status, status) or suspend_changed:
         updated = deepcopy(job)
         updated["status"] = status
         changes.append(Change("update_status", updated, events))
+    elif events:
+        changes.append(Change("event", job, events))
     return changes
 
 
