@@ -65,7 +65,9 @@ def most_recent_schedule_time(cj: dict, now: float, schedule, include_deadline: 
     if include_deadline and deadline is not None:
         earliest = max(earliest, now - int(deadline))
     t1 = schedule.next(earliest, zone)
-    if t1 is None or now < t1:
+    if t1 is None:  # no activation within five years: Go's zero times, 0 s apart
+        raise CronError("time difference between two schedules is less than 1 second")
+    if now < t1:
         return earliest, None, 0
     t2 = schedule.next(t1, zone)
     if t2 is None or now < t2:

@@ -75,3 +75,43 @@ def test_indexed_job_pods_are_named_after_their_index(tmp_path):
     names = h.ok("get pods -o jsonpath={.items[*].metadata.generateName}").split()
     assert names == ["pi-0-", "pi-1-", "pi-2-"]
     assert h.ok("get pods -o jsonpath={.items[*].spec.hostname}").split() == ["pi-0", "pi-1", "pi-2"]
+
+
+TICK = """
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: tick}
+spec:
+  schedule: "*/2 * * * *"
+  successfulJobsHistoryLimit: 2
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          containers: [{name: c, image: busybox, command: [sh, -c, "date; sleep 30"]}]
+          restartPolicy: OnFailure
+"""
+
+
+def test_a_cronjob_creates_its_jobs_in_order_over_advance_and_keeps_its_history(tmp_path):
+    h = Harness(tmp_path, now="2026-11-22T10:00:30Z")
+    h.apply(TICK)
+    h.ok("advance 10m")
+    # 10:02 ... 10:10: five Jobs, named after their scheduled minute; two finished ones kept
+    assert h.ok("get jobs") == ("NAME            STATUS     COMPLETIONS   DURATION   AGE\n"
+                                "tick-29922368   Complete   1/1           30s        2m30s\n"
+                                "tick-29922370   Complete   1/1           30s        30s\n")
+    assert h.ok("get cj") == ("NAME   SCHEDULE      TIMEZONE   SUSPEND   ACTIVE   LAST SCHEDULE   AGE\n"
+                              "tick   */2 * * * *   <none>     False     0        30s             10m\n")
+    out = h.ok("describe cj tick")
+    assert out.count("SuccessfulCreate") == 5 and out.count("SuccessfulDelete") == 3
+    assert "Last Schedule Time:  Sun, 22 Nov 2026 10:10:00 +0000\n" in out
+    pods = h.ok("get pods --no-headers -o custom-columns=N:.metadata.generateName").split()
+    assert pods == ["tick-29922368-", "tick-29922370-"]  # the deleted Jobs' pods went with them
+
+
+def test_a_suspended_cronjob_creates_nothing(tmp_path):
+    h = Harness(tmp_path, now="2026-11-22T10:00:30Z")
+    h.apply(TICK.replace("successfulJobsHistoryLimit: 2", "suspend: true"))
+    h.ok("advance 10m")
+    assert h("get jobs").err == "No resources found in default namespace.\n"
