@@ -436,6 +436,13 @@ def sync_job(view: View, job: dict) -> list[Change]:
             if met is not None:
                 finished = new_condition("SuccessCriteriaMet", REASON_SUCCESS_POLICY, met, now)
 
+    if finished is not None and finished["type"] in ("FailureTarget", "Failed"):
+        # trackJobStatusAndRemoveFinalizers: once the Job is failing, every pod it still tracks
+        # that did not succeed is counted as failed
+        for p in pods:
+            if has_tracking_finalizer(p) and phase(p) != "Succeeded" and not is_pod_failed(p, job) and valid_index(p) \
+                    and match_pod_failure_policy(pfp, p)[1]:
+                failed += 1
     active = len(active_pods)
     suspend_changed = False
     if finished is not None:
@@ -515,6 +522,10 @@ def sync_job(view: View, job: dict) -> list[Change]:
     for key in ("failed", "active", "succeeded"):
         if not status.get(key):
             status.pop(key, None)
+    # the finalizer patches go first: an update of a pod deleted in this pass would write back
+    # the copy read before its deletion (upstream patches only the finalizer list)
+    patches = [c for c in changes if c.op == "update"]
+    changes = patches + [c for c in changes if c.op != "update"]
     if _status_differs(old_status, status) or suspend_changed:
         updated = deepcopy(job)
         updated["status"] = status

@@ -145,8 +145,12 @@ def test_backoff_limit_exceeded_fails_the_job_with_failure_target_first():
 
 def test_the_failed_condition_waits_for_terminating_pods():
     job = make_job(2, 5, activeDeadlineSeconds=10)
-    changes, _, deletes, _, status = run(job, pods(active=2))
+    changes, _, deletes, finalizers, status = run(job, pods(active=2))
     assert len(deletes) == 2 and status["terminating"] == 2
+    # the pods still tracked count as failed, their finalizers go first (then the deletions)
+    assert status["failed"] == 2 and len(finalizers) == 2
+    ops = [c.op for c in changes if c.op in ("update", "delete")]
+    assert ops == ["update", "update", "delete", "delete"]
     assert [c["type"] for c in status["conditions"]] == ["FailureTarget"]
     assert status["conditions"][0]["reason"] == "DeadlineExceeded"
     assert status["conditions"][0]["message"] == "Job was active longer than specified deadline"
