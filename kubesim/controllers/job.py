@@ -436,13 +436,6 @@ def sync_job(view: View, job: dict) -> list[Change]:
             if met is not None:
                 finished = new_condition("SuccessCriteriaMet", REASON_SUCCESS_POLICY, met, now)
 
-    if finished is not None and finished["type"] in ("FailureTarget", "Failed"):
-        # trackJobStatusAndRemoveFinalizers: once the Job is failing, every pod it still tracks
-        # that did not succeed is counted as failed
-        for p in pods:
-            if has_tracking_finalizer(p) and phase(p) != "Succeeded" and not is_pod_failed(p, job) and valid_index(p) \
-                    and match_pod_failure_policy(pfp, p)[1]:
-                failed += 1
     active = len(active_pods)
     suspend_changed = False
     if finished is not None:
@@ -479,7 +472,11 @@ def sync_job(view: View, job: dict) -> list[Change]:
             if conds:
                 status["conditions"] = conds
 
-    # trackJobStatusAndRemoveFinalizers, with the uncounted pods counted at once
+    # trackJobStatusAndRemoveFinalizers, with the uncounted pods counted at once: a pod counts
+    # when its finalizer goes (once the Job is failing, every tracked pod that did not succeed
+    # counts as failed)
+    status_succeeded, status_failed = int(old_status.get("succeeded") or 0), int(old_status.get("failed") or 0)
+    failing = finished is not None and finished["type"] not in ("SuccessCriteriaMet", "Complete")
     for pod in pods:
         if not has_tracking_finalizer(pod):
             continue
@@ -487,11 +484,17 @@ def sync_job(view: View, job: dict) -> list[Change]:
         if not _can_remove_finalizer(job, finished, pod, considered_failed, delayed):
             continue
         changes.append(_remove_finalizer(pod))
+        if not valid_index(pod):
+            continue
+        if phase(pod) == "Succeeded":
+            status_succeeded += 1
+        elif (considered_failed or failing) and match_pod_failure_policy(pfp, pod)[1]:
+            status_failed += 1
     status["active"] = active
     status["ready"] = ready
     status["terminating"] = terminating
-    status["succeeded"] = succeeded
-    status["failed"] = failed
+    status["succeeded"] = succeeded if indexed else status_succeeded
+    status["failed"] = status_failed
     status["uncountedTerminatedPods"] = {}
     if indexed:
         status["completedIndexes"] = format_indexes(succeeded_indexes)

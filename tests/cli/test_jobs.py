@@ -115,3 +115,33 @@ def test_a_suspended_cronjob_creates_nothing(tmp_path):
     h.apply(TICK.replace("successfulJobsHistoryLimit: 2", "suspend: true"))
     h.ok("advance 10m")
     assert h("get jobs").err == "No resources found in default namespace.\n"
+
+
+PER_INDEX = """
+apiVersion: batch/v1
+kind: Job
+metadata: {name: per-index}
+spec:
+  completions: 3
+  parallelism: 3
+  completionMode: Indexed
+  backoffLimitPerIndex: 1
+  template:
+    metadata:
+      annotations:
+        kubesim.io/behaviour: '{"*": {"exitCode": 1, "after": "1s"}}'
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox, command: [sleep, "5"]}]
+"""
+
+
+def test_backoff_limit_per_index_retries_each_index_once_then_fails_the_job(tmp_path):
+    h = Harness(tmp_path)
+    h.apply(PER_INDEX)
+    h.ok("advance 47s")
+    assert h.ok("get job per-index -o jsonpath={.status.failedIndexes}/{.status.failed}") == "0-2/6"
+    assert h.ok("get job per-index -o jsonpath={.status.conditions[*].reason}") == "FailedIndexes FailedIndexes"
+    counts = h.ok(["get", "pods", "-o", "jsonpath={.items[*].metadata.annotations.batch\\.kubernetes\\.io/"
+                                        "job-index-failure-count}"]).split()
+    assert sorted(counts) == ["0", "0", "0", "1", "1", "1"]
