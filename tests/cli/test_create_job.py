@@ -95,3 +95,34 @@ status: {{}}
     assert h.ok("get job manual -o jsonpath={.metadata.ownerReferences[0].name}") == "nightly"
     r = h("create job other --from=cronjob/missing")
     assert (r.code, r.err) == (1, 'Error from server (NotFound): cronjobs.batch "missing" not found\n')
+
+
+REFUSED = [
+    ("create cronjob bad --image=busybox --schedule='70 * * * *'",
+     'error: failed to create cronjob: CronJob.batch "bad" is invalid: spec.schedule: Invalid value: "70 * * * *": '
+     "end of range (70) above maximum (59): 70\n"),
+    ("create job Bad_Name --image=busybox",
+     'error: failed to create job: Job.batch "Bad_Name" is invalid: [metadata.name: Invalid value: "Bad_Name": a '
+     "lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start "
+     "and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+     "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), spec.template.spec.containers[0].name: "
+     "Invalid value: \"Bad_Name\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or "
+     "'-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
+     "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')]\n"),
+    ("create job x --from=deployment/missing", 'Error from server (NotFound): deployments.apps "missing" not found\n'),
+    ("create job x --from=cronjob", "error: resource(s) were provided, but no name was specified\n"),
+]
+
+
+@pytest.mark.parametrize("line,err", REFUSED, ids=["a bad schedule", "a name that is not a DNS subdomain",
+                                                    "from a missing deployment", "from without a name"])
+def test_what_the_server_refuses_as_the_real_cluster_words_it(tmp_path, line, err):
+    # texts printed by kubectl 1.36 against the real v1.35 API server
+    from kubesim.testing.cli import snapshot
+
+    h = Harness(tmp_path)
+    h.ok("get ns")
+    before = snapshot(tmp_path)
+    r = h(shlex.split(line))
+    assert (r.code, r.err) == (1, err)
+    assert snapshot(tmp_path) == before

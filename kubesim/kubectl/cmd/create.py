@@ -237,7 +237,7 @@ def _from_cronjob(f, source: str) -> dict:
 
     kind, _, name = source.partition("/")
     if not name:
-        raise UsageError("from must be an existing cronjob")
+        raise UsageError("resource(s) were provided, but no name was specified")
     info = kinds.lookup(kind)
     with f.connect(commit=False) as client:
         obj = client.get(info, f.namespace(), name)

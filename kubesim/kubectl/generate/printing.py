@@ -122,7 +122,8 @@ def submit(f, args, env, build, strategy: str, wrap: str | None) -> str:
         if isinstance(e, Invalid):
             # a typed client names the kind with its group: Deployment.apps, PriorityClass.scheduling.k8s.io
             qualified = {"deployment": "Deployment.apps", "priorityclass": "PriorityClass.scheduling.k8s.io",
-                         "poddisruptionbudgets": "PodDisruptionBudget.policy"}.get(wrap)
+                         "poddisruptionbudgets": "PodDisruptionBudget.policy",
+                         "job": "Job.batch", "cronjob": "CronJob.batch"}.get(wrap)
             kind = qualified.split(".")[0] if qualified else ""
             if qualified and message.startswith(kind + " "):
                 message = qualified + message[len(kind):]
