@@ -77,6 +77,14 @@ def test_indexed_job_pods_are_named_after_their_index(tmp_path):
     assert h.ok("get pods -o jsonpath={.items[*].spec.hostname}").split() == ["pi-0", "pi-1", "pi-2"]
 
 
+def test_an_indexed_pod_reads_its_index_from_the_environment(tmp_path):
+    h = Harness(tmp_path)
+    h.apply(PI.replace("parallelism: 2", "parallelism: 3\n  completionMode: Indexed")
+            .replace('"sleep 5; echo done"', '"echo index $JOB_COMPLETION_INDEX"'))
+    logs = [h.ok(["logs", name]) for name in h.ok("get pods -o name").split()]
+    assert logs == [f"index {i}\n" for i in range(5)]  # completions 5: each index once
+
+
 TICK = """
 apiVersion: batch/v1
 kind: CronJob
