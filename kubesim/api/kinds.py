@@ -106,6 +106,8 @@ _R(KindInfo("Lease", "coordination.k8s.io", "v1", "leases", True))
 _R(KindInfo("NetworkPolicy", "networking.k8s.io", "v1", "networkpolicies", True, ("netpol",)))
 _R(KindInfo("Ingress", "networking.k8s.io", "v1", "ingresses", True, ("ing",)))
 _R(KindInfo("IngressClass", "networking.k8s.io", "v1", "ingressclasses", False))
+_R(KindInfo("Job", "batch", "v1", "jobs", True, categories=("all",)))
+_R(KindInfo("CronJob", "batch", "v1", "cronjobs", True, ("cj",), categories=("all",)))
 # Not an API object: the cluster's scheduler configuration, applied like a manifest (DESIGN §1.3).
 _R(KindInfo("KubeSchedulerConfiguration", "kubescheduler.config.k8s.io", "v1", "kubeschedulerconfigurations",
             False, (), ("apply", "get"), served=False))

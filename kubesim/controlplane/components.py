@@ -785,10 +785,16 @@ def ephemeral_volumes(cluster: Cluster) -> bool:
 
 
 # the collector reads claims too: a generic ephemeral volume's claim goes with its pod
-GC_KINDS = WORKLOAD_KINDS + ("PersistentVolumeClaim",)
+GC_KINDS = WORKLOAD_KINDS + ("PersistentVolumeClaim",) + ("Job", "CronJob")
+GC_GATE = ("Deployment", "ReplicaSet", "DaemonSet") + ("Job", "CronJob")
+# what the Job controller reads (pkg/controller/job: its Job and pod informers)
+JOB_KINDS = ("Job", "Pod")
 
 STEPS = [register_nodes, static_pod_directories, node_leases, node_lifecycle, taint_nodes_by_condition, taint_eviction, pod_gc, _controller_step("deployment"), _controller_step("replicaset"),
-         _controller_step("daemonset"), _controller_step("garbagecollector", view_kinds=GC_KINDS, claims=True),
+         _controller_step("daemonset"), _controller_step("job", gate=("Job",), view_kinds=JOB_KINDS),
+         _controller_step("ttlafterfinished", gate=("Job",), view_kinds=("Job",)),
+         _controller_step("cronjob", gate=("CronJob",), view_kinds=("CronJob", "Job")),
+         _controller_step("garbagecollector", gate=GC_GATE, view_kinds=GC_KINDS, claims=True),
          _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS), ephemeral_volumes,
          volume_controllers, schedule,
          volume_controllers, static_pods, sync_pods]

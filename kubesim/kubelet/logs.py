@@ -19,6 +19,7 @@ import time as _time
 
 from kubesim.clock import parse_timestamp
 from kubesim.kubelet.behaviour import MAX_LOG_LINES, Behaviour, behaviour
+from kubesim.kubelet.envvars import with_field_refs
 from kubesim.kubelet.overrides import override_for
 from kubesim.kubelet.pod_workers import DEFAULT_CONFIG, KubeletConfig
 from kubesim.kubelet.shell import MAX_STEPS, RunContext, run_program
@@ -64,7 +65,7 @@ def entries(pod: dict, container: str | None, now: float, previous: bool = False
         reason = (state.get("waiting") or {}).get("reason") or "ContainerCreating"
         md = pod.get("metadata") or {}
         raise LookupError(f'container "{name}" in pod "{md.get("name")}" is waiting to start: {reason}')
-    derived = behaviour(target, config.image_defaults, pod_name=(pod.get("metadata") or {}).get("name", ""),
+    derived = behaviour(with_field_refs(target, pod), config.image_defaults, pod_name=(pod.get("metadata") or {}).get("name", ""),
                         override=override_for(pod, name), start=started or 0.0)
     start, end = started or 0.0, until if until is not None else now
     out = log_entries(derived, start, end)

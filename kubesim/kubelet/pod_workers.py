@@ -46,6 +46,7 @@ from kubesim.kubelet import probes, status
 from kubesim.kubelet.admission import admit
 from kubesim.kubelet.behaviour import Behaviour, behaviour
 from kubesim.kubelet.crashloop import CrashLoopSkipping
+from kubesim.kubelet.envvars import with_field_refs
 from kubesim.kubelet.format import EPS, format_time
 from kubesim.kubelet.kubelet_pods import PodStatuses
 from kubesim.kubelet.kuberuntime_container import ContainerRuntime
@@ -134,7 +135,8 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
     # ---- derived data
     def behaviour_of(self, name: str) -> Behaviour:
         if name not in self._behaviours:
-            self._behaviours[name] = behaviour(self.container_specs[name], self.config.image_defaults,
+            self._behaviours[name] = behaviour(with_field_refs(self.container_specs[name], self.pod),
+                                               self.config.image_defaults,
                                                pod_name=self.pod_name, override=override_for(self.pod, name))
         return self._behaviours[name]
 

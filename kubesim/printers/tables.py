@@ -98,6 +98,8 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "PodDisruptionBudget": ("policy", "PDB_COLUMNS", "print_pdb"),
     "StorageClass": ("storage", "STORAGE_CLASS_COLUMNS", "print_storage_class"),
     "CSINode": ("storage", "CSINODE_COLUMNS", "print_csinode"),
+    "Job": ("batch", "JOB_COLUMNS", "print_job"),
+    "CronJob": ("batch", "CRONJOB_COLUMNS", "print_cronjob"),
     "Lease": ("coordination", "LEASE_COLUMNS", "print_lease"),
     "NetworkPolicy": ("networking", "NETWORK_POLICY_COLUMNS", "print_network_policy"),
     "Ingress": ("networking", "INGRESS_COLUMNS", "print_ingress"),

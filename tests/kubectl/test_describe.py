@@ -644,11 +644,12 @@ _RESOURCES = [
     ("apps/v1", "deployments", "Deployment", True), ("apps/v1", "replicasets", "ReplicaSet", True),
     ("apps/v1", "daemonsets", "DaemonSet", True), ("apps/v1", "controllerrevisions", "ControllerRevision", True),
     ("v1", "configmaps", "ConfigMap", True),
+    ("batch/v1", "jobs", "Job", True), ("batch/v1", "cronjobs", "CronJob", True),
 ]
 
 
 _SHORT_NAMES = {"configmaps": ["cm"], "pods": ["po"], "nodes": ["no"], "namespaces": ["ns"], "events": ["ev"], "deployments": ["deploy"],
-                "replicasets": ["rs"], "daemonsets": ["ds"]}
+                "replicasets": ["rs"], "daemonsets": ["ds"], "cronjobs": ["cj"]}
 
 
 def _field(obj: dict, path: str) -> str:
@@ -803,6 +804,87 @@ def config_map_events(now) -> list[dict]:
              "firstTimestamp": format_time(now - 120), "lastTimestamp": format_time(now - 60)}]
 
 
+JOB_UID = "10b00000-0000-4000-8000-000000000001"
+
+
+def _job_template(uid: str | None, name: str, command: list[str]) -> dict:
+    labels = {} if uid is None else {"batch.kubernetes.io/controller-uid": uid, "batch.kubernetes.io/job-name": name,
+                                     "controller-uid": uid, "job-name": name}
+    return {"metadata": {"labels": labels} if labels else {},
+            "spec": {"containers": [{"name": "main", "image": "busybox", "command": command,
+                                     "resources": {}, "imagePullPolicy": "Always"}],
+                     "restartPolicy": "Never", "dnsPolicy": "ClusterFirst", "terminationGracePeriodSeconds": 30}}
+
+
+def completed_job(now) -> dict:
+    labels = {"batch.kubernetes.io/controller-uid": JOB_UID, "batch.kubernetes.io/job-name": "pi",
+              "controller-uid": JOB_UID, "job-name": "pi"}
+    return {"apiVersion": "batch/v1", "kind": "Job",
+            "metadata": {"name": "pi", "namespace": "default", "uid": JOB_UID, "resourceVersion": "77",
+                         "creationTimestamp": format_time(now - 400), "labels": labels},
+            "spec": {"parallelism": 2, "completions": 5, "backoffLimit": 6, "completionMode": "NonIndexed",
+                     "suspend": False, "manualSelector": False, "podReplacementPolicy": "TerminatingOrFailed",
+                     "ttlSecondsAfterFinished": 600,
+                     "selector": {"matchLabels": {"batch.kubernetes.io/controller-uid": JOB_UID}},
+                     "template": _job_template(JOB_UID, "pi", ["sh", "-c", "sleep 5; echo done"])},
+            "status": {"startTime": format_time(now - 400), "completionTime": format_time(now - 385), "ready": 0,
+                       "succeeded": 5, "terminating": 0, "uncountedTerminatedPods": {},
+                       "conditions": [{"type": "SuccessCriteriaMet", "status": "True", "reason": "CompletionsReached",
+                                       "message": "Reached expected number of succeeded pods",
+                                       "lastProbeTime": format_time(now - 385),
+                                       "lastTransitionTime": format_time(now - 385)},
+                                      {"type": "Complete", "status": "True", "reason": "CompletionsReached",
+                                       "message": "Reached expected number of succeeded pods",
+                                       "lastProbeTime": format_time(now - 385),
+                                       "lastTransitionTime": format_time(now - 385)}]}}
+
+
+def failed_indexed_job(now) -> dict:
+    uid = "10b00000-0000-4000-8000-000000000002"
+    job = completed_job(now)
+    job["metadata"].update(name="shards", uid=uid, labels={"app": "shards"},
+                           ownerReferences=[{"apiVersion": "batch/v1", "kind": "CronJob", "name": "nightly",
+                                             "uid": "c00c0000-0000-4000-8000-000000000001", "controller": True}])
+    job["spec"].update(completionMode="Indexed", completions=80, parallelism=3, backoffLimit=1,
+                       activeDeadlineSeconds=120,
+                       selector={"matchLabels": {"batch.kubernetes.io/controller-uid": uid}},
+                       template=_job_template(uid, "shards", ["sh", "-c", "exit 1"]))
+    del job["spec"]["ttlSecondsAfterFinished"]
+    job["status"] = {"startTime": format_time(now - 300), "failed": 2, "active": 1, "ready": 1, "terminating": 0,
+                     "completedIndexes": ",".join(str(i) for i in range(0, 60, 2)),
+                     "uncountedTerminatedPods": {}}
+    return job
+
+
+def job_events(now, job, items) -> list[dict]:
+    md = job["metadata"]
+    return [{"apiVersion": "v1", "kind": "Event",
+             "metadata": {"name": f"{md['name']}.{i}", "namespace": "default", "creationTimestamp": format_time(now - age)},
+             "involvedObject": {"apiVersion": "batch/v1", "kind": "Job", "name": md["name"], "namespace": "default",
+                                "uid": md["uid"]},
+             "reason": reason, "message": message, "type": etype, "source": {"component": "job-controller"},
+             "count": 1, "firstTimestamp": format_time(now - age), "lastTimestamp": format_time(now - age)}
+            for i, (etype, reason, message, age) in enumerate(items)]
+
+
+def nightly_cronjob(now) -> dict:
+    return {"apiVersion": "batch/v1", "kind": "CronJob",
+            "metadata": {"name": "nightly", "namespace": "default", "uid": "c00c0000-0000-4000-8000-000000000001",
+                         "resourceVersion": "90", "creationTimestamp": format_time(now - 7200),
+                         "labels": {"team": "data"}},
+            "spec": {"schedule": "*/5 * * * *", "timeZone": "Europe/Paris", "concurrencyPolicy": "Forbid",
+                     "suspend": False, "successfulJobsHistoryLimit": 3, "failedJobsHistoryLimit": 1,
+                     "startingDeadlineSeconds": 200,
+                     "jobTemplate": {"metadata": {"labels": {"app": "shards"}},
+                                     "spec": {"completions": 80, "parallelism": 3, "activeDeadlineSeconds": 120,
+                                              "template": _job_template(None, "", ["sh", "-c", "exit 1"])}}},
+            "status": {"lastScheduleTime": format_time(now - 300),
+                       "active": [{"apiVersion": "batch/v1", "kind": "Job", "name": "shards", "namespace": "default",
+                                   "uid": "10b00000-0000-4000-8000-000000000002"},
+                                  {"apiVersion": "batch/v1", "kind": "Job", "name": "pi", "namespace": "default",
+                                   "uid": JOB_UID}]}}
+
+
 def _golden_cases(now):
     """name -> (kubectl args, object, DescribeContext), and every object the server holds."""
     pod, pending, old = running_pod(now), pending_pod(now), terminating_pod(now)
@@ -848,9 +930,19 @@ def _golden_cases(now):
     })
     cm, cm_events = config_map(now), config_map_events(now)
     cases["configmap"] = (("describe", "configmap", "app-config"), cm, DescribeContext(now, cm_events))
+    pi, shards, nightly = completed_job(now), failed_indexed_job(now), nightly_cronjob(now)
+    pi_events = job_events(now, pi, [("Normal", "SuccessfulCreate", "Created pod: pi-xz2wl", 400),
+                                     ("Normal", "SuccessfulCreate", "Created pod: pi-xn2kf", 400),
+                                     ("Normal", "Completed", "Job completed", 385)])
+    shards_events = job_events(now, shards, [("Normal", "SuccessfulCreate", "Created pod: shards-0-abcde", 300),
+                                             ("Warning", "BackoffLimitExceeded",
+                                              "Job has reached the specified backoff limit", 10)])
+    cases["job"] = (("describe", "job", "pi"), pi, DescribeContext(now, pi_events))
+    cases["job_indexed"] = (("describe", "job", "shards"), shards, DescribeContext(now, shards_events))
+    cases["cronjob"] = (("describe", "cronjob", "nightly"), nightly, DescribeContext(now, []))
     objects = [pod, pending, old, n, lease, *pods, *pod_events, *pending_events, *n_events, ns, team, *rqs, *lrs, w,
                web, api, batch, legacy, *all_rss, failing, *rs_pods, *rs_events, *web_events(now, web), ds, *ds_pods, *ds_events,
-               cm, *cm_events]
+               cm, *cm_events, pi, shards, nightly, *pi_events, *shards_events]
     return cases, objects
 
 
@@ -901,7 +993,7 @@ def golden_now() -> dict[str, float]:
 GOLDEN_NAMES = ["pod_running", "pod_pending", "pod_terminating", "node", "namespace", "namespace_quota",
                 "generic_custom_resource", "generic_event", "deployment", "deployment_rolling_out",
                 "deployment_without_new_replicaset", "deployment_recreate_without_replicasets", "replicaset", "replicaset_failing", "daemonset",
-                "configmap"]
+                "configmap", "job", "job_indexed", "cronjob"]
 
 
 @pytest.mark.parametrize("name", [
@@ -923,6 +1015,9 @@ GOLDEN_NAMES = ["pod_running", "pod_pending", "pod_terminating", "node", "namesp
     pytest.param("replicaset_failing", id="an orphan replica set with a failure condition"),
     pytest.param("daemonset", id="a daemon set with misscheduled nodes and events"),
     pytest.param("configmap", id="a config map lists data keys in order with their values and binary keys with sizes"),
+    pytest.param("job", id="a completed job with its duration ttl and events"),
+    pytest.param("job_indexed", id="an indexed job owned by a cron job caps its completed indexes"),
+    pytest.param("cronjob", id="a cron job with a time zone a deadline and two active jobs"),
 ])
 def test_describe_matches_kubectl(name, golden_now):
     cases, _ = _golden_cases(golden_now[name])

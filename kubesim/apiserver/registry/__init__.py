@@ -35,6 +35,8 @@ STRATEGIES = {
     "NetworkPolicy": "networking.networkpolicy",
     "Ingress": "networking.ingress",
     "IngressClass": "networking.ingressclass",
+    "Job": "batch.job",
+    "CronJob": "batch.cronjob",
 }
 
 _loaded: dict[str, Strategy] = {}

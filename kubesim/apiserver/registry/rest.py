@@ -34,6 +34,9 @@ class Strategy:
     # finalizer and leaves its dependents to the garbage collector (kubesim: the kinds whose
     # dependents the collector follows); other kinds go at once, as with Background
     propagates_deletion = False
+    # the object's uid is set before PrepareForCreate (upstream fills the system metadata
+    # first; kubesim's store assigns it otherwise): a strategy that reads it says so
+    uid_before_prepare = False
 
     @property
     def namespaced(self) -> bool:
@@ -91,4 +94,8 @@ def before_create(strategy: Strategy, obj: dict, rng=None, now: str | None = Non
 
             rng = random.Random()
         meta["name"] = generate_name(meta["generateName"], rng)
+    if strategy.uid_before_prepare and not meta.get("uid"):
+        import uuid
+
+        meta["uid"] = str(uuid.UUID(int=rng.getrandbits(128), version=4)) if rng is not None else str(uuid.uuid4())
     strategy.prepare_for_create(obj, now)

@@ -23,6 +23,7 @@ from kubesim.kubectl.generate.flags import (
 )
 from kubesim.kubectl.generate.ingress import ingress
 from kubesim.kubectl.generate.ingress import validate as validate_ingress_flags
+from kubesim.kubectl.generate.job import cronjob, job, job_from_cronjob
 from kubesim.kubectl.generate.objects import (
     PDB_VALUE,
     deployment,
@@ -67,13 +68,16 @@ _CREATE_FLAGS = {
                   ("from_env_file", "--from-env-file"), ("append_hash", "--append-hash")),
     "ingress": (("ingress_class", "--class"), ("rule", "--rule"), ("default_backend", "--default-backend"),
                 ("annotation", "--annotation")),
+    "job": (("image", "--image"), ("from_", "--from")),
+    "cronjob": (("image", "--image"), ("schedule", "--schedule"), ("restart", "--restart")),
 }
 
 
 _CREATE_ALIASES = {"deployment": "deployment", "deploy": "deployment", "namespace": "namespace", "ns": "namespace",
                    "priorityclass": "priorityclass", "pc": "priorityclass",
                    "poddisruptionbudget": "poddisruptionbudget", "pdb": "poddisruptionbudget",
-                   "configmap": "configmap", "cm": "configmap", "ingress": "ingress", "ing": "ingress"}
+                   "configmap": "configmap", "cm": "configmap", "ingress": "ingress", "ing": "ingress",
+                   "job": "job", "cronjob": "cronjob", "cj": "cronjob"}
 
 
 def create_generator_args(p) -> None:
@@ -108,6 +112,10 @@ def create_generator_args(p) -> None:
     g.add_argument("--default-backend", default=None, metavar="svcname:port", help="ingress: the default backend")
     g.add_argument("--annotation", action="append", default=None, metavar="KEY=VALUE",
                    help="ingress: an annotation to insert in the ingress (repeatable)")
+    g.add_argument("--from", dest="from_", default=None, metavar="cronjob/NAME",
+                   help="job: the CronJob whose job template the Job is made from")
+    g.add_argument("--schedule", default=None, metavar="CRON", help="cronjob: the schedule, in the Cron format")
+    g.add_argument("--restart", default=None, metavar="POLICY", help="cronjob: the job's restart policy (OnFailure)")
     dry_run_flag(g)
 
 
@@ -141,6 +149,9 @@ def create_generated(f, args, env) -> int:
             raise flag_error(verb, raw, "--image", str(e)) from None
     if what == "deployment" and args.image is None:
         raise UsageError('required flag(s) "image" not set')
+    if what == "cronjob" and (args.image is None or args.schedule is None):
+        missing = [n for n, v in (("image", args.image), ("schedule", args.schedule)) if v is None]
+        raise UsageError("required flag(s) " + ", ".join(f'"{n}"' for n in missing) + " not set")
     names = args.what[1:]
     if len(names) != 1:
         raise usage_error(verb, f"exactly one NAME is required, got {len(names)}")
@@ -150,6 +161,12 @@ def create_generated(f, args, env) -> int:
     command = list(getattr(args, "after_dashdash", None) or [])
     if what == "namespace" and not name:
         raise UsageError("name must be specified")
+    if what == "job":
+        # CreateJobOptions.Validate
+        if bool(args.image) == bool(args.from_):
+            raise UsageError("either --image or --from must be specified")
+        if command and args.from_:
+            raise UsageError("cannot specify --from and command")
     if what == "deployment" and len(images) > 1 and command:
         raise UsageError("cannot specify multiple --image options and command")
     if what == "poddisruptionbudget":
@@ -194,6 +211,20 @@ def create_generated(f, args, env) -> int:
         def build(rng):
             return ing
         wrap = "ingress"
+    elif what == "job":
+        ns = args.namespace if strategy == "client" else None
+        source = _from_cronjob(f, args.from_) if args.from_ else None
+
+        def build(rng):
+            if source is not None:
+                return job_from_cronjob(name, source, ns)
+            return job(name, args.image[-1], command, ns)
+        wrap = "job"
+    elif what == "cronjob":
+        def build(rng):
+            return cronjob(name, args.image[-1], args.schedule[-1] if isinstance(args.schedule, list) else args.schedule,
+                           args.restart or "OnFailure", command, args.namespace if strategy == "client" else None)
+        wrap = "cronjob"
     else:
         def build(rng):
             return priority_class(name, value, bool(args.global_default), args.description or "",
@@ -218,3 +249,18 @@ def _validate_pdb_flags(name: str, args) -> None:
         raise UsageError("invalid format specified for min-available")
     if max_u and not PDB_VALUE.match(max_u):
         raise UsageError("invalid format specified for max-unavailable")
+
+
+def _from_cronjob(f, source: str) -> dict:
+    """create job --from: the named CronJob, read from the server (with --dry-run=client too)."""
+    from kubesim.api import kinds
+
+    kind, _, name = source.partition("/")
+    if not name:
+        raise UsageError("resource(s) were provided, but no name was specified")
+    info = kinds.lookup(kind)
+    with f.connect(commit=False) as client:
+        obj = client.get(info, f.namespace(), name)
+    if info.kind != "CronJob":
+        raise UsageError(f"unknown object type *v1.{info.kind}")
+    return obj

@@ -44,6 +44,8 @@ DESCRIBERS = {
     "NetworkPolicy": ("networking", "describe_network_policy"),
     "Ingress": ("networking", "describe_ingress"),
     "IngressClass": ("networking", "describe_ingress_class"),
+    "Job": ("batch", "describe_job"),
+    "CronJob": ("batch", "describe_cronjob"),
 }
 
 

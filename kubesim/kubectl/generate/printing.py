@@ -31,7 +31,8 @@ _KIND_NAMES = {"Deployment": ("deployment.apps", "deployments.apps"), "Namespace
                "PriorityClass": ("priorityclass.scheduling.k8s.io", "priorityclasses.scheduling.k8s.io"),
                "PodDisruptionBudget": ("poddisruptionbudget.policy", "poddisruptionbudgets.policy"),
                "Pod": ("pod", "pods"),
-               "Ingress": ("ingress.networking.k8s.io", "ingresses.networking.k8s.io")}
+               "Ingress": ("ingress.networking.k8s.io", "ingresses.networking.k8s.io"),
+               "Job": ("job.batch", "jobs.batch"), "CronJob": ("cronjob.batch", "cronjobs.batch")}
 
 
 def check_output(fmt: str | None) -> None:
@@ -123,7 +124,8 @@ def submit(f, args, env, build, strategy: str, wrap: str | None) -> str:
             # a typed client names the kind with its group: Deployment.apps, PriorityClass.scheduling.k8s.io
             qualified = {"deployment": "Deployment.apps", "priorityclass": "PriorityClass.scheduling.k8s.io",
                          "poddisruptionbudgets": "PodDisruptionBudget.policy",
-                         "ingress": "Ingress.networking.k8s.io"}.get(wrap)
+                         "ingress": "Ingress.networking.k8s.io",
+                         "job": "Job.batch", "cronjob": "CronJob.batch"}.get(wrap)
             kind = qualified.split(".")[0] if qualified else ""
             if qualified and message.startswith(kind + " "):
                 message = qualified + message[len(kind):]
