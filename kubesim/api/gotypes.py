@@ -802,4 +802,10 @@ DaemonSetUpdateStrategy
 RollingUpdateDaemonSet
     MaxUnavailable IntOrString
     MaxSurge IntOrString
+StatefulSetUpdateStrategy
+    Type string
+    RollingUpdate *RollingUpdateStatefulSetStrategy
+RollingUpdateStatefulSetStrategy
+    Partition int
+    MaxUnavailable *IntOrString
 """

@@ -99,6 +99,7 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "StorageClass": ("storage", "STORAGE_CLASS_COLUMNS", "print_storage_class"),
     "CSINode": ("storage", "CSINODE_COLUMNS", "print_csinode"),
     "Lease": ("coordination", "LEASE_COLUMNS", "print_lease"),
+    "StatefulSet": ("apps", "STATEFULSET_COLUMNS", "print_statefulset"),
 }
 
 

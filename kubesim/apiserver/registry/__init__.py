@@ -32,6 +32,7 @@ STRATEGIES = {
     "StorageClass": "storage.storageclass",
     "CSINode": "storage.csinode",
     "Lease": "coordination.lease",
+    "StatefulSet": "apps.statefulset",
 }
 
 _loaded: dict[str, Strategy] = {}
