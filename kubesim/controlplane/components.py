@@ -755,13 +755,19 @@ def ephemeral_volumes(cluster: Cluster) -> bool:
 
 
 # the collector reads claims too: a generic ephemeral volume's claim goes with its pod
-GC_KINDS = WORKLOAD_KINDS + ("PersistentVolumeClaim",)
+GC_KINDS = WORKLOAD_KINDS + ("PersistentVolumeClaim",) + ("StatefulSet",)
+# owners whose deletion leaves dependents for the collector
+GC_GATE = ("Deployment", "ReplicaSet", "DaemonSet") + ("StatefulSet",)
 
 STEPS = [register_nodes, static_pod_directories, node_leases, node_lifecycle, taint_nodes_by_condition, taint_eviction, pod_gc, _controller_step("deployment"), _controller_step("replicaset"),
-         _controller_step("daemonset"), _controller_step("garbagecollector", view_kinds=GC_KINDS, claims=True),
+         _controller_step("daemonset"), _controller_step("garbagecollector", gate=GC_GATE, view_kinds=GC_KINDS, claims=True),
          _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS), ephemeral_volumes,
          volume_controllers, schedule,
          volume_controllers, static_pods, sync_pods]
+# the StatefulSet controller reads its pods, claims and revisions (pkg/controller/statefulset)
+STATEFULSET_KINDS = ("StatefulSet", "Pod", "PersistentVolumeClaim", "ControllerRevision")
+STEPS.insert(STEPS.index(volume_controllers), _controller_step("statefulset", gate=("StatefulSet",),
+                                                               view_kinds=STATEFULSET_KINDS))
 
 
 def set_kubelet(cluster: Cluster, node: dict, running: bool) -> bool:
