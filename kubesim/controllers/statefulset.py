@@ -346,6 +346,9 @@ class _Sync:
         self.changes: list[Change] = []
         self.mrs = int((sts.get("spec") or {}).get("minReadySeconds") or 0)
         self.now = view.now
+        # claims this sync re-owned: later checks in the same sync see them (the real
+        # controller's claim lister has caught up by then: no pod update follows)
+        self.claims_written: dict[str, dict] = {}
 
     def event(self, type_: str, reason: str, message: str) -> Event:
         return Event(self.sts, type_, reason, message, COMPONENT)
@@ -423,7 +426,8 @@ class _Sync:
 
     # -- pod control (stateful_pod_control.go) ----------------------------------------------
     def _claims_of(self, sts: dict, pod: dict) -> list[tuple[dict, dict | None]]:
-        return [(c, self.view.get("PersistentVolumeClaim", self.ns, c["metadata"]["name"]))
+        return [(c, self.claims_written.get(c["metadata"]["name"])
+                 or self.view.get("PersistentVolumeClaim", self.ns, c["metadata"]["name"]))
                 for _, c in persistent_volume_claims(sts, get_ordinal(pod))]
 
     def _create_claims(self, sts: dict, pod: dict) -> bool:
@@ -453,6 +457,7 @@ class _Sync:
             if not claim_owner_up_to_date(stored, sts, pod):
                 new = deepcopy(stored)
                 update_claim_owner_refs(new, sts, pod)
+                self.claims_written[name_of(new)] = new
                 self.changes.append(Change("update", new))
 
     def _pod_event(self, verb: str, pod: dict) -> Event:

@@ -333,3 +333,16 @@ def test_get_patch_drops_what_go_omits():
     sts = {"spec": {"template": {"metadata": {"labels": {"a": "b"}}, "spec": {"containers": [
         {"name": "c", "image": "x", "env": [], "resources": {}}]}}}}
     assert get_patch(sts)["spec"]["template"]["spec"]["containers"][0] == {"name": "c", "image": "x", "resources": {}}
+
+
+def test_re_owning_claims_does_not_update_the_pods():
+    # the oracle: Parallel, whenDeleted/whenScaled Delete, claims never bound -> only the
+    # claims get the set's reference; no "Update Pod" event
+    s = sim(auto_ready=False)
+    s.add(statefulset_obj(replicas=2, podManagementPolicy="Parallel",
+                          persistentVolumeClaimRetentionPolicy={"whenDeleted": "Delete", "whenScaled": "Delete"}))
+    for _ in range(3):
+        s.run(statefulset.sync)
+    assert s.event_messages("SuccessfulUpdate") == []
+    uid = s.get("StatefulSet", "web")["metadata"]["uid"]
+    assert [[r["uid"] for r in c["metadata"]["ownerReferences"]] for c in s.list("PersistentVolumeClaim")] == [[uid], [uid]]
