@@ -170,3 +170,31 @@ def test_changing_an_immutable_field_is_forbidden(kubesim, edit):
                                   "'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and "
                                   "'minReadySeconds' are forbidden\n"))
     assert snapshot(kubesim.state_dir) == before
+
+
+def test_pod_topology_spread_default_constraints_select_by_the_statefulsets_selector(kubesim):
+    # helper.DefaultSelector: a pod controlled by a StatefulSet spreads against the pods its
+    # selector matches, here a lone app=db pod on node02 (hostname domain: 1 matching pod there)
+    kubesim.apply("""apiVersion: v1
+kind: Pod
+metadata: {name: lone, labels: {app: db}}
+spec:
+  nodeName: node02
+  containers: [{name: c, image: nginx}]
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  replicas: 1
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: c, image: nginx}]
+""")
+    rows = {line.split()[0]: line for line in kubesim.ok("explain-schedule db-0").splitlines()
+            if line.startswith(" node0")}
+    assert "2 → 100 ×2 = 200" in rows["node01"] and "3 → 66 ×2 = 132" in rows["node02"]
+    assert "← chosen" in rows["node01"]
