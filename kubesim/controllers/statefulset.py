@@ -63,6 +63,7 @@ from kubesim.controllers.base import (
     is_pod_ready,
     pod_from_template,
 )
+from kubesim.controllers.hashing import omit_empty_pod_template
 
 COMPONENT = "statefulset-controller"
 _POD_NAME_RE = re.compile(r"^(.*)-([0-9]+)$")
@@ -380,7 +381,7 @@ class _Sync:
         sts = self.sts
         collision = int((sts.get("status") or {}).get("collisionCount") or 0)
         next_revision = int(revisions[-1].get("revision") or 0) + 1 if revisions else 1
-        patch = get_patch(sts)
+        patch = get_patch(sts, omit_empty_pod_template)
         raw = go_marshal_sorted(patch)
         equal = [r for r in revisions if go_marshal_sorted(r.get("data")) == raw]
         if equal and equal[-1] is revisions[-1]:

@@ -270,14 +270,15 @@ def _statefulset_status(spec: dict, st: dict, generation: int, observed: int) ->
             f"{st.get('currentRevision', '')}..."), True
 
 
-def _revision_patch(live: dict) -> dict:
-    """What a ControllerRevision of this DaemonSet or StatefulSet would hold now
-    (getDaemonSetPatch / getStatefulSetPatch)."""
+def _matches_revision(live: dict, revision: dict) -> bool:
+    """daemonSetMatch / statefulsetMatch: the object's template is the revision's."""
     if live.get("kind") == "StatefulSet":
-        from kubesim.api.apps.statefulset_util import get_patch
-    else:
-        from kubesim.api.apps.daemonset_util import get_patch
-    return get_patch(live)
+        from kubesim.api.apps.statefulset_util import matches_revision
+
+        return matches_revision(live, revision)
+    from kubesim.api.apps.daemonset_util import get_patch
+
+    return get_patch(live) == revision.get("data")
 
 
 @dataclass
@@ -347,7 +348,7 @@ def rollback(client, info: KindInfo, live: dict, to_revision: int) -> str:
             target = next((cr for cr in revs if int(cr.get("revision") or 0) == to_revision), None)
             if target is None:
                 raise client_error(f"unable to find specified revision {to_revision} in history")
-        if _revision_patch(live) == target.get("data"):
+        if _matches_revision(live, target):
             return f"skipped rollback (current template already matches revision {to_revision})"
         new = strategic_merge_patch(live, target.get("data") or {})
         client.update(info, new)

@@ -346,3 +346,22 @@ def test_re_owning_claims_does_not_update_the_pods():
     assert s.event_messages("SuccessfulUpdate") == []
     uid = s.get("StatefulSet", "web")["metadata"]["uid"]
     assert [[r["uid"] for r in c["metadata"]["ownerReferences"]] for c in s.list("PersistentVolumeClaim")] == [[uid], [uid]]
+
+
+def test_zero_values_go_would_omit_do_not_change_the_revision_name():
+    # the oracle named this template's revision zv-6d6b5f68f4: annotations {}, nodeSelector {},
+    # env [], readOnly false and initialDelaySeconds 0 are not in the raw JSON it hashed, the
+    # escaped args are
+    s = sim()
+    sts = statefulset_obj(name="zv", replicas=0, claims=())
+    sts["spec"]["template"]["metadata"]["annotations"] = {}
+    sts["spec"]["template"]["spec"] = {
+        "nodeSelector": {}, "volumes": [{"name": "v", "emptyDir": {}}],
+        "containers": [{"name": "c", "image": "nginx", "env": [], "args": ["a&b<c>"],
+                        "volumeMounts": [{"name": "v", "mountPath": "/v", "readOnly": False}],
+                        "readinessProbe": {"tcpSocket": {"port": 80}, "initialDelaySeconds": 0},
+                        "resources": {"limits": {"cpu": "500m", "memory": "1Gi"}}}]}
+    del sts["spec"]["serviceName"]
+    sts["spec"]["serviceName"] = "zv"
+    s.add(sts)
+    assert s.run(statefulset.sync)[0].obj["metadata"]["name"] == "zv-6d6b5f68f4"

@@ -9,7 +9,8 @@ FNV-1 32 of the revision's raw JSON, then the collision count in decimal;
 
 The raw JSON is ``json.Marshal`` of a ``map[string]interface{}``: keys sorted, no spaces, ``<``,
 ``>``, ``&`` escaped. kubesim's stored template is what the controller would decode, except
-that it may keep an empty list Go would drop (``omitempty``); those are dropped here.
+that it may keep zero values Go would drop (``omitempty``): the controller drops them with
+``kubesim.controllers.hashing.omit_empty_pod_template``.
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ def _omit_empty(v):
     return v
 
 
-def get_patch(sts: dict) -> dict:
-    """getPatch: ``{"spec": {"template": <template>, "$patch": "replace"}}``."""
-    template = _omit_empty(copy.deepcopy((sts.get("spec") or {}).get("template") or {}))
+def get_patch(sts: dict, omit=_omit_empty) -> dict:
+    """getPatch: ``{"spec": {"template": <template>, "$patch": "replace"}}``. ``omit`` drops what
+    Go's encoder would (the controller passes the typed ``omit_empty_pod_template``; kubectl,
+    which may not import it, the untyped default, which only drops empty lists)."""
+    template = omit(copy.deepcopy((sts.get("spec") or {}).get("template") or {}))
     template["$patch"] = "replace"
     return {"spec": {"template": template}}
 
@@ -76,3 +79,19 @@ def apply_revision(sts: dict, revision: dict) -> dict:
     template.pop("$patch", None)
     out.setdefault("spec", {})["template"] = template
     return out
+
+
+def _zeroless(v):
+    if isinstance(v, dict):
+        out = {k: _zeroless(x) for k, x in v.items()}
+        return {k: x for k, x in out.items() if x not in (None, "", False, [], {}) and not (x == 0 and x is not False)}
+    if isinstance(v, list):
+        return [_zeroless(x) for x in v]
+    return v
+
+
+def matches_revision(sts: dict, revision: dict) -> bool:
+    """statefulsetMatch (kubectl's rollback.go): the StatefulSet's template is the revision's.
+    The revision holds the template as Go wrote it (zero values omitted); kubesim's stored
+    StatefulSet may spell some out, so zero values are ignored on both sides."""
+    return _zeroless(get_patch(sts)) == _zeroless(revision.get("data") or {})
