@@ -28,7 +28,9 @@ the update revision, down to the partition, one at a time once the others are av
 MaxUnavailableStatefulSet gate is off in v1.35); OnDelete waits for the user to delete pods.
 
 A sync's writes are not visible to it (the view is the informer cache): a claim created in one
-sync gets its owner references in a later one, as upstream's lister sees it.
+sync gets its owner references in a later one, as upstream's lister sees it. Orphaned pods that are members of the set (``<set>-<n>``) and
+orphaned ControllerRevisions its selector matches are adopted (after ``delete --cascade=orphan``
+and a re-create, the pods stay).
 """
 
 from __future__ import annotations
@@ -357,8 +359,7 @@ class _Sync:
     def run(self) -> list[Change]:
         sts = self.sts
         pods = self._pods()
-        revisions = sorted(self.view.owned_by("ControllerRevision", uid_of(sts)),
-                           key=lambda r: int(r.get("revision") or 0))
+        revisions = sorted(self._revisions_list(), key=lambda r: int(r.get("revision") or 0))
         current, update, collision = self._revisions(revisions)
         status = self._update_statefulset(current, update, collision, pods)
         self._update_status(status)
@@ -369,6 +370,21 @@ class _Sync:
             if wakes:
                 self.changes.append(Change("wake", sts, at=min(wakes)))
         return self.changes
+
+    def _revisions_list(self) -> list[dict]:
+        """ListRevisions (history.ListControllerRevisions: the namespace's revisions the selector
+        matches, ours or orphans), adopting the orphans first (adoptOrphanRevisions)."""
+        sts, sel = self.sts, selector_of(self.sts)
+        owned = [r for r in self.view.owned_by("ControllerRevision", uid_of(sts))
+                 if sel.matches(meta(r).get("labels") or {})]
+        orphans = [r for r in self.view.orphans("ControllerRevision", self.ns)
+                   if sel.matches(meta(r).get("labels") or {})]
+        if orphans and not meta(sts).get("deletionTimestamp"):
+            for r in orphans:
+                adopted = deepcopy(r)
+                adopted["metadata"].setdefault("ownerReferences", []).append(new_controller_ref(sts))
+                self.changes.append(Change("update", adopted))
+        return owned + orphans
 
     def _pods(self) -> list[dict]:
         sts = self.sts

@@ -365,3 +365,20 @@ def test_zero_values_go_would_omit_do_not_change_the_revision_name():
     sts["spec"]["serviceName"] = "zv"
     s.add(sts)
     assert s.run(statefulset.sync)[0].obj["metadata"]["name"] == "zv-6d6b5f68f4"
+
+
+def test_an_orphaned_set_recreated_adopts_its_pods_and_revisions():
+    s = sim()
+    s.add(statefulset_obj(replicas=2))
+    settle(s)
+    s.delete("StatefulSet", "web", propagation="Orphan")
+    settle(s)
+    pods_before = {p["metadata"]["name"]: p["metadata"]["uid"] for p in s.list("Pod")}
+    assert s.get("StatefulSet", "web") is None and len(pods_before) == 2
+    assert all("ownerReferences" not in r["metadata"] for r in s.list("ControllerRevision"))
+    s.add(statefulset_obj(replicas=2))
+    settle(s)
+    uid = s.get("StatefulSet", "web")["metadata"]["uid"]
+    assert {p["metadata"]["name"]: p["metadata"]["uid"] for p in s.list("Pod")} == pods_before
+    assert [[o["uid"] for o in r["metadata"]["ownerReferences"]] for r in s.list("ControllerRevision")] == [[uid]]
+    assert s.event_messages("SuccessfulDelete") == []
