@@ -27,8 +27,8 @@ Parallel creates and deletes all at once. A RollingUpdate deletes the highest-or
 the update revision, down to the partition, one at a time once the others are available (the
 MaxUnavailableStatefulSet gate is off in v1.35); OnDelete waits for the user to delete pods.
 
-A sync's writes are not visible to it (the view is the informer cache): a claim created in one
-sync gets its owner references in a later one, as upstream's lister sees it. Orphaned pods that are members of the set (``<set>-<n>``) and
+A claim is created with the owner references the retention policy gives it (upstream creates
+it, then sets them once its lister has it, before the pod is seen again). Orphaned pods that are members of the set (``<set>-<n>``) and
 orphaned ControllerRevisions its selector matches are adopted (after ``delete --cascade=orphan``
 and a re-create, the pods stay).
 """
@@ -452,6 +452,10 @@ class _Sync:
         ok = True
         for c, stored in self._claims_of(sts, pod):
             if stored is None:
+                # CreateStatefulPod's UpdatePodClaimForRetentionPolicy right after: by then the
+                # real controller's lister has the claim, so it is created and re-owned at once
+                if not claim_owner_up_to_date(c, sts, pod):
+                    update_claim_owner_refs(c, sts, pod)
                 msg = f"create Claim {c['metadata']['name']} Pod {name_of(pod)} in StatefulSet {name_of(sts)} success"
                 self.changes.append(Change("create", c, [self.event("Normal", "SuccessfulCreate", msg[0].upper() + msg[1:])]))
             elif meta(stored).get("deletionTimestamp"):

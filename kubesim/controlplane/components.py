@@ -513,6 +513,9 @@ WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Node", "Contr
 WATCHES = {
     "deployment": ("Deployment", "ReplicaSet", "Pod"),
     "replicaset": ("ReplicaSet", "Pod"),
+    # NewStatefulSetController: pods and sets; claims too here, so a claim the collector
+    # removes unblocks a pod waiting on it (upstream waits for a later event)
+    "statefulset": ("StatefulSet", "Pod", "PersistentVolumeClaim"),
 }
 # The kind a workload controller exists for: with none stored or written, it has nothing to
 # do (the daemon set controller of a cluster without DaemonSets never lists a pod).
