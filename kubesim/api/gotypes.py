@@ -823,4 +823,10 @@ SuccessPolicy
 SuccessPolicyRule
     SucceededIndexes *string
     SucceededCount *int
+StatefulSetUpdateStrategy
+    Type string
+    RollingUpdate *RollingUpdateStatefulSetStrategy
+RollingUpdateStatefulSetStrategy
+    Partition int
+    MaxUnavailable *IntOrString
 """

@@ -108,6 +108,7 @@ _R(KindInfo("Ingress", "networking.k8s.io", "v1", "ingresses", True, ("ing",)))
 _R(KindInfo("IngressClass", "networking.k8s.io", "v1", "ingressclasses", False))
 _R(KindInfo("Job", "batch", "v1", "jobs", True, categories=("all",)))
 _R(KindInfo("CronJob", "batch", "v1", "cronjobs", True, ("cj",), categories=("all",)))
+_R(KindInfo("StatefulSet", "apps", "v1", "statefulsets", True, ("sts",), categories=("all",)))
 # Not an API object: the cluster's scheduler configuration, applied like a manifest (DESIGN §1.3).
 _R(KindInfo("KubeSchedulerConfiguration", "kubescheduler.config.k8s.io", "v1", "kubeschedulerconfigurations",
             False, (), ("apply", "get"), served=False))

@@ -506,3 +506,59 @@ def parse_quantity(s: str) -> tuple[int, int, str, str]:
     except ArithmeticError:  # pragma: no cover - validation rejects such quantities first
         d = Decimal(0)
     return int(d * (Decimal(2) ** exponent if fmt_ == "BinarySI" else Decimal(10) ** exponent)), 0, fmt_, ""
+
+
+# ---------------------------------------------------------------------------------------------
+# json.Marshal's view of a pod template (omitempty), for revisions stored as raw JSON
+
+_SCALARS = {"string", "bool", "int32", "int64"}
+
+
+def omit_empty_pod_template(template: dict) -> dict:
+    """The JSON ``json.Marshal`` writes for a v1.PodTemplateSpec decoded from ``template``: fields
+    holding their Go zero value are dropped (``omitempty``: an empty string, list or map, false,
+    0, a nil pointer), pointers keep whatever they point to (``privileged: false``), structs
+    stay even when empty (``resources: {}``). Keys this layout does not know are kept."""
+    return _omit(template or {}, "v1.PodTemplateSpec")
+
+
+def _omit(v, t: str):
+    if v is None:
+        return None
+    if t.startswith("*"):
+        return _omit(v, t[1:])
+    if t.startswith("[]"):
+        return [_omit(x, t[2:]) for x in v] if isinstance(v, list) else v
+    fields = TYPES.get(t)
+    if fields is None or not isinstance(v, dict):
+        return v
+    out: dict = {}
+    _omit_fields(v, fields, out)
+    known = _field_keys(fields)
+    out.update({k: x for k, x in v.items() if k not in known})
+    return out
+
+
+def _field_keys(fields) -> set[str]:
+    keys: set[str] = set()
+    for _, key, ft in fields:
+        keys |= _field_keys(TYPES.get(ft, [])) if key == "" else {key}
+    return keys
+
+
+def _omit_fields(v: dict, fields, out: dict) -> None:
+    for _, key, ft in fields:
+        if key == "":  # an embedded struct: its fields are inline
+            _omit_fields(v, TYPES.get(ft, []), out)
+            continue
+        if key not in v or v[key] is None:
+            continue
+        x = v[key]
+        if not ft.startswith("*"):
+            kind = NAMED.get(ft, ft)
+            if ft.startswith(("[]", "map[")) or ft == "v1.ResourceList":
+                if not x:
+                    continue
+            elif kind in _SCALARS and (x == "" or x is False or (x == 0 and not isinstance(x, bool))):
+                continue
+        out[key] = _omit(x, ft)

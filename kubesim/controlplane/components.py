@@ -513,6 +513,9 @@ WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Node", "Contr
 WATCHES = {
     "deployment": ("Deployment", "ReplicaSet", "Pod"),
     "replicaset": ("ReplicaSet", "Pod"),
+    # NewStatefulSetController: pods and sets; claims too here, so a claim the collector
+    # removes unblocks a pod waiting on it (upstream waits for a later event)
+    "statefulset": ("StatefulSet", "Pod", "PersistentVolumeClaim"),
 }
 # The kind a workload controller exists for: with none stored or written, it has nothing to
 # do (the daemon set controller of a cluster without DaemonSets never lists a pod).
@@ -785,8 +788,9 @@ def ephemeral_volumes(cluster: Cluster) -> bool:
 
 
 # the collector reads claims too: a generic ephemeral volume's claim goes with its pod
-GC_KINDS = WORKLOAD_KINDS + ("PersistentVolumeClaim",) + ("Job", "CronJob")
-GC_GATE = ("Deployment", "ReplicaSet", "DaemonSet") + ("Job", "CronJob")
+GC_KINDS = WORKLOAD_KINDS + ("PersistentVolumeClaim",) + ("Job", "CronJob", "StatefulSet")
+# owners whose deletion leaves dependents for the collector
+GC_GATE = ("Deployment", "ReplicaSet", "DaemonSet") + ("Job", "CronJob", "StatefulSet")
 # what the Job controller reads (pkg/controller/job: its Job and pod informers)
 JOB_KINDS = ("Job", "Pod")
 
@@ -798,6 +802,10 @@ STEPS = [register_nodes, static_pod_directories, node_leases, node_lifecycle, ta
          _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS), ephemeral_volumes,
          volume_controllers, schedule,
          volume_controllers, static_pods, sync_pods]
+# the StatefulSet controller reads its pods, claims and revisions (pkg/controller/statefulset)
+STATEFULSET_KINDS = ("StatefulSet", "Pod", "PersistentVolumeClaim", "ControllerRevision")
+STEPS.insert(STEPS.index(volume_controllers), _controller_step("statefulset", gate=("StatefulSet",),
+                                                               view_kinds=STATEFULSET_KINDS))
 
 
 def set_kubelet(cluster: Cluster, node: dict, running: bool) -> bool:

@@ -104,6 +104,7 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "NetworkPolicy": ("networking", "NETWORK_POLICY_COLUMNS", "print_network_policy"),
     "Ingress": ("networking", "INGRESS_COLUMNS", "print_ingress"),
     "IngressClass": ("networking", "INGRESS_CLASS_COLUMNS", "print_ingress_class"),
+    "StatefulSet": ("apps", "STATEFULSET_COLUMNS", "print_statefulset"),
 }
 
 

@@ -517,9 +517,10 @@ def test_api_resources(kubesim):
 
 @pytest.mark.parametrize("flags,names", [
     # upstream apiresources.go: filters combine; --verbs and --categories need every value listed
-    ("--api-group=apps", ["controllerrevisions.apps", "daemonsets.apps", "deployments.apps", "replicasets.apps"]),
-    ("--categories=all", ["pods", "daemonsets.apps", "deployments.apps", "replicasets.apps", "cronjobs.batch",
-                          "jobs.batch"]),
+    ("--api-group=apps", ["controllerrevisions.apps", "daemonsets.apps", "deployments.apps", "replicasets.apps",
+                          "statefulsets.apps"]),
+    ("--categories=all", ["pods", "daemonsets.apps", "deployments.apps", "replicasets.apps", "statefulsets.apps",
+                          "cronjobs.batch", "jobs.batch"]),
     ("--namespaced=false --verbs=create,delete --sort-by=kind",
      ["csinodes.storage.k8s.io", "ingressclasses.networking.k8s.io", "namespaces", "nodes", "persistentvolumes",
       "priorityclasses.scheduling.k8s.io", "runtimeclasses.node.k8s.io", "storageclasses.storage.k8s.io"]),

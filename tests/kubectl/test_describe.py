@@ -633,6 +633,66 @@ def fluentd_events(now, ds):
             ]]
 
 
+def web_statefulset(now):
+    return {
+        "apiVersion": "apps/v1", "kind": "StatefulSet",
+        "metadata": {"name": "db", "namespace": "default", "uid": "sts-db", "generation": 3,
+                     "creationTimestamp": ts(now, 7200), "labels": {"tier": "data"},
+                     "annotations": {"team": "storage"}},
+        "spec": {"replicas": 3, "serviceName": "db", "podManagementPolicy": "OrderedReady",
+                 "selector": {"matchLabels": {"app": "db"}},
+                 "template": {"metadata": {"labels": {"app": "db"}},
+                              "spec": {"containers": [{"name": "pg", "image": "postgres:17",
+                                                       "ports": [{"containerPort": 5432, "name": "pg",
+                                                                  "protocol": "TCP"}],
+                                                       "volumeMounts": [{"name": "data", "mountPath": "/var/lib/pg"},
+                                                                        {"name": "wal", "mountPath": "/wal"}]}]}},
+                 "updateStrategy": {"type": "RollingUpdate",
+                                    "rollingUpdate": {"partition": 2, "maxUnavailable": "50%"}},
+                 "volumeClaimTemplates": [
+                     {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                      "metadata": {"name": "data", "labels": {"disk": "ssd"}, "annotations": {"backup": "daily"}},
+                      "spec": {"accessModes": ["ReadWriteOnce", "ReadOnlyMany"], "storageClassName": "fast",
+                               "resources": {"requests": {"storage": "10Gi"}}, "volumeMode": "Filesystem"},
+                      "status": {"phase": "Pending"}},
+                     {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                      "metadata": {"name": "wal",
+                                   "annotations": {"volume.beta.kubernetes.io/storage-class": "legacy"}},
+                      "spec": {"accessModes": ["ReadWriteOnce"], "volumeMode": "Filesystem", "resources": {}},
+                      "status": {"phase": "Pending"}}],
+                 "persistentVolumeClaimRetentionPolicy": {"whenDeleted": "Retain", "whenScaled": "Delete"},
+                 "revisionHistoryLimit": 10},
+        "status": {"replicas": 3, "readyReplicas": 2, "currentReplicas": 2, "updatedReplicas": 1,
+                   "availableReplicas": 2, "observedGeneration": 3, "currentRevision": "db-6b9f5c7d8",
+                   "updateRevision": "db-7c4d9b6f5", "collisionCount": 0},
+    }
+
+def web_statefulset_pods(now, sts):
+    def pod(i, phase):
+        return {"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": f"db-{i}", "namespace": "default", "uid": f"p-db-{i}",
+                             "creationTimestamp": ts(now, 3600), "labels": {"app": "db"},
+                             "ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "db",
+                                                  "uid": sts["metadata"]["uid"], "controller": True,
+                                                  "blockOwnerDeletion": True}]},
+                "spec": {"nodeName": "node01", "containers": [{"name": "pg", "image": "postgres:17"}]},
+                "status": {"phase": phase}}
+    return [pod(0, "Running"), pod(1, "Running"), pod(2, "Pending")]
+
+def web_statefulset_events(now, sts):
+    io = {"kind": "StatefulSet", "namespace": "default", "name": "db", "uid": sts["metadata"]["uid"],
+          "apiVersion": "apps/v1"}
+    return [{"apiVersion": "v1", "kind": "Event", "metadata": {"name": f"db.{name}", "namespace": "default"},
+             "involvedObject": io, "type": "Normal", "reason": reason, "message": msg,
+             "source": {"component": "statefulset-controller"}, "firstTimestamp": ts(now, first),
+             "lastTimestamp": ts(now, last), "count": count}
+            for name, reason, msg, first, last, count in [
+                ("s1", "SuccessfulCreate", "Create Claim data-db-2 Pod db-2 in StatefulSet db success", 3600, 3600, 1),
+                ("s2", "SuccessfulCreate", "Create Pod db-2 in StatefulSet db successful", 3600, 30, 2),
+                ("s3", "SuccessfulDelete", "Delete Pod db-2 in StatefulSet db successful", 35, 35, 1),
+            ]]
+
+
 # --- a fake API server the real kubectl can describe from (golden regeneration) -------------
 
 # (group/version, resource, kind, namespaced): what the fake server serves
@@ -645,11 +705,12 @@ _RESOURCES = [
     ("apps/v1", "daemonsets", "DaemonSet", True), ("apps/v1", "controllerrevisions", "ControllerRevision", True),
     ("v1", "configmaps", "ConfigMap", True),
     ("batch/v1", "jobs", "Job", True), ("batch/v1", "cronjobs", "CronJob", True),
+    ("apps/v1", "statefulsets", "StatefulSet", True),
 ]
 
 
 _SHORT_NAMES = {"configmaps": ["cm"], "pods": ["po"], "nodes": ["no"], "namespaces": ["ns"], "events": ["ev"], "deployments": ["deploy"],
-                "replicasets": ["rs"], "daemonsets": ["ds"], "cronjobs": ["cj"]}
+                "replicasets": ["rs"], "daemonsets": ["ds"], "cronjobs": ["cj"], "statefulsets": ["sts"]}
 
 
 def _field(obj: dict, path: str) -> str:
@@ -940,9 +1001,12 @@ def _golden_cases(now):
     cases["job"] = (("describe", "job", "pi"), pi, DescribeContext(now, pi_events))
     cases["job_indexed"] = (("describe", "job", "shards"), shards, DescribeContext(now, shards_events))
     cases["cronjob"] = (("describe", "cronjob", "nightly"), nightly, DescribeContext(now, []))
+    sts = web_statefulset(now)
+    sts_pods, sts_events = web_statefulset_pods(now, sts), web_statefulset_events(now, sts)
+    cases["statefulset"] = (("describe", "statefulset", "db"), sts, DescribeContext(now, sts_events, sts_pods))
     objects = [pod, pending, old, n, lease, *pods, *pod_events, *pending_events, *n_events, ns, team, *rqs, *lrs, w,
                web, api, batch, legacy, *all_rss, failing, *rs_pods, *rs_events, *web_events(now, web), ds, *ds_pods, *ds_events,
-               cm, *cm_events, pi, shards, nightly, *pi_events, *shards_events]
+               cm, *cm_events, pi, shards, nightly, *pi_events, *shards_events, sts, *sts_pods, *sts_events]
     return cases, objects
 
 
@@ -993,7 +1057,7 @@ def golden_now() -> dict[str, float]:
 GOLDEN_NAMES = ["pod_running", "pod_pending", "pod_terminating", "node", "namespace", "namespace_quota",
                 "generic_custom_resource", "generic_event", "deployment", "deployment_rolling_out",
                 "deployment_without_new_replicaset", "deployment_recreate_without_replicasets", "replicaset", "replicaset_failing", "daemonset",
-                "configmap", "job", "job_indexed", "cronjob"]
+                "configmap", "job", "job_indexed", "cronjob", "statefulset"]
 
 
 @pytest.mark.parametrize("name", [
@@ -1018,6 +1082,7 @@ GOLDEN_NAMES = ["pod_running", "pod_pending", "pod_terminating", "node", "namesp
     pytest.param("job", id="a completed job with its duration ttl and events"),
     pytest.param("job_indexed", id="an indexed job owned by a cron job caps its completed indexes"),
     pytest.param("cronjob", id="a cron job with a time zone a deadline and two active jobs"),
+    pytest.param("statefulset", id="a partitioned stateful set with claim templates pods and events"),
 ])
 def test_describe_matches_kubectl(name, golden_now):
     cases, _ = _golden_cases(golden_now[name])

@@ -37,6 +37,7 @@ STRATEGIES = {
     "IngressClass": "networking.ingressclass",
     "Job": "batch.job",
     "CronJob": "batch.cronjob",
+    "StatefulSet": "apps.statefulset",
 }
 
 _loaded: dict[str, Strategy] = {}

@@ -46,6 +46,7 @@ DESCRIBERS = {
     "IngressClass": ("networking", "describe_ingress_class"),
     "Job": ("batch", "describe_job"),
     "CronJob": ("batch", "describe_cronjob"),
+    "StatefulSet": ("apps", "describe_statefulset"),
 }
 
 
@@ -72,7 +73,7 @@ def describe(client, obj: dict, show_events: bool = True) -> str:
         on_node = client.list(kinds.by_kind("Pod"), None, field_selector=f"spec.nodeName={md['name']}")
         pods = [p for p in on_node if (p.get("status") or {}).get("phase") not in ("Succeeded", "Failed")]
         extra["lease"] = client.find(kinds.by_kind("Lease"), "kube-node-lease", md["name"])
-    elif kind in ("ReplicaSet", "DaemonSet", "PersistentVolumeClaim"):
+    elif kind in ("ReplicaSet", "DaemonSet", "PersistentVolumeClaim", "StatefulSet"):
         pods = client.list(kinds.by_kind("Pod"), ns)
     elif kind == "Deployment":
         extra["replicasets"] = client.list(kinds.by_kind("ReplicaSet"), ns)
