@@ -63,13 +63,20 @@ _CREATE_FLAGS = {
                             ("max_unavailable", "--max-unavailable")),
     "configmap": (("from_file", "--from-file"), ("from_literal", "--from-literal"),
                   ("from_env_file", "--from-env-file"), ("append_hash", "--append-hash")),
+    "secret generic": (("from_file", "--from-file"), ("from_literal", "--from-literal"),
+                       ("from_env_file", "--from-env-file"), ("secret_type", "--type"), ("append_hash", "--append-hash")),
+    "secret tls": (("tls_cert", "--cert"), ("tls_key", "--key"), ("append_hash", "--append-hash")),
+    "secret docker-registry": (("from_file", "--from-file"), ("docker_username", "--docker-username"),
+                               ("docker_password", "--docker-password"), ("docker_email", "--docker-email"),
+                               ("docker_server", "--docker-server"), ("append_hash", "--append-hash")),
 }
 
 
 _CREATE_ALIASES = {"deployment": "deployment", "deploy": "deployment", "namespace": "namespace", "ns": "namespace",
                    "priorityclass": "priorityclass", "pc": "priorityclass",
                    "poddisruptionbudget": "poddisruptionbudget", "pdb": "poddisruptionbudget",
-                   "configmap": "configmap", "cm": "configmap"}
+                   "configmap": "configmap", "cm": "configmap",
+                   "secret": "secret"}
 
 
 def create_generator_args(p) -> None:
@@ -98,6 +105,13 @@ def create_generator_args(p) -> None:
     g.add_argument("--from-env-file", action="append", default=None, metavar="FILE",
                    help="configmap: a file of KEY=VALUE lines (a Docker .env file)")
     bool_flag(g, "--append-hash", dest="append_hash", help="configmap: append a hash of the config map to its name")
+    g.add_argument("--type", dest="secret_type", default=None, help="secret generic: the type of secret to create")
+    g.add_argument("--cert", dest="tls_cert", default=None, help="secret tls: path to PEM encoded public key certificate")
+    g.add_argument("--key", dest="tls_key", default=None, help="secret tls: path to the certificate's private key")
+    g.add_argument("--docker-username", default=None, help="secret docker-registry: username for the registry")
+    g.add_argument("--docker-password", default=None, help="secret docker-registry: password for the registry")
+    g.add_argument("--docker-email", default=None, help="secret docker-registry: email for the registry")
+    g.add_argument("--docker-server", default=None, help="secret docker-registry: server location for the registry")
     dry_run_flag(g)
 
 
@@ -117,6 +131,10 @@ def create_generated(f, args, env) -> int:
     what = _CREATE_ALIASES.get(args.what[0])
     if what is None:
         raise usage_error("create", "Unexpected args: [" + " ".join(args.what) + "]")
+    if what == "secret":
+        from kubesim.kubectl.cmd.create_secret import create_secret
+
+        return create_secret(f, args, env)
     verb = f"create {what}"
     reject_generator_flags(args, verb, tuple(dest for dest, _ in _CREATE_FLAGS[what]) + ("dry_run",))
     # cobra's flag parsing comes first: the int32 flags and the image CSV
