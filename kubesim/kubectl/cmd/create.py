@@ -24,6 +24,7 @@ from kubesim.kubectl.generate.flags import (
 from kubesim.kubectl.generate.objects import (
     PDB_VALUE,
     deployment,
+    metadata,
     namespace_object,
     parse_to_label_selector,
     pod_disruption_budget,
@@ -69,6 +70,9 @@ _CREATE_FLAGS = {
     "secret docker-registry": (("from_file", "--from-file"), ("docker_username", "--docker-username"),
                                ("docker_password", "--docker-password"), ("docker_email", "--docker-email"),
                                ("docker_server", "--docker-server"), ("append_hash", "--append-hash")),
+    "serviceaccount": (),
+    "token": (("audience", "--audience"), ("duration", "--duration"), ("bound_object_kind", "--bound-object-kind"),
+              ("bound_object_name", "--bound-object-name"), ("bound_object_uid", "--bound-object-uid")),
 }
 
 
@@ -76,7 +80,8 @@ _CREATE_ALIASES = {"deployment": "deployment", "deploy": "deployment", "namespac
                    "priorityclass": "priorityclass", "pc": "priorityclass",
                    "poddisruptionbudget": "poddisruptionbudget", "pdb": "poddisruptionbudget",
                    "configmap": "configmap", "cm": "configmap",
-                   "secret": "secret"}
+                   "secret": "secret", "serviceaccount": "serviceaccount", "sa": "serviceaccount",
+                   "token": "token"}
 
 
 def create_generator_args(p) -> None:
@@ -112,6 +117,11 @@ def create_generator_args(p) -> None:
     g.add_argument("--docker-password", default=None, help="secret docker-registry: password for the registry")
     g.add_argument("--docker-email", default=None, help="secret docker-registry: email for the registry")
     g.add_argument("--docker-server", default=None, help="secret docker-registry: server location for the registry")
+    g.add_argument("--audience", action="append", default=None, help="token: audience of the requested token (repeatable)")
+    g.add_argument("--duration", default=None, help="token: requested lifetime of the issued token")
+    g.add_argument("--bound-object-kind", default=None, help="token: Pod, Secret or Node to bind the token to")
+    g.add_argument("--bound-object-name", default=None, help="token: name of the object to bind the token to")
+    g.add_argument("--bound-object-uid", default=None, help="token: UID of the object to bind the token to")
     dry_run_flag(g)
 
 
@@ -135,6 +145,10 @@ def create_generated(f, args, env) -> int:
         from kubesim.kubectl.cmd.create_secret import create_secret
 
         return create_secret(f, args, env)
+    if what == "token":
+        from kubesim.kubectl.cmd.create_token import create_token
+
+        return create_token(f, args, env)
     verb = f"create {what}"
     reject_generator_flags(args, verb, tuple(dest for dest, _ in _CREATE_FLAGS[what]) + ("dry_run",))
     # cobra's flag parsing comes first: the int32 flags and the image CSV
@@ -156,7 +170,7 @@ def create_generated(f, args, env) -> int:
     strategy = dry_run_strategy(args.dry_run, env)
     check_output(args.output)
     command = list(getattr(args, "after_dashdash", None) or [])
-    if what == "namespace" and not name:
+    if what in ("namespace", "serviceaccount") and not name:
         raise UsageError("name must be specified")
     if what == "deployment" and len(images) > 1 and command:
         raise UsageError("cannot specify multiple --image options and command")
@@ -171,7 +185,12 @@ def create_generated(f, args, env) -> int:
         if env_sources and (file_sources or literal_sources):
             raise UsageError("from-env-file cannot be combined with from-file or from-literal")
 
-    if what == "deployment":
+    if what == "serviceaccount":
+        def build(rng):
+            return {"kind": "ServiceAccount", "apiVersion": "v1",
+                    "metadata": metadata(name, args.namespace if strategy == "client" else None)}
+        wrap = "serviceaccount"
+    elif what == "deployment":
         def build(rng):
             return deployment(name, images, replicas, port, command, args.namespace if strategy == "client" else None, rng)
         wrap = "deployment"
