@@ -809,7 +809,7 @@ def container_log(cluster: Cluster, pod: dict, container: str, previous: bool = 
         from kubesim.controlplane.scheduling import recorded_log
 
         extra = recorded_log(cluster)
-    return entries(pod, container, cluster.now(), previous=previous, extra=extra)
+    return entries(pod, container, cluster.now(), previous=previous, extra=extra, get=cluster.store.get)
 
 
 def _runs(pod: dict, container: str, program: str) -> bool:

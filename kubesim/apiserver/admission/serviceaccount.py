@@ -30,6 +30,7 @@ from kubesim.apiserver.admission.interfaces import (
     MutationPlugin,
     forbidden,
 )
+from kubesim.errors import Forbidden
 
 DEFAULT_SERVICE_ACCOUNT_NAME = "default"
 TOKEN_VOLUME_PREFIX = "kube-api-access-"
@@ -111,8 +112,11 @@ def get_service_account(a: Attributes, namespace: str, name: str) -> dict:
         # a missing namespace is NamespaceLifecycle's to refuse (kubesim: after admission)
         if ns is None or (ns.get("status") or {}).get("phase", "Active") == "Active":
             return {}
-    raise forbidden(a, f"error looking up service account {namespace}/{name}: "
-                       f'serviceaccount "{name}" not found')
+    detail = f'error looking up service account {namespace}/{name}: serviceaccount "{name}" not found'
+    generate = (a.obj.get("metadata") or {}).get("generateName")
+    if generate:  # named before admission in kubesim; upstream's message names the prefix
+        raise Forbidden(f'pods "{generate}" is forbidden: {detail}')
+    raise forbidden(a, detail)
 
 
 def should_automount(sa: dict, pod: dict) -> bool:
