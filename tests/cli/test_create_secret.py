@@ -108,3 +108,6 @@ def test_create_secret_creates_it_and_get_describe_show_sizes_only(files, tmp_pa
     assert h.ok("create secret generic ghost --from-literal=a=1 --dry-run=server") == \
         "secret/ghost created (server dry run)\n"
     assert h("get secret ghost").code == 1
+    # create_secret.go words the server's refusal without a colon, unlike create configmap
+    r = h("create secret generic db --from-literal=a=b")
+    assert (r.code, r.err) == (1, 'error: failed to create secret secrets "db" already exists\n')

@@ -10,7 +10,7 @@ defaults to Docker Hub's index), and cmdutil.DefaultSubCommandRun (an unknown su
 
 from __future__ import annotations
 
-from kubesim.errors import UsageError
+from kubesim.errors import StatusError, UsageError
 from kubesim.kubectl.generate.flags import csv_flag, unknown_flag, usage_error
 
 
@@ -58,5 +58,10 @@ def create_secret(f, args, env) -> int:
         obj = gen.docker_registry(name, namespace, file_sources, args.docker_username or "",
                                   args.docker_password or "", args.docker_email or "", server,
                                   bool(args.append_hash))
-    env.stdout.write(submit(f, args, env, lambda rng: obj, strategy, "secret"))
+    try:
+        out = submit(f, args, env, lambda rng: obj, strategy, None)
+    except StatusError as e:
+        # create_secret*.go: fmt.Errorf("failed to create secret %v", err), without a colon
+        raise UsageError(f"failed to create secret {e.message}") from None
+    env.stdout.write(out)
     return 0
