@@ -103,7 +103,10 @@ def _creation_failed(ch: Change, err, get, record, wake_at, now: float) -> bool:
     """A controller's create refused by the API server (admission: a missing service account,
     ...): upstream's controllers record ``FailedCreate`` ``Error creating: <error>`` on the owner
     (controller_utils.go RealPodControl.createPods) and try again later. False when the object
-    has no owner to tell (the error is then the caller's)."""
+    has no owner to tell, or is not a pod (the error is then the caller's: the ephemeral volume
+    controller reports its claims' on the pod)."""
+    if (ch.obj or {}).get("kind") != "Pod":
+        return False
     md = (ch.obj or {}).get("metadata") or {}
     ref = next((r for r in md.get("ownerReferences") or () if r.get("controller")), None)
     owner = get(ref.get("kind", ""), md.get("namespace", ""), ref.get("name", "")) if ref else None
