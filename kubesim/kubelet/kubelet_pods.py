@@ -238,8 +238,13 @@ def with_resolved_env(pod: dict, container: dict, get) -> dict:
     import binascii
 
     env, env_from = container.get("env") or [], container.get("envFrom") or []
+    files = mounted_files(pod, container, get)
     if not env_from and not any(isinstance(e, dict) and e.get("valueFrom") for e in env):
-        return container
+        if not files:
+            return container
+        from kubesim.kubelet.behaviour import MOUNTED_FILES_KEY
+
+        return {**container, MOUNTED_FILES_KEY: files}
     ns = (pod.get("metadata") or {}).get("namespace") or "default"
 
     def data_of(kind: str, name: str) -> dict:
@@ -281,4 +286,65 @@ def with_resolved_env(pod: dict, container: dict, get) -> dict:
     resolved = dict(container)
     resolved["env"] = out
     resolved.pop("envFrom", None)
+    if files:
+        from kubesim.kubelet.behaviour import MOUNTED_FILES_KEY
+
+        resolved[MOUNTED_FILES_KEY] = files
     return resolved
+
+
+def _volume_payload(pod: dict, vol: dict, get) -> dict[str, str]:
+    """What a configMap, secret or projected volume holds: relative path -> text (the volume
+    plugins' MakePayload: every key, or the listed items at their paths; secrets decoded)."""
+    import base64
+    import binascii
+
+    ns = (pod.get("metadata") or {}).get("namespace") or "default"
+
+    def payload(kind: str, name: str, items) -> dict[str, str]:
+        obj = get(kind, ns, name) or {}
+        data = dict(obj.get("data") or {})  # (a ConfigMap's binaryData is not modelled as files)
+        if kind == "Secret":
+            out = {}
+            for k, v in data.items():
+                try:
+                    out[k] = base64.b64decode(v or "", validate=True).decode("utf-8", "replace")
+                except (binascii.Error, ValueError):
+                    out[k] = ""
+            data = out
+        if items:
+            return {(i or {}).get("path", ""): data[(i or {}).get("key", "")] for i in items
+                    if (i or {}).get("key", "") in data}
+        return dict(data)
+
+    if isinstance(vol.get("configMap"), dict):
+        return payload("ConfigMap", vol["configMap"].get("name", ""), vol["configMap"].get("items"))
+    if isinstance(vol.get("secret"), dict):
+        return payload("Secret", vol["secret"].get("secretName", ""), vol["secret"].get("items"))
+    out: dict[str, str] = {}
+    if isinstance(vol.get("projected"), dict):
+        for s in vol["projected"].get("sources") or ():
+            for field, kind in (("configMap", "ConfigMap"), ("secret", "Secret")):
+                if isinstance((s or {}).get(field), dict):
+                    out.update(payload(kind, s[field].get("name", ""), s[field].get("items")))
+    return out
+
+
+def mounted_files(pod: dict, container: dict, get) -> dict[str, str]:
+    """The files ``container`` sees in its configMap, secret and projected volumes: absolute
+    path -> text (a ``subPath`` mount is the one file)."""
+    volumes = {v.get("name"): v for v in (pod.get("spec") or {}).get("volumes") or () if isinstance(v, dict)}
+    files: dict[str, str] = {}
+    for m in container.get("volumeMounts") or ():
+        vol = volumes.get((m or {}).get("name"))
+        if vol is None or not any(isinstance(vol.get(k), dict) for k in ("configMap", "secret", "projected")):
+            continue
+        payload = _volume_payload(pod, vol, get)
+        base = (m.get("mountPath") or "").rstrip("/")
+        if m.get("subPath"):
+            if m["subPath"] in payload:
+                files[base] = payload[m["subPath"]]
+            continue
+        for rel, text in payload.items():
+            files[f"{base}/{rel}"] = text
+    return files

@@ -88,8 +88,8 @@ def log_entries(instance: Behaviour, started: float, until: float) -> list[tuple
     """:func:`log_lines` with the time each line was printed."""
     elapsed = until - started
     if instance.program is not None:
-        argv, env, pod_name = instance.program
-        ctx = RunContext(env=dict(env), pod_name=pod_name, start=started, until=elapsed,
+        argv, env, pod_name, files = instance.program
+        ctx = RunContext(env=dict(env), pod_name=pod_name, start=started, until=elapsed, files=dict(files),
                          max_steps=MAX_STEPS * 5, loop_cap=None)
         out = run_program(list(argv), ctx).output
     else:

@@ -154,3 +154,31 @@ def test_a_missing_secret_in_the_environment_is_a_create_container_config_error_
     h.ok("advance 10s")
     assert "Running" in h.ok("get pod envpod")
     assert h.ok("logs envpod") == "user=admin pass=s3cr3t mode=prod\n"
+
+
+READER = """apiVersion: v1
+kind: Pod
+metadata: {name: reader}
+spec:
+  containers:
+  - name: c
+    image: busybox
+    command: ["sh", "-c", "cat /etc/app/mode; cat /etc/creds/user; cat /etc/one; cat /etc/app/nope; sleep 3600"]
+    volumeMounts:
+    - {name: config, mountPath: /etc/app}
+    - {name: creds, mountPath: /etc/creds}
+    - {name: config, mountPath: /etc/one, subPath: mode}
+  volumes:
+  - name: config
+    configMap: {name: app-config}
+  - name: creds
+    secret: {secretName: db-creds, items: [{key: username, path: user}]}
+"""
+
+
+def test_a_container_reads_its_config_map_and_secret_volumes(tmp_path):
+    h = Harness(tmp_path / "state")
+    h.ok("create configmap app-config --from-literal=mode=production")
+    h.ok("create secret generic db-creds --from-literal=username=admin")
+    h.ok("apply -f -", stdin=READER)
+    assert h.ok("logs reader") == "production\nadmin\nproduction\n"
