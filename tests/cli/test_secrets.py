@@ -50,6 +50,10 @@ def test_string_data_is_merged_into_data_and_not_stored(tmp_path):
     assert h.ok("get secret sd -o jsonpath={.data}") == '{"a":"b3ZlcnJpZGU=","b":"Yg==","c":"bmV3"}'
     assert h.ok("get secret sd -o jsonpath={.type}") == "Opaque"
     assert "stringData" not in h.ok("get secret sd -o yaml").split("last-applied-configuration")[0]
+    # as on a real cluster: the patch kubectl computes always carries stringData
+    again = "apiVersion: v1\nkind: Secret\nmetadata: {name: sd}\ndata: {a: YQ==, b: Yg==}\nstringData: {a: override, c: new}\n"
+    assert h.ok("apply -f -", stdin=again) == "secret/sd configured\n"
+    assert h.ok("get secret sd -o jsonpath={.data.a}") == "b3ZlcnJpZGU="
 
 
 def test_an_immutable_secret_keeps_its_data_and_type(tmp_path):
