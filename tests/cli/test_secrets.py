@@ -69,3 +69,13 @@ def test_an_immutable_secret_keeps_its_data_and_type(tmp_path):
                                   "* data[tls.crt]: Required value\n* data[tls.key]: Required value\n")
     assert h.ok("get secret imm -o jsonpath={.data.a}") == "MQ=="
     assert h.ok("label secret imm team=a") == "secret/imm labeled\n"  # metadata may change
+
+
+def test_secrets_are_selected_by_type(tmp_path):
+    h = Harness(tmp_path / "state")
+    h.ok("create secret generic a --from-literal=x=y")
+    h.ok("create secret docker-registry reg --docker-username=u --docker-password=p")
+    assert h.ok("get secrets --field-selector type=kubernetes.io/dockerconfigjson -o name") == "secret/reg\n"
+    r = h("get secrets --field-selector foo=bar")
+    assert (r.code, r.err) == (1, 'Error from server (BadRequest): Unable to find "/v1, Resource=secrets" that match '
+                                  'label selector "", field selector "foo=bar": field label not supported: foo\n')
