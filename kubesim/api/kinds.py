@@ -105,6 +105,9 @@ _R(KindInfo("PersistentVolumeClaim", "", "v1", "persistentvolumeclaims", True, (
 _R(KindInfo("StorageClass", "storage.k8s.io", "v1", "storageclasses", False, ("sc",)))
 _R(KindInfo("CSINode", "storage.k8s.io", "v1", "csinodes", False))
 _R(KindInfo("Lease", "coordination.k8s.io", "v1", "leases", True))
+_R(KindInfo("NetworkPolicy", "networking.k8s.io", "v1", "networkpolicies", True, ("netpol",)))
+_R(KindInfo("Ingress", "networking.k8s.io", "v1", "ingresses", True, ("ing",)))
+_R(KindInfo("IngressClass", "networking.k8s.io", "v1", "ingressclasses", False))
 # Not an API object: the cluster's scheduler configuration, applied like a manifest (DESIGN §1.3).
 _R(KindInfo("KubeSchedulerConfiguration", "kubescheduler.config.k8s.io", "v1", "kubeschedulerconfigurations",
             False, (), ("apply", "get"), served=False))

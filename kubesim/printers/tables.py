@@ -101,6 +101,9 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "StorageClass": ("storage", "STORAGE_CLASS_COLUMNS", "print_storage_class"),
     "CSINode": ("storage", "CSINODE_COLUMNS", "print_csinode"),
     "Lease": ("coordination", "LEASE_COLUMNS", "print_lease"),
+    "NetworkPolicy": ("networking", "NETWORK_POLICY_COLUMNS", "print_network_policy"),
+    "Ingress": ("networking", "INGRESS_COLUMNS", "print_ingress"),
+    "IngressClass": ("networking", "INGRESS_CLASS_COLUMNS", "print_ingress_class"),
 }
 
 

@@ -34,6 +34,9 @@ STRATEGIES = {
     "StorageClass": "storage.storageclass",
     "CSINode": "storage.csinode",
     "Lease": "coordination.lease",
+    "NetworkPolicy": "networking.networkpolicy",
+    "Ingress": "networking.ingress",
+    "IngressClass": "networking.ingressclass",
 }
 
 _loaded: dict[str, Strategy] = {}

@@ -43,6 +43,9 @@ DESCRIBERS = {
     "PriorityClass": ("scheduling", "describe_priority_class"),
     "StorageClass": ("storage", "describe_storage_class"),
     "CSINode": ("storage", "describe_csinode"),
+    "NetworkPolicy": ("networking", "describe_network_policy"),
+    "Ingress": ("networking", "describe_ingress"),
+    "IngressClass": ("networking", "describe_ingress_class"),
 }
 
 
@@ -73,6 +76,10 @@ def describe(client, obj: dict, show_events: bool = True) -> str:
         pods = client.list(kinds.by_kind("Pod"), ns)
     elif kind == "Deployment":
         extra["replicasets"] = client.list(kinds.by_kind("ReplicaSet"), ns)
+    elif kind == "Ingress":
+        from kubesim.kubectl.describe.networking import fetch_ingress_backends
+
+        extra.update(fetch_ingress_backends(client, obj))
     events = events_for(client, obj) if show_events else None
     return render(obj, DescribeContext(now=client.now(), events=events, pods=pods, extra=extra))
 
