@@ -79,3 +79,15 @@ def test_secrets_are_selected_by_type(tmp_path):
     r = h("get secrets --field-selector foo=bar")
     assert (r.code, r.err) == (1, 'Error from server (BadRequest): Unable to find "/v1, Resource=secrets" that match '
                                   'label selector "", field selector "foo=bar": field label not supported: foo\n')
+
+
+def test_a_tls_secret_whose_pair_does_not_load_is_stored_with_the_servers_warning(tmp_path):
+    h = Harness(tmp_path / "state")
+    bad = ("apiVersion: v1\nkind: Secret\nmetadata: {name: tlsbad}\ntype: kubernetes.io/tls\n"
+           "stringData: {tls.crt: garbage, tls.key: garbage}\n")
+    for verb in ("created", "configured"):
+        r = h("apply -f -", stdin=bad)
+        assert (r.code, r.out, r.err) == (0, f"secret/tlsbad {verb}\n",
+                                          "Warning: tls: failed to find any PEM data in certificate input\n")
+    r = h("apply -f -", stdin="apiVersion: v1\nkind: Secret\nmetadata: {name: plain}\nstringData: {a: b}\n")
+    assert (r.code, r.err) == (0, "")

@@ -5,7 +5,7 @@ env files (with ``--type``), from a PEM certificate and key, or a registry's doc
 Upstream: staging/src/k8s.io/kubectl/pkg/cmd/create/create_secret.go (``createSecret``:
 literals, then files, then env files; ``addKeyFromLiteralToSecret``'s refusals),
 create_secret_tls.go (``createSecretTLS``: both files read, then ``tls.X509KeyPair``,
-``kubesim.kubectl.generate.x509keypair``), create_secret_docker.go
+``kubesim.api.x509keypair``), create_secret_docker.go
 (``handleDockerCfgJSONContent``: ``{"auths": {server: {username, password, email, auth}}}``;
 a ``--from-file`` without a key is ``.dockerconfigjson``) and pkg/util/hash/hash.go
 (``SecretHash``). The file and env-file readers are the ConfigMap generator's
@@ -134,7 +134,7 @@ def _read(path: str) -> bytes:
 
 def tls(name: str, namespace: str | None, cert: str, key: str, append_hash: bool) -> dict:
     """CreateSecretTLSOptions.createSecretTLS."""
-    from kubesim.kubectl.generate.x509keypair import KeyPairError, check
+    from kubesim.api.x509keypair import KeyPairError, check
 
     cert_pem, key_pem = _read(cert), _read(key)
     try:

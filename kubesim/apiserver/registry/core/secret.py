@@ -7,8 +7,8 @@ keeps the old one; ``Validate``/``ValidateUpdate`` are ``ValidateSecret``/
 ``SetDefaults_Secret`` and the v1 conversion's ``stringData`` merge
 (``kubesim.api.core.defaults.set_defaults_secret``).
 
-Not modelled: ``warningsForSecret`` (a TLS Secret whose key does not match its certificate is
-stored with a ``Warning:``; kubesim stores it without one).
+``warningsForSecret``: a TLS Secret whose certificate and key do not load as a pair
+(``tls.X509KeyPair``, ``kubesim.api.x509keypair``) is stored, with the error as a warning.
 """
 
 from __future__ import annotations
@@ -33,10 +33,31 @@ class SecretStrategy(Strategy):
 
         return validate_secret(obj)
 
+    def warnings_on_create(self, obj: dict) -> list[str]:
+        return warnings_for_secret(obj)
+
+    def warnings_on_update(self, new: dict, old: dict) -> list[str]:
+        return warnings_for_secret(new)
+
     def validate_update(self, new: dict, old: dict) -> list:
         from kubesim.api.core.secret_validation import validate_secret_update
 
         return validate_secret_update(new, old)
+
+
+def warnings_for_secret(secret: dict) -> list[str]:
+    """warningsForSecret."""
+    if secret.get("type") != "kubernetes.io/tls":
+        return []
+    from kubesim.api.core.secret_validation import decoded
+    from kubesim.api.x509keypair import KeyPairError, check
+
+    data = secret.get("data") or {}
+    try:
+        check(decoded(data.get("tls.crt")), decoded(data.get("tls.key")))
+    except KeyPairError as e:
+        return [str(e)]
+    return []
 
 
 strategy = SecretStrategy()

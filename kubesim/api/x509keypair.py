@@ -1,5 +1,6 @@
-"""Go's ``tls.X509KeyPair`` as ``kubectl create secret tls`` runs it: the certificate's and the
-key's PEM blocks found, the certificate and the private key parsed, and the key checked against
+"""Go's ``tls.X509KeyPair`` as ``kubectl create secret tls`` runs it (and the API server, for the
+warning it gives about a ``kubernetes.io/tls`` Secret, registry/core/secret warningsForSecret):
+the certificate's and the key's PEM blocks found, the certificate and the private key parsed, and the key checked against
 the certificate's public key, each refusal in Go's words.
 
 Written after Go's ``crypto/tls/tls.go`` (``X509KeyPair``, ``parsePrivateKey``: PKCS #1, then
