@@ -332,10 +332,19 @@ def _volume_payload(pod: dict, vol: dict, get) -> dict[str, str]:
 
 def mounted_files(pod: dict, container: dict, get) -> dict[str, str]:
     """The files ``container`` sees in its configMap, secret and projected volumes: absolute
-    path -> text (a ``subPath`` mount is the one file)."""
+    path -> text (a ``subPath`` mount is the one file). Only mounts whose path the container's
+    command or args name are read (its programs can open no other: kubesim's shell reads
+    literal paths), which spares every other pod the work."""
+    mounts = container.get("volumeMounts") or ()
+    if not mounts:
+        return {}
+    argv = " ".join(str(a) for a in (container.get("command") or []) + (container.get("args") or []))
+    mounts = [m for m in mounts if isinstance(m, dict) and m.get("mountPath") and m["mountPath"] in argv]
+    if not mounts:
+        return {}
     volumes = {v.get("name"): v for v in (pod.get("spec") or {}).get("volumes") or () if isinstance(v, dict)}
     files: dict[str, str] = {}
-    for m in container.get("volumeMounts") or ():
+    for m in mounts:
         vol = volumes.get((m or {}).get("name"))
         if vol is None or not any(isinstance(vol.get(k), dict) for k in ("configMap", "secret", "projected")):
             continue
