@@ -124,6 +124,7 @@ def create_object(cluster: Cluster, obj: dict, info: KindInfo | None = None) -> 
         raise AlreadyExists(info.resource, md["name"])
     _validate(obj, info)
     if strategy is not None:
+        cluster.__dict__.setdefault("warnings", []).extend(strategy.warnings_on_create(obj))
         strategy.canonicalize(obj)
     validating_admission(obj, None, cluster.store.list)
     return cluster.store.create(obj, cluster.stamp())
@@ -151,10 +152,14 @@ def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo) -> boo
         new["status"] = old["status"]  # status is a subresource: updates through the object ignore it
     prepare_for_update(new, old)
     if _comparable(new) == _comparable(old):
+        strategy = for_kind(info.kind)
+        if strategy is not None:  # BeforeUpdate's warnings come before the store finds no change
+            cluster.__dict__.setdefault("warnings", []).extend(strategy.warnings_on_update(new, old))
         return False
     _validate(new, info, old)
     strategy = for_kind(info.kind)
     if strategy is not None:
+        cluster.__dict__.setdefault("warnings", []).extend(strategy.warnings_on_update(new, old))
         strategy.canonicalize(new)
     validating_admission(new, old, cluster.store.list)
     cluster.store.put(new)

@@ -90,6 +90,16 @@ class LocalClient:
         return objects.delete_object(self.cluster, info, (namespace or "") if info.namespaced else "", name,
                                      grace_seconds=grace_period, force=force, propagation=propagation)
 
+    def warnings(self) -> list[str]:
+        warnings = self.cluster.__dict__.pop("warnings", None) or []
+        return list(warnings)
+
+    def create_token(self, namespace: str, name: str, spec: dict) -> dict:
+        from kubesim.apiserver.serviceaccounttoken import create_token
+
+        c = self.cluster
+        return create_token(c.store, namespace, name, spec, c.now(), c.rng, c.stamp())
+
     def evict(self, namespace: str, name: str, *, grace_period: float | None = None, dry_run: bool = False) -> None:
         from kubesim.apiserver.eviction import evict
 

@@ -853,7 +853,7 @@ def container_log(cluster: Cluster, pod: dict, container: str, previous: bool = 
         from kubesim.controlplane.scheduling import recorded_log
 
         extra = recorded_log(cluster)
-    return entries(pod, container, cluster.now(), previous=previous, extra=extra)
+    return entries(pod, container, cluster.now(), previous=previous, extra=extra, get=cluster.store.get)
 
 
 def _runs(pod: dict, container: str, program: str) -> bool:
@@ -864,3 +864,86 @@ def _runs(pod: dict, container: str, program: str) -> bool:
     c = next((c for c in (pod.get("spec") or {}).get("containers") or [] if c.get("name") == container), None)
     argv = (c or {}).get("command") or []
     return bool(argv) and argv[0].rsplit("/", 1)[-1] == program
+
+
+# -- the service account controller and the root CA publisher ----------------------------------
+
+# the store's resourceVersion up to which the two controllers have seen every Namespace,
+# ServiceAccount and kube-root-ca.crt ConfigMap (absent: a state they never looked at, as one from
+# before they existed: they look at every namespace once)
+NAMESPACE_CONTROLLERS_META = "controllers.namespaceControllersSynced"
+
+
+def _namespace_controllers_news(cluster: Cluster) -> bool:
+    """Whether a Namespace, a ServiceAccount or a ``kube-root-ca.crt`` ConfigMap was written or
+    deleted since the two controllers last looked (their informers' events)."""
+    from kubesim.controllers.rootcacertpublisher import ROOT_CA_CERT_CONFIG_MAP_NAME
+
+    store = cluster.store
+    last = cluster.__dict__.get("_namespace_controllers_rv")
+    if last is None:
+        last = settled_baseline(cluster)
+        if last is None or store.meta(NAMESPACE_CONTROLLERS_META) is None:
+            return True
+    for k in list(store.changed_keys()):
+        watched = k[0] in ("Namespace", "ServiceAccount") or (k[0] == "ConfigMap" and
+                                                                k[2] == ROOT_CA_CERT_CONFIG_MAP_NAME)
+        if watched and _written_since(store, k, last):
+            return True
+    return False
+
+
+def _derived_uid(*parts: str) -> str:
+    """A version-4 UUID derived from ``parts``: no draw from the seeded random source (which
+    would move every later generated name)."""
+    import hashlib
+    import uuid
+
+    digest = hashlib.sha256("/".join(parts).encode()).hexdigest()[:32]
+    return str(uuid.UUID(int=int(digest, 16), version=4))
+
+
+def service_accounts(cluster: Cluster) -> bool:
+    """The service account controller (``default`` in every active namespace) and the root CA
+    publisher (``kube-root-ca.crt`` in every namespace), run when a Namespace, ServiceAccount or
+    that ConfigMap changed. What they create is stored as the API server stores it (no
+    admission or defaults apply to these objects), with uids derived from the namespace's."""
+    from kubesim.controllers import rootcacertpublisher, serviceaccount
+    from kubesim.controllers.base import View
+
+    store = cluster.store
+    if not _namespace_controllers_news(cluster):
+        return False
+    root_ca = store.meta(rootcacertpublisher.ROOT_CA_META)
+    if root_ca is None:
+        root_ca = rootcacertpublisher.ROOT_CA
+        store.set_meta(rootcacertpublisher.ROOT_CA_META, root_ca)
+    namespaces = store.list("Namespace")
+    cms = [cm for ns in namespaces
+           if (cm := store.get("ConfigMap", ns["metadata"]["name"],
+                               rootcacertpublisher.ROOT_CA_CERT_CONFIG_MAP_NAME)) is not None]
+    view = View({"Namespace": namespaces, "ServiceAccount": store.list("ServiceAccount"), "ConfigMap": cms},
+                cluster.now(), cluster.rng)
+    ns_uids = {ns["metadata"]["name"]: str(ns["metadata"].get("uid", "")) for ns in namespaces}
+    changed = False
+    for ch in serviceaccount.sync(view) + rootcacertpublisher.sync(view, root_ca):
+        obj = ch.obj
+        md = obj["metadata"]
+        if ch.op == "create":
+            md["uid"] = _derived_uid(obj["kind"], ns_uids.get(md["namespace"], ""), md["name"], cluster.stamp())
+            # the store draws a uid even when one is given: put the seeded source back after
+            rng = getattr(store, "rng", None)
+            state = rng.getstate() if rng is not None else None
+            store.create(obj, cluster.stamp())
+            if state is not None:
+                rng.setstate(state)
+        else:
+            store.put(obj)
+        changed = True
+    cluster._namespace_controllers_rv = store.resource_version()
+    if store.meta(NAMESPACE_CONTROLLERS_META) is None:
+        store.set_meta(NAMESPACE_CONTROLLERS_META, True)
+    return changed
+
+
+STEPS.insert(0, service_accounts)

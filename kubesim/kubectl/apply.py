@@ -51,6 +51,9 @@ def apply(client, prepared: list[Prepared], pre_errors: list | None = None,
             stored = client.update(p.info, three_way(dict(live), last, desired_with))
             objects.append(copy.deepcopy(stored))
             changed = stored["metadata"].get("resourceVersion") != before
+            # a Secret's stringData is never stored, so kubectl's three-way patch always carries
+            # it and is never empty: kubectl says configured even when nothing changed
+            changed = changed or (p.info.kind == "Secret" and bool(desired.get("stringData")))
             lines.append(f"{p.info.ref}/{p.name} {'configured' if changed else 'unchanged'}")
         except StatusError as e:
             errors.append((p.position, WithSource(e, "creating", p.where)))

@@ -92,6 +92,14 @@ class Client(Protocol):
         """GET pods/NAME/log with ``kubesim.api.core.podlogs.PodLogOptions``: the text the
         kubelet returns. Invalid options, BadRequest for an unknown or waiting container."""
 
+    def warnings(self) -> list[str]:
+        """The warnings the server's responses carried since last asked (a Warning header each;
+        kubectl prints ``Warning: <text>`` on stderr)."""
+
+    def create_token(self, namespace: str, name: str, spec: dict) -> dict:
+        """POST serviceaccounts/NAME/token with a TokenRequest's ``spec``: the TokenRequest with
+        its ``status.token``. NotFound, Invalid, BadRequest, Conflict as the server refuses."""
+
     def raw(self, path: str) -> dict:
         """GET of a non-resource path (``/api/v1/nodes/NODE/proxy/configz``)."""
 

@@ -34,10 +34,11 @@ def logs(pod: dict, container: str | None, now: float, previous: bool = False,
 
 def entries(pod: dict, container: str | None, now: float, previous: bool = False,
             config: KubeletConfig = DEFAULT_CONFIG,
-            extra: list[tuple[float, str]] | None = None) -> list[tuple[float, str]]:
+            extra: list[tuple[float, str]] | None = None, get=None) -> list[tuple[float, str]]:
     """The instance's log as ``(time printed, line)`` entries, oldest first (:func:`logs`).
     ``extra``: lines the program wrote that kubesim recorded elsewhere as it ran (the
-    scheduler's klog lines), merged in where they fall within this instance's lifetime."""
+    scheduler's klog lines), merged in where they fall within this instance's lifetime.
+    ``get(kind, namespace, name)`` reads the ConfigMaps and Secrets its environment names."""
     spec = pod.get("spec") or {}
     containers = (spec.get("initContainers") or []) + (spec.get("containers") or [])
     name = container or ((spec.get("containers") or [{}])[0].get("name"))
@@ -65,7 +66,12 @@ def entries(pod: dict, container: str | None, now: float, previous: bool = False
         reason = (state.get("waiting") or {}).get("reason") or "ContainerCreating"
         md = pod.get("metadata") or {}
         raise LookupError(f'container "{name}" in pod "{md.get("name")}" is waiting to start: {reason}')
-    derived = behaviour(with_field_refs(target, pod), config.image_defaults, pod_name=(pod.get("metadata") or {}).get("name", ""),
+    target = with_field_refs(target, pod)
+    if get is not None:
+        from kubesim.kubelet.kubelet_pods import with_resolved_env
+
+        target = with_resolved_env(pod, target, get)
+    derived = behaviour(target, config.image_defaults, pod_name=(pod.get("metadata") or {}).get("name", ""),
                         override=override_for(pod, name), start=started or 0.0)
     start, end = started or 0.0, until if until is not None else now
     out = log_entries(derived, start, end)
@@ -84,8 +90,8 @@ def log_entries(instance: Behaviour, started: float, until: float) -> list[tuple
     """:func:`log_lines` with the time each line was printed."""
     elapsed = until - started
     if instance.program is not None:
-        argv, env, pod_name = instance.program
-        ctx = RunContext(env=dict(env), pod_name=pod_name, start=started, until=elapsed,
+        argv, env, pod_name, files = instance.program
+        ctx = RunContext(env=dict(env), pod_name=pod_name, start=started, until=elapsed, files=dict(files),
                          max_steps=MAX_STEPS * 5, loop_cap=None)
         out = run_program(list(argv), ctx).output
     else:

@@ -87,6 +87,8 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "Namespace": ("core", "NAMESPACE_COLUMNS", "print_namespace"),
     "Event": ("core", "EVENT_COLUMNS", "print_event"),
     "ConfigMap": ("core", "CONFIG_MAP_COLUMNS", "print_config_map"),
+    "Secret": ("core", "SECRET_COLUMNS", "print_secret"),
+    "ServiceAccount": ("core", "SERVICE_ACCOUNT_COLUMNS", "print_service_account"),
     "PersistentVolume": ("core", "PERSISTENT_VOLUME_COLUMNS", "print_persistent_volume"),
     "PersistentVolumeClaim": ("core", "PERSISTENT_VOLUME_CLAIM_COLUMNS", "print_persistent_volume_claim"),
     "Deployment": ("apps", "DEPLOYMENT_COLUMNS", "print_deployment"),

@@ -313,3 +313,24 @@ def set_defaults_persistent_volume_claim(pvc: dict) -> None:
     if isinstance(res, dict):
         set_defaults_resource_list(res.get("requests"))
         set_defaults_resource_list(res.get("limits"))
+
+
+# ---------------------------------------------------------------------------------------------
+# secrets
+
+
+def set_defaults_secret(secret: dict) -> None:
+    """SetDefaults_Secret (type ``Opaque``), then what conversion.go's
+    ``Convert_v1_Secret_To_core_Secret`` does with ``stringData``: each value, encoded, replaces
+    the ``data`` key of its name; the field itself is never stored."""
+    if not secret.get("type"):
+        secret["type"] = "Opaque"
+    string_data = secret.pop("stringData", None)
+    if isinstance(string_data, dict) and string_data:
+        import base64
+
+        data = secret.get("data")
+        # a copy: the object being updated may share its maps with the stored one
+        data = secret["data"] = dict(data) if isinstance(data, dict) else {}
+        for key, value in string_data.items():
+            data[key] = base64.b64encode(str(value).encode()).decode()

@@ -20,6 +20,8 @@ STRATEGIES = {
     "Pod": "core.pod",
     "Event": "core.event",
     "ConfigMap": "core.configmap",
+    "Secret": "core.secret",
+    "ServiceAccount": "core.serviceaccount",
     "PersistentVolume": "core.persistentvolume",
     "PersistentVolumeClaim": "core.persistentvolumeclaim",
     "RuntimeClass": "node.runtimeclass",

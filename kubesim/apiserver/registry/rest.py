@@ -62,6 +62,14 @@ class Strategy:
         """ValidateUpdate: the field errors of an update."""
         return []
 
+    def warnings_on_create(self, obj: dict) -> list[str]:
+        """WarningsOnCreate: what the response tells the client (kubectl prints ``Warning: ...``)."""
+        return []
+
+    def warnings_on_update(self, new: dict, old: dict) -> list[str]:
+        """WarningsOnUpdate."""
+        return []
+
     def canonicalize(self, obj: dict) -> None:
         """Canonicalize: normalise a validated object before it is stored."""
 

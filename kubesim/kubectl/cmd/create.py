@@ -27,6 +27,7 @@ from kubesim.kubectl.generate.job import cronjob, job, job_from_cronjob
 from kubesim.kubectl.generate.objects import (
     PDB_VALUE,
     deployment,
+    metadata,
     namespace_object,
     parse_to_label_selector,
     pod_disruption_budget,
@@ -70,6 +71,15 @@ _CREATE_FLAGS = {
                 ("annotation", "--annotation")),
     "job": (("image", "--image"), ("from_", "--from")),
     "cronjob": (("image", "--image"), ("schedule", "--schedule"), ("restart", "--restart")),
+    "secret generic": (("from_file", "--from-file"), ("from_literal", "--from-literal"),
+                       ("from_env_file", "--from-env-file"), ("secret_type", "--type"), ("append_hash", "--append-hash")),
+    "secret tls": (("tls_cert", "--cert"), ("tls_key", "--key"), ("append_hash", "--append-hash")),
+    "secret docker-registry": (("from_file", "--from-file"), ("docker_username", "--docker-username"),
+                               ("docker_password", "--docker-password"), ("docker_email", "--docker-email"),
+                               ("docker_server", "--docker-server"), ("append_hash", "--append-hash")),
+    "serviceaccount": (),
+    "token": (("audience", "--audience"), ("duration", "--duration"), ("bound_object_kind", "--bound-object-kind"),
+              ("bound_object_name", "--bound-object-name"), ("bound_object_uid", "--bound-object-uid")),
 }
 
 
@@ -77,7 +87,9 @@ _CREATE_ALIASES = {"deployment": "deployment", "deploy": "deployment", "namespac
                    "priorityclass": "priorityclass", "pc": "priorityclass",
                    "poddisruptionbudget": "poddisruptionbudget", "pdb": "poddisruptionbudget",
                    "configmap": "configmap", "cm": "configmap", "ingress": "ingress", "ing": "ingress",
-                   "job": "job", "cronjob": "cronjob", "cj": "cronjob"}
+                   "job": "job", "cronjob": "cronjob", "cj": "cronjob",
+                   "secret": "secret", "serviceaccount": "serviceaccount", "sa": "serviceaccount",
+                   "token": "token"}
 
 
 def create_generator_args(p) -> None:
@@ -116,6 +128,18 @@ def create_generator_args(p) -> None:
                    help="job: the CronJob whose job template the Job is made from")
     g.add_argument("--schedule", default=None, metavar="CRON", help="cronjob: the schedule, in the Cron format")
     g.add_argument("--restart", default=None, metavar="POLICY", help="cronjob: the job's restart policy (OnFailure)")
+    g.add_argument("--type", dest="secret_type", default=None, help="secret generic: the type of secret to create")
+    g.add_argument("--cert", dest="tls_cert", default=None, help="secret tls: path to PEM encoded public key certificate")
+    g.add_argument("--key", dest="tls_key", default=None, help="secret tls: path to the certificate's private key")
+    g.add_argument("--docker-username", default=None, help="secret docker-registry: username for the registry")
+    g.add_argument("--docker-password", default=None, help="secret docker-registry: password for the registry")
+    g.add_argument("--docker-email", default=None, help="secret docker-registry: email for the registry")
+    g.add_argument("--docker-server", default=None, help="secret docker-registry: server location for the registry")
+    g.add_argument("--audience", action="append", default=None, help="token: audience of the requested token (repeatable)")
+    g.add_argument("--duration", default=None, help="token: requested lifetime of the issued token")
+    g.add_argument("--bound-object-kind", default=None, help="token: Pod, Secret or Node to bind the token to")
+    g.add_argument("--bound-object-name", default=None, help="token: name of the object to bind the token to")
+    g.add_argument("--bound-object-uid", default=None, help="token: UID of the object to bind the token to")
     dry_run_flag(g)
 
 
@@ -135,6 +159,14 @@ def create_generated(f, args, env) -> int:
     what = _CREATE_ALIASES.get(args.what[0])
     if what is None:
         raise usage_error("create", "Unexpected args: [" + " ".join(args.what) + "]")
+    if what == "secret":
+        from kubesim.kubectl.cmd.create_secret import create_secret
+
+        return create_secret(f, args, env)
+    if what == "token":
+        from kubesim.kubectl.cmd.create_token import create_token
+
+        return create_token(f, args, env)
     verb = f"create {what}"
     reject_generator_flags(args, verb, tuple(dest for dest, _ in _CREATE_FLAGS[what]) + ("dry_run",))
     # cobra's flag parsing comes first: the int32 flags and the image CSV
@@ -159,7 +191,7 @@ def create_generated(f, args, env) -> int:
     strategy = dry_run_strategy(args.dry_run, env)
     check_output(args.output)
     command = list(getattr(args, "after_dashdash", None) or [])
-    if what == "namespace" and not name:
+    if what in ("namespace", "serviceaccount") and not name:
         raise UsageError("name must be specified")
     if what == "job":
         # CreateJobOptions.Validate
@@ -182,7 +214,12 @@ def create_generated(f, args, env) -> int:
     if what == "ingress":
         validate_ingress_flags(args.rule or [], args.annotation or [], args.default_backend or "")
 
-    if what == "deployment":
+    if what == "serviceaccount":
+        def build(rng):
+            return {"kind": "ServiceAccount", "apiVersion": "v1",
+                    "metadata": metadata(name, args.namespace if strategy == "client" else None)}
+        wrap = "serviceaccount"
+    elif what == "deployment":
         def build(rng):
             return deployment(name, images, replicas, port, command, args.namespace if strategy == "client" else None, rng)
         wrap = "deployment"

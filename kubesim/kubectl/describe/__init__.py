@@ -32,6 +32,8 @@ DESCRIBERS = {
     "Node": ("core", "describe_node"),
     "Namespace": ("core", "describe_namespace"),
     "ConfigMap": ("core", "describe_config_map"),
+    "Secret": ("core", "describe_secret"),
+    "ServiceAccount": ("core", "describe_service_account"),
     "PersistentVolume": ("persistentvolume", "describe_persistent_volume"),
     "PersistentVolumeClaim": ("persistentvolume", "describe_persistent_volume_claim"),
     "Deployment": ("apps", "describe_deployment"),

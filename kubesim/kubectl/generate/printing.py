@@ -27,7 +27,8 @@ def typed_json(obj) -> str:
 
 # kind → (``-o name`` prefix, the resource a typed client posts to)
 _KIND_NAMES = {"Deployment": ("deployment.apps", "deployments.apps"), "Namespace": ("namespace", "namespaces"),
-               "ConfigMap": ("configmap", "configmaps"),
+               "ConfigMap": ("configmap", "configmaps"), "Secret": ("secret", "secrets"),
+               "ServiceAccount": ("serviceaccount", "serviceaccounts"),
                "PriorityClass": ("priorityclass.scheduling.k8s.io", "priorityclasses.scheduling.k8s.io"),
                "PodDisruptionBudget": ("poddisruptionbudget.policy", "poddisruptionbudgets.policy"),
                "Pod": ("pod", "pods"),
