@@ -103,6 +103,10 @@ _R(KindInfo("PersistentVolumeClaim", "", "v1", "persistentvolumeclaims", True, (
 _R(KindInfo("StorageClass", "storage.k8s.io", "v1", "storageclasses", False, ("sc",)))
 _R(KindInfo("CSINode", "storage.k8s.io", "v1", "csinodes", False))
 _R(KindInfo("Lease", "coordination.k8s.io", "v1", "leases", True))
+_R(KindInfo("ClusterRoleBinding", "rbac.authorization.k8s.io", "v1", "clusterrolebindings", False))
+_R(KindInfo("ClusterRole", "rbac.authorization.k8s.io", "v1", "clusterroles", False))
+_R(KindInfo("RoleBinding", "rbac.authorization.k8s.io", "v1", "rolebindings", True))
+_R(KindInfo("Role", "rbac.authorization.k8s.io", "v1", "roles", True))
 # Not an API object: the cluster's scheduler configuration, applied like a manifest (DESIGN §1.3).
 _R(KindInfo("KubeSchedulerConfiguration", "kubescheduler.config.k8s.io", "v1", "kubeschedulerconfigurations",
             False, (), ("apply", "get"), served=False))

@@ -99,6 +99,10 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "StorageClass": ("storage", "STORAGE_CLASS_COLUMNS", "print_storage_class"),
     "CSINode": ("storage", "CSINODE_COLUMNS", "print_csinode"),
     "Lease": ("coordination", "LEASE_COLUMNS", "print_lease"),
+    "Role": ("rbac", "ROLE_COLUMNS", "print_role"),
+    "ClusterRole": ("rbac", "ROLE_COLUMNS", "print_role"),
+    "RoleBinding": ("rbac", "ROLE_BINDING_COLUMNS", "print_role_binding"),
+    "ClusterRoleBinding": ("rbac", "ROLE_BINDING_COLUMNS", "print_role_binding"),
 }
 
 

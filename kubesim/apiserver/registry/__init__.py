@@ -32,6 +32,10 @@ STRATEGIES = {
     "StorageClass": "storage.storageclass",
     "CSINode": "storage.csinode",
     "Lease": "coordination.lease",
+    "Role": "rbac.role",
+    "ClusterRole": "rbac.clusterrole",
+    "RoleBinding": "rbac.rolebinding",
+    "ClusterRoleBinding": "rbac.clusterrolebinding",
 }
 
 _loaded: dict[str, Strategy] = {}

@@ -41,6 +41,10 @@ DESCRIBERS = {
     "PriorityClass": ("scheduling", "describe_priority_class"),
     "StorageClass": ("storage", "describe_storage_class"),
     "CSINode": ("storage", "describe_csinode"),
+    "Role": ("rbac", "describe_role"),
+    "ClusterRole": ("rbac", "describe_role"),
+    "RoleBinding": ("rbac", "describe_role_binding"),
+    "ClusterRoleBinding": ("rbac", "describe_role_binding"),
 }
 
 
