@@ -762,6 +762,8 @@ STEPS = [register_nodes, static_pod_directories, node_leases, node_lifecycle, ta
          _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS), ephemeral_volumes,
          volume_controllers, schedule,
          volume_controllers, static_pods, sync_pods]
+# the ClusterRole aggregation controller (kubesim.controllers.clusterroleaggregation)
+STEPS.append(_controller_step("clusterroleaggregation", gate=("ClusterRole",), view_kinds=("ClusterRole",)))
 
 
 def set_kubelet(cluster: Cluster, node: dict, running: bool) -> bool:
