@@ -520,7 +520,8 @@ def test_api_resources(kubesim):
     ("--api-group=apps", ["controllerrevisions.apps", "daemonsets.apps", "deployments.apps", "replicasets.apps"]),
     ("--categories=all", ["pods", "daemonsets.apps", "deployments.apps", "replicasets.apps"]),
     ("--namespaced=false --verbs=create,delete --sort-by=kind",
-     ["csinodes.storage.k8s.io", "namespaces", "nodes", "persistentvolumes", "priorityclasses.scheduling.k8s.io",
+     ["csinodes.storage.k8s.io", "clusterroles.rbac.authorization.k8s.io",
+      "clusterrolebindings.rbac.authorization.k8s.io", "namespaces", "nodes", "persistentvolumes", "priorityclasses.scheduling.k8s.io",
       "runtimeclasses.node.k8s.io", "storageclasses.storage.k8s.io"]),
 ])
 def test_api_resources_filters(kubesim, flags, names):
