@@ -30,7 +30,12 @@ _KIND_NAMES = {"Deployment": ("deployment.apps", "deployments.apps"), "Namespace
                "ConfigMap": ("configmap", "configmaps"),
                "PriorityClass": ("priorityclass.scheduling.k8s.io", "priorityclasses.scheduling.k8s.io"),
                "PodDisruptionBudget": ("poddisruptionbudget.policy", "poddisruptionbudgets.policy"),
-               "Pod": ("pod", "pods")}
+               "Pod": ("pod", "pods"),
+               "Role": ("role.rbac.authorization.k8s.io", "roles.rbac.authorization.k8s.io"),
+               "ClusterRole": ("clusterrole.rbac.authorization.k8s.io", "clusterroles.rbac.authorization.k8s.io"),
+               "RoleBinding": ("rolebinding.rbac.authorization.k8s.io", "rolebindings.rbac.authorization.k8s.io"),
+               "ClusterRoleBinding": ("clusterrolebinding.rbac.authorization.k8s.io",
+                                      "clusterrolebindings.rbac.authorization.k8s.io")}
 
 
 def check_output(fmt: str | None) -> None:
