@@ -34,6 +34,15 @@ class LocalClient:
     def _rbac_getter(self, kind: str, namespace: str, name: str) -> dict | None:
         return self.cluster.store.get(kind, namespace, name)
 
+    def _check_escalation(self, obj: dict, old: dict | None = None) -> None:
+        """An impersonated user's write of a role or binding may not grant more than they hold
+        (kubesim.apiserver.authorization.escalation)."""
+        if self.user is None or obj.get("kind") not in ("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"):
+            return
+        from kubesim.apiserver.authorization import escalation
+
+        escalation.check(self._rbac_lister, self._rbac_getter, self.user, obj, old)
+
     def requester(self):
         """The request's user: the impersonated one, else kubesim's own (admin.conf's)."""
         if self.user is not None:
@@ -175,6 +184,7 @@ class LocalClient:
             kind_info = info or kinds.for_object(obj)
             if kind_info is not None:
                 self._authorize("create", kind_info, (obj.get("metadata") or {}).get("namespace") or "")
+                self._check_escalation(obj)
         return objects.create_object(self.cluster, obj, info)
 
     def update(self, info: KindInfo, obj: dict) -> dict:
@@ -183,6 +193,7 @@ class LocalClient:
         if (info.kind, ns, md["name"]) not in self._patched:  # a patch's write was authorized as one
             self._authorize("update", info, ns, md["name"])
         live = self._get(info, ns, md["name"])
+        self._check_escalation(obj, live)
         objects.update_object(self.cluster, obj, live, info)
         return self._find(info, ns, md["name"])
 

@@ -22,9 +22,9 @@ from kubesim.testing.cli import Harness, snapshot
 DATA = Path(__file__).parent / "testdata"
 
 
-def _transcript() -> list[tuple[str, str, int]]:
+def _transcript(name: str = "auth_oracle.txt") -> list[tuple[str, str, int]]:
     cases = []
-    for block in DATA.joinpath("auth_oracle.txt").read_text().split("$ kubectl ")[1:]:
+    for block in DATA.joinpath(name).read_text().split("$ kubectl ")[1:]:
         command, _, rest = block.partition("\n")
         out, rc = re.fullmatch(r"(.*)\[rc=(\d+)\]\n", rest, re.S).groups()
         cases.append((command, out, int(rc)))
@@ -91,3 +91,18 @@ def test_a_service_account_bound_to_a_role_reads_pods_but_cannot_delete_them(tmp
     assert (r.code, r.err) == (1, 'Error from server (Forbidden): pods "web" is forbidden: User '
                                   '"system:serviceaccount:rbac-b:sa1" cannot delete resource "pods" in API group "" '
                                   'in the namespace "rbac-b"\n')
+
+
+# RBAC escalation prevention (pkg/registry/rbac/escalation_check.go and the policybased
+# storages): jane may create roles and role bindings in rbac-e but holds only pod-reader; a real
+# v1.35 server's answers, in order (each command sees the objects the ones before it created)
+ESCALATION = _transcript("escalation_oracle.txt")
+
+
+def test_escalation_is_refused_as_a_real_cluster_refuses_it(tmp_path):
+    h = Harness(tmp_path / "state")
+    h.ok("cluster init --empty")
+    h.ok(f"apply -f {DATA / 'escalation_setup.yaml'}")
+    for command, want, rc in ESCALATION:
+        r = h(shlex.split(command))
+        assert (r.err + r.out, r.code) == (want, rc), command

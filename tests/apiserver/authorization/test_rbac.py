@@ -191,3 +191,36 @@ FORBIDDEN = [
 def test_forbidden_text(attrs, want):
     err = forbidden_error(attrs)
     assert (err.reason, err.message) == ("Forbidden", want)
+
+
+# -- escalation (component-helpers policy_comparator_test.go, rule.go's ConfirmNoEscalation) ----
+
+from kubesim.apiserver.authorization import escalation as E  # noqa: E402
+
+COVERS = [
+    ("a star owner covers everything", [rule(["*"], ["*"], ["*"])], [rule(["get"], [""], ["pods"])], []),
+    ("verbs must all be held", [rule(["get"], [""], ["pods"])], [rule(["get", "delete"], [""], ["pods"])],
+     [rule(["delete"], [""], ["pods"])]),
+    ("a star subresource covers that subresource", [rule(["get"], [""], ["*/log"])],
+     [rule(["get"], [""], ["pods/log"])], []),
+    ("a named owner rule does not cover all names", [rule(["get"], [""], ["pods"], names=["a"])],
+     [rule(["get"], [""], ["pods"])], [rule(["get"], [""], ["pods"])]),
+    ("an unnamed owner rule covers every name", [rule(["get"], [""], ["pods"])],
+     [rule(["get"], [""], ["pods"], names=["a", "b"])], []),
+    ("a URL prefix covers the URLs under it", [rule(["get"], urls=["/logs/*"])], [rule(["get"], urls=["/logs/a"])], []),
+]
+
+
+@pytest.mark.parametrize("owner, wanted, missing", [c[1:] for c in COVERS], ids=[c[0] for c in COVERS])
+def test_covers(owner, wanted, missing):
+    assert E.covers(owner, wanted) == missing
+
+
+def test_compact_string_quotes_as_go_does():
+    r = rule(["get", "list"], [""], ["pods"], names=["a"])
+    assert E.compact_string(r) == '{APIGroups:[""], Resources:["pods"], ResourceNames:["a"], Verbs:["get" "list"]}'
+
+
+def test_the_privileged_group_escalates_freely():
+    admin = UserInfo("x", ("system:masters",))
+    E.check(lister, getter, admin, {"kind": "ClusterRole", "metadata": {"name": "r"}, "rules": [rule(["*"], ["*"], ["*"])]})
