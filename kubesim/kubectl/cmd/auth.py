@@ -36,7 +36,7 @@ def run(f, args, env) -> int:
         raise UsageError('a subcommand is required: one of "can-i", "whoami"\nSee \'kubesim auth --help\' for usage.')
     sub, words = args.args[0], args.args[1:]
     if sub not in _SUBCOMMANDS:
-        raise UsageError(f'unknown command "{sub}" for "kubesim auth"')
+        raise client_error(f'unknown command "{sub}"\nSee \'kubesim auth -h\' for help and examples')
     f.impersonate()  # groups without a user are refused before anything is sent
     if sub == "whoami":
         return _whoami(f, args, env, words)
