@@ -106,3 +106,18 @@ def test_escalation_is_refused_as_a_real_cluster_refuses_it(tmp_path):
     for command, want, rc in ESCALATION:
         r = h(shlex.split(command))
         assert (r.err + r.out, r.code) == (want, rc), command
+
+
+@pytest.mark.parametrize("command, verb", [
+    ("label pod web -n rbac-b a=b --as=jane", "patch"),
+    ("replace -f - --as=jane", "update"),
+], ids=["label is a PATCH", "replace is a PUT"])
+def test_writes_are_authorized_as_the_request_kubectl_sends(tmp_path, command, verb):
+    h = Harness(tmp_path / "state")
+    h.ok("cluster init --empty")
+    h.ok(f"apply -f {DATA / 'auth_setup.yaml'}")
+    h.ok("run web --image=nginx -n rbac-b")
+    r = h(command, stdin=h.ok("get pod web -n rbac-b -o yaml"))
+    assert r.code == 1 and r.err.endswith(
+        f'pods "web" is forbidden: User "jane" cannot {verb} resource "pods" in API group "" in the namespace '
+        '"rbac-b"\n')
