@@ -107,6 +107,9 @@ _R(KindInfo("ClusterRoleBinding", "rbac.authorization.k8s.io", "v1", "clusterrol
 _R(KindInfo("ClusterRole", "rbac.authorization.k8s.io", "v1", "clusterroles", False))
 _R(KindInfo("RoleBinding", "rbac.authorization.k8s.io", "v1", "rolebindings", True))
 _R(KindInfo("Role", "rbac.authorization.k8s.io", "v1", "roles", True))
+_R(KindInfo("NetworkPolicy", "networking.k8s.io", "v1", "networkpolicies", True, ("netpol",)))
+_R(KindInfo("Ingress", "networking.k8s.io", "v1", "ingresses", True, ("ing",)))
+_R(KindInfo("IngressClass", "networking.k8s.io", "v1", "ingressclasses", False))
 # Not an API object: the cluster's scheduler configuration, applied like a manifest (DESIGN §1.3).
 _R(KindInfo("KubeSchedulerConfiguration", "kubescheduler.config.k8s.io", "v1", "kubeschedulerconfigurations",
             False, (), ("apply", "get"), served=False))

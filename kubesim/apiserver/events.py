@@ -27,6 +27,11 @@ series: the second occurrence writes ``series.count: 2``; later ones only count 
 broadcaster's cache, which is written every 30 minutes (refreshExistingEventSeries) and when the
 series ends — no occurrence for 6 minutes, checked every 6 minutes (finishSeries). kubesim
 applies those ticks when the series is next touched.
+
+Events do not stay: kube-apiserver stores each with a TTL of ``--event-ttl`` (1 hour by default,
+pkg/registry/core/event/storage/storage.go), renewed by every write of it, and etcd removes it
+when the lease runs out. kubesim removes them in the settle of a writing command
+(:func:`expire`) and leaves expired ones out of every LIST in between (:func:`live`).
 """
 
 from __future__ import annotations
@@ -35,6 +40,38 @@ import json
 
 from kubesim.apiserver.context import Cluster
 from kubesim.clock import format_micro_time, format_time
+
+EVENT_TTL_SECONDS = 3600  # kube-apiserver --event-ttl's default
+
+
+def _cutoff(now: float) -> str:
+    return format_time(now - EVENT_TTL_SECONDS)[:19]
+
+
+def live(cluster: Cluster, events: list[dict]) -> list[dict]:
+    """The events whose TTL has not run out."""
+    from kubesim.store import event_written
+
+    cutoff = _cutoff(cluster.now())
+    return [ev for ev in events if event_written(ev) >= cutoff]
+
+
+def expire(cluster: Cluster) -> bool:
+    """Delete the Events last written an ``--event-ttl`` ago or more; True when some went."""
+    from kubesim.store import event_written
+
+    store = cluster.store
+    cutoff = _cutoff(cluster.now())
+    gone = False
+    for k in store.events_written_before(cutoff):
+        if store.delete_unread(*k):
+            gone = True
+            continue
+        ev = store.get(*k)  # read or written by this command: as it is now
+        if ev is not None and event_written(ev) < cutoff:
+            store.delete(*k)
+            gone = True
+    return gone
 
 
 def involved_ref(obj: dict) -> dict:

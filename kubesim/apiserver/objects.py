@@ -176,25 +176,74 @@ def list_objects(cluster: Cluster, info: KindInfo, namespace: str | None,
                  label_selector: str | None = None, field_selector: str | None = None) -> list[dict]:
     """LIST: the objects of one kind (in ``namespace``, None for all) that the selectors match,
     sorted by (namespace, name)."""
-    objs = cluster.store.list(info.kind, namespace if info.namespaced else None)
+    objs = _list(cluster, info, namespace, label_selector, field_selector)
+    if info.kind == "Event":
+        from kubesim.apiserver import events
+
+        objs = events.live(cluster, objs)
+    return objs
+
+
+def _list(cluster: Cluster, info: KindInfo, namespace: str | None, label_selector: str | None,
+          field_selector: str | None) -> list[dict]:
+    store = cluster.store
+    ns = namespace if info.namespaced else None
     if not (label_selector or field_selector):
-        return objs
+        return store.list(info.kind, ns)
     from kubesim.api import selectors  # only a list with selectors pays for the parser
 
+    fsel = None
+    if field_selector:
+        try:
+            fsel = selectors.convert_field_selector(info.kind, selectors.parse_field_selector(field_selector))
+        except ValueError as e:
+            raise BadRequest(str(e)) from None
+    objs = _candidates(store, info.kind, ns, fsel) if fsel is not None else None
+    if objs is None:
+        objs = store.list(info.kind, ns)
     if label_selector:
         try:
             sel = selectors.parse_label_selector(label_selector)
         except ValueError as e:
             raise BadRequest(str(e)) from None
         objs = [o for o in objs if sel.matches(o["metadata"].get("labels") or {})]
-    if field_selector:
-        try:
-            fsel = selectors.convert_field_selector(info.kind, selectors.parse_field_selector(field_selector))
-        except ValueError as e:
-            raise BadRequest(str(e)) from None
+    if fsel is not None:
         fields_of = selectors.fields_of(info.kind)
         objs = [o for o in objs if fsel.matches(fields_of(o))]
     return objs
+
+
+# Exact-match field selectors the store can answer without decoding the whole kind, as the
+# apiserver's watch cache indexes them (pods by spec.nodeName; describe's event lookups by
+# involvedObject): the kind's field, and how a value appears in the stored JSON.
+_NARROWING_FIELDS = {"Event": ("involvedObject.name", "involvedObject.uid"), "": ("metadata.name",)}
+
+
+def _candidates(store, kind: str, namespace: str | None, fsel) -> list[dict] | None:
+    """A superset of the objects ``fsel`` can match, decoding only those; None when no term
+    narrows the search (the caller lists the kind)."""
+    keys = None
+    if kind == "Pod" and (node := fsel.requires_exact_match("spec.nodeName")) is not None:
+        keys = store.pod_keys_on_node(node)
+    else:
+        import json
+
+        for name in _NARROWING_FIELDS.get(kind, ()) + _NARROWING_FIELDS[""]:
+            value = fsel.requires_exact_match(name)
+            if value:  # "" also matches objects without the field: no narrowing
+                keys = store.keys_containing(kind, json.dumps(value))
+                break
+    if keys is None:
+        return None
+    out = []
+    for k in keys:
+        if namespace is not None and k[1] != namespace:
+            continue
+        obj = store.get(*k)
+        if obj is not None:
+            out.append(obj)
+    out.sort(key=lambda o: (o["metadata"].get("namespace", ""), o["metadata"]["name"]))
+    return out
 
 
 # -- deleting ------------------------------------------------------------------------------

@@ -235,8 +235,15 @@ def node_lifecycle(cluster: Cluster) -> bool:
     # whether there is anything to follow depends on the Nodes alone: once found quiet, it
     # stays so until a Node is written
     rv = store.kind_resource_version("Node")
-    if rv and store.meta(NODE_LIFECYCLE_QUIET_META) == rv:
+    quiet = store.meta(NODE_LIFECYCLE_QUIET_META)
+    if rv and quiet == rv:
         return False
+    if quiet and quiet == store.committed_kind_resource_versions().get("Node"):
+        # quiet when this command began: only the Nodes it wrote can have changed that
+        written = [n for k in list(store.changed_keys()) if k[0] == "Node" and (n := store.get(*k)) is not None]
+        if not nodelifecycle.pending(written):
+            store.set_meta(NODE_LIFECYCLE_QUIET_META, rv)
+            return False
     nodes = store.list("Node")
     if not nodelifecycle.pending(nodes):
         if rv:
@@ -499,6 +506,18 @@ def apply_changes(cluster: Cluster, changes, wake_at=None) -> bool:
 
 WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Node", "ControllerRevision")
 
+# The kinds whose writes wake a controller, where they are fewer than those its sync reads:
+# the informers its constructor registers handlers on (NewDeploymentController: Deployments,
+# ReplicaSets, Pods; NewReplicaSetController: ReplicaSets, Pods). A node labelled or renewing
+# its status wakes neither.
+WATCHES = {
+    "deployment": ("Deployment", "ReplicaSet", "Pod"),
+    "replicaset": ("ReplicaSet", "Pod"),
+}
+# The kind a workload controller exists for: with none stored or written, it has nothing to
+# do (the daemon set controller of a cluster without DaemonSets never lists a pod).
+GATES = {"deployment": ("Deployment",), "replicaset": ("ReplicaSet",), "daemonset": ("DaemonSet",)}
+
 # Controller requeue-after wakes still to come, by controller (kept across commands), and the
 # store's resourceVersion when the last settle reached its fixed point with the default steps.
 CONTROLLER_WAKES_META = "controllers.wakes"
@@ -564,6 +583,12 @@ def _owned(obj: dict | None) -> bool:
     return bool(obj and (obj.get("metadata") or {}).get("ownerReferences"))
 
 
+def _in_owner_graph(obj: dict | None) -> bool:
+    """Owned, or being deleted (foreground and orphan deletion are the collector's)."""
+    md = (obj or {}).get("metadata") or {}
+    return bool(md.get("ownerReferences") or md.get("deletionTimestamp") or md.get("finalizers"))
+
+
 def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kinds: tuple[str, ...],
                     claims: bool = False) -> bool:
     """Whether the controller has anything to look at (upstream controllers are event-driven:
@@ -608,6 +633,10 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             if _owned(obj) or _owned(store.committed(*k)):
                 return True
             continue
+        if claims and k[0] != "Pod" and not (_in_owner_graph(obj) or _in_owner_graph(store.committed(*k))):
+            # the collector's graph builder: an update of an object that neither has owners
+            # nor is being deleted changes no dependency (its deletion, above, does)
+            continue
         if k[0] != "Pod" or _pod_relevant(cluster, obj, gate, claims) or \
                 _pod_relevant(cluster, store.committed(*k), gate, claims):
             return True
@@ -624,6 +653,7 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
     With ``claims`` (the collector, which deletes the claims of generic ephemeral volumes
     whose pod is gone) PersistentVolumeClaims count as a gate kind too, and so do pods with
     ephemeral volumes and owned claims among the changes it watches."""
+    gate = GATES.get(name, gate)
     present = gate + ("PersistentVolumeClaim",) if claims else gate
 
     def step(cluster: Cluster) -> bool:
@@ -635,7 +665,7 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
         if not any(store.count(k) for k in present) and not any(
                 k[0] in present for k in store.changed_keys()):
             return False
-        if not _controller_due(cluster, name, gate, view_kinds, claims):
+        if not _controller_due(cluster, name, gate, WATCHES.get(name, view_kinds), claims):
             return False
         cluster.__dict__.setdefault("_controller_rv", {})[name] = store.resource_version()
         sync = importlib.import_module(f"kubesim.controllers.{name}").sync

@@ -81,6 +81,9 @@ def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = Fals
             force = True  # a manifest was written, edited or removed: the kubelets must look
     if not force and not store.dirty and (due is None or float(due) > cluster.now()):
         return 0
+    from kubesim.apiserver import events
+
+    events.expire(cluster)  # etcd's leases run out whatever the control loop does
     default = default_steps()
     steps = default if steps is None else steps
     cluster.next_due = None

@@ -103,6 +103,9 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "ClusterRole": ("rbac", "ROLE_COLUMNS", "print_role"),
     "RoleBinding": ("rbac", "ROLE_BINDING_COLUMNS", "print_role_binding"),
     "ClusterRoleBinding": ("rbac", "ROLE_BINDING_COLUMNS", "print_role_binding"),
+    "NetworkPolicy": ("networking", "NETWORK_POLICY_COLUMNS", "print_network_policy"),
+    "Ingress": ("networking", "INGRESS_COLUMNS", "print_ingress"),
+    "IngressClass": ("networking", "INGRESS_CLASS_COLUMNS", "print_ingress_class"),
 }
 
 

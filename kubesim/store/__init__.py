@@ -34,11 +34,19 @@ CREATE TABLE IF NOT EXISTS objects (
 CREATE INDEX IF NOT EXISTS objects_node ON objects (kind, node);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS event_index (key TEXT PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS event_written (
+  namespace TEXT NOT NULL,
+  name TEXT NOT NULL,
+  written TEXT NOT NULL,
+  PRIMARY KEY (namespace, name)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS event_written_at ON event_written (written);
 """
 
 DB_NAME = "kubesim.db"
 KIND_RV_META = "store.kindResourceVersions"  # kind -> resourceVersion of its last write
 LEGACY_EVENT_INDEX_META = "events.index"  # older states kept the event index as one meta value
+EVENT_WRITTEN_META = "events.writtenIndexed"  # event_written holds every Event (older states: filled once)
 
 Key = tuple[str, str, str]  # (kind, namespace, name); namespace "" for cluster-scoped kinds
 
@@ -46,6 +54,16 @@ Key = tuple[str, str, str]  # (kind, namespace, name); namespace "" for cluster-
 def key_of(obj: dict) -> Key:
     md = obj.get("metadata") or {}
     return (obj["kind"], md.get("namespace") or "", md["name"])
+
+
+def event_written(ev: dict) -> str:
+    """When an Event was last written, to the second (``YYYY-MM-DDTHH:MM:SS``): the latest of
+    the times its writers set (creation, lastTimestamp, eventTime, series.lastObservedTime).
+    What the API server's event TTL counts from (kubesim.apiserver.events)."""
+    series = ev.get("series") or {}
+    times = ((ev.get("metadata") or {}).get("creationTimestamp"), ev.get("lastTimestamp"),
+             ev.get("eventTime"), series.get("lastObservedTime") if isinstance(series, dict) else None)
+    return max((t[:19] for t in times if isinstance(t, str)), default="")
 
 
 def _node_of(obj: dict) -> str:
@@ -101,6 +119,7 @@ class Store:
             raise StateError(f"state path {d} is not a directory")
         from kubesim.store import files
 
+        files.forget_dirs()
         files.refuse_links(d)
         db = d / DB_NAME
         self.created_fresh = not db.exists()
@@ -191,6 +210,13 @@ class Store:
                     conn.executemany("DELETE FROM objects WHERE kind=? AND namespace=? AND name=?", dels)
                 if puts:
                     conn.executemany("INSERT OR REPLACE INTO objects VALUES (?,?,?,?,?,?)", puts)
+                ev_dels = [(k[1], k[2]) for k in dels if k[0] == "Event"]
+                if ev_dels:
+                    conn.executemany("DELETE FROM event_written WHERE namespace=? AND name=?", ev_dels)
+                ev_puts = [(k[1], k[2], event_written(obj)) for k, obj in self._dirty.items()
+                           if k[0] == "Event" and obj is not None]
+                if ev_puts:
+                    conn.executemany("INSERT OR REPLACE INTO event_written VALUES (?,?,?)", ev_puts)
             if self._events_dirty:
                 conn.executemany("INSERT OR REPLACE INTO event_index VALUES (?,?)",
                                  [(k, self._events[k]) for k in self._events_dirty])
@@ -303,6 +329,29 @@ class Store:
         self._events[key] = name
         self._events_dirty.add(key)
 
+    def events_written_before(self, cutoff: str) -> list[Key]:
+        """Keys of the Events last written before ``cutoff`` (``YYYY-MM-DDTHH:MM:SS``), from the
+        index; this transaction's own writes are not among them (callers look at the objects)."""
+        conn = self._require()
+        if not self.meta(EVENT_WRITTEN_META):
+            self._index_event_writes()
+        return [("Event", ns, name) for ns, name in conn.execute(
+            "SELECT namespace, name FROM event_written WHERE written < ?", (cutoff,))]
+
+    def _index_event_writes(self) -> None:
+        """Fill ``event_written`` from the stored Events, once, for a state written before it
+        existed (in SQLite: the Events are not decoded here)."""
+        if self.read_only:
+            return
+        conn = self._require()
+        t = "coalesce(substr(json_extract(body, '$.{}'), 1, 19), '')"
+        conn.execute(
+            "INSERT OR IGNORE INTO event_written SELECT namespace, name, max("
+            + ", ".join(t.format(f) for f in ("metadata.creationTimestamp", "lastTimestamp", "eventTime",
+                                              "series.lastObservedTime"))
+            + ") FROM objects WHERE kind='Event'")
+        self.set_meta(EVENT_WRITTEN_META, True)
+
     def event_keys(self) -> list[str]:
         """Every correlation key in the index, this transaction's own included."""
         self._migrate_event_index()
@@ -368,7 +417,11 @@ class Store:
     def deleted(self, kind: str, namespace: str, name: str) -> tuple[int, dict] | None:
         """For an object this transaction deleted: the resourceVersion of the deletion and the
         object as it was last."""
-        return self._gone.get((kind, namespace or "", name))
+        k = (kind, namespace or "", name)
+        gone = self._gone.get(k)
+        if gone is not None and gone[1] is None:  # deleted unread: still in the database until commit
+            gone = self._gone[k] = (gone[0], self.committed(*k))
+        return gone
 
     def iter_kind(self, kind: str) -> Iterator[dict]:
         self._load_kind(kind)
@@ -532,6 +585,26 @@ class Store:
             listener(k, None, old)
         return old
 
+    def delete_unread(self, kind: str, namespace: str, name: str) -> bool:
+        """``delete`` of a stored object this command has not read, without decoding it (bulk
+        removals: expired Events); its last body is read back only if asked for (``deleted``).
+        False, doing nothing, when the object was read or written here: the caller looks at
+        it and calls ``delete``."""
+        k = (kind, namespace or "", name)
+        by = self._cache.setdefault(kind, {})
+        if (k[1], name) in by or kind in self._listed:
+            return False
+        if self._listeners.get(kind):  # a watch needs the old body now
+            return self.delete(kind, namespace, name) is not None
+        by[(k[1], name)] = None
+        self._sorted.pop(kind, None)
+        self._dirty[k] = None
+        rv = self.next_resource_version()
+        self._kind_written(kind, rv)
+        self._gone[k] = (int(rv), None)
+        self._writes.append(k)
+        return True
+
     def listen(self, kind: str, listener) -> None:
         """Call ``listener(key, obj, old)`` on every later write of a ``kind`` object, as it is
         made: ``obj`` the object written (the cache's own dict: copy what must be kept), or None
@@ -549,6 +622,7 @@ class Store:
         conn.execute("DELETE FROM objects")
         conn.execute("DELETE FROM meta")
         conn.execute("DELETE FROM event_index")
+        conn.execute("DELETE FROM event_written")
         self.wiped = True
         self._events.clear()
         self._events_dirty.clear()

@@ -7,6 +7,8 @@ from __future__ import annotations
 import copy
 import random
 
+import pytest
+
 from kubesim.apiserver import registry
 from kubesim.apiserver.objects import begin_deletion, prepare_for_create, validate
 from kubesim.apiserver.registry import rest
@@ -145,3 +147,51 @@ def test_a_foreground_delete_marks_instead_of_removing():
     assert md["finalizers"] == ["foregroundDeletion"] and md["deletionTimestamp"]
     assert begin_deletion(rs, "Orphan", 100.0)["metadata"]["finalizers"] == ["orphan"]
     assert begin_deletion(rs, "Background", 100.0) is None and "deletionTimestamp" not in rs["metadata"]
+
+
+# -- LIST with field selectors -----------------------------------------------------------
+# The store answers some exact-match field selectors from what it has without decoding the
+# whole kind (kubesim.apiserver.objects._candidates); the answer must be the full scan's.
+
+def _listed(tmp_path, committed: bool):
+    from kubesim.apiserver.context import Cluster
+    from kubesim.store import Store
+
+    store = Store(str(tmp_path / "state")).open()
+    def ev(name, kind, obj, uid=""):
+        return {"apiVersion": "v1", "kind": "Event", "metadata": {"name": name, "namespace": "default"},
+                "involvedObject": {"kind": kind, "name": obj, "uid": uid}, "reason": "R"}
+    for o in [ev("a", "Node", "n1", "u1"), ev("b", "Node", "n10"), ev("c", "Pod", "n1"),
+              ev("d", "Node", "n1", "u2"), ev("é", "Node", "nœud")]:
+        store.create(o, "2026-11-22T10:00:00Z")
+    for name, node in [("p1", "n1"), ("p2", ""), ("p3", "n2"), ("p4", "n1")]:
+        store.create({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "ns"},
+                      "spec": {"nodeName": node} if node else {}}, "2026-11-22T10:00:00Z")
+    if committed:
+        store.commit()
+        store = Store(str(tmp_path / "state")).open()
+    return Cluster(store, {"KUBESIM_NOW": "2026-11-22T10:00:00Z", "KUBESIM_SEED": "1"})
+
+
+@pytest.mark.parametrize("committed", [False, True])
+@pytest.mark.parametrize("kind,namespace,selector,names", [
+    ("Event", "default", "involvedObject.kind=Node,involvedObject.name=n1", ["a", "d"]),
+    ("Event", "default", "involvedObject.name=n1", ["a", "c", "d"]),
+    ("Event", "default", "involvedObject.uid=u2", ["d"]),
+    ("Event", None, "involvedObject.name=nœud", ["é"]),
+    ("Event", "other", "involvedObject.name=n1", []),
+    ("Event", "default", "involvedObject.name=", []),
+    ("Event", "default", "involvedObject.name!=n1", ["b", "é"]),
+    ("Event", "default", "metadata.name=b", ["b"]),
+    ("Pod", None, "spec.nodeName=n1", ["p1", "p4"]),
+    ("Pod", "ns", "spec.nodeName=", ["p2"]),
+    ("Pod", None, "spec.nodeName=n9", []),
+    ("Pod", None, "metadata.name=p3,spec.nodeName=n2", ["p3"]),
+])
+def test_field_selected_lists_equal_a_full_scan(tmp_path, committed, kind, namespace, selector, names):
+    from kubesim.api import kinds
+    from kubesim.apiserver.objects import list_objects
+
+    cluster = _listed(tmp_path, committed)
+    got = list_objects(cluster, kinds.by_kind(kind), namespace, field_selector=selector)
+    assert [o["metadata"]["name"] for o in got] == names

@@ -288,3 +288,26 @@ def test_keys_lists_every_object_of_a_kind_without_decoding_and_follows_this_tra
     assert s.keys("Pod") == [("Pod", "default", "a"), ("Pod", "default", "c"), ("Pod", "default", "d")]
     assert s.keys("Node") == []
     s.rollback()
+
+
+@pytest.mark.parametrize("read_first", [False, True])
+def test_delete_unread_deletes_without_decoding_and_reads_back_the_old_body(tmp_path, read_first):
+    s = Store(str(tmp_path)).open()
+    for name in ("a", "b"):
+        s.create({"apiVersion": "v1", "kind": "Event", "metadata": {"name": name, "namespace": "default"},
+                  "reason": name}, "2026-11-22T10:00:00Z")
+    s.commit()
+    s = Store(str(tmp_path)).open()
+    if read_first:
+        assert s.get("Event", "default", "a")["reason"] == "a"
+    done = s.delete_unread("Event", "default", "a")
+    assert done is not read_first  # a read object is the caller's to look at and delete
+    if read_first:
+        s.delete("Event", "default", "a")
+    assert s.get("Event", "default", "a") is None
+    assert [o["metadata"]["name"] for o in s.list("Event")] == ["b"]
+    rv, old = s.deleted("Event", "default", "a")
+    assert old["reason"] == "a" and rv > 0
+    s.commit()
+    s = Store(str(tmp_path)).open()
+    assert [o["metadata"]["name"] for o in s.list("Event")] == ["b"]

@@ -36,6 +36,9 @@ STRATEGIES = {
     "ClusterRole": "rbac.clusterrole",
     "RoleBinding": "rbac.rolebinding",
     "ClusterRoleBinding": "rbac.clusterrolebinding",
+    "NetworkPolicy": "networking.networkpolicy",
+    "Ingress": "networking.ingress",
+    "IngressClass": "networking.ingressclass",
 }
 
 _loaded: dict[str, Strategy] = {}

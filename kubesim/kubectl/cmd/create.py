@@ -1,5 +1,5 @@
 """kubectl create: ``-f`` manifests, or a generator (``create deployment|namespace|priorityclass|
-poddisruptionbudget|configmap NAME``, ``kubesim.kubectl.generate``): its flags share the parser,
+poddisruptionbudget|configmap|ingress NAME``, ``kubesim.kubectl.generate``): its flags share the parser,
 and those a generator does not take are refused as cobra refuses an unknown flag.
 
 Upstream: staging/src/k8s.io/kubectl/pkg/cmd/create/create.go and create_*.go (the flags and the
@@ -21,6 +21,8 @@ from kubesim.kubectl.generate.flags import (
     unknown_flag,
     usage_error,
 )
+from kubesim.kubectl.generate.ingress import ingress
+from kubesim.kubectl.generate.ingress import validate as validate_ingress_flags
 from kubesim.kubectl.generate.objects import (
     PDB_VALUE,
     deployment,
@@ -63,6 +65,8 @@ _CREATE_FLAGS = {
                             ("max_unavailable", "--max-unavailable")),
     "configmap": (("from_file", "--from-file"), ("from_literal", "--from-literal"),
                   ("from_env_file", "--from-env-file"), ("append_hash", "--append-hash")),
+    "ingress": (("ingress_class", "--class"), ("rule", "--rule"), ("default_backend", "--default-backend"),
+                ("annotation", "--annotation")),
     "role": (("rbac_verb", "--verb"), ("rbac_resource", "--resource"), ("rbac_resource_name", "--resource-name")),
     "clusterrole": (("rbac_verb", "--verb"), ("rbac_resource", "--resource"), ("rbac_resource_name", "--resource-name"),
                     ("rbac_non_resource_url", "--non-resource-url"), ("rbac_aggregation_rule", "--aggregation-rule")),
@@ -76,7 +80,7 @@ _CREATE_FLAGS = {
 _CREATE_ALIASES = {"deployment": "deployment", "deploy": "deployment", "namespace": "namespace", "ns": "namespace",
                    "priorityclass": "priorityclass", "pc": "priorityclass",
                    "poddisruptionbudget": "poddisruptionbudget", "pdb": "poddisruptionbudget",
-                   "configmap": "configmap", "cm": "configmap",
+                   "configmap": "configmap", "cm": "configmap", "ingress": "ingress", "ing": "ingress",
                    "role": "role", "clusterrole": "clusterrole", "rolebinding": "rolebinding",
                    "clusterrolebinding": "clusterrolebinding"}
 
@@ -107,6 +111,12 @@ def create_generator_args(p) -> None:
     g.add_argument("--from-env-file", action="append", default=None, metavar="FILE",
                    help="configmap: a file of KEY=VALUE lines (a Docker .env file)")
     bool_flag(g, "--append-hash", dest="append_hash", help="configmap: append a hash of the config map to its name")
+    g.add_argument("--class", dest="ingress_class", default=None, help="ingress: the Ingress Class to be used")
+    g.add_argument("--rule", action="append", default=None, metavar="host/path=service:port[,tls[=secret]]",
+                   help="ingress: a rule; a path ending in '*' is pathType=Prefix (repeatable)")
+    g.add_argument("--default-backend", default=None, metavar="svcname:port", help="ingress: the default backend")
+    g.add_argument("--annotation", action="append", default=None, metavar="KEY=VALUE",
+                   help="ingress: an annotation to insert in the ingress (repeatable)")
     _rbac_generator_args(g)
     dry_run_flag(g)
 
@@ -164,6 +174,8 @@ def create_generated(f, args, env) -> int:
             raise UsageError("name must be specified")
         if env_sources and (file_sources or literal_sources):
             raise UsageError("from-env-file cannot be combined with from-file or from-literal")
+    if what == "ingress":
+        validate_ingress_flags(args.rule or [], args.annotation or [], args.default_backend or "")
 
     if what == "deployment":
         def build(rng):
@@ -187,6 +199,13 @@ def create_generated(f, args, env) -> int:
         def build(rng):
             return cm
         wrap = "configmap"
+    elif what == "ingress":
+        ing = ingress(name, args.namespace if strategy == "client" else None, args.ingress_class or "",
+                      args.rule or [], args.default_backend or "", args.annotation or [])
+
+        def build(rng):
+            return ing
+        wrap = "ingress"
     else:
         def build(rng):
             return priority_class(name, value, bool(args.global_default), args.description or "",

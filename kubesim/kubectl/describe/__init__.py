@@ -45,6 +45,9 @@ DESCRIBERS = {
     "ClusterRole": ("rbac", "describe_role"),
     "RoleBinding": ("rbac", "describe_role_binding"),
     "ClusterRoleBinding": ("rbac", "describe_role_binding"),
+    "NetworkPolicy": ("networking", "describe_network_policy"),
+    "Ingress": ("networking", "describe_ingress"),
+    "IngressClass": ("networking", "describe_ingress_class"),
 }
 
 
@@ -75,6 +78,10 @@ def describe(client, obj: dict, show_events: bool = True) -> str:
         pods = client.list(kinds.by_kind("Pod"), ns)
     elif kind == "Deployment":
         extra["replicasets"] = client.list(kinds.by_kind("ReplicaSet"), ns)
+    elif kind == "Ingress":
+        from kubesim.kubectl.describe.networking import fetch_ingress_backends
+
+        extra.update(fetch_ingress_backends(client, obj))
     events = events_for(client, obj) if show_events else None
     return render(obj, DescribeContext(now=client.now(), events=events, pods=pods, extra=extra))
 

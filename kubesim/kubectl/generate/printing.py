@@ -35,7 +35,8 @@ _KIND_NAMES = {"Deployment": ("deployment.apps", "deployments.apps"), "Namespace
                "ClusterRole": ("clusterrole.rbac.authorization.k8s.io", "clusterroles.rbac.authorization.k8s.io"),
                "RoleBinding": ("rolebinding.rbac.authorization.k8s.io", "rolebindings.rbac.authorization.k8s.io"),
                "ClusterRoleBinding": ("clusterrolebinding.rbac.authorization.k8s.io",
-                                      "clusterrolebindings.rbac.authorization.k8s.io")}
+                                      "clusterrolebindings.rbac.authorization.k8s.io"),
+               "Ingress": ("ingress.networking.k8s.io", "ingresses.networking.k8s.io")}
 
 
 def check_output(fmt: str | None) -> None:
@@ -126,7 +127,8 @@ def submit(f, args, env, build, strategy: str, wrap: str | None) -> str:
         if isinstance(e, Invalid):
             # a typed client names the kind with its group: Deployment.apps, PriorityClass.scheduling.k8s.io
             qualified = {"deployment": "Deployment.apps", "priorityclass": "PriorityClass.scheduling.k8s.io",
-                         "poddisruptionbudgets": "PodDisruptionBudget.policy"}.get(wrap)
+                         "poddisruptionbudgets": "PodDisruptionBudget.policy",
+                         "ingress": "Ingress.networking.k8s.io"}.get(wrap)
             kind = qualified.split(".")[0] if qualified else ""
             if qualified and message.startswith(kind + " "):
                 message = qualified + message[len(kind):]
