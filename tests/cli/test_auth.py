@@ -121,3 +121,20 @@ def test_writes_are_authorized_as_the_request_kubectl_sends(tmp_path, command, v
     assert r.code == 1 and r.err.endswith(
         f'pods "web" is forbidden: User "jane" cannot {verb} resource "pods" in API group "" in the namespace '
         '"rbac-b"\n')
+
+
+def test_a_partly_refused_get_prints_what_it_may_and_describe_skips_events(tmp_path):
+    # as a real v1.35 cluster answers jane, who may only get and list pods in rbac-b
+    h = Harness(tmp_path / "state")
+    h.ok("cluster init --empty")
+    h.ok(f"apply -f {DATA / 'auth_setup.yaml'}")
+    h.ok("run web --image=nginx -n rbac-b")
+    r = h("get all -n rbac-b --as=jane")
+    assert r.code == 1
+    assert r.out.splitlines()[0].split() == ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]
+    assert r.out.splitlines()[1].split()[0] == "web"  # one kind printed: no kind prefix
+    assert [line.split(" is forbidden")[0] for line in r.err.splitlines()] == [
+        "Error from server (Forbidden): daemonsets.apps", "Error from server (Forbidden): deployments.apps",
+        "Error from server (Forbidden): replicasets.apps"]
+    r = h("describe pod web -n rbac-b --as=jane")
+    assert (r.code, r.err, r.out.splitlines()[-1]) == (0, "", "Events:                      <none>")

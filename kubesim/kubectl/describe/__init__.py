@@ -95,7 +95,12 @@ def events_for(client, obj: dict) -> list[dict]:
     md = obj.get("metadata", {})
     uid = md.get("uid")
     selector = f"involvedObject.kind={obj.get('kind', '')},involvedObject.name={md.get('name', '')}"
-    evs = [ev for ev in client.list(kinds.by_kind("Event"), md.get("namespace") or "default", field_selector=selector)
-           if not uid or (ev.get("involvedObject") or {}).get("uid") == uid]
+    from kubesim.errors import Forbidden
+
+    try:
+        listed = client.list(kinds.by_kind("Event"), md.get("namespace") or "default", field_selector=selector)
+    except Forbidden:  # describe.go ignores searchEvents' error: no events to show
+        return []
+    evs = [ev for ev in listed if not uid or (ev.get("involvedObject") or {}).get("uid") == uid]
     evs.sort(key=lambda e: (e.get("firstTimestamp") or "", e.get("lastTimestamp") or ""))
     return evs
