@@ -137,7 +137,25 @@ class Factory:
         from kubesim.controlplane.session import Options
 
         return Options(directory=directory, env=self.env.vars,
-                       verbosity=getattr(self.args, "verbosity", 0) or 0, log_stream=self.env.stderr)
+                       verbosity=getattr(self.args, "verbosity", 0) or 0, log_stream=self.env.stderr,
+                       impersonate=self.impersonate())
+
+    def impersonate(self) -> tuple | None:
+        """(user, groups, uid) from ``--as``, ``--as-group``, ``--as-uid``; None without them.
+        Groups or a uid without a user are refused as clientcmd's validation refuses them."""
+        user = getattr(self.args, "as_user", None) or ""
+        groups = [g for g in getattr(self.args, "as_group", None) or ()]
+        uid = getattr(self.args, "as_uid", None) or ""
+        if not user:
+            if groups or uid:
+                from kubesim.errors import client_error
+                from kubesim.kubectl.clientcmd import DEFAULT_USER
+
+                ctx = self.kubeconfig().contexts.get(self.target().context or "") or {}
+                raise client_error(f"requesting uid, groups or user-extra for {ctx.get('user') or DEFAULT_USER} "
+                                   "without impersonating a user")
+            return None
+        return (user, tuple(groups), uid)
 
     def connect(self, settle_first: bool = True, commit: bool = True, read_only: bool = False):
         """The session on the cluster's state; ``read_only`` for commands that only read (a

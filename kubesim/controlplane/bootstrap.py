@@ -78,6 +78,7 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
         prepare_for_create(obj, rng=cluster.rng)
         store.create(obj, now)
     _system_priority_classes(cluster, now)
+    _rbac_bootstrap_policy(cluster, now)
     if not empty:
         zl = zone_names(zones)
         manifests = [node_manifest(CONTROL_PLANE_NODE, control_plane=True, zone=zl[0] if zl else None)]
@@ -103,6 +104,31 @@ def _system_priority_classes(cluster: Cluster, now: str) -> None:
         if cluster.store.get("PriorityClass", "", pc["metadata"]["name"]) is None:
             prepare_for_create(pc, rng=cluster.rng)
             cluster.store.create(pc, now)
+
+
+def _rbac_bootstrap_policy(cluster: Cluster, now: str) -> None:
+    """The default ClusterRoles, Roles and their bindings: the RBAC storage's post-start hook
+    (pkg/registry/rbac/rest/storage_rbac.go) and kubeadm's own (``kubesim.api.rbac.bootstrappolicy``).
+    The aggregated roles start without rules; the aggregation controller fills them at settle.
+    With KUBESIM_SEED their uids come from a source of their own, so the cluster's seeded
+    sequence (generated names, other uids) is what it was before they existed."""
+    import random
+
+    from kubesim.api.rbac.bootstrappolicy import bootstrap_objects
+    from kubesim.apiserver.objects import prepare_for_create
+
+    store = cluster.store
+    seeded = store.rng
+    if seeded is not None:  # the store draws uids from store.rng
+        store.rng = random.Random(f"{cluster.env.get('KUBESIM_SEED')}:rbac-bootstrap-policy")
+    try:
+        for obj in bootstrap_objects():
+            md = obj["metadata"]
+            if store.get(obj["kind"], md.get("namespace", ""), md["name"]) is None:
+                prepare_for_create(obj, rng=cluster.rng)
+                store.create(obj, now)
+    finally:
+        store.rng = seeded
 
 
 def _kubeadm_control_plane(cluster: Cluster) -> None:

@@ -806,6 +806,8 @@ STEPS = [register_nodes, static_pod_directories, node_leases, node_lifecycle, ta
 STATEFULSET_KINDS = ("StatefulSet", "Pod", "PersistentVolumeClaim", "ControllerRevision")
 STEPS.insert(STEPS.index(volume_controllers), _controller_step("statefulset", gate=("StatefulSet",),
                                                                view_kinds=STATEFULSET_KINDS))
+# the ClusterRole aggregation controller (kubesim.controllers.clusterroleaggregation)
+STEPS.append(_controller_step("clusterroleaggregation", gate=("ClusterRole",), view_kinds=("ClusterRole",)))
 
 
 def set_kubelet(cluster: Cluster, node: dict, running: bool) -> bool:

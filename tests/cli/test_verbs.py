@@ -522,8 +522,10 @@ def test_api_resources(kubesim):
     ("--categories=all", ["pods", "daemonsets.apps", "deployments.apps", "replicasets.apps", "statefulsets.apps",
                           "cronjobs.batch", "jobs.batch"]),
     ("--namespaced=false --verbs=create,delete --sort-by=kind",
-     ["csinodes.storage.k8s.io", "ingressclasses.networking.k8s.io", "namespaces", "nodes", "persistentvolumes",
-      "priorityclasses.scheduling.k8s.io", "runtimeclasses.node.k8s.io", "storageclasses.storage.k8s.io"]),
+     ["csinodes.storage.k8s.io", "clusterroles.rbac.authorization.k8s.io",
+      "clusterrolebindings.rbac.authorization.k8s.io", "ingressclasses.networking.k8s.io", "namespaces", "nodes",
+      "persistentvolumes", "priorityclasses.scheduling.k8s.io", "runtimeclasses.node.k8s.io",
+      "storageclasses.storage.k8s.io"]),
 ])
 def test_api_resources_filters(kubesim, flags, names):
     assert kubesim.ok(f"api-resources {flags} -o name").split() == names

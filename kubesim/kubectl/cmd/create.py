@@ -80,6 +80,13 @@ _CREATE_FLAGS = {
     "serviceaccount": (),
     "token": (("audience", "--audience"), ("duration", "--duration"), ("bound_object_kind", "--bound-object-kind"),
               ("bound_object_name", "--bound-object-name"), ("bound_object_uid", "--bound-object-uid")),
+    "role": (("rbac_verb", "--verb"), ("rbac_resource", "--resource"), ("rbac_resource_name", "--resource-name")),
+    "clusterrole": (("rbac_verb", "--verb"), ("rbac_resource", "--resource"), ("rbac_resource_name", "--resource-name"),
+                    ("rbac_non_resource_url", "--non-resource-url"), ("rbac_aggregation_rule", "--aggregation-rule")),
+    "rolebinding": (("rbac_role", "--role"), ("rbac_clusterrole", "--clusterrole"), ("rbac_user", "--user"),
+                    ("rbac_group", "--group"), ("rbac_serviceaccount", "--serviceaccount")),
+    "clusterrolebinding": (("rbac_clusterrole", "--clusterrole"), ("rbac_user", "--user"), ("rbac_group", "--group"),
+                           ("rbac_serviceaccount", "--serviceaccount")),
 }
 
 
@@ -89,7 +96,9 @@ _CREATE_ALIASES = {"deployment": "deployment", "deploy": "deployment", "namespac
                    "configmap": "configmap", "cm": "configmap", "ingress": "ingress", "ing": "ingress",
                    "job": "job", "cronjob": "cronjob", "cj": "cronjob",
                    "secret": "secret", "serviceaccount": "serviceaccount", "sa": "serviceaccount",
-                   "token": "token"}
+                   "token": "token",
+                   "role": "role", "clusterrole": "clusterrole", "rolebinding": "rolebinding",
+                   "clusterrolebinding": "clusterrolebinding"}
 
 
 def create_generator_args(p) -> None:
@@ -140,6 +149,7 @@ def create_generator_args(p) -> None:
     g.add_argument("--bound-object-kind", default=None, help="token: Pod, Secret or Node to bind the token to")
     g.add_argument("--bound-object-name", default=None, help="token: name of the object to bind the token to")
     g.add_argument("--bound-object-uid", default=None, help="token: UID of the object to bind the token to")
+    _rbac_generator_args(g)
     dry_run_flag(g)
 
 
@@ -169,6 +179,8 @@ def create_generated(f, args, env) -> int:
         return create_token(f, args, env)
     verb = f"create {what}"
     reject_generator_flags(args, verb, tuple(dest for dest, _ in _CREATE_FLAGS[what]) + ("dry_run",))
+    if what in ("role", "clusterrole", "rolebinding", "clusterrolebinding"):
+        return _create_rbac(f, args, env, what, verb)
     # cobra's flag parsing comes first: the int32 flags and the image CSV
     replicas = int32_flag(args.replicas, verb, "-r, --replicas", 1)
     port = int32_flag(args.port, verb, "--port", -1)
@@ -301,3 +313,62 @@ def _from_cronjob(f, source: str) -> dict:
     if info.kind != "CronJob":
         raise UsageError(f"unknown object type *v1.{info.kind}")
     return obj
+def _rbac_generator_args(g) -> None:
+    """Flags of ``create role|clusterrole|rolebinding|clusterrolebinding``."""
+    g.add_argument("--verb", dest="rbac_verb", action="append", default=None, metavar="VERB[,VERB...]",
+                   help="role, clusterrole: verb that applies to the resources contained in the rule")
+    g.add_argument("--resource", dest="rbac_resource", action="append", default=None,
+                   metavar="RESOURCE.GROUP/SUBRESOURCE[,...]", help="role, clusterrole: resource that the rule applies to")
+    g.add_argument("--resource-name", dest="rbac_resource_name", action="append", default=None, metavar="NAME",
+                   help="role, clusterrole: resource in the white list that the rule applies to (repeatable)")
+    g.add_argument("--non-resource-url", dest="rbac_non_resource_url", action="append", default=None,
+                   metavar="URL[,URL...]", help="clusterrole: a partial url that user should have access to")
+    g.add_argument("--aggregation-rule", dest="rbac_aggregation_rule", action="append", default=None,
+                   metavar="KEY=VALUE[,...]", help="clusterrole: an aggregation label selector for combining ClusterRoles")
+    g.add_argument("--role", dest="rbac_role", default=None, help="rolebinding: Role this RoleBinding should reference")
+    g.add_argument("--clusterrole", dest="rbac_clusterrole", default=None,
+                   help="rolebinding, clusterrolebinding: ClusterRole this binding should reference")
+    g.add_argument("--user", dest="rbac_user", action="append", default=None,
+                   help="rolebinding, clusterrolebinding: usernames to bind to the role (repeatable)")
+    g.add_argument("--group", dest="rbac_group", action="append", default=None,
+                   help="rolebinding, clusterrolebinding: groups to bind to the role (repeatable)")
+    g.add_argument("--serviceaccount", dest="rbac_serviceaccount", action="append", default=None,
+                   metavar="NAMESPACE:NAME", help="rolebinding, clusterrolebinding: service accounts to bind (repeatable)")
+
+
+def _create_rbac(f, args, env, what: str, verb: str) -> int:
+    """``create role|clusterrole|rolebinding|clusterrolebinding NAME`` (kubesim.kubectl.generate.rbac)."""
+    from kubesim.kubectl.generate import rbac
+
+    if what == "clusterrolebinding" and args.rbac_clusterrole is None:
+        raise UsageError('required flag(s) "clusterrole" not set')
+    verbs = csv_flag(args.rbac_verb, verb, "--verb")
+    resources = csv_flag(args.rbac_resource, verb, "--resource")
+    urls = csv_flag(args.rbac_non_resource_url, verb, "--non-resource-url")
+    aggregation = rbac.parse_aggregation_rule(args.rbac_aggregation_rule, verb)
+    names = args.what[1:]
+    if len(names) != 1:
+        raise usage_error(verb, f"exactly one NAME is required, got {len(names)}")
+    name = names[0]
+    strategy = dry_run_strategy(args.dry_run, env)
+    check_output(args.output)
+    namespace = args.namespace if strategy == "client" else None
+    users, groups, sas = args.rbac_user or [], args.rbac_group or [], args.rbac_serviceaccount or []
+    if what == "role":
+        obj = rbac.role(name, namespace, verbs, resources, args.rbac_resource_name or [], env.stderr.write)
+        wrap = None
+    elif what == "clusterrole":
+        obj = rbac.cluster_role(name, verbs, resources, args.rbac_resource_name or [], urls, aggregation,
+                                env.stderr.write)
+        wrap = None
+    elif what == "rolebinding":
+        obj = rbac.role_binding(name, namespace, args.rbac_role or "", args.rbac_clusterrole or "", users, groups, sas)
+        wrap = "rolebinding"
+    else:
+        obj = rbac.cluster_role_binding(name, args.rbac_clusterrole or "", users, groups, sas)
+        wrap = "clusterrolebinding"
+
+    def build(rng):
+        return obj
+    env.stdout.write(submit(f, args, env, build, strategy, wrap))
+    return 0

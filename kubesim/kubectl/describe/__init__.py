@@ -43,6 +43,10 @@ DESCRIBERS = {
     "PriorityClass": ("scheduling", "describe_priority_class"),
     "StorageClass": ("storage", "describe_storage_class"),
     "CSINode": ("storage", "describe_csinode"),
+    "Role": ("rbac", "describe_role"),
+    "ClusterRole": ("rbac", "describe_role"),
+    "RoleBinding": ("rbac", "describe_role_binding"),
+    "ClusterRoleBinding": ("rbac", "describe_role_binding"),
     "NetworkPolicy": ("networking", "describe_network_policy"),
     "Ingress": ("networking", "describe_ingress"),
     "IngressClass": ("networking", "describe_ingress_class"),
@@ -96,7 +100,12 @@ def events_for(client, obj: dict) -> list[dict]:
     md = obj.get("metadata", {})
     uid = md.get("uid")
     selector = f"involvedObject.kind={obj.get('kind', '')},involvedObject.name={md.get('name', '')}"
-    evs = [ev for ev in client.list(kinds.by_kind("Event"), md.get("namespace") or "default", field_selector=selector)
-           if not uid or (ev.get("involvedObject") or {}).get("uid") == uid]
+    from kubesim.errors import Forbidden
+
+    try:
+        listed = client.list(kinds.by_kind("Event"), md.get("namespace") or "default", field_selector=selector)
+    except Forbidden:  # describe.go ignores searchEvents' error: no events to show
+        return []
+    evs = [ev for ev in listed if not uid or (ev.get("involvedObject") or {}).get("uid") == uid]
     evs.sort(key=lambda e: (e.get("firstTimestamp") or "", e.get("lastTimestamp") or ""))
     return evs

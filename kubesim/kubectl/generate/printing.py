@@ -33,7 +33,12 @@ _KIND_NAMES = {"Deployment": ("deployment.apps", "deployments.apps"), "Namespace
                "PodDisruptionBudget": ("poddisruptionbudget.policy", "poddisruptionbudgets.policy"),
                "Pod": ("pod", "pods"),
                "Ingress": ("ingress.networking.k8s.io", "ingresses.networking.k8s.io"),
-               "Job": ("job.batch", "jobs.batch"), "CronJob": ("cronjob.batch", "cronjobs.batch")}
+               "Job": ("job.batch", "jobs.batch"), "CronJob": ("cronjob.batch", "cronjobs.batch"),
+               "Role": ("role.rbac.authorization.k8s.io", "roles.rbac.authorization.k8s.io"),
+               "ClusterRole": ("clusterrole.rbac.authorization.k8s.io", "clusterroles.rbac.authorization.k8s.io"),
+               "RoleBinding": ("rolebinding.rbac.authorization.k8s.io", "rolebindings.rbac.authorization.k8s.io"),
+               "ClusterRoleBinding": ("clusterrolebinding.rbac.authorization.k8s.io",
+                                      "clusterrolebindings.rbac.authorization.k8s.io")}
 
 
 def check_output(fmt: str | None) -> None:
