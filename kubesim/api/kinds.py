@@ -103,6 +103,9 @@ _R(KindInfo("PersistentVolumeClaim", "", "v1", "persistentvolumeclaims", True, (
 _R(KindInfo("StorageClass", "storage.k8s.io", "v1", "storageclasses", False, ("sc",)))
 _R(KindInfo("CSINode", "storage.k8s.io", "v1", "csinodes", False))
 _R(KindInfo("Lease", "coordination.k8s.io", "v1", "leases", True))
+_R(KindInfo("Service", "", "v1", "services", True, ("svc",), categories=("all",)))
+_R(KindInfo("Endpoints", "", "v1", "endpoints", True, ("ep",)))
+_R(KindInfo("EndpointSlice", "discovery.k8s.io", "v1", "endpointslices", True))
 # Not an API object: the cluster's scheduler configuration, applied like a manifest (DESIGN §1.3).
 _R(KindInfo("KubeSchedulerConfiguration", "kubescheduler.config.k8s.io", "v1", "kubeschedulerconfigurations",
             False, (), ("apply", "get"), served=False))

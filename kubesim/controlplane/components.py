@@ -820,3 +820,84 @@ def _runs(pod: dict, container: str, program: str) -> bool:
     c = next((c for c in (pod.get("spec") or {}).get("containers") or [] if c.get("name") == container), None)
     argv = (c or {}).get("command") or []
     return bool(argv) and argv[0].rsplit("/", 1)[-1] == program
+
+
+# what the endpoints and EndpointSlice controllers read
+ENDPOINT_KINDS = ("Service", "Pod", "Node", "Endpoints", "EndpointSlice")
+
+
+def _service_selectors(cluster: Cluster) -> list[tuple[str, object]]:
+    """(namespace, labels.SelectorFromSet(spec.selector)) of every Service with a selector,
+    compiled once per write of Services."""
+    from kubesim.api import selectors
+
+    store = cluster.store
+    memo = cluster.__dict__.setdefault("_gate_selectors", {})
+    stamp = store.kind_resource_version("Service")
+    hit = memo.get("Service")
+    if hit is None or hit[0] != stamp:
+        sels = [((o.get("metadata") or {}).get("namespace") or "", selectors.selector_from_set(sel))
+                for o in store.iter_kind("Service")
+                if (sel := (o.get("spec") or {}).get("selector")) is not None]
+        hit = memo["Service"] = (stamp, sels)
+    return hit[1]
+
+
+def _selected_by_service(cluster: Cluster, pod: dict | None) -> bool:
+    if pod is None:
+        return False
+    md = pod.get("metadata") or {}
+    ns, labels = md.get("namespace") or "", md.get("labels") or {}
+    return any(sns == ns and sel.matches(labels) for sns, sel in _service_selectors(cluster))
+
+
+def _endpoints_due(cluster: Cluster) -> bool:
+    """Whether the endpoints controllers have anything to look at: since they last ran (or the
+    last fixed point) a Service, Node, Endpoints or EndpointSlice was written or deleted, or a
+    pod some version of which a Service selects (upstream: their pod, service and node event
+    handlers)."""
+    store = cluster.store
+    baseline = settled_baseline(cluster)
+    if baseline is None:
+        return True
+    last = cluster.__dict__.get("_controller_rv", {}).get("endpoints", baseline)
+    for k in list(store.changed_keys()):
+        if k[0] not in ENDPOINT_KINDS:
+            continue
+        obj = store.get(*k)
+        if obj is None:
+            gone = store.deleted(*k)
+            if gone is None or gone[0] <= last:
+                continue
+            if k[0] != "Pod" or _selected_by_service(cluster, gone[1]) or \
+                    _selected_by_service(cluster, store.committed(*k)):
+                return True
+            continue
+        if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
+            continue
+        if k[0] != "Pod" or _selected_by_service(cluster, obj) or \
+                _selected_by_service(cluster, store.committed(*k)):
+            return True
+    return False
+
+
+def endpoint_controllers(cluster: Cluster) -> bool:
+    """The endpoints and EndpointSlice controllers (kubesim.controllers.endpoints,
+    endpointslice): they run while Services exist (or this command deleted one), and then only
+    when Services, Nodes, their own objects or pods a Service selects changed."""
+    from kubesim.controllers import endpoints, endpointslice
+    from kubesim.controllers.base import View
+
+    store = cluster.store
+    if not store.count("Service") and not any(k[0] == "Service" for k in store.changed_keys()):
+        return False
+    if not _endpoints_due(cluster):
+        return False
+    cluster.__dict__.setdefault("_controller_rv", {})["endpoints"] = store.resource_version()
+    view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
+    changed = apply_changes(cluster, endpoints.sync(view))
+    view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
+    return apply_changes(cluster, endpointslice.sync(view)) or changed
+
+
+STEPS.append(endpoint_controllers)

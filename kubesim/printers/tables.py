@@ -99,6 +99,9 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "StorageClass": ("storage", "STORAGE_CLASS_COLUMNS", "print_storage_class"),
     "CSINode": ("storage", "CSINODE_COLUMNS", "print_csinode"),
     "Lease": ("coordination", "LEASE_COLUMNS", "print_lease"),
+    "Service": ("service", "SERVICE_COLUMNS", "print_service"),
+    "Endpoints": ("service", "ENDPOINTS_COLUMNS", "print_endpoints"),
+    "EndpointSlice": ("discovery", "ENDPOINT_SLICE_COLUMNS", "print_endpoint_slice"),
 }
 
 

@@ -32,6 +32,9 @@ STRATEGIES = {
     "StorageClass": "storage.storageclass",
     "CSINode": "storage.csinode",
     "Lease": "coordination.lease",
+    "Service": "core.service",
+    "Endpoints": "core.endpoints",
+    "EndpointSlice": "discovery.endpointslice",
 }
 
 _loaded: dict[str, Strategy] = {}

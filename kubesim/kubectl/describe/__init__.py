@@ -41,6 +41,9 @@ DESCRIBERS = {
     "PriorityClass": ("scheduling", "describe_priority_class"),
     "StorageClass": ("storage", "describe_storage_class"),
     "CSINode": ("storage", "describe_csinode"),
+    "Service": ("service", "describe_service"),
+    "Endpoints": ("service", "describe_endpoints"),
+    "EndpointSlice": ("discovery", "describe_endpoint_slice"),
 }
 
 
@@ -71,6 +74,9 @@ def describe(client, obj: dict, show_events: bool = True) -> str:
         pods = client.list(kinds.by_kind("Pod"), ns)
     elif kind == "Deployment":
         extra["replicasets"] = client.list(kinds.by_kind("ReplicaSet"), ns)
+    elif kind == "Service":
+        extra["endpointslices"] = client.list(kinds.by_kind("EndpointSlice"), ns,
+                                              f"kubernetes.io/service-name={md['name']}")
     events = events_for(client, obj) if show_events else None
     return render(obj, DescribeContext(now=client.now(), events=events, pods=pods, extra=extra))
 
