@@ -88,6 +88,9 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
             store.create(m, now)
             make_state_dirs(store.nodes_dir, m["metadata"]["name"], "manifests")
         _kubeadm_control_plane(cluster)
+    _kubernetes_service(cluster)
+    if not empty:
+        _kubernetes_endpoints(cluster)
     store.set_meta("cluster.initialized", True)
     store.set_meta(STARTED_META, cluster.now())  # when the components' tickers started
 
@@ -103,6 +106,50 @@ def _system_priority_classes(cluster: Cluster, now: str) -> None:
         if cluster.store.get("PriorityClass", "", pc["metadata"]["name"]) is None:
             prepare_for_create(pc, rng=cluster.rng)
             cluster.store.create(pc, now)
+
+
+KUBERNETES_SERVICE_IP = "10.96.0.1"
+API_SERVER_PORT = 6443
+
+
+def _kubernetes_service(cluster: Cluster) -> None:
+    """The ``kubernetes`` Service every API server keeps in ``default``
+    (pkg/controlplane/controller/kubernetesservice: the first IP of the service range, port 443
+    to the secure port, labelled provider=kubernetes, component=apiserver)."""
+    from kubesim.apiserver.objects import create_object
+
+    svc = {"apiVersion": "v1", "kind": "Service",
+           "metadata": {"labels": {"component": "apiserver", "provider": "kubernetes"}, "name": "kubernetes",
+                        "namespace": "default"},
+           "spec": {"clusterIP": KUBERNETES_SERVICE_IP, "ports": [
+               {"name": "https", "port": 443, "protocol": "TCP", "targetPort": API_SERVER_PORT}],
+               "sessionAffinity": "None", "type": "ClusterIP"}}
+    create_object(cluster, svc)
+
+
+def _kubernetes_endpoints(cluster: Cluster) -> None:
+    """The ``kubernetes`` Service's Endpoints and EndpointSlice, as the API server's endpoint
+    reconciler writes them (pkg/controlplane/reconcilers: the advertise address, here the
+    control-plane node's InternalIP, on the secure port; endpointsadapter.go
+    ``endpointSliceFromEndpoints``)."""
+    from kubesim.api.nodes import internal_ip
+    from kubesim.apiserver.objects import create_object
+
+    cp = cluster.store.get("Node", "", CONTROL_PLANE_NODE)
+    ip = internal_ip(cp) if cp is not None else ""
+    if not ip:
+        return
+    port = {"name": "https", "port": API_SERVER_PORT, "protocol": "TCP"}
+    create_object(cluster, {"apiVersion": "v1", "kind": "Endpoints",
+                            "metadata": {"labels": {"endpointslice.kubernetes.io/skip-mirror": "true"},
+                                         "name": "kubernetes", "namespace": "default"},
+                            "subsets": [{"addresses": [{"ip": ip}], "ports": [dict(port)]}]})
+    create_object(cluster, {"addressType": "IPv4", "apiVersion": "discovery.k8s.io/v1",
+                            "endpoints": [{"addresses": [ip], "conditions": {"ready": True}}],
+                            "kind": "EndpointSlice",
+                            "metadata": {"labels": {"kubernetes.io/service-name": "kubernetes"},
+                                         "name": "kubernetes", "namespace": "default"},
+                            "ports": [dict(port)]})
 
 
 def _kubeadm_control_plane(cluster: Cluster) -> None:

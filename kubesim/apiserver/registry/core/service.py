@@ -45,6 +45,13 @@ class ServiceStrategy(Strategy):
         new["status"] = copy.deepcopy(old.get("status") or {"loadBalancer": {}})
         drop_type_dependent_fields(new, old)
 
+    def canonicalize(self, obj: dict) -> None:
+        """storage.go's defaultOnReadInternalTrafficPolicy, applied once on write: an
+        ExternalName service is never shown with the internalTrafficPolicy defaulting gave it."""
+        spec = obj.get("spec") or {}
+        if spec.get("type") == "ExternalName":
+            spec.pop("internalTrafficPolicy", None)
+
     def validate(self, obj: dict) -> list:
         from kubesim.api.core.service_validation import validate_service
 

@@ -182,7 +182,8 @@ def normalize_cluster_ips(new: dict, old: dict | None) -> None:
     if ospec.get("clusterIPs") and not cips and (ospec.get("clusterIP") or "") == cip:
         spec["clusterIPs"] = list(ospec["clusterIPs"])
     if (ospec.get("clusterIP") or "") != cip:
-        same = _same_cluster_ips(old, new)
+        # alloc.go's sameClusterIPs: the plural field only
+        same = list(ospec.get("clusterIPs") or []) == list(spec.get("clusterIPs") or [])
         if ospec.get("clusterIP") and not cip:
             if same:
                 spec.pop("clusterIPs", None)
