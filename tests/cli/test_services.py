@@ -275,3 +275,51 @@ def test_get_and_describe_print_what_kubectl_printed_for_the_same_services(h):
     assert h.ok("describe svc en") == DESCRIBE_EN
     assert h.ok("get endpointslices -l kubernetes.io/service-name=hl").endswith(
         "IPv4          <unset>   <unset>     0s\n")
+
+
+FLAKY = """apiVersion: v1
+kind: Pod
+metadata: {name: flaky, labels: {app: flaky}}
+spec:
+  containers:
+  - name: c
+    image: busybox
+    command: [sh, -c, "touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 30; touch /tmp/healthy; sleep 3600"]
+    ports: [{name: http, containerPort: 8080}]
+    readinessProbe:
+      exec: {command: [cat, /tmp/healthy]}
+      periodSeconds: 5
+---
+apiVersion: v1
+kind: Service
+metadata: {name: flaky}
+spec:
+  selector: {app: flaky}
+  ports: [{port: 80, targetPort: http}]
+"""
+
+
+def test_endpoints_follow_a_pod_becoming_unready_and_back(tmp_path):
+    h = Harness(tmp_path / "state")
+    h.ok("cluster init")
+    h.apply(FLAKY)
+    ip = h.ok("get pod flaky -o jsonpath={.status.podIP}")
+    ready = f"{ip}:8080"
+
+    def ep():
+        return h.ok("get ep flaky -o jsonpath={.subsets[0].addresses[*].ip}/{.subsets[0].notReadyAddresses[*].ip}")
+
+    def slice_ready():
+        return h.ok("get endpointslices -l kubernetes.io/service-name=flaky "
+                    "-o jsonpath={.items[0].endpoints[0].conditions.ready}")
+
+    assert (ep(), slice_ready()) == (f"{ip}/", "true")
+    assert f"Endpoints:                {ready}\n" in h.ok("describe svc flaky")
+    h.ok("advance 40s")
+    assert (ep(), slice_ready()) == (f"/{ip}", "false")
+    assert "Endpoints:                \n" in h.ok("describe svc flaky")
+    h.ok("advance 40s")
+    assert (ep(), slice_ready()) == (f"{ip}/", "true")
+    h.ok("delete svc flaky")
+    assert h("get ep flaky").code == 1
+    assert "No resources found" in h("get endpointslices -l kubernetes.io/service-name=flaky").err
