@@ -30,7 +30,7 @@ _KIND_NAMES = {"Deployment": ("deployment.apps", "deployments.apps"), "Namespace
                "ConfigMap": ("configmap", "configmaps"),
                "PriorityClass": ("priorityclass.scheduling.k8s.io", "priorityclasses.scheduling.k8s.io"),
                "PodDisruptionBudget": ("poddisruptionbudget.policy", "poddisruptionbudgets.policy"),
-               "Pod": ("pod", "pods")}
+               "Pod": ("pod", "pods"), "Service": ("service", "services")}
 
 
 def check_output(fmt: str | None) -> None:
