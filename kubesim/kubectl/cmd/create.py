@@ -63,13 +63,15 @@ _CREATE_FLAGS = {
                             ("max_unavailable", "--max-unavailable")),
     "configmap": (("from_file", "--from-file"), ("from_literal", "--from-literal"),
                   ("from_env_file", "--from-env-file"), ("append_hash", "--append-hash")),
+    "service": (("tcp", "--tcp"), ("clusterip", "--clusterip"), ("node_port", "--node-port"),
+                ("external_name", "--external-name")),
 }
 
 
 _CREATE_ALIASES = {"deployment": "deployment", "deploy": "deployment", "namespace": "namespace", "ns": "namespace",
                    "priorityclass": "priorityclass", "pc": "priorityclass",
                    "poddisruptionbudget": "poddisruptionbudget", "pdb": "poddisruptionbudget",
-                   "configmap": "configmap", "cm": "configmap"}
+                   "configmap": "configmap", "cm": "configmap", "service": "service", "svc": "service"}
 
 
 def create_generator_args(p) -> None:
@@ -98,6 +100,13 @@ def create_generator_args(p) -> None:
     g.add_argument("--from-env-file", action="append", default=None, metavar="FILE",
                    help="configmap: a file of KEY=VALUE lines (a Docker .env file)")
     bool_flag(g, "--append-hash", dest="append_hash", help="configmap: append a hash of the config map to its name")
+    g.add_argument("--tcp", action="append", default=None, metavar="PORT[:TARGETPORT]",
+                   help="service: port pairs (repeatable, comma-separated)")
+    g.add_argument("--clusterip", default=None, metavar="IP", help="service clusterip: its cluster IP, or None (headless)")
+    g.add_argument("--node-port", dest="node_port", default=None, metavar="PORT",
+                   help="service nodeport: the node port of every port")
+    g.add_argument("--external-name", dest="external_name", default=None, metavar="NAME",
+                   help="service externalname: the external DNS name")
     dry_run_flag(g)
 
 
@@ -117,6 +126,8 @@ def create_generated(f, args, env) -> int:
     what = _CREATE_ALIASES.get(args.what[0])
     if what is None:
         raise usage_error("create", "Unexpected args: [" + " ".join(args.what) + "]")
+    if what == "service":
+        return create_service(f, args, env)
     verb = f"create {what}"
     reject_generator_flags(args, verb, tuple(dest for dest, _ in _CREATE_FLAGS[what]) + ("dry_run",))
     # cobra's flag parsing comes first: the int32 flags and the image CSV
@@ -199,3 +210,47 @@ def _validate_pdb_flags(name: str, args) -> None:
         raise UsageError("invalid format specified for min-available")
     if max_u and not PDB_VALUE.match(max_u):
         raise UsageError("invalid format specified for max-unavailable")
+
+
+# the flags each `create service` subcommand takes, beyond --tcp
+_SERVICE_FLAGS = {"clusterip": ("clusterip",), "nodeport": ("node_port",), "loadbalancer": (),
+                  "externalname": ("external_name",)}
+
+
+def create_service(f, args, env) -> int:
+    """``create service clusterip|nodeport|loadbalancer|externalname NAME`` (create_service.go)."""
+    from kubesim.kubectl.generate import service as gen
+    from kubesim.kubectl.generate.flags import parse_go_int
+
+    sub = args.what[1] if len(args.what) > 1 else None
+    if sub not in gen.SERVICE_TYPES:
+        # cobra: a parent command without Run prints its help (and refuses the flags it lacks)
+        if sub is None and args.dry_run is None and args.output is None:
+            env.stderr.write(gen.CREATE_SERVICE_HELP)
+            return 1
+        raise unknown_flag("create service", "--dry-run" if args.dry_run is not None else "--output")
+    verb = f"create service {sub}"
+    reject_generator_flags(args, verb, ("tcp", "dry_run") + _SERVICE_FLAGS[sub])
+    node_port = 0
+    if args.node_port is not None:
+        try:
+            node_port = parse_go_int(args.node_port, 64)
+        except ValueError as e:
+            raise flag_error(verb, args.node_port, "--node-port", str(e)) from None
+    tcp = csv_flag(args.tcp, verb, "--tcp")
+    if sub == "externalname" and args.external_name is None:
+        raise UsageError('required flag(s) "external-name" not set')
+    names = args.what[2:]
+    if len(names) != 1:
+        raise usage_error(verb, f"exactly one NAME is required, got {len(names)}")
+    strategy = dry_run_strategy(args.dry_run, env)
+    check_output(args.output)
+    type_ = gen.SERVICE_TYPES[sub]
+    gen.validate_create_service(type_, tcp, args.clusterip or "", args.external_name or "")
+    svc = gen.created_service(names[0], type_, tcp, args.clusterip or "", node_port, args.external_name or "",
+                              f.namespace() if f.explicit_namespace and strategy == "client" else None)
+
+    def build(rng):
+        return svc
+    env.stdout.write(submit(f, args, env, build, strategy, f"{type_} service"))
+    return 0

@@ -187,3 +187,106 @@ def _is_int(s: str) -> bool:
         return s.strip() == s and s.isascii()
     except ValueError:
         return False
+
+
+# -- create service clusterip|nodeport|loadbalancer|externalname ---------------------------------
+# Upstream: staging/src/k8s.io/kubectl/pkg/cmd/create/create_service.go (ServiceOptions.Validate,
+# createService, parsePorts; utilsnet.ParsePort with zero allowed).
+
+SERVICE_TYPES = {"clusterip": "ClusterIP", "nodeport": "NodePort", "loadbalancer": "LoadBalancer",
+                 "externalname": "ExternalName"}
+
+CREATE_SERVICE_HELP = """Create a service using a specified subcommand.
+
+Aliases:
+service, svc
+
+Available Commands:
+  clusterip      Create a ClusterIP service
+  externalname   Create an ExternalName service
+  loadbalancer   Create a LoadBalancer service
+  nodeport       Create a NodePort service
+
+Usage:
+  kubesim create service [flags] [options]
+
+Use "kubesim create service <command> --help" for more information about a given command.
+Use "kubesim options" for a list of global command-line options (applies to all commands).
+"""
+
+
+def _parse_port(s: str) -> int:
+    """utilsnet.ParsePort(s, true): strconv.ParseUint(s, 10, 16)."""
+    import re
+
+    from kubesim.api.gofmt import go_quote
+
+    if not re.fullmatch(r"[0-9]+", s):
+        raise UsageError(f"strconv.ParseUint: parsing {go_quote(s)}: invalid syntax")
+    n = int(s)
+    if n > 65535:
+        raise UsageError(f"strconv.ParseUint: parsing {go_quote(s)}: value out of range")
+    return n
+
+
+def parse_ports(spec: str) -> tuple[int, int | str]:
+    """parsePorts: ``port[:targetPort]``, the target a number or a port name."""
+    from kubesim.api.meta.validation import is_valid_port_name, is_valid_port_num
+
+    parts = spec.split(":")
+    port = _parse_port(parts[0])
+    if len(parts) == 1:
+        return port, port
+    target = parts[1]
+    try:
+        from kubesim.kubectl.generate.flags import go_atoi
+
+        num = go_atoi(target)
+    except ValueError:
+        errs = is_valid_port_name(target)
+        if errs:
+            raise UsageError(",".join(errs)) from None
+        return port, target
+    errs = is_valid_port_num(num)
+    if errs:
+        raise UsageError(",".join(errs))
+    return port, num
+
+
+def validate_create_service(type_: str, tcp: list[str], cluster_ip: str, external_name: str) -> None:
+    """ServiceOptions.Validate."""
+    from kubesim.api.meta.validation import is_dns1123_subdomain
+
+    if cluster_ip == "None" and type_ != "ClusterIP":
+        raise UsageError("ClusterIP=None can only be used with ClusterIP service type")
+    if cluster_ip != "None" and not tcp and type_ != "ExternalName":
+        raise UsageError("at least one tcp port specifier must be provided")
+    if type_ == "ExternalName" and is_dns1123_subdomain(external_name):
+        raise UsageError(f"invalid service external name {external_name}")
+
+
+def created_service(name: str, type_: str, tcp: list[str], cluster_ip: str = "", node_port: int = 0,
+                    external_name: str = "", namespace: str | None = None) -> dict:
+    """ServiceOptions.createService: ports named ``port-target``, labelled and selected by
+    ``app: NAME``."""
+    ports = []
+    for t in tcp:
+        port, target = parse_ports(t)
+        p: dict = {"name": t.replace(":", "-"), "protocol": "TCP", "port": port, "targetPort": target}
+        if node_port:
+            p["nodePort"] = node_port
+        ports.append(p)
+    md: dict = {"name": name}
+    if namespace:
+        md["namespace"] = namespace
+    md["labels"] = {"app": name}
+    spec: dict = {}
+    if ports:
+        spec["ports"] = ports
+    spec["selector"] = {"app": name}
+    if cluster_ip:
+        spec["clusterIP"] = cluster_ip
+    spec["type"] = type_
+    if external_name:
+        spec["externalName"] = external_name
+    return {"kind": "Service", "apiVersion": "v1", "metadata": md, "spec": spec, "status": {"loadBalancer": {}}}
