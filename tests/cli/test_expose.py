@@ -151,3 +151,32 @@ def test_expose_deployment_then_get_and_describe_as_on_a_real_cluster(tmp_path):
         "Port:                     <unset>  80/TCP\nTargetPort:               8080/TCP\n"
         f"Endpoints:                {eps}\nSession Affinity:         None\n"
         "Internal Traffic Policy:  Cluster\nEvents:                   <none>\n")
+
+
+RUN_CASES = [
+    "web --image=nginx --port=80 --expose -o yaml",
+    "web --image=nginx --port=80 --expose -o json",
+    "web --image=nginx --port=80 --expose",
+    "web --image=nginx --port=80 --expose -o name",
+    "web --image=nginx --port=8080 --expose -l a=b,c=d -o json",
+    "web --image=nginx --port=80 --expose -n team-a -o yaml",
+    "web --image=nginx --expose",
+]
+
+
+@needs_kubectl
+@pytest.mark.parametrize("line", RUN_CASES)
+def test_run_expose_prints_what_kubectl_prints(kubectl, tmp_path, line):
+    argv = ["run"] + shlex.split(line) + ["--dry-run=client"]
+    want = kubectl(argv)
+    got = Harness(tmp_path / "state")(argv)
+    assert (got.code, _mask(got.out), _mask(got.err)) == (want[0], _mask(want[1]), _mask(want[2]))
+
+
+def test_run_expose_creates_the_pod_and_its_service(tmp_path):
+    h = Harness(tmp_path / "state")
+    h.ok("cluster init")
+    assert h.ok("run web --image=nginx --port=80 --expose") == "service/web created\npod/web created\n"
+    ip = h.ok("get pod web -o jsonpath={.status.podIP}")
+    assert h.ok("get ep web -o jsonpath={.subsets[0].addresses[0].ip}") == ip
+    assert h.ok("get svc web -o jsonpath={.spec.selector}") == '{"run":"web"}'
