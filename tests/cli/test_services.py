@@ -323,3 +323,19 @@ def test_endpoints_follow_a_pod_becoming_unready_and_back(tmp_path):
     h.ok("delete svc flaky")
     assert h("get ep flaky").code == 1
     assert "No resources found" in h("get endpointslices -l kubernetes.io/service-name=flaky").err
+
+
+def test_pod_topology_spread_system_defaults_see_the_service_selecting_the_pod(tmp_path):
+    """helper.DefaultSelector: without a Service (or controller) selecting the pod the system
+    default constraints have no selector and PreScore skips; a Service selecting it gives them one."""
+    h = Harness(tmp_path / "state")
+    h.ok("cluster init")
+    pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {app: web}}\nspec: {containers: [{name: c, image: nginx}]}\n"
+
+    def spread_scores():
+        out = json.loads(h.ok("explain-schedule -f - -o json", stdin=pod))
+        return {n: v["score"]["PodTopologySpread"] for n, v in out["nodes"].items() if v.get("feasible")}
+
+    assert all(s.get("skipped") for s in spread_scores().values())
+    h.ok("create service clusterip web --tcp=80")  # selects app=web
+    assert not any(s.get("skipped") for s in spread_scores().values())
