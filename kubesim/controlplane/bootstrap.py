@@ -8,6 +8,8 @@ simulated kubelet on the first settle.
 
 from __future__ import annotations
 
+import random
+
 from kubesim.api.nodes import CONTROL_PLANE_NODE
 from kubesim.apiserver.context import Cluster
 from kubesim.apiserver.events import STARTED_META
@@ -88,9 +90,15 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
             store.create(m, now)
             make_state_dirs(store.nodes_dir, m["metadata"]["name"], "manifests")
         _kubeadm_control_plane(cluster)
-    _kubernetes_service(cluster)
-    if not empty:
-        _kubernetes_endpoints(cluster)
+    # their UIDs come from a random source of their own, so that a seeded command that
+    # initialises the state draws the same names as before the API server kept them
+    saved, store.rng = store.rng, (None if store.rng is None else random.Random(f"kubernetes-service/{now}"))
+    try:
+        _kubernetes_service(cluster)
+        if not empty:
+            _kubernetes_endpoints(cluster)
+    finally:
+        store.rng = saved
     store.set_meta("cluster.initialized", True)
     store.set_meta(STARTED_META, cluster.now())  # when the components' tickers started
 
