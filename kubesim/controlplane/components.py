@@ -883,15 +883,19 @@ def _endpoints_due(cluster: Cluster) -> bool:
 
 def endpoint_controllers(cluster: Cluster) -> bool:
     """The endpoints and EndpointSlice controllers (kubesim.controllers.endpoints,
-    endpointslice): they run while Services exist (or this command deleted one), and then only
-    when Services, Nodes, their own objects or pods a Service selects changed."""
+    endpointslice): they run while Services with a selector exist (or this command wrote or
+    deleted a Service), and then only when Services, Nodes, their own objects or pods a Service
+    selects changed."""
     from kubesim.controllers import endpoints, endpointslice
     from kubesim.controllers.base import View
 
     store = cluster.store
-    if not store.count("Service") and not any(k[0] == "Service" for k in store.changed_keys()):
+    # the kubernetes Service (no selector) is always there: only Services with a selector, or
+    # a Service this command wrote or deleted, give them work
+    if not _endpoints_due(cluster):  # first: a command that wrote nothing is done here
         return False
-    if not _endpoints_due(cluster):
+    written = any(k[0] == "Service" for k in store.changed_keys())
+    if not written and not (store.count("Service") and _service_selectors(cluster)):
         return False
     cluster.__dict__.setdefault("_controller_rv", {})["endpoints"] = store.resource_version()
     view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
