@@ -3,7 +3,8 @@ pods the selector matches.
 
 Upstream: pkg/controller/endpoint/endpoints_controller.go (``syncService``,
 ``podToEndpointAddressForService``, ``addEndpointSubset``), pkg/api/v1/endpoints/util.go
-(``RepackSubsets``, ``SortSubsets``: addresses by IP then UID), pkg/api/v1/pod/util.go
+(``RepackSubsets``, ``SortSubsets``: addresses by IP then UID, ports and subsets by the
+fnv-128a hash of their spew dump, ``kubesim.controllers.hashing``), pkg/api/v1/pod/util.go
 (``FindPort``: a named targetPort resolved in each pod's containers) and
 staging/src/k8s.io/endpointslice/util (``ShouldPodBeInEndpoints``, the
 ``TriggerTimeTracker`` behind ``endpoints.kubernetes.io/last-change-trigger-time``).
@@ -17,14 +18,14 @@ declare leaves that pod out of that port.
 
 kubesim simplifications: the trigger time is the latest of the Service's creation and the
 selected pods' Ready transitions (upstream: the earliest of those that changed since the
-controller's last sync, which is the same whenever one thing changes at a time); with several
-ports, ports keep the Service's order (upstream orders them by a hash).
+controller's last sync, which is the same whenever one thing changes at a time).
 """
 
 from __future__ import annotations
 
 from kubesim.api import selectors
 from kubesim.controllers.base import Change, View, deepcopy, is_pod_ready, pod_condition
+from kubesim.controllers.hashing import hash_object_128
 
 COMPONENT = "endpoint-controller"
 MANAGED_BY_LABEL = "endpoints.kubernetes.io/managed-by"
@@ -160,9 +161,11 @@ def desired_subsets(svc: dict, pods: list[dict]) -> list[dict]:
             ss["notReadyAddresses"] = not_ready
         port_list = [dict(k) for k in keys if k is not None]
         if port_list:
-            ss["ports"] = [_ordered_port(p) for p in port_list]
+            ss["ports"] = sorted((_ordered_port(p) for p in port_list),
+                                 key=lambda p: hash_object_128(p, "v1.EndpointPort"))
         subsets.append(ss)
-    return subsets
+    # SortSubsets: the ports of a subset, then the subsets, by the hash of their spew dump
+    return sorted(subsets, key=lambda ss: hash_object_128(ss, "v1.EndpointSubset"))
 
 
 def _ordered_port(p: dict) -> dict:

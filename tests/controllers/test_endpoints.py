@@ -150,3 +150,13 @@ def test_a_service_with_no_endpoints_has_one_placeholder_slice_which_is_reused()
     (update,) = endpointslice.sync(view)
     assert update.op == "update" and update.obj["metadata"]["name"] == placeholder["metadata"]["name"]
     assert update.obj["endpoints"][0]["addresses"] == ["10.244.1.5"]
+
+
+def test_ports_are_ordered_by_their_hash_as_a_real_cluster_orders_them():
+    # a real v1.35 cluster listed these four ports as zz, http, a, https
+    svc = service(ports=[{"name": "http", "port": 80, "protocol": "TCP", "targetPort": 8080},
+                         {"name": "https", "port": 443, "protocol": "TCP", "targetPort": 8443},
+                         {"name": "a", "port": 1, "protocol": "UDP", "targetPort": 9000},
+                         {"name": "zz", "port": 2, "protocol": "TCP", "targetPort": 7000}])
+    (ep,) = endpoints_of([svc, pod("a")])
+    assert [p["name"] for p in ep["subsets"][0]["ports"]] == ["zz", "http", "a", "https"]
