@@ -90,15 +90,7 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
             store.create(m, now)
             make_state_dirs(store.nodes_dir, m["metadata"]["name"], "manifests")
         _kubeadm_control_plane(cluster)
-    # their UIDs come from a random source of their own, so that a seeded command that
-    # initialises the state draws the same names as before the API server kept them
-    saved, store.rng = store.rng, (None if store.rng is None else random.Random(f"kubernetes-service/{now}"))
-    try:
-        _kubernetes_service(cluster)
-        if not empty:
-            _kubernetes_endpoints(cluster)
-    finally:
-        store.rng = saved
+    ensure_kubernetes_service(cluster)
     store.set_meta("cluster.initialized", True)
     store.set_meta(STARTED_META, cluster.now())  # when the components' tickers started
 
@@ -120,6 +112,32 @@ KUBERNETES_SERVICE_IP = "10.96.0.1"
 API_SERVER_PORT = 6443
 
 
+def ensure_kubernetes_service(cluster: Cluster) -> bool:
+    """What the API server keeps in place: the ``kubernetes`` Service (its kubernetesservice
+    controller) and, once the control plane has a node address, its Endpoints and EndpointSlice
+    (the endpoint reconciler); whichever is missing is created again (upstream within its
+    10-second loop; kubesim when the command that deleted it settles). True when it created
+    something. Their UIDs come from a random source of their own, so a seeded command that
+    initialises the state draws the same names as it would without them."""
+    store = cluster.store
+    if store.get("Namespace", "", "default") is None:
+        return False
+    missing_svc = store.get("Service", "default", "kubernetes") is None
+    missing_ep = store.get("Endpoints", "default", "kubernetes") is None
+    missing_slice = store.get("EndpointSlice", "default", "kubernetes") is None
+    if not (missing_svc or missing_ep or missing_slice):
+        return False
+    saved = store.rng
+    if saved is not None:
+        store.rng = random.Random(f"kubernetes-service/{cluster.stamp()}")
+    try:
+        if missing_svc:
+            _kubernetes_service(cluster)
+        return _kubernetes_endpoints(cluster, missing_ep, missing_slice) or missing_svc
+    finally:
+        store.rng = saved
+
+
 def _kubernetes_service(cluster: Cluster) -> None:
     """The ``kubernetes`` Service every API server keeps in ``default``
     (pkg/controlplane/controller/kubernetesservice: the first IP of the service range, port 443
@@ -135,7 +153,7 @@ def _kubernetes_service(cluster: Cluster) -> None:
     create_object(cluster, svc)
 
 
-def _kubernetes_endpoints(cluster: Cluster) -> None:
+def _kubernetes_endpoints(cluster: Cluster, endpoints: bool = True, endpoint_slice: bool = True) -> bool:
     """The ``kubernetes`` Service's Endpoints and EndpointSlice, as the API server's endpoint
     reconciler writes them (pkg/controlplane/reconcilers: the advertise address, here the
     control-plane node's InternalIP, on the secure port; endpointsadapter.go
@@ -146,18 +164,21 @@ def _kubernetes_endpoints(cluster: Cluster) -> None:
     cp = cluster.store.get("Node", "", CONTROL_PLANE_NODE)
     ip = internal_ip(cp) if cp is not None else ""
     if not ip:
-        return
+        return False
     port = {"name": "https", "port": API_SERVER_PORT, "protocol": "TCP"}
-    create_object(cluster, {"apiVersion": "v1", "kind": "Endpoints",
-                            "metadata": {"labels": {"endpointslice.kubernetes.io/skip-mirror": "true"},
-                                         "name": "kubernetes", "namespace": "default"},
-                            "subsets": [{"addresses": [{"ip": ip}], "ports": [dict(port)]}]})
-    create_object(cluster, {"addressType": "IPv4", "apiVersion": "discovery.k8s.io/v1",
-                            "endpoints": [{"addresses": [ip], "conditions": {"ready": True}}],
-                            "kind": "EndpointSlice",
-                            "metadata": {"labels": {"kubernetes.io/service-name": "kubernetes"},
-                                         "name": "kubernetes", "namespace": "default"},
-                            "ports": [dict(port)]})
+    if endpoints:
+        create_object(cluster, {"apiVersion": "v1", "kind": "Endpoints",
+                                "metadata": {"labels": {"endpointslice.kubernetes.io/skip-mirror": "true"},
+                                             "name": "kubernetes", "namespace": "default"},
+                                "subsets": [{"addresses": [{"ip": ip}], "ports": [dict(port)]}]})
+    if endpoint_slice:
+        create_object(cluster, {"addressType": "IPv4", "apiVersion": "discovery.k8s.io/v1",
+                                "endpoints": [{"addresses": [ip], "conditions": {"ready": True}}],
+                                "kind": "EndpointSlice",
+                                "metadata": {"labels": {"kubernetes.io/service-name": "kubernetes"},
+                                             "name": "kubernetes", "namespace": "default"},
+                                "ports": [dict(port)]})
+    return True
 
 
 def _kubeadm_control_plane(cluster: Cluster) -> None:

@@ -904,4 +904,21 @@ def endpoint_controllers(cluster: Cluster) -> bool:
     return apply_changes(cluster, endpointslice.sync(view)) or changed
 
 
+_KUBERNETES_SERVICE_KEYS = {("Service", "default", "kubernetes"), ("Endpoints", "default", "kubernetes"),
+                            ("EndpointSlice", "default", "kubernetes")}
+
+
+def kubernetes_service(cluster: Cluster) -> bool:
+    """The API server's kubernetesservice controller and endpoint reconciler: the ``kubernetes``
+    Service, its Endpoints and EndpointSlice come back when this command deleted one
+    (bootstrap.ensure_kubernetes_service)."""
+    store = cluster.store
+    if not any(k in _KUBERNETES_SERVICE_KEYS for k in store.changed_keys()):
+        return False
+    from kubesim.controlplane.bootstrap import ensure_kubernetes_service
+
+    return ensure_kubernetes_service(cluster)
+
+
 STEPS.append(endpoint_controllers)
+STEPS.append(kubernetes_service)

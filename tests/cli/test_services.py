@@ -339,3 +339,14 @@ def test_pod_topology_spread_system_defaults_see_the_service_selecting_the_pod(t
     assert all(s.get("skipped") for s in spread_scores().values())
     h.ok("create service clusterip web --tcp=80")  # selects app=web
     assert not any(s.get("skipped") for s in spread_scores().values())
+
+
+def test_the_api_server_brings_the_kubernetes_service_and_its_endpoints_back(tmp_path):
+    h = Harness(tmp_path / "state")
+    h.ok("cluster init")
+    uid = h.ok("get svc kubernetes -o jsonpath={.metadata.uid}")
+    h.ok("delete svc kubernetes")
+    h.ok("delete ep kubernetes")
+    assert h.ok("get svc kubernetes -o jsonpath={.spec.clusterIP}") == "10.96.0.1"
+    assert h.ok("get svc kubernetes -o jsonpath={.metadata.uid}") != uid
+    assert h.ok("get ep kubernetes -o jsonpath={.subsets[0].ports[0].port}") == "6443"
