@@ -129,7 +129,7 @@ def ensure_kubernetes_service(cluster: Cluster) -> bool:
         return False
     saved = store.rng
     if saved is not None:
-        store.rng = random.Random(f"kubernetes-service/{cluster.stamp()}")
+        store.rng = random.Random(f"kubernetes-service/{cluster.stamp()}/{cluster.command_counter}")
     try:
         if missing_svc:
             _kubernetes_service(cluster)
