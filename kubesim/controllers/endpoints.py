@@ -183,9 +183,16 @@ def sync(view: View) -> list[Change]:
         if (svc.get("spec") or {}).get("selector") is None:
             continue
         changes.extend(sync_service(view, svc))
-    # the Endpoints of a deleted service go (the controller's delete of a service it tracked)
+    # the Endpoints of a deleted service go: those of a Service deleted since the last sync
+    # (``view.deleted_services``, (namespace, name)) whoever wrote them, and any left over
+    # that this controller manages (checkLeftoverEndpoints)
+    deleted = getattr(view, "deleted_services", set())
     for ep in view.list("Endpoints"):
         md = _md(ep)
+        key = (md.get("namespace", ""), md.get("name", ""))
+        if key in deleted and key not in services:
+            changes.append(Change("delete", ep, propagation="Background"))
+            continue
         if (md.get("labels") or {}).get(MANAGED_BY_LABEL) != MANAGED_BY:
             continue
         if (md.get("namespace", ""), md.get("name", "")) not in services or \

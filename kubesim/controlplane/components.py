@@ -886,7 +886,7 @@ def endpoint_controllers(cluster: Cluster) -> bool:
     endpointslice): they run while Services with a selector exist (or this command wrote or
     deleted a Service), and then only when Services, Nodes, their own objects or pods a Service
     selects changed."""
-    from kubesim.controllers import endpoints, endpointslice
+    from kubesim.controllers import endpoints, endpointslice, endpointslicemirroring
     from kubesim.controllers.base import View
 
     store = cluster.store
@@ -894,14 +894,18 @@ def endpoint_controllers(cluster: Cluster) -> bool:
     # a Service this command wrote or deleted, give them work
     if not _endpoints_due(cluster):  # first: a command that wrote nothing is done here
         return False
-    written = any(k[0] == "Service" for k in store.changed_keys())
+    written = any(k[0] in ("Service", "Endpoints") for k in store.changed_keys())
     if not written and not (store.count("Service") and _service_selectors(cluster)):
         return False
     cluster.__dict__.setdefault("_controller_rv", {})["endpoints"] = store.resource_version()
     view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
+    # the Endpoints of a Service this command deleted go with it, whoever wrote them
+    view.deleted_services = {k[1:] for k in store.changed_keys() if k[0] == "Service" and store.get(*k) is None}
     changed = apply_changes(cluster, endpoints.sync(view))
     view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
-    return apply_changes(cluster, endpointslice.sync(view)) or changed
+    changed = apply_changes(cluster, endpointslice.sync(view)) or changed
+    view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
+    return apply_changes(cluster, endpointslicemirroring.sync(view)) or changed
 
 
 _KUBERNETES_SERVICE_KEYS = {("Service", "default", "kubernetes"), ("Endpoints", "default", "kubernetes"),

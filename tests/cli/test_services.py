@@ -350,3 +350,43 @@ def test_the_api_server_brings_the_kubernetes_service_and_its_endpoints_back(tmp
     assert h.ok("get svc kubernetes -o jsonpath={.spec.clusterIP}") == "10.96.0.1"
     assert h.ok("get svc kubernetes -o jsonpath={.metadata.uid}") != uid
     assert h.ok("get ep kubernetes -o jsonpath={.subsets[0].ports[0].port}") == "6443"
+
+
+EXTERNAL = """apiVersion: v1
+kind: Service
+metadata: {name: ext, labels: {team: x}}
+spec:
+  ports: [{name: db, port: 5432}, {name: web, port: 80, targetPort: 8080}]
+---
+apiVersion: v1
+kind: Endpoints
+metadata: {name: ext, labels: {team: q}}
+subsets:
+- addresses: [{ip: 192.168.10.5}, {ip: 192.168.10.6}]
+  notReadyAddresses: [{ip: 192.168.10.7}]
+  ports: [{name: db, port: 5432}, {name: web, port: 8080}]
+"""
+
+
+def test_endpoints_written_for_a_service_without_selector_are_mirrored_into_a_slice(tmp_path):
+    """What a real v1.35 cluster did with the same two objects: the mirroring controller's
+    slice, describe svc reading it, and both gone with the Service."""
+    h = Harness(tmp_path / "state")
+    h.ok("cluster init")
+    h.apply(EXTERNAL)
+    assert h.ok("get ep ext -o jsonpath={.subsets[0].ports[*].protocol}") == "TCP TCP"  # SetDefaults_Endpoints
+    s = json.loads(h.ok("get endpointslices -l kubernetes.io/service-name=ext -o json"))["items"][0]
+    assert s["metadata"]["labels"] == {"endpointslice.kubernetes.io/managed-by":
+                                       "endpointslicemirroring-controller.k8s.io",
+                                       "kubernetes.io/service-name": "ext", "team": "q"}
+    assert "annotations" not in s["metadata"]
+    assert [(e["addresses"], e["conditions"]) for e in s["endpoints"]] == [
+        (["192.168.10.5"], {"ready": True}), (["192.168.10.6"], {"ready": True}),
+        (["192.168.10.7"], {"ready": False})]
+    assert s["metadata"]["ownerReferences"][0]["kind"] == "Endpoints"
+    text = h.ok("describe svc ext")
+    assert "Endpoints:                192.168.10.5:5432,192.168.10.6:5432\n" in text
+    assert "Endpoints:                192.168.10.5:8080,192.168.10.6:8080\n" in text
+    h.ok("delete svc ext")
+    assert h("get ep ext").code == 1
+    assert "No resources found" in h("get endpointslices -l kubernetes.io/service-name=ext").err

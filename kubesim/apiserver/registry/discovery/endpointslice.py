@@ -13,6 +13,15 @@ from kubesim.apiserver.registry.rest import Strategy
 class EndpointSliceStrategy(Strategy):
     kind = "EndpointSlice"
 
+    def set_defaults(self, obj: dict) -> None:
+        """SetDefaults_EndpointPort (pkg/apis/discovery/v1/defaults.go): name "", protocol TCP."""
+        for p in obj.get("ports") or []:
+            if isinstance(p, dict):
+                if p.get("name") is None:
+                    p["name"] = ""
+                if p.get("protocol") is None:
+                    p["protocol"] = "TCP"
+
     def prepare_for_create(self, obj: dict, now: str | None) -> None:
         obj.setdefault("metadata", {})["generation"] = 1
 
