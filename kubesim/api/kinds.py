@@ -115,6 +115,9 @@ _R(KindInfo("IngressClass", "networking.k8s.io", "v1", "ingressclasses", False))
 _R(KindInfo("Job", "batch", "v1", "jobs", True, categories=("all",)))
 _R(KindInfo("CronJob", "batch", "v1", "cronjobs", True, ("cj",), categories=("all",)))
 _R(KindInfo("StatefulSet", "apps", "v1", "statefulsets", True, ("sts",), categories=("all",)))
+_R(KindInfo("Service", "", "v1", "services", True, ("svc",), categories=("all",)))
+_R(KindInfo("Endpoints", "", "v1", "endpoints", True, ("ep",)))
+_R(KindInfo("EndpointSlice", "discovery.k8s.io", "v1", "endpointslices", True))
 # Not an API object: the cluster's scheduler configuration, applied like a manifest (DESIGN §1.3).
 _R(KindInfo("KubeSchedulerConfiguration", "kubescheduler.config.k8s.io", "v1", "kubeschedulerconfigurations",
             False, (), ("apply", "get"), served=False))

@@ -47,6 +47,8 @@ VERBS: dict[str, Verb] = {
     "events": Verb("List events", _K + "events"),
     "node": Verb("Stop or start a node's kubelet (node failure drills)", _K + "node"),
     "run": Verb("Run a particular image on the cluster", _K + "run"),
+    "expose": Verb("Take a replication controller, service, deployment or pod and expose it as a new Kubernetes "
+                   "service", _K + "expose"),
     "scale": Verb("Set a new size for a deployment, replica set, or replication controller", _K + "scale"),
     "set": Verb("Set specific features on objects (set image|env|resources|serviceaccount|selector)",
                 _K + "set"),

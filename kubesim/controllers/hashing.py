@@ -562,3 +562,36 @@ def _omit_fields(v: dict, fields, out: dict) -> None:
             elif kind in _SCALARS and (x == "" or x is False or (x == 0 and not isinstance(x, bool))):
                 continue
         out[key] = _omit(x, ft)
+# Endpoints: pkg/api/v1/endpoints/util.go orders a subset's ports, and the subsets, by the
+# fnv-128a hash of their spew dump (``hashObject``: DeepHashObject, then ``Sum``)
+
+TYPES.update({
+    "v1.EndpointPort": [("Name", "name", "string"), ("Port", "port", "int32"), ("Protocol", "protocol", "v1.Protocol"),
+                        ("AppProtocol", "appProtocol", "*string")],
+    "v1.EndpointAddress": [("IP", "ip", "string"), ("Hostname", "hostname", "string"),
+                           ("NodeName", "nodeName", "*string"), ("TargetRef", "targetRef", "*v1.ObjectReference")],
+    "v1.ObjectReference": [("Kind", "kind", "string"), ("Namespace", "namespace", "string"), ("Name", "name", "string"),
+                           ("UID", "uid", "types.UID"), ("APIVersion", "apiVersion", "string"),
+                           ("ResourceVersion", "resourceVersion", "string"), ("FieldPath", "fieldPath", "string")],
+    "v1.EndpointSubset": [("Addresses", "addresses", "[]v1.EndpointAddress"),
+                          ("NotReadyAddresses", "notReadyAddresses", "[]v1.EndpointAddress"),
+                          ("Ports", "ports", "[]v1.EndpointPort")],
+})
+
+_FNV128_OFFSET = 0x6C62272E07BB014262B821756295C58D
+_FNV128_PRIME = 0x0000000001000000000000000000013B
+
+
+def fnv128a(data: bytes) -> bytes:
+    h = _FNV128_OFFSET
+    for b in data:
+        h ^= b
+        h = (h * _FNV128_PRIME) & ((1 << 128) - 1)
+    return h.to_bytes(16, "big")
+
+
+def hash_object_128(value: dict, go_type: str) -> bytes:
+    """endpoints util's ``hashObject(fnv.New128a(), value)`` for a JSON value held as ``go_type``."""
+    out: list[str] = []
+    _fmt(value, go_type, True, out)
+    return fnv128a("".join(out).encode())

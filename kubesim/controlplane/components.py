@@ -949,3 +949,109 @@ def service_accounts(cluster: Cluster) -> bool:
 
 
 STEPS.insert(0, service_accounts)
+
+
+# what the endpoints and EndpointSlice controllers read
+ENDPOINT_KINDS = ("Service", "Pod", "Node", "Endpoints", "EndpointSlice")
+
+
+def _service_selectors(cluster: Cluster) -> list[tuple[str, object]]:
+    """(namespace, labels.SelectorFromSet(spec.selector)) of every Service with a selector,
+    compiled once per write of Services."""
+    from kubesim.api import selectors
+
+    store = cluster.store
+    memo = cluster.__dict__.setdefault("_gate_selectors", {})
+    stamp = store.kind_resource_version("Service")
+    hit = memo.get("Service")
+    if hit is None or hit[0] != stamp:
+        sels = [((o.get("metadata") or {}).get("namespace") or "", selectors.selector_from_set(sel))
+                for o in store.iter_kind("Service")
+                if (sel := (o.get("spec") or {}).get("selector")) is not None]
+        hit = memo["Service"] = (stamp, sels)
+    return hit[1]
+
+
+def _selected_by_service(cluster: Cluster, pod: dict | None) -> bool:
+    if pod is None:
+        return False
+    md = pod.get("metadata") or {}
+    ns, labels = md.get("namespace") or "", md.get("labels") or {}
+    return any(sns == ns and sel.matches(labels) for sns, sel in _service_selectors(cluster))
+
+
+def _endpoints_due(cluster: Cluster) -> bool:
+    """Whether the endpoints controllers have anything to look at: since they last ran (or the
+    last fixed point) a Service, Node, Endpoints or EndpointSlice was written or deleted, or a
+    pod some version of which a Service selects (upstream: their pod, service and node event
+    handlers)."""
+    store = cluster.store
+    baseline = settled_baseline(cluster)
+    if baseline is None:
+        return True
+    last = cluster.__dict__.get("_controller_rv", {}).get("endpoints", baseline)
+    for k in list(store.changed_keys()):
+        if k[0] not in ENDPOINT_KINDS:
+            continue
+        obj = store.get(*k)
+        if obj is None:
+            gone = store.deleted(*k)
+            if gone is None or gone[0] <= last:
+                continue
+            if k[0] != "Pod" or _selected_by_service(cluster, gone[1]) or \
+                    _selected_by_service(cluster, store.committed(*k)):
+                return True
+            continue
+        if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
+            continue
+        if k[0] != "Pod" or _selected_by_service(cluster, obj) or \
+                _selected_by_service(cluster, store.committed(*k)):
+            return True
+    return False
+
+
+def endpoint_controllers(cluster: Cluster) -> bool:
+    """The endpoints and EndpointSlice controllers (kubesim.controllers.endpoints,
+    endpointslice): they run while Services with a selector exist (or this command wrote or
+    deleted a Service), and then only when Services, Nodes, their own objects or pods a Service
+    selects changed."""
+    from kubesim.controllers import endpoints, endpointslice, endpointslicemirroring
+    from kubesim.controllers.base import View
+
+    store = cluster.store
+    # the kubernetes Service (no selector) is always there: only Services with a selector, or
+    # a Service this command wrote or deleted, give them work
+    if not _endpoints_due(cluster):  # first: a command that wrote nothing is done here
+        return False
+    written = any(k[0] in ("Service", "Endpoints") for k in store.changed_keys())
+    if not written and not (store.count("Service") and _service_selectors(cluster)):
+        return False
+    cluster.__dict__.setdefault("_controller_rv", {})["endpoints"] = store.resource_version()
+    view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
+    # the Endpoints of a Service this command deleted go with it, whoever wrote them
+    view.deleted_services = {k[1:] for k in store.changed_keys() if k[0] == "Service" and store.get(*k) is None}
+    changed = apply_changes(cluster, endpoints.sync(view))
+    view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
+    changed = apply_changes(cluster, endpointslice.sync(view)) or changed
+    view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
+    return apply_changes(cluster, endpointslicemirroring.sync(view)) or changed
+
+
+_KUBERNETES_SERVICE_KEYS = {("Service", "default", "kubernetes"), ("Endpoints", "default", "kubernetes"),
+                            ("EndpointSlice", "default", "kubernetes")}
+
+
+def kubernetes_service(cluster: Cluster) -> bool:
+    """The API server's kubernetesservice controller and endpoint reconciler: the ``kubernetes``
+    Service, its Endpoints and EndpointSlice come back when this command deleted one
+    (bootstrap.ensure_kubernetes_service)."""
+    store = cluster.store
+    if not any(k in _KUBERNETES_SERVICE_KEYS for k in store.changed_keys()):
+        return False
+    from kubesim.controlplane.bootstrap import ensure_kubernetes_service
+
+    return ensure_kubernetes_service(cluster)
+
+
+STEPS.append(endpoint_controllers)
+STEPS.append(kubernetes_service)

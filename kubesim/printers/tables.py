@@ -111,6 +111,9 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "Ingress": ("networking", "INGRESS_COLUMNS", "print_ingress"),
     "IngressClass": ("networking", "INGRESS_CLASS_COLUMNS", "print_ingress_class"),
     "StatefulSet": ("apps", "STATEFULSET_COLUMNS", "print_statefulset"),
+    "Service": ("service", "SERVICE_COLUMNS", "print_service"),
+    "Endpoints": ("service", "ENDPOINTS_COLUMNS", "print_endpoints"),
+    "EndpointSlice": ("discovery", "ENDPOINT_SLICE_COLUMNS", "print_endpoint_slice"),
 }
 
 

@@ -134,7 +134,8 @@ def test_a_partly_refused_get_prints_what_it_may_and_describe_skips_events(tmp_p
     assert r.out.splitlines()[0].split() == ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]
     assert r.out.splitlines()[1].split()[0] == "web"  # one kind printed: no kind prefix
     assert [line.split(" is forbidden")[0] for line in r.err.splitlines()] == [
-        "Error from server (Forbidden): daemonsets.apps", "Error from server (Forbidden): deployments.apps",
+        "Error from server (Forbidden): services", "Error from server (Forbidden): daemonsets.apps",
+        "Error from server (Forbidden): deployments.apps",
         "Error from server (Forbidden): replicasets.apps", "Error from server (Forbidden): statefulsets.apps",
         "Error from server (Forbidden): cronjobs.batch", "Error from server (Forbidden): jobs.batch"]
     r = h("describe pod web -n rbac-b --as=jane")

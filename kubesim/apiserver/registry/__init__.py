@@ -44,6 +44,9 @@ STRATEGIES = {
     "Job": "batch.job",
     "CronJob": "batch.cronjob",
     "StatefulSet": "apps.statefulset",
+    "Service": "core.service",
+    "Endpoints": "core.endpoints",
+    "EndpointSlice": "discovery.endpointslice",
 }
 
 _loaded: dict[str, Strategy] = {}

@@ -46,6 +46,14 @@ class Strategy:
     def set_defaults(self, obj: dict) -> None:
         """The scheme's decode-time defaults."""
 
+    def begin_create(self, obj: dict, store, rng) -> None:
+        """The REST storage's BeginCreate hook (the Service storage's allocators): runs after
+        defaulting and admission, before PrepareForCreate and validation, with the stored
+        objects (``store``) and the request's random source. Raises to refuse."""
+
+    def begin_update(self, new: dict, old: dict, store, rng) -> None:
+        """The REST storage's BeginUpdate hook, run before PrepareForUpdate and validation."""
+
     def prepare_for_create(self, obj: dict, now: str | None) -> None:
         """PrepareForCreate: what the server sets on a new object (status, generation, ...).
         ``now`` (RFC 3339) is the request's time."""

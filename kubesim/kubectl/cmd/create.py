@@ -87,6 +87,8 @@ _CREATE_FLAGS = {
                     ("rbac_group", "--group"), ("rbac_serviceaccount", "--serviceaccount")),
     "clusterrolebinding": (("rbac_clusterrole", "--clusterrole"), ("rbac_user", "--user"), ("rbac_group", "--group"),
                            ("rbac_serviceaccount", "--serviceaccount")),
+    "service": (("tcp", "--tcp"), ("clusterip", "--clusterip"), ("node_port", "--node-port"),
+                ("external_name", "--external-name")),
 }
 
 
@@ -98,7 +100,7 @@ _CREATE_ALIASES = {"deployment": "deployment", "deploy": "deployment", "namespac
                    "secret": "secret", "serviceaccount": "serviceaccount", "sa": "serviceaccount",
                    "token": "token",
                    "role": "role", "clusterrole": "clusterrole", "rolebinding": "rolebinding",
-                   "clusterrolebinding": "clusterrolebinding"}
+                   "clusterrolebinding": "clusterrolebinding", "service": "service", "svc": "service"}
 
 
 def create_generator_args(p) -> None:
@@ -150,6 +152,13 @@ def create_generator_args(p) -> None:
     g.add_argument("--bound-object-name", default=None, help="token: name of the object to bind the token to")
     g.add_argument("--bound-object-uid", default=None, help="token: UID of the object to bind the token to")
     _rbac_generator_args(g)
+    g.add_argument("--tcp", action="append", default=None, metavar="PORT[:TARGETPORT]",
+                   help="service: port pairs (repeatable, comma-separated)")
+    g.add_argument("--clusterip", default=None, metavar="IP", help="service clusterip: its cluster IP, or None (headless)")
+    g.add_argument("--node-port", dest="node_port", default=None, metavar="PORT",
+                   help="service nodeport: the node port of every port")
+    g.add_argument("--external-name", dest="external_name", default=None, metavar="NAME",
+                   help="service externalname: the external DNS name")
     dry_run_flag(g)
 
 
@@ -177,6 +186,8 @@ def create_generated(f, args, env) -> int:
         from kubesim.kubectl.cmd.create_token import create_token
 
         return create_token(f, args, env)
+    if what == "service":
+        return create_service(f, args, env)
     verb = f"create {what}"
     reject_generator_flags(args, verb, tuple(dest for dest, _ in _CREATE_FLAGS[what]) + ("dry_run",))
     if what in ("role", "clusterrole", "rolebinding", "clusterrolebinding"):
@@ -371,4 +382,45 @@ def _create_rbac(f, args, env, what: str, verb: str) -> int:
     def build(rng):
         return obj
     env.stdout.write(submit(f, args, env, build, strategy, wrap))
+# the flags each `create service` subcommand takes, beyond --tcp
+_SERVICE_FLAGS = {"clusterip": ("clusterip",), "nodeport": ("node_port",), "loadbalancer": (),
+                  "externalname": ("external_name",)}
+
+
+def create_service(f, args, env) -> int:
+    """``create service clusterip|nodeport|loadbalancer|externalname NAME`` (create_service.go)."""
+    from kubesim.kubectl.generate import service as gen
+    from kubesim.kubectl.generate.flags import parse_go_int
+
+    sub = args.what[1] if len(args.what) > 1 else None
+    if sub not in gen.SERVICE_TYPES:
+        # cobra: a parent command without Run prints its help (and refuses the flags it lacks)
+        if sub is None and args.dry_run is None and args.output is None:
+            env.stderr.write(gen.CREATE_SERVICE_HELP)
+            return 1
+        raise unknown_flag("create service", "--dry-run" if args.dry_run is not None else "--output")
+    verb = f"create service {sub}"
+    reject_generator_flags(args, verb, ("tcp", "dry_run") + _SERVICE_FLAGS[sub])
+    node_port = 0
+    if args.node_port is not None:
+        try:
+            node_port = parse_go_int(args.node_port, 64)
+        except ValueError as e:
+            raise flag_error(verb, args.node_port, "--node-port", str(e)) from None
+    tcp = csv_flag(args.tcp, verb, "--tcp")
+    if sub == "externalname" and args.external_name is None:
+        raise UsageError('required flag(s) "external-name" not set')
+    names = args.what[2:]
+    if len(names) != 1:
+        raise usage_error(verb, f"exactly one NAME is required, got {len(names)}")
+    strategy = dry_run_strategy(args.dry_run, env)
+    check_output(args.output)
+    type_ = gen.SERVICE_TYPES[sub]
+    gen.validate_create_service(type_, tcp, args.clusterip or "", args.external_name or "")
+    svc = gen.created_service(names[0], type_, tcp, args.clusterip or "", node_port, args.external_name or "",
+                              f.namespace() if f.explicit_namespace and strategy == "client" else None)
+
+    def build(rng):
+        return svc
+    env.stdout.write(submit(f, args, env, build, strategy, f"{type_} service"))
     return 0

@@ -83,6 +83,11 @@ def check_output(fmt: str) -> None:
                      f"{_FORMATS}")
 
 
+# The warnings a v1.35 API server sends with every request for a deprecated API (the
+# ``+k8s:prerelease-lifecycle-gen:deprecated`` markers of k8s.io/api), which kubectl prints.
+SERVER_WARNINGS = {"Endpoints": "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"}
+
+
 def run(f, args, env) -> int:
     from kubesim.kubectl.cmd.util import bool_flag_value
 
@@ -141,6 +146,8 @@ def run(f, args, env) -> int:
                 continue
             errors.extend(errs)
             results.append((info, names, objs))
+    for w in dict.fromkeys(SERVER_WARNINGS[r[0].kind] for r in results if r[0].kind in SERVER_WARNINGS):
+        env.stderr.write(f"Warning: {w}\n")  # the API server's deprecation warning, once per command
     out = render(results, args, now, all_ns, ns, env)
     env.stdout.write(out["stdout"])
     if out["stderr"]:

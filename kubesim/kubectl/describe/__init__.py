@@ -53,6 +53,9 @@ DESCRIBERS = {
     "Job": ("batch", "describe_job"),
     "CronJob": ("batch", "describe_cronjob"),
     "StatefulSet": ("apps", "describe_statefulset"),
+    "Service": ("service", "describe_service"),
+    "Endpoints": ("service", "describe_endpoints"),
+    "EndpointSlice": ("discovery", "describe_endpoint_slice"),
 }
 
 
@@ -87,6 +90,9 @@ def describe(client, obj: dict, show_events: bool = True) -> str:
         from kubesim.kubectl.describe.networking import fetch_ingress_backends
 
         extra.update(fetch_ingress_backends(client, obj))
+    elif kind == "Service":
+        extra["endpointslices"] = client.list(kinds.by_kind("EndpointSlice"), ns,
+                                              f"kubernetes.io/service-name={md['name']}")
     events = events_for(client, obj) if show_events else None
     return render(obj, DescribeContext(now=client.now(), events=events, pods=pods, extra=extra))
 

@@ -31,7 +31,7 @@ _KIND_NAMES = {"Deployment": ("deployment.apps", "deployments.apps"), "Namespace
                "ServiceAccount": ("serviceaccount", "serviceaccounts"),
                "PriorityClass": ("priorityclass.scheduling.k8s.io", "priorityclasses.scheduling.k8s.io"),
                "PodDisruptionBudget": ("poddisruptionbudget.policy", "poddisruptionbudgets.policy"),
-               "Pod": ("pod", "pods"),
+               "Pod": ("pod", "pods"), "Service": ("service", "services"),
                "Ingress": ("ingress.networking.k8s.io", "ingresses.networking.k8s.io"),
                "Job": ("job.batch", "jobs.batch"), "CronJob": ("cronjob.batch", "cronjobs.batch"),
                "Role": ("role.rbac.authorization.k8s.io", "roles.rbac.authorization.k8s.io"),
