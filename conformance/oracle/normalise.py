@@ -26,6 +26,8 @@ SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"  # k8s.io/apimachinery/pkg/util/
 
 UUID_RE = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 RFC3339_RE = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})")
+# Go's time.Time.String(), as describe networkpolicy prints "Created on:"
+GO_TIME_RE = re.compile(r"\b\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? [+-]\d{4} [A-Z]{3,4}\b")
 HUMAN_TIME_RE = re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} [+-]\d{4}")
 IP_RE = re.compile(r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])")
 RV_RE = re.compile(r'("?resourceVersion"?\s*:\s*)"\d+"')
@@ -162,6 +164,7 @@ def normalise(text: str, names: Names, tied: list[str] | None = None) -> str:
     text = UUID_RE.sub(names.uid, text)
     text = RFC3339_RE.sub("<time>", text)
     text = HUMAN_TIME_RE.sub("<time>", text)
+    text = GO_TIME_RE.sub("<time>", text)
     text = RV_RE.sub(r'\1"<rv>"', text)
     text = DESCRIBE_RV_RE.sub(r"\1<rv>", text)
     text = IP_RE.sub("<ip>", text)

@@ -280,7 +280,9 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
     from kubesim.printers.tabwriter import format_cells
 
     ctx = PrintContext(now=now)
-    multi_kind = len([r for r in sorted_results if r[2]]) > 1 or getattr(args, "show_kind", False) or \
+    # get.go multipleGVKsRequested over the infos: server-side printing answers each listed
+    # type with one Table, an empty one too, so two types listed print kinds though one is empty
+    multi_kind = len({r[0].kind for r in sorted_results}) > 1 or getattr(args, "show_kind", False) or \
         (args.args and "all" in args.args[0].split(",") and not getattr(args, "refused_kinds", False))
     blocks = []
     for info, names, objs in sorted_results:
