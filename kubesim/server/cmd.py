@@ -29,6 +29,8 @@ def add_flags(p):
 
 
 def kubeconfig_text(server: str, ca_pem: bytes | None) -> str:
+    """The kubeconfig: the server and its CA; a token the server accepts without checking
+    (without any credential kubectl asks for a user name over HTTPS)."""
     import base64
 
     cluster = f"    server: {server}\n"
@@ -36,7 +38,7 @@ def kubeconfig_text(server: str, ca_pem: bytes | None) -> str:
         cluster = f"    certificate-authority-data: {base64.b64encode(ca_pem).decode()}\n" + cluster
     return ("apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n" + cluster + "  name: kubesim\n"
             "contexts:\n- context:\n    cluster: kubesim\n    user: kubesim\n  name: kubesim\n"
-            "current-context: kubesim\npreferences: {}\nusers:\n- name: kubesim\n  user: {}\n")
+            "current-context: kubesim\npreferences: {}\nusers:\n- name: kubesim\n  user:\n    token: kubesim\n")
 
 
 def _port(value: str) -> int:
