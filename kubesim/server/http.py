@@ -453,6 +453,14 @@ class Handler(BaseHTTPRequestHandler):
         since = q.get("resourceVersion") or ""
         if since and not since.isdigit():
             raise _error("BadRequest", f'resourceVersion: Invalid value: "{since}": must be a valid resourceVersion')
+        # watch-list (client-go's WatchListClient): the current objects as ADDED events, then a
+        # bookmark marking their end (staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go)
+        initial = q.get("sendInitialEvents") == "true"
+        if initial and q.get("resourceVersionMatch") != "NotOlderThan":
+            raise _error("Invalid", 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: '
+                                    "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan")
+        if initial:
+            since = ""
         as_table = wants_table(self.headers.get("Accept") or "")
         seen: dict[tuple[str, str], str] | None = None
         first = True
@@ -485,12 +493,17 @@ class Handler(BaseHTTPRequestHandler):
                             gone = json.loads(seen[k][1])
                             gone["metadata"]["resourceVersion"] = str(c.cluster.store.resource_version())
                             events.append(("DELETED", gone))
+                    if seen is None and initial:
+                        events.append(("BOOKMARK", {
+                            "kind": t.info.kind, "apiVersion": t.info.api_version,
+                            "metadata": {"resourceVersion": str(c.cluster.store.resource_version()),
+                                         "annotations": {"k8s.io/initial-events-end": "true"}}}))
                     seen = {k: (o["metadata"].get("resourceVersion"), json.dumps(o)) for k, o in now.items()}
                     stamp = c.now()
                     rv = str(c.cluster.store.resource_version())
                 for kind, o in events:
                     shown = o
-                    if as_table:
+                    if as_table and kind != "BOOKMARK":
                         shown = table(t.info.kind, [o], stamp, rv, self.query.get("includeObject") or "Metadata")
                         if not first:
                             shown["columnDefinitions"] = []

@@ -322,3 +322,12 @@ def test_discovery_lists_the_served_groups(applied):
     _, headers, body = applied.request("GET", "/apis", headers={
         "Accept": "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"})
     assert headers["Content-Type"] == "application/json" and json.loads(body)["kind"] == "APIGroupList"
+
+
+@pytest.mark.parametrize("command", ["rollout status deploy/web", "wait --for=condition=Available deploy/web --timeout=20s",
+                                     "wait --for=jsonpath={.status.phase}=Running pod/solo --timeout=20s"])
+def test_waiting_verbs_watch_through_the_server(applied, command):
+    """kubectl's waits list and watch with watch-list (sendInitialEvents, then the bookmark
+    that ends the initial events): they end as the in-process verbs do."""
+    code, out, err = applied.kubectl(command)
+    assert (code, out, err) == (0, applied.h.ok(command), "")
