@@ -230,6 +230,10 @@ class Handler(BaseHTTPRequestHandler):
     # -- request pieces --------------------------------------------------------------------
     def _decode(self, body: bytes) -> dict:
         ctype = (self.headers.get("Content-Type") or JSON).split(";")[0].strip()
+        if ctype == "application/vnd.kubernetes.protobuf":
+            from kubesim.codec import protobuf
+
+            return protobuf.decode(body)
         if ctype not in (JSON, "application/yaml", "*/*", ""):
             raise _unsupported_media_type(ctype, [JSON, "application/yaml", "application/vnd.kubernetes.protobuf"])
         try:
