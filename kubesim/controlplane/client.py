@@ -90,6 +90,17 @@ class LocalClient:
         return objects.delete_object(self.cluster, info, (namespace or "") if info.namespaced else "", name,
                                      grace_seconds=grace_period, force=force, propagation=propagation)
 
+    def update_status(self, info: KindInfo, namespace: str, name: str, obj: dict) -> dict:
+        from kubesim.apiserver.subresources import update_status
+
+        update_status(self.cluster, info, namespace, name, obj)
+        return self.get(info, namespace, name)
+
+    def bind(self, namespace: str, name: str, binding: dict) -> None:
+        from kubesim.apiserver.subresources import bind
+
+        bind(self.cluster, namespace, name, binding)
+
     def evict(self, namespace: str, name: str, *, grace_period: float | None = None, dry_run: bool = False) -> None:
         from kubesim.apiserver.eviction import evict
 

@@ -339,7 +339,7 @@ class Handler(BaseHTTPRequestHandler):
                              f"\"{t.info.api_version}\" in scheme \"pkg/api/legacyscheme/scheme.go:30\"")
 
     def _put(self, t: Target, body: bytes) -> None:
-        if t.name is None or t.sub not in (None, "scale"):
+        if t.name is None or t.sub not in (None, "scale", "status"):
             raise _method_not_allowed("PUT", self.path)
         dry = self._dry_run()
         obj = self._decode(body)
@@ -348,6 +348,8 @@ class Handler(BaseHTTPRequestHandler):
             if t.sub == "scale":
                 return self._send_json(200, self._scale_update(c, t, live, obj))
             self._check_kind(t, obj)
+            if t.sub == "status":
+                return self._send_json(200, c.update_status(t.info, t.namespace or "", t.name, obj))
             md = obj.setdefault("metadata", {})
             if md.get("name") != t.name:
                 raise BadRequest(f"the name of the object ({md.get('name')}) does not match the name on the URL "
@@ -381,7 +383,11 @@ class Handler(BaseHTTPRequestHandler):
                 scale = _apply_patch(_scale_of(live), patch_type, patch)
                 return self._send_json(200, self._scale_update(c, t, live, scale))
             if t.sub == "status":
-                raise _method_not_allowed("PATCH", self.path)
+                try:
+                    new, warnings = c.patch(t.info, t.namespace or "", t.name, patch_type, patch, "Warn")
+                except PatchFailure as e:
+                    raise e.error from None
+                return self._send_json(200, c.update_status(t.info, t.namespace or "", t.name, new))
             try:
                 new, warnings = c.patch(t.info, t.namespace or "", t.name, patch_type, patch,
                                         "Strict" if validation == "Strict" else "Warn")
@@ -434,7 +440,10 @@ class Handler(BaseHTTPRequestHandler):
         self._send_json(201, {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201})
 
     def _bind(self, t: Target, body: bytes, dry: bool) -> None:
-        raise _error("MethodNotAllowed", "kubesim serve does not bind pods yet: the scheduler binds them")
+        binding = self._decode(body)
+        with self.backend.client(dry_run=dry) as c:
+            c.bind(t.namespace or "", t.name, binding)
+        self._send_json(201, {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201})
 
     def _log(self, t: Target) -> None:
         from kubesim.api.core.podlogs import PodLogOptions

@@ -357,3 +357,36 @@ def test_typed_clients_protobuf_bodies_are_read(applied, command):
     code, out, err = applied.kubectl(command + " --dry-run=server -o json")
     assert (code, err) == (0, "")
     assert _comparable(out) == _comparable(applied.h.ok(command + " --dry-run=server -o json"))
+
+
+def test_binding_assigns_a_pod_once(applied):
+    """pods/binding (BindingREST): the pod gets its node and runs there; a second binding is a
+    Conflict with upstream's words."""
+    applied.h.apply("apiVersion: v1\nkind: Pod\nmetadata: {name: manual}\nspec:\n  schedulerName: nobody\n"
+                    "  containers: [{name: c, image: nginx}]\n")
+    binding = {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "manual"},
+               "target": {"kind": "Node", "name": "node02"}}
+    path = "/api/v1/namespaces/default/pods/manual/binding"
+    code, _, body = applied.request("POST", path, json.dumps(binding).encode(), {"Content-Type": "application/json"})
+    assert (code, json.loads(body)["status"]) == (201, "Success")
+    assert applied.h.ok("get pod manual -o jsonpath={.spec.nodeName}/{.status.phase}") == "node02/Running"
+    binding["target"]["name"] = "node01"
+    code, _, body = applied.request("POST", path, json.dumps(binding).encode(), {"Content-Type": "application/json"})
+    st = json.loads(body)
+    assert (code, st["reason"], st["message"]) == (409, "Conflict", 'Operation cannot be fulfilled on pods/binding '
+                                                   '"manual": pod manual is already assigned to node "node02"')
+
+
+def test_status_subresource_writes_status_only(applied):
+    applied.h.apply("apiVersion: v1\nkind: Namespace\nmetadata: {name: serve-status}\n")
+    patch = {"metadata": {"labels": {"ignored": "yes"}}, "status": {"conditions": [
+        {"type": "NamespaceDeletionDiscoveryFailure", "status": "False", "reason": "ResourcesDiscovered",
+         "message": "All resources successfully discovered"}]}}
+    code, _, body = applied.request("PATCH", "/api/v1/namespaces/serve-status/status", json.dumps(patch).encode(),
+                                    {"Content-Type": "application/merge-patch+json"})
+    assert code == 200
+    ns = json.loads(applied.h.ok("get ns serve-status -o json"))
+    assert ns["status"]["conditions"][0]["reason"] == "ResourcesDiscovered"
+    assert "ignored" not in ns["metadata"].get("labels", {})
+    code, _, body = applied.request("GET", "/api/v1/namespaces/serve-status/status")
+    assert (code, json.loads(body)["status"]["conditions"][0]["type"]) == (200, "NamespaceDeletionDiscoveryFailure")
