@@ -28,7 +28,7 @@ from kubesim.server import discovery, status
 from kubesim.server.table import table, table_api_version, wants_table
 
 MAX_BODY = 3 * 1024 * 1024  # kube-apiserver's MaxRequestBodyBytes
-WATCH_POLL = 0.1  # seconds between a watch's looks at the state
+WATCH_POLL = 0.25  # seconds between a watch's looks at the state when this server wrote nothing
 TICK = 0.5  # seconds between the ticker's settles
 
 JSON = "application/json"
@@ -52,6 +52,7 @@ class Backend:
     def __init__(self, options):
         self.options = options
         self.lock = threading.RLock()
+        self.changed = threading.Condition()  # notified after each write this server commits
 
     @contextlib.contextmanager
     def client(self, write: bool = True, dry_run: bool = False):
@@ -59,12 +60,25 @@ class Backend:
 
         with self.lock, session(self.options, commit=not dry_run, read_only=not write and not dry_run) as c:
             yield c
+        if write and not dry_run:
+            self.notify()
+
+    def notify(self) -> None:
+        with self.changed:
+            self.changed.notify_all()
+
+    def wait_for_change(self, timeout: float) -> None:
+        """Until this server commits a write, or ``timeout`` (writes by other processes on the
+        same state are seen at the next look)."""
+        with self.changed:
+            self.changed.wait(timeout)
 
     def tick(self) -> None:
         """Let the control plane catch up with the wall clock (a read session settles when
         something is due)."""
         with self.client(write=False):
             pass
+        self.notify()  # (the settle may have written: watches look again)
 
 
 # -- paths ---------------------------------------------------------------------------------
@@ -157,7 +171,7 @@ class Handler(BaseHTTPRequestHandler):
         except (StatusError, KubesimError) as e:
             body = status.from_error(e)
             self._send_json(body["code"], body)
-        except (BrokenPipeError, ConnectionResetError):
+        except OSError:  # the client went away
             self.close_connection = True
         except Exception as e:  # noqa: BLE001 - a bug must not kill the server: the apiserver's 500
             import traceback
@@ -526,9 +540,9 @@ class Handler(BaseHTTPRequestHandler):
                             shown["columnDefinitions"] = []
                         first = False
                     self._chunk(json.dumps({"type": kind, "object": shown}, separators=(",", ":")).encode() + b"\n")
-                time.sleep(WATCH_POLL)
+                self.backend.wait_for_change(WATCH_POLL)
             self._chunk(b"")
-        except (BrokenPipeError, ConnectionResetError):
+        except OSError:  # the client went away (a reset, a broken pipe, a TLS EOF)
             pass
         self.close_connection = True
 
@@ -614,6 +628,14 @@ def _apply_patch(obj: dict, patch_type: str, patch) -> dict:
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+
+    def handle_error(self, request, client_address):
+        """A client that hangs up mid-response is no error of the server's."""
+        import sys
+
+        if isinstance(sys.exc_info()[1], OSError):
+            return
+        super().handle_error(request, client_address)
 
 
 def make_server(options, address: str, port: int, ssl_context=None) -> Server:
