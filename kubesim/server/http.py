@@ -53,6 +53,9 @@ class Backend:
         self.options = options
         self.lock = threading.RLock()
         self.changed = threading.Condition()  # notified after each write this server commits
+        # the oldest resourceVersion a watch may start from: the state's when the server started
+        # (its "watch cache" holds nothing older; a client from before gets 410 and lists again)
+        self.oldest_rv: int | None = None
 
     @contextlib.contextmanager
     def client(self, write: bool = True, dry_run: bool = False):
@@ -76,8 +79,9 @@ class Backend:
     def tick(self) -> None:
         """Let the control plane catch up with the wall clock (a read session settles when
         something is due)."""
-        with self.client(write=False):
-            pass
+        with self.client(write=False) as c:
+            if self.oldest_rv is None:
+                self.oldest_rv = c.cluster.store.resource_version()
         self.notify()  # (the settle may have written: watches look again)
 
 
@@ -190,7 +194,13 @@ class Handler(BaseHTTPRequestHandler):
             raise _error("BadRequest", "invalid Content-Length") from None
         if n > MAX_BODY:
             self.close_connection = True
-            raise _error("RequestEntityTooLarge", "Request entity too large: limit is 3145728")
+            left = min(n, 8 * MAX_BODY)  # read (and drop) what a client may still be sending
+            while left > 0:
+                chunk = self.rfile.read(min(left, 1 << 16))
+                if not chunk:
+                    break
+                left -= len(chunk)
+            raise _error("RequestEntityTooLarge", f"Request entity too large: limit is {MAX_BODY}")
         return self.rfile.read(n) if n > 0 else b""
 
     # -- responses ------------------------------------------------------------------------
@@ -501,7 +511,14 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
         deadline = time.monotonic() + timeout
+        oldest = self.backend.oldest_rv or 0
         try:
+            if since and since != "0" and int(since) < oldest:
+                # the cacher's answer to a resourceVersion older than its window: an ERROR event
+                # (staging/src/k8s.io/apiserver/pkg/storage/cacher/watch_cache.go)
+                gone = status.status("Expired", f"too old resource version: {since} ({oldest})")
+                self._chunk(json.dumps({"type": "ERROR", "object": gone}, separators=(",", ":")).encode() + b"\n")
+                deadline = 0
             while time.monotonic() < deadline:
                 events = []
                 with self.backend.client(write=False) as c:

@@ -20,7 +20,7 @@ from kubesim.errors import (
 
 CODES = {
     "BadRequest": 400, "Unauthorized": 401, "Forbidden": 403, "NotFound": 404, "MethodNotAllowed": 405,
-    "NotAcceptable": 406, "AlreadyExists": 409, "Conflict": 409, "Gone": 410, "RequestEntityTooLarge": 413,
+    "NotAcceptable": 406, "AlreadyExists": 409, "Conflict": 409, "Gone": 410, "Expired": 410, "RequestEntityTooLarge": 413,
     "UnsupportedMediaType": 415, "Invalid": 422, "TooManyRequests": 429, "InternalError": 500,
     "ServiceUnavailable": 503, "Timeout": 504,
 }

@@ -390,3 +390,42 @@ def test_status_subresource_writes_status_only(applied):
     assert "ignored" not in ns["metadata"].get("labels", {})
     code, _, body = applied.request("GET", "/api/v1/namespaces/serve-status/status")
     assert (code, json.loads(body)["status"]["conditions"][0]["type"]) == (200, "NamespaceDeletionDiscoveryFailure")
+
+
+def test_a_watch_from_before_the_server_started_is_expired(applied):
+    """The server's window starts at the state's resourceVersion when it started: an older one
+    gets the cacher's ERROR event with a 410 Expired Status (the reflector then lists again)."""
+    code, _, body = applied.request("GET", "/api/v1/pods?watch=1&resourceVersion=1&timeoutSeconds=1")
+    events = [json.loads(line) for line in body.decode().splitlines()]
+    assert code == 200 and len(events) == 1
+    st = events[0]["object"]
+    assert (events[0]["type"], st["code"], st["reason"]) == ("ERROR", 410, "Expired")
+    assert st["message"].startswith("too old resource version: 1 (")
+
+
+def test_a_body_over_the_limit_is_refused(applied):
+    big = b'{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"big"},"data":{"a":"' + b"x" * (3 << 20) + b'"}}'
+    code, _, body = applied.request("POST", "/api/v1/namespaces/default/configmaps", big,
+                                    {"Content-Type": "application/json"})
+    st = json.loads(body)
+    assert (code, st["reason"], st["message"]) == (413, "RequestEntityTooLarge",
+                                                   "Request entity too large: limit is 3145728")
+    assert applied.request("GET", "/version")[0] == 200
+
+
+def test_eight_clients_writing_and_listing_at_once_lose_nothing(applied):
+    def client(i):
+        for j in range(5):
+            body = json.dumps({"apiVersion": "v1", "kind": "ConfigMap",
+                               "metadata": {"name": f"c{i}-{j}", "labels": {"load": "yes"}}}).encode()
+            assert applied.request("POST", "/api/v1/namespaces/default/configmaps", body,
+                                   {"Content-Type": "application/json"})[0] == 201
+            assert applied.request("GET", "/api/v1/namespaces/default/configmaps?labelSelector=load")[0] == 200
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    names = applied.h.ok("get configmaps -l load=yes -o name").split()
+    assert len(names) == 40
