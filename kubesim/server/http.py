@@ -278,6 +278,36 @@ class Handler(BaseHTTPRequestHandler):
             raise BadRequest(f"Object 'Kind' is missing in '{body[:200].decode(errors='replace')}'")
         return obj
 
+    def _field_validation(self) -> str:
+        value = self.query.get("fieldValidation") or "Warn"
+        if value not in ("Ignore", "Warn", "Strict"):
+            raise _error("BadRequest", f'fieldValidation: Unsupported value: "{value}": supported values: '
+                                       '"Ignore", "Strict", "Warn"')
+        return value
+
+    def _decode_strictly(self, obj: dict) -> None:
+        """The typed decode of a create or update body (kubesim.codec.schema): a type error
+        refuses it; unknown fields refuse it with ``fieldValidation=Strict`` (kubectl's), else
+        are dropped, with a warning each for ``Warn``."""
+        from kubesim.codec.schema import (
+            format_bad_request,
+            is_strict_message,
+            validate_structure,
+        )
+
+        validation = self._field_validation()
+        messages = validate_structure(obj)
+        if not messages:
+            return
+        if validation == "Strict" or not all(is_strict_message(m) for m in messages):
+            text = format_bad_request("", obj, messages)
+            raise BadRequest(text.removeprefix("Error from server (BadRequest): "))
+        for m in messages:
+            path = m[len('unknown field "'):-1]
+            _drop_path(obj, path)
+            if validation == "Warn":
+                self.warnings.append(m)
+
     def _dry_run(self) -> bool:
         value = self.query.get("dryRun")
         if value is None or value == "":
@@ -352,6 +382,7 @@ class Handler(BaseHTTPRequestHandler):
             if md.get("namespace") and md["namespace"] != t.namespace:
                 raise BadRequest("the namespace of the provided object does not match the namespace sent on the request")
             md["namespace"] = t.namespace
+        self._decode_strictly(obj)
         with self.backend.client(dry_run=dry) as c:
             created = c.create(obj, t.info, dry_run=dry)
             self._send_json(201, created)
@@ -384,6 +415,7 @@ class Handler(BaseHTTPRequestHandler):
                                  f"({t.name})")
             if t.info.namespaced:
                 md.setdefault("namespace", t.namespace)
+            self._decode_strictly(obj)
             _check_resource_version(t, md, live)
             self._send_json(200, c.update(t.info, obj))
 
@@ -399,10 +431,7 @@ class Handler(BaseHTTPRequestHandler):
             patch = json.loads(body) if body.strip() else None
         except ValueError as e:
             raise BadRequest(f"error decoding patch: {e}") from None
-        validation = self.query.get("fieldValidation") or "Warn"
-        if validation not in ("Ignore", "Warn", "Strict"):
-            raise _error("BadRequest", f'fieldValidation: Unsupported value: "{validation}": supported values: '
-                                       '"Ignore", "Strict", "Warn"')
+        validation = self._field_validation()
         from kubesim.api.patch import PatchFailure
 
         with self.backend.client(dry_run=dry) as c:
@@ -607,6 +636,21 @@ def _check_resource_version(t: Target, md: dict, live: dict) -> None:
     if rv and rv != live["metadata"].get("resourceVersion"):
         raise Conflict(f'Operation cannot be fulfilled on {t.info.resource} "{t.name}": the object has been '
                        "modified; please apply your changes to the latest version and try again")
+
+
+def _drop_path(obj: dict, path: str) -> None:
+    """Remove the field at ``spec.containers[0].foo`` (what an unknown-field message names)."""
+    import re
+
+    parts = [int(i) if i else k for k, i in re.findall(r"([^.\[\]]+)|\[(\d+)\]", path)]
+    node = obj
+    for p in parts[:-1]:
+        try:
+            node = node[p]
+        except (KeyError, IndexError, TypeError):
+            return
+    if isinstance(node, dict):
+        node.pop(parts[-1], None)
 
 
 def _scale_of(obj: dict) -> dict:

@@ -429,3 +429,32 @@ def test_eight_clients_writing_and_listing_at_once_lose_nothing(applied):
         t.join(120)
     names = applied.h.ok("get configmaps -l load=yes -o name").split()
     assert len(names) == 40
+
+
+UNKNOWN_FIELD = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: uf}\nfoo: bar\ndata: {a: b}\n"
+BAD_QUANTITY = ("apiVersion: v1\nkind: Pod\nmetadata: {name: q}\nspec:\n"
+                "  containers: [{name: c, image: x, resources: {limits: {cpu: abc}}}]\n")
+WRONG_TYPE = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: wt}\ndata: [1]\n"
+
+
+@pytest.mark.parametrize(("command", "manifest"), [
+    ("apply -f -", UNKNOWN_FIELD), ("create -f -", UNKNOWN_FIELD), ("apply -f -", BAD_QUANTITY),
+    ("apply -f -", WRONG_TYPE),
+], ids=["unknown field, strict (apply)", "unknown field, strict (create)", "a bad quantity", "a wrong type"])
+def test_field_validation_as_the_apiserver_decodes(applied, command, manifest):
+    """kubectl sends fieldValidation=Strict (the openapi v3 document lists it on PATCH); the
+    server's typed decode refuses, warns or drops as kubesim's in-process one does."""
+    before = snapshot(applied.state)
+    code, out, err = applied.kubectl(command, stdin=manifest)
+    r = applied.h(command, stdin=manifest)
+    assert (code, out, err) == (r.code, r.out, r.err)
+    assert snapshot(applied.state) == before
+
+
+@pytest.mark.parametrize(("flag", "err"), [("--validate=warn", 'Warning: unknown field "foo"\n'),
+                                           ("--validate=false", "")])
+def test_unknown_fields_warned_or_ignored(applied, flag, err):
+    """fieldValidation=Warn drops the field with the server's warning, Ignore silently (what the
+    real v1.35 server answers; kubesim's own apply has no --validate)."""
+    code, out, got = applied.kubectl(f"apply {flag} --dry-run=server -f -", stdin=UNKNOWN_FIELD)
+    assert (code, out, got) == (0, "configmap/uf created (server dry run)\n", err)
