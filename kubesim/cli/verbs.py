@@ -61,7 +61,8 @@ VERBS: dict[str, Verb] = {
     "completion": Verb("Output shell completion code for the specified shell (bash, zsh, fish, or powershell)",
                        "cli.completion"),
     "wait": Verb("Wait for a specific condition on one or many resources (on the simulated clock)", _K + "wait"),
-    "serve": Verb("Serve the cluster as the Kubernetes API, for the real kubectl and client libraries", "server.cmd"),
+    "serve": Verb("Serve the cluster as the Kubernetes API, for the real kubectl, client libraries and tools",
+                  "server.cmd"),
 }
 
 

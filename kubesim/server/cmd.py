@@ -14,6 +14,7 @@ import os
 from kubesim.errors import UsageError
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
+_HINT = "\nSee 'kubesim serve --help' for usage."
 
 
 def add_flags(p):
@@ -46,9 +47,9 @@ def _port(value: str) -> int:
         port = int(value)
     except ValueError:
         raise UsageError(f'invalid argument "{value}" for "--port" flag: strconv.ParseInt: parsing "{value}": '
-                         "invalid syntax") from None
+                         f"invalid syntax{_HINT}") from None
     if not 0 <= port <= 65535:
-        raise UsageError(f"--port must be between 0 and 65535, got {port}")
+        raise UsageError(f"--port must be between 0 and 65535, got {port}{_HINT}")
     return port
 
 

@@ -458,3 +458,40 @@ def test_unknown_fields_warned_or_ignored(applied, flag, err):
     real v1.35 server answers; kubesim's own apply has no --validate)."""
     code, out, got = applied.kubectl(f"apply {flag} --dry-run=server -f -", stdin=UNKNOWN_FIELD)
     assert (code, out, got) == (0, "configmap/uf created (server dry run)\n", err)
+
+
+@pytest.mark.parametrize(("flags", "err"), [
+    ("--port abc", 'error: invalid argument "abc" for "--port" flag: strconv.ParseInt: parsing "abc": invalid syntax\n'
+                   "See 'kubesim serve --help' for usage.\n"),
+    ("--port 70000", "error: --port must be between 0 and 65535, got 70000\nSee 'kubesim serve --help' for usage.\n"),
+    ("--bogus", "error: unknown flag: --bogus\nSee 'kubesim serve --help' for usage.\n"),
+], ids=["a port that is no number", "a port out of range", "an unknown flag"])
+def test_bad_serve_flags(tmp_path, flags, err):
+    r = Harness(tmp_path)(f"serve {flags}")
+    assert (r.code, r.out, r.err) == (1, "", err)
+    assert not (tmp_path / "serve").exists()
+
+
+def test_plain_http_and_the_written_kubeconfig(tmp_path):
+    """--insecure-http makes no certificates; the kubeconfig names the http:// server, context
+    kubesim; the real kubectl reads the cluster through it."""
+    h = Harness(tmp_path / "state")
+    h.ok("cluster init")
+    kubeconfig = tmp_path / "kc"
+    proc = subprocess.Popen([sys.executable, "-m", "kubesim", "--state", h.state_dir, "serve", "--port", "0",
+                             "--insecure-http", "--write-kubeconfig", str(kubeconfig)],
+                            stdout=subprocess.PIPE, text=True, env={**os.environ, **h.vars})
+    try:
+        first = proc.stdout.readline()
+        assert " is served at http://127.0.0.1:" in first
+        text = kubeconfig.read_text()
+        assert "server: http://127.0.0.1:" in text and "current-context: kubesim" in text
+        assert "certificate-authority-data" not in text
+        assert not (tmp_path / "state" / "serve" / "ca.crt").exists()
+        env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), "KUBECONFIG": str(kubeconfig), "KUBERC": "off"}
+        p = subprocess.run([KUBECTL, "get", "nodes", "-o", "name"], capture_output=True, text=True, env=env,
+                           timeout=60, check=False)
+        assert (p.returncode, p.stdout) == (0, "node/controlplane\nnode/node01\nnode/node02\n")
+    finally:
+        proc.terminate()
+        proc.wait(10)
