@@ -123,10 +123,13 @@ def resolve(parts: list[str]) -> Target | dict | None:
         if info is None:
             return None
     if len(rest) > 3:
-        return None
+        # nodes/NAME/proxy/<path>: the kubelet's endpoints (kubesim's serves configz)
+        if not (info.kind == "Node" and rest[2] == "proxy"):
+            return None
+        return Target(info, namespace, rest[1], "proxy/" + "/".join(rest[3:]))
     name = rest[1] if len(rest) > 1 else None
     sub = rest[2] if len(rest) > 2 else None
-    if sub is not None and sub not in {s[0] for s in discovery.SUBRESOURCES.get(info.kind, ())}:
+    if sub is not None and sub.split("/")[0] not in {s[0] for s in discovery.SUBRESOURCES.get(info.kind, ())}:
         return None
     return Target(info, namespace, name, sub)
 
@@ -339,6 +342,9 @@ class Handler(BaseHTTPRequestHandler):
             return self._list(t)
         if t.sub == "log":
             return self._log(t)
+        if t.sub and t.sub.startswith("proxy/"):
+            with self.backend.client(write=False) as c:
+                return self._send_json(200, c.raw(urlsplit(self.path).path))
         if t.sub not in (None, "status", "scale"):
             raise _method_not_allowed("GET", self.path)
         with self.backend.client(write=False) as c:
@@ -466,8 +472,10 @@ class Handler(BaseHTTPRequestHandler):
         return _scale_of(c.update(t.info, new))
 
     def _delete(self, t: Target, body: bytes) -> None:
-        if t.name is None or t.sub is not None:
+        if t.sub is not None:
             raise _method_not_allowed("DELETE", self.path)
+        if t.name is None:
+            return self._delete_collection(t, body)
         opts = self._decode(body) if body.strip() else {}
         dry = self._dry_run() or opts.get("dryRun") == ["All"]
         grace = opts.get("gracePeriodSeconds", _int_param(self.query, "gracePeriodSeconds"))
@@ -486,6 +494,26 @@ class Handler(BaseHTTPRequestHandler):
                        "kind": t.info.plural, "uid": md.get("uid", "")}
             self._send_json(200, {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
                                   "details": details})
+
+    def _delete_collection(self, t: Target, body: bytes) -> None:
+        """DELETE on a collection (deletecollection): each object the selectors match, deleted
+        as one DELETE would; the list of what was deleted (store.go DeleteCollection)."""
+        if "deletecollection" not in t.info.verbs:
+            raise _method_not_allowed("DELETE", self.path)
+        opts = self._decode(body) if body.strip() else {}
+        dry = self._dry_run() or opts.get("dryRun") == ["All"]
+        grace = opts.get("gracePeriodSeconds", _int_param(self.query, "gracePeriodSeconds"))
+        propagation = opts.get("propagationPolicy") or self.query.get("propagationPolicy") or "Background"
+        q = self.query
+        with self.backend.client(dry_run=dry) as c:
+            deleted = []
+            for obj in c.list(t.info, t.namespace, q.get("labelSelector") or None, q.get("fieldSelector") or None):
+                md = obj["metadata"]
+                deleted.append(c.delete(t.info, md.get("namespace", ""), md["name"], grace_period=grace,
+                                        force=grace == 0, propagation=propagation))
+            rv = str(c.cluster.store.resource_version())
+        self._send_json(200, {"kind": t.info.kind + "List", "apiVersion": t.info.api_version,
+                              "metadata": {"resourceVersion": rv}, "items": deleted})
 
     def _evict(self, t: Target, body: bytes, dry: bool) -> None:
         ev = self._decode(body)

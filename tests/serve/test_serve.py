@@ -495,3 +495,20 @@ def test_plain_http_and_the_written_kubeconfig(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_a_nodes_configz_through_the_proxy_subresource(applied):
+    code, out, err = applied.kubectl("get --raw /api/v1/nodes/node01/proxy/configz")
+    # the kubelet's body as it is (no newline); kubesim's own get --raw ends its line
+    assert (code, out + "\n", err) == (0, applied.h.ok("get --raw /api/v1/nodes/node01/proxy/configz"), "")
+    code, _, err = applied.kubectl("get --raw /api/v1/nodes/node01/proxy/nope")
+    assert (code, err) == (1, "Error from server (NotFound): the server could not find the requested resource\n")
+
+
+def test_deletecollection_deletes_what_the_selector_matches(applied):
+    for name, label in (("dc1", "yes"), ("dc2", "yes"), ("dc3", "no")):
+        applied.h.apply(f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: {name}, labels: {{dc: '{label}'}}}}\n")
+    code, _, body = applied.request("DELETE", "/api/v1/namespaces/default/configmaps?labelSelector=dc%3Dyes")
+    got = json.loads(body)
+    assert (code, got["kind"], [o["metadata"]["name"] for o in got["items"]]) == (200, "ConfigMapList", ["dc1", "dc2"])
+    assert applied.h.ok("get configmaps -l dc -o name") == "configmap/dc3\n"
