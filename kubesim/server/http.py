@@ -540,7 +540,44 @@ class Handler(BaseHTTPRequestHandler):
                              limit_bytes=_int_param(q, "limitBytes"))
         with self.backend.client(write=False) as c:
             text = c.pod_log(t.namespace or "", t.name, opts)
-        self._send(200, text.encode(), "text/plain")
+            if q.get("follow") == "true":
+                from kubesim.api.core import podlogs
+
+                container = podlogs.container_for(c.get(t.info, t.namespace or "", t.name), opts.container)
+                seen = len(c.log_entries(t.namespace or "", t.name, container, opts.previous))
+        if q.get("follow") != "true":
+            return self._send(200, text.encode(), "text/plain")
+        self._follow(t, opts, container, text, seen)
+
+    def _follow(self, t: Target, opts, container: str, text: str, seen: int) -> None:
+        """``follow=true``: the log so far, then each line the container writes, until the pod
+        is gone or has finished (the kubelet closes the stream then) or the client leaves."""
+        from kubesim.api.core import podlogs
+
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        try:
+            if text:
+                self._chunk(text.encode())
+            while True:
+                self.backend.wait_for_change(WATCH_POLL)
+                with self.backend.client(write=False) as c:
+                    pod = c.find(t.info, t.namespace or "", t.name)
+                    if pod is None:
+                        break
+                    entries = c.log_entries(t.namespace or "", t.name, container, opts.previous)
+                new, seen = entries[seen:], len(entries)
+                if new:
+                    lines = [f"{podlogs.timestamp(at)} {line}" if opts.timestamps else line for at, line in new]
+                    self._chunk("".join(line + "\n" for line in lines).encode())
+                if (pod.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+                    break
+            self._chunk(b"")
+        except OSError:  # the client went away
+            pass
+        self.close_connection = True
 
     # -- watch ------------------------------------------------------------------------------
     def _watch(self, t: Target) -> None:

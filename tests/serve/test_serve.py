@@ -512,3 +512,10 @@ def test_deletecollection_deletes_what_the_selector_matches(applied):
     got = json.loads(body)
     assert (code, got["kind"], [o["metadata"]["name"] for o in got["items"]]) == (200, "ConfigMapList", ["dc1", "dc2"])
     assert applied.h.ok("get configmaps -l dc -o name") == "configmap/dc3\n"
+
+
+def test_logs_follow_ends_when_the_container_has(applied):
+    applied.h.ok("run once --image=busybox --restart=Never -- sh -c 'echo one; echo two'")
+    code, out, err = applied.kubectl("logs -f once --timestamps")
+    assert (code, out, err) == (0, applied.h.ok("logs once --timestamps"), "")
+    assert out.endswith(" two\n")
