@@ -89,6 +89,12 @@ def run(f, args, env) -> int:
     out.write(f"Point kubectl at it:\n  export KUBECONFIG={path}\n  kubectl get nodes\n"
               "Press Ctrl-C to stop.\n")
     out.flush()
+    import signal
+
+    def _terminate(signum, frame):
+        raise KeyboardInterrupt  # SIGTERM stops the server as Ctrl-C does
+
+    signal.signal(signal.SIGTERM, _terminate)
     stop = threading.Event()
     ticker = threading.Thread(target=http.tick_forever, args=(server.backend, stop), daemon=True)
     ticker.start()
