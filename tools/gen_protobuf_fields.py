@@ -30,12 +30,12 @@ MOD = "/root/go/pkg/mod/k8s.io"
 ROOTS = [f"{MOD}/api@v0.35.4", f"{MOD}/apimachinery@v0.35.4"]
 OUT = os.path.join(os.path.dirname(__file__), "..", "kubesim", "data", "protobuf-fields.json.xz")
 
-_PACKAGE = re.compile(r"^package\s+([\w.]+);", re.M)
-_MESSAGE = re.compile(r"^message\s+(\w+)\s*\{(.*?)^\}", re.M | re.S)
-_FIELD = re.compile(r"^\s*(optional|repeated)\s+([\w.]+)\s+(\w+)\s*=\s*(\d+)", re.M)
-_MAP = re.compile(r"^\s*map<\s*([\w.]+)\s*,\s*([\w.]+)\s*>\s+(\w+)\s*=\s*(\d+)", re.M)
-_STRUCT = re.compile(r"^type\s+(\w+)\s+struct\s*\{(.*?)^\}", re.M | re.S)
-_GO_FIELD = re.compile(r"^\s*(?:(\w+)\s+)?([*\[\]\w.]+)\s+`([^`]*)`", re.M)
+_PACKAGE = re.compile(r"^package\s+([\w.]+);", re.MULTILINE)
+_MESSAGE = re.compile(r"^message\s+(\w+)\s*\{(.*?)^\}", re.MULTILINE | re.DOTALL)
+_FIELD = re.compile(r"^\s*(optional|repeated)\s+([\w.]+)\s+(\w+)\s*=\s*(\d+)", re.MULTILINE)
+_MAP = re.compile(r"^\s*map<\s*([\w.]+)\s*,\s*([\w.]+)\s*>\s+(\w+)\s*=\s*(\d+)", re.MULTILINE)
+_STRUCT = re.compile(r"^type\s+(\w+)\s+struct\s*\{(.*?)^\}", re.MULTILINE | re.DOTALL)
+_GO_FIELD = re.compile(r"^\s*(?:(\w+)\s+)?([*\[\]\w.]+)\s+`([^`]*)`", re.MULTILINE)
 _SCALARS = {"string", "int32", "int64", "bool", "double", "float", "bytes", "uint32", "uint64", "sint32", "sint64"}
 
 

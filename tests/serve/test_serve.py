@@ -77,7 +77,7 @@ class Served:
         import shlex
 
         env = {"PATH": os.environ.get("PATH", ""), "HOME": self.home, "KUBECONFIG": self.kubeconfig, "KUBERC": "off"}
-        p = subprocess.run([KUBECTL, f"--cache-dir={self.home}/cache", *shlex.split(command)], input=stdin,
+        p = subprocess.run([KUBECTL, f"--cache-dir={self.home}/cache", *shlex.split(command)], input=stdin, check=False,
                            capture_output=True, text=True, env=env, timeout=60)
         return p.returncode, p.stdout, p.stderr
 
@@ -259,7 +259,7 @@ def test_watch_streams_a_later_write(applied):
     t.start()
     applied.h.apply("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: watched\n")
     t.join(30)
-    code, headers, body = got["r"]
+    code, _, body = got["r"]
     events = [json.loads(line) for line in body.decode().splitlines()]
     assert code == 200
     assert [(e["type"], e["object"]["metadata"]["name"]) for e in events] == [("ADDED", "watched")] or \
@@ -373,8 +373,8 @@ def test_binding_assigns_a_pod_once(applied):
     binding["target"]["name"] = "node01"
     code, _, body = applied.request("POST", path, json.dumps(binding).encode(), {"Content-Type": "application/json"})
     st = json.loads(body)
-    assert (code, st["reason"], st["message"]) == (409, "Conflict", 'Operation cannot be fulfilled on pods/binding '
-                                                   '"manual": pod manual is already assigned to node "node02"')
+    assert (code, st["reason"], st["message"]) == (409, "Conflict", ('Operation cannot be fulfilled on pods/binding '
+                                                   '"manual": pod manual is already assigned to node "node02"'))
 
 
 def test_status_subresource_writes_status_only(applied):
@@ -461,8 +461,8 @@ def test_unknown_fields_warned_or_ignored(applied, flag, err):
 
 
 @pytest.mark.parametrize(("flags", "err"), [
-    ("--port abc", 'error: invalid argument "abc" for "--port" flag: strconv.ParseInt: parsing "abc": invalid syntax\n'
-                   "See 'kubesim serve --help' for usage.\n"),
+    ("--port abc", ('error: invalid argument "abc" for "--port" flag: strconv.ParseInt: parsing "abc": invalid syntax\n'
+                   "See 'kubesim serve --help' for usage.\n")),
     ("--port 70000", "error: --port must be between 0 and 65535, got 70000\nSee 'kubesim serve --help' for usage.\n"),
     ("--bogus", "error: unknown flag: --bogus\nSee 'kubesim serve --help' for usage.\n"),
 ], ids=["a port that is no number", "a port out of range", "an unknown flag"])
