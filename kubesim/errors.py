@@ -43,6 +43,14 @@ class RawError(KubesimError):
         return self.text
 
 
+class GoPanic(RawError):
+    """Where kubectl itself panics (an index past a slice, reflection on a nil pointer): the
+    panic's first line, exit 2 (kubectl goes on with the goroutine's stack, which kubesim does
+    not print)."""
+
+    exit_code = 2
+
+
 def client_error(message: str) -> RawError:
     """kubectl's CheckErr for a plain error: ``error: `` unless the message already has it."""
     return RawError(message if message.startswith("error: ") else "error: " + message)

@@ -802,4 +802,31 @@ DaemonSetUpdateStrategy
 RollingUpdateDaemonSet
     MaxUnavailable IntOrString
     MaxSurge IntOrString
+PodTemplateSpec
+    ...ObjectMeta metadata
+    Spec PodSpec
+PodFailurePolicy
+    Rules []PodFailurePolicyRule
+PodFailurePolicyRule
+    Action string
+    OnExitCodes *PodFailurePolicyOnExitCodesRequirement
+    OnPodConditions []PodFailurePolicyOnPodConditionsPattern
+PodFailurePolicyOnExitCodesRequirement
+    ContainerName *string
+    Operator string
+    Values []int
+PodFailurePolicyOnPodConditionsPattern
+    Type string
+    Status string
+SuccessPolicy
+    Rules []SuccessPolicyRule
+SuccessPolicyRule
+    SucceededIndexes *string
+    SucceededCount *int
+StatefulSetUpdateStrategy
+    Type string
+    RollingUpdate *RollingUpdateStatefulSetStrategy
+RollingUpdateStatefulSetStrategy
+    Partition int
+    MaxUnavailable *IntOrString
 """

@@ -726,10 +726,17 @@ def namespace_fields(ns: dict) -> dict[str, str]:
             "status.phase": _str((ns.get("status") or {}).get("phase"))}
 
 
+def secret_fields(secret: dict) -> dict[str, str]:
+    """Secret SelectableFields (pkg/registry/core/secret/strategy.go): the metadata and type."""
+    fields = generic_fields(secret)
+    fields["type"] = _str(secret.get("type"))
+    return fields
+
+
 def fields_of(kind: str):
     """The field-set function the API server uses to filter a kind by field selector."""
     return {"Pod": pod_fields, "Node": node_fields, "Event": event_fields,
-            "Namespace": namespace_fields}.get(kind, generic_fields)
+            "Namespace": namespace_fields, "Secret": secret_fields}.get(kind, generic_fields)
 
 
 def node_fields(node: dict) -> dict[str, str]:

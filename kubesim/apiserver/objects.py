@@ -46,10 +46,10 @@ def prepare_for_create(obj: dict, *, rng=None, lister=None, now: str | None = No
     rest.before_create(strategy, obj, rng, now)
 
 
-def prepare_for_update(new: dict, old: dict) -> None:
+def prepare_for_update(new: dict, old: dict, store=None, rng=None) -> None:
     """What the API server does to an update of ``old`` to ``new`` before validating it, in
-    place: the scheme's defaults, the mutating admission plugins, the strategy's
-    PrepareForUpdate."""
+    place: the scheme's defaults, the mutating admission plugins, the REST storage's
+    BeginUpdate (with ``store``: the Service allocators), the strategy's PrepareForUpdate."""
     from kubesim.apiserver import admission
     from kubesim.apiserver.registry import for_kind
 
@@ -58,6 +58,8 @@ def prepare_for_update(new: dict, old: dict) -> None:
         return
     strategy.set_defaults(new)
     admission.admit(admission.Attributes(admission.UPDATE, new, old))
+    if store is not None:
+        strategy.begin_update(new, old, store, rng)
     strategy.prepare_for_update(new, old)
 
 
@@ -122,8 +124,11 @@ def create_object(cluster: Cluster, obj: dict, info: KindInfo | None = None) -> 
         raise NotFound("namespaces", md["namespace"])
     if cluster.store.get(info.kind, md.get("namespace", ""), md["name"]) is not None:
         raise AlreadyExists(info.resource, md["name"])
+    if strategy is not None:
+        strategy.begin_create(obj, cluster.store, cluster.rng)
     _validate(obj, info)
     if strategy is not None:
+        cluster.__dict__.setdefault("warnings", []).extend(strategy.warnings_on_create(obj))
         strategy.canonicalize(obj)
     validating_admission(obj, None, cluster.store.list)
     return cluster.store.create(obj, cluster.stamp())
@@ -149,12 +154,16 @@ def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo) -> boo
             md.pop(f, None)
     if "status" in old:
         new["status"] = old["status"]  # status is a subresource: updates through the object ignore it
-    prepare_for_update(new, old)
+    prepare_for_update(new, old, cluster.store, cluster.rng)
     if _comparable(new) == _comparable(old):
+        strategy = for_kind(info.kind)
+        if strategy is not None:  # BeforeUpdate's warnings come before the store finds no change
+            cluster.__dict__.setdefault("warnings", []).extend(strategy.warnings_on_update(new, old))
         return False
     _validate(new, info, old)
     strategy = for_kind(info.kind)
     if strategy is not None:
+        cluster.__dict__.setdefault("warnings", []).extend(strategy.warnings_on_update(new, old))
         strategy.canonicalize(new)
     validating_admission(new, old, cluster.store.list)
     cluster.store.put(new)

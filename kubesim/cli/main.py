@@ -83,10 +83,17 @@ def _globals(p: argparse.ArgumentParser, suppress: bool = False) -> None:
                    help="The length of time to wait before giving up on a single server request (simulated "
                         "time; it ends a get --watch). Non-zero values should contain a corresponding time unit "
                         "(e.g. 1s, 2m, 3h). A value of zero means don't timeout requests.")
+    g.add_argument("--as", dest="as_user", default=d, metavar="USER",
+                   help="Username to impersonate for the operation. User could be a regular user or a service "
+                        "account in a namespace.")
+    g.add_argument("--as-group", dest="as_group", action="append", default=d, metavar="GROUP",
+                   help="Group to impersonate for the operation, this flag can be repeated to specify multiple "
+                        "groups.")
+    g.add_argument("--as-uid", dest="as_uid", default=d, metavar="UID", help="UID to impersonate for the operation.")
 
 
 _GLOBAL_VALUE_FLAGS = ("--state", "-n", "--namespace", "-v", "--v", "--request-timeout", "--context", "--cluster",
-                       "--kubeconfig")
+                       "--kubeconfig", "--as", "--as-group", "--as-uid")
 
 
 def find_verb(argv: list[str]) -> int | None:

@@ -19,7 +19,18 @@ def state_dir(args, env) -> str:
 
 def _implicit_state(args, env) -> bool:
     """The state comes from neither --state nor $KUBESIM_STATE (the ``./state`` default)."""
-    return not (getattr(args, "state", None) or env.vars.get("KUBESIM_STATE") or getattr(args, "kubeconfig", None))
+    return not (getattr(args, "state", None) or env.vars.get("KUBESIM_STATE") or getattr(args, "kubeconfig", None)
+                or env.vars.get("KUBECONFIG"))
+
+
+def kubeconfig_precedence(args, env) -> list[str]:
+    """The files ``$KUBECONFIG`` lists, where it names the kubeconfig: without --kubeconfig,
+    --state or $KUBESIM_STATE (which name a state and so its kubeconfig)."""
+    if getattr(args, "kubeconfig", None) or getattr(args, "state", None) or env.vars.get("KUBESIM_STATE"):
+        return []
+    from kubesim.kubectl.clientcmd import precedence
+
+    return precedence(env.vars.get("KUBECONFIG") or "")
 
 
 class Factory:
@@ -46,12 +57,24 @@ class Factory:
         kubeconfig = getattr(self.args, "kubeconfig", None)
         if kubeconfig and not getattr(self.args, "state", None):
             return os.path.dirname(os.path.abspath(kubeconfig))
+        if self.kubeconfig_precedence():
+            return os.path.dirname(os.path.abspath(self.kubeconfig_path()))
         return state_dir(self.args, self.env)
 
-    def kubeconfig_path(self) -> str:
-        from kubesim.kubectl.clientcmd import path_in
+    def kubeconfig_precedence(self) -> list[str]:
+        """$KUBECONFIG's files, when they are the kubeconfig (see ``kubeconfig_precedence``)."""
+        return kubeconfig_precedence(self.args, self.env)
 
-        return getattr(self.args, "kubeconfig", None) or path_in(self.state_dir())
+    def kubeconfig_path(self) -> str:
+        """The file kubectl names in its messages and writes new entries to (GetDefaultFilename)."""
+        from kubesim.kubectl.clientcmd import default_filename, path_in
+
+        if getattr(self.args, "kubeconfig", None):
+            return self.args.kubeconfig
+        files = self.kubeconfig_precedence()
+        if files:
+            return default_filename(files)
+        return path_in(self.state_dir())
 
     def kubeconfig(self):
         """The kubeconfig as clientcmd loads it; a state that has none yet has kubeadm's default
@@ -59,6 +82,9 @@ class Factory:
         from kubesim.controlplane.session import has_cluster
         from kubesim.kubectl import clientcmd
 
+        files = self.kubeconfig_precedence()
+        if files:
+            return clientcmd.load_merged(files)
         path = self.kubeconfig_path()
         config = clientcmd.load(path)
         if config is None:
@@ -92,7 +118,8 @@ class Factory:
         # only the default cluster of a state named by --state, $KUBESIM_STATE or ./state is made
         # on first use; a --kubeconfig elsewhere names clusters kubesim may not hold
         made_on_use = directory == root and not (getattr(self.args, "kubeconfig", None)
-                                                 and not getattr(self.args, "state", None))
+                                                 and not getattr(self.args, "state", None)) \
+            and not self.kubeconfig_precedence()
         if not made_on_use and not has_cluster(directory):
             raise clientcmd.connection_refused(t.server)
         return directory
@@ -110,7 +137,25 @@ class Factory:
         from kubesim.controlplane.session import Options
 
         return Options(directory=directory, env=self.env.vars,
-                       verbosity=getattr(self.args, "verbosity", 0) or 0, log_stream=self.env.stderr)
+                       verbosity=getattr(self.args, "verbosity", 0) or 0, log_stream=self.env.stderr,
+                       impersonate=self.impersonate())
+
+    def impersonate(self) -> tuple | None:
+        """(user, groups, uid) from ``--as``, ``--as-group``, ``--as-uid``; None without them.
+        Groups or a uid without a user are refused as clientcmd's validation refuses them."""
+        user = getattr(self.args, "as_user", None) or ""
+        groups = [g for g in getattr(self.args, "as_group", None) or ()]
+        uid = getattr(self.args, "as_uid", None) or ""
+        if not user:
+            if groups or uid:
+                from kubesim.errors import client_error
+                from kubesim.kubectl.clientcmd import DEFAULT_USER
+
+                ctx = self.kubeconfig().contexts.get(self.target().context or "") or {}
+                raise client_error(f"requesting uid, groups or user-extra for {ctx.get('user') or DEFAULT_USER} "
+                                   "without impersonating a user")
+            return None
+        return (user, tuple(groups), uid)
 
     def connect(self, settle_first: bool = True, commit: bool = True, read_only: bool = False):
         """The session on the cluster's state; ``read_only`` for commands that only read (a

@@ -47,6 +47,8 @@ VERBS: dict[str, Verb] = {
     "events": Verb("List events", _K + "events"),
     "node": Verb("Stop or start a node's kubelet (node failure drills)", _K + "node"),
     "run": Verb("Run a particular image on the cluster", _K + "run"),
+    "expose": Verb("Take a replication controller, service, deployment or pod and expose it as a new Kubernetes "
+                   "service", _K + "expose"),
     "scale": Verb("Set a new size for a deployment, replica set, or replication controller", _K + "scale"),
     "set": Verb("Set specific features on objects (set image|env|resources|serviceaccount|selector)",
                 _K + "set"),
@@ -61,6 +63,7 @@ VERBS: dict[str, Verb] = {
     "completion": Verb("Output shell completion code for the specified shell (bash, zsh, fish, or powershell)",
                        "cli.completion"),
     "wait": Verb("Wait for a specific condition on one or many resources (on the simulated clock)", _K + "wait"),
+    "auth": Verb("Inspect authorization (can-i, whoami)", _K + "auth"),
     "serve": Verb("Serve the cluster as the Kubernetes API, for the real kubectl, client libraries and tools",
                   "server.cmd"),
 }

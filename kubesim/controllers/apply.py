@@ -26,6 +26,7 @@ import copy
 from collections.abc import Callable, Iterable
 
 from kubesim.controllers.base import Change
+from kubesim.errors import StatusError
 
 # what an update through the status subresource may change (the strategies' PrepareForUpdate
 # keeps spec and labels; the Deployment controller writes its revision annotation this way)
@@ -50,7 +51,13 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
         applied = True
         if ch.op == "create":
             if get(kind, ns, name) is None:
-                create(copy.deepcopy(ch.obj))
+                try:
+                    create(copy.deepcopy(ch.obj))
+                except StatusError as e:
+                    if not _creation_failed(ch, e, get, record, wake_at, now):
+                        raise
+                    changed = True
+                    continue
             else:
                 applied = False
         elif ch.op == "update":
@@ -85,6 +92,30 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
                        count=ev.count, at=ev.at)
                 changed = True
     return changed
+
+
+# kubesim: how long a controller waits before it tries again a create the API server refused
+# (upstream: its workqueue's rate limiter, 5ms doubling to 1000s per object)
+CREATE_RETRY_SECONDS = 10.0
+
+
+def _creation_failed(ch: Change, err, get, record, wake_at, now: float) -> bool:
+    """A controller's create refused by the API server (admission: a missing service account,
+    ...): upstream's controllers record ``FailedCreate`` ``Error creating: <error>`` on the owner
+    (controller_utils.go RealPodControl.createPods) and try again later. False when the object
+    has no owner to tell, or is not a pod (the error is then the caller's: the ephemeral volume
+    controller reports its claims' on the pod)."""
+    if (ch.obj or {}).get("kind") != "Pod":
+        return False
+    md = (ch.obj or {}).get("metadata") or {}
+    ref = next((r for r in md.get("ownerReferences") or () if r.get("controller")), None)
+    owner = get(ref.get("kind", ""), md.get("namespace", ""), ref.get("name", "")) if ref else None
+    if owner is None:
+        return False
+    component = ch.events[0].component if ch.events else ""
+    record(owner, "Warning", "FailedCreate", f"Error creating: {err.message}", component)
+    wake_at(now + CREATE_RETRY_SECONDS)
+    return True
 
 
 def _keep_server_fields(new: dict, stored: dict) -> None:

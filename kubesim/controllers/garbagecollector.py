@@ -19,7 +19,8 @@ How a delete with a propagation policy plays out here:
   the owner's references from its dependents, then the finalizer, and the owner goes.
 
 An owner is looked up by kind, namespace and name and must have the referenced uid. Only
-Deployments, ReplicaSets, DaemonSets and Pods count as owners that can go missing
+Deployments, ReplicaSets, DaemonSets, StatefulSets, Pods, Jobs and CronJobs count as owners that
+can go missing
 (``OWNER_KINDS``); owners of other kinds, or of a kind the view does not hold, are assumed to
 exist. PersistentVolumeClaims are collected too: a generic ephemeral volume's claim
 (controllers/ephemeral.py) is owned by its pod and goes when the pod is gone.
@@ -35,10 +36,11 @@ from kubesim.api.meta.helpers import (
 )
 from kubesim.controllers.base import Change, View, deepcopy, remove_finalizer
 
-COLLECTED_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "ControllerRevision", "PersistentVolumeClaim")
+COLLECTED_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "ControllerRevision", "PersistentVolumeClaim",
+                   "Job", "CronJob", "StatefulSet")
 # owners whose absence makes dependents garbage; a mirror pod's Node is the kubelet's business
 # (and PodGC's), so a Node is never treated as a missing owner here
-OWNER_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod")
+OWNER_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Job", "CronJob", "StatefulSet")
 
 
 def sync(view: View) -> list[Change]:

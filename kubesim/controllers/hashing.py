@@ -506,3 +506,92 @@ def parse_quantity(s: str) -> tuple[int, int, str, str]:
     except ArithmeticError:  # pragma: no cover - validation rejects such quantities first
         d = Decimal(0)
     return int(d * (Decimal(2) ** exponent if fmt_ == "BinarySI" else Decimal(10) ** exponent)), 0, fmt_, ""
+
+
+# ---------------------------------------------------------------------------------------------
+# json.Marshal's view of a pod template (omitempty), for revisions stored as raw JSON
+
+_SCALARS = {"string", "bool", "int32", "int64"}
+
+
+def omit_empty_pod_template(template: dict) -> dict:
+    """The JSON ``json.Marshal`` writes for a v1.PodTemplateSpec decoded from ``template``: fields
+    holding their Go zero value are dropped (``omitempty``: an empty string, list or map, false,
+    0, a nil pointer), pointers keep whatever they point to (``privileged: false``), structs
+    stay even when empty (``resources: {}``). Keys this layout does not know are kept."""
+    return _omit(template or {}, "v1.PodTemplateSpec")
+
+
+def _omit(v, t: str):
+    if v is None:
+        return None
+    if t.startswith("*"):
+        return _omit(v, t[1:])
+    if t.startswith("[]"):
+        return [_omit(x, t[2:]) for x in v] if isinstance(v, list) else v
+    fields = TYPES.get(t)
+    if fields is None or not isinstance(v, dict):
+        return v
+    out: dict = {}
+    _omit_fields(v, fields, out)
+    known = _field_keys(fields)
+    out.update({k: x for k, x in v.items() if k not in known})
+    return out
+
+
+def _field_keys(fields) -> set[str]:
+    keys: set[str] = set()
+    for _, key, ft in fields:
+        keys |= _field_keys(TYPES.get(ft, [])) if key == "" else {key}
+    return keys
+
+
+def _omit_fields(v: dict, fields, out: dict) -> None:
+    for _, key, ft in fields:
+        if key == "":  # an embedded struct: its fields are inline
+            _omit_fields(v, TYPES.get(ft, []), out)
+            continue
+        if key not in v or v[key] is None:
+            continue
+        x = v[key]
+        if not ft.startswith("*"):
+            kind = NAMED.get(ft, ft)
+            if ft.startswith(("[]", "map[")) or ft == "v1.ResourceList":
+                if not x:
+                    continue
+            elif kind in _SCALARS and (x == "" or x is False or (x == 0 and not isinstance(x, bool))):
+                continue
+        out[key] = _omit(x, ft)
+# Endpoints: pkg/api/v1/endpoints/util.go orders a subset's ports, and the subsets, by the
+# fnv-128a hash of their spew dump (``hashObject``: DeepHashObject, then ``Sum``)
+
+TYPES.update({
+    "v1.EndpointPort": [("Name", "name", "string"), ("Port", "port", "int32"), ("Protocol", "protocol", "v1.Protocol"),
+                        ("AppProtocol", "appProtocol", "*string")],
+    "v1.EndpointAddress": [("IP", "ip", "string"), ("Hostname", "hostname", "string"),
+                           ("NodeName", "nodeName", "*string"), ("TargetRef", "targetRef", "*v1.ObjectReference")],
+    "v1.ObjectReference": [("Kind", "kind", "string"), ("Namespace", "namespace", "string"), ("Name", "name", "string"),
+                           ("UID", "uid", "types.UID"), ("APIVersion", "apiVersion", "string"),
+                           ("ResourceVersion", "resourceVersion", "string"), ("FieldPath", "fieldPath", "string")],
+    "v1.EndpointSubset": [("Addresses", "addresses", "[]v1.EndpointAddress"),
+                          ("NotReadyAddresses", "notReadyAddresses", "[]v1.EndpointAddress"),
+                          ("Ports", "ports", "[]v1.EndpointPort")],
+})
+
+_FNV128_OFFSET = 0x6C62272E07BB014262B821756295C58D
+_FNV128_PRIME = 0x0000000001000000000000000000013B
+
+
+def fnv128a(data: bytes) -> bytes:
+    h = _FNV128_OFFSET
+    for b in data:
+        h ^= b
+        h = (h * _FNV128_PRIME) & ((1 << 128) - 1)
+    return h.to_bytes(16, "big")
+
+
+def hash_object_128(value: dict, go_type: str) -> bytes:
+    """endpoints util's ``hashObject(fnv.New128a(), value)`` for a JSON value held as ``go_type``."""
+    out: list[str] = []
+    _fmt(value, go_type, True, out)
+    return fnv128a("".join(out).encode())

@@ -8,6 +8,8 @@ simulated kubelet on the first settle.
 
 from __future__ import annotations
 
+import random
+
 from kubesim.api.nodes import CONTROL_PLANE_NODE
 from kubesim.apiserver.context import Cluster
 from kubesim.apiserver.events import STARTED_META
@@ -78,6 +80,7 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
         prepare_for_create(obj, rng=cluster.rng)
         store.create(obj, now)
     _system_priority_classes(cluster, now)
+    _rbac_bootstrap_policy(cluster, now)
     if not empty:
         zl = zone_names(zones)
         manifests = [node_manifest(CONTROL_PLANE_NODE, control_plane=True, zone=zl[0] if zl else None)]
@@ -88,6 +91,7 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
             store.create(m, now)
             make_state_dirs(store.nodes_dir, m["metadata"]["name"], "manifests")
         _kubeadm_control_plane(cluster)
+    ensure_kubernetes_service(cluster)
     store.set_meta("cluster.initialized", True)
     store.set_meta(STARTED_META, cluster.now())  # when the components' tickers started
 
@@ -103,6 +107,102 @@ def _system_priority_classes(cluster: Cluster, now: str) -> None:
         if cluster.store.get("PriorityClass", "", pc["metadata"]["name"]) is None:
             prepare_for_create(pc, rng=cluster.rng)
             cluster.store.create(pc, now)
+
+
+def _rbac_bootstrap_policy(cluster: Cluster, now: str) -> None:
+    """The default ClusterRoles, Roles and their bindings: the RBAC storage's post-start hook
+    (pkg/registry/rbac/rest/storage_rbac.go) and kubeadm's own (``kubesim.api.rbac.bootstrappolicy``).
+    The aggregated roles start without rules; the aggregation controller fills them at settle.
+    With KUBESIM_SEED their uids come from a source of their own, so the cluster's seeded
+    sequence (generated names, other uids) is what it was before they existed."""
+    import random
+
+    from kubesim.api.rbac.bootstrappolicy import bootstrap_objects
+    from kubesim.apiserver.objects import prepare_for_create
+
+    store = cluster.store
+    seeded = store.rng
+    if seeded is not None:  # the store draws uids from store.rng
+        store.rng = random.Random(f"{cluster.env.get('KUBESIM_SEED')}:rbac-bootstrap-policy")
+    try:
+        for obj in bootstrap_objects():
+            md = obj["metadata"]
+            if store.get(obj["kind"], md.get("namespace", ""), md["name"]) is None:
+                prepare_for_create(obj, rng=cluster.rng)
+                store.create(obj, now)
+    finally:
+        store.rng = seeded
+KUBERNETES_SERVICE_IP = "10.96.0.1"
+API_SERVER_PORT = 6443
+
+
+def ensure_kubernetes_service(cluster: Cluster) -> bool:
+    """What the API server keeps in place: the ``kubernetes`` Service (its kubernetesservice
+    controller) and, once the control plane has a node address, its Endpoints and EndpointSlice
+    (the endpoint reconciler); whichever is missing is created again (upstream within its
+    10-second loop; kubesim when the command that deleted it settles). True when it created
+    something. Their UIDs come from a random source of their own, so a seeded command that
+    initialises the state draws the same names as it would without them."""
+    store = cluster.store
+    if store.get("Namespace", "", "default") is None:
+        return False
+    missing_svc = store.get("Service", "default", "kubernetes") is None
+    missing_ep = store.get("Endpoints", "default", "kubernetes") is None
+    missing_slice = store.get("EndpointSlice", "default", "kubernetes") is None
+    if not (missing_svc or missing_ep or missing_slice):
+        return False
+    saved = store.rng
+    if saved is not None:
+        store.rng = random.Random(f"kubernetes-service/{cluster.stamp()}/{cluster.command_counter}")
+    try:
+        if missing_svc:
+            _kubernetes_service(cluster)
+        return _kubernetes_endpoints(cluster, missing_ep, missing_slice) or missing_svc
+    finally:
+        store.rng = saved
+
+
+def _kubernetes_service(cluster: Cluster) -> None:
+    """The ``kubernetes`` Service every API server keeps in ``default``
+    (pkg/controlplane/controller/kubernetesservice: the first IP of the service range, port 443
+    to the secure port, labelled provider=kubernetes, component=apiserver)."""
+    from kubesim.apiserver.objects import create_object
+
+    svc = {"apiVersion": "v1", "kind": "Service",
+           "metadata": {"labels": {"component": "apiserver", "provider": "kubernetes"}, "name": "kubernetes",
+                        "namespace": "default"},
+           "spec": {"clusterIP": KUBERNETES_SERVICE_IP, "ports": [
+               {"name": "https", "port": 443, "protocol": "TCP", "targetPort": API_SERVER_PORT}],
+               "sessionAffinity": "None", "type": "ClusterIP"}}
+    create_object(cluster, svc)
+
+
+def _kubernetes_endpoints(cluster: Cluster, endpoints: bool = True, endpoint_slice: bool = True) -> bool:
+    """The ``kubernetes`` Service's Endpoints and EndpointSlice, as the API server's endpoint
+    reconciler writes them (pkg/controlplane/reconcilers: the advertise address, here the
+    control-plane node's InternalIP, on the secure port; endpointsadapter.go
+    ``endpointSliceFromEndpoints``)."""
+    from kubesim.api.nodes import internal_ip
+    from kubesim.apiserver.objects import create_object
+
+    cp = cluster.store.get("Node", "", CONTROL_PLANE_NODE)
+    ip = internal_ip(cp) if cp is not None else ""
+    if not ip:
+        return False
+    port = {"name": "https", "port": API_SERVER_PORT, "protocol": "TCP"}
+    if endpoints:
+        create_object(cluster, {"apiVersion": "v1", "kind": "Endpoints",
+                                "metadata": {"labels": {"endpointslice.kubernetes.io/skip-mirror": "true"},
+                                             "name": "kubernetes", "namespace": "default"},
+                                "subsets": [{"addresses": [{"ip": ip}], "ports": [dict(port)]}]})
+    if endpoint_slice:
+        create_object(cluster, {"addressType": "IPv4", "apiVersion": "discovery.k8s.io/v1",
+                                "endpoints": [{"addresses": [ip], "conditions": {"ready": True}}],
+                                "kind": "EndpointSlice",
+                                "metadata": {"labels": {"kubernetes.io/service-name": "kubernetes"},
+                                             "name": "kubernetes", "namespace": "default"},
+                                "ports": [dict(port)]})
+    return True
 
 
 def _kubeadm_control_plane(cluster: Cluster) -> None:

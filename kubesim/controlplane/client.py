@@ -15,8 +15,109 @@ from kubesim.errors import BadRequest, NotFound, StatusError
 
 
 class LocalClient:
-    def __init__(self, cluster: Cluster):
+    def __init__(self, cluster: Cluster, impersonate: tuple | None = None):
+        """``impersonate``: (user, groups, uid) the requests are made as (``--as``,
+        ``--as-group``, ``--as-uid``); None: kubesim's own user, the cluster admin, whose
+        requests are not checked."""
         self.cluster = cluster
+        self.user = None
+        if impersonate is not None:
+            from kubesim.apiserver.authorization import impersonated_user
+
+            self.user = impersonated_user(*impersonate)
+        self._patched: set[tuple] = set()
+
+    # -- authorization -----------------------------------------------------------------------
+    def _rbac_lister(self, kind: str, namespace: str | None) -> list[dict]:
+        return self.cluster.store.list(kind, namespace)
+
+    def _rbac_getter(self, kind: str, namespace: str, name: str) -> dict | None:
+        return self.cluster.store.get(kind, namespace, name)
+
+    def _check_escalation(self, obj: dict, old: dict | None = None) -> None:
+        """An impersonated user's write of a role or binding may not grant more than they hold
+        (kubesim.apiserver.authorization.escalation)."""
+        if self.user is None or obj.get("kind") not in ("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"):
+            return
+        from kubesim.apiserver.authorization import escalation
+
+        escalation.check(self._rbac_lister, self._rbac_getter, self.user, obj, old)
+
+    def requester(self):
+        """The request's user: the impersonated one, else kubesim's own (admin.conf's)."""
+        if self.user is not None:
+            return self.user
+        from kubesim.apiserver.authorization import admin_user
+
+        return admin_user()
+
+    def _authorize(self, verb: str, info: KindInfo | None, namespace: str = "", name: str = "",
+                   subresource: str = "", *, group: str | None = None, resource: str | None = None) -> None:
+        """Refuse a request of an impersonated user that RBAC does not allow (Forbidden)."""
+        if self.user is None:
+            return
+        from kubesim.apiserver.authorization import (
+            Attributes,
+            authorize,
+            forbidden_error,
+        )
+
+        attrs = Attributes(self.user, verb, True, info.group if group is None else group,
+                           info.plural if resource is None else resource, subresource,
+                           (namespace or "") if info is None or info.namespaced else "", name)
+        allowed, reason = authorize(self._rbac_lister, self._rbac_getter, attrs)
+        if not allowed:
+            raise forbidden_error(attrs, reason)
+
+    def self_review_allowed(self, group: str, resource: str, raise_forbidden: bool = True) -> bool:
+        """Whether the requester may create a self review (``selfsubjectaccessreviews``, ...):
+        Forbidden (or False) when RBAC refuses."""
+        from kubesim.apiserver.authorization import (
+            Attributes,
+            authorize,
+            forbidden_error,
+        )
+
+        attrs = Attributes(self.requester(), "create", True, group, resource)
+        allowed, reason = authorize(self._rbac_lister, self._rbac_getter, attrs)
+        if not allowed and raise_forbidden:
+            raise forbidden_error(attrs, reason)
+        return allowed
+
+    def access_review(self, verb: str, group: str = "", resource: str = "", subresource: str = "",
+                      namespace: str = "", name: str = "", path: str = "") -> tuple[bool, str]:
+        """SelfSubjectAccessReview: (allowed, reason) for the requester; a ``path`` makes it a
+        non-resource request."""
+        from kubesim.apiserver.authorization import Attributes, authorize
+
+        attrs = Attributes(self.requester(), verb, not path, group, resource, subresource, namespace, name, path)
+        return authorize(self._rbac_lister, self._rbac_getter, attrs)
+
+    def rules_review(self, namespace: str) -> tuple[list[dict], list[dict], bool, str]:
+        """SelfSubjectRulesReview: the requester's resource rules, non-resource rules, whether
+        the list is incomplete, and the evaluation error."""
+        from kubesim.apiserver.authorization import SYSTEM_PRIVILEGED_GROUP
+        from kubesim.apiserver.authorization.rbac import rules_for
+
+        user = self.requester()
+        resource, non_resource = [], []
+        if SYSTEM_PRIVILEGED_GROUP in user.groups:  # the privileged-group authorizer's rules
+            resource.append({"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"]})
+            non_resource.append({"verbs": ["*"], "nonResourceURLs": ["*"]})
+        r, n, err = rules_for(self._rbac_lister, self._rbac_getter, user, namespace)
+        return resource + r, non_resource + n, False, err
+
+    def self_subject_review(self) -> dict:
+        """SelfSubjectReview's status.userInfo: who the requester is."""
+        user = self.requester()
+        info: dict = {"username": user.name}
+        if user.uid:
+            info["uid"] = user.uid
+        if user.groups:
+            info["groups"] = list(user.groups)
+        if user.extra:
+            info["extra"] = {k: list(v) for k, v in user.extra.items()}
+        return info
 
     @property
     def rng(self):
@@ -24,12 +125,17 @@ class LocalClient:
 
     # -- reads -----------------------------------------------------------------------------
     def get(self, info: KindInfo, namespace: str, name: str) -> dict:
-        obj = self.find(info, namespace, name)
+        self._authorize("get", info, namespace, name)
+        obj = self._find(info, namespace, name)
         if obj is None:
             raise NotFound(info.resource, name)
         return obj
 
     def find(self, info: KindInfo, namespace: str, name: str) -> dict | None:
+        self._authorize("get", info, namespace, name)
+        return self._find(info, namespace, name)
+
+    def _find(self, info: KindInfo, namespace: str, name: str) -> dict | None:
         if not info.served:
             return self.scheduler_configuration()
         obj = self.cluster.store.get(info.kind, (namespace or "") if info.namespaced else "", name)
@@ -46,6 +152,7 @@ class LocalClient:
 
     def list(self, info: KindInfo, namespace: str | None = None, label_selector: str | None = None,
              field_selector: str | None = None) -> list[dict]:
+        self._authorize("list", info, namespace or "")
         if not info.served:
             return [self.scheduler_configuration()]
         node = _node_name_selector(info, field_selector)
@@ -66,27 +173,47 @@ class LocalClient:
               label_selector: str | None = None, field_selector: str | None = None):
         from kubesim.apiserver.watch import Watch
 
+        self._authorize("watch", info, namespace or "", name or "")
         return Watch(self.cluster, info, namespace, name, label_selector, field_selector)
 
     # -- writes ----------------------------------------------------------------------------
     def create(self, obj: dict, info: KindInfo | None = None, *, dry_run: bool = False) -> dict:
+        if self.user is not None:
+            from kubesim.api import kinds
+
+            kind_info = info or kinds.for_object(obj)
+            if kind_info is not None:
+                self._authorize("create", kind_info, (obj.get("metadata") or {}).get("namespace") or "")
+                self._check_escalation(obj)
         return objects.create_object(self.cluster, obj, info)
 
-    def update(self, info: KindInfo, obj: dict) -> dict:
+    def update(self, info: KindInfo, obj: dict, *, verb: str = "patch") -> dict:
         md = obj["metadata"]
         ns = md.get("namespace", "") if info.namespaced else ""
-        live = self.get(info, ns, md["name"])
+        if (info.kind, ns, md["name"]) not in self._patched:  # a patch's write was authorized as one
+            self._authorize(verb, info, ns, md["name"])
+        live = self._get(info, ns, md["name"])
+        self._check_escalation(obj, live)
         objects.update_object(self.cluster, obj, live, info)
-        return self.find(info, ns, md["name"])
+        return self._find(info, ns, md["name"])
+
+    def _get(self, info: KindInfo, namespace: str, name: str) -> dict:
+        obj = self._find(info, namespace, name)
+        if obj is None:
+            raise NotFound(info.resource, name)
+        return obj
 
     def patch(self, info: KindInfo, namespace: str, name: str, patch_type: str, patch,
               field_validation: str = "Warn") -> tuple[dict, list[str]]:
         from kubesim.apiserver.patch import patch_object
 
-        return patch_object(info, self.get(info, namespace, name), patch_type, patch, field_validation)
+        self._authorize("patch", info, namespace, name)
+        self._patched.add((info.kind, (namespace or "") if info.namespaced else "", name))
+        return patch_object(info, self._get(info, namespace, name), patch_type, patch, field_validation)
 
     def delete(self, info: KindInfo, namespace: str, name: str, *, grace_period: float | None = None,
                force: bool = False, propagation: str = "Background") -> dict:
+        self._authorize("delete", info, namespace, name)
         return objects.delete_object(self.cluster, info, (namespace or "") if info.namespaced else "", name,
                                      grace_seconds=grace_period, force=force, propagation=propagation)
 
@@ -101,9 +228,20 @@ class LocalClient:
 
         bind(self.cluster, namespace, name, binding)
 
+    def warnings(self) -> list[str]:
+        warnings = self.cluster.__dict__.pop("warnings", None) or []
+        return list(warnings)
+
+    def create_token(self, namespace: str, name: str, spec: dict) -> dict:
+        from kubesim.apiserver.serviceaccounttoken import create_token
+
+        c = self.cluster
+        return create_token(c.store, namespace, name, spec, c.now(), c.rng, c.stamp())
+
     def evict(self, namespace: str, name: str, *, grace_period: float | None = None, dry_run: bool = False) -> None:
         from kubesim.apiserver.eviction import evict
 
+        self._authorize("create", _POD, namespace, name, "eviction")
         evict(self.cluster, namespace, name, grace_period, dry_run=dry_run)
 
     def logs(self, namespace: str, name: str, container: str, previous: bool = False) -> list[str]:
@@ -114,7 +252,8 @@ class LocalClient:
         # the API server proxies pods/log to the pod's kubelet
         from kubesim.controlplane.components import container_log
 
-        pod = self.get(_POD, namespace, name)
+        self._authorize("get", _POD, namespace, name, "log")
+        pod = self._get(_POD, namespace, name)
         try:
             return container_log(self.cluster, pod, container, previous)
         except LookupError as e:
@@ -125,7 +264,8 @@ class LocalClient:
         (strategy.go validateContainer), then what the kubelet reads."""
         from kubesim.api.core import podlogs
 
-        pod = self.get(_POD, namespace, name)
+        self._authorize("get", _POD, namespace, name, "log")
+        pod = self._get(_POD, namespace, name)
         podlogs.check(name, options)
         container = podlogs.container_for(pod, options.container)
         entries = self.log_entries(namespace, name, container, options.previous)
@@ -142,7 +282,8 @@ class LocalClient:
         from kubesim.controlplane.components import static_pod_path
         from kubesim.kubelet.config import kubelet_configz
 
-        node = self.get(_NODE, "", m.group(1))
+        self._authorize("get", _NODE, "", m.group(1), "proxy")
+        node = self._get(_NODE, "", m.group(1))
         return kubelet_configz(node, static_pod_path(self.cluster, m.group(1)))
 
     # -- kubesim.io ------------------------------------------------------------------------

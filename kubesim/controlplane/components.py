@@ -513,6 +513,9 @@ WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Node", "Contr
 WATCHES = {
     "deployment": ("Deployment", "ReplicaSet", "Pod"),
     "replicaset": ("ReplicaSet", "Pod"),
+    # NewStatefulSetController: pods and sets; claims too here, so a claim the collector
+    # removes unblocks a pod waiting on it (upstream waits for a later event)
+    "statefulset": ("StatefulSet", "Pod", "PersistentVolumeClaim"),
 }
 # The kind a workload controller exists for: with none stored or written, it has nothing to
 # do (the daemon set controller of a cluster without DaemonSets never lists a pod).
@@ -785,13 +788,26 @@ def ephemeral_volumes(cluster: Cluster) -> bool:
 
 
 # the collector reads claims too: a generic ephemeral volume's claim goes with its pod
-GC_KINDS = WORKLOAD_KINDS + ("PersistentVolumeClaim",)
+GC_KINDS = WORKLOAD_KINDS + ("PersistentVolumeClaim",) + ("Job", "CronJob", "StatefulSet")
+# owners whose deletion leaves dependents for the collector
+GC_GATE = ("Deployment", "ReplicaSet", "DaemonSet") + ("Job", "CronJob", "StatefulSet")
+# what the Job controller reads (pkg/controller/job: its Job and pod informers)
+JOB_KINDS = ("Job", "Pod")
 
 STEPS = [register_nodes, static_pod_directories, node_leases, node_lifecycle, taint_nodes_by_condition, taint_eviction, pod_gc, _controller_step("deployment"), _controller_step("replicaset"),
-         _controller_step("daemonset"), _controller_step("garbagecollector", view_kinds=GC_KINDS, claims=True),
+         _controller_step("daemonset"), _controller_step("job", gate=("Job",), view_kinds=JOB_KINDS),
+         _controller_step("ttlafterfinished", gate=("Job",), view_kinds=("Job",)),
+         _controller_step("cronjob", gate=("CronJob",), view_kinds=("CronJob", "Job")),
+         _controller_step("garbagecollector", gate=GC_GATE, view_kinds=GC_KINDS, claims=True),
          _controller_step("disruption", gate=("PodDisruptionBudget",), view_kinds=DISRUPTION_KINDS), ephemeral_volumes,
          volume_controllers, schedule,
          volume_controllers, static_pods, sync_pods]
+# the StatefulSet controller reads its pods, claims and revisions (pkg/controller/statefulset)
+STATEFULSET_KINDS = ("StatefulSet", "Pod", "PersistentVolumeClaim", "ControllerRevision")
+STEPS.insert(STEPS.index(volume_controllers), _controller_step("statefulset", gate=("StatefulSet",),
+                                                               view_kinds=STATEFULSET_KINDS))
+# the ClusterRole aggregation controller (kubesim.controllers.clusterroleaggregation)
+STEPS.append(_controller_step("clusterroleaggregation", gate=("ClusterRole",), view_kinds=("ClusterRole",)))
 
 
 def set_kubelet(cluster: Cluster, node: dict, running: bool) -> bool:
@@ -839,7 +855,7 @@ def container_log(cluster: Cluster, pod: dict, container: str, previous: bool = 
         from kubesim.controlplane.scheduling import recorded_log
 
         extra = recorded_log(cluster)
-    return entries(pod, container, cluster.now(), previous=previous, extra=extra)
+    return entries(pod, container, cluster.now(), previous=previous, extra=extra, get=cluster.store.get)
 
 
 def _runs(pod: dict, container: str, program: str) -> bool:
@@ -850,3 +866,192 @@ def _runs(pod: dict, container: str, program: str) -> bool:
     c = next((c for c in (pod.get("spec") or {}).get("containers") or [] if c.get("name") == container), None)
     argv = (c or {}).get("command") or []
     return bool(argv) and argv[0].rsplit("/", 1)[-1] == program
+
+
+# -- the service account controller and the root CA publisher ----------------------------------
+
+# the store's resourceVersion up to which the two controllers have seen every Namespace,
+# ServiceAccount and kube-root-ca.crt ConfigMap (absent: a state they never looked at, as one from
+# before they existed: they look at every namespace once)
+NAMESPACE_CONTROLLERS_META = "controllers.namespaceControllersSynced"
+
+
+def _namespace_controllers_news(cluster: Cluster) -> bool:
+    """Whether a Namespace, a ServiceAccount or a ``kube-root-ca.crt`` ConfigMap was written or
+    deleted since the two controllers last looked (their informers' events)."""
+    from kubesim.controllers.rootcacertpublisher import ROOT_CA_CERT_CONFIG_MAP_NAME
+
+    store = cluster.store
+    last = cluster.__dict__.get("_namespace_controllers_rv")
+    if last is None:
+        last = settled_baseline(cluster)
+        if last is None or store.meta(NAMESPACE_CONTROLLERS_META) is None:
+            return True
+    for k in list(store.changed_keys()):
+        watched = k[0] in ("Namespace", "ServiceAccount") or (k[0] == "ConfigMap" and
+                                                                k[2] == ROOT_CA_CERT_CONFIG_MAP_NAME)
+        if watched and _written_since(store, k, last):
+            return True
+    return False
+
+
+def _derived_uid(*parts: str) -> str:
+    """A version-4 UUID derived from ``parts``: no draw from the seeded random source (which
+    would move every later generated name)."""
+    import hashlib
+    import uuid
+
+    digest = hashlib.sha256("/".join(parts).encode()).hexdigest()[:32]
+    return str(uuid.UUID(int=int(digest, 16), version=4))
+
+
+def service_accounts(cluster: Cluster) -> bool:
+    """The service account controller (``default`` in every active namespace) and the root CA
+    publisher (``kube-root-ca.crt`` in every namespace), run when a Namespace, ServiceAccount or
+    that ConfigMap changed. What they create is stored as the API server stores it (no
+    admission or defaults apply to these objects), with uids derived from the namespace's."""
+    from kubesim.controllers import rootcacertpublisher, serviceaccount
+    from kubesim.controllers.base import View
+
+    store = cluster.store
+    if not _namespace_controllers_news(cluster):
+        return False
+    root_ca = store.meta(rootcacertpublisher.ROOT_CA_META)
+    if root_ca is None:
+        root_ca = rootcacertpublisher.ROOT_CA
+        store.set_meta(rootcacertpublisher.ROOT_CA_META, root_ca)
+    namespaces = store.list("Namespace")
+    cms = [cm for ns in namespaces
+           if (cm := store.get("ConfigMap", ns["metadata"]["name"],
+                               rootcacertpublisher.ROOT_CA_CERT_CONFIG_MAP_NAME)) is not None]
+    view = View({"Namespace": namespaces, "ServiceAccount": store.list("ServiceAccount"), "ConfigMap": cms},
+                cluster.now(), cluster.rng)
+    ns_uids = {ns["metadata"]["name"]: str(ns["metadata"].get("uid", "")) for ns in namespaces}
+    changed = False
+    for ch in serviceaccount.sync(view) + rootcacertpublisher.sync(view, root_ca):
+        obj = ch.obj
+        md = obj["metadata"]
+        if ch.op == "create":
+            md["uid"] = _derived_uid(obj["kind"], ns_uids.get(md["namespace"], ""), md["name"], cluster.stamp())
+            # the store draws a uid even when one is given: put the seeded source back after
+            rng = getattr(store, "rng", None)
+            state = rng.getstate() if rng is not None else None
+            store.create(obj, cluster.stamp())
+            if state is not None:
+                rng.setstate(state)
+        else:
+            store.put(obj)
+        changed = True
+    cluster._namespace_controllers_rv = store.resource_version()
+    if store.meta(NAMESPACE_CONTROLLERS_META) is None:
+        store.set_meta(NAMESPACE_CONTROLLERS_META, True)
+    return changed
+
+
+STEPS.insert(0, service_accounts)
+
+
+# what the endpoints and EndpointSlice controllers read
+ENDPOINT_KINDS = ("Service", "Pod", "Node", "Endpoints", "EndpointSlice")
+
+
+def _service_selectors(cluster: Cluster) -> list[tuple[str, object]]:
+    """(namespace, labels.SelectorFromSet(spec.selector)) of every Service with a selector,
+    compiled once per write of Services."""
+    from kubesim.api import selectors
+
+    store = cluster.store
+    memo = cluster.__dict__.setdefault("_gate_selectors", {})
+    stamp = store.kind_resource_version("Service")
+    hit = memo.get("Service")
+    if hit is None or hit[0] != stamp:
+        sels = [((o.get("metadata") or {}).get("namespace") or "", selectors.selector_from_set(sel))
+                for o in store.iter_kind("Service")
+                if (sel := (o.get("spec") or {}).get("selector")) is not None]
+        hit = memo["Service"] = (stamp, sels)
+    return hit[1]
+
+
+def _selected_by_service(cluster: Cluster, pod: dict | None) -> bool:
+    if pod is None:
+        return False
+    md = pod.get("metadata") or {}
+    ns, labels = md.get("namespace") or "", md.get("labels") or {}
+    return any(sns == ns and sel.matches(labels) for sns, sel in _service_selectors(cluster))
+
+
+def _endpoints_due(cluster: Cluster) -> bool:
+    """Whether the endpoints controllers have anything to look at: since they last ran (or the
+    last fixed point) a Service, Node, Endpoints or EndpointSlice was written or deleted, or a
+    pod some version of which a Service selects (upstream: their pod, service and node event
+    handlers)."""
+    store = cluster.store
+    baseline = settled_baseline(cluster)
+    if baseline is None:
+        return True
+    last = cluster.__dict__.get("_controller_rv", {}).get("endpoints", baseline)
+    for k in list(store.changed_keys()):
+        if k[0] not in ENDPOINT_KINDS:
+            continue
+        obj = store.get(*k)
+        if obj is None:
+            gone = store.deleted(*k)
+            if gone is None or gone[0] <= last:
+                continue
+            if k[0] != "Pod" or _selected_by_service(cluster, gone[1]) or \
+                    _selected_by_service(cluster, store.committed(*k)):
+                return True
+            continue
+        if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
+            continue
+        if k[0] != "Pod" or _selected_by_service(cluster, obj) or \
+                _selected_by_service(cluster, store.committed(*k)):
+            return True
+    return False
+
+
+def endpoint_controllers(cluster: Cluster) -> bool:
+    """The endpoints and EndpointSlice controllers (kubesim.controllers.endpoints,
+    endpointslice): they run while Services with a selector exist (or this command wrote or
+    deleted a Service), and then only when Services, Nodes, their own objects or pods a Service
+    selects changed."""
+    from kubesim.controllers import endpoints, endpointslice, endpointslicemirroring
+    from kubesim.controllers.base import View
+
+    store = cluster.store
+    # the kubernetes Service (no selector) is always there: only Services with a selector, or
+    # a Service this command wrote or deleted, give them work
+    if not _endpoints_due(cluster):  # first: a command that wrote nothing is done here
+        return False
+    written = any(k[0] in ("Service", "Endpoints") for k in store.changed_keys())
+    if not written and not (store.count("Service") and _service_selectors(cluster)):
+        return False
+    cluster.__dict__.setdefault("_controller_rv", {})["endpoints"] = store.resource_version()
+    view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
+    # the Endpoints of a Service this command deleted go with it, whoever wrote them
+    view.deleted_services = {k[1:] for k in store.changed_keys() if k[0] == "Service" and store.get(*k) is None}
+    changed = apply_changes(cluster, endpoints.sync(view))
+    view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
+    changed = apply_changes(cluster, endpointslice.sync(view)) or changed
+    view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
+    return apply_changes(cluster, endpointslicemirroring.sync(view)) or changed
+
+
+_KUBERNETES_SERVICE_KEYS = {("Service", "default", "kubernetes"), ("Endpoints", "default", "kubernetes"),
+                            ("EndpointSlice", "default", "kubernetes")}
+
+
+def kubernetes_service(cluster: Cluster) -> bool:
+    """The API server's kubernetesservice controller and endpoint reconciler: the ``kubernetes``
+    Service, its Endpoints and EndpointSlice come back when this command deleted one
+    (bootstrap.ensure_kubernetes_service)."""
+    store = cluster.store
+    if not any(k in _KUBERNETES_SERVICE_KEYS for k in store.changed_keys()):
+        return False
+    from kubesim.controlplane.bootstrap import ensure_kubernetes_service
+
+    return ensure_kubernetes_service(cluster)
+
+
+STEPS.append(endpoint_controllers)
+STEPS.append(kubernetes_service)

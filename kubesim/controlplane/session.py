@@ -19,6 +19,8 @@ class Options:
     env: dict  # KUBESIM_NOW, KUBESIM_SEED
     verbosity: int = 0
     log_stream: TextIO | None = None
+    # (user, groups, uid) the requests impersonate (--as, --as-group, --as-uid); None: none
+    impersonate: tuple | None = None
 
 
 def _open(opts: Options, read_only: bool = False, snapshot: bool = False):
@@ -65,7 +67,7 @@ def session(opts: Options, settle_first: bool = True, commit: bool = True, read_
     cluster = _open_for_reading(opts) if read_only else _open(opts)
     if cluster.store.read_only:
         try:
-            yield LocalClient(cluster)
+            yield LocalClient(cluster, opts.impersonate)
         except BaseException:
             cluster.rollback()
             raise
@@ -78,7 +80,7 @@ def session(opts: Options, settle_first: bool = True, commit: bool = True, read_
         ensure_initialized(cluster)
         if settle_first:
             settle(cluster)
-        yield LocalClient(cluster)
+        yield LocalClient(cluster, opts.impersonate)
         if commit:
             settle(cluster)
     except BaseException:
@@ -98,7 +100,7 @@ def read_session(opts: Options):
 
     cluster = _open(opts, snapshot=True)
     try:
-        yield LocalClient(cluster)
+        yield LocalClient(cluster, opts.impersonate)
     finally:
         cluster.rollback()
 

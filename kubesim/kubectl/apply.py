@@ -34,7 +34,11 @@ def apply(client, prepared: list[Prepared], pre_errors: list | None = None,
             if not p.info.served:  # KubeSchedulerConfiguration: kubesim's own
                 lines.append(f"{SCHEDULER_CONFIGURATION_REF} {client.apply_scheduler_configuration(desired)}")
                 continue
-            live = client.find(p.info, p.namespace, p.name)
+            try:
+                live = client.find(p.info, p.namespace, p.name)
+            except StatusError as e:  # (Forbidden: the request's user may not get it)
+                errors.append((p.position, WithSource(e, _retrieving(p), p.where)))
+                continue
             cfg = last_applied_json(desired)
             if live is None:
                 obj = copy.deepcopy(desired)
@@ -51,11 +55,23 @@ def apply(client, prepared: list[Prepared], pre_errors: list | None = None,
             stored = client.update(p.info, three_way(dict(live), last, desired_with))
             objects.append(copy.deepcopy(stored))
             changed = stored["metadata"].get("resourceVersion") != before
+            # a Secret's stringData is never stored, so kubectl's three-way patch always carries
+            # it and is never empty: kubectl says configured even when nothing changed
+            changed = changed or (p.info.kind == "Secret" and bool(desired.get("stringData")))
             lines.append(f"{p.info.ref}/{p.name} {'configured' if changed else 'unchanged'}")
         except StatusError as e:
             errors.append((p.position, WithSource(e, "creating", p.where)))
     raise_in_order(errors)
     return lines
+
+
+def _retrieving(p: Prepared) -> str:
+    """apply.go's "error when retrieving current configuration of" preamble (the object's
+    resource and kind as schema.GroupVersionResource/Kind print them)."""
+    info = p.info
+    return (f'retrieving current configuration of:\nResource: "{info.group}/{info.version}, Resource={info.plural}", '
+            f'GroupVersionKind: "{info.group}/{info.version}, Kind={info.kind}"\n'
+            f'Name: "{p.name}", Namespace: "{p.namespace if info.namespaced else ""}"\nfrom server for:')
 
 
 def create(client, prepared: list[Prepared], pre_errors: list | None = None,

@@ -60,9 +60,11 @@ class Client(Protocol):
         """POST: admission, defaulting, validation, storage; the stored object. AlreadyExists,
         Invalid, Forbidden, NotFound (namespace) as the API server refuses."""
 
-    def update(self, info: KindInfo, obj: dict) -> dict:
+    def update(self, info: KindInfo, obj: dict, *, verb: str = "patch") -> dict:
         """PUT of the whole object (status is a subresource: the stored status is kept); the
-        stored object, with a new resourceVersion when anything changed."""
+        stored object, with a new resourceVersion when anything changed. ``verb`` is what
+        kubectl's own request would be authorized as: ``patch`` (apply, label, scale, set, ...
+        send a PATCH kubesim computes client-side) or ``update`` (replace's PUT)."""
 
     def patch(self, info: KindInfo, namespace: str, name: str, patch_type: str, patch,
               field_validation: str = "Warn") -> tuple[dict, list[str]]:
@@ -99,8 +101,34 @@ class Client(Protocol):
         """GET pods/NAME/log with ``kubesim.api.core.podlogs.PodLogOptions``: the text the
         kubelet returns. Invalid options, BadRequest for an unknown or waiting container."""
 
+    def warnings(self) -> list[str]:
+        """The warnings the server's responses carried since last asked (a Warning header each;
+        kubectl prints ``Warning: <text>`` on stderr)."""
+
+    def create_token(self, namespace: str, name: str, spec: dict) -> dict:
+        """POST serviceaccounts/NAME/token with a TokenRequest's ``spec``: the TokenRequest with
+        its ``status.token``. NotFound, Invalid, BadRequest, Conflict as the server refuses."""
+
     def raw(self, path: str) -> dict:
         """GET of a non-resource path (``/api/v1/nodes/NODE/proxy/configz``)."""
+
+    # -- authorization.k8s.io, authentication.k8s.io: the requester's own reviews -------------
+    def self_review_allowed(self, group: str, resource: str, raise_forbidden: bool = True) -> bool:
+        """Whether the requester may create a self review (``selfsubjectaccessreviews``,
+        ``selfsubjectrulesreviews``, ``selfsubjectreviews``); Forbidden when not, unless
+        ``raise_forbidden`` is False."""
+
+    def access_review(self, verb: str, group: str = "", resource: str = "", subresource: str = "",
+                      namespace: str = "", name: str = "", path: str = "") -> tuple[bool, str]:
+        """POST selfsubjectaccessreviews: (allowed, the authorizer's reason); ``path`` makes it
+        a non-resource request."""
+
+    def rules_review(self, namespace: str) -> tuple[list[dict], list[dict], bool, str]:
+        """POST selfsubjectrulesreviews: (resource rules, non-resource rules, incomplete,
+        evaluation error)."""
+
+    def self_subject_review(self) -> dict:
+        """POST selfsubjectreviews: the requester's ``userInfo`` (username, uid, groups, extra)."""
 
     # -- kubesim.io: what a real cluster does not serve ----------------------------------------
     def now(self) -> float:

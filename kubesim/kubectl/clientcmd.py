@@ -12,7 +12,13 @@ keyed by name: duplicate names are refused and lists come back sorted), ``loader
 or missing file is an empty config; ``error loading config file``), ``client_config.go`` and
 ``validation.go`` (``--context`` and ``--cluster`` overrides, ``Error in configuration: ...``),
 ``api/helpers.go`` (MinifyConfig, RedactSecrets: ``DATA+OMITTED`` and ``REDACTED``),
-``config.go`` (ModifyConfig writes the file).
+``config.go`` (ModifyConfig writes the file; with several files, each changed entry goes to the
+file it came from, a new one to the default file; ``writeCurrentContext``: a new current context
+to the default file, clearing it in the first file that sets it; ``writePreferences``: the first
+file whose preferences differ, even one that does not exist yet), ``loader.go`` (``$KUBECONFIG``: a ``:``-separated list, empty entries and
+repeats dropped, missing files skipped; the first file that has an entry wins, whole, and the
+first non-empty current-context) and ``PathOptions.GetDefaultFilename`` (the only file, else the
+first that exists, else the last named).
 """
 
 from __future__ import annotations
@@ -67,6 +73,9 @@ class Config:
         self.current_context = current_context
         self.preferences: dict = preferences if preferences is not None else {}
         self.extensions = extensions
+        # LocationOfOrigin: the file each entry came from, (section, name) -> path, when the
+        # config was merged from several files ($KUBECONFIG)
+        self.origins: dict[tuple[str, str], str] = {}
 
     def section(self, plural: str) -> dict[str, dict]:
         return getattr(self, plural)
@@ -171,6 +180,93 @@ def load(path: str, missing_ok: bool = True) -> Config | None:
     except OSError as e:
         raise _load_error(path, e.strerror or str(e)) from None
     return parse(path, raw.decode("utf-8", errors="replace"))
+
+
+def precedence(value: str) -> list[str]:
+    """``filepath.SplitList($KUBECONFIG)``, deduplicated, empty entries dropped."""
+    files: list[str] = []
+    for p in value.split(os.pathsep):
+        if p and p not in files:
+            files.append(p)
+    return files
+
+
+def default_filename(files: list[str]) -> str:
+    """PathOptions.GetDefaultFilename (what ``kubectl config`` uses): the only file, else the first
+    that exists, else the last."""
+    if len(files) == 1:
+        return files[0]
+    for p in files:
+        if os.path.exists(p):
+            return p
+    return files[-1] if files else ""
+
+
+def load_merged(files: list[str]) -> Config:
+    """ClientConfigLoadingRules.Load: the files merged, each entry from the first file that has
+    it (whole, not field by field), the first non-empty current-context and preferences."""
+    merged = Config()
+    for path in files:
+        c = load(path)
+        if c is None:
+            continue
+        for plural, _, _, _ in _SECTIONS:
+            into = merged.section(plural)
+            for name, body in c.section(plural).items():
+                if name not in into:
+                    into[name] = body
+                    merged.origins[(plural, name)] = path
+        if not merged.current_context and c.current_context:
+            merged.current_context = c.current_context
+        if not merged.preferences and c.preferences:
+            merged.preferences = c.preferences
+        if merged.extensions is None and c.extensions:
+            merged.extensions = c.extensions
+    return merged
+
+
+def modify_config(files: list[str], starting: Config, new: Config) -> None:
+    """ModifyConfig over several files: what changed goes where it came from."""
+    import copy
+
+    def read(path: str) -> Config:
+        return load(path) or Config()
+
+    if to_v1(starting) == to_v1(new) and starting.preferences == new.preferences:
+        return
+    if starting.current_context != new.current_context:  # writeCurrentContext
+        if new.current_context:
+            target = default_filename(files)
+        else:  # clearing: the first file that sets it
+            target = next((p for p in files if os.path.exists(p) and read(p).current_context), None)
+            if target is None:
+                raise client_error("no config found to write context")
+        c = read(target)
+        c.current_context = new.current_context
+        save(target, c)
+    if starting.preferences != new.preferences:  # writePreferences: the first file that differs
+        for path in files:
+            c = read(path)
+            if c.preferences != new.preferences:
+                c.preferences = copy.deepcopy(new.preferences)
+                save(path, c)
+                break
+    for plural, _, _, _ in _SECTIONS:
+        before, after = starting.section(plural), new.section(plural)
+        for name, body in after.items():
+            if name not in before or before[name] != body:
+                target = new.origins.get((plural, name)) or starting.origins.get((plural, name)) \
+                    or default_filename(files)
+                c = read(target)
+                c.section(plural)[name] = copy.deepcopy(body)
+                save(target, c)
+    for plural, _, _, _ in _SECTIONS:
+        for name in starting.section(plural):
+            if name not in new.section(plural):
+                target = starting.origins.get((plural, name)) or default_filename(files)
+                c = read(target)
+                c.section(plural).pop(name, None)
+                save(target, c)
 
 
 # -- writing ------------------------------------------------------------------------------

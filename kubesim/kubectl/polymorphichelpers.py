@@ -34,7 +34,7 @@ def record(obj: dict, change_cause: str | None) -> dict:
 # ---------------------------------------------------------------------------------------------
 # scale
 
-SCALABLE = ("Deployment", "ReplicaSet")
+SCALABLE = ("Deployment", "ReplicaSet") + ("StatefulSet",)
 
 
 def scale(client, info: KindInfo, live: dict, replicas: int, current_replicas: int = -1,
@@ -95,7 +95,7 @@ class NotFoundResource(StatusError):
 # ---------------------------------------------------------------------------------------------
 # set image
 
-POD_TEMPLATE_KINDS = ("Deployment", "ReplicaSet", "DaemonSet")
+POD_TEMPLATE_KINDS = ("Deployment", "ReplicaSet", "DaemonSet") + ("StatefulSet",)
 
 
 def split_resources_and_pairs(args: list[str], pair_type: str) -> tuple[list[str], list[str]]:
@@ -182,7 +182,7 @@ def replicasets_of(client, deployment: dict) -> list[dict]:
 
 
 def revisions_of_daemonset(client, ds: dict) -> list[dict]:
-    """ControllerRevisions controlled by the DaemonSet (controlledHistory)."""
+    """ControllerRevisions controlled by the DaemonSet or StatefulSet (controlledHistory[V1])."""
     from kubesim.api.meta.helpers import controller_ref, selector_of
 
     ns = ds["metadata"].get("namespace", "")
@@ -239,7 +239,46 @@ def rollout_status(info: KindInfo, obj: dict, revision: int = 0) -> tuple[str, b
                          "are available..."), False)
             return f'daemon set "{name}" successfully rolled out', True
         return "Waiting for daemon set spec update to be observed...", False
+    if info.kind == "StatefulSet":
+        return _statefulset_status(spec, st, generation, observed)
     raise client_error(f"no status viewer has been implemented for {_group_kind(info)}")
+
+
+def _statefulset_status(spec: dict, st: dict, generation: int, observed: int) -> tuple[str, bool]:
+    """StatefulSetStatusViewer.Status."""
+    strategy = spec.get("updateStrategy") or {}
+    if (strategy.get("type") or "") != "RollingUpdate":
+        raise client_error("rollout status is only available for RollingUpdate strategy type")
+    if observed == 0 or generation > observed:
+        return "Waiting for statefulset spec update to be observed...", False
+    want = spec.get("replicas")
+    ready, updated = int(st.get("readyReplicas") or 0), int(st.get("updatedReplicas") or 0)
+    if want is not None and ready < int(want):
+        return f"Waiting for {int(want) - ready} pods to be ready...", False
+    ru = strategy.get("rollingUpdate")
+    if ru is not None:
+        if want is not None and ru.get("partition") is not None:
+            target = int(want) - int(ru["partition"])
+            if updated < target:
+                return (f"Waiting for partitioned roll out to finish: {updated} out of {target} new pods have been "
+                        "updated..."), False
+        return f"partitioned roll out complete: {updated} new pods have been updated...", True
+    if st.get("updateRevision", "") != st.get("currentRevision", ""):
+        return (f"waiting for statefulset rolling update to complete {updated} pods at revision "
+                f"{st.get('updateRevision', '')}..."), False
+    return (f"statefulset rolling update complete {int(st.get('currentReplicas') or 0)} pods at revision "
+            f"{st.get('currentRevision', '')}..."), True
+
+
+def _matches_revision(live: dict, revision: dict) -> bool:
+    """daemonSetMatch / statefulsetMatch: the object's template is the revision's."""
+    if live.get("kind") == "StatefulSet":
+        from kubesim.api.apps.statefulset_util import matches_revision
+
+        return matches_revision(live, revision)
+    from kubesim.api.apps.daemonset_util import get_patch
+
+    return get_patch(live) == revision.get("data")
 
 
 @dataclass
@@ -268,7 +307,7 @@ def history(client, info: KindInfo, obj: dict) -> list[History]:
                 template.setdefault("metadata", {}).setdefault("annotations", {})[CHANGE_CAUSE] = cause
             out[v] = History(v, cause, template, rs)
         return [out[k] for k in sorted(out)]
-    if info.kind == "DaemonSet":
+    if info.kind in ("DaemonSet", "StatefulSet"):
         out = {}
         for cr in revisions_of_daemonset(client, obj):
             v = int(cr.get("revision") or 0)
@@ -297,9 +336,7 @@ def rollback(client, info: KindInfo, live: dict, to_revision: int) -> str:
         if new is not None:
             client.update(info, new)
         return word
-    if info.kind == "DaemonSet":
-        from kubesim.api.apps.daemonset_util import get_patch
-
+    if info.kind in ("DaemonSet", "StatefulSet"):
         if to_revision < 0:
             raise client_error(f"unable to find specified revision {to_revision} in history")
         revs = sorted(revisions_of_daemonset(client, live), key=lambda cr: int(cr.get("revision") or 0))
@@ -311,7 +348,7 @@ def rollback(client, info: KindInfo, live: dict, to_revision: int) -> str:
             target = next((cr for cr in revs if int(cr.get("revision") or 0) == to_revision), None)
             if target is None:
                 raise client_error(f"unable to find specified revision {to_revision} in history")
-        if get_patch(live) == target.get("data"):
+        if _matches_revision(live, target):
             return f"skipped rollback (current template already matches revision {to_revision})"
         new = strategic_merge_patch(live, target.get("data") or {})
         client.update(info, new)
@@ -346,7 +383,7 @@ def restart(info: KindInfo, live: dict, now: float) -> dict:
             return du.restart(live, format_time(now))
         except du.RolloutError as e:
             raise PatchFnError(str(e)) from None
-    if info.kind == "DaemonSet":
+    if info.kind in ("DaemonSet", "StatefulSet"):
         new = copy.deepcopy(live)
         tmeta = new.setdefault("spec", {}).setdefault("template", {}).setdefault("metadata", {})
         tmeta.setdefault("annotations", {})[du.RESTARTED_AT] = format_time(now)

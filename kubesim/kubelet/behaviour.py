@@ -137,6 +137,10 @@ def _memory_limit(container: dict) -> int | None:
 
 _CACHE: dict[str, Behaviour] = {}
 
+# the files a container's configMap and secret volumes hold ({path: text}), put on a copy of the
+# container by the kubelet (kubelet_pods.with_resolved_env) for its programs to read
+MOUNTED_FILES_KEY = "kubesim.io/mounted-files"
+
 
 def behaviour(container: dict, image_defaults: dict | None = None, *, pod_name: str = "",
               override: dict | None = None, start: float = 0.0, resolve=None) -> Behaviour:
@@ -188,8 +192,9 @@ def _derive(container: dict, image_defaults: dict | None = None, *, pod_name: st
         elif head in ("postgres", "mysqld", "mariadbd") and not _database_configured(head, env):
             derived = _unconfigured_database(head, source)
         else:
+            files = container.get(MOUNTED_FILES_KEY) or None
             ctx = RunContext(env=env, pod_name=pod_name, start=start, memory_limit=_memory_limit(container),
-                             resolve=resolve)
+                             resolve=resolve, files=files)
             run = run_program(argv, ctx)
             output = tuple((t, line) for t, line in run.output[:MAX_LOG_LINES])
             if info is not None and run.serves and info.output and _same_program(argv, info):
@@ -199,7 +204,7 @@ def _derive(container: dict, image_defaults: dict | None = None, *, pod_name: st
                 ports = frozenset(set(info.ports) | set(run.ports)) if _same_program(argv, info) else frozenset(run.ports)
             program = None
             if run.duration is None and not run.serves:
-                program = (tuple(argv), tuple(sorted(env.items())), pod_name)
+                program = (tuple(argv), tuple(sorted(env.items())), pod_name, tuple(sorted((files or {}).items())))
             derived = Behaviour(
                 exits_after=run.duration, exit_code=run.exit_code or 0,
                 reason="OOMKilled" if run.oom else "", output=output,

@@ -112,6 +112,10 @@ class PodStatuses:
                 out["state"] = {"waiting": {"message": record["pullmsg"], "reason": "ErrImagePull"}}
             out["lastState"] = ({"terminated": terminated_state(finished)} if finished else
                                 ({"terminated": terminated_state(last)} if last else {}))
+        elif state == "configerr":
+            out["state"] = {"waiting": {"message": record["cfgmsg"], "reason": "CreateContainerConfigError"}}
+            out["lastState"] = ({"terminated": terminated_state(finished)} if finished else
+                                ({"terminated": terminated_state(last)} if last else {}))
         elif state == "exited" and finished:
             out["state"] = {"terminated": terminated_state(finished)}
             out["lastState"] = {"terminated": terminated_state(last)} if last else {}
@@ -184,3 +188,167 @@ class PodStatuses:
             new.pop("podIP")
             new.pop("podIPs")
         pod["status"] = new
+
+
+def env_config_error(pod: dict, container: dict, get) -> str | None:
+    """makeEnvironmentVariables' refusal for ``container``, None when its environment can be
+    built: a ConfigMap or Secret that ``envFrom`` or a ``valueFrom`` key reference names is
+    missing (the kubelet's watch-based managers: ``configmap "x" not found``, ``secret "x" not
+    found``), unless optional; a referenced key is missing (``couldn't find key k in ConfigMap
+    ns/x``), unless optional. envFrom is read first, then env, in order. ``get(kind, namespace,
+    name)`` reads the object as the kubelet sees it."""
+    ns = (pod.get("metadata") or {}).get("namespace") or "default"
+    for ef in container.get("envFrom") or ():
+        for field, kind, word in (("configMapRef", "ConfigMap", "configmap"), ("secretRef", "Secret", "secret")):
+            ref = (ef or {}).get(field)
+            if isinstance(ref, dict) and get(kind, ns, ref.get("name", "")) is None and not ref.get("optional"):
+                return f'{word} "{ref.get("name", "")}" not found'
+    for ev in container.get("env") or ():
+        vf = (ev or {}).get("valueFrom") or {}
+        for field, kind, word in (("configMapKeyRef", "ConfigMap", "configmap"), ("secretKeyRef", "Secret", "secret")):
+            ref = vf.get(field)
+            if not isinstance(ref, dict):
+                continue
+            name, key, optional = ref.get("name", ""), ref.get("key", ""), bool(ref.get("optional"))
+            obj = get(kind, ns, name)
+            if obj is None:
+                if optional:
+                    continue
+                return f'{word} "{name}" not found'
+            if key not in (obj.get("data") or {}):
+                if optional:
+                    continue
+                return f"couldn't find key {key} in {kind} {ns}/{name}"
+    return None
+
+
+def with_resolved_env(pod: dict, container: dict, get) -> dict:
+    """``container`` with the environment makeEnvironmentVariables builds as literal values: each
+    ``envFrom`` ConfigMap's and Secret's data keys (with their prefix) first, then ``env`` in
+    order, a ``configMapKeyRef``/``secretKeyRef`` (decoded) or a pod ``fieldRef`` read now;
+    what is missing (optional) is left out. The container itself is returned when it reads
+    nothing."""
+    import base64
+    import binascii
+
+    env, env_from = container.get("env") or [], container.get("envFrom") or []
+    files = mounted_files(pod, container, get)
+    if not env_from and not any(isinstance(e, dict) and e.get("valueFrom") for e in env):
+        if not files:
+            return container
+        from kubesim.kubelet.behaviour import MOUNTED_FILES_KEY
+
+        return {**container, MOUNTED_FILES_KEY: files}
+    ns = (pod.get("metadata") or {}).get("namespace") or "default"
+
+    def data_of(kind: str, name: str) -> dict:
+        obj = get(kind, ns, name) or {}
+        data = dict(obj.get("data") or {})
+        if kind == "Secret":
+            for k, v in data.items():
+                try:
+                    data[k] = base64.b64decode(v or "", validate=True).decode("utf-8", "replace")
+                except (binascii.Error, ValueError):
+                    data[k] = ""
+        return data
+
+    out: list[dict] = []
+    for ef in env_from:
+        for field, kind in (("configMapRef", "ConfigMap"), ("secretRef", "Secret")):
+            ref = (ef or {}).get(field)
+            if isinstance(ref, dict):
+                prefix = (ef or {}).get("prefix") or ""
+                out.extend({"name": prefix + k, "value": v} for k, v in sorted(data_of(kind, ref.get("name", "")).items()))
+    for e in env:
+        if not isinstance(e, dict):
+            continue
+        vf = e.get("valueFrom")
+        if not isinstance(vf, dict):
+            out.append(e)
+            continue
+        value = None
+        for field, kind in (("configMapKeyRef", "ConfigMap"), ("secretKeyRef", "Secret")):
+            ref = vf.get(field)
+            if isinstance(ref, dict):
+                value = data_of(kind, ref.get("name", "")).get(ref.get("key", ""))
+        ref = vf.get("fieldRef")
+        if isinstance(ref, dict):
+            from kubesim.kubelet.envvars import field_value
+
+            value = field_value(pod, ref.get("fieldPath") or "")
+        if value is not None:
+            out.append({"name": e.get("name", ""), "value": value})
+    resolved = dict(container)
+    resolved["env"] = out
+    resolved.pop("envFrom", None)
+    if files:
+        from kubesim.kubelet.behaviour import MOUNTED_FILES_KEY
+
+        resolved[MOUNTED_FILES_KEY] = files
+    return resolved
+
+
+def _volume_payload(pod: dict, vol: dict, get) -> dict[str, str]:
+    """What a configMap, secret or projected volume holds: relative path -> text (the volume
+    plugins' MakePayload: every key, or the listed items at their paths; secrets decoded)."""
+    import base64
+    import binascii
+
+    ns = (pod.get("metadata") or {}).get("namespace") or "default"
+
+    def payload(kind: str, name: str, items) -> dict[str, str]:
+        obj = get(kind, ns, name) or {}
+        data = dict(obj.get("data") or {})  # (a ConfigMap's binaryData is not modelled as files)
+        if kind == "Secret":
+            out = {}
+            for k, v in data.items():
+                try:
+                    out[k] = base64.b64decode(v or "", validate=True).decode("utf-8", "replace")
+                except (binascii.Error, ValueError):
+                    out[k] = ""
+            data = out
+        if items:
+            return {(i or {}).get("path", ""): data[(i or {}).get("key", "")] for i in items
+                    if (i or {}).get("key", "") in data}
+        return dict(data)
+
+    if isinstance(vol.get("configMap"), dict):
+        return payload("ConfigMap", vol["configMap"].get("name", ""), vol["configMap"].get("items"))
+    if isinstance(vol.get("secret"), dict):
+        return payload("Secret", vol["secret"].get("secretName", ""), vol["secret"].get("items"))
+    out: dict[str, str] = {}
+    if isinstance(vol.get("projected"), dict):
+        for s in vol["projected"].get("sources") or ():
+            for field, kind in (("configMap", "ConfigMap"), ("secret", "Secret")):
+                if isinstance((s or {}).get(field), dict):
+                    out.update(payload(kind, s[field].get("name", ""), s[field].get("items")))
+    return out
+
+
+def mounted_files(pod: dict, container: dict, get) -> dict[str, str]:
+    """The files ``container`` sees in its configMap, secret and projected volumes: absolute
+    path -> text (a ``subPath`` mount is the one file). Only mounts whose path the container's
+    command or args name are read (its programs can open no other: kubesim's shell reads
+    literal paths), which spares every other pod the work."""
+    mounts = container.get("volumeMounts") or ()
+    if not mounts:
+        return {}
+    argv = " ".join(str(a) for a in (container.get("command") or []) + (container.get("args") or []))
+    mounts = [m for m in mounts if isinstance(m, dict) and m.get("mountPath") and m["mountPath"] in argv]
+    if not mounts:
+        return {}
+    volumes = {v.get("name"): v for v in (pod.get("spec") or {}).get("volumes") or () if isinstance(v, dict)}
+    files: dict[str, str] = {}
+    for m in mounts:
+        vol = volumes.get((m or {}).get("name"))
+        if vol is None or not any(isinstance(vol.get(k), dict) for k in ("configMap", "secret", "projected")):
+            continue
+        payload = _volume_payload(pod, vol, get)
+        base = (m.get("mountPath") or "").rstrip("/")
+        if m.get("subPath"):
+            if m["subPath"] in payload:
+                files[base] = payload[m["subPath"]]
+            continue
+        for rel, text in payload.items():
+            files[f"{base}/{rel}"] = text
+    return files

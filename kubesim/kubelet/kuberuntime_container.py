@@ -89,6 +89,28 @@ class ContainerRuntime:
                         f'Container image "{image}" already present on machine and can be accessed by the pod', path)
         return self.create_container(name, t)
 
+    def container_config_failed(self, name: str, t: float) -> bool:
+        """generateContainerConfig's refusal (startContainer): the environment cannot be built
+        (``kubelet_pods.env_config_error``): event Failed ``Error: <err>``, the container waits
+        as CreateContainerConfigError, and the pod worker, requeued after its sync error, tries
+        again a sync period later. Objects created after ``t`` are not seen at ``t``."""
+        if self.get_object is None:
+            return False
+        from kubesim.clock import parse_time
+        from kubesim.kubelet.kubelet_pods import env_config_error
+
+        def get_at(kind: str, namespace: str, obj_name: str):
+            obj = self.get_object(kind, namespace, obj_name)
+            created = ((obj or {}).get("metadata") or {}).get("creationTimestamp")
+            return None if obj is None or (created and parse_time(created) > t + 1e-6) else obj
+
+        err = env_config_error(self.pod, self.container_specs[name], get_at)
+        if err is None:
+            return False
+        self.events.add(t, "Warning", "Failed", f"Error: {err}", self.field_path[name])
+        self.record_of(name).update(st="configerr", cfgmsg=err, until=t + self.config.sync_period)
+        return True
+
     def image_pulled(self, name: str, t: float) -> bool:
         image = self.container_specs[name].get("image") or ""
         took = format_duration(self.config.image_pull_seconds)
@@ -118,6 +140,8 @@ class ContainerRuntime:
     def create_container(self, name: str, t: float) -> bool:
         record = self.record_of(name)
         spec = self.container_specs[name]
+        if self.container_config_failed(name, t):
+            return False
         behaviour = self.behaviour_of(name)
         record["n"] = record.get("n", 0) + 1
         if record.get("fin"):

@@ -27,7 +27,7 @@ from kubesim.kubelet.probes import count_ticks
 
 STARTING = ("pulling", "hook")                           # a start in progress: the pod worker is blocked
 ALIVE = ("running", "hook")                              # a process exists: it must be killed
-WAITING = ("backoff", "pulling", "pullerr", "pending")   # no process yet: stopping it is immediate
+WAITING = ("backoff", "pulling", "pullerr", "pending", "configerr")   # no process yet: stopping it is immediate
 
 
 class RuntimeManager:

@@ -19,6 +19,7 @@ import time as _time
 
 from kubesim.clock import parse_timestamp
 from kubesim.kubelet.behaviour import MAX_LOG_LINES, Behaviour, behaviour
+from kubesim.kubelet.envvars import with_field_refs
 from kubesim.kubelet.overrides import override_for
 from kubesim.kubelet.pod_workers import DEFAULT_CONFIG, KubeletConfig
 from kubesim.kubelet.shell import MAX_STEPS, RunContext, run_program
@@ -33,10 +34,11 @@ def logs(pod: dict, container: str | None, now: float, previous: bool = False,
 
 def entries(pod: dict, container: str | None, now: float, previous: bool = False,
             config: KubeletConfig = DEFAULT_CONFIG,
-            extra: list[tuple[float, str]] | None = None) -> list[tuple[float, str]]:
+            extra: list[tuple[float, str]] | None = None, get=None) -> list[tuple[float, str]]:
     """The instance's log as ``(time printed, line)`` entries, oldest first (:func:`logs`).
     ``extra``: lines the program wrote that kubesim recorded elsewhere as it ran (the
-    scheduler's klog lines), merged in where they fall within this instance's lifetime."""
+    scheduler's klog lines), merged in where they fall within this instance's lifetime.
+    ``get(kind, namespace, name)`` reads the ConfigMaps and Secrets its environment names."""
     spec = pod.get("spec") or {}
     containers = (spec.get("initContainers") or []) + (spec.get("containers") or [])
     name = container or ((spec.get("containers") or [{}])[0].get("name"))
@@ -64,6 +66,11 @@ def entries(pod: dict, container: str | None, now: float, previous: bool = False
         reason = (state.get("waiting") or {}).get("reason") or "ContainerCreating"
         md = pod.get("metadata") or {}
         raise LookupError(f'container "{name}" in pod "{md.get("name")}" is waiting to start: {reason}')
+    target = with_field_refs(target, pod)
+    if get is not None:
+        from kubesim.kubelet.kubelet_pods import with_resolved_env
+
+        target = with_resolved_env(pod, target, get)
     derived = behaviour(target, config.image_defaults, pod_name=(pod.get("metadata") or {}).get("name", ""),
                         override=override_for(pod, name), start=started or 0.0)
     start, end = started or 0.0, until if until is not None else now
@@ -83,8 +90,8 @@ def log_entries(instance: Behaviour, started: float, until: float) -> list[tuple
     """:func:`log_lines` with the time each line was printed."""
     elapsed = until - started
     if instance.program is not None:
-        argv, env, pod_name = instance.program
-        ctx = RunContext(env=dict(env), pod_name=pod_name, start=started, until=elapsed,
+        argv, env, pod_name, files = instance.program
+        ctx = RunContext(env=dict(env), pod_name=pod_name, start=started, until=elapsed, files=dict(files),
                          max_steps=MAX_STEPS * 5, loop_cap=None)
         out = run_program(list(argv), ctx).output
     else:

@@ -46,6 +46,7 @@ from kubesim.kubelet import probes, status
 from kubesim.kubelet.admission import admit
 from kubesim.kubelet.behaviour import Behaviour, behaviour
 from kubesim.kubelet.crashloop import CrashLoopSkipping
+from kubesim.kubelet.envvars import with_field_refs
 from kubesim.kubelet.format import EPS, format_time
 from kubesim.kubelet.kubelet_pods import PodStatuses
 from kubesim.kubelet.kuberuntime_container import ContainerRuntime
@@ -130,11 +131,17 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
         self.probe_specs = {n: probes.probe_specs(c) for n, c in self.container_specs.items()}
         self.steps_taken = 0
         self.synced_from = memory.get("t", 0.0)
+        self.get_object = None  # get(kind, namespace, name): the objects a container's config reads
 
     # ---- derived data
     def behaviour_of(self, name: str) -> Behaviour:
         if name not in self._behaviours:
-            self._behaviours[name] = behaviour(self.container_specs[name], self.config.image_defaults,
+            spec = with_field_refs(self.container_specs[name], self.pod)
+            if self.get_object is not None:
+                from kubesim.kubelet.kubelet_pods import with_resolved_env
+
+                spec = with_resolved_env(self.pod, spec, self.get_object)
+            self._behaviours[name] = behaviour(spec, self.config.image_defaults,
                                                pod_name=self.pod_name, override=override_for(self.pod, name))
         return self._behaviours[name]
 
@@ -172,7 +179,7 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
         record = self.record_of(name)
         state = record.get("st")
         times = []
-        if state in ("pulling", "hook", "backoff", "pullerr") and record.get("until") is not None:
+        if state in ("pulling", "hook", "backoff", "pullerr", "configerr") and record.get("until") is not None:
             times.append(record["until"])
         if state == "pullerr" and record.get("since") is not None \
                 and record["since"] + self.config.sync_period < record["until"] - EPS and not record.get("ipbo"):
@@ -249,6 +256,12 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
                     record["st"] = "stopped"
                     continue
                 self.start_container(name, t)
+            elif state == "configerr":
+                # the pod worker's requeue after the failed sync: the start is tried again
+                if self.memory.get("term"):
+                    record["st"] = "stopped"
+                    continue
+                self.start_container(name, t)
         # the kubelet syncs until nothing more happens at t
         for _ in range(4 * len(self.container_specs) + 4):
             if not self.sync_containers(t):
@@ -288,13 +301,14 @@ def kubelet_running(node: dict) -> bool:
 
 
 def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record=None, *,
-             memory: dict | None = None, config: KubeletConfig = DEFAULT_CONFIG) -> SyncResult:
+             memory: dict | None = None, config: KubeletConfig = DEFAULT_CONFIG, get=None) -> SyncResult:
     """Bring ``pod`` (bound to ``node``) to simulated time ``now``; see the module docstring.
 
     ``pods_on_node`` are the other pods bound to the node (for admission and the pod IP).
     ``record`` is called as ``record(pod, type, reason, message, "kubelet", node_name,
     field_path[, at=..., first=..., count=...])`` for every event, in time order. ``memory``
-    is updated in place (pass the same dict next time)."""
+    is updated in place (pass the same dict next time). ``get(kind, namespace, name)`` reads
+    the ConfigMaps and Secrets a container's environment needs (None: every one exists)."""
     if not kubelet_running(node):
         return SyncResult(False, None, False)
     before = json.dumps(pod.get("status"), sort_keys=True, default=str)
@@ -342,6 +356,7 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
         pod["status"] = shadow.get("status") or pod.get("status")
     mem["inputs"] = inputs
     worker = PodWorker(pod, node, mem, config, events)
+    worker.get_object = get
     worker.adopt_recovered_containers(mem["t"])
     md = pod.get("metadata") or {}
     if md.get("deletionTimestamp") and not mem.get("term"):

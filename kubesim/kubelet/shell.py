@@ -81,6 +81,7 @@ class RunContext:
     start: float = 0.0                                 # absolute time for `date`
     memory_limit: int | None = None
     resolve: object = None                             # callable(name) -> bool
+    files: dict | None = None                          # path -> text: what its configMap/secret volumes hold
     max_steps: int = MAX_STEPS
     until: float | None = None                         # stop (as if forever) past this offset
     loop_cap: int | None = LOOP_CAP                    # None: loops run until the step budget
@@ -318,6 +319,10 @@ class _Shell:
                     for line in (self.run.files[f][1] or "").split("\n"):
                         if line:
                             self.write(line)
+                elif self.ctx.files and f in self.ctx.files:
+                    text = self.ctx.files[f]
+                    for line in text.removesuffix("\n").split("\n"):
+                        self.write(line)
                 elif f.startswith("/var/run/secrets/kubernetes.io/serviceaccount/namespace"):
                     self.write(self.vars.get("POD_NAMESPACE", "default"))
                 elif f.startswith(("/etc/", "/proc/", "/var/run/secrets")):

@@ -33,19 +33,59 @@ def _key(p: dict) -> tuple:
 def _waiting_for_volumes(ctx, pod: dict, node: dict, memories: dict, key: str) -> bool:
     """WaitForAttachAndMount: a pod not yet started whose claims are not bound waits with a
     ContainerCreating status and FailedMount (recorded once per message; no ``rv`` is kept, so
-    the pod is looked at again next sync)."""
+    the pod is looked at again next sync); so does one whose configMap, secret or projected
+    volume cannot be set up (``_failed_mounts``)."""
     if not (pod.get("spec") or {}).get("volumes") or (pod.get("metadata") or {}).get("deletionTimestamp"):
         return False
     from kubesim.kubelet.volumes import unready_volumes_message, waiting_status
 
     msg = unready_volumes_message(pod, ctx.store.get)
     if msg is None:
-        return False
+        return _failed_mounts(ctx, pod, node, memories, key)
     if (memories.get(key) or {}).get("volumes") != msg:
         pod["status"] = waiting_status(pod, node, ctx.stamp())
         ctx.store.put(pod)
         ctx.record(pod, "Warning", "FailedMount", msg, "kubelet", node["metadata"]["name"])
         memories[key] = {"volumes": msg}
+    return True
+
+
+def _failed_mounts(ctx, pod: dict, node: dict, memories: dict, key: str) -> bool:
+    """The volume manager's mount attempts of configMap, secret and projected volumes: each
+    failed attempt records FailedMount (the event recorder counts repeats), the next comes after
+    the exponential back-off (``volumes.mount_attempt_offset``); the pod waits while a volume some
+    container mounts fails. Its memory keeps ``mount``: [first attempt, attempts made]."""
+    from kubesim.kubelet.volumes import (
+        expected_volumes,
+        mount_attempt_offset,
+        setup_errors,
+        waiting_status,
+    )
+
+    mem = memories.get(key) or {}
+    now = ctx.now()
+    first, made = (mem.get("mount") or [None, 0])
+    if first is not None and now + 1e-9 < first + mount_attempt_offset(made):
+        ctx.wake_at(first + mount_attempt_offset(made))
+        return True  # no attempt due: still waiting
+    errors = setup_errors(pod, ctx.store.get)
+    expected = expected_volumes(pod)
+    if not any(vol in expected for vol, _ in errors):
+        if first is not None:
+            memories[key] = {k: v for k, v in mem.items() if k != "mount"}
+        return False
+    if first is None:
+        first = now
+        pod["status"] = waiting_status(pod, node, ctx.stamp())
+        ctx.store.put(pod)
+    host = node["metadata"]["name"]
+    while first + mount_attempt_offset(made) <= now + 1e-9:
+        at = first + mount_attempt_offset(made)
+        for _vol, message in errors:
+            ctx.record(pod, "Warning", "FailedMount", message, "kubelet", host, at=at)
+        made += 1
+    memories[key] = {**mem, "mount": [first, made]}
+    ctx.wake_at(first + mount_attempt_offset(made))
     return True
 
 
@@ -118,7 +158,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             mem = dict(mem or {})
             # the kill of a static pod whose file was edited is not posted to its mirror pod
             target = copy.deepcopy(pod) if kill and not kill.get("removed") else pod
-            result = L.sync_pod(target, node, pods, now, ctx.record, memory=mem, config=config)
+            result = L.sync_pod(target, node, pods, now, ctx.record, memory=mem, config=config, get=ctx.store.get)
             md = pod["metadata"]
             if result.remove and kill:
                 if target is pod and result.changed:

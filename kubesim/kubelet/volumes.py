@@ -108,3 +108,73 @@ def waiting_status(pod: dict, node: dict, now_stamp: str) -> dict:
     new["phase"] = "Pending"
     new["qosClass"] = old.get("qosClass") or qos_class(pod)
     return new
+
+
+# -- configMap, secret and projected volumes (the configmap, secret and projected volume plugins) --
+#
+# Upstream: pkg/volume/configmap/configmap.go and pkg/volume/secret/secret.go (SetUpAt: the
+# object from the kubelet's watch-based manager, whose NotFound names the resource in the
+# singular, ``configmap "x" not found``; a missing optional one mounts empty; MakePayload: an
+# item naming a key the object lacks, ``configmap references non-existent config key: k`` /
+# ``references non-existent secret key: k``, unless optional), pkg/volume/projected/projected.go
+# (collectData: the sources' errors aggregated), pkg/volume/util/operationexecutor (the
+# FailedMount event ``MountVolume.SetUp failed for volume "v" : <error>`` on every failed
+# attempt) and pkg/util/goroutinemap/exponentialbackoff (a failed mount is retried after 500ms,
+# doubling up to 2m2s). A pod waits (ContainerCreating) while a volume some container mounts
+# fails; it starts at the first attempt after the object appears.
+
+MOUNT_RETRY_INITIAL = 0.5
+MOUNT_RETRY_MAX = 122.0
+
+
+def mount_attempt_offset(k: int) -> float:
+    """When the ``k``-th mount attempt (0: the first) comes, after the first."""
+    total, delay = 0.0, MOUNT_RETRY_INITIAL
+    for _ in range(k):
+        total += delay
+        delay = min(delay * 2, MOUNT_RETRY_MAX)
+    return total
+
+
+def _payload_errors(kind: str, source: dict, obj: dict | None, name: str) -> list[str]:
+    optional = bool(source.get("optional"))
+    if obj is None:
+        return [] if optional else [f'{kind} "{name}" not found']
+    keys = set(obj.get("data") or {}) | set(obj.get("binaryData") or {})
+    errs = []
+    for item in source.get("items") or ():
+        key = (item or {}).get("key", "")
+        if key not in keys and not optional:
+            errs.append(f"configmap references non-existent config key: {key}" if kind == "configmap"
+                        else f"references non-existent secret key: {key}")
+            break  # MakePayload returns at the first
+    return errs
+
+
+def setup_errors(pod: dict, get) -> list[tuple[str, str]]:
+    """(volume name, FailedMount message) of each configMap, secret or projected volume whose
+    SetUp fails now. ``get(kind, namespace, name)`` reads a stored object."""
+    ns = (pod.get("metadata") or {}).get("namespace") or "default"
+    out = []
+    for vol in (pod.get("spec") or {}).get("volumes") or ():
+        errs: list[str] = []
+        if isinstance(vol.get("configMap"), dict):
+            src = vol["configMap"]
+            errs = _payload_errors("configmap", src, get("ConfigMap", ns, src.get("name", "")), src.get("name", ""))
+        elif isinstance(vol.get("secret"), dict):
+            src = vol["secret"]
+            name = src.get("secretName", "")
+            errs = _payload_errors("secret", src, get("Secret", ns, name), name)
+        elif isinstance(vol.get("projected"), dict):
+            for s in vol["projected"].get("sources") or ():
+                if isinstance((s or {}).get("configMap"), dict):
+                    src = s["configMap"]
+                    errs += _payload_errors("configmap", src, get("ConfigMap", ns, src.get("name", "")),
+                                            src.get("name", ""))
+                elif isinstance((s or {}).get("secret"), dict):
+                    src = s["secret"]
+                    errs += _payload_errors("secret", src, get("Secret", ns, src.get("name", "")), src.get("name", ""))
+        if errs:
+            err = errs[0] if len(errs) == 1 else "[" + ", ".join(errs) + "]"  # utilerrors aggregate
+            out.append((vol.get("name", ""), f'MountVolume.SetUp failed for volume "{vol.get("name", "")}" : {err}'))
+    return out

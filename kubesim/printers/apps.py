@@ -1,6 +1,6 @@
 """kubectl's table columns and rows for apps/v1's Deployment, ReplicaSet, DaemonSet and ControllerRevision.
 
-Upstream: pkg/printers/internalversion/printers.go: ``printDeployment``, ``printReplicaSet``, ``printDaemonSet``, ``printControllerRevision`` (with
+Upstream: pkg/printers/internalversion/printers.go: ``printDeployment``, ``printReplicaSet``, ``printDaemonSet``, ``printControllerRevision``, ``printStatefulSet`` (with
 ``layoutContainerCells`` and ``formatResourceName``). A Deployment's wide SELECTOR is
 ``LabelSelectorAsSelector(...).String()`` (empty for an empty selector), a ReplicaSet's and
 DaemonSet's ``FormatLabelSelector`` (``<none>``).
@@ -140,4 +140,16 @@ def print_controller_revision(cr: dict, ctx: PrintContext) -> list[str]:
 
 CONTROLLER_REVISION_COLUMNS = [
     Column("Name", format="name"), Column("Controller"), Column("Revision"), Column("Age"),
+]
+
+
+def print_statefulset(sts: dict, ctx: PrintContext) -> list[str]:
+    """printStatefulSet: READY is status.readyReplicas / spec.replicas."""
+    names, images = layout_container_cells(sts)
+    return [object_meta(sts).get("name", ""), f"{status_int(sts, 'readyReplicas')}/{_spec_replicas(sts)}",
+            age(sts, ctx), names, images]
+
+
+STATEFULSET_COLUMNS = [
+    Column("Name", format="name"), Column("Ready"), Column("Age"), Column("Containers", 1), Column("Images", 1),
 ]

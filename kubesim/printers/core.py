@@ -370,3 +370,20 @@ def print_config_map(cm: dict, ctx: PrintContext) -> list[str]:
 
 
 CONFIG_MAP_COLUMNS = [Column("Name", format="name"), Column("Data"), Column("Age")]
+
+
+def print_secret(secret: dict, ctx: PrintContext) -> list[str]:
+    """printSecret: TYPE as stored, DATA counts the data keys."""
+    return [object_meta(secret).get("name", ""), str(secret.get("type") or ""), str(len(secret.get("data") or {})),
+            age(secret, ctx)]
+
+
+SECRET_COLUMNS = [Column("Name", format="name"), Column("Type"), Column("Data"), Column("Age")]
+
+
+def print_service_account(sa: dict, ctx: PrintContext) -> list[str]:
+    """printServiceAccount: v1.35 prints no SECRETS column any more."""
+    return [object_meta(sa).get("name", ""), age(sa, ctx)]
+
+
+SERVICE_ACCOUNT_COLUMNS = [Column("Name", format="name"), Column("Age")]

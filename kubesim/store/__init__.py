@@ -119,6 +119,7 @@ class Store:
             raise StateError(f"state path {d} is not a directory")
         from kubesim.store import files
 
+        files.forget_dirs()
         files.refuse_links(d)
         db = d / DB_NAME
         self.created_fresh = not db.exists()

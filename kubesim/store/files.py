@@ -44,6 +44,7 @@ def refuse_links(directory: Path) -> None:
 
 def _remove(path: Path) -> None:
     """Remove a file, a link (not what it points to) or a directory tree; gone already is fine."""
+    _made.clear()
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
@@ -101,6 +102,7 @@ def stage(directory: Path, generation: str) -> Path:
 
 def _swap(directory: Path) -> None:
     """``nodes.new`` becomes ``nodes``; the previous tree (or a link in its place) goes."""
+    _made.clear()
     current, staged, retired = directory / NODES, directory / STAGING, directory / RETIRED
     _remove(retired)
     if os.path.lexists(current):
@@ -127,22 +129,48 @@ def _check_no_link(path: Path, root: Path) -> None:
         raise StateError(f"cannot create directory {path} in the state: a file is in the way")
 
 
+# Directories this transaction has made or found to be real ones: a cluster of 5,000 nodes
+# asks for each node's directories several times while it is created (one lstat each, once).
+# Forgotten when a transaction opens (between commands anything may have changed on disk) and
+# when a tree is removed or renamed.
+_made: set[str] = set()
+
+
+def forget_dirs() -> None:
+    _made.clear()
+
+
+def _ensure_dir(path: str) -> None:
+    """``path`` a directory, made if missing, never a link (one lstat when it exists)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        try:
+            os.mkdir(path)
+            _made.add(path)
+            return
+        except FileExistsError:
+            mode = os.lstat(path).st_mode
+        except OSError as e:
+            raise StateError(f"cannot create directory {path}: {e.strerror or e}") from None
+    if stat.S_ISLNK(mode):
+        _check_no_link(Path(path), Path(path))  # raises, naming the link
+    if not stat.S_ISDIR(mode):
+        raise StateError(f"cannot create directory {path} in the state: a file is in the way")
+    _made.add(path)
+
+
 def make_dirs(root: Path, *parts: str) -> Path:
     """``root/parts...`` as directories, created as needed; no component (``root`` included)
     may be a symbolic link. Returns the path."""
-    _check_no_link(root, root)
-    path = root
+    path = os.fspath(root)
+    if path not in _made:
+        _ensure_dir(path)
     for part in parts:
-        path = path / part
-        _check_no_link(path, root)
-        if not os.path.lexists(path):
-            try:
-                os.mkdir(path)
-            except FileExistsError:
-                _check_no_link(path, root)
-            except OSError as e:
-                raise StateError(f"cannot create directory {path}: {e.strerror or e}") from None
-    return path
+        path = os.path.join(path, part)
+        if path not in _made:
+            _ensure_dir(path)
+    return Path(path)
 
 
 def write_file(directory: Path, name: str, text: str) -> Path:

@@ -21,8 +21,9 @@ from kubesim.controllers.base import View
 
 T0 = parse_time("2026-11-22T10:00:00Z")
 CONTROLLERS = (deployment.sync, replicaset.sync, daemonset.sync, garbagecollector.sync)
-KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Node", "ControllerRevision")
-APPS_KINDS = ("Deployment", "ReplicaSet", "DaemonSet")  # defaulted and validated as the API server does
+KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Node", "ControllerRevision") + ("StatefulSet",
+                                                                                      "PersistentVolumeClaim")
+APPS_KINDS = ("Deployment", "ReplicaSet", "DaemonSet") + ("StatefulSet",)  # defaulted and validated as the API server does
 
 
 def node(name: str, taints=None, labels=None) -> dict:
@@ -52,6 +53,25 @@ def daemonset_obj(name="agent", image="busybox", labels=None, **spec) -> dict:
                                 "spec": {"containers": [{"name": "c", "image": image}]}}}}
     ds["spec"].update(spec)
     return ds
+
+
+def statefulset_obj(name="web", replicas=3, image="nginx", labels=None, claims=("data",), **spec) -> dict:
+    """A StatefulSet with a 1Gi ReadWriteOnce claim template per name in ``claims``, mounted."""
+    labels = labels or {"app": name}
+    container = {"name": "c", "image": image}
+    if claims:
+        container["volumeMounts"] = [{"name": c, "mountPath": f"/{c}"} for c in claims]
+    sts = {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": name, "namespace": "default"},
+           "spec": {"replicas": replicas, "serviceName": name, "selector": {"matchLabels": dict(labels)},
+                    "template": {"metadata": {"labels": dict(labels)}, "spec": {"containers": [container]}},
+                    "volumeClaimTemplates": [{"metadata": {"name": c},
+                                              "spec": {"accessModes": ["ReadWriteOnce"],
+                                                       "resources": {"requests": {"storage": "1Gi"}}}}
+                                             for c in claims]}}
+    if not claims:
+        del sts["spec"]["volumeClaimTemplates"]
+    sts["spec"].update(spec)
+    return sts
 
 
 class Sim:

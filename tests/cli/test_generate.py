@@ -42,7 +42,8 @@ _DISCOVERY = {
         {"name": "scheduling.k8s.io", "versions": [{"groupVersion": "scheduling.k8s.io/v1", "version": "v1"}],
          "preferredVersion": {"groupVersion": "scheduling.k8s.io/v1", "version": "v1"}}]},
     "/api/v1": {"kind": "APIResourceList", "groupVersion": "v1", "resources": [
-        _resource("pods", "Pod", True, ["po"]), _resource("namespaces", "Namespace", False, ["ns"])]},
+        _resource("pods", "Pod", True, ["po"]), _resource("namespaces", "Namespace", False, ["ns"]),
+        _resource("services", "Service", True, ["svc"])]},
     "/apis/apps/v1": {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": "apps/v1",
                       "resources": [_resource("deployments", "Deployment", True, ["deploy"])]},
     "/apis/scheduling.k8s.io/v1": {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": "scheduling.k8s.io/v1",

@@ -112,9 +112,9 @@ def test_kubesims_own_commands_are_suggested_too(tmp_path):
 
 def test_options_lists_the_global_flags(tmp_path):
     out = Harness(tmp_path).ok("options")
-    assert out.startswith("The following options can be passed to any command:\n\n    --cluster='':\n")
+    assert out.startswith("The following options can be passed to any command:\n\n    --as='':\n")
     # sorted by long name, as kubectl's options lists them
-    assert re.findall(r"^    (.*):$", out, re.M) == ["--cluster=''", "--context=''", "--kubeconfig=''",
+    assert re.findall(r"^    (.*):$", out, re.M) == ["--as=''", "--as-group=[]", "--as-uid=''", "--cluster=''", "--context=''", "--kubeconfig=''",
                                                       "-n, --namespace=''", "--request-timeout=''", "--state=''",
                                                       "-v, --v=0"]
 

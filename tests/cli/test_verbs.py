@@ -266,11 +266,12 @@ def test_get_all_shows_pods_with_kind_prefix(cluster):
 
 
 def test_get_all_lists_kinds_in_discovery_order(kubesim):
-    # a real cluster: the core group first, then apps, each group's resources by name
+    # a real cluster: the core group first, then apps, each group's resources by name (the
+    # kubernetes Service is always there)
     kubesim.ok("create deployment web --image=nginx --replicas=1")
     kubesim.ok("apply -f -", stdin=json.dumps(daemonset_obj()))
     kinds = [line.split("/")[0] for line in kubesim.ok("get all -o name").splitlines()]
-    assert list(dict.fromkeys(kinds)) == ["pod", "daemonset.apps", "deployment.apps", "replicaset.apps"]
+    assert list(dict.fromkeys(kinds)) == ["pod", "service", "daemonset.apps", "deployment.apps", "replicaset.apps"]
 
 
 def test_get_a_missing_name_reports_not_found_and_prints_the_rest(cluster):
@@ -517,11 +518,15 @@ def test_api_resources(kubesim):
 
 @pytest.mark.parametrize("flags,names", [
     # upstream apiresources.go: filters combine; --verbs and --categories need every value listed
-    ("--api-group=apps", ["controllerrevisions.apps", "daemonsets.apps", "deployments.apps", "replicasets.apps"]),
-    ("--categories=all", ["pods", "daemonsets.apps", "deployments.apps", "replicasets.apps"]),
+    ("--api-group=apps", ["controllerrevisions.apps", "daemonsets.apps", "deployments.apps", "replicasets.apps",
+                          "statefulsets.apps"]),
+    ("--categories=all", ["pods", "services", "daemonsets.apps", "deployments.apps", "replicasets.apps",
+                          "statefulsets.apps", "cronjobs.batch", "jobs.batch"]),
     ("--namespaced=false --verbs=create,delete --sort-by=kind",
-     ["csinodes.storage.k8s.io", "namespaces", "nodes", "persistentvolumes", "priorityclasses.scheduling.k8s.io",
-      "runtimeclasses.node.k8s.io", "storageclasses.storage.k8s.io"]),
+     ["csinodes.storage.k8s.io", "clusterroles.rbac.authorization.k8s.io",
+      "clusterrolebindings.rbac.authorization.k8s.io", "ingressclasses.networking.k8s.io", "namespaces", "nodes",
+      "persistentvolumes", "priorityclasses.scheduling.k8s.io", "runtimeclasses.node.k8s.io",
+      "storageclasses.storage.k8s.io"]),
 ])
 def test_api_resources_filters(kubesim, flags, names):
     assert kubesim.ok(f"api-resources {flags} -o name").split() == names

@@ -633,6 +633,66 @@ def fluentd_events(now, ds):
             ]]
 
 
+def web_statefulset(now):
+    return {
+        "apiVersion": "apps/v1", "kind": "StatefulSet",
+        "metadata": {"name": "db", "namespace": "default", "uid": "sts-db", "generation": 3,
+                     "creationTimestamp": ts(now, 7200), "labels": {"tier": "data"},
+                     "annotations": {"team": "storage"}},
+        "spec": {"replicas": 3, "serviceName": "db", "podManagementPolicy": "OrderedReady",
+                 "selector": {"matchLabels": {"app": "db"}},
+                 "template": {"metadata": {"labels": {"app": "db"}},
+                              "spec": {"containers": [{"name": "pg", "image": "postgres:17",
+                                                       "ports": [{"containerPort": 5432, "name": "pg",
+                                                                  "protocol": "TCP"}],
+                                                       "volumeMounts": [{"name": "data", "mountPath": "/var/lib/pg"},
+                                                                        {"name": "wal", "mountPath": "/wal"}]}]}},
+                 "updateStrategy": {"type": "RollingUpdate",
+                                    "rollingUpdate": {"partition": 2, "maxUnavailable": "50%"}},
+                 "volumeClaimTemplates": [
+                     {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                      "metadata": {"name": "data", "labels": {"disk": "ssd"}, "annotations": {"backup": "daily"}},
+                      "spec": {"accessModes": ["ReadWriteOnce", "ReadOnlyMany"], "storageClassName": "fast",
+                               "resources": {"requests": {"storage": "10Gi"}}, "volumeMode": "Filesystem"},
+                      "status": {"phase": "Pending"}},
+                     {"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                      "metadata": {"name": "wal",
+                                   "annotations": {"volume.beta.kubernetes.io/storage-class": "legacy"}},
+                      "spec": {"accessModes": ["ReadWriteOnce"], "volumeMode": "Filesystem", "resources": {}},
+                      "status": {"phase": "Pending"}}],
+                 "persistentVolumeClaimRetentionPolicy": {"whenDeleted": "Retain", "whenScaled": "Delete"},
+                 "revisionHistoryLimit": 10},
+        "status": {"replicas": 3, "readyReplicas": 2, "currentReplicas": 2, "updatedReplicas": 1,
+                   "availableReplicas": 2, "observedGeneration": 3, "currentRevision": "db-6b9f5c7d8",
+                   "updateRevision": "db-7c4d9b6f5", "collisionCount": 0},
+    }
+
+def web_statefulset_pods(now, sts):
+    def pod(i, phase):
+        return {"apiVersion": "v1", "kind": "Pod",
+                "metadata": {"name": f"db-{i}", "namespace": "default", "uid": f"p-db-{i}",
+                             "creationTimestamp": ts(now, 3600), "labels": {"app": "db"},
+                             "ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "db",
+                                                  "uid": sts["metadata"]["uid"], "controller": True,
+                                                  "blockOwnerDeletion": True}]},
+                "spec": {"nodeName": "node01", "containers": [{"name": "pg", "image": "postgres:17"}]},
+                "status": {"phase": phase}}
+    return [pod(0, "Running"), pod(1, "Running"), pod(2, "Pending")]
+
+def web_statefulset_events(now, sts):
+    io = {"kind": "StatefulSet", "namespace": "default", "name": "db", "uid": sts["metadata"]["uid"],
+          "apiVersion": "apps/v1"}
+    return [{"apiVersion": "v1", "kind": "Event", "metadata": {"name": f"db.{name}", "namespace": "default"},
+             "involvedObject": io, "type": "Normal", "reason": reason, "message": msg,
+             "source": {"component": "statefulset-controller"}, "firstTimestamp": ts(now, first),
+             "lastTimestamp": ts(now, last), "count": count}
+            for name, reason, msg, first, last, count in [
+                ("s1", "SuccessfulCreate", "Create Claim data-db-2 Pod db-2 in StatefulSet db success", 3600, 3600, 1),
+                ("s2", "SuccessfulCreate", "Create Pod db-2 in StatefulSet db successful", 3600, 30, 2),
+                ("s3", "SuccessfulDelete", "Delete Pod db-2 in StatefulSet db successful", 35, 35, 1),
+            ]]
+
+
 # --- a fake API server the real kubectl can describe from (golden regeneration) -------------
 
 # (group/version, resource, kind, namespaced): what the fake server serves
@@ -644,11 +704,13 @@ _RESOURCES = [
     ("apps/v1", "deployments", "Deployment", True), ("apps/v1", "replicasets", "ReplicaSet", True),
     ("apps/v1", "daemonsets", "DaemonSet", True), ("apps/v1", "controllerrevisions", "ControllerRevision", True),
     ("v1", "configmaps", "ConfigMap", True),
+    ("batch/v1", "jobs", "Job", True), ("batch/v1", "cronjobs", "CronJob", True),
+    ("apps/v1", "statefulsets", "StatefulSet", True),
 ]
 
 
 _SHORT_NAMES = {"configmaps": ["cm"], "pods": ["po"], "nodes": ["no"], "namespaces": ["ns"], "events": ["ev"], "deployments": ["deploy"],
-                "replicasets": ["rs"], "daemonsets": ["ds"]}
+                "replicasets": ["rs"], "daemonsets": ["ds"], "cronjobs": ["cj"], "statefulsets": ["sts"]}
 
 
 def _field(obj: dict, path: str) -> str:
@@ -803,6 +865,87 @@ def config_map_events(now) -> list[dict]:
              "firstTimestamp": format_time(now - 120), "lastTimestamp": format_time(now - 60)}]
 
 
+JOB_UID = "10b00000-0000-4000-8000-000000000001"
+
+
+def _job_template(uid: str | None, name: str, command: list[str]) -> dict:
+    labels = {} if uid is None else {"batch.kubernetes.io/controller-uid": uid, "batch.kubernetes.io/job-name": name,
+                                     "controller-uid": uid, "job-name": name}
+    return {"metadata": {"labels": labels} if labels else {},
+            "spec": {"containers": [{"name": "main", "image": "busybox", "command": command,
+                                     "resources": {}, "imagePullPolicy": "Always"}],
+                     "restartPolicy": "Never", "dnsPolicy": "ClusterFirst", "terminationGracePeriodSeconds": 30}}
+
+
+def completed_job(now) -> dict:
+    labels = {"batch.kubernetes.io/controller-uid": JOB_UID, "batch.kubernetes.io/job-name": "pi",
+              "controller-uid": JOB_UID, "job-name": "pi"}
+    return {"apiVersion": "batch/v1", "kind": "Job",
+            "metadata": {"name": "pi", "namespace": "default", "uid": JOB_UID, "resourceVersion": "77",
+                         "creationTimestamp": format_time(now - 400), "labels": labels},
+            "spec": {"parallelism": 2, "completions": 5, "backoffLimit": 6, "completionMode": "NonIndexed",
+                     "suspend": False, "manualSelector": False, "podReplacementPolicy": "TerminatingOrFailed",
+                     "ttlSecondsAfterFinished": 600,
+                     "selector": {"matchLabels": {"batch.kubernetes.io/controller-uid": JOB_UID}},
+                     "template": _job_template(JOB_UID, "pi", ["sh", "-c", "sleep 5; echo done"])},
+            "status": {"startTime": format_time(now - 400), "completionTime": format_time(now - 385), "ready": 0,
+                       "succeeded": 5, "terminating": 0, "uncountedTerminatedPods": {},
+                       "conditions": [{"type": "SuccessCriteriaMet", "status": "True", "reason": "CompletionsReached",
+                                       "message": "Reached expected number of succeeded pods",
+                                       "lastProbeTime": format_time(now - 385),
+                                       "lastTransitionTime": format_time(now - 385)},
+                                      {"type": "Complete", "status": "True", "reason": "CompletionsReached",
+                                       "message": "Reached expected number of succeeded pods",
+                                       "lastProbeTime": format_time(now - 385),
+                                       "lastTransitionTime": format_time(now - 385)}]}}
+
+
+def failed_indexed_job(now) -> dict:
+    uid = "10b00000-0000-4000-8000-000000000002"
+    job = completed_job(now)
+    job["metadata"].update(name="shards", uid=uid, labels={"app": "shards"},
+                           ownerReferences=[{"apiVersion": "batch/v1", "kind": "CronJob", "name": "nightly",
+                                             "uid": "c00c0000-0000-4000-8000-000000000001", "controller": True}])
+    job["spec"].update(completionMode="Indexed", completions=80, parallelism=3, backoffLimit=1,
+                       activeDeadlineSeconds=120,
+                       selector={"matchLabels": {"batch.kubernetes.io/controller-uid": uid}},
+                       template=_job_template(uid, "shards", ["sh", "-c", "exit 1"]))
+    del job["spec"]["ttlSecondsAfterFinished"]
+    job["status"] = {"startTime": format_time(now - 300), "failed": 2, "active": 1, "ready": 1, "terminating": 0,
+                     "completedIndexes": ",".join(str(i) for i in range(0, 60, 2)),
+                     "uncountedTerminatedPods": {}}
+    return job
+
+
+def job_events(now, job, items) -> list[dict]:
+    md = job["metadata"]
+    return [{"apiVersion": "v1", "kind": "Event",
+             "metadata": {"name": f"{md['name']}.{i}", "namespace": "default", "creationTimestamp": format_time(now - age)},
+             "involvedObject": {"apiVersion": "batch/v1", "kind": "Job", "name": md["name"], "namespace": "default",
+                                "uid": md["uid"]},
+             "reason": reason, "message": message, "type": etype, "source": {"component": "job-controller"},
+             "count": 1, "firstTimestamp": format_time(now - age), "lastTimestamp": format_time(now - age)}
+            for i, (etype, reason, message, age) in enumerate(items)]
+
+
+def nightly_cronjob(now) -> dict:
+    return {"apiVersion": "batch/v1", "kind": "CronJob",
+            "metadata": {"name": "nightly", "namespace": "default", "uid": "c00c0000-0000-4000-8000-000000000001",
+                         "resourceVersion": "90", "creationTimestamp": format_time(now - 7200),
+                         "labels": {"team": "data"}},
+            "spec": {"schedule": "*/5 * * * *", "timeZone": "Europe/Paris", "concurrencyPolicy": "Forbid",
+                     "suspend": False, "successfulJobsHistoryLimit": 3, "failedJobsHistoryLimit": 1,
+                     "startingDeadlineSeconds": 200,
+                     "jobTemplate": {"metadata": {"labels": {"app": "shards"}},
+                                     "spec": {"completions": 80, "parallelism": 3, "activeDeadlineSeconds": 120,
+                                              "template": _job_template(None, "", ["sh", "-c", "exit 1"])}}},
+            "status": {"lastScheduleTime": format_time(now - 300),
+                       "active": [{"apiVersion": "batch/v1", "kind": "Job", "name": "shards", "namespace": "default",
+                                   "uid": "10b00000-0000-4000-8000-000000000002"},
+                                  {"apiVersion": "batch/v1", "kind": "Job", "name": "pi", "namespace": "default",
+                                   "uid": JOB_UID}]}}
+
+
 def _golden_cases(now):
     """name -> (kubectl args, object, DescribeContext), and every object the server holds."""
     pod, pending, old = running_pod(now), pending_pod(now), terminating_pod(now)
@@ -848,9 +991,22 @@ def _golden_cases(now):
     })
     cm, cm_events = config_map(now), config_map_events(now)
     cases["configmap"] = (("describe", "configmap", "app-config"), cm, DescribeContext(now, cm_events))
+    pi, shards, nightly = completed_job(now), failed_indexed_job(now), nightly_cronjob(now)
+    pi_events = job_events(now, pi, [("Normal", "SuccessfulCreate", "Created pod: pi-xz2wl", 400),
+                                     ("Normal", "SuccessfulCreate", "Created pod: pi-xn2kf", 400),
+                                     ("Normal", "Completed", "Job completed", 385)])
+    shards_events = job_events(now, shards, [("Normal", "SuccessfulCreate", "Created pod: shards-0-abcde", 300),
+                                             ("Warning", "BackoffLimitExceeded",
+                                              "Job has reached the specified backoff limit", 10)])
+    cases["job"] = (("describe", "job", "pi"), pi, DescribeContext(now, pi_events))
+    cases["job_indexed"] = (("describe", "job", "shards"), shards, DescribeContext(now, shards_events))
+    cases["cronjob"] = (("describe", "cronjob", "nightly"), nightly, DescribeContext(now, []))
+    sts = web_statefulset(now)
+    sts_pods, sts_events = web_statefulset_pods(now, sts), web_statefulset_events(now, sts)
+    cases["statefulset"] = (("describe", "statefulset", "db"), sts, DescribeContext(now, sts_events, sts_pods))
     objects = [pod, pending, old, n, lease, *pods, *pod_events, *pending_events, *n_events, ns, team, *rqs, *lrs, w,
                web, api, batch, legacy, *all_rss, failing, *rs_pods, *rs_events, *web_events(now, web), ds, *ds_pods, *ds_events,
-               cm, *cm_events]
+               cm, *cm_events, pi, shards, nightly, *pi_events, *shards_events, sts, *sts_pods, *sts_events]
     return cases, objects
 
 
@@ -901,7 +1057,7 @@ def golden_now() -> dict[str, float]:
 GOLDEN_NAMES = ["pod_running", "pod_pending", "pod_terminating", "node", "namespace", "namespace_quota",
                 "generic_custom_resource", "generic_event", "deployment", "deployment_rolling_out",
                 "deployment_without_new_replicaset", "deployment_recreate_without_replicasets", "replicaset", "replicaset_failing", "daemonset",
-                "configmap"]
+                "configmap", "job", "job_indexed", "cronjob", "statefulset"]
 
 
 @pytest.mark.parametrize("name", [
@@ -923,6 +1079,10 @@ GOLDEN_NAMES = ["pod_running", "pod_pending", "pod_terminating", "node", "namesp
     pytest.param("replicaset_failing", id="an orphan replica set with a failure condition"),
     pytest.param("daemonset", id="a daemon set with misscheduled nodes and events"),
     pytest.param("configmap", id="a config map lists data keys in order with their values and binary keys with sizes"),
+    pytest.param("job", id="a completed job with its duration ttl and events"),
+    pytest.param("job_indexed", id="an indexed job owned by a cron job caps its completed indexes"),
+    pytest.param("cronjob", id="a cron job with a time zone a deadline and two active jobs"),
+    pytest.param("statefulset", id="a partitioned stateful set with claim templates pods and events"),
 ])
 def test_describe_matches_kubectl(name, golden_now):
     cases, _ = _golden_cases(golden_now[name])

@@ -60,3 +60,47 @@ def set_defaults_daemonset(obj: dict) -> None:
     if spec.get("revisionHistoryLimit") is None:
         spec["revisionHistoryLimit"] = 10
     set_defaults_pod_template(spec.setdefault("template", {}))
+
+
+def set_defaults_statefulset(obj: dict) -> None:
+    """SetDefaults_StatefulSet, and SetObjectDefaults_StatefulSet's pod template and claim
+    templates (each a v1 PersistentVolumeClaim: its TypeMeta, volumeMode, status phase
+    Pending). The MaxUnavailableStatefulSet gate is off by default in v1.35 (beta), so
+    ``rollingUpdate.maxUnavailable`` is not defaulted."""
+    from kubesim.api.core.defaults import set_defaults_persistent_volume_claim
+
+    spec = obj.setdefault("spec", {})
+    if not spec.get("podManagementPolicy"):
+        spec["podManagementPolicy"] = "OrderedReady"
+    us = spec.get("updateStrategy")
+    if not isinstance(us, dict):
+        us = spec["updateStrategy"] = {}
+    if not us.get("type"):
+        us["type"] = "RollingUpdate"
+        if us.get("rollingUpdate") is None:
+            us["rollingUpdate"] = {}
+    ru = us.get("rollingUpdate")
+    if us["type"] == "RollingUpdate" and isinstance(ru, dict) and ru.get("partition") is None:
+        ru["partition"] = 0
+    policy = spec.get("persistentVolumeClaimRetentionPolicy")
+    if not isinstance(policy, dict):
+        policy = spec["persistentVolumeClaimRetentionPolicy"] = {}
+    for k in ("whenDeleted", "whenScaled"):
+        if not policy.get(k):
+            policy[k] = "Retain"
+    if spec.get("replicas") is None:
+        spec["replicas"] = 1
+    if spec.get("revisionHistoryLimit") is None:
+        spec["revisionHistoryLimit"] = 10
+    set_defaults_pod_template(spec.setdefault("template", {}))
+    for claim in spec.get("volumeClaimTemplates") or ():
+        if not isinstance(claim, dict):
+            continue
+        claim.setdefault("apiVersion", "v1")
+        claim.setdefault("kind", "PersistentVolumeClaim")
+        set_defaults_persistent_volume_claim(claim)
+        status = claim.get("status")
+        if not isinstance(status, dict):
+            status = claim["status"] = {}
+        if not status.get("phase"):
+            status["phase"] = "Pending"

@@ -206,3 +206,135 @@ def validate_controller_revision_update(new: dict, old: dict) -> list[FieldError
     if new.get("data") != old.get("data"):
         errs.append(invalid("data", GoJSON(new.get("data")), "field is immutable"))
     return errs + _nonnegative(new.get("revision"), "revision")
+
+
+# ---------------------------------------------------------------------------------------------
+# StatefulSet (ValidateStatefulSet, ValidateStatefulSetSpec, ValidateStatefulSetUpdate,
+# ValidatePodTemplateSpecForStatefulSet, validateRollingUpdateStatefulSet,
+# ValidatePersistentVolumeClaimRetentionPolicy, validateVolumeClaimTemplates)
+
+STATEFULSET_SPEC_FORBIDDEN = ("updates to statefulset spec for fields other than 'replicas', 'ordinals', "
+                              "'template', 'updateStrategy', 'revisionHistoryLimit', "
+                              "'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden")
+# what ValidateStatefulSetUpdate lets change (the rest of the spec must stay as it was)
+STATEFULSET_MUTABLE = ("replicas", "template", "updateStrategy", "minReadySeconds", "ordinals",
+                       "revisionHistoryLimit", "persistentVolumeClaimRetentionPolicy")
+_RETENTION = ["Retain", "Delete"]
+
+
+def _validate_rolling_update_statefulset(ru: dict, path: str) -> list[FieldError]:
+    errs = _nonnegative(ru.get("partition") or 0, f"{path}.partition")
+    mu = ru.get("maxUnavailable")
+    if mu is not None:
+        errs += validate_positive_int_or_percent(mu, f"{path}.maxUnavailable")
+        if _int_or_percent_value(mu)[0] == 0:
+            errs.append(invalid(f"{path}.maxUnavailable", mu, "cannot be 0"))
+        errs += is_not_more_than_100_percent(mu, f"{path}.maxUnavailable")
+    return errs
+
+
+def _template_to_validate(spec: dict) -> dict:
+    """The template as ValidateStatefulSetSpec checks it: hostname and subdomain cleared (the
+    controller sets them), and a claim volume for each volumeClaimTemplate."""
+    template = spec.get("template") or {}
+    tspec = dict(template.get("spec") or {})
+    tspec.pop("hostname", None)
+    tspec.pop("subdomain", None)
+    claims = [c for c in spec.get("volumeClaimTemplates") or () if isinstance(c, dict)]
+    if claims:
+        names = [(c.get("metadata") or {}).get("name", "") for c in claims]
+        volumes = [{"name": n, "persistentVolumeClaim": {"claimName": n}} for n in dict.fromkeys(names)]
+        volumes += [v for v in tspec.get("volumes") or () if not isinstance(v, dict) or v.get("name") not in names]
+        tspec["volumes"] = volumes
+    return {**template, "spec": tspec}
+
+
+def validate_statefulset_spec(spec: dict, allow_invalid_service_name: bool = False,
+                              skip_template: bool = False, skip_claims: bool = False) -> list[FieldError]:
+    """ValidateStatefulSetSpec."""
+    from kubesim.api.core.persistentvolume_validation import validate_pvc_spec
+    from kubesim.api.meta.validation import is_dns1123_label
+
+    errs: list[FieldError] = []
+    pmp = spec.get("podManagementPolicy") or ""
+    if not pmp:
+        errs.append(required("spec.podManagementPolicy", ""))
+    elif pmp not in ("OrderedReady", "Parallel"):
+        errs.append(invalid("spec.podManagementPolicy", pmp, "must be 'OrderedReady' or 'Parallel'"))
+    us = spec.get("updateStrategy") or {}
+    utype = us.get("type") or ""
+    if not utype:
+        errs.append(required("spec.updateStrategy", ""))
+    elif utype == "OnDelete":
+        if us.get("rollingUpdate") is not None:
+            errs.append(invalid("spec.updateStrategy.rollingUpdate",
+                                GoJSON(us["rollingUpdate"], "*RollingUpdateStatefulSetStrategy"),
+                                "only allowed for updateStrategy 'RollingUpdate'"))
+    elif utype == "RollingUpdate":
+        if isinstance(us.get("rollingUpdate"), dict):
+            errs += _validate_rolling_update_statefulset(us["rollingUpdate"], "spec.updateStrategy.rollingUpdate")
+    else:
+        errs.append(invalid("spec.updateStrategy", GoJSON(us, "StatefulSetUpdateStrategy"),
+                            "must be 'RollingUpdate' or 'OnDelete'"))
+    policy = spec.get("persistentVolumeClaimRetentionPolicy")
+    if isinstance(policy, dict):
+        for k in ("whenDeleted", "whenScaled"):
+            if (policy.get(k) or "") not in _RETENTION:
+                errs.append(unsupported(f"spec.persistentVolumeClaimRetentionPolicy.{k}", policy.get(k) or "", _RETENTION))
+    if not skip_claims:
+        for i, claim in enumerate(spec.get("volumeClaimTemplates") or ()):
+            errs += validate_pvc_spec((claim or {}).get("spec") or {}, f"spec.volumeClaimTemplates[{i}].spec")
+    errs += _nonnegative(spec.get("replicas") or 0, "spec.replicas")
+    errs += _nonnegative(spec.get("minReadySeconds") or 0, "spec.minReadySeconds")
+    if isinstance(spec.get("ordinals"), dict):
+        errs += _nonnegative(spec["ordinals"].get("start") or 0, "spec.ordinals.start")
+    service = spec.get("serviceName") or ""
+    if service and not allow_invalid_service_name:
+        errs.extend(invalid("spec.serviceName", service, m) for m in is_dns1123_label(service))
+    sel = spec.get("selector")
+    compiled = None
+    if sel is None:
+        errs.append(required("spec.selector", ""))
+    else:
+        errs += validate_label_selector(sel, "spec.selector")
+        if not (sel.get("matchLabels") or sel.get("matchExpressions")):
+            errs.append(invalid("spec.selector", GoJSON(sel, "*LabelSelector"), "empty selector is invalid for statefulset"))
+    try:
+        compiled = selectors.from_label_selector(sel)
+    except ValueError:
+        errs.append(invalid("spec.selector", GoJSON(sel, "*LabelSelector"), ""))
+    if compiled is not None:
+        template = _template_to_validate(spec)
+        tmeta = template.get("metadata") or {}
+        if not compiled.empty and not compiled.matches(tmeta.get("labels") or {}):
+            errs.append(invalid("spec.template.metadata.labels", GoJSON(tmeta.get("labels")), SELECTOR_MISMATCH))
+        if not skip_template:
+            errs += validate_labels(tmeta.get("labels"), "spec.template.metadata.labels")
+            errs += validate_annotations(tmeta.get("annotations"), "spec.template.metadata.annotations")
+            errs += validate_pod_spec(template.get("spec") or {}, tmeta, "spec.template.spec")
+    tspec = (spec.get("template") or {}).get("spec") or {}
+    if (tspec.get("restartPolicy") or "") != "Always":
+        errs.append(unsupported("spec.template.spec.restartPolicy", tspec.get("restartPolicy") or "", ["Always"]))
+    if tspec.get("activeDeadlineSeconds") is not None:
+        errs.append(forbidden("spec.template.spec.activeDeadlineSeconds", "activeDeadlineSeconds in StatefulSet is not Supported"))
+    return errs
+
+
+def validate_statefulset(obj: dict, old: dict | None = None) -> list[FieldError]:
+    """ValidateStatefulSet (a DNS-label name) / ValidateStatefulSetUpdate (only the fields of
+    STATEFULSET_MUTABLE may change; an old spec that no longer validates skips the template)."""
+    from kubesim.api.meta.validation import name_is_dns_label
+
+    spec = obj.get("spec") or {}
+    if old is None:
+        errs = validate_object_meta(obj.get("metadata") or {}, True, name_is_dns_label)
+        return errs + validate_statefulset_spec(spec)
+    errs = validate_object_meta_update(obj.get("metadata") or {}, old.get("metadata") or {})
+    old_spec = old.get("spec") or {}
+    skip_template = bool(validate_statefulset_spec(old_spec, True, False, True))
+    errs += validate_statefulset_spec(spec, True, skip_template, True)
+    frozen_new = {k: v for k, v in spec.items() if k not in STATEFULSET_MUTABLE}
+    frozen_old = {k: v for k, v in old_spec.items() if k not in STATEFULSET_MUTABLE}
+    if drop_empty(frozen_new) != drop_empty(frozen_old):
+        errs.append(forbidden("spec", STATEFULSET_SPEC_FORBIDDEN))
+    return errs

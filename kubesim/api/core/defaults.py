@@ -313,3 +313,67 @@ def set_defaults_persistent_volume_claim(pvc: dict) -> None:
     if isinstance(res, dict):
         set_defaults_resource_list(res.get("requests"))
         set_defaults_resource_list(res.get("limits"))
+
+
+# ---------------------------------------------------------------------------------------------
+# secrets
+
+
+def set_defaults_secret(secret: dict) -> None:
+    """SetDefaults_Secret (type ``Opaque``), then what conversion.go's
+    ``Convert_v1_Secret_To_core_Secret`` does with ``stringData``: each value, encoded, replaces
+    the ``data`` key of its name; the field itself is never stored."""
+    if not secret.get("type"):
+        secret["type"] = "Opaque"
+    string_data = secret.pop("stringData", None)
+    if isinstance(string_data, dict) and string_data:
+        import base64
+
+        data = secret.get("data")
+        # a copy: the object being updated may share its maps with the stored one
+        data = secret["data"] = dict(data) if isinstance(data, dict) else {}
+        for key, value in string_data.items():
+            data[key] = base64.b64encode(str(value).encode()).decode()
+# services
+
+DEFAULT_CLIENT_IP_SERVICE_AFFINITY_SECONDS = 10800
+
+
+def set_defaults_service(svc: dict) -> None:
+    """SetDefaults_Service: sessionAffinity None (and no affinity config), or ClientIP's
+    three-hour timeout; type ClusterIP; every port's protocol TCP and targetPort its port;
+    externalTrafficPolicy Cluster where the service is externally accessible;
+    internalTrafficPolicy Cluster; a LoadBalancer allocates node ports."""
+    spec = svc.get("spec")
+    if not isinstance(spec, dict):
+        spec = svc["spec"] = {}
+    if not spec.get("sessionAffinity"):
+        spec["sessionAffinity"] = "None"
+    if spec["sessionAffinity"] == "None":
+        spec.pop("sessionAffinityConfig", None)
+    if spec["sessionAffinity"] == "ClientIP":
+        cfg = spec.get("sessionAffinityConfig")
+        if not isinstance(cfg, dict) or not isinstance(cfg.get("clientIP"), dict) \
+                or cfg["clientIP"].get("timeoutSeconds") is None:
+            spec["sessionAffinityConfig"] = {"clientIP": {"timeoutSeconds": DEFAULT_CLIENT_IP_SERVICE_AFFINITY_SECONDS}}
+    if not spec.get("type"):
+        spec["type"] = "ClusterIP"
+    for p in spec.get("ports") or []:
+        if not isinstance(p, dict):
+            continue
+        if not p.get("protocol"):
+            p["protocol"] = "TCP"
+        if p.get("targetPort") in (None, 0, ""):
+            p["targetPort"] = p.get("port", 0)
+    t = spec["type"]
+    if (t in ("LoadBalancer", "NodePort") or (t == "ClusterIP" and spec.get("externalIPs"))) \
+            and not spec.get("externalTrafficPolicy"):
+        spec["externalTrafficPolicy"] = "Cluster"
+    if spec.get("internalTrafficPolicy") is None and t in ("NodePort", "LoadBalancer", "ClusterIP"):
+        spec["internalTrafficPolicy"] = "Cluster"
+    if t == "LoadBalancer" and spec.get("allocateLoadBalancerNodePorts") is None:
+        spec["allocateLoadBalancerNodePorts"] = True
+    if t == "LoadBalancer":
+        for ing in ((svc.get("status") or {}).get("loadBalancer") or {}).get("ingress") or []:
+            if isinstance(ing, dict) and ing.get("ip") and ing.get("ipMode") is None:
+                ing["ipMode"] = "VIP"

@@ -21,6 +21,8 @@ One plugin module each, named as upstream names the plugin's package:
 - ``storageobjectinuseprotection``: StorageObjectInUseProtection (the pvc-/pv-protection
   finalizers);
 - ``runtimeclass``: RuntimeClass (the class's overhead, node selector and tolerations);
+- ``defaultingressclass``: DefaultIngressClass (an Ingress without a class gets the default
+  IngressClass);
 - ``podtopologylabels``: PodTopologyLabels (a bound pod gets its node's zone and region labels;
   the binding half is ``kubesim.apiserver.registry.core.pod.bind``).
 
@@ -34,6 +36,7 @@ ResourceQuota, NodeRestriction, the webhooks, ...) are not modelled.
 from __future__ import annotations
 
 from kubesim.apiserver.admission import (
+    defaultingressclass,
     defaultstorageclass,
     defaulttolerationseconds,
     namespacelifecycle,
@@ -64,6 +67,7 @@ PLUGINS = (
     defaulttolerationseconds.DefaultTolerationSeconds(),
     defaultstorageclass.DefaultStorageClass(),
     storageobjectinuseprotection.StorageObjectInUseProtection(),
+    defaultingressclass.DefaultIngressClass(),
     podtopologylabels.PodTopologyLabels(),
 )
 

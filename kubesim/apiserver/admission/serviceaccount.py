@@ -8,8 +8,16 @@ does not mount that path already; ``Validate``: a mirror pod may not name a serv
 reference secrets or configmaps) and pkg/serviceaccount (``TokenVolumeSource``,
 ``WarnOnlyBoundTokenExpirationSeconds``). Runs on pod creates.
 
-Not modelled: ServiceAccount objects (the pod's account is assumed to exist and to allow
-automounting).
+The pod's account is looked up (``getServiceAccount``): a missing one is refused with
+``error looking up service account <ns>/<name>: serviceaccount "<name>" not found``. For
+``default`` upstream retries for about a second, long enough for the service account controller
+to create it in a namespace created just before (a Namespace and its Pods in one file): kubesim's
+controller runs in the same command, so a missing ``default`` in an Active namespace is taken as
+about to exist. The account's ``automountServiceAccountToken`` applies when the pod does not say
+(``shouldAutomount``), and its ``imagePullSecrets`` are copied to a pod that has none. Where the
+request has no cluster to read (the kubelet's mirror pods, a fresh cluster), nothing is looked up.
+
+Not modelled: the ``kubernetes.io/enforce-mountable-secrets`` annotation (limitSecretReferences).
 """
 
 from __future__ import annotations
@@ -22,7 +30,9 @@ from kubesim.apiserver.admission.interfaces import (
     MutationPlugin,
     forbidden,
 )
+from kubesim.errors import Forbidden
 
+DEFAULT_SERVICE_ACCOUNT_NAME = "default"
 TOKEN_VOLUME_PREFIX = "kube-api-access-"
 TOKEN_MOUNT_PATH = "/var/run/secrets/kubernetes.io/serviceaccount"
 TOKEN_EXPIRATION_SECONDS = 3607  # serviceaccount.WarnOnlyBoundTokenExpirationSeconds
@@ -45,9 +55,13 @@ def admit_pod(a: Attributes) -> None:
         _validate_mirror_pod(a)  # mirror pods are left alone, and may not reference credentials
         return
     if not spec.get("serviceAccountName"):
-        spec["serviceAccountName"] = "default"
+        spec["serviceAccountName"] = DEFAULT_SERVICE_ACCOUNT_NAME
     spec["serviceAccount"] = spec["serviceAccountName"]
-    if spec.get("automountServiceAccountToken") is False:
+    sa = get_service_account(a, meta.get("namespace") or "", spec["serviceAccountName"])
+    if not spec.get("imagePullSecrets") and sa.get("imagePullSecrets"):
+        spec["imagePullSecrets"] = [{"name": (s or {}).get("name", "")} for s in sa["imagePullSecrets"]
+                                    if isinstance(s, dict)]
+    if not should_automount(sa, pod):
         return
     volumes = spec.get("volumes")
     if not isinstance(volumes, list):
@@ -81,6 +95,37 @@ def admit_pod(a: Attributes) -> None:
     if not has_volume and needs_volume:
         volumes.append(token_volume_source(token_volume))
         spec["volumes"] = volumes
+
+
+def get_service_account(a: Attributes, namespace: str, name: str) -> dict:
+    """getServiceAccount: the stored account, or Forbidden with upstream's text. ``{}`` where
+    there is nothing to read, or for ``default`` in an Active namespace whose controller has not
+    run yet (see the module's docstring)."""
+    if a.lister is None:
+        return {}
+    for sa in a.lister("ServiceAccount"):
+        md = sa.get("metadata") or {}
+        if md.get("name") == name and (md.get("namespace") or "") == namespace:
+            return sa
+    if name == DEFAULT_SERVICE_ACCOUNT_NAME:
+        ns = next((ns for ns in a.lister("Namespace") if (ns.get("metadata") or {}).get("name") == namespace), None)
+        # a missing namespace is NamespaceLifecycle's to refuse (kubesim: after admission)
+        if ns is None or (ns.get("status") or {}).get("phase", "Active") == "Active":
+            return {}
+    detail = f'error looking up service account {namespace}/{name}: serviceaccount "{name}" not found'
+    generate = (a.obj.get("metadata") or {}).get("generateName")
+    if generate:  # named before admission in kubesim; upstream's message names the prefix
+        raise Forbidden(f'pods "{generate}" is forbidden: {detail}')
+    raise forbidden(a, detail)
+
+
+def should_automount(sa: dict, pod: dict) -> bool:
+    """shouldAutomount: the pod's automountServiceAccountToken, else the account's, else true."""
+    pod_says = (pod.get("spec") or {}).get("automountServiceAccountToken")
+    if pod_says is not None:
+        return bool(pod_says)
+    sa_says = sa.get("automountServiceAccountToken")
+    return True if sa_says is None else bool(sa_says)
 
 
 def _validate_mirror_pod(a: Attributes) -> None:

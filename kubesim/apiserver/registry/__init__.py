@@ -20,6 +20,8 @@ STRATEGIES = {
     "Pod": "core.pod",
     "Event": "core.event",
     "ConfigMap": "core.configmap",
+    "Secret": "core.secret",
+    "ServiceAccount": "core.serviceaccount",
     "PersistentVolume": "core.persistentvolume",
     "PersistentVolumeClaim": "core.persistentvolumeclaim",
     "RuntimeClass": "node.runtimeclass",
@@ -32,6 +34,19 @@ STRATEGIES = {
     "StorageClass": "storage.storageclass",
     "CSINode": "storage.csinode",
     "Lease": "coordination.lease",
+    "Role": "rbac.role",
+    "ClusterRole": "rbac.clusterrole",
+    "RoleBinding": "rbac.rolebinding",
+    "ClusterRoleBinding": "rbac.clusterrolebinding",
+    "NetworkPolicy": "networking.networkpolicy",
+    "Ingress": "networking.ingress",
+    "IngressClass": "networking.ingressclass",
+    "Job": "batch.job",
+    "CronJob": "batch.cronjob",
+    "StatefulSet": "apps.statefulset",
+    "Service": "core.service",
+    "Endpoints": "core.endpoints",
+    "EndpointSlice": "discovery.endpointslice",
 }
 
 _loaded: dict[str, Strategy] = {}

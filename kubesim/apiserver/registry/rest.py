@@ -34,6 +34,9 @@ class Strategy:
     # finalizer and leaves its dependents to the garbage collector (kubesim: the kinds whose
     # dependents the collector follows); other kinds go at once, as with Background
     propagates_deletion = False
+    # the object's uid is set before PrepareForCreate (upstream fills the system metadata
+    # first; kubesim's store assigns it otherwise): a strategy that reads it says so
+    uid_before_prepare = False
 
     @property
     def namespaced(self) -> bool:
@@ -42,6 +45,14 @@ class Strategy:
 
     def set_defaults(self, obj: dict) -> None:
         """The scheme's decode-time defaults."""
+
+    def begin_create(self, obj: dict, store, rng) -> None:
+        """The REST storage's BeginCreate hook (the Service storage's allocators): runs after
+        defaulting and admission, before PrepareForCreate and validation, with the stored
+        objects (``store``) and the request's random source. Raises to refuse."""
+
+    def begin_update(self, new: dict, old: dict, store, rng) -> None:
+        """The REST storage's BeginUpdate hook, run before PrepareForUpdate and validation."""
 
     def prepare_for_create(self, obj: dict, now: str | None) -> None:
         """PrepareForCreate: what the server sets on a new object (status, generation, ...).
@@ -57,6 +68,14 @@ class Strategy:
 
     def validate_update(self, new: dict, old: dict) -> list:
         """ValidateUpdate: the field errors of an update."""
+        return []
+
+    def warnings_on_create(self, obj: dict) -> list[str]:
+        """WarningsOnCreate: what the response tells the client (kubectl prints ``Warning: ...``)."""
+        return []
+
+    def warnings_on_update(self, new: dict, old: dict) -> list[str]:
+        """WarningsOnUpdate."""
         return []
 
     def canonicalize(self, obj: dict) -> None:
@@ -91,4 +110,8 @@ def before_create(strategy: Strategy, obj: dict, rng=None, now: str | None = Non
 
             rng = random.Random()
         meta["name"] = generate_name(meta["generateName"], rng)
+    if strategy.uid_before_prepare and not meta.get("uid"):
+        import uuid
+
+        meta["uid"] = str(uuid.UUID(int=rng.getrandbits(128), version=4)) if rng is not None else str(uuid.uuid4())
     strategy.prepare_for_create(obj, now)

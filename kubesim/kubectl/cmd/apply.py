@@ -40,7 +40,11 @@ def from_manifests(f, args, env, verb: str, send) -> int:
                                collect=True, applying=verb == "apply")
     objects: list[dict] = []
     with f.connect() as client:
-        lines = send(client, prepared, errors, objects)
+        try:
+            lines = send(client, prepared, errors, objects)
+        finally:
+            for warning in client.warnings():
+                env.stderr.write(f"Warning: {warning}\n")
     if fmt and fmt != "name":  # the server's objects, printed as -o asks
         from kubesim.kubectl.cmd.util import objects_text
         from kubesim.kubectl.generate.printing import render

@@ -5,7 +5,8 @@
 ``--current``; ``--cluster``, ``--user``, ``--namespace``), ``rename-context``,
 ``delete-context``, ``get-clusters``, ``delete-cluster``, ``get-users``, ``delete-user``,
 ``set-cluster``, ``set-credentials`` (certificates, keys, tokens and basic auth; not the exec and
-auth-provider plugins). Client-side only, as kubectl's: nothing here opens a cluster.
+auth-provider plugins), ``set`` and ``unset`` (one value by its dotted path,
+``kubesim.kubectl.cmd.config_set``). Client-side only, as kubectl's: nothing here opens a cluster.
 
 Upstream: kubectl ``pkg/cmd/config/``: ``config.go`` (the subcommands), ``view.go``,
 ``get_contexts.go``, ``current_context.go``, ``use_context.go``, ``set_context.go``,
@@ -27,9 +28,11 @@ SUBCOMMANDS = {
     "get-contexts": "Describe one or many contexts",
     "get-users": "Display users defined in the kubeconfig",
     "rename-context": "Rename a context from the kubeconfig file",
+    "set": "Set an individual value in a kubeconfig file",
     "set-cluster": "Set a cluster entry in kubeconfig",
     "set-context": "Set a context entry in kubeconfig",
     "set-credentials": "Set a user entry in kubeconfig",
+    "unset": "Unset an individual value in a kubeconfig file",
     "use-context": "Set the current-context in a kubeconfig file",
     "view": "Display merged kubeconfig settings or a specified kubeconfig file",
 }
@@ -74,6 +77,9 @@ def add_flags(p):
     p.add_argument("--token", default=None, help="set-credentials: token for the user entry in kubeconfig")
     p.add_argument("--username", default=None, help="set-credentials: username for the user entry in kubeconfig")
     p.add_argument("--password", default=None, help="set-credentials: password for the user entry in kubeconfig")
+    p.add_argument("--set-raw-bytes", nargs="?", const="true", default=None,
+                   help="set: when writing a []byte PROPERTY_VALUE, write the given string directly without base64 "
+                        "decoding")
 
 
 def run(f, args, env) -> int:
@@ -92,9 +98,14 @@ def _unexpected(names: list[str]) -> UsageError:
 
 
 def _write(f, config) -> None:
-    from kubesim.kubectl.clientcmd import save
+    """ModifyConfig: the one file, or, with $KUBECONFIG's several, each change where it belongs."""
+    from kubesim.kubectl.clientcmd import modify_config, save
 
-    save(f.kubeconfig_path(), config)
+    files = f.kubeconfig_precedence() if hasattr(f, "kubeconfig_precedence") else []
+    if files:
+        modify_config(files, f.kubeconfig(), config)
+    else:
+        save(f.kubeconfig_path(), config)
 
 
 def _view(f, args, env) -> int:
@@ -384,6 +395,8 @@ def _rename_context(f, args, env) -> int:
     if new in config.contexts:
         raise client_error(f'cannot rename the context "{old}", the context "{new}" already exists in {path}')
     config.contexts[new] = config.contexts.pop(old)
+    if ("contexts", old) in config.origins:  # the entry keeps its LocationOfOrigin
+        config.origins[("contexts", new)] = config.origins[("contexts", old)]
     if config.current_context == old:
         config.current_context = new
     _write(f, config)
@@ -423,8 +436,22 @@ def _get_names(plural: str):
     return handler
 
 
+def _config_set(f, args, env) -> int:
+    from kubesim.kubectl.cmd.config_set import config_set
+
+    return config_set(f, args, env, _write)
+
+
+def _config_unset(f, args, env) -> int:
+    from kubesim.kubectl.cmd.config_set import config_unset
+
+    return config_unset(f, args, env, _write)
+
+
 _HANDLERS = {
     "view": _view,
+    "set": _config_set,
+    "unset": _config_unset,
     "get-contexts": _get_contexts,
     "current-context": _current_context,
     "use-context": _use_context,

@@ -1,5 +1,5 @@
 """kubectl create: ``-f`` manifests, or a generator (``create deployment|namespace|priorityclass|
-poddisruptionbudget|configmap NAME``, ``kubesim.kubectl.generate``): its flags share the parser,
+poddisruptionbudget|configmap|ingress NAME``, ``kubesim.kubectl.generate``): its flags share the parser,
 and those a generator does not take are refused as cobra refuses an unknown flag.
 
 Upstream: staging/src/k8s.io/kubectl/pkg/cmd/create/create.go and create_*.go (the flags and the
@@ -21,9 +21,13 @@ from kubesim.kubectl.generate.flags import (
     unknown_flag,
     usage_error,
 )
+from kubesim.kubectl.generate.ingress import ingress
+from kubesim.kubectl.generate.ingress import validate as validate_ingress_flags
+from kubesim.kubectl.generate.job import cronjob, job, job_from_cronjob
 from kubesim.kubectl.generate.objects import (
     PDB_VALUE,
     deployment,
+    metadata,
     namespace_object,
     parse_to_label_selector,
     pod_disruption_budget,
@@ -63,13 +67,40 @@ _CREATE_FLAGS = {
                             ("max_unavailable", "--max-unavailable")),
     "configmap": (("from_file", "--from-file"), ("from_literal", "--from-literal"),
                   ("from_env_file", "--from-env-file"), ("append_hash", "--append-hash")),
+    "ingress": (("ingress_class", "--class"), ("rule", "--rule"), ("default_backend", "--default-backend"),
+                ("annotation", "--annotation")),
+    "job": (("image", "--image"), ("from_", "--from")),
+    "cronjob": (("image", "--image"), ("schedule", "--schedule"), ("restart", "--restart")),
+    "secret generic": (("from_file", "--from-file"), ("from_literal", "--from-literal"),
+                       ("from_env_file", "--from-env-file"), ("secret_type", "--type"), ("append_hash", "--append-hash")),
+    "secret tls": (("tls_cert", "--cert"), ("tls_key", "--key"), ("append_hash", "--append-hash")),
+    "secret docker-registry": (("from_file", "--from-file"), ("docker_username", "--docker-username"),
+                               ("docker_password", "--docker-password"), ("docker_email", "--docker-email"),
+                               ("docker_server", "--docker-server"), ("append_hash", "--append-hash")),
+    "serviceaccount": (),
+    "token": (("audience", "--audience"), ("duration", "--duration"), ("bound_object_kind", "--bound-object-kind"),
+              ("bound_object_name", "--bound-object-name"), ("bound_object_uid", "--bound-object-uid")),
+    "role": (("rbac_verb", "--verb"), ("rbac_resource", "--resource"), ("rbac_resource_name", "--resource-name")),
+    "clusterrole": (("rbac_verb", "--verb"), ("rbac_resource", "--resource"), ("rbac_resource_name", "--resource-name"),
+                    ("rbac_non_resource_url", "--non-resource-url"), ("rbac_aggregation_rule", "--aggregation-rule")),
+    "rolebinding": (("rbac_role", "--role"), ("rbac_clusterrole", "--clusterrole"), ("rbac_user", "--user"),
+                    ("rbac_group", "--group"), ("rbac_serviceaccount", "--serviceaccount")),
+    "clusterrolebinding": (("rbac_clusterrole", "--clusterrole"), ("rbac_user", "--user"), ("rbac_group", "--group"),
+                           ("rbac_serviceaccount", "--serviceaccount")),
+    "service": (("tcp", "--tcp"), ("clusterip", "--clusterip"), ("node_port", "--node-port"),
+                ("external_name", "--external-name")),
 }
 
 
 _CREATE_ALIASES = {"deployment": "deployment", "deploy": "deployment", "namespace": "namespace", "ns": "namespace",
                    "priorityclass": "priorityclass", "pc": "priorityclass",
                    "poddisruptionbudget": "poddisruptionbudget", "pdb": "poddisruptionbudget",
-                   "configmap": "configmap", "cm": "configmap"}
+                   "configmap": "configmap", "cm": "configmap", "ingress": "ingress", "ing": "ingress",
+                   "job": "job", "cronjob": "cronjob", "cj": "cronjob",
+                   "secret": "secret", "serviceaccount": "serviceaccount", "sa": "serviceaccount",
+                   "token": "token",
+                   "role": "role", "clusterrole": "clusterrole", "rolebinding": "rolebinding",
+                   "clusterrolebinding": "clusterrolebinding", "service": "service", "svc": "service"}
 
 
 def create_generator_args(p) -> None:
@@ -98,6 +129,36 @@ def create_generator_args(p) -> None:
     g.add_argument("--from-env-file", action="append", default=None, metavar="FILE",
                    help="configmap: a file of KEY=VALUE lines (a Docker .env file)")
     bool_flag(g, "--append-hash", dest="append_hash", help="configmap: append a hash of the config map to its name")
+    g.add_argument("--class", dest="ingress_class", default=None, help="ingress: the Ingress Class to be used")
+    g.add_argument("--rule", action="append", default=None, metavar="host/path=service:port[,tls[=secret]]",
+                   help="ingress: a rule; a path ending in '*' is pathType=Prefix (repeatable)")
+    g.add_argument("--default-backend", default=None, metavar="svcname:port", help="ingress: the default backend")
+    g.add_argument("--annotation", action="append", default=None, metavar="KEY=VALUE",
+                   help="ingress: an annotation to insert in the ingress (repeatable)")
+    g.add_argument("--from", dest="from_", default=None, metavar="cronjob/NAME",
+                   help="job: the CronJob whose job template the Job is made from")
+    g.add_argument("--schedule", default=None, metavar="CRON", help="cronjob: the schedule, in the Cron format")
+    g.add_argument("--restart", default=None, metavar="POLICY", help="cronjob: the job's restart policy (OnFailure)")
+    g.add_argument("--type", dest="secret_type", default=None, help="secret generic: the type of secret to create")
+    g.add_argument("--cert", dest="tls_cert", default=None, help="secret tls: path to PEM encoded public key certificate")
+    g.add_argument("--key", dest="tls_key", default=None, help="secret tls: path to the certificate's private key")
+    g.add_argument("--docker-username", default=None, help="secret docker-registry: username for the registry")
+    g.add_argument("--docker-password", default=None, help="secret docker-registry: password for the registry")
+    g.add_argument("--docker-email", default=None, help="secret docker-registry: email for the registry")
+    g.add_argument("--docker-server", default=None, help="secret docker-registry: server location for the registry")
+    g.add_argument("--audience", action="append", default=None, help="token: audience of the requested token (repeatable)")
+    g.add_argument("--duration", default=None, help="token: requested lifetime of the issued token")
+    g.add_argument("--bound-object-kind", default=None, help="token: Pod, Secret or Node to bind the token to")
+    g.add_argument("--bound-object-name", default=None, help="token: name of the object to bind the token to")
+    g.add_argument("--bound-object-uid", default=None, help="token: UID of the object to bind the token to")
+    _rbac_generator_args(g)
+    g.add_argument("--tcp", action="append", default=None, metavar="PORT[:TARGETPORT]",
+                   help="service: port pairs (repeatable, comma-separated)")
+    g.add_argument("--clusterip", default=None, metavar="IP", help="service clusterip: its cluster IP, or None (headless)")
+    g.add_argument("--node-port", dest="node_port", default=None, metavar="PORT",
+                   help="service nodeport: the node port of every port")
+    g.add_argument("--external-name", dest="external_name", default=None, metavar="NAME",
+                   help="service externalname: the external DNS name")
     dry_run_flag(g)
 
 
@@ -117,8 +178,20 @@ def create_generated(f, args, env) -> int:
     what = _CREATE_ALIASES.get(args.what[0])
     if what is None:
         raise usage_error("create", "Unexpected args: [" + " ".join(args.what) + "]")
+    if what == "secret":
+        from kubesim.kubectl.cmd.create_secret import create_secret
+
+        return create_secret(f, args, env)
+    if what == "token":
+        from kubesim.kubectl.cmd.create_token import create_token
+
+        return create_token(f, args, env)
+    if what == "service":
+        return create_service(f, args, env)
     verb = f"create {what}"
     reject_generator_flags(args, verb, tuple(dest for dest, _ in _CREATE_FLAGS[what]) + ("dry_run",))
+    if what in ("role", "clusterrole", "rolebinding", "clusterrolebinding"):
+        return _create_rbac(f, args, env, what, verb)
     # cobra's flag parsing comes first: the int32 flags and the image CSV
     replicas = int32_flag(args.replicas, verb, "-r, --replicas", 1)
     port = int32_flag(args.port, verb, "--port", -1)
@@ -131,6 +204,9 @@ def create_generated(f, args, env) -> int:
             raise flag_error(verb, raw, "--image", str(e)) from None
     if what == "deployment" and args.image is None:
         raise UsageError('required flag(s) "image" not set')
+    if what == "cronjob" and (args.image is None or args.schedule is None):
+        missing = [n for n, v in (("image", args.image), ("schedule", args.schedule)) if v is None]
+        raise UsageError("required flag(s) " + ", ".join(f'"{n}"' for n in missing) + " not set")
     names = args.what[1:]
     if len(names) != 1:
         raise usage_error(verb, f"exactly one NAME is required, got {len(names)}")
@@ -138,8 +214,14 @@ def create_generated(f, args, env) -> int:
     strategy = dry_run_strategy(args.dry_run, env)
     check_output(args.output)
     command = list(getattr(args, "after_dashdash", None) or [])
-    if what == "namespace" and not name:
+    if what in ("namespace", "serviceaccount") and not name:
         raise UsageError("name must be specified")
+    if what == "job":
+        # CreateJobOptions.Validate
+        if bool(args.image) == bool(args.from_):
+            raise UsageError("either --image or --from must be specified")
+        if command and args.from_:
+            raise UsageError("cannot specify --from and command")
     if what == "deployment" and len(images) > 1 and command:
         raise UsageError("cannot specify multiple --image options and command")
     if what == "poddisruptionbudget":
@@ -152,8 +234,15 @@ def create_generated(f, args, env) -> int:
             raise UsageError("name must be specified")
         if env_sources and (file_sources or literal_sources):
             raise UsageError("from-env-file cannot be combined with from-file or from-literal")
+    if what == "ingress":
+        validate_ingress_flags(args.rule or [], args.annotation or [], args.default_backend or "")
 
-    if what == "deployment":
+    if what == "serviceaccount":
+        def build(rng):
+            return {"kind": "ServiceAccount", "apiVersion": "v1",
+                    "metadata": metadata(name, args.namespace if strategy == "client" else None)}
+        wrap = "serviceaccount"
+    elif what == "deployment":
         def build(rng):
             return deployment(name, images, replicas, port, command, args.namespace if strategy == "client" else None, rng)
         wrap = "deployment"
@@ -175,6 +264,27 @@ def create_generated(f, args, env) -> int:
         def build(rng):
             return cm
         wrap = "configmap"
+    elif what == "ingress":
+        ing = ingress(name, args.namespace if strategy == "client" else None, args.ingress_class or "",
+                      args.rule or [], args.default_backend or "", args.annotation or [])
+
+        def build(rng):
+            return ing
+        wrap = "ingress"
+    elif what == "job":
+        ns = args.namespace if strategy == "client" else None
+        source = _from_cronjob(f, args.from_) if args.from_ else None
+
+        def build(rng):
+            if source is not None:
+                return job_from_cronjob(name, source, ns)
+            return job(name, args.image[-1], command, ns)
+        wrap = "job"
+    elif what == "cronjob":
+        def build(rng):
+            return cronjob(name, args.image[-1], args.schedule[-1] if isinstance(args.schedule, list) else args.schedule,
+                           args.restart or "OnFailure", command, args.namespace if strategy == "client" else None)
+        wrap = "cronjob"
     else:
         def build(rng):
             return priority_class(name, value, bool(args.global_default), args.description or "",
@@ -199,3 +309,118 @@ def _validate_pdb_flags(name: str, args) -> None:
         raise UsageError("invalid format specified for min-available")
     if max_u and not PDB_VALUE.match(max_u):
         raise UsageError("invalid format specified for max-unavailable")
+
+
+def _from_cronjob(f, source: str) -> dict:
+    """create job --from: the named CronJob, read from the server (with --dry-run=client too)."""
+    from kubesim.api import kinds
+
+    kind, _, name = source.partition("/")
+    if not name:
+        raise UsageError("resource(s) were provided, but no name was specified")
+    info = kinds.lookup(kind)
+    with f.connect(commit=False) as client:
+        obj = client.get(info, f.namespace(), name)
+    if info.kind != "CronJob":
+        raise UsageError(f"unknown object type *v1.{info.kind}")
+    return obj
+def _rbac_generator_args(g) -> None:
+    """Flags of ``create role|clusterrole|rolebinding|clusterrolebinding``."""
+    g.add_argument("--verb", dest="rbac_verb", action="append", default=None, metavar="VERB[,VERB...]",
+                   help="role, clusterrole: verb that applies to the resources contained in the rule")
+    g.add_argument("--resource", dest="rbac_resource", action="append", default=None,
+                   metavar="RESOURCE.GROUP/SUBRESOURCE[,...]", help="role, clusterrole: resource that the rule applies to")
+    g.add_argument("--resource-name", dest="rbac_resource_name", action="append", default=None, metavar="NAME",
+                   help="role, clusterrole: resource in the white list that the rule applies to (repeatable)")
+    g.add_argument("--non-resource-url", dest="rbac_non_resource_url", action="append", default=None,
+                   metavar="URL[,URL...]", help="clusterrole: a partial url that user should have access to")
+    g.add_argument("--aggregation-rule", dest="rbac_aggregation_rule", action="append", default=None,
+                   metavar="KEY=VALUE[,...]", help="clusterrole: an aggregation label selector for combining ClusterRoles")
+    g.add_argument("--role", dest="rbac_role", default=None, help="rolebinding: Role this RoleBinding should reference")
+    g.add_argument("--clusterrole", dest="rbac_clusterrole", default=None,
+                   help="rolebinding, clusterrolebinding: ClusterRole this binding should reference")
+    g.add_argument("--user", dest="rbac_user", action="append", default=None,
+                   help="rolebinding, clusterrolebinding: usernames to bind to the role (repeatable)")
+    g.add_argument("--group", dest="rbac_group", action="append", default=None,
+                   help="rolebinding, clusterrolebinding: groups to bind to the role (repeatable)")
+    g.add_argument("--serviceaccount", dest="rbac_serviceaccount", action="append", default=None,
+                   metavar="NAMESPACE:NAME", help="rolebinding, clusterrolebinding: service accounts to bind (repeatable)")
+
+
+def _create_rbac(f, args, env, what: str, verb: str) -> int:
+    """``create role|clusterrole|rolebinding|clusterrolebinding NAME`` (kubesim.kubectl.generate.rbac)."""
+    from kubesim.kubectl.generate import rbac
+
+    if what == "clusterrolebinding" and args.rbac_clusterrole is None:
+        raise UsageError('required flag(s) "clusterrole" not set')
+    verbs = csv_flag(args.rbac_verb, verb, "--verb")
+    resources = csv_flag(args.rbac_resource, verb, "--resource")
+    urls = csv_flag(args.rbac_non_resource_url, verb, "--non-resource-url")
+    aggregation = rbac.parse_aggregation_rule(args.rbac_aggregation_rule, verb)
+    names = args.what[1:]
+    if len(names) != 1:
+        raise usage_error(verb, f"exactly one NAME is required, got {len(names)}")
+    name = names[0]
+    strategy = dry_run_strategy(args.dry_run, env)
+    check_output(args.output)
+    namespace = args.namespace if strategy == "client" else None
+    users, groups, sas = args.rbac_user or [], args.rbac_group or [], args.rbac_serviceaccount or []
+    if what == "role":
+        obj = rbac.role(name, namespace, verbs, resources, args.rbac_resource_name or [], env.stderr.write)
+        wrap = None
+    elif what == "clusterrole":
+        obj = rbac.cluster_role(name, verbs, resources, args.rbac_resource_name or [], urls, aggregation,
+                                env.stderr.write)
+        wrap = None
+    elif what == "rolebinding":
+        obj = rbac.role_binding(name, namespace, args.rbac_role or "", args.rbac_clusterrole or "", users, groups, sas)
+        wrap = "rolebinding"
+    else:
+        obj = rbac.cluster_role_binding(name, args.rbac_clusterrole or "", users, groups, sas)
+        wrap = "clusterrolebinding"
+
+    def build(rng):
+        return obj
+    env.stdout.write(submit(f, args, env, build, strategy, wrap))
+# the flags each `create service` subcommand takes, beyond --tcp
+_SERVICE_FLAGS = {"clusterip": ("clusterip",), "nodeport": ("node_port",), "loadbalancer": (),
+                  "externalname": ("external_name",)}
+
+
+def create_service(f, args, env) -> int:
+    """``create service clusterip|nodeport|loadbalancer|externalname NAME`` (create_service.go)."""
+    from kubesim.kubectl.generate import service as gen
+    from kubesim.kubectl.generate.flags import parse_go_int
+
+    sub = args.what[1] if len(args.what) > 1 else None
+    if sub not in gen.SERVICE_TYPES:
+        # cobra: a parent command without Run prints its help (and refuses the flags it lacks)
+        if sub is None and args.dry_run is None and args.output is None:
+            env.stderr.write(gen.CREATE_SERVICE_HELP)
+            return 1
+        raise unknown_flag("create service", "--dry-run" if args.dry_run is not None else "--output")
+    verb = f"create service {sub}"
+    reject_generator_flags(args, verb, ("tcp", "dry_run") + _SERVICE_FLAGS[sub])
+    node_port = 0
+    if args.node_port is not None:
+        try:
+            node_port = parse_go_int(args.node_port, 64)
+        except ValueError as e:
+            raise flag_error(verb, args.node_port, "--node-port", str(e)) from None
+    tcp = csv_flag(args.tcp, verb, "--tcp")
+    if sub == "externalname" and args.external_name is None:
+        raise UsageError('required flag(s) "external-name" not set')
+    names = args.what[2:]
+    if len(names) != 1:
+        raise usage_error(verb, f"exactly one NAME is required, got {len(names)}")
+    strategy = dry_run_strategy(args.dry_run, env)
+    check_output(args.output)
+    type_ = gen.SERVICE_TYPES[sub]
+    gen.validate_create_service(type_, tcp, args.clusterip or "", args.external_name or "")
+    svc = gen.created_service(names[0], type_, tcp, args.clusterip or "", node_port, args.external_name or "",
+                              f.namespace() if f.explicit_namespace and strategy == "client" else None)
+
+    def build(rng):
+        return svc
+    env.stdout.write(submit(f, args, env, build, strategy, f"{type_} service"))
+    return 0

@@ -27,6 +27,10 @@ def run(f, args, env) -> int:
     targets = parse_targets(args.args, selecting=bool(args.selector))
     show = None if args.show_events is None else bool_flag_value(args.show_events, "--show-events", "describe")
     ns = None if args.all_namespaces else f.namespace()
+    from kubesim.kubectl.cmd.get import SERVER_WARNINGS
+
+    for w in dict.fromkeys(SERVER_WARNINGS[info.kind] for info, _ in targets if info.kind in SERVER_WARNINGS):
+        env.stderr.write(f"Warning: {w}\n")  # the API server's deprecation warning, once per command
     with f.connect(read_only=True) as client:
         objs: list[dict] = []
         prefix_matched = False

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from kubesim.errors import KubesimError, NotFound, UsageError
+from kubesim.errors import Forbidden, KubesimError, NotFound, UsageError
 
 
 def add_flags(p):
@@ -83,6 +83,11 @@ def check_output(fmt: str) -> None:
                      f"{_FORMATS}")
 
 
+# The warnings a v1.35 API server sends with every request for a deprecated API (the
+# ``+k8s:prerelease-lifecycle-gen:deprecated`` markers of k8s.io/api), which kubectl prints.
+SERVER_WARNINGS = {"Endpoints": "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"}
+
+
 def run(f, args, env) -> int:
     from kubesim.kubectl.cmd.util import bool_flag_value
 
@@ -133,9 +138,16 @@ def run(f, args, env) -> int:
                 else:
                     results.append((replace(info, kind=""), names, [local[id(t)]]))
                 continue
-            objs, errs = select(client, info, names, ns_for.get(id(t), ns), args.selector, args.field_selector)
+            try:
+                objs, errs = select(client, info, names, ns_for.get(id(t), ns), args.selector, args.field_selector)
+            except Forbidden as e:  # (an impersonated user's) refused list: the other kinds still print
+                errors.append(e)
+                args.refused_kinds = True  # then only kinds with objects count as several (kubectl's infos)
+                continue
             errors.extend(errs)
             results.append((info, names, objs))
+    for w in dict.fromkeys(SERVER_WARNINGS[r[0].kind] for r in results if r[0].kind in SERVER_WARNINGS):
+        env.stderr.write(f"Warning: {w}\n")  # the API server's deprecation warning, once per command
     out = render(results, args, now, all_ns, ns, env)
     env.stdout.write(out["stdout"])
     if out["stderr"]:
@@ -235,7 +247,9 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
         if fmt.startswith("jsonpath") or fmt == "name":
             return {"stdout": "", "stderr": ""}
         namespaced = any(info.namespaced for info, _, _ in results)
-        if all_ns or not namespaced:
+        if getattr(args, "refused_kinds", False):
+            stderr = ""  # kubectl says "No resources found" only when nothing went wrong
+        elif all_ns or not namespaced:
             stderr = "No resources found\n"
         else:
             stderr = f"No resources found in {ns} namespace.\n"
@@ -267,7 +281,7 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
 
     ctx = PrintContext(now=now)
     multi_kind = len([r for r in sorted_results if r[2]]) > 1 or getattr(args, "show_kind", False) or \
-        (args.args and "all" in args.args[0].split(","))
+        (args.args and "all" in args.args[0].split(",") and not getattr(args, "refused_kinds", False))
     blocks = []
     for info, names, objs in sorted_results:
         if not objs:

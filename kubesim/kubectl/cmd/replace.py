@@ -132,7 +132,7 @@ def _replace(f, args, prepared, dry, cause, deleted, lines, shown) -> str | None
                         raise Conflict(f'Operation cannot be fulfilled on {p.info.resource} "{p.name}": the object has '
                                        "been modified; please apply your changes to the latest version and try again")
                     if dry == "none":
-                        client.update(p.info, new)
+                        client.update(p.info, new, verb="update")
             except StatusError as e:
                 if args.force and dry == "none":
                     raise  # forceReplace returns the create's error as it is

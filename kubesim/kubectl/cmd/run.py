@@ -45,6 +45,8 @@ def add_flags(p) -> None:
     p.add_argument("--annotations", action="append", default=None, metavar="KEY=VALUE",
                    help="annotations to apply to the pod (repeatable)")
     p.add_argument("--port", default=None, help="the port that this container exposes")
+    bool_flag(p, "--expose", dest="expose",
+              help="If true, create a ClusterIP service associated with the pod.  Requires `--port`.")
     p.add_argument("--restart", default=None,
                    help="the restart policy: Always (default), OnFailure (the default with -i) or Never")
     p.add_argument("--image-pull-policy", default=None, help="Always, IfNotPresent or Never (default: set by the server)")
@@ -93,6 +95,8 @@ def run(f, args, env) -> int:
         raise usage_error("run", f"invalid image pull policy: {pull}")
     if tty and not interactive:
         raise UsageError("-i/--stdin is required for containers with -t/--tty=true")
+    if args.expose and not args.port:
+        raise usage_error("run", "--port must be set when exposing a service")
     if args.rm and not attach:
         raise UsageError("--rm should only be used for attached containers")
     if attach and strategy != "none":
@@ -119,9 +123,28 @@ def run(f, args, env) -> int:
                    stdin=interactive, stdin_once=interactive and not args.leave_stdin_open, tty=tty)
 
     if not attach:
-        env.stdout.write(submit(f, args, env, build, strategy, None))
+        pod_text = submit(f, args, env, build, strategy, None)
+        if args.expose:
+            env.stdout.write(_exposed(f, args, env, name, strategy))
+            if (args.output or "").lower() == "yaml":
+                pod_text = "---\n" + pod_text  # the printer's separator before its second object
+        env.stdout.write(pod_text)
         return 0
     return _run_attached(f, args, env, build, restart, timeout)
+
+
+def _exposed(f, args, env, name: str, strategy: str) -> str:
+    """run.go's generateService: the ServiceGeneratorV2 Service selecting the pod (its ``-l``
+    labels, else ``run=NAME``), created after the pod and printed before it (``---`` after it
+    in YAML)."""
+    from kubesim.kubectl.generate.service import service
+
+    svc = service(name, args.labels or f"run={name}", port=args.port, labels=args.labels or "",
+                  namespace=args.namespace if strategy == "client" else None)
+    text = submit(f, args, env, lambda rng: svc, strategy, None)
+    if (args.output or "").lower() == "yaml":
+        text += "---\n"
+    return text
 
 
 def _run_attached(f, args, env, build, restart: str, timeout: float) -> int:

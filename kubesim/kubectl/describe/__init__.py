@@ -32,6 +32,8 @@ DESCRIBERS = {
     "Node": ("core", "describe_node"),
     "Namespace": ("core", "describe_namespace"),
     "ConfigMap": ("core", "describe_config_map"),
+    "Secret": ("core", "describe_secret"),
+    "ServiceAccount": ("core", "describe_service_account"),
     "PersistentVolume": ("persistentvolume", "describe_persistent_volume"),
     "PersistentVolumeClaim": ("persistentvolume", "describe_persistent_volume_claim"),
     "Deployment": ("apps", "describe_deployment"),
@@ -41,6 +43,19 @@ DESCRIBERS = {
     "PriorityClass": ("scheduling", "describe_priority_class"),
     "StorageClass": ("storage", "describe_storage_class"),
     "CSINode": ("storage", "describe_csinode"),
+    "Role": ("rbac", "describe_role"),
+    "ClusterRole": ("rbac", "describe_role"),
+    "RoleBinding": ("rbac", "describe_role_binding"),
+    "ClusterRoleBinding": ("rbac", "describe_role_binding"),
+    "NetworkPolicy": ("networking", "describe_network_policy"),
+    "Ingress": ("networking", "describe_ingress"),
+    "IngressClass": ("networking", "describe_ingress_class"),
+    "Job": ("batch", "describe_job"),
+    "CronJob": ("batch", "describe_cronjob"),
+    "StatefulSet": ("apps", "describe_statefulset"),
+    "Service": ("service", "describe_service"),
+    "Endpoints": ("service", "describe_endpoints"),
+    "EndpointSlice": ("discovery", "describe_endpoint_slice"),
 }
 
 
@@ -67,10 +82,17 @@ def describe(client, obj: dict, show_events: bool = True) -> str:
         on_node = client.list(kinds.by_kind("Pod"), None, field_selector=f"spec.nodeName={md['name']}")
         pods = [p for p in on_node if (p.get("status") or {}).get("phase") not in ("Succeeded", "Failed")]
         extra["lease"] = client.find(kinds.by_kind("Lease"), "kube-node-lease", md["name"])
-    elif kind in ("ReplicaSet", "DaemonSet", "PersistentVolumeClaim"):
+    elif kind in ("ReplicaSet", "DaemonSet", "PersistentVolumeClaim", "StatefulSet"):
         pods = client.list(kinds.by_kind("Pod"), ns)
     elif kind == "Deployment":
         extra["replicasets"] = client.list(kinds.by_kind("ReplicaSet"), ns)
+    elif kind == "Ingress":
+        from kubesim.kubectl.describe.networking import fetch_ingress_backends
+
+        extra.update(fetch_ingress_backends(client, obj))
+    elif kind == "Service":
+        extra["endpointslices"] = client.list(kinds.by_kind("EndpointSlice"), ns,
+                                              f"kubernetes.io/service-name={md['name']}")
     events = events_for(client, obj) if show_events else None
     return render(obj, DescribeContext(now=client.now(), events=events, pods=pods, extra=extra))
 
@@ -84,7 +106,12 @@ def events_for(client, obj: dict) -> list[dict]:
     md = obj.get("metadata", {})
     uid = md.get("uid")
     selector = f"involvedObject.kind={obj.get('kind', '')},involvedObject.name={md.get('name', '')}"
-    evs = [ev for ev in client.list(kinds.by_kind("Event"), md.get("namespace") or "default", field_selector=selector)
-           if not uid or (ev.get("involvedObject") or {}).get("uid") == uid]
+    from kubesim.errors import Forbidden
+
+    try:
+        listed = client.list(kinds.by_kind("Event"), md.get("namespace") or "default", field_selector=selector)
+    except Forbidden:  # describe.go ignores searchEvents' error: no events to show
+        return []
+    evs = [ev for ev in listed if not uid or (ev.get("involvedObject") or {}).get("uid") == uid]
     evs.sort(key=lambda e: (e.get("firstTimestamp") or "", e.get("lastTimestamp") or ""))
     return evs

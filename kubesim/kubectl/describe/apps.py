@@ -1,7 +1,8 @@
-"""describe for apps/v1: Deployment, ReplicaSet, DaemonSet, and the pod template they share.
+"""describe for apps/v1: Deployment, ReplicaSet, DaemonSet, StatefulSet, and the pod template they share.
 
 Upstream: staging/src/k8s.io/kubectl/pkg/describe/describe.go (``describeDeployment``,
 ``printReplicaSetsByLabels``, ``describeReplicaSet``, ``describeDaemonSet``,
+``describeStatefulSet``, ``describeVolumeClaimTemplates``,
 ``DescribePodTemplate``, ``getPodStatusForController``) and
 staging/src/k8s.io/kubectl/pkg/util/deployment/deployment.go (``GetAllReplicaSets``:
 ``listReplicaSets``, ``findNewReplicaSet``, ``equalIgnoreHash``, ``findOldReplicaSets``).
@@ -243,5 +244,59 @@ def describe_daemonset(ds: dict, ctx: DescribeContext) -> str:
     w.write(LEVEL_0, f"Number of Nodes Misscheduled: {count('numberMisscheduled')}\n")
     w.write(LEVEL_0, f"Pods Status:\t{_pods_status_line(ds, ctx.pods)}\n")
     describe_pod_template(template, w)
+    describe_events(ctx.events, w, ctx.now)
+    return w.text()
+
+
+def _claim_class(pvc: dict) -> str:
+    """storageutil.GetPersistentVolumeClaimClass: the beta annotation, else storageClassName."""
+    ann = object_meta(pvc).get("annotations") or {}
+    if "volume.beta.kubernetes.io/storage-class" in ann:
+        return ann["volume.beta.kubernetes.io/storage-class"]
+    return (pvc.get("spec") or {}).get("storageClassName") or ""
+
+
+def describe_volume_claim_templates(templates: list[dict] | None, w: PrefixWriter) -> None:
+    """describeVolumeClaimTemplates."""
+    from kubesim.kubectl.describe.writer import go_string_slice_v, quantity_string
+
+    if not templates:
+        w.write(LEVEL_0, "Volume Claims:\t<none>\n")
+        return
+    w.write(LEVEL_0, "Volume Claims:\n")
+    for pvc in templates:
+        meta, spec = object_meta(pvc), pvc.get("spec") or {}
+        w.write(LEVEL_1, f"Name:\t{meta.get('name', '')}\n")
+        w.write(LEVEL_1, f"StorageClass:\t{_claim_class(pvc)}\n")
+        print_labels_multiline(w, "Labels", meta.get("labels"), "  ")
+        print_labels_multiline(w, "Annotations", meta.get("annotations"), "  ")
+        requests = (spec.get("resources") or {}).get("requests") or {}
+        capacity = quantity_string(requests["storage"]) if "storage" in requests else "<default>"
+        w.write(LEVEL_1, f"Capacity:\t{capacity}\n")
+        w.write(LEVEL_1, f"Access Modes:\t{go_string_slice_v(spec.get('accessModes'))}\n")
+
+
+def describe_statefulset(sts: dict, ctx: DescribeContext) -> str:
+    """describeStatefulSet."""
+    meta, spec, status = object_meta(sts), sts.get("spec") or {}, sts.get("status") or {}
+    selector = _selector(spec.get("selector"))
+    w = PrefixWriter()
+    w.write(LEVEL_0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(LEVEL_0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    w.write(LEVEL_0, f"CreationTimestamp:\t{format_rfc1123z(meta.get('creationTimestamp'))}\n")
+    w.write(LEVEL_0, f"Selector:\t{'' if selector is None else selector}\n")
+    print_labels_multiline(w, "Labels", meta.get("labels"))
+    print_annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w.write(LEVEL_0, f"Replicas:\t{_spec_replicas(sts)} desired | {int(status.get('replicas') or 0)} total\n")
+    strategy = spec.get("updateStrategy") or {}
+    w.write(LEVEL_0, f"Update Strategy:\t{strategy.get('type', '')}\n")
+    rolling = strategy.get("rollingUpdate")
+    if rolling is not None and rolling.get("partition") is not None:
+        w.write(LEVEL_1, f"Partition:\t{int(rolling['partition'])}\n")
+        if rolling.get("maxUnavailable") is not None:
+            w.write(LEVEL_1, f"MaxUnavailable:\t{_int_or_string_ptr(rolling['maxUnavailable'])}\n")
+    w.write(LEVEL_0, f"Pods Status:\t{_pods_status_line(sts, ctx.pods)}\n")
+    describe_pod_template(spec.get("template") or {}, w)
+    describe_volume_claim_templates(spec.get("volumeClaimTemplates"), w)
     describe_events(ctx.events, w, ctx.now)
     return w.text()

@@ -696,3 +696,48 @@ def _decoded_length(b64: str) -> int:
         return len(base64.b64decode(b64, validate=True))
     except (binascii.Error, ValueError):
         return 0
+
+
+def describe_secret(secret: dict, ctx: DescribeContext) -> str:
+    """describeSecret: the type, then each data key with its size in bytes (a
+    service-account-token Secret's ``token`` is shown); never other values, and no events."""
+    from kubesim.api.core.secret_validation import (
+        SECRET_TYPE_SERVICE_ACCOUNT_TOKEN,
+        SERVICE_ACCOUNT_TOKEN_KEY,
+        decoded,
+    )
+
+    meta = object_meta(secret)
+    w = PrefixWriter()
+    w.write(LEVEL_0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(LEVEL_0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    print_labels_multiline(w, "Labels", meta.get("labels"))
+    print_annotations_multiline(w, "Annotations", meta.get("annotations"))
+    w.write(LEVEL_0, f"\nType:\t{secret.get('type') or ''}\n")
+    w.write(LEVEL_0, "\nData\n====\n")
+    data = secret.get("data") or {}
+    for key in sorted(data):
+        value = decoded(data[key])
+        if key == SERVICE_ACCOUNT_TOKEN_KEY and secret.get("type") == SECRET_TYPE_SERVICE_ACCOUNT_TOKEN:
+            w.write(LEVEL_0, f"{key}:\t{value.decode('utf-8', 'replace')}\n")
+        else:
+            w.write(LEVEL_0, f"{key}:\t{len(value)} bytes\n")
+    return w.text()
+
+
+def describe_service_account(sa: dict, ctx: DescribeContext) -> str:
+    """describeServiceAccount: its image pull secrets, then its events."""
+    meta = object_meta(sa)
+    w = PrefixWriter()
+    w.write(LEVEL_0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(LEVEL_0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    print_labels_multiline(w, "Labels", meta.get("labels"))
+    print_annotations_multiline(w, "Annotations", meta.get("annotations"))
+    header, empty = "Image pull secrets:", "                   "
+    names = [str((s or {}).get("name") or "") for s in sa.get("imagePullSecrets") or () if isinstance(s, dict)]
+    if not names:
+        w.write(LEVEL_0, f"{header}\t<none>\n")
+    for i, name in enumerate(names):
+        w.write(LEVEL_0, f"{header if i == 0 else empty}\t{name}\n")
+    describe_events(ctx.events, w, ctx.now)
+    return w.text()

@@ -27,10 +27,18 @@ def typed_json(obj) -> str:
 
 # kind → (``-o name`` prefix, the resource a typed client posts to)
 _KIND_NAMES = {"Deployment": ("deployment.apps", "deployments.apps"), "Namespace": ("namespace", "namespaces"),
-               "ConfigMap": ("configmap", "configmaps"),
+               "ConfigMap": ("configmap", "configmaps"), "Secret": ("secret", "secrets"),
+               "ServiceAccount": ("serviceaccount", "serviceaccounts"),
                "PriorityClass": ("priorityclass.scheduling.k8s.io", "priorityclasses.scheduling.k8s.io"),
                "PodDisruptionBudget": ("poddisruptionbudget.policy", "poddisruptionbudgets.policy"),
-               "Pod": ("pod", "pods")}
+               "Pod": ("pod", "pods"), "Service": ("service", "services"),
+               "Ingress": ("ingress.networking.k8s.io", "ingresses.networking.k8s.io"),
+               "Job": ("job.batch", "jobs.batch"), "CronJob": ("cronjob.batch", "cronjobs.batch"),
+               "Role": ("role.rbac.authorization.k8s.io", "roles.rbac.authorization.k8s.io"),
+               "ClusterRole": ("clusterrole.rbac.authorization.k8s.io", "clusterroles.rbac.authorization.k8s.io"),
+               "RoleBinding": ("rolebinding.rbac.authorization.k8s.io", "rolebindings.rbac.authorization.k8s.io"),
+               "ClusterRoleBinding": ("clusterrolebinding.rbac.authorization.k8s.io",
+                                      "clusterrolebindings.rbac.authorization.k8s.io")}
 
 
 def check_output(fmt: str | None) -> None:
@@ -121,7 +129,9 @@ def submit(f, args, env, build, strategy: str, wrap: str | None) -> str:
         if isinstance(e, Invalid):
             # a typed client names the kind with its group: Deployment.apps, PriorityClass.scheduling.k8s.io
             qualified = {"deployment": "Deployment.apps", "priorityclass": "PriorityClass.scheduling.k8s.io",
-                         "poddisruptionbudgets": "PodDisruptionBudget.policy"}.get(wrap)
+                         "poddisruptionbudgets": "PodDisruptionBudget.policy",
+                         "ingress": "Ingress.networking.k8s.io",
+                         "job": "Job.batch", "cronjob": "CronJob.batch"}.get(wrap)
             kind = qualified.split(".")[0] if qualified else ""
             if qualified and message.startswith(kind + " "):
                 message = qualified + message[len(kind):]

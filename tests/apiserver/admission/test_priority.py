@@ -111,8 +111,10 @@ def test_priority_admission_uses_stored_classes(spec, expected):
     calls = []
 
     def lister(kind):
-        calls.append(kind)
-        return STORED
+        if kind == "PriorityClass":  # (the ServiceAccount plugin reads accounts and namespaces)
+            calls.append(kind)
+            return STORED
+        return []
 
     pod = _pod(**spec)
     prepare_for_create(pod, lister=lister)

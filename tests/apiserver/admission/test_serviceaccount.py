@@ -97,3 +97,55 @@ def test_init_containers_mount_the_token_too():
     pod = defaulted(make_pod(initContainers=[{"name": "i", "image": "x", "resources": {"limits": {"cpu": "1"}}}]))
     init = pod["spec"]["initContainers"][0]
     assert init["volumeMounts"][0]["mountPath"] == "/var/run/secrets/kubernetes.io/serviceaccount"
+
+
+# -- the pod's account, looked up (getServiceAccount, shouldAutomount, imagePullSecrets) ----------
+
+def _lister(*objs):
+    def lister(kind):
+        return [o for o in objs if o["kind"] == kind]
+    return lister
+
+
+def _ns(name, phase="Active"):
+    return {"kind": "Namespace", "metadata": {"name": name}, "status": {"phase": phase}}
+
+
+def _sa(name, ns="default", **fields):
+    return {"kind": "ServiceAccount", "metadata": {"name": name, "namespace": ns}, **fields}
+
+
+@pytest.mark.parametrize("spec, objs, err", [
+    ({"serviceAccountName": "nobody"}, [_ns("default"), _sa("default")],
+     'pods "nginx" is forbidden: error looking up service account default/nobody: serviceaccount "nobody" not found'),
+    ({}, [_ns("default", "Terminating")],
+     'pods "nginx" is forbidden: error looking up service account default/default: serviceaccount "default" not '
+     "found"),
+], ids=["a pod naming a missing account is refused",
+        "the default account of a terminating namespace will not come: refused"])
+def test_a_missing_service_account_is_refused_with_upstreams_text(spec, objs, err):
+    with pytest.raises(Forbidden) as e:
+        defaulted(make_pod(**spec), lister=_lister(*objs))
+    assert e.value.message == err
+
+
+@pytest.mark.parametrize("spec, objs, want", [
+    ({}, [_ns("default")], ("default", True, None)),
+    ({"serviceAccountName": "bot"}, [_ns("default"), _sa("bot", automountServiceAccountToken=False)],
+     ("bot", False, None)),
+    ({"serviceAccountName": "bot", "automountServiceAccountToken": True},
+     [_ns("default"), _sa("bot", automountServiceAccountToken=False)], ("bot", True, None)),
+    ({"serviceAccountName": "bot"}, [_ns("default"), _sa("bot", imagePullSecrets=[{"name": "regcred"}])],
+     ("bot", True, [{"name": "regcred"}])),
+    ({"serviceAccountName": "bot", "imagePullSecrets": [{"name": "mine"}]},
+     [_ns("default"), _sa("bot", imagePullSecrets=[{"name": "regcred"}])], ("bot", True, [{"name": "mine"}])),
+], ids=["default in an active namespace is about to be created by its controller: admitted",
+        "the account's automountServiceAccountToken: false mounts no token",
+        "the pod's own automountServiceAccountToken wins over the account's",
+        "the account's imagePullSecrets are copied to a pod that has none",
+        "a pod's own imagePullSecrets are kept"])
+def test_the_pods_account_decides_the_token_and_pull_secrets(spec, objs, want):
+    pod = defaulted(make_pod(**spec), lister=_lister(*objs))
+    s = pod["spec"]
+    mounted = any(v["name"].startswith("kube-api-access-") for v in s.get("volumes") or ())
+    assert (s["serviceAccountName"], mounted, s.get("imagePullSecrets")) == want

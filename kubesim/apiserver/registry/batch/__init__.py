@@ -1,0 +1,1 @@
+"""Strategies of batch/v1 (upstream pkg/registry/batch)."""
