@@ -57,6 +57,13 @@ SUBRESOURCES: dict[str, list[tuple[str, str, tuple[str, ...], tuple[str, str] | 
     "ReplicaSet": [("scale", "Scale", _STATUS, ("autoscaling", "v1")), ("status", "ReplicaSet", _STATUS, None)],
     "DaemonSet": [("status", "DaemonSet", _STATUS, None)],
     "PodDisruptionBudget": [("status", "PodDisruptionBudget", _STATUS, None)],
+    "ServiceAccount": [("token", "TokenRequest", ("create",), ("authentication.k8s.io", "v1"))],
+    "Service": [("proxy", "ServiceProxyOptions", ("create", "delete", "get", "patch", "update"), None),
+                ("status", "Service", _STATUS, None)],
+    "StatefulSet": [("scale", "Scale", _STATUS, ("autoscaling", "v1")), ("status", "StatefulSet", _STATUS, None)],
+    "Job": [("status", "Job", _STATUS, None)],
+    "CronJob": [("status", "CronJob", _STATUS, None)],
+    "Ingress": [("status", "Ingress", _STATUS, None)],
 }
 
 

@@ -58,10 +58,13 @@ class Backend:
         self.oldest_rv: int | None = None
 
     @contextlib.contextmanager
-    def client(self, write: bool = True, dry_run: bool = False):
+    def client(self, write: bool = True, dry_run: bool = False, impersonate: tuple | None = None):
+        import dataclasses
+
         from kubesim.controlplane.session import session
 
-        with self.lock, session(self.options, commit=not dry_run, read_only=not write and not dry_run) as c:
+        options = dataclasses.replace(self.options, impersonate=impersonate) if impersonate else self.options
+        with self.lock, session(options, commit=not dry_run, read_only=not write and not dry_run) as c:
             yield c
         if write and not dry_run:
             self.notify()
@@ -165,6 +168,20 @@ class Handler(BaseHTTPRequestHandler):
     def do_DELETE(self):
         self._dispatch("DELETE")
 
+    @contextlib.contextmanager
+    def client(self, write: bool = True, dry_run: bool = False):
+        """The backend's client for this request, as the user its Impersonate-* headers name
+        (kubectl --as, --as-group, --as-uid), else the kubeconfig's admin; the warnings the
+        request drew (admission's) become its Warning headers."""
+        user = self.headers.get("Impersonate-User")
+        groups = tuple(self.headers.get_all("Impersonate-Group") or ())
+        if not user and groups:
+            raise _error("InternalError", "Internal error occurred: requested [{Kind:Group}] without impersonating a user")
+        impersonate = (user, groups, self.headers.get("Impersonate-Uid") or "") if user else None
+        with self.backend.client(write=write, dry_run=dry_run, impersonate=impersonate) as c:
+            yield c
+            self.warnings.extend(c.warnings())
+
     def _dispatch(self, method: str) -> None:
         url = urlsplit(self.path)
         self.query = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
@@ -230,6 +247,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._send_json(200, discovery.VERSION)
         if parts[:1] == ["openapi"]:
             return self._openapi(method, parts[1:])
+        if method == "POST" and path in _SELF_REVIEWS:
+            return self._self_review(_SELF_REVIEWS[path], body)
         target = resolve(parts) if parts else None
         if target is None:
             raise HTTPError(status.not_found_path())
@@ -343,11 +362,11 @@ class Handler(BaseHTTPRequestHandler):
         if t.sub == "log":
             return self._log(t)
         if t.sub and t.sub.startswith("proxy/"):
-            with self.backend.client(write=False) as c:
+            with self.client(write=False) as c:
                 return self._send_json(200, c.raw(urlsplit(self.path).path))
         if t.sub not in (None, "status", "scale"):
             raise _method_not_allowed("GET", self.path)
-        with self.backend.client(write=False) as c:
+        with self.client(write=False) as c:
             obj = c.get(t.info, t.namespace or "", t.name)
             if t.sub == "scale":
                 return self._send_json(200, _scale_of(obj))
@@ -357,7 +376,7 @@ class Handler(BaseHTTPRequestHandler):
         q = self.query
         limit = _int_param(q, "limit")
         start = _continue_start(q.get("continue"))
-        with self.backend.client(write=False) as c:
+        with self.client(write=False) as c:
             objs = c.list(t.info, t.namespace, q.get("labelSelector") or None, q.get("fieldSelector") or None)
             list_meta = {}
             if start:
@@ -378,6 +397,10 @@ class Handler(BaseHTTPRequestHandler):
                 return self._evict(t, body, dry)
             if t.sub == "binding":
                 return self._bind(t, body, dry)
+            if t.sub == "token":
+                request = self._decode(body)
+                with self.client(dry_run=dry) as c:
+                    return self._send_json(201, c.create_token(t.namespace or "", t.name, request.get("spec") or {}))
             raise _method_not_allowed("POST", self.path)
         obj = self._decode(body)
         self._check_kind(t, obj)
@@ -389,7 +412,7 @@ class Handler(BaseHTTPRequestHandler):
                 raise BadRequest("the namespace of the provided object does not match the namespace sent on the request")
             md["namespace"] = t.namespace
         self._decode_strictly(obj)
-        with self.backend.client(dry_run=dry) as c:
+        with self.client(dry_run=dry) as c:
             created = c.create(obj, t.info, dry_run=dry)
             self._send_json(201, created)
 
@@ -408,7 +431,7 @@ class Handler(BaseHTTPRequestHandler):
             raise _method_not_allowed("PUT", self.path)
         dry = self._dry_run()
         obj = self._decode(body)
-        with self.backend.client(dry_run=dry) as c:
+        with self.client(dry_run=dry) as c:
             live = c.get(t.info, t.namespace or "", t.name)
             if t.sub == "scale":
                 return self._send_json(200, self._scale_update(c, t, live, obj))
@@ -440,7 +463,7 @@ class Handler(BaseHTTPRequestHandler):
         validation = self._field_validation()
         from kubesim.api.patch import PatchFailure
 
-        with self.backend.client(dry_run=dry) as c:
+        with self.client(dry_run=dry) as c:
             live = c.get(t.info, t.namespace or "", t.name)
             if t.sub == "scale":
                 scale = _apply_patch(_scale_of(live), patch_type, patch)
@@ -483,7 +506,7 @@ class Handler(BaseHTTPRequestHandler):
         if propagation not in ("Orphan", "Foreground", "Background"):
             raise _error("Invalid", f'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: '
                                     f'"{propagation}": supported values: "Foreground", "Background", "Orphan", "nil"')
-        with self.backend.client(dry_run=dry) as c:
+        with self.client(dry_run=dry) as c:
             obj = c.delete(t.info, t.namespace or "", t.name, grace_period=grace, force=grace == 0,
                            propagation=propagation)
             still = c.find(t.info, t.namespace or "", t.name)
@@ -505,7 +528,7 @@ class Handler(BaseHTTPRequestHandler):
         grace = opts.get("gracePeriodSeconds", _int_param(self.query, "gracePeriodSeconds"))
         propagation = opts.get("propagationPolicy") or self.query.get("propagationPolicy") or "Background"
         q = self.query
-        with self.backend.client(dry_run=dry) as c:
+        with self.client(dry_run=dry) as c:
             deleted = []
             for obj in c.list(t.info, t.namespace, q.get("labelSelector") or None, q.get("fieldSelector") or None):
                 md = obj["metadata"]
@@ -515,18 +538,51 @@ class Handler(BaseHTTPRequestHandler):
         self._send_json(200, {"kind": t.info.kind + "List", "apiVersion": t.info.api_version,
                               "metadata": {"resourceVersion": rv}, "items": deleted})
 
+    def _self_review(self, kind: str, body: bytes) -> None:
+        """The reviews a user makes of themselves (kubectl auth can-i, auth whoami), answered
+        by the client's authorizer (pkg/registry/authorization/selfsubjectaccessreview/rest.go,
+        selfsubjectrulesreview/rest.go, authentication/selfsubjectreview/rest.go). Served, not
+        listed in discovery (kubesim's kind registry has no such kinds)."""
+        review = self._decode(body)
+        spec = review.get("spec") or {}
+        group = "authentication.k8s.io" if kind == "SelfSubjectReview" else "authorization.k8s.io"
+        out = {"kind": kind, "apiVersion": f"{group}/v1", "metadata": {}, "spec": spec}
+        with self.client(write=False) as c:
+            if kind == "SelfSubjectReview":
+                out.pop("spec")
+                c.self_review_allowed(group, "selfsubjectreviews")
+                out["metadata"] = {"creationTimestamp": c.cluster.stamp()}  # (its REST stamps it now)
+                out["status"] = {"userInfo": c.self_subject_review()}
+            elif kind == "SelfSubjectRulesReview":
+                c.self_review_allowed(group, "selfsubjectrulesreviews")
+                resource_rules, non_resource_rules, incomplete, error = c.rules_review(spec.get("namespace") or "")
+                out["status"] = {"resourceRules": resource_rules, "nonResourceRules": non_resource_rules,
+                                 "incomplete": incomplete, **({"evaluationError": error} if error else {})}
+            else:
+                c.self_review_allowed(group, "selfsubjectaccessreviews")
+                ra, nra = spec.get("resourceAttributes"), spec.get("nonResourceAttributes")
+                if nra:
+                    allowed, reason = c.access_review(nra.get("verb", ""), path=nra.get("path", ""))
+                else:
+                    ra = ra or {}
+                    allowed, reason = c.access_review(ra.get("verb", ""), ra.get("group", ""), ra.get("resource", ""),
+                                                      ra.get("subresource", ""), ra.get("namespace", ""),
+                                                      ra.get("name", ""))
+                out["status"] = {"allowed": allowed, **({"reason": reason} if reason else {})}
+        self._send_json(201, out)
+
     def _evict(self, t: Target, body: bytes, dry: bool) -> None:
         ev = self._decode(body)
         opts = ev.get("deleteOptions") or {}
         grace = opts.get("gracePeriodSeconds")
         dry = dry or opts.get("dryRun") == ["All"]
-        with self.backend.client(dry_run=dry) as c:
+        with self.client(dry_run=dry) as c:
             c.evict(t.namespace or "", t.name, grace_period=grace, dry_run=dry)
         self._send_json(201, {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201})
 
     def _bind(self, t: Target, body: bytes, dry: bool) -> None:
         binding = self._decode(body)
-        with self.backend.client(dry_run=dry) as c:
+        with self.client(dry_run=dry) as c:
             c.bind(t.namespace or "", t.name, binding)
         self._send_json(201, {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201})
 
@@ -538,7 +594,7 @@ class Handler(BaseHTTPRequestHandler):
                              follow=False, timestamps=q.get("timestamps") == "true",
                              tail_lines=_int_param(q, "tailLines"), since_seconds=_int_param(q, "sinceSeconds"),
                              limit_bytes=_int_param(q, "limitBytes"))
-        with self.backend.client(write=False) as c:
+        with self.client(write=False) as c:
             text = c.pod_log(t.namespace or "", t.name, opts)
             if q.get("follow") == "true":
                 from kubesim.api.core import podlogs
@@ -563,7 +619,7 @@ class Handler(BaseHTTPRequestHandler):
                 self._chunk(text.encode())
             while True:
                 self.backend.wait_for_change(WATCH_POLL)
-                with self.backend.client(write=False) as c:
+                with self.client(write=False) as c:
                     pod = c.find(t.info, t.namespace or "", t.name)
                     if pod is None:
                         break
@@ -615,7 +671,7 @@ class Handler(BaseHTTPRequestHandler):
                 deadline = 0
             while time.monotonic() < deadline:
                 events = []
-                with self.backend.client(write=False) as c:
+                with self.client(write=False) as c:
                     objs = c.list(t.info, t.namespace, q.get("labelSelector") or None, q.get("fieldSelector") or None)
                     now = {(o["metadata"].get("namespace", ""), o["metadata"]["name"]): o for o in objs}
                     if seen is None:
@@ -663,6 +719,13 @@ class Handler(BaseHTTPRequestHandler):
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+_SELF_REVIEWS = {
+    "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews": "SelfSubjectAccessReview",
+    "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews": "SelfSubjectRulesReview",
+    "/apis/authentication.k8s.io/v1/selfsubjectreviews": "SelfSubjectReview",
+}
+
 
 def _method_not_allowed(method: str, path: str) -> HTTPError:
     return _error("MethodNotAllowed", "the server does not allow this method on the requested resource", {})

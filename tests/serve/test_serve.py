@@ -519,3 +519,17 @@ def test_logs_follow_ends_when_the_container_has(applied):
     code, out, err = applied.kubectl("logs -f once --timestamps")
     assert (code, out, err) == (0, applied.h.ok("logs once --timestamps"), "")
     assert out.endswith(" two\n")
+
+
+@pytest.mark.parametrize("command", [
+    "auth can-i list pods", "auth can-i list pods --as=nobody", "auth can-i --list --as=nobody",
+    "auth whoami", "auth whoami --as=nobody --as-group=devs -o json", "get pods --as=nobody",
+    "get nodes --as=system:serviceaccount:default:default",
+], ids=["can-i as the admin", "can-i as an impersonated user", "can-i --list", "whoami", "whoami impersonated",
+        "forbidden list", "forbidden cluster-scoped list"])
+def test_impersonation_and_self_reviews_answer_as_kubesim(applied, command):
+    """Impersonate-* headers (kubectl --as) make the request the user's, authorized by RBAC as
+    kubesim's own --as is; auth can-i and whoami post their self reviews."""
+    code, out, err = applied.kubectl(command)
+    r = applied.h(command)
+    assert (code, out, err.replace("kubectl", "kubesim")) == (r.code, r.out, r.err)
