@@ -67,6 +67,11 @@ SUBRESOURCES: dict[str, list[tuple[str, str, tuple[str, ...], tuple[str, str] | 
 }
 
 
+# the warning every request of a deprecated resource draws (the apiserver's deprecation
+# warnings, staging/src/k8s.io/apiserver/pkg/endpoints/deprecation; pkg/api/v1/endpoints)
+DEPRECATED = {"Endpoints": "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"}
+
+
 def served() -> list[kinds.KindInfo]:
     return [k for k in kinds.REGISTRY.all() if k.served]
 

@@ -260,6 +260,8 @@ class Handler(BaseHTTPRequestHandler):
             if target == "apis":
                 return self._send_json(200, discovery.api_group_list())
             return self._send_json(200, target)
+        if target.info.kind in discovery.DEPRECATED:
+            self.warnings.append(discovery.DEPRECATED[target.info.kind])
         handler = {"GET": self._get, "POST": self._post, "PUT": self._put, "PATCH": self._patch,
                    "DELETE": self._delete}[method]
         handler(target, body)
