@@ -37,6 +37,9 @@ ALLOWED = {
     "kubectl": {"api", "clock", "codec", "errors", "printers"},
     "cli": {"api", "clock", "errors", "kubectl", "printers"},
     "testing": {"api", "apiserver", "cli", "clock", "controllers", "errors"},
+    # kubesim serve: the client interface spoken over HTTP; like the CLI's factory it opens a
+    # session on the control plane, and it prints tables server-side as the API server does
+    "server": {"api", "clock", "codec", "controlplane", "errors", "printers"},
 }
 
 # Single modules allowed one import more than their package: the CLI's factory opens the

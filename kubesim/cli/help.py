@@ -58,6 +58,11 @@ EXAMPLES = {
     "node": """  # Stop node01's kubelet (a node failure), then start it again
   kubesim node stop node01
   kubesim node start node01""",
+    "serve": """  # Serve ./state on https://127.0.0.1:6443; its kubeconfig is state/serve/kubeconfig
+  kubesim serve
+  
+  # Plain HTTP on a free port, the kubeconfig written where kubectl's default one is
+  kubesim serve --insecure-http --port 0 --write-kubeconfig ~/.kube/config""",
 }
 
 OPTIONS_FOOTER = 'Use "kubesim options" for a list of global command-line options (applies to all commands).'

@@ -64,6 +64,8 @@ VERBS: dict[str, Verb] = {
                        "cli.completion"),
     "wait": Verb("Wait for a specific condition on one or many resources (on the simulated clock)", _K + "wait"),
     "auth": Verb("Inspect authorization (can-i, whoami)", _K + "auth"),
+    "serve": Verb("Serve the cluster as the Kubernetes API, for the real kubectl, client libraries and tools",
+                  "server.cmd"),
 }
 
 

@@ -217,6 +217,17 @@ class LocalClient:
         return objects.delete_object(self.cluster, info, (namespace or "") if info.namespaced else "", name,
                                      grace_seconds=grace_period, force=force, propagation=propagation)
 
+    def update_status(self, info: KindInfo, namespace: str, name: str, obj: dict) -> dict:
+        from kubesim.apiserver.subresources import update_status
+
+        update_status(self.cluster, info, namespace, name, obj)
+        return self.get(info, namespace, name)
+
+    def bind(self, namespace: str, name: str, binding: dict) -> None:
+        from kubesim.apiserver.subresources import bind
+
+        bind(self.cluster, namespace, name, binding)
+
     def warnings(self) -> list[str]:
         warnings = self.cluster.__dict__.pop("warnings", None) or []
         return list(warnings)

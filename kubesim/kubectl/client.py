@@ -78,6 +78,13 @@ class Client(Protocol):
         """DELETE: a pod on a node is deleted gracefully (it gets its deletionTimestamp), an
         object with finalizers is marked; the object as the server returns it."""
 
+    def update_status(self, info: KindInfo, namespace: str, name: str, obj: dict) -> dict:
+        """PUT NAME/status: the stored object with ``obj``'s status (spec and metadata kept)."""
+
+    def bind(self, namespace: str, name: str, binding: dict) -> None:
+        """POST pods/NAME/binding: the pod assigned to the Binding's target node; Conflict when
+        it already has one."""
+
     def evict(self, namespace: str, name: str, *, grace_period: float | None = None, dry_run: bool = False) -> None:
         """POST pods/NAME/eviction, honouring PodDisruptionBudgets (TooManyRequests when one
         forbids it)."""
