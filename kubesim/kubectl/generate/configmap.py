@@ -13,6 +13,28 @@ from kubesim.errors import UsageError
 from kubesim.kubectl.generate.objects import metadata
 
 
+def file_source_files(sources: list[str]):
+    """(key, path) of each file the ``--from-file`` sources name: a file (under its own name or
+    the given key), or each regular file of a directory, by name (handleConfigMapFromFileSources
+    and handleSecretFromFileSources walk them alike)."""
+    import os
+
+    for source in sources:
+        key, path = parse_file_source(source)
+        if not _is_dir(path):
+            yield key, path
+            continue
+        if "=" in source:
+            raise UsageError("cannot give a key name for a directory path")
+        try:
+            entries = sorted(os.scandir(path), key=lambda e: e.name)
+        except OSError as e:
+            raise UsageError(f"error listing files in {path}: {(e.strerror or str(e)).lower()}") from None
+        for entry in entries:
+            if entry.is_file(follow_symlinks=False):
+                yield entry.name, os.path.join(path, entry.name)
+
+
 def parse_file_source(source: str) -> tuple[str, str]:
     """util.ParseFileSource: ``path`` (key: its base name) or ``key=path``."""
     n = source.count("=")
@@ -130,24 +152,11 @@ def config_map(name: str, namespace: str | None, file_sources: list[str], litera
                env_file_sources: list[str], append_hash: bool, environ: dict) -> dict:
     """ConfigMapOptions.createConfigMap: files first, then literals, then env files."""
     import base64
-    import os
 
     cm: dict = {"kind": "ConfigMap", "apiVersion": "v1", "metadata": metadata(name, namespace), "data": {},
                 "binaryData": {}}
-    for source in file_sources:
-        key, path = parse_file_source(source)
-        if not _is_dir(path):
-            _add_file(cm, key, path)
-            continue
-        if "=" in source:
-            raise UsageError("cannot give a key name for a directory path")
-        try:
-            entries = sorted(os.scandir(path), key=lambda e: e.name)
-        except OSError as e:
-            raise UsageError(f"error listing files in {path}: {(e.strerror or str(e)).lower()}") from None
-        for entry in entries:
-            if entry.is_file(follow_symlinks=False):
-                _add_file(cm, entry.name, os.path.join(path, entry.name))
+    for key, path in file_source_files(file_sources):
+        _add_file(cm, key, path)
     for source in literal_sources:
         _add_key(cm, *parse_literal_source(source))
     for path in env_file_sources:

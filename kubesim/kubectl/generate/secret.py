@@ -21,7 +21,7 @@ from kubesim.api.gofmt import go_quote
 from kubesim.errors import UsageError
 from kubesim.kubectl.generate.configmap import (
     _is_dir,
-    parse_file_source,
+    file_source_files,
     parse_literal_source,
     read_env_file,
 )
@@ -60,22 +60,8 @@ def _add_file(secret: dict, key: str, path: str) -> None:
 
 def _from_files(secret: dict, sources: list[str]) -> None:
     """handleSecretFromFileSources: a file, or each regular file of a directory."""
-    import os
-
-    for source in sources:
-        key, path = parse_file_source(source)
-        if not _is_dir(path):
-            _add_file(secret, key, path)
-            continue
-        if "=" in source:
-            raise UsageError("cannot give a key name for a directory path")
-        try:
-            entries = sorted(os.scandir(path), key=lambda e: e.name)
-        except OSError as e:
-            raise UsageError(f"error listing files in {path}: {(e.strerror or str(e)).lower()}") from None
-        for entry in entries:
-            if entry.is_file(follow_symlinks=False):
-                _add_file(secret, entry.name, os.path.join(path, entry.name))
+    for key, path in file_source_files(sources):
+        _add_file(secret, key, path)
 
 
 def secret_hash(secret: dict) -> str:
