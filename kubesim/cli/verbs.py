@@ -33,6 +33,8 @@ VERBS: dict[str, Verb] = {
     "cordon": Verb("Mark node as unschedulable", _K + "cordon", "cordon_cmd"),
     "uncordon": Verb("Mark node as schedulable", _K + "cordon", "uncordon_cmd"),
     "explain": Verb("Get documentation for a resource", _K + "explain"),
+    "kustomize": Verb("Build a kustomization target from a directory (kustomize inside the real kubectl)",
+                      "kubectl.kustomize"),
     "options": Verb("Print the list of flags inherited by all commands", "cli.help", "run_options"),
     "api-resources": Verb("Print the supported API resources", _K + "api_resources"),
     "explain-schedule": Verb("Every scheduler plugin's verdict and score for a pod, on every node",

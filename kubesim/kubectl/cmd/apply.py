@@ -10,16 +10,24 @@ from kubesim.errors import UsageError
 
 
 def add_flags(p):
-    p.add_argument("-f", "--filename", action="append", required=True, help="file, directory or - for stdin")
+    from kubesim.kubectl.kustomize import add_flag
+
+    p.add_argument("-f", "--filename", action="append", help="file, directory or - for stdin")
+    add_flag(p)
     p.add_argument("-R", "--recursive", action="store_true", help="process the directory used in -f recursively")
     p.add_argument("-o", "--output", default=None, help="output format: name")
 
 
 def load_documents(args, env, verb: str):
-    """The documents of ``-f`` (``-R``): kubectl's error when there are none."""
+    """The documents of ``-f`` (``-R``) or ``-k``: kubectl's error when there are none."""
     from kubesim.codec.load import load
+    from kubesim.kubectl import kustomize
 
-    docs = load(args.filename, recursive=args.recursive, stdin=env.stdin)
+    kustomize.validate(args)
+    if getattr(args, "kustomize", None):
+        docs = kustomize.documents(args.kustomize, env.stderr)
+    else:
+        docs = load(args.filename, recursive=args.recursive, stdin=env.stdin)
     if not docs:
         raise UsageError("no objects passed to " + verb)
     return docs

@@ -40,6 +40,9 @@ def add_flags(p):
     p.add_argument("what", nargs="*", help="deployment|namespace|priorityclass|poddisruptionbudget NAME")
     p.add_argument("-f", "--filename", action="append", help="file, directory or - for stdin")
     p.add_argument("-R", "--recursive", action="store_true")
+    from kubesim.kubectl.kustomize import add_flag
+
+    add_flag(p)
     p.add_argument("-o", "--output", default=None,
                    help="output format: json|yaml|name|jsonpath=...|custom-columns=...")
     create_generator_args(p)  # create deployment|namespace|priorityclass|poddisruptionbudget|configmap
@@ -49,8 +52,9 @@ def run(f, args, env) -> int:
     if args.what:
         return create_generated(f, args, env)
     reject_generator_flags(args)  # the generators' flags share this parser
-    if not args.filename:
-        raise UsageError("must specify one of -f and -k")
+    from kubesim.kubectl.kustomize import validate
+
+    validate(args)
     from kubesim.kubectl.apply import create
     from kubesim.kubectl.cmd.apply import from_manifests
 

@@ -24,6 +24,9 @@ def add_flags(p):
     p.add_argument("args", nargs="*", metavar="TYPE [NAME ...]")
     p.add_argument("-f", "--filename", action="append")
     p.add_argument("-R", "--recursive", action="store_true")
+    from kubesim.kubectl.kustomize import add_flag
+
+    add_flag(p)
     p.add_argument("-l", "--selector")
     p.add_argument("--all", action="store_true", help="Delete all resources, in the namespace of the specified "
                                                       "resource types.")
@@ -103,7 +106,7 @@ def run(f, args, env) -> int:
         lines.append(delete_line(info, obj, force))
         deleted.append((info, ns, name, obj["metadata"].get("uid")))
 
-    if args.filename:
+    if args.filename or args.kustomize:
         docs = load_documents(args, env, "delete")
         prepared = prepare(docs, f.namespace_flag, "deleting", explicit_namespace=f.explicit_namespace, default_namespace=f.namespace())
         validate()

@@ -32,6 +32,9 @@ def add_flags(p):
                    help="Filename, directory, or URL to files contains the configuration to diff")
     p.add_argument("-R", "--recursive", action="store_true",
                    help="Process the directory used in -f, --filename recursively.")
+    from kubesim.kubectl.kustomize import add_flag
+
+    add_flag(p)
     p.add_argument("-l", "--selector", default="",
                    help="Selector (label query) to filter on, supports '=', '==', '!=', 'in', 'notin'.")
     bool_flag(p, "--show-managed-fields", dest="show_managed_fields",
@@ -60,8 +63,9 @@ def run(f, args, env) -> int:
 
     if args.extra:
         raise UsageError(f"Unexpected args: [{' '.join(args.extra)}]\nSee 'kubesim diff -h' for help and examples")
-    if not args.filename:
-        raise UsageError("must specify one of -f and -k")
+    from kubesim.kubectl.kustomize import validate
+
+    validate(args)
     docs = load_documents(args, env, "diff")
     prepared = prepare(docs, f.namespace_flag, "getting", explicit_namespace=f.explicit_namespace, applying=True)
     if args.selector:
