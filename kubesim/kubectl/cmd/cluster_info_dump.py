@@ -70,11 +70,15 @@ class _Output:
 
 
 def _mkdir_all(path: str) -> None:
-    """os.MkdirAll, its error as Go words it (``mkdir PATH: not a directory``)."""
+    """os.MkdirAll, its error as Go words it: an ancestor that is a file is named
+    (``mkdir /tmp/f: not a directory``)."""
+    probe = path
+    while probe and not os.path.exists(probe):
+        probe = os.path.dirname(probe.rstrip("/")) if probe != "/" else ""
+    if probe and not os.path.isdir(probe):
+        raise client_error(f"mkdir {probe}: not a directory")
     try:
         os.makedirs(path, mode=0o755, exist_ok=True)
-    except FileExistsError:
-        raise client_error(f"mkdir {path}: not a directory") from None
     except OSError as e:
         raise client_error(f"mkdir {e.filename or path}: {_go_errno(e)}") from None
 
