@@ -267,8 +267,7 @@ def _apply_changes(f, args, env, resources: list[str], mutate, operation: str, d
     else:
         with f.connect() as client:
             lines, shown, errors = visit(_targets(f, client, args, env, resources, selector), client)
-            if errors:
-                raise aggregate_lines(errors)
+    # what was changed stays changed and is printed; the errors follow (the Run loops' allErrs)
     print_result(env, output, shown, lines)
     if errors:
         raise aggregate_lines(errors)

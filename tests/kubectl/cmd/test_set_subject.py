@@ -140,6 +140,15 @@ def test_bad_input_fails_as_kubectl_does_and_changes_nothing(rbac, args, err):
     assert snapshot(rbac.state_dir) == before
 
 
+def test_a_binding_among_other_objects_is_still_updated_and_printed_before_the_error(rbac):
+    # set_subject.go Run: a patch's error is gathered; the others are sent and printed (as kubectl 1.36 did)
+    r = rbac("-n k16-x set subject deployment/web rolebinding/rb --user=zed")
+    assert (r.code, r.out, r.err) == (
+        1, "rolebinding.rbac.authorization.k8s.io/rb subjects updated\n",
+        "error: deployments/web setting subjects is only supported for RoleBinding/ClusterRoleBinding\n")
+    assert subjects(rbac, "rolebinding rb") == [user("alice"), user("zed")]
+
+
 def test_the_other_set_subcommands_refuse_the_subject_flags(rbac):
     r = rbac("-n k16-x set env deploy/web A=1 --user=bob")
     assert (r.code, r.err) == (1, "error: unknown flag: --user\nSee 'kubesim set env --help' for usage.\n")
