@@ -169,6 +169,9 @@ class LocalClient:
     def count(self, info: KindInfo) -> int:
         return self.cluster.store.count(info.kind)
 
+    def resource_version(self) -> str:
+        return str(self.cluster.store.resource_version())
+
     def watch(self, info: KindInfo, namespace: str | None, name: str | None = None,
               label_selector: str | None = None, field_selector: str | None = None):
         from kubesim.apiserver.watch import Watch

@@ -49,6 +49,9 @@ class Client(Protocol):
     def count(self, info: KindInfo) -> int:
         """How many objects of a kind exist (what ``cluster-info`` reports)."""
 
+    def resource_version(self) -> str:
+        """The store's current resourceVersion: what a LIST's ``metadata.resourceVersion`` says."""
+
     def watch(self, info: KindInfo, namespace: str | None, name: str | None = None,
               label_selector: str | None = None, field_selector: str | None = None) -> Watch:
         """WATCH from now: every later write to the objects of a kind that match (one ``name``,

@@ -7,6 +7,7 @@ otherwise, named by its ``kubernetes.io/name`` label, linked through the API ser
 proxy; the closing hint). kubesim's API server has the address a kubeadm cluster's kubeconfig
 names: the control-plane node's InternalIP, port 6443. The Services are listed once kubesim
 serves them (it does not yet: the CoreDNS line of a kubeadm cluster is missing).
+``cluster-info dump`` is kubesim.kubectl.cmd.cluster_info_dump (clusterinfo_dump.go).
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ HINT = "\nTo further debug and diagnose cluster problems, use 'kubectl cluster-i
 
 
 def add_flags(p):
+    from kubesim.kubectl.cmd import cluster_info_dump
+
     p.add_argument("args", nargs="*")
+    cluster_info_dump.add_flags(p)
 
 
 def host(nodes: list[dict]) -> str:
@@ -46,10 +50,13 @@ def service_link(address: str, svc: dict) -> str:
 def run(f, args, env) -> int:
     from kubesim.api import kinds
     from kubesim.errors import UsageError
+    from kubesim.kubectl.cmd import cluster_info_dump
 
     if args.args[:1] == ["dump"]:
-        raise UsageError("kubesim does not support cluster-info dump yet; kubesim get nodes,events,pods,deployments,"
-                         "replicasets,daemonsets -A -o json and kubesim logs show what it would dump")
+        return cluster_info_dump.run(f, args, env)
+    for dest, flag in cluster_info_dump.FLAGS:
+        if getattr(args, dest, None) is not None:
+            raise UsageError(f"unknown flag: {flag}\nSee 'kubesim cluster-info --help' for usage.")
 
     ns = f.namespace_flag or "kube-system"
     services = kinds.REGISTRY.by_name.get("services")

@@ -1,10 +1,11 @@
-"""kubectl set image|env|resources|serviceaccount|selector (``set subject`` waits for RBAC kinds).
+"""kubectl set image|env|resources|serviceaccount|selector|subject.
 
 Upstream: staging/src/k8s.io/kubectl/pkg/cmd/set/ — set_image.go, set_env.go (with env/env_parse.go:
 SplitEnvironmentFromResources, ParseEnv, and env_resolve.go's GetEnvVarRefString for ``--list``,
 GetEnvVarRefValue for ``--resolve``; Secrets, which kubesim does not serve, are never found),
 set_resources.go (parseResourceList), set_serviceaccount.go, set_selector.go
-(updateSelectorForObject: only Services have a settable selector), helper.go (selectContainers'
+(updateSelectorForObject: only Services have a settable selector), set_subject.go (addSubjects:
+RoleBindings' and ClusterRoleBindings' subjects, never one twice), helper.go (selectContainers'
 wildcards, updateEnv, CalculatePatches: an object the change leaves as it was is not sent nor
 printed, except by ``set serviceaccount``) and polymorphichelpers/updatepodspec.go.
 
@@ -64,6 +65,13 @@ def add_flags(p):
     p.add_argument("--resource-version", default=None,
                    help="If non-empty, the selectors update will only succeed if this is the current resource-version "
                         "for the object.")
+    # set subject
+    p.add_argument("--user", dest="subject_users", action="append", default=None,
+                   help="Usernames to bind to the role")
+    p.add_argument("--group", dest="subject_groups", action="append", default=None,
+                   help="Groups to bind to the role")
+    p.add_argument("--serviceaccount", dest="subject_serviceaccounts", action="append", default=None,
+                   help="Service accounts to bind to the role")
 
 
 # the flags only some subcommands have (dest -> (flag, subcommands)); any other is unknown there
@@ -73,7 +81,9 @@ _OWN_FLAGS = {
     "list": ("--list", ("env",)), "resolve": ("--resolve", ("env",)), "overwrite": ("--overwrite", ("env",)),
     "limits": ("--limits", ("resources",)), "requests": ("--requests", ("resources",)),
     "resource_version": ("--resource-version", ("selector",)),
-    "selector": ("--selector", ("image", "env", "resources")),
+    "selector": ("--selector", ("image", "env", "resources", "subject")),
+    "subject_users": ("--user", ("subject",)), "subject_groups": ("--group", ("subject",)),
+    "subject_serviceaccounts": ("--serviceaccount", ("subject",)),
     "record": ("--record", ("image", "resources", "serviceaccount", "selector")),
 }
 
@@ -88,13 +98,12 @@ def run(f, args, env) -> int:
     if sub not in _SET_SUBCOMMANDS:
         raise UsageError(f'unknown command "{sub}" for "kubesim set"')
     sub = {"sa": "serviceaccount"}.get(sub, sub)
-    if sub == "subject":
-        raise UsageError('"kubesim set subject" is not supported by kubesim yet (no RBAC kinds)')
     for dest, (flag, subs) in _OWN_FLAGS.items():
         if getattr(args, dest, None) is not None and sub not in subs:
             raise UsageError(f"unknown flag: {flag}\nSee 'kubesim set {sub} --help' for usage.")
     run_sub = {"image": _set_image, "env": _set_env, "resources": _set_resources,
-               "serviceaccount": _set_serviceaccount, "selector": _set_selector}[sub]
+               "serviceaccount": _set_serviceaccount, "selector": _set_selector,
+               "subject": _set_subject}[sub]
     return run_sub(f, args, env, rest)
 
 
@@ -218,15 +227,19 @@ def _local_objects(args, env) -> list[tuple]:
 
 def _apply_changes(f, args, env, resources: list[str], mutate, operation: str, dry: str, *,
                    skip_unchanged: bool = True, patch_error: str = "", cause: str | None = None,
-                   selector: str | None = None) -> int:
+                   selector: str | None = None, validate=None) -> int:
     """Run ``mutate(info, copy) -> error text | None`` over the objects, then send (or, with
     ``--local`` or ``--dry-run=client``, only print) each one it changed, as CalculatePatches and
-    the subcommands' Run loops do; errors are gathered and reported after the rest is done."""
+    the subcommands' Run loops do; errors are gathered and reported after the rest is done.
+    ``validate(targets)``, when given, checks the options against the objects found before any
+    is changed (set_subject.go's Validate runs after Complete has fetched them)."""
     import copy
 
     output = args.output
 
     def visit(targets, client):
+        if validate is not None:
+            validate(targets)
         lines, shown, errors = [], [], []
         for info, live in targets:
             new = copy.deepcopy(live)
@@ -254,8 +267,7 @@ def _apply_changes(f, args, env, resources: list[str], mutate, operation: str, d
     else:
         with f.connect() as client:
             lines, shown, errors = visit(_targets(f, client, args, env, resources, selector), client)
-            if errors:
-                raise aggregate_lines(errors)
+    # what was changed stays changed and is printed; the errors follow (the Run loops' allErrs)
     print_result(env, output, shown, lines)
     if errors:
         raise aggregate_lines(errors)
@@ -638,3 +650,76 @@ def _set_selector(f, args, env, words: list[str]) -> int:
 
     return _apply_changes(f, args, env, resources, mutate, "selector updated", dry, skip_unchanged=False,
                           cause=cause)
+
+
+# -- set subject -------------------------------------------------------------------------------
+
+_RBAC_GROUP = "rbac.authorization.k8s.io"
+
+
+def _subject_key(subject: dict) -> tuple:
+    """rbacv1.Subject compared as a struct (set_subject.go contain): every field, empty if unset."""
+    return tuple(subject.get(k) or "" for k in ("kind", "apiGroup", "name", "namespace"))
+
+
+def _new_subjects(users: list[str], groups: list[str], serviceaccounts: list[str], namespace: str) -> list[dict]:
+    """set_subject.go Run: each flag's values deduplicated and sorted (sets.List), users, then
+    groups, then service accounts (an empty namespace is the current one)."""
+    subjects = [{"kind": kind, "apiGroup": _RBAC_GROUP, "name": name}
+                for kind, names in (("User", users), ("Group", groups)) for name in sorted(set(names))]
+    for sa in sorted(set(serviceaccounts)):
+        ns, name = sa.split(":")
+        subjects.append({"kind": "ServiceAccount", "name": name, "namespace": ns or namespace})
+    return subjects
+
+
+def add_subjects(existing: list[dict], targets: list[dict]) -> tuple[bool, list[dict]]:
+    """set_subject.go addSubjects: each target not already among the existing subjects is appended."""
+    have = {_subject_key(s) for s in existing}
+    updated = list(existing)
+    for t in targets:
+        if _subject_key(t) not in have:
+            updated.append(t)
+    return len(updated) != len(existing), updated
+
+
+def _set_subject(f, args, env, words: list[str]) -> int:
+    from kubesim.errors import client_error
+
+    check_output(args.output)
+    dry = dry_run_strategy(args.dry_run, env)
+    if args.local and words:
+        raise UsageError("you must specify resources by --filename when --local is set.\n"
+                         "Example resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'")
+    if not args.local and not words and not args.filename:
+        raise UsageError(NO_RESOURCES)
+    users, groups = args.subject_users or [], args.subject_groups or []
+    serviceaccounts = args.subject_serviceaccounts or []
+    namespace = f.namespace()
+
+    def validate(targets):
+        """set_subject.go Validate."""
+        _local_mutually_exclusive(args, dry)
+        if args.all and args.selector:
+            raise client_error("cannot set --all and --selector at the same time")
+        if not (users or groups or serviceaccounts):
+            raise client_error("you must specify at least one value of user, group or serviceaccount")
+        for sa in serviceaccounts:
+            tokens = sa.split(":")
+            if len(tokens) != 2 or not tokens[1]:
+                raise client_error("serviceaccount must be <namespace>:<name>")
+            if not tokens[0] and any(obj.get("kind") == "ClusterRoleBinding" for _, obj in targets):
+                raise client_error("serviceaccount must be <namespace>:<name>, namespace must be specified")
+
+    def mutate(info, obj):
+        if obj.get("kind") not in ("RoleBinding", "ClusterRoleBinding"):
+            return "setting subjects is only supported for RoleBinding/ClusterRoleBinding"
+        subjects = _new_subjects(users, groups, serviceaccounts, namespace)
+        changed, updated = add_subjects(obj.get("subjects") or [], subjects)
+        if changed:
+            obj["subjects"] = updated
+        return None
+
+    return _apply_changes(f, args, env, words, mutate, "subjects updated", dry,
+                          patch_error="failed to patch subjects to rolebinding: ", selector=args.selector,
+                          validate=validate)

@@ -104,8 +104,3 @@ def test_cluster_info_links_a_cluster_service_through_the_proxy():
     svc["status"] = {"loadBalancer": {"ingress": [{"ip": "1.2.3.4"}]}}
     assert service_link(base, svc) == "http://1.2.3.4:443 "
 
-
-def test_cluster_info_dump_says_it_is_not_there_yet(tmp_path):
-    r = Harness(tmp_path)("cluster-info dump")
-    assert (r.out, r.code) == ("", 1)
-    assert r.err.startswith("error: kubesim does not support cluster-info dump yet")
