@@ -39,6 +39,7 @@ from kubesim.apiserver.admission import (
     defaultingressclass,
     defaultstorageclass,
     defaulttolerationseconds,
+    limitranger,
     namespacelifecycle,
     nodetaint,
     podtopologylabels,
@@ -61,6 +62,7 @@ __all__ = ["CREATE", "DELETE", "PLUGINS", "UPDATE", "Attributes", "admit", "vali
 PLUGINS = (
     runtimeclass.RuntimeClass(),  # kubesim: first (upstream: after DefaultTolerationSeconds)
     namespacelifecycle.NamespaceLifecycle(),
+    limitranger.LimitRanger(),
     serviceaccount.ServiceAccount(),
     nodetaint.TaintNodesByCondition(),
     priority.Priority(),
