@@ -103,10 +103,10 @@ def validate_limit_range(lr: dict) -> list[FieldError]:
         else:
             take("default")
             take("defaultRequest")
-        if limit_type == LIMIT_TYPE_PVC:
-            if "storage" not in _dict(item.get("min")) and "storage" not in _dict(item.get("max")):
-                errs.append(required(f"{path}.limits", "either minimum or maximum storage value is required, "
-                                                       "but neither was provided"))
+        if limit_type == LIMIT_TYPE_PVC and \
+                "storage" not in _dict(item.get("min")) and "storage" not in _dict(item.get("max")):
+            errs.append(required(f"{path}.limits", "either minimum or maximum storage value is required, "
+                                                   "but neither was provided"))
         take("maxLimitRequestRatio")
         errs.extend(_check_values(path, sorted(keys), lists))
     return errs

@@ -102,7 +102,7 @@ def _scope_selector_json(selector: dict) -> GoJSON:
 
 
 class _Raw(GoJSON):
-    def __init__(self, text: str):  # noqa: D107 - the marshalled text as it is
+    def __init__(self, text: str):
         self.text = text
 
 

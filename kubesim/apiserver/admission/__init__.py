@@ -44,6 +44,7 @@ from kubesim.apiserver.admission import (
     nodetaint,
     podtopologylabels,
     priority,
+    resourcequota,
     runtimeclass,
     serviceaccount,
     storageobjectinuseprotection,
@@ -71,6 +72,7 @@ PLUGINS = (
     storageobjectinuseprotection.StorageObjectInUseProtection(),
     defaultingressclass.DefaultIngressClass(),
     podtopologylabels.PodTopologyLabels(),
+    resourcequota.ResourceQuota(),
 )
 
 

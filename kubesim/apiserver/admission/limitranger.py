@@ -266,8 +266,6 @@ def persistent_volume_claim_validate_limit_func(lr: dict, pvc: dict) -> list[str
 def _pod_resources(pod: dict, field: str) -> dict:
     """podRequests / podLimits: the containers summed (sidecars too), raised to the largest
     init container step; the pod-level cpu and memory override (PodLevelResources)."""
-    from kubesim.api.quantity import Quantity
-
     spec = pod.get("spec") or {}
     total: dict = {}
 
@@ -300,7 +298,7 @@ def _pod_resources(pod: dict, field: str) -> dict:
     for k in ("cpu", "memory"):
         if k in pod_level:
             total[k] = pod_level[k]
-    return {k: (q if isinstance(q, Quantity) else q) for k, q in total.items()}
+    return total
 
 
 def pod_requests(pod: dict) -> dict:

@@ -45,7 +45,9 @@ class ResourceQuotaStrategy(Strategy):
         return validate_resource_quota(obj)
 
     def validate_update(self, new: dict, old: dict) -> list:
-        from kubesim.api.core.resourcequota_validation import validate_resource_quota_update
+        from kubesim.api.core.resourcequota_validation import (
+            validate_resource_quota_update,
+        )
 
         return validate_resource_quota_update(new, old)
 
