@@ -1,7 +1,7 @@
 """ResourceQuotas: the status is the resource quota controller's (and the ResourceQuota
 admission plugin's) to set.
 
-Upstream: pkg/registry/core/resourcequota/strategy.go (``PrepareForCreate`` drops the status,
+Upstream: pkg/registry/core/resourcequota/strategy.go (``PrepareForCreate`` empties the status,
 ``PrepareForUpdate`` keeps the stored one; ``Validate``/``ValidateUpdate`` are
 ``ValidateResourceQuota``/``ValidateResourceQuotaUpdate``, ``kubesim.api.core.resourcequota_validation``;
 ``WarningsOnCreate``: a request quota above its limit), with the scheme's
@@ -31,13 +31,10 @@ class ResourceQuotaStrategy(Strategy):
             set_defaults_resource_list(status.get("used"))
 
     def prepare_for_create(self, obj: dict, now: str | None) -> None:
-        obj.pop("status", None)
+        obj["status"] = {}
 
     def prepare_for_update(self, new: dict, old: dict) -> None:
-        if "status" in old:
-            new["status"] = copy.deepcopy(old["status"])
-        else:
-            new.pop("status", None)
+        new["status"] = copy.deepcopy(old.get("status") or {})
 
     def validate(self, obj: dict) -> list:
         from kubesim.api.core.resourcequota_validation import validate_resource_quota
