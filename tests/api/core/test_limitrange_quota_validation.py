@@ -10,8 +10,14 @@ import copy
 import pytest
 
 from kubesim.api.core.defaults import set_defaults_limit_range
-from kubesim.api.core.limitrange_validation import validate_limit_range, validate_limit_range_update
-from kubesim.api.core.resourcequota_validation import validate_resource_quota, validate_resource_quota_update
+from kubesim.api.core.limitrange_validation import (
+    validate_limit_range,
+    validate_limit_range_update,
+)
+from kubesim.api.core.resourcequota_validation import (
+    validate_resource_quota,
+    validate_resource_quota_update,
+)
 
 
 def lr(*items, name="lr") -> dict:
