@@ -38,6 +38,7 @@ VALIDATION_SET = ("cpu", "limits.cpu", "limits.memory", "memory", "requests.cpu"
 SERVICE_RESOURCES = frozenset({"count/services", "services", "services.loadbalancers", "services.nodeports"})
 PVC_RESOURCES = ("persistentvolumeclaims", "requests.storage")
 STORAGE_CLASS_SUFFIX = ".storageclass.storage.k8s.io/"
+DEVICE_CLASS_PREFIX = "deviceclass.resource.kubernetes.io/"  # resourceapi.ResourceDeviceClassPrefix
 # registry.go legacyObjectCountAliases: the object count quotas that have an old name too
 LEGACY_OBJECT_COUNT_ALIASES = {"ConfigMap": "configmaps", "ResourceQuota": "resourcequotas",
                                "ReplicationController": "replicationcontrollers", "Secret": "secrets"}
@@ -154,9 +155,13 @@ def pod_compute_usage_helper(requests: ResourceList, limits: ResourceList) -> Re
             result[f"requests.{name}"] = requests[name]
         if name in limits:
             result[f"limits.{name}"] = limits[name]
+    from kubesim.api.core.container_validation import is_extended_resource
+
     for name, q in requests.items():
         if name.startswith("hugepages-"):
             result[name] = q
+            result[f"requests.{name}"] = q
+        if is_extended_resource(name) or name.startswith(DEVICE_CLASS_PREFIX):  # IsDRAExtendedResourceName
             result[f"requests.{name}"] = q
     return result
 
@@ -226,6 +231,15 @@ def pod_matches_scope(selector: dict, pod: dict) -> bool:
     return False
 
 
+def _is_extended_resource_name_for_quota(name: str) -> bool:
+    """isExtendedResourceNameForQuota: ``requests.<extended or device class resource>``."""
+    from kubesim.api.core.container_validation import is_native_resource
+
+    non_native = not is_native_resource(name)
+    implicit = name.startswith("requests." + DEVICE_CLASS_PREFIX)
+    return (non_native or implicit) and name.startswith("requests.")
+
+
 # --- the evaluators --------------------------------------------------------------------------
 
 
@@ -234,7 +248,7 @@ def matching_resources(kind: str, names: Iterable[str]) -> list[str]:
     names = list(names)
     if kind == "Pod":
         return [n for n in names if n in POD_RESOURCES or n.startswith(_POD_RESOURCE_PREFIXES)
-                or (n.startswith("requests.") and "/" in n and "kubernetes.io/" not in n)]
+                or _is_extended_resource_name_for_quota(n)]
     if kind == "Service":
         return [n for n in names if n in SERVICE_RESOURCES]
     if kind == "PersistentVolumeClaim":

@@ -93,6 +93,11 @@ CASES = [
      {"kind": "Service", "metadata": {"name": "s", "namespace": "test"}, "spec": {"type": "NodePort",
                                                                               "ports": [{"port": 80}]}},
      "exceeded quota: quota, requested: services.nodeports=1, used: services.nodeports=0, limited: services.nodeports=0"),
+    ("an extended resource is quota'd by its requests. name",
+     [quota({"requests.example.com/gpu": "1"}, {"requests.example.com/gpu": "0"})],
+     pod(requests={"example.com/gpu": "2"}, limits={"example.com/gpu": "2"}),
+     ("exceeded quota: quota, requested: requests.example.com/gpu=2, used: requests.example.com/gpu=0, "
+      "limited: requests.example.com/gpu=1")),
     ("a scoped quota never matches a non-pod", [quota({"pods": "1"}, {"pods": "1"}, scopes=["BestEffort"])],
      {"kind": "ConfigMap", "metadata": {"name": "c", "namespace": "test"}}, None),
 ]
