@@ -12,7 +12,7 @@ staging/src/k8s.io/apiserver/pkg/admission/plugin/resourcequota/controller.go (`
 One evaluation serves both the ResourceQuota admission plugin
 (``kubesim.apiserver.admission.resourcequota``) and the resource quota controller
 (``kubesim.controllers.resourcequota``): :func:`usage` of one object, :func:`calculate_used` of a
-quota over its namespace's objects, :func:`check_request` for a create.
+quota over its namespace's objects, :func:`check_request` for a create or an update.
 
 Where kubesim differs: a claim's storage usage is its request (the larger
 ``status.allocatedResources`` of an expanded claim is not looked at); the VolumeAttributesClass
@@ -372,10 +372,34 @@ def _kind_of_count(resource: str):
     return None
 
 
+def handles(operation: str, obj: dict, old: dict | None) -> bool:
+    """The evaluator's Handles: creates; updates of services and claims (their type or size can
+    change) and of a pod whose activeDeadlineSeconds makes it (not) terminating."""
+    if operation == "CREATE":
+        return True
+    if operation != "UPDATE":
+        return False
+    kind = obj.get("kind", "")
+    if kind == "Pod":
+        return old is not None and is_terminating(old) != is_terminating(obj)
+    return kind in ("Service", "PersistentVolumeClaim")
+
+
+def subtract_with_non_negative_result(a: ResourceList, b: ResourceList) -> ResourceList:
+    """SubtractWithNonNegativeResult: ``a - b`` key by key over ``a``'s keys, never below zero."""
+    out: ResourceList = {}
+    for k, q in a.items():
+        value = q.value - b[k].value if k in b else q.value
+        out[k] = Quantity(max(value, 0), q.format)
+    return out
+
+
 def check_request(quotas: list[dict], obj: dict, now: float,
-                  used_of: Callable[[dict], ResourceList]) -> str | None:
-    """CheckRequest for a create: the reason the object may not be created (the text after
-    ``is forbidden: ``), or None. ``used_of(quota)`` is the quota's current use."""
+                  used_of: Callable[[dict], ResourceList], old: dict | None = None) -> str | None:
+    """CheckRequest: the reason the object may not be created (or, with ``old``, updated to
+    ``obj``), the text after ``is forbidden: ``, or None. ``used_of(quota)`` is the quota's
+    current use. An update is charged what it adds to the old object's use, for each quota the
+    old object matched too."""
     kind = obj.get("kind", "")
     interesting = []
     for quota in sorted(quotas, key=lambda q: (q.get("metadata") or {}).get("name") or ""):
@@ -394,13 +418,20 @@ def check_request(quotas: list[dict], obj: dict, now: float,
         interesting.append((quota, name, status_hard))
     if not interesting:
         return None
-    delta = remove_zeros(usage(obj, now))
-    negative = sorted(k for k, q in delta.items() if q.value < 0)
+    input_usage = usage(obj, now)
+    negative = sorted(k for k, q in input_usage.items() if q.value < 0)
     if negative:
         return f"quota usage is negative for resource(s): {','.join(negative)}"
-    if not delta:
-        return None
+    prev = usage(old, now) if old is not None and (old.get("metadata") or {}).get("resourceVersion") else None
+    deltas = []
     for quota, name, hard in interesting:
+        delta = input_usage
+        if prev is not None and matches(quota, old, hard):
+            delta = subtract_with_non_negative_result(input_usage, prev)
+        delta = remove_zeros(delta)
+        if delta:
+            deltas.append((quota, name, hard, delta))
+    for quota, name, hard, delta in deltas:
         requested = mask(delta, hard)
         used = used_of(quota)
         new_usage = add(used, requested)

@@ -131,3 +131,51 @@ def test_calculate_used_sums_the_matching_objects_and_zeroes_the_rest():
     used = q.calculate_used(rq, objects, 0.0)
     assert {k: str(v) for k, v in sorted(used.items())} == {
         "configmaps": "1", "limits.memory": "0", "pods": "2", "requests.cpu": "900m"}
+
+
+def svc(type_: str, ports: int = 2, rv: str = "7") -> dict:
+    return {"kind": "Service", "metadata": {"name": "s1", "namespace": "test", "resourceVersion": rv},
+            "spec": {"type": type_, "ports": [{"port": 80 + i} for i in range(ports)]}}
+
+
+def claim(storage: str, rv: str = "7") -> dict:
+    return {"kind": "PersistentVolumeClaim", "metadata": {"name": "c", "namespace": "test", "resourceVersion": rv},
+            "spec": {"resources": {"requests": {"storage": storage}}}}
+
+
+UPDATES = [
+    ("a service turned NodePort is charged its node ports (as the oracle refused it)",
+     [quota({"services.nodeports": "1"}, {"services.nodeports": "0"}, name="np")], svc("NodePort"), svc("ClusterIP"),
+     "exceeded quota: np, requested: services.nodeports=2, used: services.nodeports=0, limited: services.nodeports=1"),
+    ("TestAdmitHandlesPVCUpdates: a claim that grows is charged only the growth",
+     [quota({"requests.storage": "10Gi"}, {"requests.storage": "9Gi"})], claim("10Gi"), claim("9Gi"), None),
+    ("and refused when the growth does not fit",
+     [quota({"requests.storage": "10Gi"}, {"requests.storage": "9Gi"})], claim("11Gi"), claim("9Gi"),
+     "exceeded quota: quota, requested: requests.storage=2Gi, used: requests.storage=9Gi, limited: requests.storage=10Gi"),
+    ("TestAdmitHandlesCreatingUpdates: an old object without a resourceVersion is billed in full",
+     [quota({"requests.storage": "10Gi"}, {"requests.storage": "9Gi"})], claim("2Gi"), claim("1Gi", rv=""),
+     "exceeded quota: quota, requested: requests.storage=2Gi, used: requests.storage=9Gi, limited: requests.storage=10Gi"),
+    ("TestAdmitBelowTerminatingQuotaLimitWhenPodScopeUpdated: a pod becoming terminating joins the Terminating quota",
+     [quota({"pods": "0"}, {"pods": "0"}, scopes=["Terminating"], name="term")], pod(activeDeadlineSeconds=60),
+     {**pod(), "metadata": {"name": "p", "namespace": "test", "resourceVersion": "7"}},
+     "exceeded quota: term, requested: pods=1, used: pods=0, limited: pods=0"),
+]
+
+
+@pytest.mark.parametrize("quotas,new,old,want", [c[1:] for c in UPDATES], ids=[c[0] for c in UPDATES])
+def test_check_request_on_update(quotas, new, old, want):
+    assert q.check_request(quotas, new, 0.0, from_status, old) == want
+
+
+@pytest.mark.parametrize("op,new,old,handled", [
+    ("CREATE", {"kind": "ConfigMap"}, None, True),
+    ("UPDATE", {"kind": "ConfigMap"}, {"kind": "ConfigMap"}, False),
+    ("UPDATE", svc("NodePort"), svc("ClusterIP"), True),
+    ("UPDATE", claim("2Gi"), claim("1Gi"), True),
+    ("UPDATE", pod(), pod(), False),
+    ("UPDATE", pod(activeDeadlineSeconds=5), pod(), True),
+    ("DELETE", pod(), None, False),
+], ids=["every create", "not an object count update", "a service update", "a claim update",
+        "a pod update that keeps its scope", "a pod update that makes it terminating", "no delete"])
+def test_which_requests_quota_evaluates(op, new, old, handled):
+    assert q.handles(op, new, old) is handled

@@ -197,3 +197,21 @@ def test_bad_input_is_refused_and_changes_nothing(kubesim, manifest, err):
     if err is not None:
         assert r.err == err
     assert snapshot(kubesim.state_dir) == before
+
+
+def test_an_update_is_charged_what_it_adds(kubesim):
+    """A Service patched to NodePort, and a pod patched to have a deadline, as the oracle refused them."""
+    kubesim.ok("create ns q")
+    kubesim.ok("create quota np -n q --hard=services.nodeports=1,services.loadbalancers=0")
+    kubesim.ok("create service clusterip s1 --tcp=80:80,81:81 -n q")
+    before = snapshot(kubesim.state_dir)
+    r = kubesim(["patch", "svc", "s1", "-n", "q", "-p", '{"spec":{"type":"NodePort"}}'])
+    assert (r.code, r.err) == (1, 'Error from server (Forbidden): services "s1" is forbidden: exceeded quota: np, '
+                                  "requested: services.nodeports=2, used: services.nodeports=0, "
+                                  "limited: services.nodeports=1\n")
+    assert snapshot(kubesim.state_dir) == before
+    kubesim.ok("run p --image=nginx -n q")
+    kubesim.ok("create quota term -n q --hard=pods=0 --scopes=Terminating")
+    r = kubesim(["patch", "pod", "p", "-n", "q", "-p", '{"spec":{"activeDeadlineSeconds":60}}'])
+    assert (r.code, r.err) == (1, 'Error from server (Forbidden): pods "p" is forbidden: exceeded quota: term, '
+                                  "requested: pods=1, used: pods=0, limited: pods=0\n")

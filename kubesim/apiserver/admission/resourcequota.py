@@ -12,15 +12,14 @@ requested: pods=1, used: pods=2, limited: pods=2``).
 Where kubesim differs: upstream adds each admitted object's usage to the quota's
 ``status.used`` in the same request, and the resource quota controller recomputes it later;
 kubesim computes the quota's use from the namespace's objects at each request (what both
-arrive at), so ``status.used`` is the controller's alone. Only creates are charged: the
-updates upstream also charges (a Service changing type, a claim growing, a pod becoming
-terminating) are not.
+arrive at), so ``status.used`` is the controller's alone. Updates are charged as upstream
+charges them (a Service changing type, a claim growing, a pod becoming terminating: what the
+new version adds to the old one's use).
 """
 
 from __future__ import annotations
 
 from kubesim.apiserver.admission.interfaces import (
-    CREATE,
     Attributes,
     ValidationPlugin,
     forbidden,
@@ -31,15 +30,18 @@ class ResourceQuota(ValidationPlugin):
     name = "ResourceQuota"
 
     def validate(self, a: Attributes) -> None:
-        if a.operation != CREATE or a.lister is None:
+        if a.lister is None:
+            return
+        from kubesim.api import quota as q
+
+        if not q.handles(a.operation, a.obj, a.old):
             return
         ns = (a.obj.get("metadata") or {}).get("namespace") or ""
         if not ns:
             return
-        quotas = [q for q in a.lister("ResourceQuota") if (q.get("metadata") or {}).get("namespace") == ns]
+        quotas = [rq for rq in a.lister("ResourceQuota") if (rq.get("metadata") or {}).get("namespace") == ns]
         if not quotas:
             return
-        from kubesim.api import quota as q
         from kubesim.clock import parse_time
 
         stamp = (a.obj.get("metadata") or {}).get("creationTimestamp")
@@ -52,6 +54,6 @@ class ResourceQuota(ValidationPlugin):
             spec_quota = {**quota, "spec": {**(quota.get("spec") or {}), "hard": (quota.get("status") or {}).get("hard")}}
             return q.calculate_used(spec_quota, objects, now)
 
-        reason = q.check_request(quotas, a.obj, now, used_of)
+        reason = q.check_request(quotas, a.obj, now, used_of, a.old)
         if reason:
             raise forbidden(a, reason)
