@@ -1055,3 +1055,51 @@ def kubernetes_service(cluster: Cluster) -> bool:
 
 STEPS.append(endpoint_controllers)
 STEPS.append(kubernetes_service)
+
+
+# -- the resource quota controller ------------------------------------------------------------
+
+
+def _resource_quota_news(cluster: Cluster) -> bool:
+    """Whether a ResourceQuota, or an object of a kind some quota of its namespace counts, was
+    written or deleted since the controller last looked (its informers' events)."""
+    from kubesim.api import quota as q
+
+    store = cluster.store
+    last = cluster.__dict__.get("_resource_quota_rv")
+    if last is None:
+        last = settled_baseline(cluster)
+        if last is None:
+            return True
+    counted: dict[str, set[str]] = {}
+    for rq in store.list("ResourceQuota"):
+        ns = (rq.get("metadata") or {}).get("namespace", "")
+        counted.setdefault(ns, set()).update(q.tracked_kinds((rq.get("spec") or {}).get("hard") or {}))
+    for k in list(store.changed_keys()):
+        if (k[0] == "ResourceQuota" or k[0] in counted.get(k[1], ())) and _written_since(store, k, last):
+            return True
+    return False
+
+
+def resource_quota(cluster: Cluster) -> bool:
+    """The resource quota controller (kubesim.controllers.resourcequota): run while some
+    ResourceQuota exists or was deleted, and only when what it counts changed."""
+    from kubesim.api import quota as q
+    from kubesim.controllers import resourcequota
+    from kubesim.controllers.base import View
+
+    store = cluster.store
+    if not store.count("ResourceQuota"):
+        return False
+    if not _resource_quota_news(cluster):
+        return False
+    quotas = store.list("ResourceQuota")
+    kinds_ = {k for rq in quotas for k in q.tracked_kinds((rq.get("spec") or {}).get("hard") or {})}
+    objects = {k: store.list(k) for k in kinds_}
+    objects["ResourceQuota"] = quotas
+    changed = apply_changes(cluster, resourcequota.sync(View(objects, cluster.now(), cluster.rng)))
+    cluster._resource_quota_rv = store.resource_version()
+    return changed
+
+
+STEPS.append(resource_quota)

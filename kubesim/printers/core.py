@@ -387,3 +387,31 @@ def print_service_account(sa: dict, ctx: PrintContext) -> list[str]:
 
 
 SERVICE_ACCOUNT_COLUMNS = [Column("Name", format="name"), Column("Age")]
+
+
+def print_limit_range(lr: dict, ctx: PrintContext) -> list[str]:
+    """LimitRange has no printer in printers.go: the API server's default table convertor
+    (staging/src/k8s.io/apiserver/pkg/registry/rest/table.go) prints NAME and CREATED AT."""
+    meta = object_meta(lr)
+    return [meta.get("name", ""), str(meta.get("creationTimestamp") or "")]
+
+
+LIMIT_RANGE_COLUMNS = [Column("Name", format="name"), Column("Created At")]
+
+
+def print_resource_quota(quota: dict, ctx: PrintContext) -> list[str]:
+    """printResourceQuota: each ``status.hard`` resource as ``name: used/hard``, the
+    ``limits.*`` ones under LIMIT and the others under REQUEST, in name order."""
+    from kubesim.api.quantity import canonical
+
+    status = quota.get("status") or {}
+    hard, used = status.get("hard") or {}, status.get("used") or {}
+    request, limit = [], []
+    for name in sorted(hard):
+        cell = f"{name}: {canonical(used[name]) if name in used else '0'}/{canonical(hard[name])}"
+        pieces = name.split(".")
+        (limit if len(pieces) > 1 and pieces[0] == "limits" else request).append(cell)
+    return [object_meta(quota).get("name", ""), ", ".join(request), ", ".join(limit), age(quota, ctx)]
+
+
+RESOURCE_QUOTA_COLUMNS = [Column("Name", format="name"), Column("Request"), Column("Limit"), Column("Age")]

@@ -114,6 +114,8 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "Service": ("service", "SERVICE_COLUMNS", "print_service"),
     "Endpoints": ("service", "ENDPOINTS_COLUMNS", "print_endpoints"),
     "EndpointSlice": ("discovery", "ENDPOINT_SLICE_COLUMNS", "print_endpoint_slice"),
+    "LimitRange": ("core", "LIMIT_RANGE_COLUMNS", "print_limit_range"),
+    "ResourceQuota": ("core", "RESOURCE_QUOTA_COLUMNS", "print_resource_quota"),
 }
 
 

@@ -307,6 +307,25 @@ def limit_ranges(now):
              "spec": {"limits": [{"type": "Container", "default": {"cpu": "500m"}, "defaultRequest": {"cpu": "100m"},
                                   "max": {"cpu": "2"}, "min": {"cpu": "50m"}}]}}]
 
+def scoped_quota(now):
+    """A quota whose use is held in another format than its hard limit (describeQuota prints it
+    in the hard value's), and a hard limit with no use yet."""
+    hard = {"limits.memory": "2Gi", "requests.cpu": "1", "count/deployments.apps": "2"}
+    return {"apiVersion": "v1", "kind": "ResourceQuota",
+            "metadata": {"name": "mixed", "namespace": "team-b", "creationTimestamp": ts(now, 600)},
+            "spec": {"hard": hard, "scopes": ["NotTerminating"]},
+            "status": {"hard": hard, "used": {"limits.memory": "1073741824", "requests.cpu": "250m"}}}
+
+
+def team_limit_range(now):
+    return {"apiVersion": "v1", "kind": "LimitRange",
+            "metadata": {"name": "limits", "namespace": "team-b", "creationTimestamp": ts(now, 600)},
+            "spec": {"limits": [{"type": "Container", "max": {"cpu": "1"}, "min": {"cpu": "100m"},
+                                 "default": {"cpu": "1"}, "defaultRequest": {"cpu": "200m"},
+                                 "maxLimitRequestRatio": {"cpu": "4"}},
+                                {"type": "PersistentVolumeClaim", "max": {"storage": "5Gi"}}]}}
+
+
 def terminating_pod(now):
     p = {"apiVersion": "v1", "kind": "Pod",
          "metadata": {"name": "old", "namespace": "default", "uid": "uid-old", "creationTimestamp": ts(now, 7200),
@@ -709,7 +728,7 @@ _RESOURCES = [
 ]
 
 
-_SHORT_NAMES = {"configmaps": ["cm"], "pods": ["po"], "nodes": ["no"], "namespaces": ["ns"], "events": ["ev"], "deployments": ["deploy"],
+_SHORT_NAMES = {"resourcequotas": ["quota"], "limitranges": ["limits"], "configmaps": ["cm"], "pods": ["po"], "nodes": ["no"], "namespaces": ["ns"], "events": ["ev"], "deployments": ["deploy"],
                 "replicasets": ["rs"], "daemonsets": ["ds"], "cronjobs": ["cj"], "statefulsets": ["sts"]}
 
 
@@ -1004,9 +1023,13 @@ def _golden_cases(now):
     sts = web_statefulset(now)
     sts_pods, sts_events = web_statefulset_pods(now, sts), web_statefulset_events(now, sts)
     cases["statefulset"] = (("describe", "statefulset", "db"), sts, DescribeContext(now, sts_events, sts_pods))
+    mixed, team_lr = scoped_quota(now), team_limit_range(now)
+    cases["resourcequota"] = (("describe", "quota", "mixed", "-n", "team-b"), mixed, DescribeContext(now, []))
+    cases["limitrange"] = (("describe", "limits", "limits", "-n", "team-b"), team_lr, DescribeContext(now, []))
     objects = [pod, pending, old, n, lease, *pods, *pod_events, *pending_events, *n_events, ns, team, *rqs, *lrs, w,
                web, api, batch, legacy, *all_rss, failing, *rs_pods, *rs_events, *web_events(now, web), ds, *ds_pods, *ds_events,
-               cm, *cm_events, pi, shards, nightly, *pi_events, *shards_events, sts, *sts_pods, *sts_events]
+               cm, *cm_events, pi, shards, nightly, *pi_events, *shards_events, sts, *sts_pods, *sts_events,
+               mixed, team_lr]
     return cases, objects
 
 
@@ -1057,7 +1080,7 @@ def golden_now() -> dict[str, float]:
 GOLDEN_NAMES = ["pod_running", "pod_pending", "pod_terminating", "node", "namespace", "namespace_quota",
                 "generic_custom_resource", "generic_event", "deployment", "deployment_rolling_out",
                 "deployment_without_new_replicaset", "deployment_recreate_without_replicasets", "replicaset", "replicaset_failing", "daemonset",
-                "configmap", "job", "job_indexed", "cronjob", "statefulset"]
+                "configmap", "job", "job_indexed", "cronjob", "statefulset", "resourcequota", "limitrange"]
 
 
 @pytest.mark.parametrize("name", [
@@ -1083,6 +1106,8 @@ GOLDEN_NAMES = ["pod_running", "pod_pending", "pod_terminating", "node", "namesp
     pytest.param("job_indexed", id="an indexed job owned by a cron job caps its completed indexes"),
     pytest.param("cronjob", id="a cron job with a time zone a deadline and two active jobs"),
     pytest.param("statefulset", id="a partitioned stateful set with claim templates pods and events"),
+    pytest.param("resourcequota", id="a scoped quota prints its use in the hard value's format"),
+    pytest.param("limitrange", id="a limit range lists each item's resources with dashes for unset values"),
 ])
 def test_describe_matches_kubectl(name, golden_now):
     cases, _ = _golden_cases(golden_now[name])

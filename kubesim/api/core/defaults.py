@@ -377,3 +377,37 @@ def set_defaults_service(svc: dict) -> None:
         for ing in ((svc.get("status") or {}).get("loadBalancer") or {}).get("ingress") or []:
             if isinstance(ing, dict) and ing.get("ip") and ing.get("ipMode") is None:
                 ing["ipMode"] = "VIP"
+
+
+# ---------------------------------------------------------------------------------------------
+# limit ranges
+
+
+_LIMIT_RANGE_LISTS = ("max", "min", "default", "defaultRequest", "maxLimitRequestRatio")
+
+
+def set_defaults_limit_range(lr: dict) -> None:
+    """SetObjectDefaults_LimitRange: each item's ``SetDefaults_LimitRangeItem`` (a Container
+    item's default limit is its max, its default request its default limit, else its min),
+    then ``SetDefaults_ResourceList`` on each of its resource lists."""
+    spec = lr.get("spec")
+    if not isinstance(spec, dict) or not isinstance(spec.get("limits"), list):
+        return
+    for item in spec["limits"]:
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") == "Container":
+            default = dict(item.get("default") or {})
+            request = dict(item.get("defaultRequest") or {})
+            for key, value in (item.get("max") or {}).items():
+                default.setdefault(key, value)
+            for key, value in default.items():
+                request.setdefault(key, value)
+            for key, value in (item.get("min") or {}).items():
+                request.setdefault(key, value)
+            if default:
+                item["default"] = default
+            if request:
+                item["defaultRequest"] = request
+        for name in _LIMIT_RANGE_LISTS:
+            set_defaults_resource_list(item.get(name))

@@ -11,6 +11,8 @@ passes the validating plugins first (``kubesim.apiserver.objects``).
 One plugin module each, named as upstream names the plugin's package:
 
 - ``namespacelifecycle``: NamespaceLifecycle (the immortal namespaces cannot be deleted);
+- ``limitranger``: LimitRanger (a namespace's LimitRanges default container requests/limits and
+  bound pods' and claims' resources);
 - ``serviceaccount``: ServiceAccount (``serviceAccountName: default`` and the projected
   ``kube-api-access-xxxxx`` token volume; mirror pods may not reference credentials);
 - ``nodetaint``: TaintNodesByCondition (a new node starts ``not-ready:NoSchedule``);
@@ -24,13 +26,14 @@ One plugin module each, named as upstream names the plugin's package:
 - ``defaultingressclass``: DefaultIngressClass (an Ingress without a class gets the default
   IngressClass);
 - ``podtopologylabels``: PodTopologyLabels (a bound pod gets its node's zone and region labels;
-  the binding half is ``kubesim.apiserver.registry.core.pod.bind``).
+  the binding half is ``kubesim.apiserver.registry.core.pod.bind``);
+- ``resourcequota``: ResourceQuota (a create that would pass a namespace's quota is refused).
 
 Where kubesim differs: RuntimeClass runs first rather than after DefaultTolerationSeconds, as
 it always has in kubesim, so a class's tolerations come before the default ones (upstream
 appends them after); and it runs only where the request can read the cluster's objects (not
-on the kubelet's mirror pods). The other default plugins (LimitRanger, PodSecurity,
-ResourceQuota, NodeRestriction, the webhooks, ...) are not modelled.
+on the kubelet's mirror pods). The other default plugins (PodSecurity, NodeRestriction,
+the webhooks, ...) are not modelled.
 """
 
 from __future__ import annotations
@@ -39,10 +42,12 @@ from kubesim.apiserver.admission import (
     defaultingressclass,
     defaultstorageclass,
     defaulttolerationseconds,
+    limitranger,
     namespacelifecycle,
     nodetaint,
     podtopologylabels,
     priority,
+    resourcequota,
     runtimeclass,
     serviceaccount,
     storageobjectinuseprotection,
@@ -61,6 +66,7 @@ __all__ = ["CREATE", "DELETE", "PLUGINS", "UPDATE", "Attributes", "admit", "vali
 PLUGINS = (
     runtimeclass.RuntimeClass(),  # kubesim: first (upstream: after DefaultTolerationSeconds)
     namespacelifecycle.NamespaceLifecycle(),
+    limitranger.LimitRanger(),
     serviceaccount.ServiceAccount(),
     nodetaint.TaintNodesByCondition(),
     priority.Priority(),
@@ -69,6 +75,7 @@ PLUGINS = (
     storageobjectinuseprotection.StorageObjectInUseProtection(),
     defaultingressclass.DefaultIngressClass(),
     podtopologylabels.PodTopologyLabels(),
+    resourcequota.ResourceQuota(),
 )
 
 

@@ -47,6 +47,8 @@ STRATEGIES = {
     "Service": "core.service",
     "Endpoints": "core.endpoints",
     "EndpointSlice": "discovery.endpointslice",
+    "LimitRange": "core.limitrange",
+    "ResourceQuota": "core.resourcequota",
 }
 
 _loaded: dict[str, Strategy] = {}

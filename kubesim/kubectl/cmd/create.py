@@ -93,6 +93,7 @@ _CREATE_FLAGS = {
                            ("rbac_serviceaccount", "--serviceaccount")),
     "service": (("tcp", "--tcp"), ("clusterip", "--clusterip"), ("node_port", "--node-port"),
                 ("external_name", "--external-name")),
+    "quota": (("quota_hard", "--hard"), ("quota_scopes", "--scopes")),
 }
 
 
@@ -104,7 +105,8 @@ _CREATE_ALIASES = {"deployment": "deployment", "deploy": "deployment", "namespac
                    "secret": "secret", "serviceaccount": "serviceaccount", "sa": "serviceaccount",
                    "token": "token",
                    "role": "role", "clusterrole": "clusterrole", "rolebinding": "rolebinding",
-                   "clusterrolebinding": "clusterrolebinding", "service": "service", "svc": "service"}
+                   "clusterrolebinding": "clusterrolebinding", "service": "service", "svc": "service",
+                   "quota": "quota", "resourcequota": "quota"}
 
 
 def create_generator_args(p) -> None:
@@ -163,6 +165,10 @@ def create_generator_args(p) -> None:
                    help="service nodeport: the node port of every port")
     g.add_argument("--external-name", dest="external_name", default=None, metavar="NAME",
                    help="service externalname: the external DNS name")
+    g.add_argument("--hard", dest="quota_hard", default=None, metavar="key1=value1,key2=value2",
+                   help="quota: a comma-delimited set of resource=quantity pairs that define a hard limit")
+    g.add_argument("--scopes", dest="quota_scopes", default=None, metavar="Scope1,Scope2",
+                   help="quota: a comma-delimited set of quota scopes that must all match each object tracked")
     dry_run_flag(g)
 
 
@@ -289,6 +295,15 @@ def create_generated(f, args, env) -> int:
             return cronjob(name, args.image[-1], args.schedule[-1] if isinstance(args.schedule, list) else args.schedule,
                            args.restart or "OnFailure", command, args.namespace if strategy == "client" else None)
         wrap = "cronjob"
+    elif what == "quota":
+        from kubesim.kubectl.generate.quota import resource_quota
+
+        rq = resource_quota(name, args.namespace if strategy == "client" else None, args.quota_hard or "",
+                            args.quota_scopes or "")
+
+        def build(rng):
+            return rq
+        wrap = "quota"
     else:
         def build(rng):
             return priority_class(name, value, bool(args.global_default), args.description or "",

@@ -56,6 +56,8 @@ DESCRIBERS = {
     "Service": ("service", "describe_service"),
     "Endpoints": ("service", "describe_endpoints"),
     "EndpointSlice": ("discovery", "describe_endpoint_slice"),
+    "LimitRange": ("core", "describe_limit_range"),
+    "ResourceQuota": ("core", "describe_resource_quota"),
 }
 
 
@@ -93,6 +95,9 @@ def describe(client, obj: dict, show_events: bool = True) -> str:
     elif kind == "Service":
         extra["endpointslices"] = client.list(kinds.by_kind("EndpointSlice"), ns,
                                               f"kubernetes.io/service-name={md['name']}")
+    elif kind == "Namespace":
+        extra["resource_quotas"] = client.list(kinds.by_kind("ResourceQuota"), md["name"])
+        extra["limit_ranges"] = client.list(kinds.by_kind("LimitRange"), md["name"])
     events = events_for(client, obj) if show_events else None
     return render(obj, DescribeContext(now=client.now(), events=events, pods=pods, extra=extra))
 

@@ -649,14 +649,63 @@ def _describe_limit_ranges(limit_ranges: list[dict], w: PrefixWriter) -> None:
     w.write(LEVEL_0, " ----\t--------\t---\t---\t---------------\t-------------\t"
                      "-----------------------\n")
     for lr in limit_ranges:
-        for item in (lr.get("spec") or {}).get("limits") or []:
-            fields = ("min", "max", "defaultRequest", "default", "maxLimitRequestRatio")
-            # kubectl walks a Go map here (random order); kubesim sorts the resource names
-            names = sorted({n for f in fields for n in (item.get(f) or {})})
-            for name in names:
-                cells = [quantity_string(item[f][name]) if name in (item.get(f) or {}) else "-"
-                         for f in fields]
-                w.write(LEVEL_0, f" {item.get('type', '')}\t{name}\t" + "\t".join(cells) + "\n")
+        _describe_limit_range_spec(lr.get("spec") or {}, " ", w)
+
+
+def _describe_limit_range_spec(spec: dict, prefix: str, w: PrefixWriter) -> None:
+    """describeLimitRangeSpec: a row per item and resource, ``-`` where the item sets no value."""
+    for item in spec.get("limits") or []:
+        fields = ("min", "max", "defaultRequest", "default", "maxLimitRequestRatio")
+        # kubectl walks a Go map here (random order); kubesim sorts the resource names
+        names = sorted({n for f in fields for n in (item.get(f) or {})})
+        for name in names:
+            cells = [quantity_string(item[f][name]) if name in (item.get(f) or {}) else "-"
+                     for f in fields]
+            w.write(LEVEL_0, f"{prefix}{item.get('type', '')}\t{name}\t" + "\t".join(cells) + "\n")
+
+
+def describe_limit_range(lr: dict, ctx: DescribeContext) -> str:
+    """describeLimitRange: name, namespace and the limits table (no labels, no events)."""
+    meta = object_meta(lr)
+    w = PrefixWriter()
+    w.write(LEVEL_0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(LEVEL_0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    w.write(LEVEL_0, "Type\tResource\tMin\tMax\tDefault Request\tDefault Limit\tMax Limit/Request Ratio\n")
+    w.write(LEVEL_0, "----\t--------\t---\t---\t---------------\t-------------\t-----------------------\n")
+    _describe_limit_range_spec(lr.get("spec") or {}, "", w)
+    return w.text()
+
+
+def describe_resource_quota(quota: dict, ctx: DescribeContext) -> str:
+    """describeQuota: name, namespace, the scopes with their help, and each ``status.hard``
+    resource with its use (printed in the hard value's format when the two differ)."""
+    from kubesim.api.quantity import format_quantity, parse
+
+    meta = object_meta(quota)
+    w = PrefixWriter()
+    w.write(LEVEL_0, f"Name:\t{meta.get('name', '')}\n")
+    w.write(LEVEL_0, f"Namespace:\t{meta.get('namespace', '')}\n")
+    scopes = sorted((quota.get("spec") or {}).get("scopes") or [])
+    if scopes:
+        w.write(LEVEL_0, f"Scopes:\t{', '.join(scopes)}\n")
+        for scope in scopes:
+            if scope in _QUOTA_SCOPE_HELP:
+                w.write(LEVEL_0, f" * {_QUOTA_SCOPE_HELP[scope]}\n")
+    w.write(LEVEL_0, "Resource\tUsed\tHard\n")
+    w.write(LEVEL_0, "--------\t----\t----\n")
+    status = quota.get("status") or {}
+    hard, used = status.get("hard") or {}, status.get("used") or {}
+    for name in sorted(hard):
+        h = parse(hard[name])
+        u = parse(used[name]) if name in used else None
+        if u is None:
+            used_s = format_quantity(0, h.format)
+        elif u.format != h.format:
+            used_s = format_quantity(u.int_value(), h.format)
+        else:
+            used_s = str(u)
+        w.write(LEVEL_0, f"{name}\t{used_s}\t{h}\n")
+    return w.text()
 
 
 def _qos_class(pod: dict) -> str:

@@ -29,6 +29,7 @@ def typed_json(obj) -> str:
 _KIND_NAMES = {"Deployment": ("deployment.apps", "deployments.apps"), "Namespace": ("namespace", "namespaces"),
                "ConfigMap": ("configmap", "configmaps"), "Secret": ("secret", "secrets"),
                "ServiceAccount": ("serviceaccount", "serviceaccounts"),
+               "ResourceQuota": ("resourcequota", "resourcequotas"),
                "PriorityClass": ("priorityclass.scheduling.k8s.io", "priorityclasses.scheduling.k8s.io"),
                "PodDisruptionBudget": ("poddisruptionbudget.policy", "poddisruptionbudgets.policy"),
                "Pod": ("pod", "pods"), "Service": ("service", "services"),
