@@ -110,3 +110,26 @@ def test_baseline_enforced_restricted_warned(h):
     assert (r.code, r.out, r.err) == (0, "namespace/psa-t1 labeled\n", (
         'Warning: existing pods in namespace "psa-t1" violate the new PodSecurity enforce level "restricted:v1.30"\n'
         "Warning: yy: allowPrivilegeEscalation != false, runAsUser=0\n"))
+
+
+BAD_LABELS = [
+    ("two bad labels on update", "label ns psa-t1 pod-security.kubernetes.io/enforce=bogus "
+     "pod-security.kubernetes.io/warn-version=1.2", "",
+     'The Namespace "psa-t1" is invalid: \n'
+     "* metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: \"bogus\": must be one of privileged, "
+     "baseline, restricted\n"
+     "* metadata.labels[pod-security.kubernetes.io/warn-version]: Invalid value: \"1.2\": must be \"latest\" or "
+     "\"v1.x\"\n"),
+    ("a bad level on create", "apply -f -",
+     "apiVersion: v1\nkind: Namespace\nmetadata: {name: psa-t3, labels: {pod-security.kubernetes.io/audit: x}}\n",
+     'The Namespace "psa-t3" is invalid: metadata.labels[pod-security.kubernetes.io/audit]: Invalid value: "x": '
+     "must be one of privileged, baseline, restricted\n"),
+]
+
+
+@pytest.mark.parametrize("cmd,stdin,err", [b[1:] for b in BAD_LABELS], ids=[b[0] for b in BAD_LABELS])
+def test_bad_pod_security_labels_are_refused_and_nothing_changes(h, cmd, stdin, err):
+    r = h(cmd, stdin=stdin)
+    assert (r.code, r.out, r.err) == (1, "", err)
+    assert h("get ns psa-t3").code == 1
+    assert h("get ns psa-t1 --show-labels --no-headers").out.split()[-1] == "kubernetes.io/metadata.name=psa-t1"

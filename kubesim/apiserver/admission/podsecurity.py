@@ -17,9 +17,10 @@ no exemptions by default). The checks are ``podsecuritypolicy``.
   PodTemplate gets the warning only;
 - a namespace update making ``enforce`` stricter lists the existing pods that fail it.
 
-Where kubesim differs: the ``audit`` level records nothing (kubesim keeps no audit log);
-invalid label values are not refused on namespaces (upstream: ``Invalid``) and are read as
-upstream reads them (enforce: restricted; warn and audit: privileged).
+Where kubesim differs: the ``audit`` level records nothing (kubesim keeps no audit log).
+As upstream: a namespace whose pod-security labels do not parse is refused (``Invalid``) on create and on
+an update that changes the errors, and such labels are read as upstream reads them (enforce:
+restricted; warn and audit: privileged).
 """
 
 from __future__ import annotations
@@ -72,6 +73,24 @@ def policy_to_evaluate(labels: dict | None) -> dict[str, tuple[str, str]]:
     return {m: (lv[0], lv[1]) for m, lv in p.items()}
 
 
+def policy_errors(labels: dict | None) -> list:
+    """PolicyToEvaluate's field errors: each pod-security label whose value does not parse, in
+    the order it reads them (appendErr: ``metadata.labels[<label>]: Invalid value``)."""
+    from kubesim.apiserver.admission.podsecuritypolicy import LEVELS
+    from kubesim.errors import invalid
+
+    labels = labels or {}
+    errs = []
+    for mode in ("enforce", "audit", "warn"):
+        key = PREFIX + mode
+        if key in labels and labels[key] not in LEVELS:
+            errs.append(invalid(f"metadata.labels[{key}]", labels[key], "must be one of " + ", ".join(LEVELS)))
+        if key + "-version" in labels and not _parse_version(labels[key + "-version"])[1]:
+            errs.append(invalid(f"metadata.labels[{key}-version]", labels[key + "-version"],
+                                'must be "latest" or "v1.x"'))
+    return errs
+
+
 def _lv(level_version: tuple[str, str]) -> str:
     return f"{level_version[0]}:{level_version[1]}"
 
@@ -117,6 +136,13 @@ class PodSecurity(ValidationPlugin):
             return
         kind = a.kind
         if kind == "Namespace":
+            labels = (a.obj.get("metadata") or {}).get("labels")
+            errs = policy_errors(labels) if any(k.startswith(PREFIX) for k in labels or ()) else []
+            if errs and (a.operation == CREATE or a.old is None
+                         or errs != policy_errors((a.old.get("metadata") or {}).get("labels"))):
+                from kubesim.errors import Invalid
+
+                raise Invalid("Namespace", a.name, errs)
             if a.operation == UPDATE and a.old is not None:
                 self._validate_namespace(a)
             return
