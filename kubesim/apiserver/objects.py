@@ -84,13 +84,13 @@ def validate(obj: dict, old: dict | None = None) -> list[FieldError]:
     return out
 
 
-def validating_admission(obj: dict, old: dict | None, lister) -> None:
+def validating_admission(obj: dict, old: dict | None, lister, warnings: list[str] | None = None) -> None:
     """The validating admission plugins, after validation (Priority: one default class).
     Raises ``Forbidden``."""
     from kubesim.apiserver import admission
 
     admission.validate(admission.Attributes(admission.UPDATE if old is not None else admission.CREATE,
-                                            obj, old, lister))
+                                            obj, old, lister, warnings=warnings))
 
 
 def _validate(obj: dict, info: KindInfo, old: dict | None = None) -> None:
@@ -130,7 +130,7 @@ def create_object(cluster: Cluster, obj: dict, info: KindInfo | None = None) -> 
     if strategy is not None:
         cluster.__dict__.setdefault("warnings", []).extend(strategy.warnings_on_create(obj))
         strategy.canonicalize(obj)
-    validating_admission(obj, None, cluster.store.list)
+    validating_admission(obj, None, cluster.store.list, cluster.__dict__.setdefault("warnings", []))
     return cluster.store.create(obj, cluster.stamp())
 
 
@@ -165,7 +165,7 @@ def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo) -> boo
     if strategy is not None:
         cluster.__dict__.setdefault("warnings", []).extend(strategy.warnings_on_update(new, old))
         strategy.canonicalize(new)
-    validating_admission(new, old, cluster.store.list)
+    validating_admission(new, old, cluster.store.list, cluster.__dict__.setdefault("warnings", []))
     cluster.store.put(new)
     return True
 

@@ -10,6 +10,7 @@ cluster ``NAME`` (``kubesim cluster init --name NAME``) lives in ``clusters/NAME
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 
@@ -167,10 +168,23 @@ class Factory:
         if _implicit_state(self.args, self.env) and not has_cluster(opts.directory):
             self.env.stderr.write(f"kubesim: no cluster in {opts.directory} yet: creating a new one there "
                                   "(--state DIR or $KUBESIM_STATE choose the state)\n")
-        return session(opts, settle_first=settle_first, commit=commit, read_only=read_only)
+        return _printing_warnings(session(opts, settle_first=settle_first, commit=commit, read_only=read_only),
+                                  self.env)
 
     def read(self):
         """A client on the cluster's state as last committed, read-only (shell completion)."""
         from kubesim.controlplane.session import read_session
 
         return read_session(self.session_options())
+
+
+@contextlib.contextmanager
+def _printing_warnings(sess, env):
+    """kubectl's warning handler: what the API server's responses warned about and the command did
+    not print itself (apply, patch do), ``Warning: ...`` on stderr when the requests are done."""
+    with sess as client:
+        try:
+            yield client
+        finally:
+            for w in client.warnings():
+                env.stderr.write(f"Warning: {w}\n")

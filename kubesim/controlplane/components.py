@@ -475,7 +475,14 @@ def apply_changes(cluster: Cluster, changes, wake_at=None) -> bool:
     store = cluster.store
 
     def create(obj: dict):
-        return objects.create_object(cluster, obj, kinds.for_object(obj))
+        # a controller's request: its warnings (PodSecurity's) are nobody's to print
+        saved = cluster.__dict__.pop("warnings", None)
+        try:
+            return objects.create_object(cluster, obj, kinds.for_object(obj))
+        finally:
+            cluster.__dict__.pop("warnings", None)
+            if saved is not None:
+                cluster.__dict__["warnings"] = saved
 
     def delete(kind: str, ns: str, name_: str, propagation: str, grace_seconds: int | None = None):
         stored = store.get(kind, ns, name_)

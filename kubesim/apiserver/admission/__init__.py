@@ -27,7 +27,9 @@ One plugin module each, named as upstream names the plugin's package:
   IngressClass);
 - ``podtopologylabels``: PodTopologyLabels (a bound pod gets its node's zone and region labels;
   the binding half is ``kubesim.apiserver.registry.core.pod.bind``);
-- ``resourcequota``: ResourceQuota (a create that would pass a namespace's quota is refused).
+- ``resourcequota``: ResourceQuota (a create that would pass a namespace's quota is refused);
+- ``podsecurity``: PodSecurity (the namespace's ``pod-security.kubernetes.io/*`` levels refuse
+  pods and warn about pods and pod templates; its checks are ``podsecuritypolicy``).
 
 Where kubesim differs: RuntimeClass runs first rather than after DefaultTolerationSeconds, as
 it always has in kubesim, so a class's tolerations come before the default ones (upstream
@@ -45,6 +47,7 @@ from kubesim.apiserver.admission import (
     limitranger,
     namespacelifecycle,
     nodetaint,
+    podsecurity,
     podtopologylabels,
     priority,
     resourcequota,
@@ -69,6 +72,7 @@ PLUGINS = (
     limitranger.LimitRanger(),
     serviceaccount.ServiceAccount(),
     nodetaint.TaintNodesByCondition(),
+    podsecurity.PodSecurity(),
     priority.Priority(),
     defaulttolerationseconds.DefaultTolerationSeconds(),
     defaultstorageclass.DefaultStorageClass(),

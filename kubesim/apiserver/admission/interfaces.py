@@ -20,13 +20,15 @@ class Attributes:
     """admission.Attributes: the operation and its object (for DELETE, the stored one), the old
     object of an update, and what a plugin may read: ``lister(kind)`` returns the stored objects
     of a kind (upstream: the plugin's informers; None where the caller has no cluster to read, as
-    for the kubelet's mirror pods or a fresh cluster's objects), ``rng`` draws generated names."""
+    for the kubelet's mirror pods or a fresh cluster's objects), ``rng`` draws generated names,
+    ``warnings`` collects what the response tells the client (None: nobody to tell)."""
 
     operation: str
     obj: dict
     old: dict | None = None
     lister: Callable[[str], list[dict]] | None = None
     rng: object = None
+    warnings: list[str] | None = None
 
     @property
     def kind(self) -> str:
