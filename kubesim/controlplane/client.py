@@ -289,6 +289,55 @@ class LocalClient:
         node = self._get(_NODE, "", m.group(1))
         return kubelet_configz(node, static_pod_path(self.cluster, m.group(1)))
 
+    # -- metrics.k8s.io (metrics-server) ---------------------------------------------------
+    def node_metrics(self, name: str | None = None, label_selector: str | None = None) -> list[dict]:
+        """GET/LIST metrics.k8s.io/v1beta1 nodes: the NodeMetrics of Ready nodes
+        (kubesim.kubelet.metrics), by name. Upstream: metrics-server pkg/api/node.go (Get: the
+        lister's NotFound for a missing node, nodemetrics' for one without metrics)."""
+        from kubesim.kubelet.metrics import node_metrics
+
+        self._authorize("get" if name else "list", None, "", name or "", group="metrics.k8s.io", resource="nodes")
+        nodes = ([n] if (n := self.cluster.store.get("Node", "", name)) is not None else []) if name else \
+            objects.list_objects(self.cluster, _NODE, None, label_selector, None)
+        now, store, out = self.cluster.now(), self.cluster.store, []
+        for node in nodes:
+            pods = [p for k in store.pod_keys_on_node(node["metadata"]["name"]) if (p := store.get(*k)) is not None]
+            if (m := node_metrics(node, pods, now)) is not None:
+                out.append(m)
+        if name and not nodes:
+            raise NotFound("nodes", name)  # the node lister's own error
+        if name and not out:
+            raise NotFound("nodemetrics.metrics.k8s.io", name)
+        return out
+
+    def pod_metrics(self, namespace: str | None, name: str | None = None, label_selector: str | None = None,
+                    field_selector: str | None = None) -> list[dict]:
+        """GET/LIST metrics.k8s.io/v1beta1 pods (``namespace`` None: every namespace): the
+        PodMetrics of running pods on Ready nodes, by (namespace, name). Upstream: metrics-server
+        pkg/api/pod.go (Get: the lister's NotFound for a missing pod, podmetrics' with
+        ``namespace/name`` for one without metrics)."""
+        from kubesim.kubelet.metrics import node_ready, pod_metrics
+
+        self._authorize("get" if name else "list", None, namespace or "", name or "", group="metrics.k8s.io",
+                        resource="pods")
+        if name:
+            pods = [p] if (p := self.cluster.store.get("Pod", namespace or "", name)) is not None else []
+        else:
+            pods = objects.list_objects(self.cluster, _POD, namespace, label_selector, field_selector)
+        now, ready, out = self.cluster.now(), {}, []
+        for pod in pods:
+            node = (pod.get("spec") or {}).get("nodeName") or ""
+            if node not in ready:
+                n = self.cluster.store.get("Node", "", node) if node else None
+                ready[node] = n is not None and node_ready(n)
+            if ready[node] and (m := pod_metrics(pod, now)) is not None:
+                out.append(m)
+        if name and not pods:
+            raise NotFound("pods", name)  # the pod lister's own error
+        if name and not out:
+            raise NotFound("podmetrics.metrics.k8s.io", f"{namespace}/{name}")
+        return out
+
     # -- kubesim.io ------------------------------------------------------------------------
     def now(self) -> float:
         return self.cluster.now()
