@@ -136,3 +136,12 @@ def test_usage_follows_the_behaviour_load_over_simulated_time(cluster):
     assert cluster.ok("top pod web --no-headers").split() == ["web", "900m", "300Mi"]
     cluster.ok("advance 10m")
     assert cluster.ok("top pod web --no-headers").split() == ["web", "50m", "300Mi"]
+
+
+def test_show_swap_on_nodes_that_report_no_swap(cluster):
+    cluster.ok("apply -f -", web_pod())
+    cluster.ok("advance 1m")
+    # kubesim's nodes report no nodeInfo.swap: RegisterMissingResource; pods have no swap usage
+    header, row = cluster.ok("top node node01 --show-swap").splitlines()
+    assert header.split()[-2:] == ["SWAP(bytes)", "SWAP(%)"] and row.split()[-2:] == ["<unknown>", "<unknown>"]
+    assert cluster.ok("top pod --show-swap --no-headers") == "web   200m   102Mi   0Mi   \n"
