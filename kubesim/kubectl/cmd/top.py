@@ -71,6 +71,20 @@ def _validate(sort_by: str, name: str, has_selector: bool, node: bool) -> None:
                            "only one of NAME or selector can be provided")
 
 
+def _parse_selectors(label_selector: str | None, field_selector: str | None = None) -> None:
+    """RunTopNode/RunTopPod parse the selectors (labels.Parse, fields.ParseSelector) before any
+    request: a bad one is kubectl's own error."""
+    from kubesim.api.selectors import parse_field_selector, parse_label_selector
+
+    try:
+        if label_selector:
+            parse_label_selector(label_selector)
+        if field_selector:
+            parse_field_selector(field_selector)
+    except ValueError as e:
+        raise client_error(str(e)) from None
+
+
 def _top_node(f, args, env, name: str) -> int:
     from kubesim.api import kinds
     from kubesim.kubectl.metricsutil import RESOURCE_SWAP, TopCmdPrinter
@@ -80,6 +94,7 @@ def _top_node(f, args, env, name: str) -> int:
     show_swap = _flag(args, "show_swap", "--show-swap", "node")
     _flag(args, "use_protocol_buffers", "--use-protocol-buffers", "node")
     _validate(args.sort_by, name, bool(args.selector), True)
+    _parse_selectors(args.selector)
     printer = TopCmdPrinter(show_swap)
     node_info = kinds.by_kind("Node")
     with f.connect() as client:
@@ -112,6 +127,7 @@ def _top_pod(f, args, env, name: str) -> int:
     show_swap = _flag(args, "show_swap", "--show-swap", "pod")
     _flag(args, "use_protocol_buffers", "--use-protocol-buffers", "pod")
     _validate(args.sort_by, name, bool(args.selector or args.field_selector), False)
+    _parse_selectors(args.selector, args.field_selector)
     namespace = f.namespace()
     printer = TopCmdPrinter(show_swap)
     with f.connect() as client:
