@@ -277,6 +277,9 @@ class LocalClient:
     def raw(self, path: str) -> dict:
         import re
 
+        metrics = _metrics_path(path)
+        if metrics is not None:
+            return self._metrics_raw(*metrics)
         m = re.fullmatch(r"/api/v1/nodes/([^/]+)/proxy/configz", path)
         if not m:
             err = StatusError("the server could not find the requested resource")
@@ -338,6 +341,16 @@ class LocalClient:
             raise NotFound("podmetrics.metrics.k8s.io", f"{namespace}/{name}")
         return out
 
+    def _metrics_raw(self, resource: str, namespace: str | None, name: str | None) -> dict:
+        """``get --raw /apis/metrics.k8s.io/v1beta1/...``: one object, or its list."""
+        items = self.node_metrics(name) if resource == "nodes" else self.pod_metrics(namespace, name)
+        if name:
+            return items[0]
+        kind = "NodeMetricsList" if resource == "nodes" else "PodMetricsList"
+        # a list's items carry no TypeMeta (converted from the internal objects)
+        items = [{k: v for k, v in m.items() if k not in ("kind", "apiVersion")} for m in items]
+        return {"kind": kind, "apiVersion": "metrics.k8s.io/v1beta1", "metadata": {}, "items": items}
+
     # -- kubesim.io ------------------------------------------------------------------------
     def now(self) -> float:
         return self.cluster.now()
@@ -390,6 +403,17 @@ class LocalClient:
         from kubesim.controlplane.components import set_kubelet
 
         return set_kubelet(self.cluster, self.get(_NODE, "", node), running)
+
+
+def _metrics_path(path: str) -> tuple[str, str | None, str | None] | None:
+    """(resource, namespace, name) of a metrics.k8s.io/v1beta1 path, else None."""
+    import re
+
+    path = path.split("?", 1)[0].rstrip("/")
+    m = re.fullmatch(r"/apis/metrics\.k8s\.io/v1beta1(?:/namespaces/([^/]+))?/(nodes|pods)(?:/([^/]+))?", path)
+    if not m or (m.group(1) and m.group(2) == "nodes"):
+        return None
+    return m.group(2), m.group(1), m.group(3)
 
 
 def _node_name_selector(info: KindInfo, field_selector: str | None) -> str | None:

@@ -151,3 +151,31 @@ def test_show_swap_on_nodes_that_report_no_swap(cluster):
     header, row = cluster.ok("top node node01 --show-swap").splitlines()
     assert header.split()[-2:] == ["SWAP(bytes)", "SWAP(%)"] and row.split()[-2:] == ["<unknown>", "<unknown>"]
     assert cluster.ok("top pod --show-swap --no-headers") == "web   200m   102Mi   0Mi   \n"
+
+
+RAW = [
+    pytest.param("/apis/metrics.k8s.io/v1beta1/nodes/node01", "NodeMetrics", id="one node's metrics"),
+    pytest.param("/apis/metrics.k8s.io/v1beta1/nodes", "NodeMetricsList", id="the nodes' metrics"),
+    pytest.param("/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/web", "PodMetrics", id="one pod's metrics"),
+    pytest.param("/apis/metrics.k8s.io/v1beta1/namespaces/default/pods", "PodMetricsList", id="a namespace's pods"),
+    pytest.param("/apis/metrics.k8s.io/v1beta1/pods", "PodMetricsList", id="every namespace's pods"),
+]
+
+
+@pytest.mark.parametrize("path,kind", RAW)
+def test_get_raw_serves_the_metrics_api(cluster, path, kind):
+    cluster.ok("apply -f -", web_pod())
+    cluster.ok("advance 1m")
+    body = json.loads(cluster.ok(f"get --raw {path}"))
+    assert body["kind"] == kind and body["apiVersion"] == "metrics.k8s.io/v1beta1"
+    if kind.endswith("List"):
+        assert body["metadata"] == {} and body["items"] and "kind" not in body["items"][0]
+    if kind == "PodMetrics":
+        assert body["containers"] == [{"name": "app", "usage": {"cpu": "200000000n", "memory": "104857Ki"}},
+                                       {"name": "log", "usage": {"cpu": "0n", "memory": "512Ki"}}]
+
+
+def test_get_raw_of_a_pod_without_metrics(cluster):
+    cluster.ok("apply -f -", web_pod())
+    r = cluster("get --raw /apis/metrics.k8s.io/v1beta1/namespaces/default/pods/web")
+    assert (r.code, r.err) == (1, 'Error from server (NotFound): podmetrics.metrics.k8s.io "default/web" not found\n')
