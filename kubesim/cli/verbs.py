@@ -68,6 +68,7 @@ VERBS: dict[str, Verb] = {
     "auth": Verb("Inspect authorization (can-i, whoami)", _K + "auth"),
     "serve": Verb("Serve the cluster as the Kubernetes API, for the real kubectl, client libraries and tools",
                   "server.cmd"),
+    "top": Verb("Display resource (CPU/memory) usage", _K + "top"),
 }
 
 

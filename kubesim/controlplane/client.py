@@ -277,6 +277,9 @@ class LocalClient:
     def raw(self, path: str) -> dict:
         import re
 
+        metrics = _metrics_path(path)
+        if metrics is not None:
+            return self._metrics_raw(*metrics)
         m = re.fullmatch(r"/api/v1/nodes/([^/]+)/proxy/configz", path)
         if not m:
             err = StatusError("the server could not find the requested resource")
@@ -288,6 +291,65 @@ class LocalClient:
         self._authorize("get", _NODE, "", m.group(1), "proxy")
         node = self._get(_NODE, "", m.group(1))
         return kubelet_configz(node, static_pod_path(self.cluster, m.group(1)))
+
+    # -- metrics.k8s.io (metrics-server) ---------------------------------------------------
+    def node_metrics(self, name: str | None = None, label_selector: str | None = None) -> list[dict]:
+        """GET/LIST metrics.k8s.io/v1beta1 nodes: the NodeMetrics of Ready nodes
+        (kubesim.kubelet.metrics), by name. Upstream: metrics-server pkg/api/node.go (Get: the
+        lister's NotFound for a missing node, nodemetrics' for one without metrics)."""
+        from kubesim.kubelet.metrics import node_metrics
+
+        self._authorize("get" if name else "list", None, "", name or "", group="metrics.k8s.io", resource="nodes")
+        nodes = ([n] if (n := self.cluster.store.get("Node", "", name)) is not None else []) if name else \
+            objects.list_objects(self.cluster, _NODE, None, label_selector, None)
+        now, store, out = self.cluster.now(), self.cluster.store, []
+        for node in nodes:
+            pods = [p for k in store.pod_keys_on_node(node["metadata"]["name"]) if (p := store.get(*k)) is not None]
+            if (m := node_metrics(node, pods, now)) is not None:
+                out.append(m)
+        if name and not nodes:
+            raise NotFound("nodes", name)  # the node lister's own error
+        if name and not out:
+            raise NotFound("nodemetrics.metrics.k8s.io", name)
+        return out
+
+    def pod_metrics(self, namespace: str | None, name: str | None = None, label_selector: str | None = None,
+                    field_selector: str | None = None) -> list[dict]:
+        """GET/LIST metrics.k8s.io/v1beta1 pods (``namespace`` None: every namespace): the
+        PodMetrics of running pods on Ready nodes, by (namespace, name). Upstream: metrics-server
+        pkg/api/pod.go (Get: the lister's NotFound for a missing pod, podmetrics' with
+        ``namespace/name`` for one without metrics)."""
+        from kubesim.kubelet.metrics import node_ready, pod_metrics
+
+        self._authorize("get" if name else "list", None, namespace or "", name or "", group="metrics.k8s.io",
+                        resource="pods")
+        if name:
+            pods = [p] if (p := self.cluster.store.get("Pod", namespace or "", name)) is not None else []
+        else:
+            pods = objects.list_objects(self.cluster, _POD, namespace, label_selector, field_selector)
+        now, ready, out = self.cluster.now(), {}, []
+        for pod in pods:
+            node = (pod.get("spec") or {}).get("nodeName") or ""
+            if node not in ready:
+                n = self.cluster.store.get("Node", "", node) if node else None
+                ready[node] = n is not None and node_ready(n)
+            if ready[node] and (m := pod_metrics(pod, now)) is not None:
+                out.append(m)
+        if name and not pods:
+            raise NotFound("pods", name)  # the pod lister's own error
+        if name and not out:
+            raise NotFound("podmetrics.metrics.k8s.io", f"{namespace}/{name}")
+        return out
+
+    def _metrics_raw(self, resource: str, namespace: str | None, name: str | None) -> dict:
+        """``get --raw /apis/metrics.k8s.io/v1beta1/...``: one object, or its list."""
+        items = self.node_metrics(name) if resource == "nodes" else self.pod_metrics(namespace, name)
+        if name:
+            return items[0]
+        kind = "NodeMetricsList" if resource == "nodes" else "PodMetricsList"
+        # a list's items carry no TypeMeta (converted from the internal objects)
+        items = [{k: v for k, v in m.items() if k not in ("kind", "apiVersion")} for m in items]
+        return {"kind": kind, "apiVersion": "metrics.k8s.io/v1beta1", "metadata": {}, "items": items}
 
     # -- kubesim.io ------------------------------------------------------------------------
     def now(self) -> float:
@@ -341,6 +403,17 @@ class LocalClient:
         from kubesim.controlplane.components import set_kubelet
 
         return set_kubelet(self.cluster, self.get(_NODE, "", node), running)
+
+
+def _metrics_path(path: str) -> tuple[str, str | None, str | None] | None:
+    """(resource, namespace, name) of a metrics.k8s.io/v1beta1 path, else None."""
+    import re
+
+    path = path.split("?", 1)[0].rstrip("/")
+    m = re.fullmatch(r"/apis/metrics\.k8s\.io/v1beta1(?:/namespaces/([^/]+))?/(nodes|pods)(?:/([^/]+))?", path)
+    if not m or (m.group(1) and m.group(2) == "nodes"):
+        return None
+    return m.group(2), m.group(1), m.group(3)
 
 
 def _node_name_selector(info: KindInfo, field_selector: str | None) -> str | None:

@@ -112,6 +112,13 @@ class Client(Protocol):
         """POST serviceaccounts/NAME/token with a TokenRequest's ``spec``: the TokenRequest with
         its ``status.token``. NotFound, Invalid, BadRequest, Conflict as the server refuses."""
 
+    def node_metrics(self, name: str | None = None, label_selector: str | None = None) -> list[dict]:
+        """metrics.k8s.io/v1beta1 NodeMetrics (one named node's, or a list's)."""
+
+    def pod_metrics(self, namespace: str | None, name: str | None = None, label_selector: str | None = None,
+                    field_selector: str | None = None) -> list[dict]:
+        """metrics.k8s.io/v1beta1 PodMetrics (``namespace`` None: every namespace)."""
+
     def raw(self, path: str) -> dict:
         """GET of a non-resource path (``/api/v1/nodes/NODE/proxy/configz``)."""
 

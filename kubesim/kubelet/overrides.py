@@ -12,6 +12,8 @@
     {"app": {"image": "notfound"}}              # ErrImagePull / ImagePullBackOff
     {"app": {"liveness": "fail"}}               # probe results: "fail", "pass",
     {"app": {"readiness": {"failAfter": "1m"}}} #   {"failAfter": d} or {"passAfter": d}
+    {"app": {"cpu": "250m", "memory": "64Mi"}}  # usage (kubectl top; kubesim.kubelet.metrics)
+    {"app": {"load": [{"after": "2m", "cpu": "900m"}]}}  # usage from 2 min after each start
 
 ``kubesim.io/probe-failure`` (troubleshooting drills), a comma-separated list of
 ``[container:]probe[@delay]`` where probe is ``liveness``, ``readiness``, ``startup`` or
