@@ -124,9 +124,12 @@ class ContainerRuntime:
     def image_pull_failed(self, name: str, t: float):
         record = self.record_of(name)
         image = self.container_specs[name].get("image") or ""
+        from kubesim.kubelet.imagetags import pull_error
+
         ref = image_ref(image)[0]
-        err = (f'failed to pull and unpack image "{ref}": failed to resolve reference "{ref}": {ref}: not found')
-        msg = f'Failed to pull image "{image}": rpc error: code = NotFound desc = {err}'
+        code, err = pull_error(image) or (
+            "NotFound", f'failed to pull and unpack image "{ref}": failed to resolve reference "{ref}": {ref}: not found')
+        msg = f'Failed to pull image "{image}": rpc error: code = {code} desc = {err}'
         path = self.field_path[name]
         self.events.add(t, "Normal", "Pulling", f'Pulling image "{image}"', path)
         self.events.add(t, "Warning", "Failed", msg, path)
