@@ -50,3 +50,25 @@ def test_real_tags_and_images_outside_the_data_run(kubesim, image):
     kubesim.ok(f"run p --image={image} -- sleep 3600")
     kubesim.ok("advance 5s")
     assert status(kubesim, "p") == ["1/1", "Running", "0"]
+
+
+@pytest.mark.parametrize("image, policy, expected", [
+    ("nginx:1.99", "Never", ["0/1", "ErrImageNeverPull", "0"]),
+    ("ngnix", "Never", ["0/1", "ErrImageNeverPull", "0"]),
+    ("nginx:1.27", "Never", ["1/1", "Running", "0"]),
+    ("nginx:1.99", "IfNotPresent", ["0/1", "ErrImagePull", "0"]),
+    ("nginx:1.99", "Always", ["0/1", "ErrImagePull", "0"]),
+])
+def test_pull_policy_never_does_not_pull_an_absent_image(kubesim, image, policy, expected):
+    """image_manager.go EnsureImageExists: under Never an absent image is ErrImageNeverPull, tried
+    again on every pod sync, never pulled."""
+    kubesim.ok(f"run web --image={image} --image-pull-policy={policy}")
+    kubesim.ok("advance 35s")
+    assert status(kubesim, "web") == expected
+    if expected[1] == "ErrImageNeverPull":
+        msg = f'Container image "{image}" is not present with pull policy of Never'
+        evs = events(kubesim, "web")
+        assert ["ErrImageNeverPull", "4", msg] in evs and ["Failed", "4", "Error: ErrImageNeverPull"] in evs
+        assert not any(e[0] == "Pulling" for e in evs)
+        waiting = kubesim.ok("get pod web -o jsonpath={.status.containerStatuses[0].state.waiting.message}")
+        assert waiting == msg
