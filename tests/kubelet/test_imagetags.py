@@ -50,6 +50,10 @@ DENIED = ('failed to pull and unpack image "{0}": failed to resolve reference "{
     ("python:3.12-slim", None), ("node:20-alpine", None), ("registry.k8s.io/pause:3.10", None),
     ("registry.k8s.io/etcd:3.6.6-0", None), ("registry.k8s.io/kube-apiserver:v1.35.0", None),
     ("registry.k8s.io/coredns/coredns:v1.12.1", None), ("docker.io/library/nginx:1.25", None),
+    # the Kubernetes documentation's examples (Deployment rollout, stateful MySQL)
+    ("nginx:1.14.2", None), ("nginx:1.16.1", None), ("nginx:1.7.9", None), ("nginx:1.9.1", None),
+    ("mysql:5.6", None), ("busybox:1.27.2", None),
+    ("nginx:1.161", ("NotFound", NOT_FOUND.format("docker.io/library/nginx:1.161"))),
     # unknown tags of known repositories
     ("nginx:1.99", ("NotFound", NOT_FOUND.format("docker.io/library/nginx:1.99"))),
     ("nginx:latestt", ("NotFound", NOT_FOUND.format("docker.io/library/nginx:latestt"))),
