@@ -223,6 +223,11 @@ def _derive(container: dict, image_defaults: dict | None = None, *, pod_name: st
             derived = replace(derived, ports=frozenset(derived.ports | declared))
     if override:
         derived = apply_override(derived, override)
+    if not derived.pull_error:
+        from kubesim.kubelet.imagetags import pull_error
+
+        if pull_error(container.get("image") or "") is not None:
+            derived = replace(derived, pull_error="notfound")
     return derived
 
 

@@ -113,7 +113,7 @@ class PodStatuses:
             out["lastState"] = ({"terminated": terminated_state(finished)} if finished else
                                 ({"terminated": terminated_state(last)} if last else {}))
         elif state == "configerr":
-            out["state"] = {"waiting": {"message": record["cfgmsg"], "reason": "CreateContainerConfigError"}}
+            out["state"] = {"waiting": {"message": record["cfgmsg"], "reason": record.get("cfgreason") or "CreateContainerConfigError"}}
             out["lastState"] = ({"terminated": terminated_state(finished)} if finished else
                                 ({"terminated": terminated_state(last)} if last else {}))
         elif state == "exited" and finished:

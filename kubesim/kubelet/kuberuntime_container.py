@@ -10,7 +10,8 @@ grace period, then at least ``minimumGracePeriodInSeconds`` (2 s) before SIGKILL
 137), pkg/kubelet/lifecycle/handlers.go (HandlerRunner: exec, httpGet and sleep handlers),
 pkg/kubelet/images/image_manager.go (EnsureImageExists: the pull policy, the ``Pulling``,
 ``Pulled`` and ``Failed`` events, ``ErrImagePull`` then ``ImagePullBackOff`` with a doubling
-back-off) and containerd's CRI image service (the NotFound message of a reference that does
+back-off; ``ErrImageNeverPull`` for an absent image under the Never policy, retried as the pod
+worker requeues) and containerd's CRI image service (the NotFound message of a reference that does
 not resolve).
 
 :class:`ContainerRuntime` is a part of pod_workers.PodWorker and works on its state: the
@@ -78,6 +79,13 @@ class ContainerRuntime:
         spec = self.container_specs[name]
         image = spec.get("image") or ""
         path = self.field_path[name]
+        if self.behaviour_of(name).pull_error and spec.get("imagePullPolicy") == "Never":
+            # image_manager.go EnsureImageExists: an absent image under the Never policy
+            msg = f'Container image "{image}" is not present with pull policy of Never'
+            self.events.add(t, "Warning", "ErrImageNeverPull", msg, path)
+            self.events.add(t, "Warning", "Failed", "Error: ErrImageNeverPull", path)
+            record.update(st="configerr", cfgmsg=msg, cfgreason="ErrImageNeverPull", until=t + self.config.sync_period)
+            return False
         if self.needs_image_pull(name):
             if self.behaviour_of(name).pull_error:
                 self.image_pull_failed(name, t)
@@ -109,6 +117,7 @@ class ContainerRuntime:
             return False
         self.events.add(t, "Warning", "Failed", f"Error: {err}", self.field_path[name])
         self.record_of(name).update(st="configerr", cfgmsg=err, until=t + self.config.sync_period)
+        self.record_of(name).pop("cfgreason", None)
         return True
 
     def image_pulled(self, name: str, t: float) -> bool:
@@ -124,9 +133,12 @@ class ContainerRuntime:
     def image_pull_failed(self, name: str, t: float):
         record = self.record_of(name)
         image = self.container_specs[name].get("image") or ""
+        from kubesim.kubelet.imagetags import pull_error
+
         ref = image_ref(image)[0]
-        err = (f'failed to pull and unpack image "{ref}": failed to resolve reference "{ref}": {ref}: not found')
-        msg = f'Failed to pull image "{image}": rpc error: code = NotFound desc = {err}'
+        code, err = pull_error(image) or (
+            "NotFound", f'failed to pull and unpack image "{ref}": failed to resolve reference "{ref}": {ref}: not found')
+        msg = f'Failed to pull image "{image}": rpc error: code = {code} desc = {err}'
         path = self.field_path[name]
         self.events.add(t, "Normal", "Pulling", f'Pulling image "{image}"', path)
         self.events.add(t, "Warning", "Failed", msg, path)

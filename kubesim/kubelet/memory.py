@@ -30,6 +30,8 @@ A container's record:
 - ``kill`` a kill under way (``at``, ``exitAt``, ``code``, ``restart``); ``restartAfterKill``;
 - ``bo``/``boUpd`` the crash-loop back-off (backoff.py); ``evnext`` the next BackOff event;
   ``ibo``, ``ipbo``, ``since``, ``pullmsg`` a failing image pull and its back-off;
+  ``cfgmsg``, ``cfgreason`` a container that cannot be created yet (CreateContainerConfigError,
+  ErrImageNeverPull) and why;
 - ``pr``: probe kind -> worker state (``next`` tick, ``run`` consecutive results of kind
   ``last``, ``res`` the result S/F/None, ``hold``); ``ticks`` the last tick spent per kind;
 - ``cycs`` the last starts and their signatures (crashloop.py); ``recovered`` found running

@@ -1,0 +1,74 @@
+"""Image pulls that fail like a real kubelet's, through the CLI (issue 14, Images): an unknown tag
+or a misspelt repository backs off as ErrImagePull / ImagePullBackOff with the events and messages
+of pkg/kubelet/images/image_manager.go, and ``set image`` to a real tag recovers the pod."""
+
+import pytest
+
+
+def status(h, name):
+    row = [ln.split() for ln in h.ok("get pods --no-headers").splitlines() if ln.split()[0] == name]
+    return row[0][1:4]
+
+
+def events(h, name):
+    out = h.ok(f"get events --field-selector involvedObject.name={name} -o custom-columns=R:.reason,C:.count,M:.message"
+               " --no-headers --sort-by=.lastTimestamp")
+    return [ln.split(None, 2) for ln in out.splitlines()]
+
+
+@pytest.mark.parametrize("image, code, detail", [
+    ("nginx:1.99", "NotFound", 'failed to pull and unpack image "docker.io/library/nginx:1.99": failed to resolve '
+     'reference "docker.io/library/nginx:1.99": docker.io/library/nginx:1.99: not found'),
+    ("ngnix", "Unknown", 'failed to pull and unpack image "docker.io/library/ngnix:latest": failed to resolve '
+     'reference "docker.io/library/ngnix:latest": pull access denied, repository does not exist or may require '
+     'authorization: server message: insufficient_scope: authorization failed'),
+])
+def test_a_bad_image_backs_off_and_set_image_recovers(kubesim, image, code, detail):
+    kubesim.ok(f"run web --image={image}")
+    kubesim.ok("advance 5s")
+    assert status(kubesim, "web") == ["0/1", "ErrImagePull", "0"]
+    kubesim.ok("advance 60s")
+    assert status(kubesim, "web") == ["0/1", "ImagePullBackOff", "0"]
+    failed = f'Failed to pull image "{image}": rpc error: code = {code} desc = {detail}'
+    evs = events(kubesim, "web")
+    # pulls at 0s, 10s and 30s (the back-off doubles from 10 s), back-off events in between
+    assert ["Pulling", "3", f'Pulling image "{image}"'] in evs
+    assert ["Failed", "3", failed] in evs
+    assert ["Failed", "3", "Error: ErrImagePull"] in evs
+    assert any(e[0] == "BackOff" and e[2] == f'Back-off pulling image "{image}"' for e in evs)
+    assert any(e[0] == "Failed" and e[2] == "Error: ImagePullBackOff" for e in evs)
+    waiting = kubesim.ok("get pod web -o jsonpath={.status.containerStatuses[0].state.waiting.message}")
+    assert waiting == f'Back-off pulling image "{image}": ErrImagePull: {detail}'
+    assert kubesim.ok("set image pod/web web=nginx:1.27") == "pod/web image updated\n"
+    kubesim.ok("advance 60s")
+    assert status(kubesim, "web") == ["1/1", "Running", "0"]
+
+
+@pytest.mark.parametrize("image", ["nginx:1.27.3-alpine", "busybox:1.36", "myorg/unknown-to-kubesim:v7",
+                                   "registry.k8s.io/pause:3.10"])
+def test_real_tags_and_images_outside_the_data_run(kubesim, image):
+    kubesim.ok(f"run p --image={image} -- sleep 3600")
+    kubesim.ok("advance 5s")
+    assert status(kubesim, "p") == ["1/1", "Running", "0"]
+
+
+@pytest.mark.parametrize("image, policy, expected", [
+    ("nginx:1.99", "Never", ["0/1", "ErrImageNeverPull", "0"]),
+    ("ngnix", "Never", ["0/1", "ErrImageNeverPull", "0"]),
+    ("nginx:1.27", "Never", ["1/1", "Running", "0"]),
+    ("nginx:1.99", "IfNotPresent", ["0/1", "ErrImagePull", "0"]),
+    ("nginx:1.99", "Always", ["0/1", "ErrImagePull", "0"]),
+])
+def test_pull_policy_never_does_not_pull_an_absent_image(kubesim, image, policy, expected):
+    """image_manager.go EnsureImageExists: under Never an absent image is ErrImageNeverPull, tried
+    again on every pod sync, never pulled."""
+    kubesim.ok(f"run web --image={image} --image-pull-policy={policy}")
+    kubesim.ok("advance 35s")
+    assert status(kubesim, "web") == expected
+    if expected[1] == "ErrImageNeverPull":
+        msg = f'Container image "{image}" is not present with pull policy of Never'
+        evs = events(kubesim, "web")
+        assert ["ErrImageNeverPull", "4", msg] in evs and ["Failed", "4", "Error: ErrImageNeverPull"] in evs
+        assert not any(e[0] == "Pulling" for e in evs)
+        waiting = kubesim.ok("get pod web -o jsonpath={.status.containerStatuses[0].state.waiting.message}")
+        assert waiting == msg
