@@ -917,12 +917,13 @@ def service_accounts(cluster: Cluster) -> bool:
     publisher (``kube-root-ca.crt`` in every namespace), run when a Namespace, ServiceAccount or
     that ConfigMap changed. What they create is stored as the API server stores it (no
     admission or defaults apply to these objects), with uids derived from the namespace's."""
-    from kubesim.controllers import rootcacertpublisher, serviceaccount
-    from kubesim.controllers.base import View
-
     store = cluster.store
     if not _namespace_controllers_news(cluster):
         return False
+    # imported past the gate: every settle runs this step
+    from kubesim.controllers import rootcacertpublisher, serviceaccount
+    from kubesim.controllers.base import View
+
     root_ca = store.meta(rootcacertpublisher.ROOT_CA_META)
     if root_ca is None:
         root_ca = rootcacertpublisher.ROOT_CA
@@ -1022,9 +1023,6 @@ def endpoint_controllers(cluster: Cluster) -> bool:
     endpointslice): they run while Services with a selector exist (or this command wrote or
     deleted a Service), and then only when Services, Nodes, their own objects or pods a Service
     selects changed."""
-    from kubesim.controllers import endpoints, endpointslice, endpointslicemirroring
-    from kubesim.controllers.base import View
-
     store = cluster.store
     # the kubernetes Service (no selector) is always there: only Services with a selector, or
     # a Service this command wrote or deleted, give them work
@@ -1033,6 +1031,9 @@ def endpoint_controllers(cluster: Cluster) -> bool:
     written = any(k[0] in ("Service", "Endpoints") for k in store.changed_keys())
     if not written and not (store.count("Service") and _service_selectors(cluster)):
         return False
+    from kubesim.controllers import endpoints, endpointslice, endpointslicemirroring
+    from kubesim.controllers.base import View
+
     cluster.__dict__.setdefault("_controller_rv", {})["endpoints"] = store.resource_version()
     view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
     # the Endpoints of a Service this command deleted go with it, whoever wrote them
@@ -1091,15 +1092,15 @@ def _resource_quota_news(cluster: Cluster) -> bool:
 def resource_quota(cluster: Cluster) -> bool:
     """The resource quota controller (kubesim.controllers.resourcequota): run while some
     ResourceQuota exists or was deleted, and only when what it counts changed."""
-    from kubesim.api import quota as q
-    from kubesim.controllers import resourcequota
-    from kubesim.controllers.base import View
-
     store = cluster.store
     if not store.count("ResourceQuota"):
         return False
     if not _resource_quota_news(cluster):
         return False
+    from kubesim.api import quota as q
+    from kubesim.controllers import resourcequota
+    from kubesim.controllers.base import View
+
     quotas = store.list("ResourceQuota")
     kinds_ = {k for rq in quotas for k in q.tracked_kinds((rq.get("spec") or {}).get("hard") or {})}
     objects = {k: store.list(k) for k in kinds_}
