@@ -120,6 +120,8 @@ _R(KindInfo("StatefulSet", "apps", "v1", "statefulsets", True, ("sts",), categor
 _R(KindInfo("Service", "", "v1", "services", True, ("svc",), categories=("all",)))
 _R(KindInfo("Endpoints", "", "v1", "endpoints", True, ("ep",)))
 _R(KindInfo("EndpointSlice", "discovery.k8s.io", "v1", "endpointslices", True))
+_R(KindInfo("HorizontalPodAutoscaler", "autoscaling", "v2", "horizontalpodautoscalers", True, ("hpa",),
+            categories=("all",)))
 # Not an API object: the cluster's scheduler configuration, applied like a manifest (DESIGN §1.3).
 _R(KindInfo("KubeSchedulerConfiguration", "kubescheduler.config.k8s.io", "v1", "kubeschedulerconfigurations",
             False, (), ("apply", "get"), served=False))
