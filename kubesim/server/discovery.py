@@ -64,6 +64,7 @@ SUBRESOURCES: dict[str, list[tuple[str, str, tuple[str, ...], tuple[str, str] | 
     "Job": [("status", "Job", _STATUS, None)],
     "CronJob": [("status", "CronJob", _STATUS, None)],
     "Ingress": [("status", "Ingress", _STATUS, None)],
+    "HorizontalPodAutoscaler": [("status", "HorizontalPodAutoscaler", _STATUS, None)],
 }
 
 
@@ -79,7 +80,7 @@ def served() -> list[kinds.KindInfo]:
 def group_versions() -> dict[str, list[str]]:
     """group -> its served versions ("" is the core group)."""
     out: dict[str, list[str]] = {}
-    for k in served():
+    for k in [*served(), *kinds.REGISTRY.other_versions.values()]:  # the preferred version first
         versions = out.setdefault(k.group, [])
         if k.version not in versions:
             versions.append(k.version)
@@ -136,7 +137,8 @@ def _storage_version_hash(k: kinds.KindInfo) -> str:
 
 def api_resource_list(group: str, version: str) -> dict | None:
     """``/api/v1``, ``/apis/<group>/<version>``: the resources and their subresources, by name."""
-    infos = [k for k in served() if k.group == group and k.version == version]
+    infos = [k for k in [*served(), *kinds.REGISTRY.other_versions.values()]
+             if k.group == group and k.version == version]
     if not infos:
         return None
     resources = []
