@@ -32,6 +32,8 @@ def add_flags(p):
     p.add_argument("--cpu", default="", help="Target CPU utilization (70%%) or average value (500m)")
     p.add_argument("--memory", default="", help="Target memory utilization (60%%) or average value (200Mi)")
     p.add_argument("--name", default="", help="The name for the newly created object")
+    p.add_argument("--field-manager", default="kubectl-autoscale",
+                   help="Name of the manager used to track field ownership (managed fields are not modelled)")
     add_dry_run(p)
 
 
