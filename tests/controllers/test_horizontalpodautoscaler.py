@@ -1,4 +1,4 @@
-"""The HPA controller, after upstream's tables: replica_calculator_test.go (resource replicas:
+"""The HPA controller and its replica calculator, after upstream's tables: replica_calculator_test.go (resource replicas:
 scale up and down, unready, hot-CPU, missing and superfluous metrics, tolerance) and
 horizontal_test.go (TestConvertDesiredReplicasWithRules, TestScalingWithRules,
 TestCalculateScale{Up,Down}Limit*, stabilization), then whole syncs on a View.
@@ -17,6 +17,7 @@ import pytest
 
 from kubesim.clock import format_time
 from kubesim.controllers import horizontalpodautoscaler as hpa_ctl
+from kubesim.controllers import replica_calculator as calc
 from kubesim.controllers.base import View
 
 NOW = 1_800_000_000.0
@@ -80,17 +81,17 @@ CASES = [
 
 @pytest.mark.parametrize("current,pod_list,levels,target,want", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_resource_replicas(current, pod_list, levels, target, want):
-    got = hpa_ctl.resource_replicas(current, target, pod_list, metrics(levels), "cpu", hpa_ctl.Tolerances(), NOW)
+    got = calc.resource_replicas(current, target, pod_list, metrics(levels), "cpu", calc.Tolerances(), NOW)
     assert got == want
 
 
 def test_failed_and_deleted_pods_are_ignored():
     # TestReplicaCalcScaleUpIgnoresFailedPods / ...IgnoresDeletionPods
     failed = pods(2) + [pod(2, phase="Failed"), pod(3, phase="Failed")]
-    assert hpa_ctl.resource_replicas(2, 30, failed, metrics([500, 700, 100, 100]), "cpu", hpa_ctl.Tolerances(),
+    assert calc.resource_replicas(2, 30, failed, metrics([500, 700, 100, 100]), "cpu", calc.Tolerances(),
                                      NOW) == (4, 60, 1200)
     deleting = pods(2) + [pod(2, deleting=True), pod(3, deleting=True)]
-    assert hpa_ctl.resource_replicas(2, 30, deleting, metrics([500, 700, 100, 100]), "cpu", hpa_ctl.Tolerances(),
+    assert calc.resource_replicas(2, 30, deleting, metrics([500, 700, 100, 100]), "cpu", calc.Tolerances(),
                                      NOW) == (4, 60, 1200)
 
 
@@ -102,15 +103,15 @@ def test_failed_and_deleted_pods_are_ignored():
                  "did not receive metrics for targeted pods (pods might be unready)", id="only unready pods"),
 ])
 def test_resource_replicas_errors(pod_list, levels, error):
-    with pytest.raises(hpa_ctl.MetricError) as e:
-        hpa_ctl.resource_replicas(1, 100, pod_list, metrics(levels), "cpu", hpa_ctl.Tolerances(), NOW)
+    with pytest.raises(calc.MetricError) as e:
+        calc.resource_replicas(1, 100, pod_list, metrics(levels), "cpu", calc.Tolerances(), NOW)
     assert str(e.value) == error
 
 
 def test_a_configured_tolerance_widens_the_band():
     # TestReplicaCalcConfigurableTolerance: 1.9x usage stays put with a 100% scale-up tolerance
-    assert hpa_ctl.resource_replicas(3, 100, pods(3), metrics([1900, 1900, 1900]), "cpu",
-                                     hpa_ctl.Tolerances(0.1, 1.0), NOW) == (3, 190, 3800)
+    assert calc.resource_replicas(3, 100, pods(3), metrics([1900, 1900, 1900]), "cpu",
+                                     calc.Tolerances(0.1, 1.0), NOW) == (3, 190, 3800)
 
 
 @pytest.mark.parametrize("current,desired,lo,hi,want,reason", [
