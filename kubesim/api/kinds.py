@@ -51,6 +51,7 @@ class KindInfo:
 class Registry:
     by_gvk: dict[tuple[str, str], KindInfo] = field(default_factory=dict)
     by_name: dict[str, KindInfo] = field(default_factory=dict)
+    other_versions: dict[tuple[str, str], KindInfo] = field(default_factory=dict)
 
     def register(self, info: KindInfo) -> None:
         key = (info.api_version, info.kind)
@@ -64,8 +65,20 @@ class Registry:
                 if spelling and spelling not in self.by_name:
                     self.by_name[spelling] = info
 
+    def register_version(self, info: KindInfo) -> None:
+        """Another version the API server serves a registered kind at (autoscaling/v1's
+        HorizontalPodAutoscaler, converted to and from the stored one): it decodes manifests
+        and answers the version-qualified names (``horizontalpodautoscalers.v1.autoscaling``),
+        and is left out of ``all()``, as discovery lists the preferred version."""
+        key = (info.api_version, info.kind)
+        if key in self.by_gvk or key in self.other_versions:
+            raise ValueError(f"kind {key} registered twice")
+        self.other_versions[key] = info
+        for n in (info.plural, info.singular):
+            self.by_name.setdefault(f"{n}.{info.version}.{info.group}", info)
+
     def for_object(self, api_version: str, kind: str) -> KindInfo | None:
-        return self.by_gvk.get((api_version, kind))
+        return self.by_gvk.get((api_version, kind)) or self.other_versions.get((api_version, kind))
 
     def kinds_named(self, kind: str) -> list[KindInfo]:
         return [k for k in self.by_gvk.values() if k.kind == kind]
@@ -120,6 +133,10 @@ _R(KindInfo("StatefulSet", "apps", "v1", "statefulsets", True, ("sts",), categor
 _R(KindInfo("Service", "", "v1", "services", True, ("svc",), categories=("all",)))
 _R(KindInfo("Endpoints", "", "v1", "endpoints", True, ("ep",)))
 _R(KindInfo("EndpointSlice", "discovery.k8s.io", "v1", "endpointslices", True))
+_R(KindInfo("HorizontalPodAutoscaler", "autoscaling", "v2", "horizontalpodautoscalers", True, ("hpa",),
+            categories=("all",)))
+REGISTRY.register_version(KindInfo("HorizontalPodAutoscaler", "autoscaling", "v1", "horizontalpodautoscalers",
+                                   True, ("hpa",), categories=("all",)))
 # Not an API object: the cluster's scheduler configuration, applied like a manifest (DESIGN §1.3).
 _R(KindInfo("KubeSchedulerConfiguration", "kubescheduler.config.k8s.io", "v1", "kubeschedulerconfigurations",
             False, (), ("apply", "get"), served=False))
