@@ -32,8 +32,11 @@ ALLOWED = {
     "scheduler": {"api", "clock"},
     "controllers": {"api", "clock", "errors"},
     "kubelet": {"api", "clock", "codec", "errors"},
+    # the simulated data plane (kube-proxy, CoreDNS, a policy-enforcing CNI): pure, over objects
+    "network": {"api"},
     "apiserver": {"api", "clock", "codec", "errors", "store"},
-    "controlplane": {"api", "apiserver", "clock", "codec", "controllers", "errors", "kubelet", "scheduler"},
+    "controlplane": {"api", "apiserver", "clock", "codec", "controllers", "errors", "kubelet", "network",
+                     "scheduler"},
     "kubectl": {"api", "clock", "codec", "errors", "printers"},
     "cli": {"api", "clock", "errors", "kubectl", "printers"},
     "testing": {"api", "apiserver", "cli", "clock", "controllers", "errors"},
