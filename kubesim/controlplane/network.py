@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 
 from kubesim.apiserver.context import Cluster
-from kubesim.errors import BadRequest
 
 
 class UpgradeFailure(Exception):
@@ -75,10 +74,11 @@ def exec_in_container(cluster: Cluster, pod: dict, container: str, argv: list[st
 
     name = pod["metadata"]["name"]
     c = _container(pod, container)
+    # the API server's BadRequest (streamLocation) fails kubectl's upgrade as the kubelet's does
     if c is None:
-        raise BadRequest(f"container {container} is not valid for pod {name}")
+        raise UpgradeFailure(f"container {container} is not valid for pod {name}")
     if not (pod.get("spec") or {}).get("nodeName"):
-        raise BadRequest(f"pod {name} does not have a host assigned")
+        raise UpgradeFailure(f"pod {name} does not have a host assigned")
     if not _running(pod, container):
         raise UpgradeFailure(f'container not found ("{container}")')
     snap = snapshot(cluster)

@@ -77,7 +77,7 @@ def service_env(services: list[dict]) -> list[tuple[str, str]]:
                 out.append((prefix + "_SERVICE_PORT_" + make_env_variable_name(sp["name"]), str(sp.get("port"))))
         for i, sp in enumerate(spec["ports"]):
             proto = sp.get("protocol") or "TCP"
-            hp = f"{ip}:{sp.get('port')}"
+            hp = f"[{ip}]:{sp.get('port')}" if ":" in ip else f"{ip}:{sp.get('port')}"  # net.JoinHostPort
             if i == 0:
                 out.append((prefix + "_PORT", f"{proto.lower()}://{hp}"))
             pp = f"{prefix}_PORT_{sp.get('port')}_{proto.upper()}"
