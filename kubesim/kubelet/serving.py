@@ -55,6 +55,23 @@ REASONS = {200: "OK", 201: "Created", 204: "No Content", 301: "Moved Permanently
            400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
            500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
 
+# kube-apiserver on its secure port, to an anonymous client: the health endpoints and /version
+# are public (the system:public-info-viewer ClusterRole), the rest is Forbidden
+_FORBIDDEN = """{
+  "kind": "Status",
+  "apiVersion": "v1",
+  "metadata": {},
+  "status": "Failure",
+  "message": "forbidden: User \\"system:anonymous\\" cannot get path \\"{path}\\"",
+  "reason": "Forbidden",
+  "details": {},
+  "code": 403
+}"""
+API_SERVER_REPLY = {
+    "tls": True, "server": "", "content_type": "application/json", "forbidden": _FORBIDDEN,
+    "routes": {p: {"body": "ok", "content_type": "text/plain; charset=utf-8"} for p in ("/healthz", "/livez", "/readyz")},
+}
+
 # files the images ship that people cat (path -> text)
 IMAGE_FILES = {
     "nginx": {"/usr/share/nginx/html/index.html": NGINX_INDEX},
@@ -113,6 +130,8 @@ def reply(pod: dict, port: int, protocol: str, date: str = "") -> dict | None:
         repo = image_repository(c.get("image") or "")
         argv, _ = effective_argv(c)
         head = " ".join(argv)
+        if argv and argv[0].rsplit("/", 1)[-1] == "kube-apiserver":
+            return {**API_SERVER_REPLY, "date": date}
         if repo == "nginx" or (b.ports is not None and re.search(r"(^|/)nginx( |$)", head) and repo != "registry.k8s.io/echoserver"):
             tag = _tag(c.get("image") or "")
             version = tag if re.fullmatch(r"\d+\.\d+\.\d+", tag) else NGINX_DEFAULT_VERSION

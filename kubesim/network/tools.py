@@ -217,16 +217,10 @@ def wget(net: Net, args: list[str]) -> tuple[str, str, int]:
     if trace.outcome == "timeout":
         err.append("wget: download timed out")
         return "", "\n".join(err) + "\n", 1
-    reply = trace.reply or {}
-    status = int(reply.get("status", 200))
-    if status >= 400 or (path not in ("/", "") and not reply.get("any_path")):
-        if status < 400:
-            status, reason = 404, "Not Found"
-        else:
-            reason = reply.get("reason", "")
+    status, reason, body, _ = respond(trace.reply or {}, scheme, path)
+    if status >= 400:
         err.append(f"wget: server returned error: HTTP/1.1 {status} {reason}")
         return "", "\n".join(err) + "\n", 1
-    body = reply.get("body", "")
     if spider:
         if not quiet:
             err.append("remote file exists")
@@ -254,7 +248,7 @@ def _size(n: int) -> str:
 
 
 def curl(net: Net, args: list[str]) -> tuple[str, str, int]:
-    silent = show_error = head = include = fail = False
+    silent = show_error = head = include = fail = insecure = False
     max_time: float | None = None
     connect_timeout: float | None = None
     url = None
@@ -276,7 +270,14 @@ def curl(net: Net, args: list[str]) -> tuple[str, str, int]:
             include = True
         elif a in ("-f", "--fail"):
             fail = True
-        elif a in ("-v", "--verbose", "-L", "--location", "-k", "--insecure"):
+        elif a in ("-k", "--insecure"):
+            insecure = True
+        elif a == "--cacert":
+            i += 1
+            insecure = True  # the cluster's CA: the serving certificate verifies
+        elif a in ("-H", "--header", "-X", "--request"):
+            i += 1
+        elif a in ("-v", "--verbose", "-L", "--location"):
             pass
         elif a in ("-m", "--max-time", "--connect-timeout"):
             i += 1
@@ -319,14 +320,14 @@ def curl(net: Net, args: list[str]) -> tuple[str, str, int]:
                          "Couldn't connect to server", 28)
         return error(f"Connection timed out after {int(limit * 1000) + 1} milliseconds", 28)
     reply = trace.reply or {}
-    status = int(reply.get("status", 200))
-    reason = reply.get("reason", "OK")
-    body = reply.get("body", "")
-    if path not in ("/", "") and not reply.get("any_path") and status < 400:
-        status, reason, body = 404, "Not Found", reply.get("not_found", "")
+    if reply.get("tls") and scheme == "https" and not insecure:
+        if quiet_errors:
+            return "", "", 60
+        return "", CURL_SSL_ERROR, 60
+    status, reason, body, content_type = respond(reply, scheme, path)
     if fail and status >= 400:
         return error(f"The requested URL returned error: {status}", 22)
-    headers = _headers(reply, status, reason, body)
+    headers = _headers({**reply, "content_type": content_type}, status, reason, body)
     out = ""
     if head:
         out = headers
@@ -340,6 +341,33 @@ def curl(net: Net, args: list[str]) -> tuple[str, str, int]:
 
 def _curl_short(ch, silent, show_error, head, include, fail):
     return (silent or ch == "s", show_error or ch == "S", head or ch == "I", include or ch == "i", fail or ch == "f")
+
+
+CURL_SSL_ERROR = """curl: (60) SSL certificate problem: unable to get local issuer certificate
+More details here: https://curl.se/docs/sslcerts.html
+
+curl failed to verify the legitimacy of the server and therefore could not
+establish a secure connection to it. To learn more about this situation and
+how to fix it, please visit the webpage mentioned above.
+"""
+
+
+def respond(reply: dict, scheme: str, path: str) -> tuple[int, str, str, str]:
+    """(status, reason, body, content type) a server's reply (kubesim.kubelet.serving) gives to
+    a GET of ``path``."""
+    ctype = reply.get("content_type", "text/html")
+    if reply.get("tls") and scheme == "http":
+        return 400, "Bad Request", "Client sent an HTTP request to an HTTPS server.\n", "text/plain; charset=utf-8"
+    route = (reply.get("routes") or {}).get(path or "/")
+    if route is not None:
+        return (int(route.get("status", 200)), route.get("reason", "OK"), route.get("body", ""),
+                route.get("content_type", ctype))
+    forbidden = reply.get("forbidden")
+    if forbidden:
+        return 403, "Forbidden", forbidden.replace("{path}", path or "/"), "application/json"
+    if path in ("/", "") or reply.get("any_path"):
+        return int(reply.get("status", 200)), reply.get("reason", "OK"), reply.get("body", ""), ctype
+    return 404, "Not Found", reply.get("not_found", ""), ctype
 
 
 def _headers(reply: dict, status: int, reason: str, body: str) -> str:

@@ -178,3 +178,40 @@ def test_explain_network_table_and_exec_explain(walkthrough):
 def test_explain_network_bad_input(walkthrough, args, err):
     r = walkthrough(args)
     assert (r.code, r.err) == (1, err)
+
+
+def test_services_by_nodeport_and_the_behaviour_override(kubesim):
+    kubesim.ok("create deployment web --image=httpd")
+    kubesim.ok("expose deployment web --port=8080 --target-port=80 --type=NodePort")
+    kubesim.ok("run c --image=nginx")
+    kubesim.ok(["run", "app", "--image=myorg/app", "--port=8080",
+                '--annotations=kubesim.io/behaviour={"app": {"ports": [8080], "http": "hi from app\\n"}}'])
+    kubesim.ok("expose pod app --port=8080")
+    node_port = kubesim.ok("get svc web -o jsonpath={.spec.ports[0].nodePort}")
+    node_ip = kubesim.ok("get node node01 -o jsonpath={.status.addresses[0].address}")
+    assert kubesim.ok("exec c -- curl -s web:8080") == "<html><body><h1>It works!</h1></body></html>\n"
+    assert kubesim.ok(f"exec c -- curl -s {node_ip}:{node_port}") == "<html><body><h1>It works!</h1></body></html>\n"
+    assert kubesim.ok("exec c -- curl -s app:8080/anything") == "hi from app\n"
+    r = kubesim("exec c -- curl -s https://kubernetes.default")
+    assert (r.code, r.err) == (60, "command terminated with exit code 60\n")
+    assert kubesim.ok("exec c -- curl -sk https://kubernetes.default/healthz") == "ok"
+
+
+def test_deleting_the_pods_behind_a_service_refuses_connections(kubesim):
+    kubesim.ok("create deployment web --image=nginx")
+    kubesim.ok("expose deployment web --port=80")
+    kubesim.ok("run c --image=busybox -- sleep 3600")
+    kubesim.ok("scale deployment web --replicas=0")
+    r = kubesim("exec c -- wget -qO- web")
+    assert r.err.startswith("wget: can't connect to remote host (10.") and r.err.endswith(
+        "): Connection refused\ncommand terminated with exit code 1\n")
+
+
+@pytest.mark.parametrize("run,name", [
+    pytest.param("run bad --image=nginx:nosuchtag-123", "bad", id="a container whose image does not pull"),
+    pytest.param("run crash --image=busybox -- false", "crash", id="a container in CrashLoopBackOff"),
+])
+def test_a_container_that_does_not_run_cannot_be_exec_ed(kubesim, run, name):
+    kubesim.ok(run)
+    r = kubesim(f"exec {name} -- ls")
+    assert (r.code, r.out, r.err) == (1, "", f'error: unable to upgrade connection: container not found ("{name}")\n')

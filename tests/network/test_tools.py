@@ -111,3 +111,24 @@ def test_nslookup_when_kube_dns_has_no_endpoints():
     out, err, code = tool(["nslookup", "web"], no_dns_endpoints=True)
     assert (out, err, code) == (";; connection timed out; no servers could be reached\n\n",
                                 "nslookup: read: Connection refused\nnslookup: read: Connection refused\n", 1)
+
+
+API = {"tls": True, "forbidden": 'forbidden "{path}"',
+       "routes": {"/healthz": {"body": "ok", "content_type": "text/plain; charset=utf-8"}}}
+NGINX = {"status": 200, "reason": "OK", "body": "<html/>"}
+
+
+@pytest.mark.parametrize("reply,scheme,path,want", [
+    pytest.param(API, "http", "/", (400, "Bad Request", "Client sent an HTTP request to an HTTPS server.\n",
+                                    "text/plain; charset=utf-8"), id="plain HTTP to the API server's TLS port"),
+    pytest.param(API, "https", "/healthz", (200, "OK", "ok", "text/plain; charset=utf-8"),
+                 id="a public health endpoint"),
+    pytest.param(API, "https", "/api", (403, "Forbidden", 'forbidden "/api"', "application/json"),
+                 id="anything else is Forbidden to an anonymous client"),
+    pytest.param(NGINX, "http", "/", (200, "OK", "<html/>", "text/html"), id="a web server's index"),
+    pytest.param(NGINX, "http", "/x", (404, "Not Found", "", "text/html"), id="a path it does not have"),
+])
+def test_respond(reply, scheme, path, want):
+    from kubesim.network.tools import respond
+
+    assert respond(reply, scheme, path) == want
