@@ -67,7 +67,7 @@ def _running(pod: dict, name: str) -> bool:
 
 def exec_in_container(cluster: Cluster, pod: dict, container: str, argv: list[str]) -> tuple[str, str, int]:
     """pods/exec: (stdout, stderr, exit code) of ``argv`` in the container."""
-    from kubesim.kubelet.exec import ExecContext, run
+    from kubesim.kubelet.exec import ExecContext, nslookup_flavour, run
     from kubesim.network import dns
     from kubesim.network.tools import Net
     from kubesim.network.tools import run as run_tool
@@ -82,7 +82,7 @@ def exec_in_container(cluster: Cluster, pod: dict, container: str, argv: list[st
     if not _running(pod, container):
         raise UpgradeFailure(f'container not found ("{container}")')
     snap = snapshot(cluster)
-    net = Net(snap, pod, listener(cluster), chooser(cluster, pod))
+    net = Net(snap, pod, listener(cluster), chooser(cluster, pod), nslookup=nslookup_flavour(c))
     store = cluster.store
     ctx = ExecContext(pod=pod, container=c, get=lambda kind, ns, n: store.get(kind, ns, n),
                       services=store.list("Service"),

@@ -39,6 +39,14 @@ MISSING = {**{b: {"curl", "dig", "host"} for b in _BUSYBOX},
            "nginx": {"wget", "nslookup", "dig", "host"}, "httpd": {"wget", "nslookup", "dig", "host", "curl"},
            "curlimages/curl": {"dig", "host"}}
 
+# images whose nslookup is bind-utils' (the rest: busybox's)
+BIND_UTILS = {"registry.k8s.io/e2e-test-images/jessie-dnsutils", "gcr.io/kubernetes-e2e-test-images/dnsutils",
+              "k8s.gcr.io/e2e-test-images/jessie-dnsutils", "tutum/dnsutils", "nicolaka/netshoot", "infoblox/dnstools"}
+
+
+def nslookup_flavour(container: dict) -> str:
+    return "bind" if image_repository(container.get("image") or "") in BIND_UTILS else "busybox"
+
 
 @dataclass
 class ExecContext:

@@ -31,8 +31,9 @@ CURL_CONNECT_FAIL_MS = 130000   # Linux gives up a connect to a dropping peer af
 class Net:
     """What a tool sees: the snapshot, the source pod, what pods answer, kube-proxy's choice."""
 
-    def __init__(self, snap, pod: dict, listener, choose=None):
+    def __init__(self, snap, pod: dict, listener, choose=None, nslookup: str = "busybox"):
         self.snap, self.pod, self.listener, self.choose = snap, pod, listener, choose
+        self.nslookup = nslookup  # busybox | bind (bind-utils' nslookup, in dnsutils images)
 
 
 # --------------------------------------------------------------------------------------------
@@ -55,6 +56,8 @@ def nslookup(net: Net, args: list[str]) -> tuple[str, str, int]:
     if status != "ok":
         return ";; connection timed out; no servers could be reached\n\n", "", 1
     cluster = ns_ip == dns.DNS_SERVICE_IP
+    if net.nslookup == "bind":
+        return _bind_nslookup(net, name, ns_ip, conf, cluster)
     if dns.is_ip(name):
         queries = [(dns.ptr_name(name), "PTR")]
     elif "." in name.rstrip(".") or not conf.search:
@@ -78,6 +81,26 @@ def nslookup(net: Net, args: list[str]) -> tuple[str, str, int]:
                     out.append(f"{owner}\tname = {value}")
         out.append("")
     return "\n".join(out) + "\n", "", code
+
+
+def _bind_nslookup(net: Net, name: str, ns_ip: str, conf, cluster: bool) -> tuple[str, str, int]:
+    """bind-utils' nslookup (bin/dig/nslookup.c): the search list as the resolver applies it,
+    the first name that answers; ``Address:\tIP#53``; ``** server can't find NAME: NXDOMAIN``."""
+    head = [f"Server:\t\t{ns_ip}", f"Address:\t{ns_ip}#53", ""]
+    if dns.is_ip(name):
+        ans = dns.query(net.snap, dns.ptr_name(name), "PTR") if cluster else dns.Answer("NXDOMAIN")
+        if ans.rcode != "NOERROR":
+            return "\n".join(head + [f"** server can't find {dns.ptr_name(name)}: NXDOMAIN", ""]) + "\n", "", 1
+        return "\n".join(head + [f"{o}\tname = {v}." for o, _, v in ans.records] + [""]) + "\n", "", 0
+    for cand in dns.candidates(name, conf):
+        ans = dns.query(net.snap, cand, "A") if cluster else dns.Answer("NXDOMAIN")
+        if ans.rcode == "NOERROR" and ans.records:
+            lines = []
+            for owner, rtype, value in ans.records:
+                lines += ([f"{owner}\tcanonical name = {value}."] if rtype == "CNAME"
+                          else [f"Name:\t{owner}", f"Address: {value}"])
+            return "\n".join(head + lines + [""]) + "\n", "", 0
+    return "\n".join(head + [f"** server can't find {name}: NXDOMAIN", ""]) + "\n", "", 1
 
 
 # --------------------------------------------------------------------------------------------

@@ -132,3 +132,14 @@ def test_respond(reply, scheme, path, want):
     from kubesim.network.tools import respond
 
     assert respond(reply, scheme, path) == want
+
+
+@pytest.mark.parametrize("name,out,code", [
+    pytest.param("web", NS_HEAD.replace(":53", "#53") + "Name:\tweb.default.svc.cluster.local\nAddress: 10.96.12.34\n\n", 0,
+                 id="bind-utils nslookup follows the search list and prints the name that answered"),
+    pytest.param("nope", NS_HEAD.replace(":53", "#53") + "** server can't find nope: NXDOMAIN\n\n", 1,
+                 id="bind-utils nslookup of an unknown name"),
+])
+def test_bind_utils_nslookup(name, out, code):
+    snap = Snapshot(**BASE)
+    assert run(Net(snap, CLIENT, listener, nslookup="bind"), ["nslookup", name]) == (out, "", code)
