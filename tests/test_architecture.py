@@ -9,6 +9,8 @@ imports included):
   the scheduler, controllers and kubelet never import each other, nor kubectl or the CLI — like
   the real components they meet only in stored objects (the scheduler may read the clock's Go
   duration format, as every component may);
+- ``network`` (the simulated data plane: kube-proxy, CoreDNS, a NetworkPolicy-enforcing CNI) is
+  pure over ``api``; only the control plane wires it to the stored objects and the kubelet;
 - ``printers → (api, codec)`` (YAML is written by codec); ``codec → api``; ``api``, ``errors`` and
   ``clock`` import nothing of kubesim;
 - only the API server opens the store.
