@@ -232,8 +232,7 @@ def wget(net: Net, args: list[str]) -> tuple[str, str, int]:
     if trace.outcome in ("unresolved", "dns-timeout", "dns-refused"):
         return "", f"wget: bad address '{host_}'\n", 1
     if not quiet:
-        err.append(f"Connecting to {host_}:{port} ({trace.address}:{port})" if _explicit_port(url)
-                   else f"Connecting to {host_} ({trace.address}:{port})")
+        err.append(f"Connecting to {host_} ({trace.address}:{port})")  # the host without its port
     if trace.outcome == "refused":
         err.append(f"wget: can't connect to remote host ({trace.address}): Connection refused")
         return "", "\n".join(err) + "\n", 1
@@ -260,10 +259,6 @@ def wget(net: Net, args: list[str]) -> tuple[str, str, int]:
         err.append(f"{name[:20]:<20} 100% |{'*' * 32}| {_size(len(body.encode())):>5}  0:00:00 ETA")
         err.append(f"'{name}' saved")
     return "", "\n".join(err) + ("\n" if err else ""), 0
-
-
-def _explicit_port(url: str) -> bool:
-    return _url(url)[2] is not None
 
 
 def _size(n: int) -> str:

@@ -143,3 +143,8 @@ def test_respond(reply, scheme, path, want):
 def test_bind_utils_nslookup(name, out, code):
     snap = Snapshot(**BASE)
     assert run(Net(snap, CLIENT, listener, nslookup="bind"), ["nslookup", name]) == (out, "", code)
+
+
+def test_wget_names_the_host_without_its_port_and_the_address_with_it():
+    out, err, code = tool(["wget", "-O-", "web:8080"])
+    assert err == "Connecting to web (10.96.12.34:8080)\nwget: download timed out\n"
