@@ -189,6 +189,8 @@ def dns_transport(snap: Snapshot, src: dict, conf: dns.ResolvConf, listener, cho
     if snap.service_by_name.get(DNS_SERVICE) is None:
         stand_in = dict(_VIRTUAL_DNS)
         sub = Trace(src, DNS_SERVICE_IP, 53, "UDP")
+        trace.add("dns", INFO, f"no {DNS_SERVICE[0]}/{DNS_SERVICE[1]} Service: kubesim's stand-in CoreDNS "
+                               f"({DNS_SERVICE[0]}, k8s-app=kube-dns) answers on {DNS_SERVICE_IP}")
         if not _policies(snap, sub, src, stand_in, "", 53, "UDP"):
             trace.hops += [Hop("dns", h.verdict, h.detail, h.policy) for h in sub.hops]
             return "timeout", trace

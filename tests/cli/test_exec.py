@@ -149,12 +149,32 @@ def test_explain_network_json(walkthrough):
     exp = json.loads(r.out)
     assert r.code == 1
     assert exp["outcome"] == "timeout"
-    assert [(x["step"], x["verdict"], x.get("policy", "")) for x in exp["hops"]] == [
+    assert exp["hops"][0] == {"step": "dns", "verdict": "info", "detail": "no kube-system/kube-dns Service: kubesim's "
+                              "stand-in CoreDNS (kube-system, k8s-app=kube-dns) answers on 10.96.0.10"}
+    assert [(x["step"], x["verdict"], x.get("policy", "")) for x in exp["hops"][1:]] == [
         ("dns", "pass", ""), ("service", "pass", ""), ("endpoints", "pass", ""), ("egress", "pass", ""),
         ("ingress", "fail", "default/default-deny-ingress"), ("ingress", "fail", "default/web-allow-frontend"),
         ("ingress", "fail", "")]
     ok = json.loads(h("explain-network frontend web:80 -o json").out)
     assert ok["outcome"] == "connected" and ok["hops"][-1]["step"] == "port"
+
+
+def test_dns_blocked_by_an_egress_policy(walkthrough):
+    h = walkthrough
+    h.apply("""
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: deny-egress}
+spec:
+  podSelector: {matchLabels: {run: other}}
+  policyTypes: [Egress]
+""")
+    exp = json.loads(h("explain-network other web -o json").out)
+    assert exp["outcome"] == "dns-timeout"
+    assert [(x["verdict"], x.get("policy", "")) for x in exp["hops"] if x["step"] == "dns"][1:] == [
+        ("fail", "default/deny-egress"), ("fail", ""), ("fail", "")]
+    r = h("exec other -- nslookup web")
+    assert (r.code, r.out) == (1, ";; connection timed out; no servers could be reached\n\n")
 
 
 def test_explain_network_table_and_exec_explain(walkthrough):
