@@ -65,6 +65,44 @@ def _running(pod: dict, name: str) -> bool:
     return False
 
 
+# what the network tools of pods' commands answered, by pod uid and command line: a container's
+# behaviour is derived from its command once per start, and its log read again later; both must
+# see the answers the network gave when the command ran, not the cluster as it is by then
+ANSWERS_META = "network.podAnswers"
+
+
+def pod_network(cluster: Cluster):
+    """``network(pod, argv) -> (stdout, stderr, code)``: a network tool run in a pod's
+    container (the kubelet's containers use it), answered by the cluster as it is the first
+    time that pod runs that command line, and the same afterwards."""
+    import json
+
+    from kubesim.kubelet.exec import nslookup_flavour
+    from kubesim.network.tools import Net, run
+
+    store = cluster.store
+
+    def network(pod: dict, argv: list[str]) -> tuple[str, str, int]:
+        uid = (pod.get("metadata") or {}).get("uid") or ""
+        key = json.dumps(list(argv))
+        answers = store.meta(ANSWERS_META) or {}
+        known = (answers.get(uid) or {}).get(key)
+        if known is not None:
+            return known[0], known[1], int(known[2])
+        containers = (pod.get("spec") or {}).get("containers") or [{}]
+        net = Net(snapshot(cluster), pod, listener(cluster), chooser(cluster, pod),
+                  nslookup=nslookup_flavour(containers[0]))
+        out, err, code = run(net, list(argv))
+        if uid and not store.read_only:
+            live = {(p.get("metadata") or {}).get("uid") for p in store.list("Pod")}
+            kept = {u: a for u, a in answers.items() if u in live}
+            kept[uid] = {**kept.get(uid, {}), key: [out, err, code]}
+            store.set_meta(ANSWERS_META, kept)
+        return out, err, code
+
+    return network
+
+
 def exec_in_container(cluster: Cluster, pod: dict, container: str, argv: list[str]) -> tuple[str, str, int]:
     """pods/exec: (stdout, stderr, exit code) of ``argv`` in the container."""
     from kubesim.kubelet.exec import ExecContext, nslookup_flavour, run

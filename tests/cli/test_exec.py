@@ -235,3 +235,18 @@ def test_a_container_that_does_not_run_cannot_be_exec_ed(kubesim, run, name):
     kubesim.ok(run)
     r = kubesim(f"exec {name} -- ls")
     assert (r.code, r.out, r.err) == (1, "", f'error: unable to upgrade connection: container not found ("{name}")\n')
+
+
+def test_a_pods_own_command_reaches_the_network_and_its_log_keeps_what_it_got(walkthrough):
+    h = walkthrough
+    h.apply(POLICIES)
+    r = h("run tmp --image=busybox --rm -i --restart=Never -- wget -qO- -T 2 web")
+    assert r.out.startswith("wget: download timed out\n")
+    r = h("run tmp --image=busybox --labels=role=frontend --rm -i --restart=Never -- wget -qO- -T 2 web")
+    assert "<h1>Welcome to nginx!</h1>" in r.out
+    h.ok("run once --image=busybox --restart=Never -- nslookup web.default.svc.cluster.local")
+    h.ok("advance 5s")
+    before = h.ok("logs once")
+    assert "Name:\tweb.default.svc.cluster.local\n" in before
+    h.ok("delete svc web")
+    assert h.ok("logs once") == before  # what the command got when it ran, not what it would get now
