@@ -75,14 +75,14 @@ def pod_network(cluster: Cluster):
     """``network(pod, argv) -> (stdout, stderr, code)``: a network tool run in a pod's
     container (the kubelet's containers use it), answered by the cluster as it is the first
     time that pod runs that command line, and the same afterwards."""
-    import json
-
-    from kubesim.kubelet.exec import nslookup_flavour
-    from kubesim.network.tools import Net, run
-
     store = cluster.store
 
     def network(pod: dict, argv: list[str]) -> tuple[str, str, int]:
+        import json
+
+        from kubesim.kubelet.exec import nslookup_flavour
+        from kubesim.network.tools import Net, run
+
         uid = (pod.get("metadata") or {}).get("uid") or ""
         key = json.dumps(list(argv))
         answers = store.meta(ANSWERS_META) or {}
