@@ -13,7 +13,7 @@ volumes (items, subPath).
 
 Commands: ``env``/``printenv``, ``cat``, ``ls``, ``hostname``, ``sleep``, ``echo``, ``true``,
 ``false``, ``sh -c`` of those joined by ``;``, ``&&``, ``||``; the network tools (``nslookup``,
-``wget``, ``curl``, ``dig``, ``host``) through ``network``. Anything else:
+``wget``, ``curl``, ``dig``, ``host``, ``nc``) through ``network``. Anything else:
 ``kubesim does not simulate "X"``, exit 126 — never a silent success. Tools an image does not
 ship (curl in busybox, wget in nginx) fail as the runtime fails them.
 """
@@ -31,12 +31,12 @@ from kubesim.kubelet.images import image_repository
 NOT_SIMULATED = 126
 SA_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-NETWORK_TOOLS = ("nslookup", "wget", "curl", "dig", "host")
+NETWORK_TOOLS = ("nslookup", "wget", "curl", "dig", "host", "nc")
 _BUSYBOX = {"busybox", "docker.io/library/busybox", "registry.k8s.io/busybox", "gcr.io/google-containers/busybox",
             "k8s.gcr.io/busybox", "alpine"}
 # tools an image does not ship (the rest: assumed present)
 MISSING = {**{b: {"curl", "dig", "host"} for b in _BUSYBOX},
-           "nginx": {"wget", "nslookup", "dig", "host"}, "httpd": {"wget", "nslookup", "dig", "host", "curl"},
+           "nginx": {"wget", "nslookup", "dig", "host", "nc"}, "httpd": {"wget", "nslookup", "dig", "host", "curl", "nc"},
            "curlimages/curl": {"dig", "host"}}
 
 # images whose nslookup is bind-utils' (the rest: busybox's)

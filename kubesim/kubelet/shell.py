@@ -25,7 +25,7 @@ FOREVER = math.inf         # a duration that never ends
 MAX_STEPS = 20000          # interpreter steps before a program is taken to run forever
 LOOP_CAP = 100             # iterations of one loop before it is taken to run forever (behaviour)
 SHELLS = {"sh", "bash", "ash", "dash", "zsh", "ksh"}
-NETWORK_TOOLS = ("nslookup", "host", "dig", "wget", "curl")
+NETWORK_TOOLS = ("nslookup", "host", "dig", "wget", "curl", "nc")
 _DUR_RE = re.compile(r"^(\d+(?:\.\d+)?)([smhd]?)$")
 
 

@@ -1,5 +1,5 @@
 """What the network tools a container runs print, from the paths kubesim.network.path finds:
-busybox ``nslookup`` and ``wget``, ``curl``, bind-utils ``dig`` and ``host``.
+busybox ``nslookup``, ``wget`` and ``nc``, ``curl``, bind-utils ``dig`` and ``host``.
 
 Upstream (the programs' own sources): busybox networking/nslookup.c (the LEDE/OpenWrt
 resolver: ``Server:``/``Address:`` once a server answers, then per query, in order — A for each
@@ -411,11 +411,59 @@ def _rate(n: int) -> str:
     return f"{n * 1000 // 1024}k" if n else "0"
 
 
+SERVICES = {"http": 80, "https": 443, "domain": 53, "ssh": 22, "mysql": 3306, "postgresql": 5432, "redis": 6379}
+
+
+def nc(net: Net, args: list[str]) -> tuple[str, str, int]:
+    """busybox nc (networking/nc_bloaty.c, NC_110_COMPAT): an outbound connect; ``-v`` prints
+    ``HOST (IP:PORT) open``, and a failure other than a refusal (``-vv``: any) as ``nc: HOST
+    (IP:PORT): Connection timed out``; ``-z`` sends nothing; ``-w SEC`` bounds the connect;
+    exit status 1 when the connect fails."""
+    verbose, zero, udp = 0, False, False
+    words: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a.startswith("-") and len(a) > 1:
+            flags = a[1:]
+            for j, ch in enumerate(flags):
+                if ch == "v":
+                    verbose += 1
+                elif ch == "z":
+                    zero = True
+                elif ch == "u":
+                    udp = True
+                elif ch in "wpsio":
+                    if j == len(flags) - 1:
+                        i += 1
+                    break
+        else:
+            words.append(a)
+        i += 1
+    if len(words) < 2:
+        return "", _busybox_usage("nc"), 1
+    host_, port_word = words[0], words[1]
+    port = int(port_word) if port_word.isdigit() else SERVICES.get(port_word)
+    if port is None:
+        return "", f"nc: bad port '{port_word}'\n", 1
+    trace = reach(net.snap, net.pod, host_, port, "UDP" if udp else "TCP", net.listener, net.choose)
+    if trace.outcome in ("unresolved", "dns-timeout", "dns-refused"):
+        return "", f"nc: bad address '{host_}'\n", 1
+    dotted = f"{trace.address}:{port}"
+    if trace.outcome == "connected" or (udp and trace.outcome == "refused" and not zero):
+        return "", (f"{host_} ({dotted}) open\n" if verbose else ""), 0
+    refused = trace.outcome == "refused"
+    if verbose > 1 or (verbose and not refused):
+        why = "Connection refused" if refused else "Connection timed out"
+        return "", f"nc: {host_} ({dotted}): {why}\n", 1
+    return "", "", 1
+
+
 def _busybox_usage(applet: str) -> str:
     return f"BusyBox v1.37.0 (2024-09-26 21:31:42 UTC) multi-call binary.\n\nUsage: {applet} [OPTIONS]\n"
 
 
-TOOLS = {"nslookup": nslookup, "wget": wget, "curl": curl, "dig": dig, "host": host}
+TOOLS = {"nslookup": nslookup, "wget": wget, "curl": curl, "dig": dig, "host": host, "nc": nc}
 
 
 def run(net: Net, argv: list[str]) -> tuple[str, str, int]:

@@ -192,7 +192,7 @@ def test_explain_network_table_and_exec_explain(walkthrough):
     pytest.param("explain-network other web:http", 'error: invalid port "http" in "web:http": a number 1-65535\n',
                  id="a port that is no number"),
     pytest.param("explain-network nope web", 'Error from server (NotFound): pods "nope" not found\n', id="no such pod"),
-    pytest.param("exec other --explain -- ls", 'error: --explain explains network commands (wget, curl, nslookup, dig, '
+    pytest.param("exec other --explain -- ls", 'error: --explain explains network commands (wget, curl, nc, nslookup, dig, '
                                                'host), not "ls"\n', id="--explain of a command that is not a network one"),
 ])
 def test_explain_network_bad_input(walkthrough, args, err):
@@ -250,3 +250,13 @@ def test_a_pods_own_command_reaches_the_network_and_its_log_keeps_what_it_got(wa
     assert "Name:\tweb.default.svc.cluster.local\n" in before
     h.ok("delete svc web")
     assert h.ok("logs once") == before  # what the command got when it ran, not what it would get now
+
+
+def test_nc_checks_a_port_as_policies_allow(walkthrough):
+    h = walkthrough
+    h.apply(POLICIES)
+    r = h("exec frontend -- nc -zv -w 2 web 80")
+    assert (r.code, r.err) == (0, f"web ({h.ok('get svc web -o jsonpath={.spec.clusterIP}')}:80) open\n")
+    r = h("exec other -- nc -zv -w 2 web 80")
+    assert r.code == 1 and r.err.endswith(":80): Connection timed out\ncommand terminated with exit code 1\n")
+    assert "outcome: timed out" in h.ok("exec other --explain -- nc -zv -w 2 web 80")

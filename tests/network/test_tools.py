@@ -146,5 +146,19 @@ def test_bind_utils_nslookup(name, out, code):
 
 
 def test_wget_names_the_host_without_its_port_and_the_address_with_it():
-    out, err, code = tool(["wget", "-O-", "web:8080"])
-    assert err == "Connecting to web (10.96.12.34:8080)\nwget: download timed out\n"
+    assert tool(["wget", "-O-", "web:8080"]) == ("", "Connecting to web (10.96.12.34:8080)\nwget: download timed out\n", 1)
+
+
+@pytest.mark.parametrize("argv,policies,err,code", [
+    pytest.param(["nc", "-zv", "web", "80"], (), "web (10.96.12.34:80) open\n", 0, id="nc -zv: the port is open"),
+    pytest.param(["nc", "-z", "web", "80"], (), "", 0, id="nc -z is silent"),
+    pytest.param(["nc", "-zv", "-w", "2", "web", "80"], (DENY_INGRESS,),
+                 "nc: web (10.96.12.34:80): Connection timed out\n", 1, id="nc -zv -w 2: dropped, the connect times out"),
+    pytest.param(["nc", "-zv", "empty", "80"], (), "", 1, id="one -v does not print a refusal"),
+    pytest.param(["nc", "-zvv", "empty", "80"], (), "nc: empty (10.96.12.35:80): Connection refused\n", 1,
+                 id="-vv prints the refusal too"),
+    pytest.param(["nc", "-zv", "nope", "80"], (), "nc: bad address 'nope'\n", 1, id="an unknown name"),
+    pytest.param(["nc", "-zv", "web", "http"], (), "web (10.96.12.34:80) open\n", 0, id="a port by service name"),
+])
+def test_busybox_nc(argv, policies, err, code):
+    assert tool(argv, policies) == ("", err, code)

@@ -145,6 +145,20 @@ def _network_target(argv: list[str]) -> tuple[str, int, str] | None:
         return m.group(2), port, "TCP"
     if name in ("nslookup", "dig", "host") and words:
         return words[0], 53, "DNS"
+    if name == "nc":
+        args, positional, udp = argv[1:], [], False
+        i = 0
+        while i < len(args):
+            a = args[i]
+            if a.startswith("-") and len(a) > 1:
+                udp = udp or "u" in a
+                if a[-1] in "wpsio":  # an option whose value is the next word
+                    i += 1
+            else:
+                positional.append(a)
+            i += 1
+        if len(positional) >= 2 and positional[1].isdigit():
+            return positional[0], int(positional[1]), "UDP" if udp else "TCP"
     return None
 
 
@@ -205,11 +219,11 @@ def _explain(client, pod: dict, command: list[str], env) -> int:
 
     target = _network_target(command)
     if target is None:
-        raise client_error(f'--explain explains network commands (wget, curl, nslookup, dig, host), not "{command[0]}"')
+        raise client_error(f'--explain explains network commands (wget, curl, nc, nslookup, dig, host), not "{command[0]}"')
     host, port, protocol = target
     md = pod["metadata"]
     exp = client.explain_network(md["namespace"], md["name"], host, port if protocol != "DNS" else 53,
-                                 "TCP" if protocol != "DNS" else "UDP")
+                                 "UDP" if protocol in ("DNS", "UDP") else "TCP")
     if protocol == "DNS":
         exp["hops"] = [h for h in exp["hops"] if h.get("step") == "dns"]
         exp["outcome"] = "connected" if exp["outcome"] not in ("unresolved", "dns-timeout", "dns-refused") else exp["outcome"]
