@@ -260,3 +260,14 @@ def test_nc_checks_a_port_as_policies_allow(walkthrough):
     r = h("exec other -- nc -zv -w 2 web 80")
     assert r.code == 1 and r.err.endswith(":80): Connection timed out\ncommand terminated with exit code 1\n")
     assert "outcome: timed out" in h.ok("exec other --explain -- nc -zv -w 2 web 80")
+
+
+@pytest.mark.parametrize("flags,err", [
+    pytest.param("-it", "Unable to use a TTY - input is not a terminal or the right kind of file\n",
+                 id="-it without a terminal: SetupTTY's notice (as the oracle's kubectl prints it)"),
+    pytest.param("-t", "", id="-t without -i: no TTY, silently"),
+    pytest.param("-itq", "", id="--quiet keeps the notice back"),
+])
+def test_tty_without_a_terminal(cluster, flags, err):
+    r = cluster(f"exec {flags} web -- hostname")
+    assert (r.code, r.out, r.err) == (0, "web\n", err)
