@@ -132,7 +132,11 @@ def _expand(value: str, env: dict) -> str:
 
 
 def hostname(pod: dict) -> str:
+    """The pod's hostname: its node's on the host network, else spec.hostname or its name
+    (kubelet_pods.go GeneratePodHostNameAndDomain)."""
     spec = pod.get("spec") or {}
+    if spec.get("hostNetwork"):
+        return spec.get("nodeName") or ""
     return spec.get("hostname") or (pod.get("metadata") or {}).get("name", "")
 
 

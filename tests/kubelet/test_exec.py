@@ -137,3 +137,9 @@ def get(kind, ns, name):
 ])
 def test_commands(p, argv, want):
     assert run(ctx(p, get=get), argv) == want
+
+
+def test_a_host_network_pod_has_its_nodes_hostname():
+    p = pod()
+    p["spec"]["hostNetwork"] = True
+    assert run(ctx(p), ["hostname"]) == ("node01\n", "", 0)
