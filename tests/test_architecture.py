@@ -9,6 +9,8 @@ imports included):
   the scheduler, controllers and kubelet never import each other, nor kubectl or the CLI — like
   the real components they meet only in stored objects (the scheduler may read the clock's Go
   duration format, as every component may);
+- ``network`` (the simulated data plane: kube-proxy, CoreDNS, a NetworkPolicy-enforcing CNI) is
+  pure over ``api``; only the control plane wires it to the stored objects and the kubelet;
 - ``printers → (api, codec)`` (YAML is written by codec); ``codec → api``; ``api``, ``errors`` and
   ``clock`` import nothing of kubesim;
 - only the API server opens the store.
@@ -32,8 +34,11 @@ ALLOWED = {
     "scheduler": {"api", "clock"},
     "controllers": {"api", "clock", "errors"},
     "kubelet": {"api", "clock", "codec", "errors"},
+    # the simulated data plane (kube-proxy, CoreDNS, a policy-enforcing CNI): pure, over objects
+    "network": {"api"},
     "apiserver": {"api", "clock", "codec", "errors", "store"},
-    "controlplane": {"api", "apiserver", "clock", "codec", "controllers", "errors", "kubelet", "scheduler"},
+    "controlplane": {"api", "apiserver", "clock", "codec", "controllers", "errors", "kubelet", "network",
+                     "scheduler"},
     "kubectl": {"api", "clock", "codec", "errors", "printers"},
     "cli": {"api", "clock", "errors", "kubectl", "printers"},
     "testing": {"api", "apiserver", "cli", "clock", "controllers", "errors"},

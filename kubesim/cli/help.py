@@ -31,7 +31,7 @@ GROUPS: list[tuple[str, list[str]]] = [
     ("Advanced Commands:", ["diff", "apply", "patch", "replace", "wait", "kustomize"]),
     ("Settings Commands:", ["label", "annotate", "completion"]),
 ]
-KUBESIM_GROUP = ("kubesim Commands:", ["explain-schedule", "advance", "cluster", "node", "serve", "drill", "exam"])
+KUBESIM_GROUP = ("kubesim Commands:", ["explain-schedule", "explain-network", "advance", "cluster", "node", "serve", "drill", "exam"])
 # added after the groups, in this order (cmd.go); shown under "Other Commands:", sorted
 OTHER = ["alpha", "config", "plugin", "version", "api-versions", "api-resources", "options", "kuberc"]
 
@@ -45,6 +45,11 @@ EXAMPLES = {
   
   # The explanation as data
   kubesim explain-schedule web-1 -o json""",
+    "explain-network": """  # Why can (or can't) this pod reach the Service: DNS, endpoints, each NetworkPolicy, the port
+  kubesim explain-network client web:80
+  
+  # The same for a command, instead of running it
+  kubesim exec client --explain -- wget -qO- -T 2 web""",
     "advance": """  # Move the simulated clock forward five minutes, settling the cluster on the way
   kubesim advance 5m""",
     "cluster": """  # A fresh default cluster (a control plane and two workers)

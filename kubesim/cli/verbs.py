@@ -71,6 +71,9 @@ VERBS: dict[str, Verb] = {
     "serve": Verb("Serve the cluster as the Kubernetes API, for the real kubectl, client libraries and tools",
                   "server.cmd"),
     "top": Verb("Display resource (CPU/memory) usage", _K + "top"),
+    "exec": Verb("Execute a command in a container (simulated: env, files, nslookup, wget, curl ...)", _K + "exec"),
+    "explain-network": Verb("Each hop of a connection from a pod: DNS, Service, endpoints, NetworkPolicies, port",
+                            _K + "explain_network"),
 }
 
 

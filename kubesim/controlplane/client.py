@@ -289,6 +289,26 @@ class LocalClient:
         entries = self.log_entries(namespace, name, container, options.previous)
         return podlogs.read(entries, options, self.cluster.now())
 
+    def exec(self, namespace: str, name: str, container: str, command: list[str]) -> tuple[str, str, int]:
+        """POST pods/NAME/exec: the command's (stdout, stderr, exit code), run by the pod's
+        kubelet (kubesim.controlplane.network). BadRequest as the API server words it; a
+        kubelet refusal raises UpgradeFailure's text as a RawError."""
+        from kubesim.controlplane.network import UpgradeFailure, exec_in_container
+        from kubesim.errors import client_error
+
+        self._authorize("create", _POD, namespace, name, "exec")
+        pod = self._get(_POD, namespace, name)
+        try:
+            return exec_in_container(self.cluster, pod, container, command)
+        except UpgradeFailure as e:
+            raise client_error(f"error: unable to upgrade connection: {e}") from None
+
+    def explain_network(self, namespace: str, name: str, host: str, port: int, protocol: str = "TCP") -> dict:
+        """kubesim.io: every hop of a connection from the pod to ``host:port``."""
+        from kubesim.controlplane.network import explain
+
+        return explain(self.cluster, self.get(_POD, namespace, name), host, port, protocol)
+
     def raw(self, path: str) -> dict:
         import re
 

@@ -213,7 +213,17 @@ def sync_pods(cluster: Cluster) -> bool:
                 nn = (obj.get("spec") or {}).get("nodeName") if obj is not None else None
                 if nn:
                     only.add(nn)
+    _wire_pod_network(cluster)
     return steps.sync_pods(cluster, only_nodes=only)
+
+
+def _wire_pod_network(cluster: Cluster) -> None:
+    """The kubelets' containers reach the cluster network (kubesim.network) through this
+    callable: their nslookup, wget and curl answer as ``kubesim exec`` would."""
+    if "pod_network" not in cluster.__dict__:
+        from kubesim.controlplane.network import pod_network
+
+        cluster.__dict__["pod_network"] = pod_network(cluster)
 
 
 def static_pods(cluster: Cluster) -> bool:
@@ -862,7 +872,9 @@ def container_log(cluster: Cluster, pod: dict, container: str, previous: bool = 
         from kubesim.controlplane.scheduling import recorded_log
 
         extra = recorded_log(cluster)
-    return entries(pod, container, cluster.now(), previous=previous, extra=extra, get=cluster.store.get)
+    _wire_pod_network(cluster)
+    return entries(pod, container, cluster.now(), previous=previous, extra=extra, get=cluster.store.get,
+                   network=cluster.__dict__["pod_network"])
 
 
 def _runs(pod: dict, container: str, program: str) -> bool:

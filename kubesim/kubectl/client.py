@@ -104,6 +104,12 @@ class Client(Protocol):
         """GET pods/NAME/log with ``kubesim.api.core.podlogs.PodLogOptions``: the text the
         kubelet returns. Invalid options, BadRequest for an unknown or waiting container."""
 
+    def exec(self, namespace: str, name: str, container: str, command: list[str]) -> tuple[str, str, int]:
+        """POST pods/NAME/exec: the command's (stdout, stderr, exit code)."""
+
+    def explain_network(self, namespace: str, name: str, host: str, port: int, protocol: str = "TCP") -> dict:
+        """kubesim.io: each hop of a connection from the pod to ``host:port`` (NetworkExplanation)."""
+
     def warnings(self) -> list[str]:
         """The warnings the server's responses carried since last asked (a Warning header each;
         kubectl prints ``Warning: <text>`` on stderr)."""

@@ -143,12 +143,17 @@ MOUNTED_FILES_KEY = "kubesim.io/mounted-files"
 
 
 def behaviour(container: dict, image_defaults: dict | None = None, *, pod_name: str = "",
-              override: dict | None = None, start: float = 0.0, resolve=None) -> Behaviour:
+              override: dict | None = None, start: float = 0.0, resolve=None, network=None) -> Behaviour:
     """The behaviour of ``container`` (a pod spec container dict). ``image_defaults`` replaces
     the built-in ``images.IMAGES`` table; ``override`` is this container's entry of the pod's
-    annotations (kubesim.kubelet.overrides). Pure, and memoised."""
-    if image_defaults is not None or resolve is not None:
-        return _derive(container, image_defaults, pod_name=pod_name, override=override, start=start, resolve=resolve)
+    annotations (kubesim.kubelet.overrides). ``network(argv)`` answers the network tools its
+    command runs (the cluster as it is now), for a command that names one. Pure but for
+    ``network``, and memoised."""
+    if network is not None and not uses_network(container):
+        network = None
+    if image_defaults is not None or resolve is not None or network is not None:
+        return _derive(container, image_defaults, pod_name=pod_name, override=override, start=start, resolve=resolve,
+                       network=network)
     key = json.dumps([container, pod_name, override, start], sort_keys=True, default=str)
     derived = _CACHE.get(key)
     if derived is None:
@@ -158,8 +163,16 @@ def behaviour(container: dict, image_defaults: dict | None = None, *, pod_name: 
     return derived
 
 
+def uses_network(container: dict) -> bool:
+    """Whether the container's command or args name a network tool (nslookup, wget, curl, ...)."""
+    from kubesim.kubelet.shell import NETWORK_TOOLS
+
+    words = " ".join(str(a) for a in (container.get("command") or []) + (container.get("args") or []))
+    return any(t in words for t in NETWORK_TOOLS)
+
+
 def _derive(container: dict, image_defaults: dict | None = None, *, pod_name: str = "",
-            override: dict | None = None, start: float = 0.0, resolve=None) -> Behaviour:
+            override: dict | None = None, start: float = 0.0, resolve=None, network=None) -> Behaviour:
     argv, info = effective_argv(container, image_defaults)
     argv = _strip_passthrough(argv)
     env = _container_env(container, pod_name)
@@ -194,7 +207,7 @@ def _derive(container: dict, image_defaults: dict | None = None, *, pod_name: st
         else:
             files = container.get(MOUNTED_FILES_KEY) or None
             ctx = RunContext(env=env, pod_name=pod_name, start=start, memory_limit=_memory_limit(container),
-                             resolve=resolve, files=files)
+                             resolve=resolve, files=files, network=network)
             run = run_program(argv, ctx)
             output = tuple((t, line) for t, line in run.output[:MAX_LOG_LINES])
             if info is not None and run.serves and info.output and _same_program(argv, info):

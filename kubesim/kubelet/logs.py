@@ -34,7 +34,7 @@ def logs(pod: dict, container: str | None, now: float, previous: bool = False,
 
 def entries(pod: dict, container: str | None, now: float, previous: bool = False,
             config: KubeletConfig = DEFAULT_CONFIG,
-            extra: list[tuple[float, str]] | None = None, get=None) -> list[tuple[float, str]]:
+            extra: list[tuple[float, str]] | None = None, get=None, network=None) -> list[tuple[float, str]]:
     """The instance's log as ``(time printed, line)`` entries, oldest first (:func:`logs`).
     ``extra``: lines the program wrote that kubesim recorded elsewhere as it ran (the
     scheduler's klog lines), merged in where they fall within this instance's lifetime.
@@ -72,9 +72,10 @@ def entries(pod: dict, container: str | None, now: float, previous: bool = False
 
         target = with_resolved_env(pod, target, get)
     derived = behaviour(target, config.image_defaults, pod_name=(pod.get("metadata") or {}).get("name", ""),
-                        override=override_for(pod, name), start=started or 0.0)
+                        override=override_for(pod, name), start=started or 0.0,
+                        network=(lambda argv: network(pod, argv)) if network else None)
     start, end = started or 0.0, until if until is not None else now
-    out = log_entries(derived, start, end)
+    out = log_entries(derived, start, end, network=(lambda argv: network(pod, argv)) if network else None)
     if extra:
         out = sorted(out + [e for e in extra if start <= e[0] <= end], key=lambda e: e[0])[-MAX_LOG_LINES:]
     return out
@@ -86,13 +87,14 @@ def log_lines(instance: Behaviour, started: float, until: float) -> list[str]:
     return [line for _, line in log_entries(instance, started, until)]
 
 
-def log_entries(instance: Behaviour, started: float, until: float) -> list[tuple[float, str]]:
-    """:func:`log_lines` with the time each line was printed."""
+def log_entries(instance: Behaviour, started: float, until: float, network=None) -> list[tuple[float, str]]:
+    """:func:`log_lines` with the time each line was printed (``network``: what the network
+    tools of an endless program answer, as kubesim.kubelet.behaviour takes it)."""
     elapsed = until - started
     if instance.program is not None:
         argv, env, pod_name, files = instance.program
         ctx = RunContext(env=dict(env), pod_name=pod_name, start=started, until=elapsed, files=dict(files),
-                         max_steps=MAX_STEPS * 5, loop_cap=None)
+                         max_steps=MAX_STEPS * 5, loop_cap=None, network=network)
         out = run_program(list(argv), ctx).output
     else:
         out = instance.output

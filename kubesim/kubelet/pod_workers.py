@@ -132,6 +132,7 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
         self.steps_taken = 0
         self.synced_from = memory.get("t", 0.0)
         self.get_object = None  # get(kind, namespace, name): the objects a container's config reads
+        self.network = None  # network(pod, argv) -> (stdout, stderr, code): the cluster network's answers
 
     # ---- derived data
     def behaviour_of(self, name: str) -> Behaviour:
@@ -141,8 +142,10 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
                 from kubesim.kubelet.kubelet_pods import with_resolved_env
 
                 spec = with_resolved_env(self.pod, spec, self.get_object)
+            net = self.network
             self._behaviours[name] = behaviour(spec, self.config.image_defaults,
-                                               pod_name=self.pod_name, override=override_for(self.pod, name))
+                                               pod_name=self.pod_name, override=override_for(self.pod, name),
+                                               network=(lambda argv: net(self.pod, argv)) if net else None)
         return self._behaviours[name]
 
     def termination_grace_period(self) -> float:
@@ -301,7 +304,8 @@ def kubelet_running(node: dict) -> bool:
 
 
 def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record=None, *,
-             memory: dict | None = None, config: KubeletConfig = DEFAULT_CONFIG, get=None) -> SyncResult:
+             memory: dict | None = None, config: KubeletConfig = DEFAULT_CONFIG, get=None,
+             network=None) -> SyncResult:
     """Bring ``pod`` (bound to ``node``) to simulated time ``now``; see the module docstring.
 
     ``pods_on_node`` are the other pods bound to the node (for admission and the pod IP).
@@ -357,6 +361,7 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
     mem["inputs"] = inputs
     worker = PodWorker(pod, node, mem, config, events)
     worker.get_object = get
+    worker.network = network
     worker.adopt_recovered_containers(mem["t"])
     md = pod.get("metadata") or {}
     if md.get("deletionTimestamp") and not mem.get("term"):

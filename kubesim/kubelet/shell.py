@@ -25,6 +25,7 @@ FOREVER = math.inf         # a duration that never ends
 MAX_STEPS = 20000          # interpreter steps before a program is taken to run forever
 LOOP_CAP = 100             # iterations of one loop before it is taken to run forever (behaviour)
 SHELLS = {"sh", "bash", "ash", "dash", "zsh", "ksh"}
+NETWORK_TOOLS = ("nslookup", "host", "dig", "wget", "curl", "nc")
 _DUR_RE = re.compile(r"^(\d+(?:\.\d+)?)([smhd]?)$")
 
 
@@ -81,6 +82,7 @@ class RunContext:
     start: float = 0.0                                 # absolute time for `date`
     memory_limit: int | None = None
     resolve: object = None                             # callable(name) -> bool
+    network: object = None                             # network(argv) -> (stdout, stderr, code): the cluster's
     files: dict | None = None                          # path -> text: what its configMap/secret volumes hold
     max_steps: int = MAX_STEPS
     until: float | None = None                         # stop (as if forever) past this offset
@@ -332,6 +334,11 @@ class _Shell:
                     self.status = 1
         elif name in ("test", "["):
             self.status = 0 if self.test_expression([a for a in args if a != "]"]) else 1
+        elif name in NETWORK_TOOLS and self.ctx.network is not None:
+            out, err, code = self.ctx.network([name] + args)  # kubesim.network, wired by the control plane
+            for line in (out + err).removesuffix("\n").split("\n") if (out + err) else ():
+                self.write(line)
+            self.status = code
         elif name in ("nslookup", "host", "dig"):
             target = next((a for a in args if not a.startswith("-")), "")
             if self.resolves(target):

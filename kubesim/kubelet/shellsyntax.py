@@ -26,6 +26,8 @@ def tokenize(script: str) -> list[str]:
     script = re.sub(r"\d?>&\d", " ", script)
     script = re.sub(r"\d?>\s*/dev/null", " ", script)
     script = script.replace("\r", "")
+    # a command substitution is part of its word: its blanks and operators do not split it
+    script = re.sub(r"\$\(([^()]*)\)", lambda m: "$(" + m.group(1).translate(_HIDE) + ")", script)
     lex = shlex.shlex(script.replace("\n", " ; "), posix=True, punctuation_chars=";&|<>")
     lex.whitespace_split = True
     lex.commenters = "#"
@@ -33,7 +35,12 @@ def tokenize(script: str) -> list[str]:
         tokens = list(lex)
     except ValueError:
         tokens = script.replace("\n", " ; ").split()
-    return tokens
+    return [t.translate(_SHOW) for t in tokens]
+
+
+_HIDDEN = " \t;&|<>"
+_HIDE = str.maketrans(_HIDDEN, "".join(chr(0xE000 + i) for i in range(len(_HIDDEN))))
+_SHOW = str.maketrans("".join(chr(0xE000 + i) for i in range(len(_HIDDEN))), _HIDDEN)
 
 
 def parse_script(script: str) -> tuple:

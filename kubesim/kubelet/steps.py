@@ -158,7 +158,8 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             mem = dict(mem or {})
             # the kill of a static pod whose file was edited is not posted to its mirror pod
             target = copy.deepcopy(pod) if kill and not kill.get("removed") else pod
-            result = L.sync_pod(target, node, pods, now, ctx.record, memory=mem, config=config, get=ctx.store.get)
+            result = L.sync_pod(target, node, pods, now, ctx.record, memory=mem, config=config, get=ctx.store.get,
+                                network=getattr(ctx, "pod_network", None))
             md = pod["metadata"]
             if result.remove and kill:
                 if target is pod and result.changed:
