@@ -69,6 +69,10 @@ VERBS: dict[str, Verb] = {
     "serve": Verb("Serve the cluster as the Kubernetes API, for the real kubectl, client libraries and tools",
                   "server.cmd"),
     "top": Verb("Display resource (CPU/memory) usage", _K + "top"),
+    "drill": Verb("Practise a CKA-style task on a prepared cluster, graded with explanations",
+                  "cli.practice", "run_drill", "add_drill_flags"),
+    "exam": Verb("Take a mock CKA exam: 15-20 tasks, each on its own context, graded at the end",
+                 "cli.practice", "run_exam", "add_exam_flags"),
 }
 
 
