@@ -50,7 +50,14 @@ class _Context:
     def __init__(self, f, env, context: str):
         self.f, self.env, self.context = f, env, context
         self._stack = contextlib.ExitStack()
-        self.client = self._stack.enter_context(self._factory().connect())
+        self._client = None
+
+    @property
+    def client(self):
+        """A session on the context's cluster, opened on first use (settled, as a ``get``)."""
+        if self._client is None:
+            self._client = self._stack.enter_context(self._factory().connect())
+        return self._client
 
     def _factory(self, user=None, groups=()):
         from kubesim.cli.session import Factory
@@ -61,11 +68,13 @@ class _Context:
 
     @contextlib.contextmanager
     def client_as(self, user: str, groups: list[str]):
+        self.close()  # one session at a time on a state: the store's lock is not re-entrant
         with self._factory(user, groups).connect(commit=False) as client:
             yield client
 
     def close(self):
         self._stack.close()
+        self._stack, self._client = contextlib.ExitStack(), None
 
 
 def _seed(value, env) -> int:
