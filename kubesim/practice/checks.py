@@ -270,7 +270,7 @@ def _pods(args, ctx):
         pods = [p for p in ctx.client.list(info, ns, label_selector=str(args["selector"]))
                 if not p["metadata"].get("deletionTimestamp")]
         if not pods:
-            return False, selector_mismatch(ctx.client, ns, str(args["selector"]), "no pod")
+            return False, "the " + selector_mismatch(ctx.client, ns, str(args["selector"]))
     want_ready = args.get("ready", True)
     problems, good = [], []
     for p in pods:

@@ -84,12 +84,12 @@ def _labels(labels: dict | None) -> str:
     return ",".join(f"{k}={v}" for k, v in sorted((labels or {}).items())) or "<none>"
 
 
-def selector_mismatch(client, namespace: str, selector: str, what: str) -> str:
-    """``<what> in namespace N matches <selector>; pods there are labelled ...``."""
+def selector_mismatch(client, namespace: str, selector: str) -> str:
+    """``selector S matches no pod in namespace N; pods there are labelled ...``."""
     from kubesim.api import kinds
 
     pods = client.list(kinds.by_kind("Pod"), namespace)
-    text = f'{what} in namespace "{namespace}" matches {selector or "<none>"}'
+    text = f'selector {selector or "<none>"} matches no pod in namespace "{namespace}"'
     if not pods:
         return text + "; there are no pods in that namespace"
     shown = sorted({_labels(p["metadata"].get("labels")) for p in pods})
@@ -114,7 +114,7 @@ def service_problem(client, svc: dict, count: int = 1) -> str | None:
     sel = selector_from_set(selector)
     pods = [p for p in client.list(kinds.by_kind("Pod"), ns) if sel.matches(p["metadata"].get("labels") or {})]
     if not pods:
-        return lead + ": its selector " + selector_mismatch(client, ns, _labels(selector), "no pod")[3:]
+        return lead + ": its " + selector_mismatch(client, ns, _labels(selector))
     problems = [p for p in (pod_problem(p) for p in pods) if p]
     ports = [p.get("targetPort") for p in (svc.get("spec") or {}).get("ports") or []]
     if problems:
