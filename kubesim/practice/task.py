@@ -130,7 +130,7 @@ def parse_task(source: str, text: str) -> Task:
     try:
         docs = decode_yaml(source, text)
     except KubesimError as e:
-        _fail(source, str(e))
+        _fail(source, getattr(e, "detail", None) or str(e))
     if len(docs) != 1 or not isinstance(docs[0], dict):
         _fail(source, "a task file holds one mapping")
     d = docs[0]
