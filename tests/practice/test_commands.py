@@ -46,14 +46,14 @@ def test_drill_reset_prepares_the_same_variant_afresh(kubesim):
 
 @pytest.mark.parametrize("command,error", [
     ("drill start no-such-drill", 'error: drill "no-such-drill" not found (kubesim drill list shows them)\n'),
-    ("drill start", "error: drill start needs a drill ID (kubesim drill list shows them)\n"
-                    "See 'kubesim drill --help' for usage.\n"),
+    ("drill start", ("error: drill start needs a drill ID (kubesim drill list shows them)\n"
+                    "See 'kubesim drill --help' for usage.\n")),
     ("drill check", "error: no drill in progress in {state} (start one with: kubesim drill start ID)\n"),
     ("drill hint", "error: no drill in progress in {state} (start one with: kubesim drill start ID)\n"),
-    ("drill list --topic networking", 'error: unknown topic "networking": one of troubleshooting, '
-                                      "cluster-architecture, services-networking, workloads-scheduling, storage\n"),
-    ("drill start crashloop --seed x", 'error: invalid argument "x" for "--seed" flag: a non-negative integer is '
-                                       "expected\n"),
+    ("drill list --topic networking", ('error: unknown topic "networking": one of troubleshooting, '
+                                      "cluster-architecture, services-networking, workloads-scheduling, storage\n")),
+    ("drill start crashloop --seed x", ('error: invalid argument "x" for "--seed" flag: a non-negative integer is '
+                                       "expected\n")),
     ("drill verify", None),
     ("exam check", "error: no exam in progress in {state} (start one with: kubesim exam start)\n"),
     ("exam start --tasks 30", "error: --tasks must be between 15 and 20\n"),
