@@ -11,8 +11,7 @@ from kubesim.testing.cli import Harness
 TASKS = all_tasks()
 
 
-def solve(h: Harness, task_id: str, seed: str = "3"):
-    h.ok(f"drill start {task_id} --seed {seed}")
+def solve(h: Harness):
     solution = h.ok("drill solution")
     for step, code, out, err in script.run(script.parse(solution), lambda argv, stdin: _run(h, argv, stdin)):
         assert code == 0, f"{step.line!r} failed: {out}{err}"
@@ -24,11 +23,10 @@ def _run(h, argv, stdin):
 
 
 @pytest.mark.parametrize("task_id", [t.id for t in TASKS])
-def test_the_model_solution_passes_every_check(tmp_path, task_id):
-    h = Harness(tmp_path / "state")
-    h.ok(f"drill start {task_id} --seed 3")
+def test_the_model_solution_passes_every_check(drill, task_id):
+    h = drill(task_id)
     before = h("drill check")
     assert before.code == 1, f"the prepared cluster already passes: {before.out}"
-    solve(h, task_id)
+    solve(h)
     r = h("drill check")
     assert r.code == 0, r.out + r.err

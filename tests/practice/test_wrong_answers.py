@@ -9,7 +9,6 @@ import pytest
 
 from kubesim.practice import script
 from kubesim.practice.task import find_task, render
-from kubesim.testing.cli import Harness
 
 SEED = 3
 
@@ -139,9 +138,8 @@ def _result(r):
 
 
 @pytest.mark.parametrize("task_id,why,answer,explanation", CASES, ids=[f"{c[0]}: {c[1]}" for c in CASES])
-def test_a_wrong_answer_fails_with_the_explanation_a_learner_needs(tmp_path, task_id, why, answer, explanation):
-    h = Harness(tmp_path / "state")
-    h.ok(f"drill start {task_id} --seed {SEED}")
+def test_a_wrong_answer_fails_with_the_explanation_a_learner_needs(drill, task_id, why, answer, explanation):
+    h = drill(task_id, SEED)
     values = find_task(task_id).variables(SEED)
     steps = script.parse(render(answer, values))
     script.run(steps, lambda argv, stdin: _result(h(list(argv), stdin)), stop_on_error=False)
