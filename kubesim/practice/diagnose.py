@@ -11,7 +11,8 @@
 - a Service without ready endpoints: its selector against the labels the namespace's pods carry
   (what pkg/controller/endpointslice selects);
 - a workload not rolled out: replicas against ready replicas (kubectl's rollout status,
-  staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go) and its pods' problems.
+  staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollout_status.go), its controller's last
+  FailedCreate event when pods are missing, and its pods' problems.
 """
 
 from __future__ import annotations
@@ -153,4 +154,29 @@ def workload_problem(client, obj: dict, context: str | None = None) -> str | Non
     sel = from_label_selector((obj.get("spec") or {}).get("selector"))
     pods = [p for p in client.list(kinds.by_kind("Pod"), ns) if sel.matches(p["metadata"].get("labels") or {})]
     problems = [p for p in (pod_problem(p, True, context) for p in pods) if p]
+    failed = _failed_create(client, obj) if len(pods) < want else None
+    if failed:
+        problems.insert(0, failed)
     return lead + (": " + "; ".join(problems[:3]) if problems else "")
+
+
+def _failed_create(client, obj: dict) -> str | None:
+    """The last FailedCreate event of the workload's controller (its ReplicaSets for a
+    Deployment): why pods are missing, as ``kubectl describe rs`` shows it (a quota, a
+    LimitRange, Pod Security refusing them; pkg/controller/replicaset/replica_set.go)."""
+    from kubesim.api import kinds
+
+    ns = obj["metadata"].get("namespace") or "default"
+    owners = {(obj["kind"], obj["metadata"]["name"])}
+    if obj["kind"] == "Deployment":
+        uid = obj["metadata"].get("uid")
+        owners |= {("ReplicaSet", rs["metadata"]["name"]) for rs in client.list(kinds.by_kind("ReplicaSet"), ns)
+                   if any(o.get("uid") == uid for o in rs["metadata"].get("ownerReferences") or [])}
+    events = [e for e in client.list(kinds.by_kind("Event"), ns)
+              if e.get("reason") == "FailedCreate"
+              and ((e.get("involvedObject") or {}).get("kind"), (e.get("involvedObject") or {}).get("name")) in owners]
+    if not events:
+        return None
+    last = max(events, key=lambda e: e.get("lastTimestamp") or e.get("eventTime") or "")
+    involved = last["involvedObject"]
+    return f"{involved['kind'].lower()}/{involved['name']}: FailedCreate: {last.get('message')}"

@@ -122,7 +122,7 @@ def grade(task: Task, ctx) -> list:
 
 def exam_plan(tasks: list[Task], seed: int, count: int = 17) -> list[tuple[Task, float]]:
     """``count`` tasks in the curriculum's weights, each with its points (a domain's percent
-    shared by its tasks in proportion to their weights), in the order of the domains."""
+    shared by its tasks in proportion to their weights), in a seeded order."""
     rng = random.Random(f"exam:{seed}")
     by_topic = {t: [x for x in tasks if x.topic == t] for t in TOPICS}
     shares = {t: max(1, round(count * pct / 100)) for t, pct in TOPICS.items()}
@@ -135,6 +135,7 @@ def exam_plan(tasks: list[Task], seed: int, count: int = 17) -> list[tuple[Task,
         chosen = rng.sample(by_topic[topic], min(n, len(by_topic[topic])))
         total = sum(t.weight for t in chosen) or 1
         plan += [(t, TOPICS[topic] * t.weight / total) for t in chosen]
+    rng.shuffle(plan)  # the real exam does not group its tasks by domain
     return plan
 
 
