@@ -41,7 +41,7 @@ ALLOWED = {
     # session on the control plane, and it prints tables server-side as the API server does
     "server": {"api", "clock", "codec", "controlplane", "errors", "printers"},
     # practice mode: tasks as data, read through the client interface like kubectl
-    "practice": {"api", "clock", "codec", "errors", "kubectl"},
+    "practice": {"api", "codec", "errors"},
 }
 
 # Single modules allowed one import more than their package: the CLI's factory opens the
