@@ -3,8 +3,13 @@ solutions, resets, grading and exit codes; bad input gets an error and changes n
 
 import pytest
 
-from kubesim.practice.engine import exam_plan
-from kubesim.practice.task import TOPICS, all_tasks
+from kubesim.practice import script
+from kubesim.practice.engine import exam_plan, load_record
+from kubesim.practice.task import TOPICS, all_tasks, find_task
+
+
+def _result(r):
+    return r.code, r.out, r.err
 
 
 def test_drill_list_shows_every_task_and_filters_by_topic(kubesim):
@@ -100,9 +105,17 @@ def test_an_exam_gives_each_task_its_own_context_and_grades_at_the_end(kubesim):
         [f"kubectl config use-context exam-{i}" for i in range(1, 16)]
     contexts = kubesim.ok("config get-contexts -o name").split()
     assert {f"exam-{i}" for i in range(1, 16)} <= set(contexts)
+    # task 1 solved on its own context, as typed: its points are earned, the others' are not
+    record = load_record(kubesim.state_dir, "exam")
+    first = record.entries[0]
+    solution = find_task(first.id).rendered(first.values).solution
+    for step, code, _out, err in script.run(script.parse(solution), lambda argv, stdin: _result(kubesim(argv, stdin)),
+                                            context="exam-1"):
+        assert code == 0, f"{step.line}: {err}"
     r = kubesim("exam end")
     assert r.code == 1
-    assert "Task 1 [exam-1] " in r.out and "Task 15 [exam-15] " in r.out
+    assert f"Task 1 [exam-1] {first.id}: {first.points:.1f}/{first.points:.1f} " in r.out
+    assert "Task 15 [exam-15] " in r.out
     assert "(pass mark 66%): FAIL" in r.out and r.out.endswith("The exam has ended.\n")
     r = kubesim("exam check")
     assert (r.code, r.err) == (1, "error: this exam has ended (kubesim exam start begins another)\n")

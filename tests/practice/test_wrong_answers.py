@@ -131,12 +131,12 @@ CASES = [
      "kubectl -n {{ns}} patch resourcequota pod-count -p '{\"spec\":{\"hard\":{\"pods\":\"4\"}}}'",
      "spec.hard.pods is 4, expected 5"),
     ("quota-blocks-deployment", "a quota raised too little (the ReplicaSet's FailedCreate says why)",
-     "kubectl -n {{ns}} patch resourcequota pod-count -p '{\"spec\":{\"hard\":{\"pods\":\"3\"}}}'\n"
-     "kubectl -n {{ns}} rollout status deployment/web --timeout=1m",
+     ("kubectl -n {{ns}} patch resourcequota pod-count -p '{\"spec\":{\"hard\":{\"pods\":\"3\"}}}'\n"
+     "kubectl -n {{ns}} rollout status deployment/web --timeout=1m"),
      "Deployment web: 3/4 ready, 3 up to date: replicaset/web-"),
     ("quota-blocks-deployment", "(the quota's own refusal, as the event has it)",
-     "kubectl -n {{ns}} patch resourcequota pod-count -p '{\"spec\":{\"hard\":{\"pods\":\"3\"}}}'\n"
-     "kubectl -n {{ns}} rollout status deployment/web --timeout=1m",
+     ("kubectl -n {{ns}} patch resourcequota pod-count -p '{\"spec\":{\"hard\":{\"pods\":\"3\"}}}'\n"
+     "kubectl -n {{ns}} rollout status deployment/web --timeout=1m"),
      "is forbidden: exceeded quota: pod-count, requested: pods=1, used: pods=3, limited: pods=3"),
 ]
 
