@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from kubesim.errors import UsageError
 from kubesim.practice.task import TOPICS, Task
@@ -44,7 +44,6 @@ class Record:
     minutes: int = 0
     seed: int = 0
     ended: bool = False
-    results: list = field(default_factory=list)
 
     def to_json(self) -> str:
         return json.dumps({"mode": self.mode, "minutes": self.minutes, "seed": self.seed, "ended": self.ended,
