@@ -61,7 +61,7 @@ def serve(handler, t, method: str) -> None:
         if not (pod.get("spec") or {}).get("nodeName"):
             raise BadRequest(f"pod {t.name} does not have a host assigned")
     if t.sub == "portforward":
-        raise _not_implemented()
+        return _port_forward(handler, t)
     if not websocket.is_upgrade(handler.headers):
         if (handler.headers.get("Upgrade") or "").lower().startswith("spdy/"):
             raise BadRequest("kubesim serve streams pods/" + t.sub + " over WebSocket (v5.channel.k8s.io) only, "
@@ -77,6 +77,38 @@ def serve(handler, t, method: str) -> None:
     if not (opts["stdin"] or opts["stdout"] or opts["stderr"]):
         raise BadRequest("you must specify at least 1 of stdin, stdout, stderr")
     protocol = websocket.choose_protocol(handler.headers, PROTOCOLS)
+    _switch(handler, protocol)
+    session = Session(handler, t, container, opts, protocol)
+    try:
+        session.run()
+    except (websocket.Closed, websocket.ProtocolError, OSError):
+        pass
+
+
+def _port_forward(handler, t) -> None:
+    """The tunnelling handler (apiserver pkg/util/proxy/streamtunnel.go): a WebSocket whose
+    subprotocol is ``SPDY/3.1+portforward.k8s.io``, kubesim.server.portforward inside."""
+    import zlib
+
+    from kubesim.server import portforward
+
+    if not websocket.is_upgrade(handler.headers):
+        if (handler.headers.get("Upgrade") or "").lower().startswith("spdy/"):
+            raise BadRequest("kubesim serve streams pods/portforward over WebSocket (SPDY/3.1+portforward.k8s.io) "
+                             "only, not SPDY/3.1")
+        raise BadRequest("Upgrade request required")
+    why = websocket.handshake_error(handler.headers, [portforward.PROTOCOL])
+    if why:
+        raise BadRequest(why)
+    _switch(handler, portforward.PROTOCOL)
+    try:
+        portforward.Tunnel(handler, t).run()
+    except (websocket.Closed, websocket.ProtocolError, OSError, zlib.error):
+        pass
+
+
+def _switch(handler, protocol: str) -> None:
+    """The 101 answer to the opening handshake."""
     handler.send_response(101)
     handler.send_header("Upgrade", "websocket")
     handler.send_header("Connection", "Upgrade")
@@ -85,19 +117,6 @@ def serve(handler, t, method: str) -> None:
     handler.end_headers()
     handler.wfile.flush()
     handler.close_connection = True
-    session = Session(handler, t, container, opts, protocol)
-    try:
-        session.run()
-    except (websocket.Closed, websocket.ProtocolError, OSError):
-        pass
-
-
-def _not_implemented():
-    from kubesim.server.http import HTTPError
-    from kubesim.server.status import status
-
-    return HTTPError(status("NotImplemented", "kubesim serve does not forward ports (pods/portforward); reach the "
-                            "port from a pod instead: kubectl exec POD -- wget -qO- HOST:PORT", code=501))
 
 
 def exit_status(code: int) -> dict:
