@@ -24,7 +24,7 @@ kubesim's own: a shell with stdin (``exec -i[t] POD -- sh``) runs each line it r
 simulated command (with a TTY: echo, ``/ # `` prompt, ^C, ^D, ``exit [N]``); SPDY/3.1 upgrades
 are refused with a Status saying so (kubectl 1.36 only falls back to SPDY when the WebSocket
 upgrade failed, which here happens only for the errors above); attach streams what the
-container writes to its log from then on; port-forward is not served (a 501 Status).
+container writes to its log from then on. Port-forward: kubesim.server.portforward.
 """
 
 from __future__ import annotations

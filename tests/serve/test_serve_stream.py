@@ -10,9 +10,9 @@ errorDecoderV4, fallback.go), pkg/registry/core/pod/strategy.go streamLocation.
 
 from __future__ import annotations
 
-import base64
 import json
 import os
+import re
 import shlex
 import shutil
 import socket
@@ -177,18 +177,22 @@ BAD = [
     ("SPDY", "POST", EXEC, "Connection: Upgrade\r\nUpgrade: SPDY/3.1\r\nContent-Length: 0\r\n", 400,
      "kubesim serve streams pods/exec over WebSocket (v5.channel.k8s.io) only, not SPDY/3.1"),
     ("an unknown subprotocol", "GET", EXEC, UPGRADE + "Sec-WebSocket-Protocol: v9.channel.k8s.io\r\n", 400,
-     "requested protocol(s) are not supported: [v9.channel.k8s.io]; supports "
-     "[v5.channel.k8s.io v4.channel.k8s.io channel.k8s.io]"),
-    ("a bad key", "GET", EXEC, UPGRADE.replace("dGhlIHNhbXBsZSBub25jZQ==", "x") + "Sec-WebSocket-Protocol: "
-     "v5.channel.k8s.io\r\n", 400, "missing or malformed Sec-WebSocket-Key"),
+     ("requested protocol(s) are not supported: [v9.channel.k8s.io]; supports "
+      "[v5.channel.k8s.io v4.channel.k8s.io channel.k8s.io]")),
+    ("a bad key", "GET", EXEC, UPGRADE.replace("dGhlIHNhbXBsZSBub25jZQ==", "x") + ("Sec-WebSocket-Protocol: "
+     "v5.channel.k8s.io\r\n"), 400, "missing or malformed Sec-WebSocket-Key"),
     ("no command", "GET", EXEC.replace("command=hostname&", ""), UPGRADE + "Sec-WebSocket-Protocol: v5.channel.k8s.io\r\n",
      400, "you must specify at least one command for the container"),
     ("no pod", "GET", EXEC.replace("/bb/", "/nope/"), UPGRADE, 404, 'pods "nope" not found'),
     ("a container not in the pod", "GET", EXEC + "&container=nope", UPGRADE, 400, "container nope is not valid for pod bb"),
     ("no host", "GET", EXEC.replace("/bb/", "/unsched/"), UPGRADE, 400, "pod unsched does not have a host assigned"),
-    ("port-forward", "GET", "/api/v1/namespaces/default/pods/bb/portforward?ports=80", UPGRADE, 501,
-     "kubesim serve does not forward ports (pods/portforward); reach the port from a pod instead: "
-     "kubectl exec POD -- wget -qO- HOST:PORT"),
+    ("port-forward without its subprotocol", "GET", "/api/v1/namespaces/default/pods/bb/portforward?ports=80",
+     UPGRADE, 400, "requested protocol(s) are not supported: []; supports [SPDY/3.1+portforward.k8s.io]"),
+    ("port-forward over SPDY", "POST", "/api/v1/namespaces/default/pods/bb/portforward",
+     "Connection: Upgrade\r\nUpgrade: SPDY/3.1\r\nContent-Length: 0\r\n", 400,
+     "kubesim serve streams pods/portforward over WebSocket (SPDY/3.1+portforward.k8s.io) only, not SPDY/3.1"),
+    ("port-forward to a pod without a host", "GET", "/api/v1/namespaces/default/pods/unsched/portforward",
+     UPGRADE, 400, "pod unsched does not have a host assigned"),
 ]
 
 
@@ -237,12 +241,68 @@ def _messages(frames: bytes) -> list[tuple[int, bytes]]:
     return messages
 
 
-def test_port_forward_is_refused_cleanly(served):
-    code, out, err = served.kubectl("port-forward pod/bb 0:80 --pod-running-timeout=5s")
-    assert code == 1
-    assert err == ("error: error upgrading connection: unable to upgrade connection: kubesim serve does not forward "
-                   "ports (pods/portforward); reach the port from a pod instead: kubectl exec POD -- wget -qO- "
-                   "HOST:PORT\n")
+class Forward:
+    """``kubectl port-forward TARGET :PORT`` running; ``port`` is the local one it chose."""
+
+    def __init__(self, served, target: str, remote: int):
+        env = {"PATH": os.environ.get("PATH", ""), "HOME": served.home, "KUBECONFIG": served.kubeconfig,
+               "KUBERC": "off"}
+        self.proc = subprocess.Popen([KUBECTL, f"--cache-dir={served.home}/cache", "port-forward", target,
+                                      f":{remote}", "--address=127.0.0.1"], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, env=env)
+        self.first = self.proc.stdout.readline()
+        m = re.match(r"Forwarding from 127\.0\.0\.1:(\d+) -> (\d+)$", self.first.strip())
+        assert m and m.group(2) == str(remote), (self.first, self.proc.stderr.read() if self.proc.poll() else "")
+        self.port = int(m.group(1))
+
+    def get(self, path: str = "/") -> tuple[int, str]:
+        import urllib.error
+        import urllib.request
+
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=10) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    def stop(self) -> tuple[str, str]:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        out, err = self.proc.communicate(timeout=10)
+        return self.first + out, err
+
+
+@pytest.mark.parametrize("target", ["pod/WEB", "deploy/web", "svc/web"])
+def test_port_forward_answers_what_the_container_serves(served, target):
+    target = target.replace("pod/WEB", _web(served))
+    fwd = Forward(served, target, 80)
+    try:
+        page = served.h.ok("exec bb -- wget -qO- web")
+        assert fwd.get("/") == (200, page)
+        assert fwd.get("/") == (200, page)  # a second connection through the same tunnel
+    finally:
+        out, err = fwd.stop()
+    assert out.count("Handling connection for ") == 2
+    assert err == ""
+
+
+def test_port_forward_to_a_closed_port_is_the_runtimes_refusal(served):
+    import urllib.error
+
+    fwd = Forward(served, "pod/bb", 8080)
+    with pytest.raises((urllib.error.URLError, ConnectionError)):
+        fwd.get("/")
+    fwd.proc.wait(10)
+    out, err = fwd.stop()
+    assert out.startswith("Forwarding from 127.0.0.1:")
+    uid = served.h.ok("get pod bb -o jsonpath={.metadata.uid}")
+    assert re.sub(r"^E\d{4} [\d:.]+ +\d+ ", "E ", err) == (
+        'E portforward.go:522] "Unhandled Error" err="an error occurred forwarding '
+        f"{fwd.port} -> 8080: error forwarding port 8080 to pod {uid}, uid : failed to execute portforward in "
+        "network namespace: failed to connect to localhost:8080 inside namespace, IPv4: dial tcp4 127.0.0.1:8080: "
+        'connect: connection refused IPv6 dial tcp6 [::1]:8080: connect: connection refused "\n'
+        "error: lost connection to pod\n")
+    assert fwd.proc.returncode == 1
 
 
 def test_attach_streams_until_the_client_leaves(served):
