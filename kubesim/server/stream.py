@@ -311,6 +311,10 @@ class Session:
             if not _running(pod, self.container):
                 raise Refused(f'unable to upgrade connection: container not found ("{self.container}")')
             seen = len(c.log_entries(t.namespace or "", t.name, self.container))
+        shell = _shell_of(pod, self.container)
+        if self.opts["stdin"] and shell:  # an interactive shell (kubectl run -it ... -- sh): its lines run
+            self.shell(shell)  # (attach reports no exit code: kubectl reads it from the pod's status)
+            return SUCCESS
         threading.Thread(target=reader, daemon=True).start()
         while not left.is_set():
             backend.wait_for_change(ATTACH_POLL)
@@ -333,3 +337,26 @@ def _running(pod: dict, name: str) -> bool:
             if cs.get("name") == name:
                 return "running" in (cs.get("state") or {})
     return False
+
+
+SHELL_IMAGES = ("busybox", "alpine", "ubuntu", "debian", "centos", "fedora", "rockylinux", "almalinux")
+
+
+def _shell_of(pod: dict, name: str) -> str:
+    """The shell a container runs with nothing else to do (``sh``, ``/bin/bash``; an image whose
+    default command is one when the pod gives none), else ""."""
+    for c in (pod.get("spec") or {}).get("containers") or ():
+        if c.get("name") != name:
+            continue
+        argv = list(c.get("command") or []) + list(c.get("args") or [])
+        if not argv:
+            repo = (c.get("image") or "").split("@")[0].rsplit(":", 1)[0] if ":" in (c.get("image") or "").rsplit("/", 1)[-1] \
+                else (c.get("image") or "").split("@")[0]
+            if repo.rsplit("/", 1)[-1] in SHELL_IMAGES:
+                return "sh"
+            return ""
+        if len(argv) == 1 and argv[0].rsplit("/", 1)[-1] in SHELLS:
+            return argv[0]
+        if len(argv) == 2 and argv[0].rsplit("/", 1)[-1] in SHELLS and argv[1] in ("-i", "-l"):
+            return argv[0]
+    return ""

@@ -45,6 +45,12 @@ metadata: {name: unsched}
 spec:
   nodeSelector: {x: "y"}
   containers: [{name: unsched, image: nginx}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: shell}
+spec:
+  containers: [{name: shell, image: busybox, args: [sh], stdin: true}]
 """
 
 
@@ -312,3 +318,18 @@ def test_attach_streams_until_the_client_leaves(served):
     head, _, frames = out.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 101 ")
     assert _messages(frames)[0] == (0x2, b"\x01")
+
+
+# an attached shell (kubectl run -it IMAGE -- sh attaches) runs the lines it reads as exec would
+@pytest.mark.parametrize(("stdin", "out"), [
+    ("hostname\nwget -qO- web\n", "shell\n{page}"),
+    ("hostname\nexit\nhostname\n", "shell\n"),
+    ("", ""),
+])
+def test_an_attached_shell_runs_its_lines(served, stdin, out):
+    page = served.h.ok("exec bb -- wget -qO- web")
+    code, got, err = served.kubectl("attach -i shell", stdin)
+    assert (code, got) == (0, out.format(page=page)), err
+    assert err == ("All commands and output from this session will be recorded in container logs, including "
+                   "credentials and sensitive information passed through the command prompt.\n"
+                   "If you don't see a command prompt, try pressing enter.\n")  # (kubectl's own notices)
