@@ -1111,3 +1111,28 @@ def resource_quota(cluster: Cluster) -> bool:
 
 
 STEPS.append(resource_quota)
+
+
+# -- apiextensions-apiserver's controllers (kubesim.controllers.customresourcedefinition) -----
+
+def custom_resource_definitions(cluster: Cluster) -> bool:
+    """The naming, establishing and cleanup-finalizer controllers: they run only when this
+    command wrote a CustomResourceDefinition."""
+    store = cluster.store
+    if not any(k[0] == "CustomResourceDefinition" for k in store.changed_keys()):
+        return False
+    from kubesim.controllers import customresourcedefinition
+    from kubesim.controllers.base import View
+
+    crds = store.list("CustomResourceDefinition")
+    objects = {"CustomResourceDefinition": crds}
+    for crd in crds:
+        if crd["metadata"].get("deletionTimestamp"):
+            kind = ((crd.get("status") or {}).get("acceptedNames") or {}).get("kind") or \
+                ((crd.get("spec") or {}).get("names") or {}).get("kind", "")
+            objects[kind] = store.list(kind)
+    view = View(objects, cluster.now(), cluster.rng)
+    return apply_changes(cluster, customresourcedefinition.sync(view))
+
+
+STEPS.insert(0, custom_resource_definitions)
