@@ -48,15 +48,15 @@ def custom_resource_table(crd: dict, version: str) -> TableDef:
 
 def _cell(type_: str, path, obj: dict, ctx: PrintContext) -> str:
     if path is None:
-        return NONE
+        return ""
     from kubesim.printers.jsonpath.errors import JSONPathError
 
     try:
         results = path.find_results(obj)
     except JSONPathError:
-        return NONE
+        return ""
     if not results or not results[0]:
-        return NONE
+        return ""
     value = results[0][0]
     if type_ == "string":
         return path.print_results([value])
@@ -64,11 +64,11 @@ def _cell(type_: str, path, obj: dict, ctx: PrintContext) -> str:
 
 
 def _json_cell(type_: str, value, ctx: PrintContext) -> str:
-    """cellForJSONValue, printed as kubectl prints the cell (``<none>`` for nil)."""
+    """cellForJSONValue, printed as kubectl prints the cell (nothing for nil)."""
     from kubesim.api.gofmt import go_sprint
 
     if value is None:
-        return NONE
+        return ""
     if type_ == "integer" and isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(int(value))
     if type_ == "number" and isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -84,4 +84,4 @@ def _json_cell(type_: str, value, ctx: PrintContext) -> str:
         except (ValueError, TypeError):
             return "<invalid>"
         return translate_timestamp_since(value, ctx.now)
-    return NONE
+    return ""

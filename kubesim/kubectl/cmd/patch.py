@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import json
 
-from kubesim.errors import UsageError
+from kubesim.errors import RawError, UsageError
 from kubesim.kubectl import polymorphichelpers as ph
 from kubesim.kubectl.cmd.util import (
     bool_flag,
@@ -104,6 +104,11 @@ def run(f, args, env) -> int:
             try:
                 new, warns = client.patch(info, ns, name, patch_type, patch)
             except PatchFailure as e:
+                if getattr(e.error, "reason", "") == "UnsupportedMediaType":  # patch.go wraps it
+                    media = {"json": "application/json-patch+json", "merge": "application/merge-patch+json"}.get(
+                        patch_type, "application/strategic-merge-patch+json")
+                    raise RawError(f"error: {media} is not supported by {info.group}/{info.version}, "
+                                   f"Kind={info.kind}: {e.error.message}") from None
                 raise e.error from None
             warnings.extend(warns)
             if dry == "none":
