@@ -117,6 +117,8 @@ def validate_openapi_schema(s, path: str) -> list[FieldError]:
         errs.append(forbidden(f"{path}.items", "items must be a schema object and not an array"))
     if isinstance(s.get("additionalProperties"), dict):
         errs.extend(validate_openapi_schema(s["additionalProperties"], f"{path}.additionalProperties"))
+    if s.get("additionalProperties") is not None and s.get("properties"):
+        errs.append(forbidden(f"{path}.additionalProperties", "additionalProperties and properties are mutual exclusive"))
     t = s.get("type") or ""
     if t and t not in OPENAPI_V3_TYPES:
         if t == "null":
@@ -139,24 +141,24 @@ def validate_defaults(schema: dict, path: str) -> list[FieldError]:
     """ValidateDefaults: each ``default`` validated by its own schema, at ``<path>.default``."""
     errs: list[FieldError] = []
 
-    def walk(s, p: str, data_path: str) -> None:
+    def walk(s, p: str) -> None:
         if not isinstance(s, dict):
             return
         if "default" in s:
-            value = copy.deepcopy(s["default"])
-            sub = []
-            _validate_value(value, s, data_path.lstrip("."), sub)
+            # the default is validated on its own, as a document: its fields' paths start empty
+            sub: list[FieldError] = []
+            _validate_value(copy.deepcopy(s["default"]), s, "", sub)
             for e in sub:
-                errs.append(FieldError(f"{p}.default{e.field[len(data_path.lstrip('.')):]}", e.type, e.detail,
+                errs.append(FieldError(f"{p}.default" + (f".{e.field}" if e.field else ""), e.type, e.detail,
                                        e.value, e.has_value))
         for k, v in (s.get("properties") or {}).items():
-            walk(v, _key(p, k), f"{data_path}.{k}")
+            walk(v, _key(p, k))
         if isinstance(s.get("items"), dict):
-            walk(s["items"], f"{p}.items", f"{data_path}[0]")
+            walk(s["items"], f"{p}.items")
         if isinstance(s.get("additionalProperties"), dict):
-            walk(s["additionalProperties"], f"{p}.additionalProperties", f"{data_path}[key]")
+            walk(s["additionalProperties"], f"{p}.additionalProperties")
 
-    walk(schema, path, "")
+    walk(schema, path)
     return errs
 
 
