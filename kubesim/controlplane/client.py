@@ -143,7 +143,11 @@ class LocalClient:
 
     def _served(self, info: KindInfo, objs: list[dict]) -> list[dict]:
         """Objects as the API server returns them now: node Leases with the renewals their
-        running kubelets have made since they were stored (components.served_leases)."""
+        running kubelets have made since they were stored (components.served_leases); custom
+        resources at the version asked for (conversion strategy None: only apiVersion changes)."""
+        if info.crd is not None:
+            return [o if o.get("apiVersion") == info.api_version else {**o, "apiVersion": info.api_version}
+                    for o in objs]
         if info.kind != "Lease":
             return objs
         from kubesim.controlplane.components import served_leases

@@ -224,3 +224,61 @@ def test_a_crd_whose_names_conflict_is_not_established(cluster):
     assert status == ('{"kind":"","listKind":"GadgetList","plural":"gadgets"}"Widget" is already in use '
                       "not all names are accepted")
     assert cluster("get gadgets").err == 'error: the server doesn\'t have a resource type "gadgets"\n'
+
+
+CRONTAB_CRD = """apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: crontabs.stable.example.com
+spec:
+  group: stable.example.com
+  scope: Namespaced
+  names: {plural: crontabs, kind: CronTab, shortNames: [ct]}
+  versions:
+  - name: v1beta1
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {replicas: {type: integer}, cronSpec: {type: string}}}
+          status: {type: object, properties: {replicas: {type: integer}}}
+    subresources:
+      status: {}
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {replicas: {type: integer}, cronSpec: {type: string}, image: {type: string}}}
+          status: {type: object, properties: {replicas: {type: integer}}}
+    subresources:
+      status: {}
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
+"""
+
+
+def test_versions_with_conversion_none_and_the_scale_and_status_subresources(kubesim):
+    kubesim.apply(CRONTAB_CRD)
+    kubesim.apply("apiVersion: stable.example.com/v1beta1\nkind: CronTab\nmetadata:\n  name: c1\nspec:\n"
+                  "  replicas: 1\n  cronSpec: '* * * * */5'\nstatus:\n  replicas: 4\n")
+    # stored at the storage version, served at the preferred one (v1) or the one asked for;
+    # the status subresource: a create's status is dropped
+    assert kubesim.ok("get ct c1 -o jsonpath={.apiVersion}{.status}") == "stable.example.com/v1"
+    assert kubesim.ok("get crontabs.v1beta1.stable.example.com c1 -o jsonpath={.apiVersion}") == \
+        "stable.example.com/v1beta1"
+    assert kubesim.ok("scale ct c1 --replicas=3") == "crontab.stable.example.com/c1 scaled\n"
+    assert kubesim.ok("get ct c1 -o jsonpath={.spec}{.metadata.generation}") == \
+        '{"cronSpec":"* * * * */5","replicas":3}2'
+    assert [ln.split() for ln in kubesim.ok("api-resources").splitlines() if "crontab" in ln] == \
+        [["crontabs", "ct", "stable.example.com/v1", "true", "CronTab"]]
+
+
+def test_scaling_a_custom_resource_without_the_scale_subresource(cluster):
+    cluster.apply(widget("w", "  size: 2\n"))
+    r = cluster("scale wd w --replicas=2")
+    assert (r.code, r.err) == (1, 'Error from server (NotFound): widgets.example.com "w" not found\n')

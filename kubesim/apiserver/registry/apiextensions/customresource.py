@@ -67,6 +67,14 @@ class CustomResourceStrategy(Strategy):
             changed = True
         new["metadata"]["generation"] = gen + 1 if changed else gen
 
+    def canonicalize(self, obj: dict) -> None:
+        """Stored at the storage version (conversion strategy None changes only apiVersion)."""
+        from kubesim.api.apiextensions.helpers import storage_version
+
+        version = storage_version(self.crd)
+        if version:
+            obj["apiVersion"] = f"{self.info.group}/{version}"
+
     def validate(self, obj: dict) -> list:
         from kubesim.api.apiextensions.schema import validate_custom_resource
 
