@@ -282,3 +282,18 @@ def test_scaling_a_custom_resource_without_the_scale_subresource(cluster):
     cluster.apply(widget("w", "  size: 2\n"))
     r = cluster("scale wd w --replicas=2")
     assert (r.code, r.err) == (1, 'Error from server (NotFound): widgets.example.com "w" not found\n')
+
+
+@pytest.mark.parametrize("arg, golden", [
+    pytest.param("widgets", "explain_custom_resource_oracle.txt", id="the resource"),
+    pytest.param("widgets.spec", "explain_custom_resource_spec_oracle.txt", id="a field with fields"),
+    pytest.param("wd.spec.color", "explain_custom_resource_enum_oracle.txt", id="an enum field, by short name"),
+])
+def test_explain_a_custom_resource_matches_kubectl(cluster, arg, golden):
+    assert cluster.ok(f"explain {arg}") == (GOLDEN / golden).read_text()
+
+
+def test_explain_a_missing_field_of_a_custom_resource(cluster):
+    r = cluster("explain widgets.spec.nope")
+    assert (r.code, r.out, r.err) == (1, "GROUP:      example.com\nKIND:       Widget\nVERSION:    v1\n\n",
+                                      'error: field "nope" does not exist\n')
