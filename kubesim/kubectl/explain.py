@@ -253,25 +253,11 @@ def render(group: str, version: str, resource: str, path: list[str], recursive: 
     raise RawError(f"error: GVK {_go_gvk(gvk)} not found in OpenAPI schema")
 
 
-def custom_resource_schema(crd: dict, version: str) -> dict:
-    """The OpenAPI v3 schema apiextensions-apiserver publishes for a custom resource
-    (pkg/controller/openapi/builder: the CRD's openAPIV3Schema with the standard apiVersion,
-    kind and metadata of every object)."""
-    import copy
-
-    from kubesim.api.apiextensions.helpers import schema_for_version
-
-    schema = copy.deepcopy(schema_for_version(crd, version) or {})
-    standard = openapi.schemas()["io.k8s.api.core.v1.Pod"]["properties"]
-    props = schema.setdefault("properties", {})
-    for name in ("apiVersion", "kind", "metadata"):
-        props[name] = copy.deepcopy(standard[name])
-    return schema
-
-
 def render_custom(info, path: list[str], recursive: bool, write) -> None:
     """``kubectl explain`` of a custom resource, from its CRD's schema."""
     out = f"GROUP:      {info.group}\nKIND:       {info.kind}\nVERSION:    {info.version}\n\n"
+    from kubesim.api.apiextensions.openapi import custom_resource_schema
+
     body = output(custom_resource_schema(info.crd, info.version), path, frozenset(), recursive)
     if not body:
         write(out)
