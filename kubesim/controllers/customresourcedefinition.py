@@ -123,17 +123,37 @@ def sync(view) -> list[Change]:
 
 
 def _finalize(view, crd: dict, now: str) -> list[Change]:
-    """crd_finalizer.go sync: delete every object of the CRD's kind, then release the CRD."""
+    """crd_finalizer.go sync: delete every object of the CRD's kind (an object with finalizers
+    is only marked), then, once none is left, release the CRD, which goes."""
+    from kubesim.api.apiextensions.helpers import is_condition_true
+
     names = (crd.get("status") or {}).get("acceptedNames") or {}
     kind = names.get("kind") or ((crd.get("spec") or {}).get("names") or {}).get("kind", "")
     group = (crd.get("spec") or {}).get("group", "")
-    changes = []
-    for obj in view.list(kind):
-        if (obj.get("apiVersion") or "").split("/")[0] == group:
-            changes.append(Change("delete", obj, propagation="Background"))
+    changes: list[Change] = []
     new = copy.deepcopy(crd)
-    set_condition(new, {"type": TERMINATING, "status": "False", "reason": "InstanceDeletionCompleted",
-                        "message": "removed all instances"}, now)
+    if not is_condition_true(crd, ESTABLISHED):
+        set_condition(new, {"type": TERMINATING, "status": "False", "reason": "NeverEstablished",
+                            "message": "resource was never established"}, now)
+    else:
+        remaining = 0
+        for obj in view.list(kind):
+            if (obj.get("apiVersion") or "").split("/")[0] != group:
+                continue
+            md = obj.get("metadata") or {}
+            if md.get("finalizers"):
+                remaining += 1
+                if md.get("deletionTimestamp"):
+                    continue  # already marked: its finalizers' owners are at work
+            changes.append(Change("delete", obj, propagation="Background"))
+        if remaining:
+            set_condition(new, {"type": TERMINATING, "status": "True", "reason": "InstanceDeletionInProgress",
+                                "message": "CustomResource deletion is in progress"}, now)
+            if new.get("status") != crd.get("status"):
+                changes.append(Change("update_status", new))
+            return changes
+        set_condition(new, {"type": TERMINATING, "status": "False", "reason": "InstanceDeletionCompleted",
+                            "message": "removed all instances"}, now)
     new["metadata"]["finalizers"] = [f for f in new["metadata"].get("finalizers") or [] if f != FINALIZER]
     changes.append(Change("update", new))
     if not new["metadata"]["finalizers"]:

@@ -202,7 +202,12 @@ class LocalClient:
         live = self._get(info, ns, md["name"])
         self._check_escalation(obj, live)
         objects.update_object(self.cluster, obj, live, info)
-        return self._find(info, ns, md["name"])
+        found = self._find(info, ns, md["name"])
+        # an update that removed the last finalizer of an object marked for deletion removed it:
+        # the server answers with the object as it was last
+        if found is None:
+            obj = dict(obj, metadata={**obj["metadata"], "resourceVersion": self.resource_version()})
+        return found if found is not None else obj
 
     def _get(self, info: KindInfo, namespace: str, name: str) -> dict:
         obj = self._find(info, namespace, name)

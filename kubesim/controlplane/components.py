@@ -1115,11 +1115,16 @@ STEPS.append(resource_quota)
 
 # -- apiextensions-apiserver's controllers (kubesim.controllers.customresourcedefinition) -----
 
+# set while a CRD marked for deletion waits for objects of its kind that have finalizers
+CRD_CLEANUP_META = "apiextensions.cleanupPending"
+
+
 def custom_resource_definitions(cluster: Cluster) -> bool:
     """The naming, establishing and cleanup-finalizer controllers: they run only when this
-    command wrote a CustomResourceDefinition."""
+    command wrote a CustomResourceDefinition, or while one waits for its objects to go."""
     store = cluster.store
-    if not any(k[0] == "CustomResourceDefinition" for k in store.changed_keys()):
+    if not any(k[0] == "CustomResourceDefinition" for k in store.changed_keys()) and \
+            not store.meta(CRD_CLEANUP_META):
         return False
     from kubesim.controllers import customresourcedefinition
     from kubesim.controllers.base import View
@@ -1132,7 +1137,14 @@ def custom_resource_definitions(cluster: Cluster) -> bool:
                 ((crd.get("spec") or {}).get("names") or {}).get("kind", "")
             objects[kind] = store.list(kind)
     view = View(objects, cluster.now(), cluster.rng)
-    return apply_changes(cluster, customresourcedefinition.sync(view))
+    changed = apply_changes(cluster, customresourcedefinition.sync(view))
+    from kubesim.api.apiextensions.helpers import FINALIZER
+
+    pending = any(c["metadata"].get("deletionTimestamp") and FINALIZER in (c["metadata"].get("finalizers") or ())
+                  for c in store.list("CustomResourceDefinition"))
+    if bool(store.meta(CRD_CLEANUP_META)) != pending:
+        store.set_meta(CRD_CLEANUP_META, True if pending else None)
+    return changed
 
 
 STEPS.insert(0, custom_resource_definitions)

@@ -297,3 +297,28 @@ def test_explain_a_missing_field_of_a_custom_resource(cluster):
     r = cluster("explain widgets.spec.nope")
     assert (r.code, r.out, r.err) == (1, "GROUP:      example.com\nKIND:       Widget\nVERSION:    v1\n\n",
                                       'error: field "nope" does not exist\n')
+
+
+def test_a_crd_waits_for_objects_with_finalizers_then_goes(cluster):
+    """crd_finalizer.go: the CRD stays Terminating (InstanceDeletionInProgress) while an object of
+    its kind keeps a finalizer; no object may be created meanwhile; when the last finalizer is
+    removed the object goes (ShouldDeleteDuringUpdate) and so does the CRD. Texts from a v1.35
+    API server."""
+    cluster.apply(widget("f1", "  size: 2\n").replace("name: f1\n", "name: f1\n  finalizers: [example.com/hold]\n"))
+    cluster.apply(widget("f2", "  size: 2\n"))
+    r = cluster("delete crd widgets.example.com --timeout=30s")
+    assert (r.code, r.out, r.err) == (
+        1, 'customresourcedefinition.apiextensions.k8s.io "widgets.example.com" deleted\n',
+        "error: timed out waiting for the condition on customresourcedefinitions/widgets.example.com\n")
+    assert cluster.ok(["get", "crd", "widgets.example.com", "-o",
+                       "jsonpath={.metadata.finalizers}{.status.conditions[2].reason}"]) == \
+        '["customresourcecleanup.apiextensions.k8s.io"]InstanceDeletionInProgress'
+    assert cluster.ok("get wd -o name") == "widget.example.com/f1\n"
+    assert cluster.ok(["get", "wd", "f1", "-o", "jsonpath={.metadata.generation}{.metadata.deletionGracePeriodSeconds}"]) \
+        == "20"
+    r = cluster("apply -f -", stdin=widget("f3", "  size: 2\n"))
+    assert (r.code, r.err) == (1, 'Error from server (Forbidden): error when creating "STDIN": widgets.example.com "f3" '
+                                  "is forbidden: create not allowed while custom resource definition is terminating\n")
+    assert cluster.ok(["patch", "wd", "f1", "--type", "merge", "-p", '{"metadata":{"finalizers":null}}']) == \
+        "widget.example.com/f1 patched\n"
+    assert cluster("get crd").err == "No resources found\n"

@@ -110,7 +110,8 @@ def set_condition(crd: dict, new: dict, now: str | None) -> None:
     for i, c in enumerate(conds):
         if c.get("type") == new["type"]:
             merged = {"type": new["type"], "status": new["status"],
-                      "lastTransitionTime": c.get("lastTransitionTime") if c.get("status") == new["status"] else now,
+                      "lastTransitionTime": c.get("lastTransitionTime")
+                      if c.get("status") == new["status"] and c.get("lastTransitionTime") else now,
                       "reason": new.get("reason", ""), "message": new.get("message", "")}
             conds[i] = {k: v for k, v in merged.items() if v is not None}
             status["conditions"] = conds

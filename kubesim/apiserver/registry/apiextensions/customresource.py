@@ -40,6 +40,16 @@ class CustomResourceStrategy(Strategy):
     def keeps_status_on_create(self) -> bool:  # type: ignore[override]
         return True
 
+    def begin_create(self, obj: dict, store, rng) -> None:
+        """customresource_handler.go: no new objects while the CRD is terminating."""
+        from kubesim.api.apiextensions.helpers import TERMINATING, is_condition_true
+
+        if is_condition_true(self.crd, TERMINATING):
+            from kubesim.errors import Forbidden
+
+            raise Forbidden(f'{self.info.resource} "{obj["metadata"].get("name", "")}" is forbidden: create not '
+                            "allowed while custom resource definition is terminating")
+
     def set_defaults(self, obj: dict) -> None:
         """The handler's decode: unknown fields pruned, then the schema's defaults."""
         from kubesim.api.apiextensions.schema import default, prune
