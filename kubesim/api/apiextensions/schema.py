@@ -95,8 +95,6 @@ def _invariants(s, lvl: str, path: str) -> list[FieldError]:
             if set(mprops) - {"name", "generateName"} or rest:
                 errs.append(forbidden(mpath, "must not specify anything other than name and generateName, "
                                              "but metadata is implicitly specified"))
-        elif lvl != "root" and not embedded:
-            pass
     if embedded and not preserve and not props:
         errs.append(required(f"{path}.properties", "must not be empty if x-kubernetes-embedded-resource is true "
                                                    "without x-kubernetes-preserve-unknown-fields"))
@@ -207,9 +205,7 @@ def _prune(x, s, is_resource: bool, path: str, out: list[str]) -> None:
         ap = s.get("additionalProperties")
         for k in list(x):
             if is_resource and k in _META_FIELDS:
-                if k == "metadata" and isinstance(x[k], dict):
-                    pass  # ObjectMeta: the typed decoder's business
-                continue
+                continue  # ObjectMeta and the type fields: the typed decoder's business
             if k in props:
                 _prune(x[k], props[k], bool((props[k] or {}).get("x-kubernetes-embedded-resource")), _join(path, k), out)
             elif isinstance(ap, dict):
@@ -308,7 +304,7 @@ def _num(v) -> str:
     return repr(v) if isinstance(v, float) else str(v)
 
 
-def _matches_type(v, t: str, s: dict) -> bool:
+def _matches_type(v, t: str) -> bool:
     jt = _json_type(v)
     if t == "number":
         return jt in ("integer", "number")
@@ -330,7 +326,7 @@ def _validate_value(v, s, path: str, errs: list[FieldError]) -> None:
             jt = _json_type(v)
             errs.append(invalid(path, jt, f"{path} in body must be of type integer,string: \"{jt}\""))
             return
-    elif t and not _matches_type(v, t, s):
+    elif t and not _matches_type(v, t):
         jt = _json_type(v)
         errs.append(invalid(path, jt, f"{path} in body must be of type {t}: \"{jt}\""))
         return
