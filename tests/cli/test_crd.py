@@ -322,3 +322,13 @@ def test_a_crd_waits_for_objects_with_finalizers_then_goes(cluster):
     assert cluster.ok(["patch", "wd", "f1", "--type", "merge", "-p", '{"metadata":{"finalizers":null}}']) == \
         "widget.example.com/f1 patched\n"
     assert cluster("get crd").err == "No resources found\n"
+
+
+def test_patch_through_the_status_subresource_only_where_the_crd_enables_it(cluster):
+    cluster.apply(widget("w", "  size: 2\n"))
+    status = ["patch", "wd", "w", "--subresource=status", "--type", "merge", "-p", '{"status":{"phase":"Ready"}}']
+    assert cluster.ok(status) == "widget.example.com/w patched\n"
+    assert cluster.ok(["get", "wd", "w", "-o", "jsonpath={.status}{.metadata.generation}"]) == '{"phase":"Ready"}1'
+    assert cluster.ok(status) == "widget.example.com/w patched (no change)\n"
+    r = cluster(["patch", "wd", "w", "--subresource=scale", "--type", "merge", "-p", '{"spec":{"replicas":2}}'])
+    assert (r.code, r.err) == (1, 'Error from server (NotFound): widgets.example.com "w" not found\n')
