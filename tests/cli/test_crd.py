@@ -332,3 +332,22 @@ def test_patch_through_the_status_subresource_only_where_the_crd_enables_it(clus
     assert cluster.ok(status) == "widget.example.com/w patched (no change)\n"
     r = cluster(["patch", "wd", "w", "--subresource=scale", "--type", "merge", "-p", '{"spec":{"replicas":2}}'])
     assert (r.code, r.err) == (1, 'Error from server (NotFound): widgets.example.com "w" not found\n')
+
+
+def test_deleting_a_namespace_deletes_its_custom_resources(cluster):
+    cluster.ok("create namespace team")
+    cluster.apply(widget("w", "  size: 2\n").replace("name: w\n", "name: w\n  namespace: team\n"))
+    cluster.apply(widget("keep", "  size: 3\n"))
+    cluster.ok("delete namespace team")
+    assert cluster.ok("get wd -A -o name") == "widget.example.com/keep\n"
+
+
+def test_edit_a_custom_resource_is_validated_by_its_schema(tmp_path):
+    from kubesim.testing.cli import Harness
+
+    h = Harness(tmp_path / "state", extra_env={"EDITOR": "sed -i s/size:\\ 2/size:\\ 7/"})
+    h.ok("cluster init")
+    h.apply(WIDGET_CRD)
+    h.apply(widget("w", "  size: 2\n"))
+    assert h.ok("edit wd w") == "widget.example.com/w edited\n"
+    assert h.ok(["get", "wd", "w", "-o", "jsonpath={.spec.size}{.metadata.generation}"]) == "72"
