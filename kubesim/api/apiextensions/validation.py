@@ -43,6 +43,7 @@ class _Internal:
 
     def __init__(self, spec: dict):
         self.versions = [_d(v) for v in _l(spec.get("versions"))]
+        self.versions_nil = spec.get("versions") is None
         self.version = self.versions[0].get("name", "") if self.versions else ""
         self.validation = self.subresources = self.columns = None
         self.per_version_schema = self.per_version_subresources = self.per_version_columns = True
@@ -86,7 +87,7 @@ class _Internal:
                 "AdditionalPrinterColumns": _go_columns(self.columns_of(v)),
                 "SelectableFields": _go_selectable(v.get("selectableFields")),
             })
-        return _Text(go_json(items, sort_keys=False))
+        return _Text(go_json(None if self.versions_nil else items, sort_keys=False))
 
 
 class _Text(GoJSON):
@@ -345,19 +346,38 @@ def _validate_validation(validation, path: str, status_enabled: bool) -> list[Fi
     return errs
 
 
+def _simple_json_path(p: str, path: str) -> list[FieldError]:
+    """validateSimpleJSONPath."""
+    if not p:
+        return [invalid(path, p, "must not be empty")]
+    if not p.startswith("."):
+        return [invalid(path, p, "must be a simple json path starting with .")]
+    return []
+
+
 def _validate_subresources(sub, path: str) -> list[FieldError]:
+    """ValidateCustomResourceDefinitionSubresources."""
     if not isinstance(sub, dict):
         return []
     errs: list[FieldError] = []
     scale = sub.get("scale")
     if isinstance(scale, dict):
-        for key in ("specReplicasPath", "statusReplicasPath"):
+        for key, prefix, detail in (("specReplicasPath", ".spec.", "should be a json path under .spec"),
+                                    ("statusReplicasPath", ".status.", "should be a json path under .status")):
             p = scale.get(key) or ""
             if not p:
                 errs.append(required(f"{path}.scale.{key}", ""))
-            elif not p.startswith("."):
-                errs.append(invalid(f"{path}.scale.{key}", p, "should be a json path under .spec or .status"
-                                    if key == "specReplicasPath" else "should be a json path under .status"))
+            elif bad := _simple_json_path(p, f"{path}.scale.{key}"):
+                errs += bad
+            elif not p.startswith(prefix):
+                errs.append(invalid(f"{path}.scale.{key}", p, detail))
+        selector = scale.get("labelSelectorPath") or ""
+        if selector:
+            if bad := _simple_json_path(selector, f"{path}.scale.labelSelectorPath"):
+                errs += bad
+            elif not selector.startswith((".spec.", ".status.")):
+                errs.append(invalid(f"{path}.scale.labelSelectorPath", selector,
+                                    "should be a json path under either .spec or .status"))
     return errs
 
 

@@ -33,6 +33,12 @@ def texts(obj) -> list[str]:
     return [str(e) for e in validate_custom_resource_definition(obj)]
 
 
+def test_duplicate_version_names():
+    got = texts(crd(versions=[V1, dict(V1, storage=False)]))
+    assert len(got) == 1 and got[0].startswith('spec.versions: Invalid value: [{"Name":"v1","Served":true,')
+    assert got[0].endswith(": must contain unique version names")
+
+
 def test_a_valid_definition_has_no_errors():
     assert texts(crd()) == []
 
@@ -115,6 +121,32 @@ CASES = [
          "spec.validation.openAPIV3Schema.additionalProperties: Forbidden: additionalProperties and properties "
          "are mutual exclusive"],
         id="the root: no additionalProperties, kind a string, metadata only name and generateName"),
+]
+
+
+V1 = {"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": {"type": "object"}}}
+
+CASES += [
+    pytest.param({"versions": None},
+                 ["spec.versions: Invalid value: null: must have exactly one version marked as storage version",
+                  "status.storedVersions: Invalid value: null: must have at least one stored version"],
+                 id="no versions at all"),
+    pytest.param({"scope": ""}, ["spec.scope: Required value"], id="no scope"),
+    pytest.param({"versions": [dict(V1, additionalPrinterColumns=[{"name": "X", "type": "string"}])]},
+                 ["spec.additionalPrinterColumns[0].JSONPath: Required value"], id="a printer column without a path"),
+    pytest.param({"versions": [dict(V1, schema={"openAPIV3Schema": {"type": "object", "properties": {"spec": {
+        "type": "object", "properties": {"e": {"type": "string", "enum": ["a", "b"], "default": "c"}}}}}})]},
+                 ['spec.validation.openAPIV3Schema.properties[spec].properties[e].default: Unsupported value: "c": '
+                  'supported values: "a", "b"'], id="a default outside its enum"),
+    pytest.param({"versions": [dict(V1, schema={"openAPIV3Schema": {"type": "string"}},
+                                    subresources={"status": {}, "scale": {"specReplicasPath": "spec.replicas"}})]},
+                 ['spec.validation.openAPIV3Schema.type: Invalid value: "string": only "object" is allowed as the '
+                  "type at the root of the schema if the status subresource is enabled",
+                  'spec.validation.openAPIV3Schema.type: Invalid value: "string": must be object at the root',
+                  'spec.subresources.scale.specReplicasPath: Invalid value: "spec.replicas": must be a simple json '
+                  "path starting with .",
+                  "spec.subresources.scale.statusReplicasPath: Required value"],
+                 id="a string root with the status subresource, scale paths not simple json paths"),
 ]
 
 
