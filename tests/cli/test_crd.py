@@ -351,3 +351,12 @@ def test_edit_a_custom_resource_is_validated_by_its_schema(tmp_path):
     h.apply(widget("w", "  size: 2\n"))
     assert h.ok("edit wd w") == "widget.example.com/w edited\n"
     assert h.ok(["get", "wd", "w", "-o", "jsonpath={.spec.size}{.metadata.generation}"]) == "72"
+
+
+def test_a_null_the_schema_does_not_allow_is_dropped(cluster):
+    """Decoding drops a null where the schema is not nullable (PruneNonNullableNullsWithoutDefaults),
+    whether apply leaves it out of what it creates (it does) or create -f sends it."""
+    cluster.apply(widget("n1", "  size: 2\n  color: null\n"))
+    assert cluster.ok("get wd n1 -o jsonpath={.spec}") == '{"size":2}'
+    assert cluster.ok("create -f -", stdin=widget("n2", "  size: 2\n  color: null\n")) == "widget.example.com/n2 created\n"
+    assert cluster.ok("get wd n2 -o jsonpath={.spec}") == '{"size":2}'

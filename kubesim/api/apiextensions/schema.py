@@ -315,10 +315,14 @@ def _validate_value(v, s, path: str, errs: list[FieldError]) -> None:
     if not isinstance(s, dict):
         return
     if v is None:
-        if s.get("nullable") or s.get("x-kubernetes-preserve-unknown-fields") and not s.get("type"):
+        if not (s.get("nullable") or s.get("x-kubernetes-preserve-unknown-fields") and not s.get("type")):
+            if s.get("type"):
+                errs.append(invalid(path, "null", f"{path} in body must be of type {s['type']}: \"null\""))
             return
-        if s.get("type"):
-            errs.append(invalid(path, "null", f"{path} in body must be of type {s['type']}: \"null\""))
+        # a null the schema allows still meets its enum (kube-openapi's enum validator)
+        if s.get("enum") is not None and None not in s["enum"]:
+            errs.append(FieldError(path, "Unsupported value",
+                                   "supported values: " + ", ".join(_enum_text(e) for e in s["enum"]), None, True))
         return
     t = s.get("type") or ""
     if s.get("x-kubernetes-int-or-string"):

@@ -76,6 +76,38 @@ CASES = [
 ]
 
 
+BOX = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
+    "items": {"type": "array", "items": {"type": "object", "required": ["name"], "properties": {
+        "name": {"type": "string", "maxLength": 3}, "port": {"type": "integer", "format": "int32"}}}},
+    "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+    "nums": {"type": "array", "items": {"type": "number"}},
+    "ratio": {"type": "number", "maximum": 1.5, "exclusiveMaximum": True},
+    "mode": {"type": "string", "enum": ["a", "b"], "nullable": True},
+    "quantity": {"x-kubernetes-int-or-string": True, "pattern": "^[0-9]+m?$"}}}}}
+
+CASES += [
+    pytest.param(BOX, {"items": [{"port": 1}]}, ["spec.items[0].name: Required value"],
+                 id="required inside an array's objects"),
+    pytest.param(BOX, {"items": [{"name": "abcd"}]}, ["spec.items[0].name: Too long: may not be more than 3 bytes"],
+                 id="maxLength inside an array's objects"),
+    pytest.param(BOX, {"labels": {"a": 1}},
+                 ['spec.labels.a: Invalid value: "integer": spec.labels.a in body must be of type string: "integer"'],
+                 id="additionalProperties' type"),
+    pytest.param(BOX, {"nums": [1, "x", 2.5]},
+                 ['spec.nums[1]: Invalid value: "string": spec.nums[1] in body must be of type number: "string"'],
+                 id="numbers accept integers"),
+    pytest.param(BOX, {"ratio": 1.5}, ["spec.ratio: Invalid value: 1.5: spec.ratio in body should be less than 1.5"],
+                 id="an exclusive maximum"),
+    pytest.param(BOX, {"mode": None}, ['spec.mode: Unsupported value: null: supported values: "a", "b"'],
+                 id="a nullable null still meets the enum"),
+    pytest.param(BOX, {"quantity": "5x"},
+                 ["spec.quantity: Invalid value: \"5x\": spec.quantity in body should match '^[0-9]+m?$'"],
+                 id="an int-or-string's pattern"),
+    pytest.param(BOX, "str", ['spec: Invalid value: "string": spec in body must be of type object: "string"'],
+                 id="a string for the spec"),
+]
+
+
 @pytest.mark.parametrize("schema, spec, want", CASES)
 def test_validate_custom_resource(schema, spec, want):
     obj = cr(spec)
