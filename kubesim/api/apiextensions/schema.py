@@ -285,7 +285,42 @@ def validate_custom_resource(obj: dict, schema: dict | None, namespaced: bool, m
         if r not in body:
             found.append(required(r, ""))
     _validate_value(body, root, "", found)
+    _list_sets_and_maps(body, root, "", found)
     return errs + found
+
+
+def _list_sets_and_maps(v, s, path: str, errs: list[FieldError]) -> None:
+    """pkg/apiserver/schema/listtype ValidateListSetsAndMaps: no item twice in an
+    ``x-kubernetes-list-type: set``, no key twice in a ``map`` (the later one is reported)."""
+    from kubesim.api.gojson import GoJSON
+    from kubesim.errors import duplicate
+
+    if not isinstance(s, dict):
+        return
+    if isinstance(v, list):
+        items = s.get("items") if isinstance(s.get("items"), dict) else {}
+        kind = s.get("x-kubernetes-list-type")
+        seen: list = []
+        for i, item in enumerate(v):
+            if kind == "set":
+                if item in seen:
+                    errs.append(duplicate(f"{path}[{i}]", item if isinstance(item, (str, int, float, bool))
+                                          else GoJSON(item)))
+                seen.append(item)
+            elif kind == "map" and isinstance(item, dict):
+                key = {k: item.get(k) for k in s.get("x-kubernetes-list-map-keys") or () if k in item}
+                if key in seen:
+                    errs.append(duplicate(f"{path}[{i}]", GoJSON(key)))
+                seen.append(key)
+            _list_sets_and_maps(item, items, f"{path}[{i}]", errs)
+    elif isinstance(v, dict):
+        props = s.get("properties") or {}
+        ap = s.get("additionalProperties")
+        for k in sorted(v):
+            if k in props:
+                _list_sets_and_maps(v[k], props[k], _join(path, k), errs)
+            elif isinstance(ap, dict):
+                _list_sets_and_maps(v[k], ap, _join(path, k), errs)
 
 
 class _Raw:

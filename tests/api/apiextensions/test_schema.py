@@ -108,6 +108,20 @@ CASES += [
 ]
 
 
+LISTS = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
+    "tags": {"type": "array", "items": {"type": "string"}, "x-kubernetes-list-type": "set"},
+    "ports": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name", "proto"],
+              "items": {"type": "object", "required": ["name", "proto"], "properties": {
+                  "name": {"type": "string"}, "proto": {"type": "string"}, "port": {"type": "integer"}}}}}}}}
+
+CASES += [
+    pytest.param(LISTS, {"tags": ["a", "b", "a"]}, ['spec.tags[2]: Duplicate value: "a"'], id="a set's duplicate"),
+    pytest.param(LISTS, {"ports": [{"name": "a", "proto": "tcp", "port": 1}, {"name": "a", "proto": "tcp", "port": 2},
+                                   {"name": "a", "proto": "udp"}]},
+                 ['spec.ports[1]: Duplicate value: {"name":"a","proto":"tcp"}'], id="a map list's duplicate key"),
+]
+
+
 @pytest.mark.parametrize("schema, spec, want", CASES)
 def test_validate_custom_resource(schema, spec, want):
     obj = cr(spec)
