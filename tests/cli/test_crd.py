@@ -360,3 +360,20 @@ def test_a_null_the_schema_does_not_allow_is_dropped(cluster):
     assert cluster.ok("get wd n1 -o jsonpath={.spec}") == '{"size":2}'
     assert cluster.ok("create -f -", stdin=widget("n2", "  size: 2\n  color: null\n")) == "widget.example.com/n2 created\n"
     assert cluster.ok("get wd n2 -o jsonpath={.spec}") == '{"size":2}'
+
+
+def test_a_status_write_is_validated_by_the_status_schema_and_the_scale_paths(kubesim):
+    """validator.go ValidateStatusUpdate: the status schema's errors name fields from the status
+    down; the scale subresource's statusReplicasPath must hold an int64 (texts from the oracle)."""
+    kubesim.apply(CRONTAB_CRD)
+    kubesim.apply("apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: c1\nspec:\n  replicas: 1\n")
+    r = kubesim(["patch", "ct", "c1", "--subresource=status", "--type", "merge", "-p", '{"status":{"replicas":"x"}}'])
+    assert (r.code, r.err) == (1, 'The CronTab "c1" is invalid: \n'
+                                  '* status.replicas: Invalid value: "string": replicas in body must be of type integer: '
+                                  '"string"\n'
+                                  "* .status.replicas: Invalid value: 0: .status.replicas accessor error: x is of the "
+                                  "type string, expected int64\n")
+    r = kubesim(["patch", "ct", "c1", "--subresource=status", "--type", "merge", "-p",
+                 '{"status":{"replicas":5,"extra":1}}'])
+    assert (r.code, r.out, r.err) == (0, "crontab.stable.example.com/c1 patched\n", 'Warning: unknown field "status.extra"\n')
+    assert kubesim.ok("get ct c1 -o jsonpath={.status}") == '{"replicas":5}'

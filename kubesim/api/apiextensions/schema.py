@@ -441,3 +441,45 @@ def _enum_text(e) -> str:
     if isinstance(e, bool):
         return "true" if e else "false"
     return _num(e)
+
+
+def validate_status(status, schema: dict) -> list[FieldError]:
+    """ValidateCustomResourceUpdate(field.NewPath("status"), ...) with the status schema: field
+    paths under ``status``, messages naming fields from the status down."""
+    found: list[FieldError] = []
+    _validate_value(status, schema, "", found)
+    _list_sets_and_maps(status, schema, "", found)
+    return [FieldError("status" + (f".{e.field}" if e.field and not e.field.startswith("[") else e.field),
+                       e.type, e.detail, e.value, e.has_value) for e in found]
+
+
+_GO_TYPES = {str: "string", bool: "bool", float: "float64", dict: "map[string]interface {}",
+             list: "[]interface {}"}
+
+
+def validate_scale(obj: dict, scale: dict | None, spec: bool = True) -> list[FieldError]:
+    """validator.go ValidateScaleSpec and ValidateScaleStatus: the replicas at the scale
+    subresource's paths are non-negative int32s when present (unstructured.NestedInt64)."""
+    if scale is None:
+        return []
+    errs: list[FieldError] = []
+    for key, wanted in (("specReplicasPath", spec), ("statusReplicasPath", True)):
+        path = str(scale.get(key) or "")
+        if not wanted or not path:
+            continue
+        cur = obj
+        for part in path.lstrip(".").split("."):
+            cur = cur.get(part) if isinstance(cur, dict) else None
+        if cur is None:
+            continue
+        if isinstance(cur, bool) or not isinstance(cur, int):
+            from kubesim.api.gofmt import go_sprint
+
+            shown = cur if isinstance(cur, str) else go_sprint(cur)
+            errs.append(invalid(path, _Raw("0"), f"{path} accessor error: {shown} is of the type "
+                                                 f"{_GO_TYPES.get(type(cur), type(cur).__name__)}, expected int64"))
+        elif cur < 0:
+            errs.append(invalid(path, _Raw(str(cur)), "should be a non-negative integer"))
+        elif cur > 2147483647:
+            errs.append(invalid(path, _Raw(str(cur)), "should be less than or equal to 2147483647"))
+    return errs

@@ -85,14 +85,44 @@ class CustomResourceStrategy(Strategy):
         if version:
             obj["apiVersion"] = f"{self.info.group}/{version}"
 
-    def validate(self, obj: dict) -> list:
-        from kubesim.api.apiextensions.schema import validate_custom_resource
+    def _scale(self, obj: dict) -> dict | None:
+        from kubesim.api.apiextensions.helpers import subresources_for_version
 
-        return validate_custom_resource(obj, self._schema(obj), self.info.namespaced)
+        version = (obj.get("apiVersion") or "").rsplit("/", 1)[-1]
+        scale = subresources_for_version(self.crd, version).get("scale")
+        return scale if isinstance(scale, dict) else None
+
+    def validate(self, obj: dict) -> list:
+        """validator.go Validate: metadata, the schema, the scale subresource's paths."""
+        from kubesim.api.apiextensions.schema import (
+            validate_custom_resource,
+            validate_scale,
+        )
+
+        return validate_custom_resource(obj, self._schema(obj), self.info.namespaced) + \
+            validate_scale(obj, self._scale(obj))
 
     def validate_update(self, new: dict, old: dict) -> list:
-        from kubesim.api.apiextensions.schema import validate_custom_resource
+        from kubesim.api.apiextensions.schema import (
+            validate_custom_resource,
+            validate_scale,
+        )
         from kubesim.api.meta.validation import validate_object_meta_update
 
         return validate_object_meta_update(new.get("metadata") or {}, old.get("metadata") or {}) + \
-            validate_custom_resource(new, self._schema(new), self.info.namespaced, meta=False)
+            validate_custom_resource(new, self._schema(new), self.info.namespaced, meta=False) + \
+            validate_scale(new, self._scale(new))
+
+    def prepare_for_status_update(self, new: dict, old: dict) -> None:
+        """The status strategy: the status decoded as any write is (pruned, defaulted)."""
+        self.set_defaults(new)
+
+    def validate_status_update(self, new: dict, old: dict) -> list:
+        """validator.go ValidateStatusUpdate: the status against the schema's status property
+        (its messages name fields from the status down), then the scale's status path."""
+        from kubesim.api.apiextensions.schema import validate_scale, validate_status
+
+        schema = self._schema(new) or {}
+        status_schema = (schema.get("properties") or {}).get("status")
+        errs = validate_status(new["status"], status_schema) if "status" in new and status_schema else []
+        return errs + validate_scale(new, self._scale(new), spec=False)
