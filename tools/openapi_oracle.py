@@ -26,7 +26,7 @@ DEFAULT_SPEC = "/root/go/pkg/mod/k8s.io/kubernetes@v1.35.4/api/openapi-spec/v3"
 def _routes(spec_dir: str) -> dict[str, bytes]:
     from kubesim.api import kinds
 
-    served = [k for k in kinds.REGISTRY.all() if k.served]
+    served = [k for k in [*kinds.REGISTRY.all(), *kinds.REGISTRY.other_versions.values()] if k.served]
     routes: dict[str, object] = {
         "/api": {"kind": "APIVersions", "versions": ["v1"],
                  "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1:6443"}]},

@@ -55,6 +55,7 @@ class KindInfo:
 class Registry:
     by_gvk: dict[tuple[str, str], KindInfo] = field(default_factory=dict)
     by_name: dict[str, KindInfo] = field(default_factory=dict)
+    other_versions: dict[tuple[str, str], KindInfo] = field(default_factory=dict)
     # The stored CustomResourceDefinitions, asked only when a name or kind is not built in
     # (kubectl's RESTMapper falls back to discovery the same way): set per opened state by
     # ``attach_custom``; the kinds they serve are built once per change of that list.
@@ -96,8 +97,20 @@ class Registry:
                 if spelling and spelling not in self.by_name:
                     self.by_name[spelling] = info
 
+    def register_version(self, info: KindInfo) -> None:
+        """Another version the API server serves a registered kind at (autoscaling/v1's
+        HorizontalPodAutoscaler, converted to and from the stored one): it decodes manifests
+        and answers the version-qualified names (``horizontalpodautoscalers.v1.autoscaling``),
+        and is left out of ``all()``, as discovery lists the preferred version."""
+        key = (info.api_version, info.kind)
+        if key in self.by_gvk or key in self.other_versions:
+            raise ValueError(f"kind {key} registered twice")
+        self.other_versions[key] = info
+        for n in (info.plural, info.singular):
+            self.by_name.setdefault(f"{n}.{info.version}.{info.group}", info)
+
     def for_object(self, api_version: str, kind: str) -> KindInfo | None:
-        info = self.by_gvk.get((api_version, kind))
+        info = self.by_gvk.get((api_version, kind)) or self.other_versions.get((api_version, kind))
         if info is None and (custom := self.custom()) is not None:
             return custom.for_object(api_version, kind)
         return info
@@ -171,6 +184,10 @@ _R(KindInfo("StatefulSet", "apps", "v1", "statefulsets", True, ("sts",), categor
 _R(KindInfo("Service", "", "v1", "services", True, ("svc",), categories=("all",)))
 _R(KindInfo("Endpoints", "", "v1", "endpoints", True, ("ep",)))
 _R(KindInfo("EndpointSlice", "discovery.k8s.io", "v1", "endpointslices", True))
+_R(KindInfo("HorizontalPodAutoscaler", "autoscaling", "v2", "horizontalpodautoscalers", True, ("hpa",),
+            categories=("all",)))
+REGISTRY.register_version(KindInfo("HorizontalPodAutoscaler", "autoscaling", "v1", "horizontalpodautoscalers",
+                                   True, ("hpa",), categories=("all",)))
 _R(KindInfo("CustomResourceDefinition", "apiextensions.k8s.io", "v1", "customresourcedefinitions", False,
             ("crd", "crds"), categories=("api-extensions",)))
 # Not an API object: the cluster's scheduler configuration, applied like a manifest (DESIGN §1.3).

@@ -52,6 +52,8 @@ VERBS: dict[str, Verb] = {
     "expose": Verb("Take a replication controller, service, deployment or pod and expose it as a new Kubernetes "
                    "service", _K + "expose"),
     "scale": Verb("Set a new size for a deployment, replica set, or replication controller", _K + "scale"),
+    "autoscale": Verb("Auto-scale a deployment, replica set, stateful set, or replication controller",
+                      _K + "autoscale"),
     "set": Verb("Set specific features on objects (set image|env|resources|serviceaccount|selector|subject)",
                 _K + "set"),
     "rollout": Verb("Manage the rollout of a resource (status, history, undo, restart, pause, resume)",

@@ -143,11 +143,16 @@ class LocalClient:
 
     def _served(self, info: KindInfo, objs: list[dict]) -> list[dict]:
         """Objects as the API server returns them now: node Leases with the renewals their
-        running kubelets have made since they were stored (components.served_leases); custom
-        resources at the version asked for (conversion strategy None: only apiVersion changes)."""
+        running kubelets have made since they were stored (components.served_leases); an
+        object asked for at another version than the stored one converted to it (custom
+        resources: conversion strategy None, only apiVersion changes)."""
         if info.crd is not None:
             return [o if o.get("apiVersion") == info.api_version else {**o, "apiVersion": info.api_version}
                     for o in objs]
+        if info.kind == "HorizontalPodAutoscaler" and info.version == "v1":
+            from kubesim.api.autoscaling.conversion import v2_to_v1
+
+            return [v2_to_v1(o) for o in objs]
         if info.kind != "Lease":
             return objs
         from kubesim.controlplane.components import served_leases
@@ -199,6 +204,16 @@ class LocalClient:
         ns = md.get("namespace", "") if info.namespaced else ""
         if (info.kind, ns, md["name"]) not in self._patched:  # a patch's write was authorized as one
             self._authorize(verb, info, ns, md["name"])
+        if info.kind == "HorizontalPodAutoscaler" and info.version == "v1":
+            # a write at another version than the stored one: converted on decode
+            from kubesim.api.autoscaling.conversion import v1_to_v2
+            from kubesim.api.kinds import by_kind
+
+            obj = v1_to_v2(obj)
+            stored = by_kind(info.kind)
+            live = self._get(stored, ns, md["name"])
+            objects.update_object(self.cluster, obj, live, stored)
+            return self._find(info, ns, md["name"])
         live = self._get(info, ns, md["name"])
         self._check_escalation(obj, live)
         objects.update_object(self.cluster, obj, live, info)

@@ -1113,6 +1113,46 @@ def resource_quota(cluster: Cluster) -> bool:
 STEPS.append(resource_quota)
 
 
+# The horizontal pod autoscaler (kubesim.controllers.horizontalpodautoscaler): it runs while
+# HPAs exist, each synced 15 s after its creation and then every 15 s (a wake at the next one);
+# what upstream keeps in memory (the next syncs, recommendations, scale events) is kept in the
+# state's metadata between commands. Its view holds the HPAs' namespaces' pods and the
+# PodMetrics the simulated metrics-server serves for them (kubesim.kubelet.metrics).
+HPA_STATE_META = "controllers.horizontalpodautoscaler"
+HPA_TARGET_KINDS = ("Deployment", "ReplicaSet", "StatefulSet")
+
+
+def horizontal_pod_autoscaler(cluster: Cluster) -> bool:
+    store = cluster.store
+    if not store.count("HorizontalPodAutoscaler"):
+        if store.meta(HPA_STATE_META) is not None:
+            store.set_meta(HPA_STATE_META, None)
+        return False
+    from kubesim.controllers import horizontalpodautoscaler as controller
+
+    state = store.meta(HPA_STATE_META) or {}
+    hpas = store.list("HorizontalPodAutoscaler")
+    now = cluster.now()
+    if not controller.due(hpas, state, now):
+        cluster.wake_at(min(controller.next_sync(h, state) for h in hpas))
+        return False
+    from kubesim.controllers.base import View
+    from kubesim.kubelet.metrics import pod_metrics
+
+    namespaces = sorted({(h.get("metadata") or {}).get("namespace", "") for h in hpas})
+    pods = [p for ns in namespaces for p in store.list("Pod", ns)]
+    objects = {k: [o for ns in namespaces for o in store.list(k, ns)] for k in HPA_TARGET_KINDS}
+    objects.update({"HorizontalPodAutoscaler": hpas, "Pod": pods,
+                    "PodMetrics": [m for p in pods if (m := pod_metrics(p, now)) is not None]})
+    changes, state = controller.sync(View(objects, now, cluster.rng), state)
+    changed = apply_changes(cluster, changes)
+    store.set_meta(HPA_STATE_META, state or None)
+    return changed
+
+
+STEPS.append(horizontal_pod_autoscaler)
+
+
 # -- apiextensions-apiserver's controllers (kubesim.controllers.customresourcedefinition) -----
 
 # set while a CRD marked for deletion waits for objects of its kind that have finalizers

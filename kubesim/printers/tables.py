@@ -116,6 +116,7 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "EndpointSlice": ("discovery", "ENDPOINT_SLICE_COLUMNS", "print_endpoint_slice"),
     "LimitRange": ("core", "LIMIT_RANGE_COLUMNS", "print_limit_range"),
     "ResourceQuota": ("core", "RESOURCE_QUOTA_COLUMNS", "print_resource_quota"),
+    "HorizontalPodAutoscaler": ("autoscaling", "HPA_COLUMNS", "print_hpa"),
     "CustomResourceDefinition": ("apiextensions", "CRD_COLUMNS", "print_custom_resource_definition"),
 }
 

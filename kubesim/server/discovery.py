@@ -64,6 +64,7 @@ SUBRESOURCES: dict[str, list[tuple[str, str, tuple[str, ...], tuple[str, str] | 
     "Job": [("status", "Job", _STATUS, None)],
     "CronJob": [("status", "CronJob", _STATUS, None)],
     "Ingress": [("status", "Ingress", _STATUS, None)],
+    "HorizontalPodAutoscaler": [("status", "HorizontalPodAutoscaler", _STATUS, None)],
 }
 
 
@@ -92,10 +93,15 @@ def served() -> list[kinds.KindInfo]:
     return [k for k in kinds.REGISTRY.all() if k.served]
 
 
+def served_versions() -> list[kinds.KindInfo]:
+    """Every served kind at every version: the preferred ones, then the others (autoscaling/v1)."""
+    return [*served(), *kinds.REGISTRY.other_versions.values()]
+
+
 def group_versions() -> dict[str, list[str]]:
     """group -> its served versions ("" is the core group)."""
     out: dict[str, list[str]] = {}
-    for k in served():
+    for k in served_versions():  # the preferred version first
         versions = out.setdefault(k.group, [])
         if k.version not in versions:
             versions.append(k.version)
@@ -152,7 +158,7 @@ def _storage_version_hash(k: kinds.KindInfo) -> str:
 
 def api_resource_list(group: str, version: str) -> dict | None:
     """``/api/v1``, ``/apis/<group>/<version>``: the resources and their subresources, by name."""
-    infos = [k for k in served() if k.group == group and k.version == version]
+    infos = [k for k in served_versions() if k.group == group and k.version == version]
     if not infos:
         return None
     resources = []
@@ -270,7 +276,7 @@ def _builtin_v3_document(path: str) -> bytes | None:
     if version is None:
         return None
     known = openapi.resources(group, version) or {}
-    infos = [(k.plural, k.group, k.version, k.kind, k.namespaced) for k in served()
+    infos = [(k.plural, k.group, k.version, k.kind, k.namespaced) for k in served_versions()
              if k.group == group and k.version == version]
     if not infos:
         return None
@@ -323,10 +329,10 @@ def openapi_v2_document() -> bytes:
     from kubesim.api import openapi
 
     definitions = openapi.definitions_v2()
-    gvks = {(k.group, k.version, k.kind) for k in served()}
+    gvks = {(k.group, k.version, k.kind) for k in served_versions()}
     chosen = _reachable(_kind_schema_names(definitions, gvks), definitions)
     paths = {}
-    for p, item in _paths([(k.plural, k.group, k.version, k.kind, k.namespaced) for k in served()]).items():
+    for p, item in _paths([(k.plural, k.group, k.version, k.kind, k.namespaced) for k in served_versions()]).items():
         op = dict(item["patch"])
         op["parameters"] = [{"name": q["name"], "in": "query", "type": "string", "uniqueItems": True}
                             for q in op["parameters"]]

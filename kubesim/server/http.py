@@ -133,7 +133,7 @@ def resolve(parts: list[str]) -> Target | dict | None:
     version, rest = rest[0], rest[1:]
     if not rest:
         return discovery.api_resource_list(group, version)
-    infos = {k.plural: k for k in discovery.served() if k.group == group and k.version == version}
+    infos = {k.plural: k for k in discovery.served_versions() if k.group == group and k.version == version}
     namespace = None
     if rest[0] == "namespaces" and len(rest) >= 3 and rest[2] not in ("status", "finalize"):
         namespace, rest = rest[1], rest[2:]

@@ -137,6 +137,7 @@ def test_a_partly_refused_get_prints_what_it_may_and_describe_skips_events(tmp_p
         "Error from server (Forbidden): services", "Error from server (Forbidden): daemonsets.apps",
         "Error from server (Forbidden): deployments.apps",
         "Error from server (Forbidden): replicasets.apps", "Error from server (Forbidden): statefulsets.apps",
+        "Error from server (Forbidden): horizontalpodautoscalers.autoscaling",
         "Error from server (Forbidden): cronjobs.batch", "Error from server (Forbidden): jobs.batch"]
     r = h("describe pod web -n rbac-b --as=jane")
     assert (r.code, r.err, r.out.splitlines()[-1]) == (0, "", "Events:                      <none>")

@@ -521,7 +521,7 @@ def test_api_resources(kubesim):
     ("--api-group=apps", ["controllerrevisions.apps", "daemonsets.apps", "deployments.apps", "replicasets.apps",
                           "statefulsets.apps"]),
     ("--categories=all", ["pods", "services", "daemonsets.apps", "deployments.apps", "replicasets.apps",
-                          "statefulsets.apps", "cronjobs.batch", "jobs.batch"]),
+                          "statefulsets.apps", "horizontalpodautoscalers.autoscaling", "cronjobs.batch", "jobs.batch"]),
     ("--namespaced=false --verbs=create,delete --sort-by=kind",
      ["csinodes.storage.k8s.io", "clusterroles.rbac.authorization.k8s.io",
       "clusterrolebindings.rbac.authorization.k8s.io", "customresourcedefinitions.apiextensions.k8s.io",

@@ -49,6 +49,7 @@ STRATEGIES = {
     "EndpointSlice": "discovery.endpointslice",
     "LimitRange": "core.limitrange",
     "ResourceQuota": "core.resourcequota",
+    "HorizontalPodAutoscaler": "autoscaling.horizontalpodautoscaler",
     "CustomResourceDefinition": "apiextensions.customresourcedefinition",
 }
 

@@ -58,6 +58,7 @@ DESCRIBERS = {
     "EndpointSlice": ("discovery", "describe_endpoint_slice"),
     "LimitRange": ("core", "describe_limit_range"),
     "ResourceQuota": ("core", "describe_resource_quota"),
+    "HorizontalPodAutoscaler": ("autoscaling", "describe_hpa"),
 }
 
 

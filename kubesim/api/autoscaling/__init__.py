@@ -1,0 +1,1 @@
+"""autoscaling: HorizontalPodAutoscaler (v2 stored, v1 served by conversion)."""

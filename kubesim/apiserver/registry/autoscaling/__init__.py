@@ -1,0 +1,1 @@
+"""Strategies of autoscaling (upstream pkg/registry/autoscaling)."""
