@@ -166,8 +166,24 @@ def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo) -> boo
         cluster.__dict__.setdefault("warnings", []).extend(strategy.warnings_on_update(new, old))
         strategy.canonicalize(new)
     validating_admission(new, old, cluster.store.list, cluster.__dict__.setdefault("warnings", []))
+    if _should_delete_during_update(new):
+        # the generic registry's ShouldDeleteDuringUpdate: the last finalizer of an object
+        # marked for deletion is gone, so the update removes it
+        strategy = for_kind(info.kind)
+        if strategy is not None:
+            strategy.delete_dependents(cluster.store, new)
+        cluster.store.delete(info.kind, md.get("namespace", "") if info.namespaced else "", md["name"])
+        return True
     cluster.store.put(new)
     return True
+
+
+def _should_delete_during_update(obj: dict) -> bool:
+    """staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go ShouldDeleteDuringUpdate:
+    marked for deletion, no finalizers left, no grace period to wait for."""
+    md = obj.get("metadata") or {}
+    return bool(md.get("deletionTimestamp")) and not md.get("finalizers") and \
+        not md.get("deletionGracePeriodSeconds")
 
 
 def _comparable(obj: dict) -> dict:
@@ -293,6 +309,8 @@ def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
         if not obj["metadata"].get("deletionTimestamp"):
             obj["metadata"]["deletionTimestamp"] = cluster.stamp()
             obj["metadata"]["deletionGracePeriodSeconds"] = 0
+            if obj["metadata"].get("generation"):  # rest.BeforeDelete
+                obj["metadata"]["generation"] += 1
             store.put(obj)
         return obj
     strategy.delete_dependents(store, obj)

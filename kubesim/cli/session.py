@@ -41,6 +41,33 @@ class Factory:
         self.args, self.env = args, env
         self.namespace_flag = getattr(args, "namespace", None)
         self._target = None
+        self._crds: list[dict] | None = None
+        # kubectl's RESTMapper asks discovery for what it does not know: a name or kind that is
+        # not built in is looked up among the state's CustomResourceDefinitions (read once,
+        # only then); an open session serves its own store's instead
+        from kubesim.api.kinds import REGISTRY
+
+        REGISTRY.attach_custom(self._stored_crds)
+
+    def _stored_crds(self) -> list[dict]:
+        if self._crds is None:
+            import copy
+
+            from kubesim.api.kinds import REGISTRY
+            from kubesim.controlplane.session import has_cluster
+            from kubesim.errors import KubesimError
+
+            self._crds = []
+            try:
+                if has_cluster(self.session_options().directory):
+                    with self.read() as client:
+                        self._crds = copy.deepcopy(client.list(REGISTRY.by_gvk[("apiextensions.k8s.io/v1",
+                                                                                "CustomResourceDefinition")]))
+            except KubesimError:  # an unreadable or forbidden state has no custom kinds
+                self._crds = []
+            finally:
+                REGISTRY.attach_custom(self._stored_crds)
+        return self._crds
 
     @property
     def explicit_namespace(self) -> bool:

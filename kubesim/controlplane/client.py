@@ -144,7 +144,11 @@ class LocalClient:
     def _served(self, info: KindInfo, objs: list[dict]) -> list[dict]:
         """Objects as the API server returns them now: node Leases with the renewals their
         running kubelets have made since they were stored (components.served_leases); an
-        object asked for at another version than the stored one converted to it."""
+        object asked for at another version than the stored one converted to it (custom
+        resources: conversion strategy None, only apiVersion changes)."""
+        if info.crd is not None:
+            return [o if o.get("apiVersion") == info.api_version else {**o, "apiVersion": info.api_version}
+                    for o in objs]
         if info.kind == "HorizontalPodAutoscaler" and info.version == "v1":
             from kubesim.api.autoscaling.conversion import v2_to_v1
 
@@ -213,7 +217,12 @@ class LocalClient:
         live = self._get(info, ns, md["name"])
         self._check_escalation(obj, live)
         objects.update_object(self.cluster, obj, live, info)
-        return self._find(info, ns, md["name"])
+        found = self._find(info, ns, md["name"])
+        # an update that removed the last finalizer of an object marked for deletion removed it:
+        # the server answers with the object as it was last
+        if found is None:
+            obj = dict(obj, metadata={**obj["metadata"], "resourceVersion": self.resource_version()})
+        return found if found is not None else obj
 
     def _get(self, info: KindInfo, namespace: str, name: str) -> dict:
         obj = self._find(info, namespace, name)

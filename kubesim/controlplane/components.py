@@ -1163,3 +1163,40 @@ def horizontal_pod_autoscaler(cluster: Cluster) -> bool:
 
 
 STEPS.append(horizontal_pod_autoscaler)
+
+
+# -- apiextensions-apiserver's controllers (kubesim.controllers.customresourcedefinition) -----
+
+# set while a CRD marked for deletion waits for objects of its kind that have finalizers
+CRD_CLEANUP_META = "apiextensions.cleanupPending"
+
+
+def custom_resource_definitions(cluster: Cluster) -> bool:
+    """The naming, establishing and cleanup-finalizer controllers: they run only when this
+    command wrote a CustomResourceDefinition, or while one waits for its objects to go."""
+    store = cluster.store
+    if not any(k[0] == "CustomResourceDefinition" for k in store.changed_keys()) and \
+            not store.meta(CRD_CLEANUP_META):
+        return False
+    from kubesim.controllers import customresourcedefinition
+    from kubesim.controllers.base import View
+
+    crds = store.list("CustomResourceDefinition")
+    objects = {"CustomResourceDefinition": crds}
+    for crd in crds:
+        if crd["metadata"].get("deletionTimestamp"):
+            kind = ((crd.get("status") or {}).get("acceptedNames") or {}).get("kind") or \
+                ((crd.get("spec") or {}).get("names") or {}).get("kind", "")
+            objects[kind] = store.list(kind)
+    view = View(objects, cluster.now(), cluster.rng)
+    changed = apply_changes(cluster, customresourcedefinition.sync(view))
+    from kubesim.api.apiextensions.helpers import FINALIZER
+
+    pending = any(c["metadata"].get("deletionTimestamp") and FINALIZER in (c["metadata"].get("finalizers") or ())
+                  for c in store.list("CustomResourceDefinition"))
+    if bool(store.meta(CRD_CLEANUP_META)) != pending:
+        store.set_meta(CRD_CLEANUP_META, True if pending else None)
+    return changed
+
+
+STEPS.insert(0, custom_resource_definitions)

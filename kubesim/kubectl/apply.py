@@ -41,7 +41,9 @@ def apply(client, prepared: list[Prepared], pre_errors: list | None = None,
                 continue
             cfg = last_applied_json(desired)
             if live is None:
-                obj = copy.deepcopy(desired)
+                # what apply creates carries no null fields (the annotation keeps them), as the
+                # oracle shows for a ConfigMap's data and a custom resource's spec
+                obj = _without_nulls(copy.deepcopy(desired))
                 obj["metadata"].setdefault("annotations", {})[LAST_APPLIED] = cfg
                 objects.append(copy.deepcopy(client.create(obj, p.info)))
                 lines.append(f"{p.info.ref}/{p.name} created")
@@ -63,6 +65,14 @@ def apply(client, prepared: list[Prepared], pre_errors: list | None = None,
             errors.append((p.position, WithSource(e, "creating", p.where)))
     raise_in_order(errors)
     return lines
+
+
+def _without_nulls(value):
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
 
 
 def _retrieving(p: Prepared) -> str:

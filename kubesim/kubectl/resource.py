@@ -118,9 +118,11 @@ def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
             continue
         info = kinds.for_object(obj)
         if info is None:
-            name = (obj.get("metadata") or {}).get("name", "") if isinstance(obj.get("metadata"), dict) else ""
+            md = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+            # builder.go mappingFor: the document's own name and namespace, the file as given
             errors.append((position, UsageError(
-                f'resource mapping not found for name: "{name}" namespace: "{namespace_flag or ""}" from {where}: '
+                f'resource mapping not found for name: "{md.get("name", "")}" namespace: "{md.get("namespace", "")}" '
+                f'from "{doc.source}": '
                 f'no matches for kind "{obj["kind"]}" in version "{obj["apiVersion"]}"\n'
                 "ensure CRDs are installed first")))
             continue

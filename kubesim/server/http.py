@@ -69,6 +69,25 @@ class Backend:
         if write and not dry_run:
             self.notify()
 
+    def serve_custom_kinds(self) -> None:
+        """For the request about to be served: the kinds of the state's CustomResourceDefinitions,
+        read (once) when a path or name is not a built-in kind's."""
+        crds: list[dict] | None = None
+
+        def source() -> list[dict]:
+            nonlocal crds
+            if crds is None:
+                import copy
+
+                crds = []
+                with self.client(write=False) as c:
+                    crds = copy.deepcopy(c.list(kinds.REGISTRY.by_gvk[("apiextensions.k8s.io/v1",
+                                                                        "CustomResourceDefinition")]))
+                kinds.REGISTRY.attach_custom(source)
+            return crds
+
+        kinds.REGISTRY.attach_custom(source)
+
     def notify(self) -> None:
         with self.changed:
             self.changed.notify_all()
@@ -132,7 +151,7 @@ def resolve(parts: list[str]) -> Target | dict | None:
         return Target(info, namespace, rest[1], "proxy/" + "/".join(rest[3:]))
     name = rest[1] if len(rest) > 1 else None
     sub = rest[2] if len(rest) > 2 else None
-    if sub is not None and sub.split("/")[0] not in {s[0] for s in discovery.SUBRESOURCES.get(info.kind, ())}:
+    if sub is not None and sub.split("/")[0] not in {s[0] for s in discovery.subresources(info)}:
         return None
     return Target(info, namespace, name, sub)
 
@@ -187,6 +206,7 @@ class Handler(BaseHTTPRequestHandler):
         self.query = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
         self.method = method
         self.warnings: list[str] = []
+        self.backend.serve_custom_kinds()
         try:
             body = self._read_body()
             self._route(method, [p for p in url.path.split("/") if p], body)

@@ -524,7 +524,8 @@ def test_api_resources(kubesim):
                           "statefulsets.apps", "horizontalpodautoscalers.autoscaling", "cronjobs.batch", "jobs.batch"]),
     ("--namespaced=false --verbs=create,delete --sort-by=kind",
      ["csinodes.storage.k8s.io", "clusterroles.rbac.authorization.k8s.io",
-      "clusterrolebindings.rbac.authorization.k8s.io", "ingressclasses.networking.k8s.io", "namespaces", "nodes",
+      "clusterrolebindings.rbac.authorization.k8s.io", "customresourcedefinitions.apiextensions.k8s.io",
+      "ingressclasses.networking.k8s.io", "namespaces", "nodes",
       "persistentvolumes", "priorityclasses.scheduling.k8s.io", "runtimeclasses.node.k8s.io",
       "storageclasses.storage.k8s.io"]),
 ])

@@ -45,7 +45,7 @@ def run(f, args, env) -> int:
         raise UsageError("--sort-by accepts only name or kind")
     # sorted by group (discovery's order), or by name or kind; ties by name
     field = {"name": lambda k: k.plural, "kind": lambda k: k.kind}.get(args.sort_by, lambda k: k.group)
-    infos = sorted((k for k in kinds.REGISTRY.all() if k.served), key=lambda k: (field(k), k.plural))
+    infos = sorted((k for k in _preferred(kinds.REGISTRY.all()) if k.served), key=lambda k: (field(k), k.plural))
     if args.namespaced is not None:
         want = bool_flag_value(args.namespaced, "--namespaced", "api-resources")
         infos = [k for k in infos if k.namespaced == want]
@@ -69,10 +69,25 @@ def run(f, args, env) -> int:
     for k in infos:
         row = [k.plural, ",".join(k.short_names), k.api_version, "true" if k.namespaced else "false", k.kind]
         if args.output == "wide":
-            row += [",".join(sorted(k.verbs)), ",".join(k.categories)]
+            # a custom resource's verbs come in the apiextensions-apiserver's order
+            row += [",".join(sorted(k.verbs) if k.crd is None else k.verbs), ",".join(k.categories)]
         rows.append(row)
     env.stdout.write(format_cells(rows))
     return 0
+
+
+def _preferred(infos):
+    """Discovery lists each resource once, at its group's preferred version (the first a
+    CustomResourceDefinition serves)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for k in infos:
+        if k.crd is not None:
+            if (k.group, k.plural) in seen:
+                continue
+            seen.add((k.group, k.plural))
+        out.append(k)
+    return out
 
 
 def _document(infos, fmt: str) -> str:
