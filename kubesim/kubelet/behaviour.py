@@ -16,6 +16,7 @@ would predict it.
   kubesim.kubelet.images);
 - images whose default command exits at once (busybox, alpine, ubuntu, python, ...: a shell or
   REPL with no terminal reads end-of-file and exits 0) unless ``stdin: true``;
+- a program the image does not have (kubesim.kubelet.imagefiles) cannot start: StartError;
 - ``stress --vm-bytes X`` above the memory limit is OOMKilled; ``registry.k8s.io/e2e-test-images/
   agnhost liveness`` answers 200 for 10 s then 500; ``hello-world`` prints its greeting.
 
@@ -66,6 +67,7 @@ class Behaviour:
     sigterm: str = "exit"
     sigterm_exit_code: int = 0
     pull_error: str = ""                               # "" or "notfound"
+    start_error: str = ""                              # the runtime's error starting it (imagefiles)
     probes: dict = field(default_factory=dict)         # probe kind -> overrides.ProbeOverride
     program: tuple | None = None                       # (argv, env, pod name) for logs of endless loops
     source: str = ""
@@ -161,6 +163,12 @@ def behaviour(container: dict, image_defaults: dict | None = None, *, pod_name: 
 def _derive(container: dict, image_defaults: dict | None = None, *, pod_name: str = "",
             override: dict | None = None, start: float = 0.0, resolve=None) -> Behaviour:
     argv, info = effective_argv(container, image_defaults)
+    from kubesim.kubelet.imagefiles import start_error
+
+    cannot_start = start_error(argv, container.get("image") or "")
+    if cannot_start:
+        return _with_pull_error(Behaviour(exits_after=0.0, exit_code=128, reason="StartError", ports=frozenset(),
+                                          start_error=cannot_start, source=" ".join(argv)), container)
     argv = _strip_passthrough(argv)
     env = _container_env(container, pod_name)
     source = " ".join(argv) if argv else ""
@@ -223,6 +231,10 @@ def _derive(container: dict, image_defaults: dict | None = None, *, pod_name: st
             derived = replace(derived, ports=frozenset(derived.ports | declared))
     if override:
         derived = apply_override(derived, override)
+    return _with_pull_error(derived, container)
+
+
+def _with_pull_error(derived: Behaviour, container: dict) -> Behaviour:
     if not derived.pull_error:
         from kubesim.kubelet.imagetags import pull_error
 

@@ -30,6 +30,9 @@ from kubesim.kubelet.probes import resolve_container_port
 from kubesim.kubelet.shell import FOREVER, RunContext, run_program
 
 
+RELIST_PERIOD = 1.0  # pleg.go: the generic PLEG relists the runtime every second
+
+
 def run_hook(handler: dict | None, container: dict, behaviour: Behaviour) -> tuple[float, bool]:
     """(seconds, succeeded) of a lifecycle hook handler."""
     if not isinstance(handler, dict):
@@ -184,6 +187,16 @@ class ContainerRuntime:
         record["exitAt"] = None if behaviour.exits_after is None else t + behaviour.exits_after
         path = self.field_path[name]
         self.events.add(t, "Normal", "Created", "Container created", path)
+        if behaviour.start_error:
+            # StartContainer failed (startContainer): the runtime's message as the event and the
+            # terminated state (StartError, 128, never started: startedAt the zero time), and
+            # RunContainerError until the next sync (a PLEG relist, 1 s, brings the death)
+            self.events.add(t, "Warning", "Failed", f"Error: {behaviour.start_error}", path)
+            record.update(started=False, ready=False, pr={})
+            self.container_exited(name, t, 128, "StartError")
+            record["fin"].update(startedAt=0.0, message=behaviour.start_error)
+            record["rce"] = [t + RELIST_PERIOD, behaviour.start_error]
+            return False
         self.events.add(t, "Normal", "Started", "Container started", path)
         probe_specs = self.probe_specs[name]
         record["started"] = "startup" not in probe_specs

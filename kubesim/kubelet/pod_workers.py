@@ -185,6 +185,8 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
         if state == "pullerr" and record.get("since") is not None \
                 and record["since"] + self.config.sync_period < record["until"] - EPS and not record.get("ipbo"):
             times.append(record["since"] + self.config.sync_period)
+        if record.get("rce") and record["rce"][0] > self.memory.get("t", 0.0) + EPS:
+            times.append(record["rce"][0])  # RunContainerError gives way to CrashLoopBackOff
         if state in ALIVE:
             if record.get("exitAt") is not None:
                 times.append(record["exitAt"])

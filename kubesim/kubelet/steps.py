@@ -227,7 +227,10 @@ def _node_images(store, node: dict, now: float):
 def _save_node_images(store, node: dict, images) -> None:
     """Keep the node's images, and post them in its status (the Images setter) when the list
     changed."""
-    store.set_meta(IMAGES_META.format(node=node["metadata"]["name"]), images.data)
+    key = IMAGES_META.format(node=node["metadata"]["name"])
+    store.set_meta(key, images.data)
+    if hasattr(store, "touch_meta"):
+        store.touch_meta(key)  # changed in place
     listed = images.node_status_images()
     if (node.get("status") or {}).get("images") != listed:
         node.setdefault("status", {})["images"] = listed
