@@ -19,11 +19,16 @@ to have whatever it is asked to run.
 
 from __future__ import annotations
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 START_ERROR_PREFIX = ("failed to create containerd task: failed to create shim task: OCI runtime create failed: "
                       "runc create failed: unable to start container process: error during container init: ")
 
 # the applets of busybox's defconfig, as the official image installs them in /bin
-BUSYBOX = frozenset("""
+BUSYBOX = _words("""
 [ [[ acpid addgroup adduser adjtimex ar arch arp arping ascii ash awk base32 base64 basename bc beep blkdiscard
 blkid blockdev bootchartd brctl bunzip2 busybox bzcat bzip2 cal cat chat chattr chgrp chmod chown chpasswd chpst
 chroot chrt chvt cksum clear cmp comm conspy cp cpio crc32 crond crontab cryptpw cttyhack cut date dc dd
@@ -50,14 +55,14 @@ traceroute6 tree true truncate ts tty ttysize tunctl ubiattach ubidetach ubimkvo
 ubiupdatevol udhcpc udhcpc6 udhcpd udpsvd uevent umount uname unexpand uniq unix2dos unlink unlzma unshare unxz
 unzip uptime users usleep uudecode uuencode vconfig vi vlock volname w wall watch watchdog wc wget which who
 whoami whois xargs xxd xz xzcat yes zcat zcip
-""".split())
+""")
 
 # Alpine's base: its busybox (a smaller applet set, but the commands people run are there),
 # apk and musl's tools
-ALPINE = BUSYBOX | frozenset("apk getent iconv ldconfig ldd scanelf ssl_client".split())
+ALPINE = BUSYBOX | _words("apk getent iconv ldconfig ldd scanelf ssl_client")
 
 # Debian's and Ubuntu's base images: coreutils, bash and dash, the essential packages
-DEBIAN = frozenset("""
+DEBIAN = _words("""
 [ apt apt-cache apt-config apt-get apt-key apt-mark arch awk b2sum base32 base64 basename basenc bash cat
 chcon chgrp chmod chown chroot cksum clear cmp comm cp csplit cut dash date dd debconf df diff diff3 dir
 dircolors dirname dmesg dpkg dpkg-deb dpkg-query du echo egrep env expand expr factor false fgrep find
@@ -67,9 +72,9 @@ nohup nproc numfmt od passwd paste pathchk perl pinky pr printenv printf ptx pwd
 rmdir runcon sdiff sed seq sh sha1sum sha224sum sha256sum sha384sum sha512sum shred shuf sleep sort split stat
 stdbuf stty su sum sync tac tail tar tee test timeout touch tr true truncate tset tsort tty umount uname
 unexpand uniq unlink useradd userdel usermod users vdir wc which who whoami xargs yes zcat zgrep
-""".split())
+""")
 
-_NGINX = frozenset("nginx nginx-debug curl envsubst docker-entrypoint.sh /docker-entrypoint.sh".split())
+_NGINX = _words("nginx nginx-debug curl envsubst docker-entrypoint.sh /docker-entrypoint.sh")
 
 # image repository -> (base set, the image's own programs)
 IMAGE_PROGRAMS: dict[str, tuple[frozenset, frozenset]] = {

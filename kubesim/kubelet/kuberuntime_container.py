@@ -29,7 +29,6 @@ from kubesim.kubelet.pods import image_ref
 from kubesim.kubelet.probes import resolve_container_port
 from kubesim.kubelet.shell import FOREVER, RunContext, run_program
 
-
 RELIST_PERIOD = 1.0  # pleg.go: the generic PLEG relists the runtime every second
 
 
