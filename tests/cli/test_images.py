@@ -55,7 +55,7 @@ def test_real_tags_and_images_outside_the_data_run(kubesim, image):
 @pytest.mark.parametrize("image, policy, expected", [
     ("nginx:1.99", "Never", ["0/1", "ErrImageNeverPull", "0"]),
     ("ngnix", "Never", ["0/1", "ErrImageNeverPull", "0"]),
-    ("nginx:1.27", "Never", ["1/1", "Running", "0"]),
+    ("nginx:1.27", "Never", ["0/1", "ErrImageNeverPull", "0"]),
     ("nginx:1.99", "IfNotPresent", ["0/1", "ErrImagePull", "0"]),
     ("nginx:1.99", "Always", ["0/1", "ErrImagePull", "0"]),
 ])
