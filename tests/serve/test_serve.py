@@ -118,7 +118,7 @@ def applied(served):
     code, out, err = served.kubectl("apply -f -", stdin=MANIFEST)
     assert (code, err) == (0, ""), err
     assert out == "deployment.apps/web created\npod/solo created\n"
-    served.h.ok("advance 5s")  # the image pulls: the pods run
+    served.h.ok("advance 10s")  # the image pulls (serial on each node): the pods run
     return served
 
 
