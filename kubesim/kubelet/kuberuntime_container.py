@@ -11,8 +11,10 @@ grace period, then at least ``minimumGracePeriodInSeconds`` (2 s) before SIGKILL
 pkg/kubelet/images/image_manager.go (EnsureImageExists: the pull policy, the ``Pulling``,
 ``Pulled`` and ``Failed`` events, ``ErrImagePull`` then ``ImagePullBackOff`` with a doubling
 back-off; ``ErrImageNeverPull`` for an absent image under the Never policy, retried as the pod
-worker requeues) and containerd's CRI image service (the NotFound message of a reference that does
-not resolve).
+worker requeues; the node's images and the serial puller are image_service.py) and containerd's
+CRI image service (the NotFound message of a reference that does not resolve); a command the
+image lacks fails StartContainer (imagefiles.py): ``Failed`` ``Error: <runc's message>``, the
+container terminated StartError 128, RunContainerError until the next PLEG relist.
 
 :class:`ContainerRuntime` is a part of pod_workers.PodWorker and works on its state: the
 container specs, behaviours and memory records (memory.py), the event recorder and the config.
