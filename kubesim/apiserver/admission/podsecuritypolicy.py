@@ -11,7 +11,9 @@ A check exists from its first ``MinimumVersion`` and runs the variant of the new
 spec, version)``. Where kubesim differs: the checks that existed before this module's versioned
 registry (capabilities, host namespaces, paths and ports, privileged, seccomp, and the
 restricted ones) run their v1.35 variant from their first version on; only their first version
-is honoured.
+is honoured (the seccomp annotations of versions before v1.19 excepted). Upstream's generated
+fixtures (test/testdata, every level and version) are run against this registry by
+tests/apiserver/admission/test_podsecurity_versions.py when the module is on disk.
 """
 
 from __future__ import annotations
@@ -270,6 +272,26 @@ def seccomp_profile_restricted(meta: dict, spec: dict):
 # check_procMount_baseline.go, check_procMount_restricted.go, check_seLinuxOptions.go,
 # check_sysctls.go, check_windowsHostProcess.go) ---------------------------------------------
 
+def seccomp_profile_baseline_1_0(meta: dict, spec: dict):
+    """check_seccompProfile_baseline.go seccompProfileBaseline_1_0 (before v1.19): the alpha
+    annotations runtime/default, docker/default or localhost/*."""
+    annotations = (meta or {}).get("annotations") or {}
+
+    def valid(v: str) -> bool:
+        return v in ("runtime/default", "docker/default") or v.startswith("localhost/")
+    forbidden = set()
+    key = "seccomp.security.alpha.kubernetes.io/pod"
+    if key in annotations and not valid(annotations[key]):
+        forbidden.add(f'{key}="{annotations[key]}"')
+    for c in _containers(spec):
+        key = "container.seccomp.security.alpha.kubernetes.io/" + c.get("name", "")
+        if key in annotations and not valid(annotations[key]):
+            forbidden.add(f'{key}="{annotations[key]}"')
+    if forbidden:
+        detail = f"forbidden {pluralize('annotation', 'annotations', len(forbidden))} {', '.join(sorted(forbidden))}"
+        return "seccompProfile", detail
+    return None
+
 def app_armor_profile(meta: dict, spec: dict):
     """check_appArmorProfile.go: type RuntimeDefault, Localhost or unset; the deprecated
     annotations runtime/default, localhost/* or empty."""
@@ -428,7 +450,8 @@ CHECKS: tuple[tuple[str, str, tuple[tuple[V, object, str | None], ...]], ...] = 
     ("procMount", BASELINE, (((1, 0), proc_mount_1_0, None), ((1, 35), proc_mount_1_35, None))),
     ("seLinuxOptions", BASELINE, (((1, 0), _se_linux_options(_SELINUX_1_0), None),
                                   ((1, 31), _se_linux_options(_SELINUX_1_31), None))),
-    ("seccompProfile_baseline", BASELINE, (((1, 0), seccomp_profile_baseline, None),)),
+    ("seccompProfile_baseline", BASELINE, (((1, 0), seccomp_profile_baseline_1_0, None),
+                                           ((1, 19), seccomp_profile_baseline, None))),
     ("sysctls", BASELINE, (((1, 0), _sysctls(_SYSCTLS_1_0), None), ((1, 27), _sysctls(_SYSCTLS_1_27), None),
                            ((1, 29), _sysctls(_SYSCTLS_1_29), None), ((1, 32), _sysctls(_SYSCTLS_1_32), None))),
     ("windowsHostProcess", BASELINE, (((1, 0), windows_host_process, None),)),
