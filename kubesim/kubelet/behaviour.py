@@ -16,7 +16,8 @@ would predict it.
   kubesim.kubelet.images);
 - images whose default command exits at once (busybox, alpine, ubuntu, python, ...: a shell or
   REPL with no terminal reads end-of-file and exits 0) unless ``stdin: true``;
-- a program the image does not have (kubesim.kubelet.imagefiles) cannot start: StartError;
+- a program the image does not have (kubesim.kubelet.imagefiles) cannot start: StartError; a
+  script's command the image does not have is reported by its shell, status 127;
 - ``stress --vm-bytes X`` above the memory limit is OOMKilled; ``registry.k8s.io/e2e-test-images/
   agnhost liveness`` answers 200 for 10 s then 500; ``hello-world`` prints its greeting.
 
@@ -202,7 +203,7 @@ def _derive(container: dict, image_defaults: dict | None = None, *, pod_name: st
         else:
             files = container.get(MOUNTED_FILES_KEY) or None
             ctx = RunContext(env=env, pod_name=pod_name, start=start, memory_limit=_memory_limit(container),
-                             resolve=resolve, files=files)
+                             resolve=resolve, files=files, not_found=_script_lookup(argv, container))
             run = run_program(argv, ctx)
             output = tuple((t, line) for t, line in run.output[:MAX_LOG_LINES])
             if info is not None and run.serves and info.output and _same_program(argv, info):
@@ -241,6 +242,19 @@ def _with_pull_error(derived: Behaviour, container: dict) -> Behaviour:
         if pull_error(container.get("image") or "") is not None:
             derived = replace(derived, pull_error="notfound")
     return derived
+
+
+def _script_lookup(argv: list[str], container: dict):
+    """How the script's shell looks its commands up in the image (imagefiles), for ``sh -c``."""
+    head = argv[0].rsplit("/", 1)[-1] if argv else ""
+    if head not in SHELLS:
+        return None
+    from kubesim.kubelet.imagefiles import not_found_in_script, programs_of
+
+    image = container.get("image") or ""
+    if programs_of(image) is None:
+        return None
+    return lambda exe: not_found_in_script(exe, image, head)
 
 
 def _same_program(argv: list[str], info: ImageInfo) -> bool:

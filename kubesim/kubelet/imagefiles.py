@@ -12,6 +12,11 @@ then ``RunContainerError`` until the next sync, then ``CrashLoopBackOff``)::
     runc create failed: unable to start container process: error during container init:
     exec: "nosuchbinary": executable file not found in $PATH: unknown
 
+A command a shell script runs (``sh -c '...; nosuchbinary; ...'``) is looked up the same way
+by the image's shell, which says so on stderr and goes on with status 127 (:func:`not_found_in_script`:
+busybox's and Alpine's ash ``sh: X: not found``, Debian's dash ``sh: 1: X: not found``, bash
+``bash: line 1: X: command not found``).
+
 Only the images listed here are checked (the busybox applets of the official image, Alpine's
 base, Debian's and Ubuntu's base and the nginx image built on them); any other image is assumed
 to have whatever it is asked to run.
@@ -122,3 +127,32 @@ def start_error(argv: list[str], image: str) -> str | None:
     if not exe.startswith("/"):
         return None  # relative to the working directory: not modelled
     return START_ERROR_PREFIX + f'exec: "{exe}": stat {exe}: no such file or directory: unknown'
+
+
+# what a shell runs itself, never looked up in $PATH
+SHELL_BUILTINS = _words("""
+. : [ alias bg break cd command continue eval exec exit export false fg getopts hash jobs let local pwd read
+readonly return set shift source test times trap true type ulimit umask unalias unset wait echo printf kill
+""")
+
+
+def found(exe: str, programs: frozenset) -> bool:
+    """Whether the lookup of ``exe`` (a name in $PATH, or a path) finds it among ``programs``."""
+    if "/" not in exe:
+        return exe in programs
+    directory, _, name = exe.rpartition("/")
+    return exe in programs or (directory in PATH_DIRS and name in programs) or not exe.startswith("/")
+
+
+def not_found_in_script(exe: str, image: str, shell: str) -> str | None:
+    """What ``shell`` (the script's interpreter, ``sh`` or ``bash``) in ``image`` prints for a
+    command it cannot find, or None when it finds it (or the image is not listed)."""
+    programs = programs_of(image)
+    if programs is None or exe in SHELL_BUILTINS or found(exe, programs):
+        return None
+    from kubesim.kubelet.images import image_repository
+
+    if shell.rsplit("/", 1)[-1] == "bash":
+        return f"bash: line 1: {exe}: " + ("No such file or directory" if "/" in exe else "command not found")
+    debian = IMAGE_PROGRAMS[image_repository(image)][0] is DEBIAN and programs & {"dash"}
+    return f"sh: 1: {exe}: not found" if debian else f"sh: {exe}: not found"
