@@ -20,6 +20,7 @@ from kubesim.kubelet import pod_workers as L
 from kubesim.kubelet import staticpods as SP
 
 MEMORY_META = "kubelet/{node}"
+IMAGES_META = "kubelet/{node}/images"  # the node's images (image_service.NodeImages)
 MANIFEST_ERRORS_META = "kubelet/{node}/manifest-errors"
 ERROR_NODES_META = "kubelet/nodes-with-manifest-errors"  # so clean nodes need no lookup
 _PARSE_CACHE: dict[tuple, object] = {}
@@ -134,6 +135,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             continue
         meta_key = MEMORY_META.format(node=node_name)
         memories = dict(store.meta(meta_key) or {})
+        images = _node_images(store, node, now)
         mem_changed = False
         earliest = None
         waiting = False
@@ -159,7 +161,8 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             # the kill of a static pod whose file was edited is not posted to its mirror pod
             target = copy.deepcopy(pod) if kill and not kill.get("removed") else pod
             result = L.sync_pod(target, node, pods, now, ctx.record, memory=mem, config=config, get=ctx.store.get,
-                                network=getattr(ctx, "pod_network", None))
+                                network=getattr(ctx, "pod_network", None),
+                                images=images)
             md = pod["metadata"]
             if result.remove and kill:
                 if target is pod and result.changed:
@@ -187,6 +190,9 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             if result.next_wake is not None:
                 ctx.wake_at(result.next_wake)
                 earliest = result.next_wake if earliest is None else min(earliest, result.next_wake)
+        if images.changed:
+            _save_node_images(store, node, images)
+            changed = True
         if mem_changed:
             store.set_meta(meta_key, memories)
             if hasattr(store, "touch_meta"):
@@ -205,6 +211,31 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 index.pop(name)
     store.set_meta(INDEX_META, index or None)
     return changed
+
+
+def _node_images(store, node: dict, now: float):
+    """The node's images as its kubelet last left them; a node's first pod finds the images
+    its kubelet started with (image_service.NodeImages.preloaded)."""
+    from kubesim.kubelet.image_service import NodeImages
+
+    name = node["metadata"]["name"]
+    data = store.meta(IMAGES_META.format(node=name))
+    if data is None:
+        return NodeImages.preloaded(node, 0.0)
+    return NodeImages(name, dict(data))
+
+
+def _save_node_images(store, node: dict, images) -> None:
+    """Keep the node's images, and post them in its status (the Images setter) when the list
+    changed."""
+    key = IMAGES_META.format(node=node["metadata"]["name"])
+    store.set_meta(key, images.data)
+    if hasattr(store, "touch_meta"):
+        store.touch_meta(key)  # changed in place
+    listed = images.node_status_images()
+    if (node.get("status") or {}).get("images") != listed:
+        node.setdefault("status", {})["images"] = listed
+        store.put(node)
 
 
 def _parse_cached(text: str):

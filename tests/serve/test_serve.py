@@ -118,6 +118,7 @@ def applied(served):
     code, out, err = served.kubectl("apply -f -", stdin=MANIFEST)
     assert (code, err) == (0, ""), err
     assert out == "deployment.apps/web created\npod/solo created\n"
+    served.h.ok("advance 10s")  # the image pulls (serial on each node): the pods run
     return served
 
 
@@ -379,6 +380,7 @@ def test_binding_assigns_a_pod_once(applied):
     path = "/api/v1/namespaces/default/pods/manual/binding"
     code, _, body = applied.request("POST", path, json.dumps(binding).encode(), {"Content-Type": "application/json"})
     assert (code, json.loads(body)["status"]) == (201, "Success")
+    applied.h.ok("advance 5s")  # nginx pulled
     assert applied.h.ok("get pod manual -o jsonpath={.spec.nodeName}/{.status.phase}") == "node02/Running"
     binding["target"]["name"] = "node01"
     code, _, body = applied.request("POST", path, json.dumps(binding).encode(), {"Content-Type": "application/json"})
@@ -526,6 +528,7 @@ def test_deletecollection_deletes_what_the_selector_matches(applied):
 
 def test_logs_follow_ends_when_the_container_has(applied):
     applied.h.ok("run once --image=busybox --restart=Never -- sh -c 'echo one; echo two'")
+    applied.h.ok("advance 2s")  # busybox pulled, the container ran
     code, out, err = applied.kubectl("logs -f once --timestamps")
     assert (code, out, err) == (0, applied.h.ok("logs once --timestamps"), "")
     assert out.endswith(" two\n")
