@@ -411,13 +411,55 @@ def _idle(cluster: Cluster) -> bool:
     return False
 
 
+def _derive_pod(pod: dict):
+    from kubesim.scheduler.framework.cache import pod_digest
+
+    return pod_digest(pod)
+
+
+def _derive_node(node: dict):
+    from kubesim.scheduler.framework.cache import node_digest
+
+    return node_digest(node)
+
+
+def keep_scheduler_cache(store) -> None:
+    """Have the store keep the scheduler's cache (a digest of every Pod and Node, rewritten
+    with each write of it: kubesim/scheduler/framework/cache.py)."""
+    store.derive("Pod", _derive_pod)
+    store.derive("Node", _derive_node)
+
+
+def cached_snapshot(cluster: Cluster):
+    """The scheduler's snapshot from its cache in the state: the bodies of the bound pods and
+    of the nodes stay undecoded until a plugin reads one."""
+    from kubesim.scheduler.framework.cache import snapshot_from_digests
+
+    store = cluster.store
+    keep_scheduler_cache(store)
+    nodes = [d for _, d in store.derived("Node")]
+    pods = [(k[1], k[2], d) for k, d in store.derived("Pod", bound=True)]
+
+    return snapshot_from_digests(nodes, pods, _loader(store))
+
+
+def _loader(store):
+    def load(pi) -> dict:
+        pod = store.get("Pod", pi.namespace, pi.name)
+        if pod is None:  # (a pod stored without a namespace: PodInfo says "default")
+            pod = store.get("Pod", "", pi.name)
+        return pod if pod is not None else {"metadata": {"name": pi.name, "namespace": pi.namespace}}
+
+    return load
+
+
 def step(cluster: Cluster) -> bool:
     store = cluster.store
     saved = store.meta(QUEUE_META)
     unbound = store.pod_keys_on_node("")  # from the index: no pod bodies loaded
     if not unbound and not saved:
         return _idle(cluster)
-    pods = list(store.iter_kind("Pod"))
+    pods = [p for p in (store.get(*k) for k in unbound) if p is not None]
     pending = {_key(p): p for p in pods if is_pending(p)}
     if not pending and not saved:
         return _idle(cluster)
@@ -444,8 +486,9 @@ def step(cluster: Cluster) -> bool:
             break
         position += 1
         if nodes is None:
-            nodes = store.list("Node")
-            scheduler.set_cluster(nodes, pods)
+            snapshot = cached_snapshot(cluster)
+            nodes = snapshot.node_info_list
+            scheduler.use_snapshot(snapshot, pods)
         pod = entry.pod
         moved_by = dict(entry.last_move)
         scheduler.explain_enabled = budget >= len(nodes)

@@ -41,6 +41,14 @@ CREATE TABLE IF NOT EXISTS event_written (
   PRIMARY KEY (namespace, name)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS event_written_at ON event_written (written);
+CREATE TABLE IF NOT EXISTS derived (
+  kind TEXT NOT NULL,
+  namespace TEXT NOT NULL,
+  name TEXT NOT NULL,
+  rv INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (kind, namespace, name)
+) WITHOUT ROWID;
 """
 
 DB_NAME = "kubesim.db"
@@ -100,6 +108,11 @@ class Store:
         # kind -> callables told of every write of that kind, as it is made: (key, the object
         # written, or None and the last body for a delete). What the API server's watch needs.
         self._listeners: dict[str, list] = {}
+        # kind -> derive(obj): a compact, JSON-able digest of each object of that kind, kept
+        # beside it in the ``derived`` table and rewritten at commit with every write of it
+        # (``derive``, ``derived``). What the scheduler's cache reads instead of the bodies.
+        self._derivers: dict[str, object] = {}
+        self._derived_dirty: dict[Key, tuple[int, object]] = {}  # stale rows recomputed on read
 
     # -- lifecycle -------------------------------------------------------------------------
     def open(self, read_only: bool = False, snapshot: bool = False) -> Store:
@@ -217,6 +230,7 @@ class Store:
                            if k[0] == "Event" and obj is not None]
                 if ev_puts:
                     conn.executemany("INSERT OR REPLACE INTO event_written VALUES (?,?,?)", ev_puts)
+            self._write_derived(conn)
             if self._events_dirty:
                 conn.executemany("INSERT OR REPLACE INTO event_index VALUES (?,?)",
                                  [(k, self._events[k]) for k in self._events_dirty])
@@ -623,6 +637,8 @@ class Store:
         conn.execute("DELETE FROM meta")
         conn.execute("DELETE FROM event_index")
         conn.execute("DELETE FROM event_written")
+        conn.execute("DELETE FROM derived")
+        self._derived_dirty.clear()
         self.wiped = True
         self._events.clear()
         self._events_dirty.clear()
@@ -636,6 +652,74 @@ class Store:
         self._meta.clear()
         self._meta_dirty.clear()
         self._listed = set()
+
+    # -- derived rows: a digest per object, kept with it (the scheduler's cache) --------------
+    def derive(self, kind: str, fn) -> None:
+        """Keep ``fn(obj)`` (JSON-able) beside every ``kind`` object: written at commit for
+        each object this transaction wrote, removed with it; rows a writer without ``fn``
+        left stale (their resourceVersion differs from the object's) are recomputed when read."""
+        self._derivers[kind] = fn
+
+    def derived(self, kind: str, bound: bool = False) -> list[tuple[Key, object]]:
+        """(key, digest) of every ``kind`` object, this transaction's writes included, sorted
+        by key, decoding only the objects whose digest is missing or stale; ``bound``: only
+        pods bound to a node (the ``node`` index). Needs ``derive(kind, fn)`` first."""
+        fn = self._derivers[kind]
+        conn = self._require()
+        loads = json.loads
+        sql = ("SELECT o.namespace, o.name, o.rv, d.rv, d.data FROM objects o LEFT JOIN derived d "
+               "ON d.kind=o.kind AND d.namespace=o.namespace AND d.name=o.name WHERE o.kind=?")
+        if bound:
+            sql += " AND o.node != ''"
+        dirty = self._dirty
+        fixed = self._derived_dirty
+        out: list[tuple[Key, object]] = []
+        stale: list[Key] = []
+        for ns, name, rv, drv, data in conn.execute(sql, (kind,)):
+            k = (kind, ns, name)
+            if k in dirty:
+                continue
+            if drv == rv:
+                out.append((k, loads(data)))
+            elif k in fixed and fixed[k][0] == rv:
+                out.append((k, fixed[k][1]))
+            else:
+                stale.append(k)
+        for k in stale:
+            obj = self.get(*k)
+            if obj is None:
+                continue
+            digest = fn(obj)
+            fixed[k] = (int(obj["metadata"].get("resourceVersion", 0)), digest)
+            out.append((k, digest))
+        for k, obj in dirty.items():
+            if k[0] == kind and obj is not None and (not bound or _node_of(obj)):
+                out.append((k, fn(obj)))
+        if stale or any(k[0] == kind for k in dirty):
+            out.sort(key=lambda e: e[0])
+        return out
+
+    def _write_derived(self, conn: sqlite3.Connection) -> None:
+        if not self._derivers:
+            return
+        puts = []
+        dels = []
+        for k, obj in self._dirty.items():
+            fn = self._derivers.get(k[0])
+            if fn is None:
+                continue
+            if obj is None:
+                dels.append(k)
+            else:
+                puts.append((k[0], k[1], k[2], int(obj["metadata"].get("resourceVersion", 0)),
+                             json.dumps(fn(obj), separators=(",", ":"))))
+        for k, (rv, digest) in self._derived_dirty.items():
+            if k not in self._dirty and not self.read_only:
+                puts.append((k[0], k[1], k[2], rv, json.dumps(digest, separators=(",", ":"))))
+        if dels:
+            conn.executemany("DELETE FROM derived WHERE kind=? AND namespace=? AND name=?", dels)
+        if puts:
+            conn.executemany("INSERT OR REPLACE INTO derived VALUES (?,?,?,?,?)", puts)
 
     def changed_keys(self) -> Iterable[Key]:
         return self._dirty.keys()
