@@ -178,8 +178,10 @@ def served_leases(cluster: Cluster, leases: list[dict]) -> list[dict]:
     store = cluster.store
     if len(leases) > 1:
         nodes = {k[2] for k in store.keys("Node")}
-        nodes -= {k[2] for k in store.keys_containing("Node", KUBELET_STOPPED_ANNOTATION)
-                  if not _running(store.get(*k))}
+        stopped = store.keys_annotated("Node", KUBELET_STOPPED_ANNOTATION)
+        if stopped is None:
+            stopped = store.keys_containing("Node", KUBELET_STOPPED_ANNOTATION)
+        nodes -= {k[2] for k in stopped if not _running(store.get(*k))}
     else:
         name = (leases[0].get("metadata") or {}).get("name", "")
         nodes = {name} if _running(store.get("Node", "", name)) else set()
@@ -440,7 +442,8 @@ def _pod_gc_candidates(store, get_node) -> list[dict]:
 
     if store.count("Pod") > TERMINATED_POD_GC_THRESHOLD:
         return store.list("Pod")
-    keys = set(store.keys_containing("Pod", '"deletionTimestamp"'))
+    deleting = store.keys_deleting("Pod")
+    keys = set(deleting if deleting is not None else store.keys_containing("Pod", '"deletionTimestamp"'))
     nodes = {k[2] for k in store.keys("Node")}
     for name in store.pod_node_names() - nodes:
         keys.update(store.pod_keys_on_node(name))

@@ -416,6 +416,25 @@ class ImageStateSummary:
         return f"ImageStateSummary(size={self.size}, num_nodes={self.num_nodes})"
 
 
+_ALLOCATABLE: dict[tuple, Resource] = {}  # nodes of one shape share the parsing, not the Resource
+
+
+def _allocatable(rl: dict | None) -> Resource:
+    """``Resource.from_list`` of a node's allocatable list (a new Resource each time)."""
+    if not rl:
+        return Resource()
+    try:
+        key = tuple(rl.items())
+        r = _ALLOCATABLE.get(key)
+    except TypeError:  # (an unhashable quantity: parsed as it is)
+        return Resource.from_list(rl)
+    if r is None:
+        if len(_ALLOCATABLE) >= 4096:
+            _ALLOCATABLE.clear()
+        r = _ALLOCATABLE[key] = Resource.from_list(rl)
+    return r.clone()
+
+
 class NodeInfo:
     """Node-level aggregates: the node, its pods, requested/allocatable resources, ports, images."""
 
@@ -458,7 +477,7 @@ class NodeInfo:
             self.labels = meta.get("labels") or {}
             self.taints = spec.get("taints") or _NO_TAINTS
             self.unschedulable = bool(spec.get("unschedulable"))
-            self.allocatable = Resource.from_list((node.get("status") or {}).get("allocatable"))
+            self.allocatable = _allocatable((node.get("status") or {}).get("allocatable"))
             self.generation = 1
         else:
             self.node: dict = {}

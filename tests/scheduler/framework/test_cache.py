@@ -177,6 +177,10 @@ def test_the_cache_equals_a_rebuild_after_any_write_sequence(tmp_path, seed):
                 assert_same(store)  # inside the transaction: its own writes overlaid
         assert_same(store)
         store.commit()
+        store = Store(tmp_path).open(read_only=True)  # a snapshot: nothing can be completed
+        assert store.read_only
+        assert_same(store)
+        store.rollback()
         store = Store(tmp_path).open()
         assert_same(store)
         incoming = _pod(rng, f"incoming{command}", [])
