@@ -30,11 +30,13 @@ import json
 from kubesim.apiserver.context import Cluster
 from kubesim.errors import StatusError
 
-# Full per-node explanations cost (nodes × plugins) work and storage per attempt. One command
-# records at most this many node entries in full (a pod on 5,000 nodes is 5,000); attempts past
-# the budget, as in a bulk apply of thousands of pods, are recorded as a summary, and
-# explain-schedule evaluates those afresh (and says so).
-EXPLAIN_NODE_BUDGET = 100_000
+# Full per-node explanations cost (nodes × plugins) work and storage per attempt (running every
+# filter on every node, where scheduling stops at the first failure and scores a sample). One
+# command records at most this many node entries in full (a pod on 5,000 nodes is 5,000: one
+# such pod a command); attempts past the budget, as in a bulk apply of thousands of pods or a
+# Deployment on a large cluster, are recorded as a summary, and explain-schedule evaluates
+# those afresh (and says so). The budget is the command's, across its settle rounds.
+EXPLAIN_NODE_BUDGET = 10_000
 SUMMARY_MARK = "kubesim.io/explanation"
 
 QUEUE_META = "scheduler.queue"
@@ -478,7 +480,7 @@ def step(cluster: Cluster) -> bool:
     queue.flush(now)
     changed = False
     nodes = None
-    budget = EXPLAIN_NODE_BUDGET
+    budget = cluster.__dict__.get("_explain_budget")
     position = 0  # QueueSort's order: the how-manieth pod this round pops
     while True:
         entry = queue.pop()
@@ -491,9 +493,12 @@ def step(cluster: Cluster) -> bool:
             scheduler.use_snapshot(snapshot, pods)
         pod = entry.pod
         moved_by = dict(entry.last_move)
+        if budget is None:
+            budget = EXPLAIN_NODE_BUDGET
         scheduler.explain_enabled = budget >= len(nodes)
         if scheduler.explain_enabled:
             budget -= len(nodes)
+        cluster._explain_budget = budget
         result = scheduler.schedule_one(pod, now, queue_position=position)
         record = {"attempt": entry.attempts, "poppedFrom": entry.popped_from}
         if moved_by:

@@ -526,22 +526,23 @@ class Store:
 
     def pod_keys_on_node(self, node: str) -> list[Key]:
         """Pods bound to ``node`` ('' = unbound), from the index, without loading bodies."""
-        if "Pod" in self._listed:
-            return [key_of(o) for o in self.iter_kind("Pod")
-                    if ((o.get("spec") or {}).get("nodeName") or "") == node]
         rows = self._require().execute(
             "SELECT kind, namespace, name FROM objects WHERE kind='Pod' AND node=?", (node,)).fetchall()
         keys = [tuple(r) for r in rows]
         # overlay this transaction's own changes
+        changed = False
+        present = set(keys)
         for k, o in self._dirty.items():
             if k[0] != "Pod":
                 continue
             on = o is not None and _node_of(o) == node
-            if on and k not in keys:
-                keys.append(k)
-            elif not on and k in keys:
-                keys.remove(k)
-        return keys
+            if on and k not in present:
+                present.add(k)
+                changed = True
+            elif not on and k in present:
+                present.discard(k)
+                changed = True
+        return sorted(present) if changed else keys
 
     def keys(self, kind: str) -> list[Key]:
         """Keys of every ``kind`` object, this transaction's writes included, without decoding."""
