@@ -97,6 +97,19 @@ class View:
         """A view over a kubesim store (the engine's convenience; lists are sorted by namespace/name)."""
         return cls({k: store.list(k) for k in kinds}, now, rng)
 
+    # What the engine knows changed since the controller last synced: None (sync everything),
+    # or (uids, namespaces): sync only the objects with one of these uids or in one of these
+    # namespaces (upstream's work queue holds the keys its event handlers enqueued).
+    targets: tuple[set[str], set[str]] | None = None
+
+    def wants(self, obj: dict) -> bool:
+        """Whether a sync over every object of a kind should sync ``obj`` (``targets``)."""
+        t = self.targets
+        if t is None:
+            return True
+        md = obj.get("metadata") or {}
+        return md.get("uid") in t[0] or (md.get("namespace") or "") in t[1]
+
     def list(self, kind: str, namespace: str | None = None) -> list[dict]:
         objs = self.objects.get(kind, [])
         if namespace is None:

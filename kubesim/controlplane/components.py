@@ -680,9 +680,12 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
             return False
         if not _controller_due(cluster, name, gate, WATCHES.get(name, view_kinds), claims):
             return False
+        last = cluster.__dict__.get("_controller_rv", {}).get(name)
         cluster.__dict__.setdefault("_controller_rv", {})[name] = store.resource_version()
         sync = importlib.import_module(f"kubesim.controllers.{name}").sync
+        targets = _targets(cluster, name, last) if name in TARGETED else None
         view = View.from_store(store, cluster.now(), cluster.rng, kinds=view_kinds)
+        view.targets = targets
         wakes: list[float] = []
         changed = apply_changes(cluster, sync(view), wake_at=lambda t: (wakes.append(t), cluster.wake_at(t)))
         pending = dict(store.meta(CONTROLLER_WAKES_META) or {})
@@ -695,6 +698,82 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
 
     step.__name__ = f"{name}_controller"
     return step
+
+
+# Controllers whose sync visits only the objects the changes since their last sync concern
+# (``_targets``): their work queues hold keys, not "everything" (the ReplicaSet controller's
+# handlers enqueue a pod's controller; the Deployment controller's, a ReplicaSet's or a pod's
+# owning Deployment), so a 10,000-pod ReplicaSet is not recounted when another one scales.
+TARGETED = ("replicaset", "deployment")
+
+
+def _targets(cluster: Cluster, name: str, last: int | None) -> tuple[set[str], set[str]] | None:
+    """(uids, namespaces) of the objects ``name``'s sync must visit, from this command's writes
+    since it last ran (None: everything, when earlier writes are not known to be seen or a
+    wake of it is due). A changed object's controller counts, and for the Deployment controller
+    a pod's ReplicaSet's controller; a changed orphan (which some selector may adopt) counts
+    its whole namespace."""
+    store = cluster.store
+    baseline = settled_baseline(cluster)
+    if baseline is None:
+        return None
+    if last is None:
+        last = baseline
+    wake = (store.meta(CONTROLLER_WAKES_META) or {}).get(name)
+    if wake is not None and float(wake) <= cluster.now():
+        return None
+    top = "ReplicaSet" if name == "replicaset" else "Deployment"
+    uids: set[str] = set()
+    namespaces: set[str] = set()
+    rs_owner: dict[str, str | None] | None = None
+
+    def owner_of_rs(uid: str) -> str | None:
+        nonlocal rs_owner
+        if rs_owner is None:
+            rs_owner = {}
+            for rs in store.iter_kind("ReplicaSet"):
+                ref = _controller_ref(rs)
+                rs_owner[(rs.get("metadata") or {}).get("uid", "")] = ref
+        return rs_owner.get(uid)
+
+    for k in list(store.changed_keys()):
+        if k[0] not in (top, "ReplicaSet", "Pod"):
+            continue
+        obj = store.get(*k)
+        versions = [obj, store.committed(*k)]
+        if obj is None:
+            gone = store.deleted(*k)
+            if gone is None or gone[0] <= last:
+                continue
+            versions.append(gone[1])
+        elif int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
+            continue
+        for v in versions:
+            if v is None:
+                continue
+            md = v.get("metadata") or {}
+            if k[0] == top:
+                uids.add(md.get("uid", ""))
+                continue
+            ref = _controller_ref(v)
+            if ref is None:
+                namespaces.add(md.get("namespace") or "")
+            elif top == "ReplicaSet" or k[0] == "ReplicaSet":
+                uids.add(ref)
+            else:  # a pod, for the Deployment controller: its ReplicaSet's controller
+                owner = owner_of_rs(ref)
+                if owner is not None:
+                    uids.add(owner)
+                else:
+                    namespaces.add(md.get("namespace") or "")
+    return uids, namespaces
+
+
+def _controller_ref(obj: dict) -> str | None:
+    for r in (obj.get("metadata") or {}).get("ownerReferences") or ():
+        if isinstance(r, dict) and r.get("controller"):
+            return r.get("uid") or ""
+    return None
 
 
 VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "Pod", "Node")
