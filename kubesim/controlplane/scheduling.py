@@ -445,6 +445,20 @@ def cached_snapshot(cluster: Cluster):
     return snapshot_from_digests(nodes, pods, _loader(store))
 
 
+def use_cached_cluster(cluster: Cluster, scheduler, without_uid: str | None = None) -> None:
+    """``scheduler.set_cluster`` with every node and pod, from the scheduler's cache (the
+    bound pods' bodies undecoded); ``without_uid``: as if that pod were not there."""
+    store = cluster.store
+    snapshot = cached_snapshot(cluster)
+    pending = [p for k in store.pod_keys_on_node("") if (p := store.get(*k)) is not None]
+    if without_uid:
+        pending = [p for p in pending if (p.get("metadata") or {}).get("uid") != without_uid]
+        for ni in snapshot.node_info_list:
+            if any(pi.key == without_uid for pi in ni.pods):
+                ni.remove_pod(without_uid)
+    scheduler.use_snapshot(snapshot, pending)
+
+
 def _loader(store):
     def load(pi) -> dict:
         pod = store.get("Pod", pi.namespace, pi.name)
