@@ -687,7 +687,10 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
         view = View.from_store(store, cluster.now(), cluster.rng, kinds=view_kinds)
         view.targets = targets
         wakes: list[float] = []
-        changed = apply_changes(cluster, sync(view), wake_at=lambda t: (wakes.append(t), cluster.wake_at(t)))
+        changes = sync(view)
+        if name in TARGETED:
+            wakes.extend(_object_wakes(cluster, name, view, changes))
+        changed = apply_changes(cluster, changes, wake_at=lambda t: (wakes.append(t), cluster.wake_at(t)))
         pending = dict(store.meta(CONTROLLER_WAKES_META) or {})
         if wakes:
             pending[name] = min(wakes)
@@ -767,6 +770,36 @@ def _targets(cluster: Cluster, name: str, last: int | None) -> tuple[set[str], s
                 else:
                     namespaces.add(md.get("namespace") or "")
     return uids, namespaces
+
+
+OBJECT_WAKES_META = "controllers.objectWakes"  # {controller: {uid: time}} of TARGETED ones
+
+
+def _object_wakes(cluster: Cluster, name: str, view, changes) -> list[float]:
+    """The wakes still owed to objects a targeted pass did not visit (each object's last
+    requeue-after, kept per object), recorded with this pass's own; returns the former."""
+    store = cluster.store
+    top = "ReplicaSet" if name == "replicaset" else "Deployment"
+    now = cluster.now()
+    by_controller = dict(store.meta(OBJECT_WAKES_META) or {})
+    kept: dict[str, float] = {}
+    if view.targets is not None:
+        visited = {(o.get("metadata") or {}).get("uid", "") for o in view.list(top) if view.wants(o)}
+        kept = {uid: t for uid, t in (by_controller.get(name) or {}).items()
+                if uid not in visited and float(t) > now}
+    mine = dict(kept)
+    for c in changes:
+        if c.op == "wake" and c.at is not None:
+            uid = ((c.obj or {}).get("metadata") or {}).get("uid", "")
+            mine[uid] = min(float(c.at), mine.get(uid, float(c.at)))
+    if mine:
+        by_controller[name] = mine
+    else:
+        by_controller.pop(name, None)
+    store.set_meta(OBJECT_WAKES_META, by_controller or None)
+    for t in kept.values():
+        cluster.wake_at(float(t))
+    return list(kept.values())
 
 
 def _controller_ref(obj: dict) -> str | None:
