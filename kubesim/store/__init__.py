@@ -483,6 +483,8 @@ class Store:
 
     def list(self, kind: str, namespace: str | None = None) -> list[dict]:
         """All objects of a kind (in one namespace when given), sorted by (namespace, name)."""
+        if namespace is not None and kind not in self._listed:
+            return self._list_namespace(kind, namespace)
         self._load_kind(kind)
         ordered = self._sorted.get(kind)
         if ordered is None:
@@ -492,6 +494,19 @@ class Store:
         if namespace is None:
             return list(ordered)  # a copy: callers may sort or change it
         return [o for o in ordered if (o["metadata"].get("namespace") or "") == namespace]
+
+    def _list_namespace(self, kind: str, namespace: str) -> list[dict]:
+        """``list`` of one namespace, decoding only its objects (the primary key's prefix);
+        what this transaction read or wrote before wins, as for ``get``."""
+        by = self._cache.setdefault(kind, {})
+        loads = json.loads
+        for ns, name, body in self._require().execute(
+                "SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=?", (kind, namespace)):
+            if (ns, name) not in by:
+                by[(ns, name)] = loads(body)
+        out = [o for (ns, _), o in by.items() if ns == namespace and o is not None]
+        out.sort(key=lambda o: o["metadata"]["name"])
+        return out
 
     def committed(self, kind: str, namespace: str, name: str) -> dict | None:
         """The object as the last committed transaction left it (this one's writes reach the
