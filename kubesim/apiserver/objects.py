@@ -256,7 +256,11 @@ def _candidates(store, kind: str, namespace: str | None, fsel) -> list[dict] | N
         for name in _NARROWING_FIELDS.get(kind, ()) + _NARROWING_FIELDS[""]:
             value = fsel.requires_exact_match(name)
             if value:  # "" also matches objects without the field: no narrowing
-                keys = store.keys_containing(kind, json.dumps(value))
+                if name.startswith("involvedObject."):  # the index of events by involved object
+                    keys = store.keys_of_events_involving(
+                        **({"uid": value} if name == "involvedObject.uid" else {"name": value}))
+                if keys is None:
+                    keys = store.keys_containing(kind, json.dumps(value))
                 break
     if keys is None:
         return None

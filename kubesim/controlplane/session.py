@@ -26,8 +26,10 @@ class Options:
 def _open(opts: Options, read_only: bool = False, snapshot: bool = False):
     from kubesim.apiserver.context import Cluster, Logger
     from kubesim.apiserver.storage import open_storage
+    from kubesim.controlplane.scheduling import keep_scheduler_cache
 
     store = open_storage(opts.directory, read_only=read_only, snapshot=snapshot)
+    keep_scheduler_cache(store)
     try:
         return Cluster(store, opts.env, Logger(verbosity=opts.verbosity, stream=opts.log_stream))
     except BaseException:

@@ -258,8 +258,11 @@ def static_pods(ctx, static_pod_path, create_mirror_pod, with_files: set[str] | 
     changed = False
     restarted = set(store.meta(RESTARTED_META) or ())
     by_node: dict[str, list[dict]] = {}
-    if hasattr(store, "keys_containing"):  # only the pods whose stored text names the annotation
-        pods = (p for k in store.keys_containing("Pod", MIRROR_POD_ANNOTATION) if (p := store.get(*k)) is not None)
+    keys = store.keys_annotated("Pod", MIRROR_POD_ANNOTATION) if hasattr(store, "keys_annotated") else None
+    if keys is None and hasattr(store, "keys_containing"):  # the pods whose stored text names it
+        keys = store.keys_containing("Pod", MIRROR_POD_ANNOTATION)
+    if keys is not None:
+        pods = (p for k in keys if (p := store.get(*k)) is not None)
     else:
         pods = store.iter_kind("Pod")
     for p in pods:
