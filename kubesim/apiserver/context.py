@@ -74,6 +74,13 @@ class Cluster:
             self.log.now = self.clock.now
         self._rng_counter = counter
         self.next_due: float | None = None
+        from kubesim.apiserver.fieldmanager import Tracker
+
+        # the manager of the writes being made (a request's fieldManager, or the component the
+        # settle loop runs); None: writes are not tracked
+        self.field_manager: str | None = None
+        self.fields = Tracker(self)
+        store.write_hook = self.fields.before_write
 
     def wake_at(self, t: float) -> None:
         """A component asks to run again at simulated time ``t``."""

@@ -66,8 +66,7 @@ def patch_object(info: KindInfo, live: dict, patch_type: str, patch,
     """What PATCH of ``live`` stores: (the new object, warnings). Raises PatchFailure or the
     update's StatusError (Invalid, ...). ``patch`` is the decoded JSON; ``field_validation``
     ``Warn`` (kubectl's default) drops unknown fields with a warning, ``Strict`` refuses them."""
-    original = copy.deepcopy(live)
-    original["metadata"].pop("managedFields", None)
+    original = copy.deepcopy(live)  # managedFields included: a patch may replace them
     if patch_type == "json":
         patched = json_patch(original, decode_json_patch(patch))
         shown = json.dumps(patched, separators=(",", ":"), sort_keys=True)

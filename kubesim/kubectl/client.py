@@ -76,6 +76,11 @@ class Client(Protocol):
         (refused): (what it would store, the warnings). Nothing is written: the caller stores it
         with ``update`` (kubectl's patch and edit compare first)."""
 
+    def apply(self, info: KindInfo, config: dict, *, field_manager: str, force: bool = False) -> tuple[dict, bool]:
+        """PATCH application/apply-patch+yaml (server-side apply) of ``config`` by
+        ``field_manager``: (the stored object, whether it was created). A 409 Conflict names
+        the fields other managers own, unless ``force``."""
+
     def delete(self, info: KindInfo, namespace: str, name: str, *, grace_period: float | None = None,
                force: bool = False, propagation: str = "Background") -> dict:
         """DELETE: a pod on a node is deleted gracefully (it gets its deletionTimestamp), an

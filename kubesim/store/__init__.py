@@ -100,6 +100,8 @@ class Store:
         # kind -> callables told of every write of that kind, as it is made: (key, the object
         # written, or None and the last body for a delete). What the API server's watch needs.
         self._listeners: dict[str, list] = {}
+        # called with (key, object) before each put: what keeps managedFields (the API server's)
+        self.write_hook = None
 
     # -- lifecycle -------------------------------------------------------------------------
     def open(self, read_only: bool = False, snapshot: bool = False) -> Store:
@@ -557,6 +559,8 @@ class Store:
     def put(self, obj: dict) -> dict:
         """Write (create or replace) an object, bumping its resourceVersion."""
         k = key_of(obj)
+        if self.write_hook is not None:
+            self.write_hook(k, obj)
         obj["metadata"]["resourceVersion"] = rv = self.next_resource_version()
         self._kind_written(k[0], rv)
         by = self._cache.setdefault(k[0], {})

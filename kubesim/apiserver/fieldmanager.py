@@ -1,0 +1,384 @@
+"""managedFields: who set which field, kept on every write, and server-side apply.
+
+Upstream: k8s.io/apimachinery ``pkg/util/managedfields/internal`` (the FieldManager's chain,
+fieldmanager.go ``NewDefaultFieldManager``: versioncheck → lastappliedupdater →
+lastappliedmanager → skipnonapplied → capmanagers → buildmanagerinfo → managedfieldsupdater →
+stripmeta → structuredmerge) and sigs.k8s.io/structured-merge-diff/v6 ``merge/update.go``
+(``Updater.Update``, ``Updater.Apply``, ``prune``), conflict.go for the 409's texts,
+managedfields.go for the entries' encoding (``BuildManagerIdentifier``,
+``sortEncodedManagedFields``); the manager of a request without ``fieldManager`` is its
+user agent's program name (endpoints/handlers/rest.go ``managerOrUserAgent``).
+
+An Update records, for its manager, the fields it changed (added or modified), and takes them
+from every other manager; fields it removed leave everyone. An Apply merges the configuration
+into the live object, owns exactly the configuration's fields, removes the fields it applied
+before and no longer applies unless someone else owns them, and is refused with a conflict
+when it would change a field another manager owns (unless forced, which takes it). Writes of
+the control plane's own components go through ``Tracker``, which the store calls before each
+write, with the component's name as the manager.
+
+Not modelled: capmanagers' ``ancient-changes`` (more than 10 Update managers), version
+conversion of entries recorded at other API versions (each entry is compared at the object's
+version), and the probabilistic skip of tracking on create.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from kubesim.api import fieldpath as fp
+from kubesim.api import typed
+from kubesim.errors import StatusError
+
+BEFORE_FIRST_APPLY = "before-first-apply"
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+APPLY, UPDATE = "Apply", "Update"
+
+# stripmeta.go: fields no manager ever owns
+_STRIP = (("f:apiVersion",), ("f:kind",), ("f:metadata",), ("f:metadata", "f:name"),
+          ("f:metadata", "f:namespace"), ("f:metadata", "f:creationTimestamp"), ("f:metadata", "f:selfLink"),
+          ("f:metadata", "f:uid"), ("f:metadata", "f:clusterName"), ("f:metadata", "f:generation"),
+          ("f:metadata", "f:managedFields"), ("f:metadata", "f:resourceVersion"))
+
+
+class Entry:
+    """One manager's fields (``fieldpath.VersionedSet`` with its time)."""
+
+    __slots__ = ("api_version", "fields", "manager", "operation", "subresource", "time")
+
+    def __init__(self, manager: str, operation: str, api_version: str, subresource: str, time: str | None,
+                 fields: dict):
+        self.manager, self.operation, self.api_version = manager, operation, api_version
+        self.subresource, self.time, self.fields = subresource, time, fields
+
+    @property
+    def ident(self) -> tuple:
+        """``BuildManagerIdentifier``: an applier's entry does not depend on its version."""
+        return (self.manager, self.operation, "" if self.operation == APPLY else self.api_version, self.subresource)
+
+
+def decode(entries) -> dict[tuple, Entry]:
+    out: dict[tuple, Entry] = {}
+    for e in entries or ():
+        if not isinstance(e, dict):
+            continue
+        en = Entry(e.get("manager", ""), e.get("operation", ""), e.get("apiVersion", ""), e.get("subresource", ""),
+                   e.get("time"), e.get("fieldsV1") or {})
+        out[en.ident] = en
+    return out
+
+
+def encode(managed: dict[tuple, Entry]) -> list[dict]:
+    """The entries as the object stores them, in ``sortEncodedManagedFields``' order."""
+    from kubesim.clock import parse_time
+
+    def seconds(e: Entry) -> float:
+        try:
+            return parse_time(e.time) if e.time else 0
+        except ValueError:
+            return 0
+
+    out = []
+    for e in sorted(managed.values(), key=lambda e: (e.operation, seconds(e), e.manager, e.api_version, e.subresource)):
+        d = {"apiVersion": e.api_version, "fieldsType": "FieldsV1", "fieldsV1": fp.encode(e.fields),
+             "manager": e.manager, "operation": e.operation}
+        if e.subresource:
+            d["subresource"] = e.subresource
+        if e.time:
+            d["time"] = e.time
+        out.append(d)
+    return out
+
+
+def _strip(s: dict) -> dict:
+    return fp.remove_paths(s, _STRIP)
+
+
+def _type_of(obj: dict):
+    return typed.kind_type(obj.get("apiVersion", ""), obj.get("kind", ""))
+
+
+def _ignored(s: dict, subresource: str, has_status: bool) -> dict:
+    """The strategy's reset fields: the main resource never owns status; status owns only it."""
+    if not has_status:
+        return s
+    if subresource == "status":
+        return {k: v for k, v in s.items() if k in ("f:status", "f:metadata")}
+    if subresource:
+        return s
+    return {k: v for k, v in s.items() if k != "f:status"}
+
+
+# -- Update ----------------------------------------------------------------------------------
+
+def update(live: dict | None, new: dict, manager: str, now: str, subresource: str = "",
+           client_fields=None) -> None:
+    """Record an Update of ``live`` (None: a create) to ``new`` by ``manager`` in
+    ``new``'s managedFields, in place. ``client_fields`` is the managedFields the request
+    carried (None when it carried none): a non-empty one replaces the live entries, an empty
+    one (or ``[{}]``) resets them."""
+    t = _type_of(new)
+    md = new.setdefault("metadata", {})
+    if t is None:
+        md.pop("managedFields", None)
+        return
+    ref, zero = t
+    if client_fields is not None and client_fields != (live or {}).get("metadata", {}).get("managedFields"):
+        if client_fields == [] or client_fields == [{}]:
+            md.pop("managedFields", None)
+            return
+        managed = decode(client_fields)
+    else:
+        managed = decode((live or {}).get("metadata", {}).get("managedFields"))
+    if not managed and live is not None:
+        # skipnonapplied.go: an object created without tracking stays untracked until applied
+        md.pop("managedFields", None)
+        return
+    managed = _update(live if live is not None else zero, new, ref, managed, manager, new.get("apiVersion", ""),
+                      subresource, now, "status" in zero)
+    _store(md, managed)
+
+
+def _store(md: dict, managed: dict[tuple, Entry]) -> None:
+    if managed:
+        md["managedFields"] = encode(managed)
+    else:
+        md.pop("managedFields", None)
+
+
+def _update(old: dict, new: dict, ref: str, managed: dict[tuple, Entry], manager: str, api_version: str,
+            subresource: str, now: str, has_status: bool) -> dict[tuple, Entry]:
+    cmp = typed.compare(_body(old), _body(new), ref)
+    changed = _strip(_ignored(cmp.changed(), subresource, has_status))
+    removed = cmp.removed
+    ident = (manager, UPDATE, api_version, subresource)
+    out: dict[tuple, Entry] = {}
+    for key, e in managed.items():  # the manager's own entry too: it is merged back below
+        s = e.fields
+        s = fp.difference(s, changed) if changed else s
+        s = fp.difference(s, removed) if removed else s
+        if s:
+            out[key] = Entry(e.manager, e.operation, e.api_version, e.subresource, e.time, s)
+    if changed:
+        prev = out.get(ident)
+        fields = fp.union(prev.fields, changed) if prev else changed
+        out[ident] = Entry(manager, UPDATE, api_version, subresource, now, fields)
+    return out
+
+
+def _body(obj: dict) -> dict:
+    md = obj.get("metadata")
+    if md and "managedFields" in md:
+        obj = dict(obj)
+        obj["metadata"] = {k: v for k, v in md.items() if k != "managedFields"}
+    return obj
+
+
+# -- Apply -----------------------------------------------------------------------------------
+
+class Conflict(StatusError):
+    """409 Conflict with reason Conflict: the apply would change fields other managers own."""
+
+    code = 409
+    reason = "Conflict"
+
+    def __init__(self, conflicts: list[tuple[Entry, tuple]]):
+        self.conflicts = conflicts
+        super().__init__(conflict_message(conflicts))
+        self.causes = [{"type": "FieldManagerConflict", "message": f"conflict with {_print_manager(e)}",
+                        "field": fp.path_string(p)} for e, p in conflicts]
+
+
+def _print_manager(e: Entry) -> str:
+    from kubesim.api.gofmt import go_quote
+
+    s = go_quote(e.manager)
+    if e.subresource:
+        s += f" with subresource {go_quote(e.subresource)}"
+    if e.operation == UPDATE:
+        s += f" using {e.api_version}"
+    return s
+
+
+def conflict_message(conflicts: list[tuple[Entry, tuple]]) -> str:
+    """conflict.go ``getConflictMessage``."""
+    if len(conflicts) == 1:
+        e, p = conflicts[0]
+        return f"Apply failed with 1 conflict: conflict with {_print_manager(e)}: {fp.path_string(p)}"
+    by: dict[tuple, list] = {}
+    entries = {}
+    for e, p in conflicts:
+        by.setdefault(e.ident, []).append(p)
+        entries[e.ident] = e
+    lines = []
+    for ident in sorted(by, key=lambda i: _identifier_json(entries[i])):
+        lines.append(f"conflicts with {_print_manager(entries[ident])}:")
+        lines.extend(f"- {fp.path_string(p)}" for p in by[ident])
+    return f"Apply failed with {len(conflicts)} conflicts: " + "\n".join(lines)
+
+
+def _identifier_json(e: Entry) -> str:
+    import json
+
+    d = {"manager": e.manager, "operation": e.operation}
+    if e.operation != APPLY:
+        d["apiVersion"] = e.api_version
+    if e.subresource:
+        d["subresource"] = e.subresource
+    return json.dumps(d, separators=(",", ":"))
+
+
+def apply(live: dict | None, config: dict, manager: str, now: str, force: bool = False,
+          subresource: str = "") -> dict:
+    """Server-side apply of ``config`` to ``live`` (None: the object does not exist yet) by
+    ``manager``: the object to store, its managedFields set. Raises ``Conflict``."""
+    t = _type_of(config)
+    if t is None:
+        raise StatusError(f"no schema for {config.get('apiVersion')}/{config.get('kind')}")
+    ref, zero = t
+    has_status = "status" in zero
+    api_version = config.get("apiVersion", "")
+    base = live if live is not None else zero
+    managed = decode((base.get("metadata") or {}).get("managedFields"))
+    if not managed and live is not None:
+        # skipnonapplied.go: the fields already there become an Update manager's first
+        managed = _update(zero, live, ref, {}, BEFORE_FIRST_APPLY, api_version, subresource, now, has_status)
+    try:
+        obj, out = _apply(base, config, ref, managed, manager, api_version, subresource, now, force, has_status)
+    except Conflict as c:
+        if manager != "kubectl" or force:
+            raise
+        # lastappliedmanager.go: fields kubectl's client-side apply set to what it last applied
+        allowed = _allowed_from_last_applied(live, ref, api_version)
+        if allowed is None:
+            raise
+        rest = [(e, p) for e, p in c.conflicts if not fp.has(allowed, p)]
+        if rest:
+            raise Conflict(rest) from None
+        obj, out = _apply(base, config, ref, managed, manager, api_version, subresource, now, True, has_status)
+    if manager == "kubectl" and live is not None:
+        ann = (live.get("metadata") or {}).get("annotations") or {}
+        if ann.get(LAST_APPLIED):  # lastappliedupdater.go
+            from kubesim.api.merge import last_applied_json
+
+            obj.setdefault("metadata", {}).setdefault("annotations", {})[LAST_APPLIED] = last_applied_json(config)
+    _store(obj.setdefault("metadata", {}), out)
+    return obj
+
+
+def _apply(live: dict, config: dict, ref: str, managed: dict[tuple, Entry], manager: str, api_version: str,
+           subresource: str, now: str, force: bool, has_status: bool) -> tuple[dict, dict[tuple, Entry]]:
+    live_body = _body(live)
+    merged = typed.merge(live_body, config, ref)
+    ident = (manager, APPLY, "", subresource)
+    last = managed.get(ident)
+    applied = _strip(_ignored(typed.to_field_set(config, ref), subresource, has_status))
+    out = dict(managed)
+    out[ident] = Entry(manager, APPLY, api_version, subresource, last.time if last else None, applied)
+    if last is not None and last.fields:
+        owned: dict = {}
+        for e in out.values():
+            owned = fp.union(owned, e.fields)
+        # prune's addBackOwnedItems: what anyone still owns stays, with what holds it
+        gone = fp.keep_holders(fp.difference(last.fields, owned), owned)
+        if gone:
+            merged = typed.remove_items(merged, ref, gone)
+    cmp = typed.compare(live_body, merged, ref)
+    changed = _ignored(cmp.changed(), subresource, has_status)
+    conflicts: list[tuple[Entry, tuple]] = []
+    for key, e in managed.items():
+        if key == ident:
+            continue
+        both = fp.intersection(e.fields, changed) if changed else None
+        if both:
+            conflicts.extend((e, p) for p in fp.paths(both))
+    if conflicts and not force:
+        raise Conflict(conflicts)
+    result: dict[tuple, Entry] = {}
+    for key, e in out.items():
+        s = e.fields
+        if key != ident:
+            if changed:
+                s = fp.difference(s, changed)
+            if cmp.removed:
+                s = fp.difference(s, cmp.removed)
+        if s or key == ident:
+            result[key] = Entry(e.manager, e.operation, e.api_version, e.subresource, e.time, s)
+    if not result[ident].fields:
+        del result[ident]
+    elif merged != live_body:  # managedfieldsupdater.go: a no-op apply keeps its time (none when new)
+        result[ident].time = now
+    return merged, result
+
+
+def _allowed_from_last_applied(live: dict | None, ref: str, api_version: str) -> dict | None:
+    import json
+
+    if live is None:
+        return None
+    raw = ((live.get("metadata") or {}).get("annotations") or {}).get(LAST_APPLIED)
+    if not raw:
+        return None
+    try:
+        last = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(last, dict) or last.get("apiVersion") != api_version:
+        return None
+    s = typed.to_field_set(last, ref)
+    cmp = typed.compare(last, _body(live), ref)
+    for part in (cmp.modified, cmp.added, cmp.removed):
+        s = fp.difference(s, part)
+    return s
+
+
+# -- the control plane's own writes ------------------------------------------------------------
+
+class Tracker:
+    """The store's write hook: managedFields for the writes of the components (the
+    controllers, the kubelets, the scheduler), named by ``cluster.field_manager`` as the
+    settle loop sets it. A write whose managedFields the API server's handlers already set
+    (``handled``) is only remembered, as the state the next write of the object is compared
+    with."""
+
+    def __init__(self, cluster):
+        self.cluster = cluster
+        self._last: dict[tuple, dict | None] = {}
+        self._handled: set[int] = set()
+
+    def handled(self, obj: dict) -> None:
+        self._handled.add(id(obj))
+
+    def previous(self, key: tuple) -> dict | None:
+        if key in self._last:
+            return self._last[key]
+        return self.cluster.store.committed(*key)
+
+    def before_write(self, key: tuple, obj: dict) -> None:
+        if id(obj) in self._handled:
+            self._handled.discard(id(obj))
+        else:
+            manager = getattr(self.cluster, "field_manager", None)
+            if manager:
+                self._record(key, obj, manager)
+        self._last[key] = copy.deepcopy(obj)
+
+    def _record(self, key: tuple, obj: dict, manager: str) -> None:
+        t = _type_of(obj)
+        if t is None:
+            return
+        old = self.previous(key)
+        md = obj.setdefault("metadata", {})
+        if old is None:
+            update(None, obj, manager, self.cluster.stamp())
+            return
+        managed = decode((old.get("metadata") or {}).get("managedFields"))
+        if not managed:
+            md.pop("managedFields", None)
+            return
+        ref, zero = t
+        has_status = "status" in zero
+        cmp_status = obj.get("status") != old.get("status")
+        subresource = "status" if has_status and cmp_status else ""
+        _store(md, _update(old, obj, ref, managed, manager, obj.get("apiVersion", ""), subresource,
+                           self.cluster.stamp(), has_status))
