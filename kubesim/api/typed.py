@@ -31,7 +31,18 @@ def _schema() -> dict:
     from pathlib import Path
 
     with lzma.open(Path(__file__).resolve().parent.parent / "data" / "ssa-schema.json.xz", "rt") as fh:
-        return json.load(fh)
+        data = json.load(fh)
+    # references as tuples: hashable, so that resolving one is looked up once
+    data["types"] = {name: {**t, "f": {k: _frozen(r) for k, r in t["f"].items()}} for name, t in data["types"].items()}
+    return data
+
+
+def _frozen(ref):
+    if isinstance(ref, list):
+        return tuple(_frozen(x) for x in ref)
+    if isinstance(ref, dict):
+        return tuple(sorted(ref.items()))
+    return ref
 
 
 def kind_type(api_version: str, kind: str) -> tuple[str, dict] | None:
@@ -41,6 +52,7 @@ def kind_type(api_version: str, kind: str) -> tuple[str, dict] | None:
     return (entry[0], entry[1]) if entry else None
 
 
+@functools.lru_cache(maxsize=4096)
 def _resolve(ref):
     """(shape, fields or element ref, atomic, list relation, keys, key defaults)."""
     if not ref:
@@ -52,7 +64,7 @@ def _resolve(ref):
         return _STRUCT, t["f"], bool(t.get("a")), None, None, None
     if ref[0] == "m":
         return _MAP, ref[1], bool(ref[2]), None, None, None
-    return _LIST, ref[1], ref[2] == "a", ref[2], ref[3], (ref[4] if len(ref) > 4 else {})
+    return _LIST, ref[1], ref[2] == "a", ref[2], ref[3], (dict(ref[4]) if len(ref) > 4 else {})
 
 
 def _item_pe(item, rel: str, keys, defaults) -> str:

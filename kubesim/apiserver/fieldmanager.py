@@ -24,7 +24,7 @@ version), and the probabilistic skip of tracking on create.
 
 from __future__ import annotations
 
-import copy
+import json
 
 from kubesim.api import fieldpath as fp
 from kubesim.api import typed
@@ -218,8 +218,6 @@ def conflict_message(conflicts: list[tuple[Entry, tuple]]) -> str:
 
 
 def _identifier_json(e: Entry) -> str:
-    import json
-
     d = {"manager": e.manager, "operation": e.operation}
     if e.operation != APPLY:
         d["apiVersion"] = e.api_version
@@ -312,8 +310,6 @@ def _apply(live: dict, config: dict, ref: str, managed: dict[tuple, Entry], mana
 
 
 def _allowed_from_last_applied(live: dict | None, ref: str, api_version: str) -> dict | None:
-    import json
-
     if live is None:
         return None
     raw = ((live.get("metadata") or {}).get("annotations") or {}).get(LAST_APPLIED)
@@ -333,6 +329,11 @@ def _allowed_from_last_applied(live: dict | None, ref: str, api_version: str) ->
 
 
 # -- the control plane's own writes ------------------------------------------------------------
+
+def _copy(obj: dict) -> dict:
+    """A deep copy of a JSON-shaped object (several times faster than copy.deepcopy)."""
+    return json.loads(json.dumps(obj))
+
 
 class Tracker:
     """The store's write hook: managedFields for the writes of the components (the
@@ -361,7 +362,7 @@ class Tracker:
             manager = getattr(self.cluster, "field_manager", None)
             if manager:
                 self._record(key, obj, manager)
-        self._last[key] = copy.deepcopy(obj)
+        self._last[key] = _copy(obj)
 
     def _record(self, key: tuple, obj: dict, manager: str) -> None:
         t = _type_of(obj)
