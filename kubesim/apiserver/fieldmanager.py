@@ -134,8 +134,14 @@ def update(live: dict | None, new: dict, manager: str, now: str, subresource: st
         # skipnonapplied.go: an object created without tracking stays untracked until applied
         md.pop("managedFields", None)
         return
+    before = managed.get((manager, UPDATE, new.get("apiVersion", ""), subresource))
     managed = _update(live if live is not None else zero, new, ref, managed, manager, new.get("apiVersion", ""),
                       subresource, now, "status" in zero)
+    if subresource == "scale":
+        # scalehandler.go ToParent: the parent's entries keep the times they had (none when new)
+        entry = managed.get((manager, UPDATE, new.get("apiVersion", ""), subresource))
+        if entry is not None:
+            entry.time = before.time if before is not None else None
     _store(md, managed)
 
 
@@ -185,8 +191,37 @@ class Conflict(StatusError):
     def __init__(self, conflicts: list[tuple[Entry, tuple]]):
         self.conflicts = conflicts
         super().__init__(conflict_message(conflicts))
-        self.causes = [{"type": "FieldManagerConflict", "message": f"conflict with {_print_manager(e)}",
-                        "field": fp.path_string(p)} for e, p in conflicts]
+        # errors.NewApplyConflict: the Status names each conflict
+        self.details = {"causes": [{"reason": "FieldManagerConflict", "message": f"conflict with {_print_manager(e)}",
+                                    "field": fp.path_string(p)} for e, p in conflicts]}
+
+
+class UnknownError(StatusError):
+    """An error the API server passes on as it is (Status reason "", code 500): kubectl prints
+    ``Error from server: <message>``."""
+
+    reason = ""
+
+    def __str__(self) -> str:
+        return f"Error from server: {self.message}"
+
+
+def _gvk(obj: dict) -> str:
+    """schema.GroupVersionKind's String: ``apps/v1, Kind=Deployment``, ``/v1, Kind=Pod``."""
+    av = obj.get("apiVersion", "")
+    return f"{av if '/' in av else '/' + av}, Kind={obj.get('kind', '')}"
+
+
+def _object_gvknn(obj: dict) -> str:
+    md = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    return f"{md.get('namespace', '')}/{md.get('name', '')}; {_gvk(obj)}"
+
+
+def _validation_errors(errs: list[str]) -> str:
+    """structured-merge-diff ``ValidationErrors.Error``."""
+    if len(errs) == 1:
+        return errs[0]
+    return "\n".join(["errors:"] + ["  " + e for e in errs])
 
 
 def _print_manager(e: Entry) -> str:
@@ -236,6 +271,10 @@ def apply(live: dict | None, config: dict, manager: str, now: str, force: bool =
     ref, zero = t
     has_status = "status" in zero
     api_version = config.get("apiVersion", "")
+    unknown = typed.unknown_fields(config, ref)
+    if unknown:
+        raise UnknownError(f"failed to create typed patch object ({_object_gvknn(config)}): "
+                           + _validation_errors([f"{p}: field not declared in schema" for p in unknown]))
     base = live if live is not None else zero
     managed = decode((base.get("metadata") or {}).get("managedFields"))
     if not managed and live is not None:

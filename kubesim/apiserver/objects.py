@@ -154,9 +154,11 @@ def create_mirror_pod(cluster: Cluster, pod: dict) -> dict:
     return cluster.store.create(pod, cluster.stamp())
 
 
-def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo, applied: bool = False) -> bool:
+def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo, applied: bool = False,
+                  subresource: str = "") -> bool:
     """The API server's update: validate against the old object, store if anything changed.
-    ``applied``: a server-side apply's, whose managedFields the apply has set."""
+    ``applied``: a server-side apply's, whose managedFields the apply has set; ``subresource``:
+    the one the write came through (``scale``), as managedFields record it."""
     from kubesim.apiserver.registry import for_kind
 
     md = new["metadata"]
@@ -174,7 +176,7 @@ def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo, applie
         else:
             md.pop("managedFields", None)
     prepare_for_update(new, old, cluster.store, cluster.rng,
-                       manage=None if applied else _field_manager(cluster, old, client_fields))
+                       manage=None if applied else _field_manager(cluster, old, client_fields, subresource))
     # a request that sets managedFields (csaupgrade's JSON patch, a reset) writes them
     fields_set = applied or (client_fields is not None and client_fields != old["metadata"].get("managedFields"))
     if _comparable(new, fields_set) == _comparable(old, fields_set):
@@ -194,7 +196,7 @@ def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo, applie
     return True
 
 
-def _field_manager(cluster: Cluster, old: dict | None, client_fields=None):
+def _field_manager(cluster: Cluster, old: dict | None, client_fields=None, subresource: str = ""):
     """The field manager's Update for the request's manager (None: the write is not tracked)."""
     manager = cluster.field_manager
     if not manager:
@@ -203,7 +205,7 @@ def _field_manager(cluster: Cluster, old: dict | None, client_fields=None):
     def manage(obj: dict) -> None:
         from kubesim.apiserver import fieldmanager
 
-        fieldmanager.update(old, obj, manager, cluster.stamp(), client_fields=client_fields)
+        fieldmanager.update(old, obj, manager, cluster.stamp(), subresource, client_fields=client_fields)
 
     return manage
 

@@ -192,14 +192,14 @@ class LocalClient:
                 self._check_escalation(obj)
         return objects.create_object(self.cluster, obj, info)
 
-    def update(self, info: KindInfo, obj: dict, *, verb: str = "patch") -> dict:
+    def update(self, info: KindInfo, obj: dict, *, verb: str = "patch", subresource: str = "") -> dict:
         md = obj["metadata"]
         ns = md.get("namespace", "") if info.namespaced else ""
         if (info.kind, ns, md["name"]) not in self._patched:  # a patch's write was authorized as one
             self._authorize(verb, info, ns, md["name"])
         live = self._get(info, ns, md["name"])
         self._check_escalation(obj, live)
-        objects.update_object(self.cluster, obj, live, info)
+        objects.update_object(self.cluster, obj, live, info, subresource=subresource)
         return self._find(info, ns, md["name"])
 
     def _get(self, info: KindInfo, namespace: str, name: str) -> dict:

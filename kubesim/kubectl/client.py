@@ -63,11 +63,13 @@ class Client(Protocol):
         """POST: admission, defaulting, validation, storage; the stored object. AlreadyExists,
         Invalid, Forbidden, NotFound (namespace) as the API server refuses."""
 
-    def update(self, info: KindInfo, obj: dict, *, verb: str = "patch") -> dict:
+    def update(self, info: KindInfo, obj: dict, *, verb: str = "patch", subresource: str = "") -> dict:
         """PUT of the whole object (status is a subresource: the stored status is kept); the
         stored object, with a new resourceVersion when anything changed. ``verb`` is what
         kubectl's own request would be authorized as: ``patch`` (apply, label, scale, set, ...
-        send a PATCH kubesim computes client-side) or ``update`` (replace's PUT)."""
+        send a PATCH kubesim computes client-side) or ``update`` (replace's PUT).
+        ``subresource``: ``scale`` for a write through the scale subresource (managedFields
+        record it so)."""
 
     def patch(self, info: KindInfo, namespace: str, name: str, patch_type: str, patch,
               field_validation: str = "Warn") -> tuple[dict, list[str]]:

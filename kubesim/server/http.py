@@ -32,6 +32,7 @@ WATCH_POLL = 0.25  # seconds between a watch's looks at the state when this serv
 TICK = 0.5  # seconds between the ticker's settles
 
 JSON = "application/json"
+APPLY_PATCH = "application/apply-patch+yaml"
 PATCH_TYPES = {"application/json-patch+json": "json", "application/merge-patch+json": "merge",
                "application/strategic-merge-patch+json": "strategic"}
 
@@ -58,12 +59,13 @@ class Backend:
         self.oldest_rv: int | None = None
 
     @contextlib.contextmanager
-    def client(self, write: bool = True, dry_run: bool = False, impersonate: tuple | None = None):
+    def client(self, write: bool = True, dry_run: bool = False, impersonate: tuple | None = None,
+               field_manager: str = "kubectl"):
         import dataclasses
 
         from kubesim.controlplane.session import session
 
-        options = dataclasses.replace(self.options, impersonate=impersonate) if impersonate else self.options
+        options = dataclasses.replace(self.options, impersonate=impersonate, field_manager=field_manager)
         with self.lock, session(options, commit=not dry_run, read_only=not write and not dry_run) as c:
             yield c
         if write and not dry_run:
@@ -178,7 +180,9 @@ class Handler(BaseHTTPRequestHandler):
         if not user and groups:
             raise _error("InternalError", "Internal error occurred: requested [{Kind:Group}] without impersonating a user")
         impersonate = (user, groups, self.headers.get("Impersonate-Uid") or "") if user else None
-        with self.backend.client(write=write, dry_run=dry_run, impersonate=impersonate) as c:
+        manager = self.query.get("fieldManager") or prefix_from_user_agent(self.headers.get("User-Agent") or "")
+        with self.backend.client(write=write, dry_run=dry_run, impersonate=impersonate,
+                                 field_manager=manager) as c:
             yield c
             self.warnings.extend(c.warnings())
 
@@ -454,9 +458,12 @@ class Handler(BaseHTTPRequestHandler):
         if t.name is None or t.sub not in (None, "scale", "status"):
             raise _method_not_allowed("PATCH", self.path)
         ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip()
+        if ctype == APPLY_PATCH:
+            return self._apply(t, body)
         patch_type = PATCH_TYPES.get(ctype)
         if patch_type is None:
-            raise _unsupported_media_type(ctype, list(PATCH_TYPES))
+            raise _unsupported_media_type(ctype, list(PATCH_TYPES) + [APPLY_PATCH])
+        self._patch_options(False)
         dry = self._dry_run()
         try:
             patch = json.loads(body) if body.strip() else None
@@ -485,6 +492,57 @@ class Handler(BaseHTTPRequestHandler):
                 self.warnings.extend(warnings)
             self._send_json(200, c.update(t.info, new))
 
+    def _patch_options(self, apply: bool) -> tuple[str, bool]:
+        """ValidatePatchOptions: apply needs a fieldManager; only apply may force. (manager, force)"""
+        manager = self.query.get("fieldManager", "")
+        errs = []
+        if apply and not manager:
+            errs.append("fieldManager: Required value: is required for apply patch")
+        if not apply and "force" in self.query:
+            errs.append("force: Forbidden: may not be specified for non-apply patch")
+        if len(manager) > 128:
+            errs.append("fieldManager: Too long: may not be more than 128 bytes")
+        if errs:
+            text = errs[0] if len(errs) == 1 else "[" + ", ".join(errs) + "]"
+            raise _error("Invalid", f'PatchOptions.meta.k8s.io "" is invalid: {text}',
+                         {"group": "meta.k8s.io", "kind": "PatchOptions",
+                          "causes": [{"reason": "FieldValueRequired" if "Required" in e else "FieldValueForbidden",
+                                      "message": e.split(": ", 1)[1], "field": e.split(":", 1)[0]} for e in errs]})
+        return manager, self.query.get("force") == "true"
+
+    def _apply(self, t: Target, body: bytes) -> None:
+        """PATCH application/apply-patch+yaml: server-side apply (patch.go ``applyPatcher``),
+        creating the object when it does not exist (201)."""
+        if t.sub is not None:
+            raise _method_not_allowed("PATCH", self.path)
+        manager, force = self._patch_options(True)
+        from kubesim.codec.load import yaml_to_json
+
+        try:
+            docs = yaml_to_json("request body", body.decode()) if body.strip() else [None]
+        except (ValueError, KubesimError) as e:
+            raise BadRequest(f"error decoding YAML: {e}") from None
+        config = docs[0] if docs else None
+        if not isinstance(config, dict):
+            raise BadRequest("error decoding YAML: the apply patch is not an object")
+        if config.get("apiVersion") != t.info.api_version:
+            version = (config.get("apiVersion") or "").rpartition("/")
+            raise BadRequest("Incorrect version specified in apply patch. Specified patch version: "
+                             f"{version[0] + '/' if version[0] else ''}{version[2]}, expected: {t.info.api_version}")
+        md = config.get("metadata")
+        if md is None:
+            md = config["metadata"] = {}
+        if md.get("name", t.name) != t.name:
+            raise BadRequest(f"the name of the object ({md.get('name')}) does not match the name on the URL ({t.name})")
+        md["name"] = t.name
+        if t.info.namespaced:
+            if md.get("namespace", t.namespace) != t.namespace:
+                raise BadRequest("the namespace of the provided object does not match the namespace sent on the request")
+            md["namespace"] = t.namespace
+        with self.client(dry_run=self._dry_run()) as c:
+            obj, created = c.apply(t.info, config, field_manager=manager, force=force)
+        self._send_json(201 if created else 200, obj)
+
     def _scale_update(self, c, t: Target, live: dict, scale: dict) -> dict:
         import copy
 
@@ -494,7 +552,7 @@ class Handler(BaseHTTPRequestHandler):
                              "ScaleSpec.spec.replicas of type int32")
         new = copy.deepcopy(live)
         new.setdefault("spec", {})["replicas"] = replicas
-        return _scale_of(c.update(t.info, new))
+        return _scale_of(c.update(t.info, new, subresource="scale"))
 
     def _delete(self, t: Target, body: bytes) -> None:
         if t.sub is not None:
@@ -731,6 +789,19 @@ _SELF_REVIEWS = {
 
 def _method_not_allowed(method: str, path: str) -> HTTPError:
     return _error("MethodNotAllowed", "the server does not allow this method on the requested resource", {})
+
+
+def prefix_from_user_agent(user_agent: str) -> str:
+    """The manager of a write without ``fieldManager``: the user agent up to its first ``/``,
+    printable characters only, at most 128 bytes (create.go ``prefixFromUserAgent``)."""
+    out = ""
+    for ch in user_agent.split("/")[0]:
+        if not ch.isprintable():
+            continue
+        if len((out + ch).encode()) > 128:
+            break
+        out += ch
+    return out
 
 
 def _unsupported_media_type(ctype: str, supported: list[str]) -> HTTPError:
