@@ -261,17 +261,21 @@ def merge(live, config, ref: str):
 def _merge_list(lhs: list, rhs: list, elem, rel, keys, defaults) -> list:
     """merge.go's ``visitListItems``: the live order, with the applied items placed where the
     applied list puts them relative to the items both share."""
-    def index(items):
+    def index(items, duplicates: bool):
         pes, observed = [], {}
         for item in items:
             pe = _item_pe(item, rel, keys, defaults)
             if pe not in observed:
                 observed[pe] = item
-                pes.append(pe)
+            elif not duplicates:
+                continue
+            else:
+                observed[pe] = None  # a duplicated live item is not merged with the applied one
+            pes.append(pe)
         return pes, observed
 
-    rpes, robs = index(rhs)
-    lpes, lobs = index(lhs)
+    rpes, robs = index(rhs, False)
+    lpes, lobs = index(lhs, True)
     shared = [pe for pe in rpes if pe in lobs]
     nxt = shared.pop(0) if shared else None
     out, merged = [], set()
@@ -292,7 +296,7 @@ def _merge_list(lhs: list, rhs: list, elem, rel, keys, defaults) -> list:
         if li < len(lpes):
             pe = lpes[li]
             if pe not in robs:
-                out.append(lobs[pe])
+                out.append(lhs[li])
                 li += 1
                 continue
             if pe in merged:

@@ -183,17 +183,62 @@ def _body(obj: dict) -> dict:
 # -- Apply -----------------------------------------------------------------------------------
 
 class Conflict(StatusError):
-    """409 Conflict with reason Conflict: the apply would change fields other managers own."""
+    """409 Conflict with reason Conflict: the apply would change fields other managers own
+    (errors.NewApplyConflict). ``conflicts``: (manager identifier, path) pairs, the identifier
+    a dict as ``BuildManagerIdentifier`` encodes it."""
 
     code = 409
     reason = "Conflict"
 
-    def __init__(self, conflicts: list[tuple[Entry, tuple]]):
+    def __init__(self, conflicts: list[tuple[dict, tuple]]):
         self.conflicts = conflicts
         super().__init__(conflict_message(conflicts))
-        # errors.NewApplyConflict: the Status names each conflict
-        self.details = {"causes": [{"reason": "FieldManagerConflict", "message": f"conflict with {_print_manager(e)}",
-                                    "field": fp.path_string(p)} for e, p in conflicts]}
+        self.details = {"causes": [{"reason": "FieldManagerConflict", "message": f"conflict with {print_manager(m)}",
+                                    "field": fp.path_string(p)} for m, p in conflicts]}
+
+
+def identifier(e: Entry) -> dict:
+    """``BuildManagerIdentifier``: the entry without its fields and time (and an applier's
+    without its version), in ManagedFieldsEntry's field order."""
+    d = {"manager": e.manager, "operation": e.operation}
+    if e.operation != APPLY and e.api_version:
+        d["apiVersion"] = e.api_version
+    if e.subresource:
+        d["subresource"] = e.subresource
+    return d
+
+
+def print_manager(m: dict) -> str:
+    """conflict.go ``printManager``."""
+    from kubesim.api.gofmt import go_quote
+
+    s = go_quote(m.get("manager", ""))
+    if m.get("subresource"):
+        s += f" with subresource {go_quote(m['subresource'])}"
+    if m.get("operation") == UPDATE:
+        s += f" using {m.get('apiVersion', '')}"
+        if m.get("time"):
+            s += f" at {m['time']}"
+    return s
+
+
+def conflict_message(conflicts: list[tuple[dict, tuple]]) -> str:
+    """conflict.go ``getConflictMessage``: one conflict on a line; several grouped by manager,
+    the managers in the order of their identifiers."""
+    if len(conflicts) == 1:
+        m, p = conflicts[0]
+        return f"Apply failed with 1 conflict: conflict with {print_manager(m)}: {fp.path_string(p)}"
+    by: dict[str, list] = {}
+    managers = {}
+    for m, p in conflicts:
+        key = json.dumps(m, separators=(",", ":"))
+        by.setdefault(key, []).append(p)
+        managers[key] = m
+    lines = []
+    for key in sorted(by):
+        lines.append(f"conflicts with {print_manager(managers[key])}:")
+        lines.extend(f"- {fp.path_string(p)}" for p in by[key])
+    return f"Apply failed with {len(conflicts)} conflicts: " + "\n".join(lines)
 
 
 class UnknownError(StatusError):
@@ -224,43 +269,6 @@ def _validation_errors(errs: list[str]) -> str:
     return "\n".join(["errors:"] + ["  " + e for e in errs])
 
 
-def _print_manager(e: Entry) -> str:
-    from kubesim.api.gofmt import go_quote
-
-    s = go_quote(e.manager)
-    if e.subresource:
-        s += f" with subresource {go_quote(e.subresource)}"
-    if e.operation == UPDATE:
-        s += f" using {e.api_version}"
-    return s
-
-
-def conflict_message(conflicts: list[tuple[Entry, tuple]]) -> str:
-    """conflict.go ``getConflictMessage``."""
-    if len(conflicts) == 1:
-        e, p = conflicts[0]
-        return f"Apply failed with 1 conflict: conflict with {_print_manager(e)}: {fp.path_string(p)}"
-    by: dict[tuple, list] = {}
-    entries = {}
-    for e, p in conflicts:
-        by.setdefault(e.ident, []).append(p)
-        entries[e.ident] = e
-    lines = []
-    for ident in sorted(by, key=lambda i: _identifier_json(entries[i])):
-        lines.append(f"conflicts with {_print_manager(entries[ident])}:")
-        lines.extend(f"- {fp.path_string(p)}" for p in by[ident])
-    return f"Apply failed with {len(conflicts)} conflicts: " + "\n".join(lines)
-
-
-def _identifier_json(e: Entry) -> str:
-    d = {"manager": e.manager, "operation": e.operation}
-    if e.operation != APPLY:
-        d["apiVersion"] = e.api_version
-    if e.subresource:
-        d["subresource"] = e.subresource
-    return json.dumps(d, separators=(",", ":"))
-
-
 def apply(live: dict | None, config: dict, manager: str, now: str, force: bool = False,
           subresource: str = "") -> dict:
     """Server-side apply of ``config`` to ``live`` (None: the object does not exist yet) by
@@ -289,7 +297,7 @@ def apply(live: dict | None, config: dict, manager: str, now: str, force: bool =
         allowed = _allowed_from_last_applied(live, ref, api_version)
         if allowed is None:
             raise
-        rest = [(e, p) for e, p in c.conflicts if not fp.has(allowed, p)]
+        rest = [(m, p) for m, p in c.conflicts if not fp.has(allowed, p)]
         if rest:
             raise Conflict(rest) from None
         obj, out = _apply(base, config, ref, managed, manager, api_version, subresource, now, True, has_status)
@@ -322,13 +330,13 @@ def _apply(live: dict, config: dict, ref: str, managed: dict[tuple, Entry], mana
             merged = typed.remove_items(merged, ref, gone)
     cmp = typed.compare(live_body, merged, ref)
     changed = _ignored(cmp.changed(), subresource, has_status)
-    conflicts: list[tuple[Entry, tuple]] = []
+    conflicts: list[tuple[dict, tuple]] = []
     for key, e in managed.items():
         if key == ident:
             continue
         both = fp.intersection(e.fields, changed) if changed else None
         if both:
-            conflicts.extend((e, p) for p in fp.paths(both))
+            conflicts.extend((identifier(e), p) for p in fp.paths(both))
     if conflicts and not force:
         raise Conflict(conflicts)
     result: dict[tuple, Entry] = {}

@@ -107,10 +107,11 @@ def server_side_apply(client, prepared: list[Prepared], pre_errors: list | None 
             objects.append(copy.deepcopy(obj))
             lines.append(f"{p.info.ref}/{p.name} serverside-applied")
         except StatusError as e:
+            # applyOneObject returns the patch's error as it is (no source), a conflict with advice
             if e.reason == "Conflict":
                 errors.append((p.position, RawError(f"error: {e.message}{CONFLICT_HELP}")))
             else:
-                errors.append((p.position, WithSource(e, "serverside-apply", p.where)))
+                errors.append((p.position, e))
     raise_in_order(errors)
     return lines
 

@@ -51,7 +51,8 @@ def from_manifests(f, args, env, verb: str, send) -> int:
         check_output(fmt)  # before anything is sent, as kubectl's printer flags
     docs = load_documents(args, env, verb)
     prepared, errors = prepare(docs, f.namespace_flag, "creating", explicit_namespace=f.explicit_namespace, default_namespace=f.namespace(),
-                               collect=True, applying=verb == "apply")
+                               collect=True, applying=verb == "apply",
+                               server_side=bool(getattr(args, "server_side", False)))
     objects: list[dict] = []
     with f.connect() as client:
         try:
