@@ -543,3 +543,106 @@ def test_impersonation_and_self_reviews_answer_as_kubesim(applied, command):
     code, out, err = applied.kubectl(command)
     r = applied.h(command)
     assert (code, out, err.replace("kubectl", "kubesim")) == (r.code, r.out, r.err)
+
+
+# -- server-side apply ---------------------------------------------------------------------------
+
+SSA_DEPLOY = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: NAME
+  labels: {app: NAME}
+spec:
+  replicas: REPLICAS
+  selector:
+    matchLabels: {app: NAME}
+  template:
+    metadata:
+      labels: {app: NAME}
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.25
+"""
+
+
+def _ssa_deploy(name: str, replicas: int) -> str:
+    return SSA_DEPLOY.replace("NAME", name).replace("REPLICAS", str(replicas))
+
+
+def _managers(obj: dict) -> list[dict]:
+    """The entries, times dropped: both sides ran the same commands, under their own clocks."""
+    return [{k: v for k, v in e.items() if k != "time"} | {"time": "time" in e}
+            for e in obj["metadata"].get("managedFields") or []]
+
+
+SSA_STEPS = ["apply -f -|2", "apply --server-side -f -|2", "apply --server-side --field-manager=other -f -|3",
+             "apply --server-side -f -|3", "apply --server-side --field-manager=other --force-conflicts -f -|3",
+             "scale deploy NAME --replicas=1|"]
+
+
+def test_server_side_apply_through_the_server_keeps_what_kubesim_keeps(applied):
+    """The real kubectl's client-side then server-side apply (its managedFields migration), a
+    conflict, a forced apply and scale leave the same managedFields, and print the same, as
+    the same commands run in-process (on an object of another name)."""
+    for step in SSA_STEPS:
+        command, replicas = step.split("|")
+        outs = []
+        for run, name in ((applied.kubectl, "ssa-k"), (applied.h, "ssa-h")):
+            stdin = _ssa_deploy(name, int(replicas)) if replicas else ""
+            r = run(command.replace("NAME", name), stdin=stdin)
+            code, out, err = r if isinstance(r, tuple) else (r.code, r.out, r.err)
+            outs.append((code, out.replace(name, "NAME"), err.replace(name, "NAME")))
+        assert outs[0] == outs[1], step
+    k = json.loads(applied.h.ok("get deploy ssa-k -o json --show-managed-fields"))
+    h = json.loads(applied.h.ok("get deploy ssa-h -o json --show-managed-fields"))
+    assert _managers(k) == _managers(h)
+    assert [e["manager"] for e in _managers(k)][:3] == ["kubectl-last-applied", "other", "kubectl"]
+
+
+APPLY_CM = b"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ssa-raw}\ndata: {a: b}\n"
+APPLY = {"Content-Type": "application/apply-patch+yaml"}
+BAD_APPLIES = [
+    ("no fieldManager", "", APPLY_CM, APPLY, 422, "Invalid",
+     'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch'),
+    ("force on a merge patch", "?force=true", b"{}", {"Content-Type": "application/merge-patch+json"}, 422, "Invalid",
+     'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch'),
+    ("another version", "?fieldManager=m", APPLY_CM.replace(b"v1", b"v2"), APPLY, 400, "BadRequest",
+     "Incorrect version specified in apply patch. Specified patch version: v2, expected: v1"),
+    ("an unknown field", "?fieldManager=m", APPLY_CM + b"foo: 1\n", APPLY, 500, "",
+     "failed to create typed patch object (default/ssa-raw; /v1, Kind=ConfigMap): .foo: field not declared in schema"),
+    ("managedFields in the patch", "?fieldManager=m",
+     APPLY_CM.replace(b"{name: ssa-raw}", b"{name: ssa-raw, managedFields: [{manager: x}]}"), APPLY, 400,
+     "BadRequest", "metadata.managedFields must be nil"),
+    ("another name", "?fieldManager=m", APPLY_CM.replace(b"ssa-raw", b"other"), APPLY, 400, "BadRequest",
+     "the name of the object (other) does not match the name on the URL (ssa-raw)"),
+    ("not YAML", "?fieldManager=m", b"{[", APPLY, 400, "BadRequest", None),
+]
+
+
+@pytest.mark.parametrize(("what", "query", "body", "headers", "code", "reason", "message"), BAD_APPLIES,
+                         ids=[b[0] for b in BAD_APPLIES])
+def test_bad_apply_requests_get_the_apiservers_status(applied, what, query, body, headers, code, reason, message):
+    before = snapshot(applied.state)
+    got, _, data = applied.request("PATCH", "/api/v1/namespaces/default/configmaps/ssa-raw" + query, body, headers)
+    st = json.loads(data)
+    assert (got, st["reason"], st["code"]) == (code, reason, code)
+    if message is not None:
+        assert st["message"] == message
+    assert snapshot(applied.state) == before
+
+
+def test_an_apply_creates_then_updates_and_a_conflict_names_its_cause(applied):
+    path = "/api/v1/namespaces/default/configmaps/ssa-raw2?fieldManager="
+    body = APPLY_CM.replace(b"ssa-raw", b"ssa-raw2")
+    assert applied.request("PATCH", path + "one", body, APPLY)[0] == 201
+    assert applied.request("PATCH", path + "one", body, APPLY)[0] == 200
+    code, _, data = applied.request("PATCH", path + "two", body.replace(b"{a: b}", b"{a: c}"), APPLY)
+    st = json.loads(data)
+    assert (code, st["reason"], st["message"]) == (409, "Conflict",
+                                                   'Apply failed with 1 conflict: conflict with "one": .data.a')
+    assert st["details"]["causes"] == [{"reason": "FieldManagerConflict", "message": 'conflict with "one"',
+                                        "field": ".data.a"}]
+    code, _, data = applied.request("PATCH", path + "two&force=true", body.replace(b"{a: b}", b"{a: c}"), APPLY)
+    assert (code, json.loads(data)["data"]) == (200, {"a": "c"})
