@@ -22,12 +22,12 @@ LATER = "2026-01-01T00:01:00Z"
     ([({"manager": "foo", "operation": "Update", "apiVersion": "v1", "time": "2001-02-03T04:05:06Z"},
        ("f:spec", "f:replicas")),
       ({"manager": "bar", "operation": "Apply"}, ("f:metadata", "f:labels", "f:app"))],
-     'Apply failed with 2 conflicts: conflicts with "bar":\n- .metadata.labels.app\n'
-     'conflicts with "foo" using v1 at 2001-02-03T04:05:06Z:\n- .spec.replicas'),
+     ('Apply failed with 2 conflicts: conflicts with "bar":\n- .metadata.labels.app\n'
+      'conflicts with "foo" using v1 at 2001-02-03T04:05:06Z:\n- .spec.replicas')),
     ([({"manager": "foo", "operation": "Update", "subresource": "scale", "apiVersion": "v1",
         "time": "2001-02-03T04:05:06Z"}, ("f:spec", "f:replicas"))],
-     'Apply failed with 1 conflict: conflict with "foo" with subresource "scale" using v1 at 2001-02-03T04:05:06Z: '
-     ".spec.replicas"),
+     ('Apply failed with 1 conflict: conflict with "foo" with subresource "scale" using v1 at 2001-02-03T04:05:06Z: '
+      ".spec.replicas")),
 ], ids=["one conflict", "two managers, sorted", "a subresource's manager"])
 def test_conflict_messages(conflicts, message):
     err = fm.Conflict(conflicts)
