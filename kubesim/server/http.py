@@ -50,8 +50,12 @@ def _error(reason: str, message: str, details: dict | None = None) -> HTTPError:
 class Backend:
     """The state, served one request at a time through the client interface."""
 
-    def __init__(self, options):
+    def __init__(self, options, speed: float | None = None):
         self.options = options
+        # --speed: the simulated clock gains (speed - 1) seconds a wall second (a pinned clock,
+        # speed), added before each write and each tick
+        self.speed = speed
+        self._wall = time.monotonic()
         self.lock = threading.RLock()
         self.changed = threading.Condition()  # notified after each write this server commits
         # the oldest resourceVersion a watch may start from: the state's when the server started
@@ -67,6 +71,8 @@ class Backend:
 
         options = dataclasses.replace(self.options, impersonate=impersonate, field_manager=field_manager)
         with self.lock, session(options, commit=not dry_run, read_only=not write and not dry_run) as c:
+            if self.speed and write and not dry_run:
+                self._catch_up(c)
             yield c
         if write and not dry_run:
             self.notify()
@@ -81,10 +87,19 @@ class Backend:
         with self.changed:
             self.changed.wait(timeout)
 
+    def _catch_up(self, c) -> None:
+        """--speed: move the simulated clock by what it gained on the wall clock since last time
+        (through every due moment on the way, as ``kubesim advance`` does)."""
+        wall = time.monotonic()
+        elapsed, self._wall = wall - self._wall, wall
+        gain = elapsed * (self.speed if c.cluster.clock.pinned is not None else self.speed - 1)
+        if gain > 0:
+            c.advance(gain)
+
     def tick(self) -> None:
         """Let the control plane catch up with the wall clock (a read session settles when
         something is due)."""
-        with self.client(write=False) as c:
+        with self.client(write=bool(self.speed)) as c:
             if self.oldest_rv is None:
                 self.oldest_rv = c.cluster.store.resource_version()
         self.notify()  # (the settle may have written: watches look again)
@@ -900,8 +915,8 @@ class Server(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def make_server(options, address: str, port: int, ssl_context=None) -> Server:
-    backend = Backend(options)
+def make_server(options, address: str, port: int, ssl_context=None, speed: float | None = None) -> Server:
+    backend = Backend(options, speed)
     handler = type("BoundHandler", (Handler,), {"backend": backend})
     server = Server((address, port), handler)
     host, bound = server.server_address[:2]

@@ -475,7 +475,11 @@ def test_unknown_fields_warned_or_ignored(applied, flag, err):
                    "See 'kubesim serve --help' for usage.\n")),
     ("--port 70000", "error: --port must be between 0 and 65535, got 70000\nSee 'kubesim serve --help' for usage.\n"),
     ("--bogus", "error: unknown flag: --bogus\nSee 'kubesim serve --help' for usage.\n"),
-], ids=["a port that is no number", "a port out of range", "an unknown flag"])
+    ("--speed fast", ('error: invalid argument "fast" for "--speed" flag: strconv.ParseFloat: parsing "fast": '
+                      "invalid syntax\nSee 'kubesim serve --help' for usage.\n")),
+    ("--speed 0.5", "error: --speed must be between 1 and 1000000, got 0.5\nSee 'kubesim serve --help' for usage.\n"),
+], ids=["a port that is no number", "a port out of range", "an unknown flag", "a speed that is no number",
+        "a speed below 1"])
 def test_bad_serve_flags(tmp_path, flags, err):
     r = Harness(tmp_path)(f"serve {flags}")
     assert (r.code, r.out, r.err) == (1, "", err)
@@ -646,3 +650,28 @@ def test_an_apply_creates_then_updates_and_a_conflict_names_its_cause(applied):
                                         "field": ".data.a"}]
     code, _, data = applied.request("PATCH", path + "two&force=true", body.replace(b"{a: b}", b"{a: c}"), APPLY)
     assert (code, json.loads(data)["data"]) == (200, {"a": "c"})
+
+
+def test_speed_runs_the_clock_faster_than_the_wall(tmp_path):
+    """--speed 120: a clock pinned at KUBESIM_NOW runs 120 simulated seconds a wall second from
+    there (the ticker moves it twice a second); the server's writes are stamped with it."""
+    import time
+
+    h = Harness(tmp_path)
+    h.ok("cluster init")
+    start = h.clock()
+    proc = subprocess.Popen([sys.executable, "-m", "kubesim", "--state", str(tmp_path), "serve", "--port", "0",
+                             "--insecure-http", "--speed", "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, **h.vars})
+    try:
+        first = proc.stdout.readline()
+        assert " is served at http://127.0.0.1:" in first
+        assert proc.stdout.readline() == "The simulated clock runs 120x as fast as the wall clock.\n"
+        time.sleep(1.6)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    from kubesim.clock import parse_time
+
+    gained = parse_time(h.clock()) - parse_time(start)
+    assert 120 <= gained <= 120 * 30, gained
