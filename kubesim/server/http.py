@@ -387,6 +387,9 @@ class Handler(BaseHTTPRequestHandler):
                 return self._send_json(200, c.raw(urlsplit(self.path).path))
         if t.sub not in (None, "status", "scale"):
             raise _method_not_allowed("GET", self.path)
+        bad = _parse_uint_error(self.query.get("resourceVersion") or "")
+        if bad:
+            raise _unknown_error(f'resourceVersion: Invalid value: {_quote(self.query["resourceVersion"])}: {bad}')
         with self.client(write=False) as c:
             obj = c.get(t.info, t.namespace or "", t.name)
             if t.sub == "scale":
@@ -395,6 +398,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def _list(self, t: Target) -> None:
         q = self.query
+        bad = _parse_uint_error(q.get("resourceVersion") or "")
+        if bad:  # the storage's ParseResourceVersion, as a list answers it
+            raise BadRequest(f'invalid resource version: resourceVersion: Invalid value: {_quote(q["resourceVersion"])}: '
+                             f"{bad}")
         limit = _int_param(q, "limit")
         start = _continue_start(q.get("continue"))
         with self.client(write=False) as c:
@@ -466,6 +473,9 @@ class Handler(BaseHTTPRequestHandler):
             if t.info.namespaced:
                 md.setdefault("namespace", t.namespace)
             self._decode_strictly(obj)
+            bad = _parse_uint_error(str(md.get("resourceVersion") or ""))
+            if bad:  # the update's precondition parses it: the error as it is
+                raise _unknown_error(bad)
             _check_resource_version(t, md, live)
             self._send_json(200, c.update(t.info, obj))
 
@@ -717,8 +727,9 @@ class Handler(BaseHTTPRequestHandler):
         q = self.query
         timeout = _int_param(q, "timeoutSeconds") or 1800
         since = q.get("resourceVersion") or ""
-        if since and not since.isdigit():
-            raise _error("BadRequest", f'resourceVersion: Invalid value: "{since}": must be a valid resourceVersion')
+        bad = _parse_uint_error(since)
+        if bad:
+            raise _unknown_error(f"resourceVersion: Invalid value: {_quote(since)}: {bad}")
         # watch-list (client-go's WatchListClient): the current objects as ADDED events, then a
         # bookmark marking their end (staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go)
         initial = q.get("sendInitialEvents") == "true"
@@ -843,6 +854,32 @@ def _continue_start(token: str | None) -> int:
     except (ValueError, KeyError, TypeError):
         raise _error("BadRequest", "continue key is not valid: incorrect encoded start resourceVersion "
                                    "(version meta.k8s.io/v1)") from None
+
+
+def _parse_uint_error(value: str) -> str | None:
+    """Go's strconv.ParseUint(value, 10, 64) error (etcd3's ParseResourceVersion), None when it
+    parses or is empty."""
+    if not value:
+        return None
+    if not value.isascii() or not value.isdigit():
+        return f"strconv.ParseUint: parsing {_quote(value)}: invalid syntax"
+    if int(value) >= 1 << 64:
+        return f"strconv.ParseUint: parsing {_quote(value)}: value out of range"
+    return None
+
+
+def _quote(s: str) -> str:
+    from kubesim.api.gofmt import go_quote
+
+    return go_quote(s)
+
+
+def _unknown_error(message: str) -> HTTPError:
+    """An error the API server passes on as it is: Status without a reason, code 500 (kubectl
+    prints ``Error from server: <message>``)."""
+    body = status.status("", message, code=500)
+    del body["reason"]
+    return HTTPError(body)
 
 
 def _check_resource_version(t: Target, md: dict, live: dict) -> None:
