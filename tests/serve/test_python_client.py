@@ -52,7 +52,7 @@ def test_create_then_list_as_kubesim_lists(api):
 
 
 def test_patch_records_the_clients_manager(api):
-    v1, h = api
+    v1, _ = api
     v1.create_namespaced_pod("default", _pod("py2"))
     patched = v1.patch_namespaced_pod("py2", "default", {"metadata": {"labels": {"patched": "yes"}}})
     assert patched.metadata.labels == {"app": "py", "patched": "yes"}
@@ -61,11 +61,11 @@ def test_patch_records_the_clients_manager(api):
 
 
 def test_server_side_apply_through_the_client(api):
-    v1, h = api
+    v1, _ = api
     v1.patch_namespaced_pod("py3", "default", _pod("py3"), field_manager="py-apply",
                             _content_type="application/apply-patch+yaml")
     pod = v1.read_namespaced_pod("py3", "default")
-    assert [(e.manager, e.operation) for e in pod.metadata.managed_fields][0] == ("py-apply", "Apply")
+    assert (pod.metadata.managed_fields[0].manager, pod.metadata.managed_fields[0].operation) == ("py-apply", "Apply")
     conflict = _pod("py3", image="nginx:1.28")
     from kubernetes.client.rest import ApiException
 
