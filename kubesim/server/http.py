@@ -268,6 +268,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._openapi(method, parts[1:])
         if method == "POST" and path in _SELF_REVIEWS:
             return self._self_review(_SELF_REVIEWS[path], body)
+        if parts[:3] == ["apis", "metrics.k8s.io", "v1beta1"] and len(parts) > 3:
+            return self._metrics(method, path)
         target = resolve(parts) if parts else None
         if target is None:
             raise HTTPError(status.not_found_path())
@@ -284,6 +286,29 @@ class Handler(BaseHTTPRequestHandler):
         handler = {"GET": self._get, "POST": self._post, "PUT": self._put, "PATCH": self._patch,
                    "DELETE": self._delete}[method]
         handler(target, body)
+
+    def _metrics(self, method: str, path: str) -> None:
+        """metrics.k8s.io/v1beta1 (metrics-server's read-only API): nodes and pods, one or a
+        list, with label (and, for pods, field) selectors, from kubesim's simulated metrics."""
+        import re
+
+        m = re.fullmatch(r"/apis/metrics\.k8s\.io/v1beta1(?:/namespaces/([^/]+))?/(nodes|pods)(?:/([^/]+))?", path)
+        if m is None or (m.group(2) == "nodes" and m.group(1)):
+            raise HTTPError(status.not_found_path())
+        if method != "GET":
+            raise _method_not_allowed(method, path)
+        namespace, resource, name = m.groups()
+        q = self.query
+        with self.client(write=False) as c:
+            if resource == "nodes":
+                items = c.node_metrics(name, q.get("labelSelector") or None)
+            else:
+                items = c.pod_metrics(namespace, name, q.get("labelSelector") or None, q.get("fieldSelector") or None)
+        if name:
+            return self._send_json(200, items[0])
+        kind = "NodeMetricsList" if resource == "nodes" else "PodMetricsList"
+        items = [{k: v for k, v in o.items() if k not in ("kind", "apiVersion")} for o in items]
+        self._send_json(200, {"kind": kind, "apiVersion": "metrics.k8s.io/v1beta1", "metadata": {}, "items": items})
 
     def _openapi(self, method: str, rest: list[str]) -> None:
         if method != "GET":

@@ -752,3 +752,25 @@ def test_a_killed_server_leaves_the_last_committed_state(tmp_path):
     assert h.ok("get configmaps -o name").split() == ["configmap/k0", "configmap/k1", "configmap/k2", "configmap/k3",
                                                       "configmap/k4", "configmap/kube-root-ca.crt"]
     h.ok("create configmap after")  # the state takes writes again
+
+
+@pytest.mark.parametrize("command", [
+    "top node", "top node node01", "top pod -A", "top pod --containers", "top pod -l app=web --sum",
+    "top pod nope", "top node -l x=y", "api-versions", "api-resources --api-group=metrics.k8s.io -o wide",
+], ids=["nodes", "one node", "every pod", "containers", "a selector, summed", "a missing pod",
+        "no node matches", "api-versions lists metrics.k8s.io", "metrics-server's resources"])
+def test_top_through_the_metrics_api_agrees_with_kubesim_top(applied, command):
+    """metrics.k8s.io/v1beta1 served from kubesim's simulated metrics: the real kubectl top
+    prints what kubesim top prints (metrics appear 15 s after a container starts)."""
+    applied.h.ok("advance 1m")
+    code, out, err = applied.kubectl(command)
+    r = applied.h(command)
+    assert (code, out, err) == (r.code, r.out, r.err.replace("kubesim", "kubectl"))
+    assert code == 0 or command in ("top pod nope", "top node -l x=y")
+
+
+def test_the_metrics_api_is_read_only(applied):
+    code, _, body = applied.request("DELETE", "/apis/metrics.k8s.io/v1beta1/nodes/node01")
+    assert (code, json.loads(body)["reason"]) == (405, "MethodNotAllowed")
+    code, _, body = applied.request("GET", "/apis/metrics.k8s.io/v1beta1/namespaces/default/nodes")
+    assert code == 404

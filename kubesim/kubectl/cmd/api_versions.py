@@ -19,6 +19,9 @@ def run(f, args, env) -> int:
     if args.args:
         raise UsageError(f"unexpected arguments: [{' '.join(args.args)}]\nSee 'kubesim api-versions -h' for help "
                          "and examples")
-    versions = sorted({k.api_version for k in kinds.REGISTRY.all() if k.served}, key=lambda v: v.encode())
+    from kubesim.api import metricsapi
+
+    versions = sorted({k.api_version for k in kinds.REGISTRY.all() if k.served} | {metricsapi.GROUP_VERSION},
+                      key=lambda v: v.encode())
     env.stdout.write("".join(v + "\n" for v in versions))
     return 0
