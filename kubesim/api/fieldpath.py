@@ -15,6 +15,7 @@ writes them (``.spec.containers[name="nginx"].image``), the text of an apply con
 
 from __future__ import annotations
 
+import functools
 import json
 
 MEMBER = "."
@@ -212,6 +213,7 @@ def _value_order(v):
     return (3, _go_json(v))
 
 
+@functools.lru_cache(maxsize=8192)
 def _order(pe: str):
     kind, rest = pe[0], pe[2:]
     if kind == "f":

@@ -158,7 +158,8 @@ class Comparison:
 def compare(old, new, ref: str) -> Comparison:
     """What changed from ``old`` to ``new`` (``TypedValue.Compare``)."""
     c = Comparison()
-    _cmp(old, new, ref, (), c)
+    a, m, r = _cmp(old, new, ref, True)
+    c.added, c.modified, c.removed = a or {}, m or {}, r or {}
     return c
 
 
@@ -166,38 +167,61 @@ def _empty(v) -> bool:
     return v is MISSING or v is None or v == {} or v == []
 
 
-def _cmp(lhs, rhs, ref, path: tuple, c: Comparison) -> None:
+def _mark(node: dict | None) -> dict:
+    """``node`` (children, or None) made a member itself."""
+    if not node:
+        return {}
+    node[fp.MEMBER] = {}
+    return node
+
+
+def _add(d: dict, pe: str, node: dict) -> None:
+    d[pe] = fp.union(d[pe], node, False) if pe in d else node
+
+
+def _cmp(lhs, rhs, ref, root: bool = False):
+    """(added, modified, removed) nodes at this value's path: a member leaf ``{}``, children,
+    or None for nothing. The sets are built as the walk returns, without paths."""
     if lhs is not MISSING and rhs is not MISSING and lhs == rhs and type(lhs) is type(rhs):
-        return
+        return None, None, None
     shape, spec, atomic, rel, keys, defaults = _resolve(ref)
-    in_leaf = False
+    container = list if shape == _LIST else dict
     if shape == _LEAF or atomic or (_empty(lhs) and _empty(rhs)) or not (
-            isinstance(lhs, (list if shape == _LIST else dict)) or isinstance(rhs, (list if shape == _LIST else dict))):
-        in_leaf = True
+            isinstance(lhs, container) or isinstance(rhs, container)):
         if lhs is MISSING:
-            fp.insert(c.added, path)
-        elif rhs is MISSING:
-            fp.insert(c.removed, path)
-        elif lhs != rhs:
-            fp.insert(c.modified, path)
-        return
+            return {}, None, None
+        if rhs is MISSING:
+            return None, None, {}
+        return (None, {}, None) if lhs != rhs else (None, None, None)
+    added: dict = {}
+    modified: dict = {}
+    removed: dict = {}
     if shape == _LIST:
         _cmp_list(lhs if isinstance(lhs, list) else [], rhs if isinstance(rhs, list) else [],
-                  spec, rel, keys, defaults, path, c)
+                  spec, rel, keys, defaults, added, modified, removed)
     else:
         lm = lhs if isinstance(lhs, dict) else {}
         rm = rhs if isinstance(rhs, dict) else {}
+        fields = spec if shape == _STRUCT else None
         for name in list(lm) + [k for k in rm if k not in lm]:
-            cref, _ = _child_ref(shape, spec, name)
-            _cmp(lm.get(name, MISSING), rm.get(name, MISSING), cref, path + ("f:" + name,), c)
-    if not in_leaf and path:
+            cref = (fields.get(name, "") if fields is not None else spec)
+            a, m, r = _cmp(lm.get(name, MISSING), rm.get(name, MISSING), cref)
+            pe = "f:" + name
+            if a is not None:
+                added[pe] = a
+            if m is not None:
+                modified[pe] = m
+            if r is not None:
+                removed[pe] = r
+    if not root:
         if lhs is MISSING:
-            fp.insert(c.added, path)
-        elif rhs is MISSING:
-            fp.insert(c.removed, path)
+            return _mark(added), modified or None, removed or None
+        if rhs is MISSING:
+            return added or None, modified or None, _mark(removed)
+    return added or None, modified or None, removed or None
 
 
-def _cmp_list(lhs: list, rhs: list, elem, rel, keys, defaults, path: tuple, c: Comparison) -> None:
+def _cmp_list(lhs: list, rhs: list, elem, rel, keys, defaults, added: dict, modified: dict, removed: dict) -> None:
     lvals: dict = {}
     order: list = []
     for item in lhs:
@@ -219,18 +243,21 @@ def _cmp_list(lhs: list, rhs: list, elem, rel, keys, defaults, path: tuple, c: C
     for pe in order:
         ll, rl = lvals.get(pe, []), rvals.get(pe, [])
         if len(ll) <= 1 and len(rl) <= 1:
-            _cmp(ll[0] if ll else MISSING, rl[0] if rl else MISSING, elem, path + (pe,), c)
+            a, m, r = _cmp(ll[0] if ll else MISSING, rl[0] if rl else MISSING, elem)
         elif len(ll) >= 2 and len(rl) >= 2:
-            if ll != rl:
-                fp.insert(c.modified, path + (pe,))
+            a, m, r = None, ({} if ll != rl else None), None
         elif len(ll) >= 2:
-            if rl:
-                _cmp(MISSING, rl[0], elem, path + (pe,), c)
-            fp.insert(c.removed, path + (pe,))
+            a, m, r = _cmp(MISSING, rl[0], elem) if rl else (None, None, None)
+            r = fp.union(r, {}, False) if r is not None else {}
         else:
-            if ll:
-                _cmp(ll[0], MISSING, elem, path + (pe,), c)
-            fp.insert(c.added, path + (pe,))
+            a, m, r = _cmp(ll[0], MISSING, elem) if ll else (None, None, None)
+            a = fp.union(a, {}, False) if a is not None else {}
+        if a is not None:
+            _add(added, pe, a)
+        if m is not None:
+            _add(modified, pe, m)
+        if r is not None:
+            _add(removed, pe, r)
 
 
 # -- Merge -----------------------------------------------------------------------------------
