@@ -143,9 +143,10 @@ def test_managed_fields_are_hidden_unless_asked(kubesim):
     assert "managedFields" not in kubesim.ok("get cm cfg -o yaml")
     assert "managedFields" not in kubesim.ok("get cm cfg -o json")
     assert "managedFields:" in kubesim.ok("get cm cfg -o yaml --show-managed-fields")
-    assert kubesim.ok("get cm cfg -o jsonpath={.metadata.managedFields[*].manager}") == ""
-    assert kubesim.ok("get cm cfg --show-managed-fields -o jsonpath={.metadata.managedFields[*].manager}") == \
-        "kubectl-client-side-apply"
+    # jsonpath and custom-columns see them without the flag, as the real kubectl's do
+    assert kubesim.ok("get cm cfg -o jsonpath={.metadata.managedFields[*].manager}") == "kubectl-client-side-apply"
+    assert kubesim.ok("get cm cfg -o custom-columns=M:.metadata.managedFields[*].manager") == \
+        "M\nkubectl-client-side-apply\n"
 
 
 @pytest.mark.parametrize(("command", "manager"), [

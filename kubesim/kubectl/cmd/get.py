@@ -237,7 +237,8 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
         single = True
         fmt = fmt if fmt and fmt != "wide" else "yaml"
     objs_all = [o for _, _, objs in results for o in objs]
-    if not getattr(args, "show_managed_fields", False):
+    if fmt in ("json", "yaml") and not getattr(args, "show_managed_fields", False):
+        # the JSON and YAML printers omit them (jsonpath and custom-columns see them)
         objs_all = [out_mod.omit_managed_fields(o) for o in objs_all]
     if args.sort_by:
         objs_all = _sort(objs_all, args.sort_by)

@@ -184,7 +184,8 @@ class _ObjectPrinter(_Printer):
         out = []
         for kind, obj in events:
             self.count += 1
-            obj = omit_managed_fields(obj)
+            if self.path is None:  # the JSON and YAML printers omit them, jsonpath sees them
+                obj = omit_managed_fields(obj)
             doc = {"type": kind, "object": obj} if self.events else obj
             if self.path is not None:
                 try:
