@@ -75,8 +75,8 @@ def test_version_refuses_what_kubectl_refuses(tmp_path, args, err):
 
 def test_api_versions_lists_the_served_group_versions_sorted(tmp_path):
     assert Harness(tmp_path).ok("api-versions") == (
-        "apps/v1\nbatch/v1\ncoordination.k8s.io/v1\ndiscovery.k8s.io/v1\nnetworking.k8s.io/v1\nnode.k8s.io/v1\n"
-        "policy/v1\nrbac.authorization.k8s.io/v1\nscheduling.k8s.io/v1\nstorage.k8s.io/v1\nv1\n")
+        "apps/v1\nbatch/v1\ncoordination.k8s.io/v1\ndiscovery.k8s.io/v1\nmetrics.k8s.io/v1beta1\n"
+        "networking.k8s.io/v1\nnode.k8s.io/v1\npolicy/v1\nrbac.authorization.k8s.io/v1\nscheduling.k8s.io/v1\nstorage.k8s.io/v1\nv1\n")
 
 
 def test_api_versions_refuses_arguments_as_kubectl(tmp_path):
