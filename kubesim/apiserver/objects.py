@@ -362,11 +362,13 @@ def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
         before = (obj["metadata"].get("deletionTimestamp"), obj["metadata"].get("deletionGracePeriodSeconds"))
         if strategy.check_graceful_delete(obj, grace_seconds, cluster.now()) > 0:
             if (obj["metadata"].get("deletionTimestamp"), obj["metadata"].get("deletionGracePeriodSeconds")) != before:
+                cluster.fields.handled(obj)  # the storage's own update: managedFields stay
                 store.put(obj)  # a second delete that does not shorten the grace period writes nothing
             return obj
     if strategy.propagates_deletion:
         marked = begin_deletion(obj, propagation, cluster.now())
         if marked is not None:
+            cluster.fields.handled(marked)
             store.put(marked)
             return obj
     if not strategy.graceful_delete and (obj.get("metadata") or {}).get("finalizers"):
@@ -374,6 +376,7 @@ def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
         if not obj["metadata"].get("deletionTimestamp"):
             obj["metadata"]["deletionTimestamp"] = cluster.stamp()
             obj["metadata"]["deletionGracePeriodSeconds"] = 0
+            cluster.fields.handled(obj)
             store.put(obj)
         return obj
     strategy.delete_dependents(store, obj)

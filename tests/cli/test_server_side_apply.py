@@ -168,3 +168,15 @@ def test_the_controllers_kubelet_and_scheduler_write_as_themselves(kubesim):
     assert entries == [("kube-controller-manager", "Update", ""), ("kubelet", "Update", "status")]
     rs = json.loads(kubesim.ok("get rs -o json --show-managed-fields"))["items"][0]
     assert [e["manager"] for e in rs["metadata"]["managedFields"]] == ["kube-controller-manager"] * 2
+
+
+def test_a_graceful_or_finalized_delete_leaves_managed_fields_as_they_were(kubesim):
+    """The registry's deletion update (deletionTimestamp) writes storage directly: no entry
+    for the deleting client."""
+    kubesim.ok("apply -f -", stdin="apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: f\n"
+                                   "  finalizers: [example.com/keep]\n")
+    before = managed_fields(kubesim, "cm f")
+    kubesim.ok("delete cm f --wait=false")
+    obj = json.loads(kubesim.ok("get cm f -o json --show-managed-fields"))
+    assert obj["metadata"]["deletionTimestamp"]
+    assert managed_fields(kubesim, "cm f") == before
