@@ -589,8 +589,17 @@ class Handler(BaseHTTPRequestHandler):
             if md.get("namespace", t.namespace) != t.namespace:
                 raise BadRequest("the namespace of the provided object does not match the namespace sent on the request")
             md["namespace"] = t.namespace
-        with self.client(dry_run=self._dry_run()) as c:
+        dry = self._dry_run()
+        with self.client(dry_run=dry) as c:
+            live = c.find(t.info, t.namespace or "", t.name)
+            rv = live["metadata"].get("resourceVersion") if live is not None else None
             obj, created = c.apply(t.info, config, field_manager=manager, force=force)
+        if dry:  # a dry run stores nothing: the resourceVersion does not move
+            obj = dict(obj, metadata=dict(obj["metadata"]))
+            if rv is None:
+                obj["metadata"].pop("resourceVersion", None)
+            else:
+                obj["metadata"]["resourceVersion"] = rv
         self._send_json(201 if created else 200, obj)
 
     def _scale_update(self, c, t: Target, live: dict, scale: dict) -> dict:
