@@ -774,3 +774,16 @@ def test_the_metrics_api_is_read_only(applied):
     assert (code, json.loads(body)["reason"]) == (405, "MethodNotAllowed")
     code, _, body = applied.request("GET", "/apis/metrics.k8s.io/v1beta1/namespaces/default/nodes")
     assert code == 404
+
+
+def test_diff_server_side_through_the_server_prints_what_kubesim_prints(applied):
+    """kubectl diff --server-side: the dry run of server-side apply, its resourceVersion kept."""
+    applied.h.ok("apply --server-side -f -", stdin=_ssa_deploy("ssa-diff", 2))
+    outs = []
+    for run in (applied.kubectl, applied.h):
+        r = run("diff --server-side -f -", stdin=_ssa_deploy("ssa-diff", 3))
+        code, out, err = r if isinstance(r, tuple) else (r.code, r.out, r.err)
+        out = re.sub(r"(LIVE|MERGED)-\d+", r"\1", re.sub(r"\t.*", "", out))
+        outs.append((code, out, err))
+    assert outs[0] == outs[1]
+    assert outs[0][0] == 1 and "+  replicas: 3" in outs[0][1]
