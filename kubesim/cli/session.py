@@ -151,7 +151,9 @@ class Factory:
         verb = getattr(self.args, "verb", None) or ""
         if verb == "apply":
             return "kubectl" if getattr(self.args, "server_side", False) else "kubectl-client-side-apply"
-        if verb == "scale":  # the scale client sends none: the apiserver names it after the user agent
+        if verb in ("scale", "cordon", "uncordon", "drain"):
+            # their clients send none (the scale client, drain's cordon helper): the apiserver
+            # names the write after the user agent
             return "kubectl"
         return f"kubectl-{verb}" if verb else "kubectl"
 

@@ -180,3 +180,12 @@ def test_a_graceful_or_finalized_delete_leaves_managed_fields_as_they_were(kubes
     obj = json.loads(kubesim.ok("get cm f -o json --show-managed-fields"))
     assert obj["metadata"]["deletionTimestamp"]
     assert managed_fields(kubesim, "cm f") == before
+
+
+def test_cordon_writes_as_kubectl_its_user_agent(kubesim):
+    """drain's cordon helper patches without a fieldManager: the apiserver names the write
+    after kubectl's user agent (k8s.io/kubectl pkg/drain/cordon.go)."""
+    kubesim.ok("cordon node01")
+    node = json.loads(kubesim.ok("get node node01 -o json --show-managed-fields"))
+    entries = [(e["manager"], e["fieldsV1"]) for e in node["metadata"]["managedFields"] if e["manager"] == "kubectl"]
+    assert entries == [("kubectl", {"f:spec": {"f:unschedulable": {}}})]
