@@ -145,7 +145,50 @@ def update(live: dict | None, new: dict, manager: str, now: str, subresource: st
     _store(md, managed)
 
 
+MAX_UPDATE_MANAGERS = 10  # capmanagers.go DefaultMaxUpdateManagers
+ANCIENT_CHANGES = "ancient-changes"
+
+
+def cap_update_managers(managed: dict[tuple, Entry]) -> dict[tuple, Entry]:
+    """capmanagers.go: past 10 Update managers, the oldest are merged, per version, into one
+    ``ancient-changes`` entry (with the time of the last merged)."""
+    from kubesim.clock import parse_time
+
+    updaters = [k for k, e in managed.items() if e.operation != APPLY]
+    if len(updaters) <= MAX_UPDATE_MANAGERS:
+        return managed
+
+    def order(k):
+        t = managed[k].time
+        try:
+            seconds = int(parse_time(t)) if t else 0
+        except ValueError:
+            seconds = 0
+        return (seconds, json.dumps(identifier(managed[k]), separators=(",", ":")))
+
+    updaters.sort(key=order)
+    first_of: dict[str, tuple] = {}
+    length = len(updaters)
+    for key in updaters:
+        if length <= MAX_UPDATE_MANAGERS:
+            break
+        e = managed[key]
+        bucket = (ANCIENT_CHANGES, UPDATE, e.api_version, "")
+        if e.api_version in first_of:
+            if bucket not in managed:
+                first = managed.pop(first_of[e.api_version])
+                managed[bucket] = Entry(ANCIENT_CHANGES, UPDATE, first.api_version, "", first.time, first.fields)
+            old = managed[bucket]
+            managed[bucket] = Entry(ANCIENT_CHANGES, UPDATE, e.api_version, "", e.time, fp.union(e.fields, old.fields))
+            del managed[key]
+            length -= 1
+        else:
+            first_of[e.api_version] = key
+    return managed
+
+
 def _store(md: dict, managed: dict[tuple, Entry]) -> None:
+    managed = cap_update_managers(managed)
     if managed:
         md["managedFields"] = encode(managed)
     else:

@@ -131,3 +131,20 @@ def test_entries_sort_by_operation_time_then_manager():
          "fieldsV1": {"f:data": {"f:d": {}}}},
     ]
     assert [e["manager"] for e in fm.encode(fm.decode(obj["metadata"]["managedFields"]))] == ["y", "z", "a", "b"]
+
+
+def test_past_ten_update_managers_the_oldest_become_ancient_changes():
+    """capmanagers_test.go's rule: 11 updaters, the two oldest merged into ancient-changes."""
+    obj = _cm({"k0": "v"})
+    fm.update(None, obj, "m00", "2026-01-01T00:00:00Z")
+    for i in range(1, 11):
+        new = _cm({f"k{j}": "v" for j in range(i + 1)})
+        new["metadata"]["managedFields"] = obj["metadata"]["managedFields"]
+        fm.update(obj, new, f"m{i:02d}", f"2026-01-01T00:00:{i:02d}Z")
+        obj = new
+    managers = [(e["manager"], e.get("time")) for e in obj["metadata"]["managedFields"]]
+    assert len(managers) == 10
+    assert managers[0] == ("ancient-changes", "2026-01-01T00:00:01Z")
+    assert [m for m, _ in managers[1:]] == [f"m{i:02d}" for i in range(2, 11)]
+    ancient = obj["metadata"]["managedFields"][0]["fieldsV1"]
+    assert ancient == {"f:data": {".": {}, "f:k0": {}, "f:k1": {}}}  # m00's create and m01's key
