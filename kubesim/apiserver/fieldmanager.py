@@ -17,9 +17,10 @@ when it would change a field another manager owns (unless forced, which takes it
 the control plane's own components go through ``Tracker``, which the store calls before each
 write, with the component's name as the manager.
 
-Not modelled: capmanagers' ``ancient-changes`` (more than 10 Update managers), version
-conversion of entries recorded at other API versions (each entry is compared at the object's
-version), and the probabilistic skip of tracking on create.
+Not modelled: version conversion of entries recorded at other API versions (each entry is
+compared at the object's version), and the probabilistic skip of tracking on create. A
+component's write is recorded as the status subresource's when it changed status (kubesim's
+components do not say which endpoint they would have used).
 """
 
 from __future__ import annotations
