@@ -46,10 +46,12 @@ def _frozen(ref):
 
 
 def kind_type(api_version: str, kind: str) -> tuple[str, dict] | None:
-    """The type name of a kind and its Go zero value (what a create is compared with); None for
-    a kind the schema lacks."""
+    """The type name of a kind and its Go zero value (what a create is compared with, a fresh
+    copy: an apply's merge builds the new object on it); None for a kind the schema lacks."""
+    import marshal
+
     entry = _schema()["kinds"].get(f"{api_version}/{kind}")
-    return (entry[0], entry[1]) if entry else None
+    return (entry[0], marshal.loads(marshal.dumps(entry[1]))) if entry else None
 
 
 @functools.lru_cache(maxsize=4096)

@@ -87,3 +87,9 @@ def test_remove_items_drops_members_and_keeps_the_rest():
 def test_unknown_fields_are_named_by_path():
     obj = {"apiVersion": "v1", "kind": "ConfigMap", "foo": 1, "metadata": {"name": "x", "bar": 2}, "data": {"k": "v"}}
     assert typed.unknown_fields(obj, CM) == [".foo", ".metadata.bar"]
+
+
+def test_the_zero_value_is_a_fresh_copy_each_time():
+    _, zero = typed.kind_type("apps/v1", "Deployment")
+    zero["spec"]["strategy"]["type"] = "Recreate"  # what defaulting does to an applied object
+    assert typed.kind_type("apps/v1", "Deployment")[1]["spec"]["strategy"] == {}
