@@ -97,6 +97,14 @@ class Cluster:
 
         REGISTRY.attach_custom(_stored_crds(store, REGISTRY.custom_source))
 
+        from kubesim.apiserver.fieldmanager import Tracker
+
+        # the manager of the writes being made (a request's fieldManager, or the component the
+        # settle loop runs); None: writes are not tracked
+        self.field_manager: str | None = None
+        self.fields = Tracker(self)
+        store.write_hook = self.fields.before_write
+
     def wake_at(self, t: float) -> None:
         """A component asks to run again at simulated time ``t``."""
         if self.next_due is None or t < self.next_due:

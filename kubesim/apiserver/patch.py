@@ -73,8 +73,7 @@ def patch_object(info: KindInfo, live: dict, patch_type: str, patch,
                           "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml")
         err.reason = "UnsupportedMediaType"
         raise PatchFailure(err)
-    original = copy.deepcopy(live)
-    original["metadata"].pop("managedFields", None)
+    original = copy.deepcopy(live)  # managedFields included: a patch may replace them
     if patch_type == "json":
         patched = json_patch(original, decode_json_patch(patch))
         shown = json.dumps(patched, separators=(",", ":"), sort_keys=True)

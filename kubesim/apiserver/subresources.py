@@ -86,4 +86,5 @@ def bind(cluster: Cluster, namespace: str, name: str, binding: dict) -> None:
             break
     else:
         conds.append(cond)
+    cluster.fields.handled(pod)  # assignPod writes the storage directly: managedFields stay
     store.put(pod)

@@ -166,7 +166,23 @@ class Factory:
 
         return Options(directory=directory, env=self.env.vars,
                        verbosity=getattr(self.args, "verbosity", 0) or 0, log_stream=self.env.stderr,
-                       impersonate=self.impersonate())
+                       impersonate=self.impersonate(), field_manager=self.field_manager())
+
+    def field_manager(self) -> str:
+        """The manager the command's writes are recorded under: its --field-manager, else
+        kubectl's default for the verb (``kubectl-<verb>``; client-side apply's
+        ``kubectl-client-side-apply``, server-side apply's ``kubectl``)."""
+        given = getattr(self.args, "field_manager", None)
+        if given:
+            return given
+        verb = getattr(self.args, "verb", None) or ""
+        if verb == "apply":
+            return "kubectl" if getattr(self.args, "server_side", False) else "kubectl-client-side-apply"
+        if verb in ("scale", "cordon", "uncordon", "drain"):
+            # their clients send none (the scale client, drain's cordon helper): the apiserver
+            # names the write after the user agent
+            return "kubectl"
+        return f"kubectl-{verb}" if verb else "kubectl"
 
     def impersonate(self) -> tuple | None:
         """(user, groups, uid) from ``--as``, ``--as-group``, ``--as-uid``; None without them.

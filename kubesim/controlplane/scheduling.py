@@ -585,6 +585,7 @@ def _write_back(cluster: Cluster, pod: dict, result, full: bool = True) -> None:
         bind(pod, result.node, store.get("Node", "", result.node))
         _set_condition(pod, {"lastProbeTime": None, "status": "True", "type": "PodScheduled"}, now)
         pod["status"].pop("nominatedNodeName", None)
+        cluster.fields.handled(pod)  # the binding's write keeps managedFields as they are
     elif result.outcome in ("Unschedulable", "Error"):
         _set_condition(pod, {"lastProbeTime": None, "message": result.message,
                              "reason": result.reason or ("SchedulerError" if result.outcome == "Error" else "Unschedulable"),

@@ -21,6 +21,9 @@ class Options:
     log_stream: TextIO | None = None
     # (user, groups, uid) the requests impersonate (--as, --as-group, --as-uid); None: none
     impersonate: tuple | None = None
+    # the manager the requests' writes are recorded under in managedFields (kubectl's
+    # --field-manager, or what the API server derives from the user agent)
+    field_manager: str = "kubectl"
 
 
 def _open(opts: Options, read_only: bool = False, snapshot: bool = False):
@@ -69,7 +72,7 @@ def session(opts: Options, settle_first: bool = True, commit: bool = True, read_
     cluster = _open_for_reading(opts) if read_only else _open(opts)
     if cluster.store.read_only:
         try:
-            yield LocalClient(cluster, opts.impersonate)
+            yield LocalClient(cluster, opts.impersonate, opts.field_manager)
         except BaseException:
             cluster.rollback()
             raise
@@ -82,7 +85,7 @@ def session(opts: Options, settle_first: bool = True, commit: bool = True, read_
         ensure_initialized(cluster)
         if settle_first:
             settle(cluster)
-        yield LocalClient(cluster, opts.impersonate)
+        yield LocalClient(cluster, opts.impersonate, opts.field_manager)
         if commit:
             settle(cluster)
     except BaseException:
@@ -102,7 +105,7 @@ def read_session(opts: Options):
 
     cluster = _open(opts, snapshot=True)
     try:
-        yield LocalClient(cluster, opts.impersonate)
+        yield LocalClient(cluster, opts.impersonate, opts.field_manager)
     finally:
         cluster.rollback()
 

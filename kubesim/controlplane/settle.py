@@ -79,6 +79,12 @@ def settle_pending(cluster: Cluster) -> bool:
     return recorded is None or static_pod_signature(store.nodes_dir, listed=listed) != recorded
 
 
+# the field manager of each step's writes that is not the controller manager's
+STEP_MANAGERS = {"register_nodes": "kubelet", "static_pod_directories": "kubelet", "node_leases": "kubelet",
+                 "sync_pods": "kubelet", "static_pods": "kubelet", "schedule": "kube-scheduler",
+                 "kubernetes_service": "kube-apiserver"}
+
+
 def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = False) -> int:
     """Run the control loop to a fixed point; returns the number of rounds that changed things."""
     store = cluster.store
@@ -109,15 +115,21 @@ def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = Fals
     cluster.next_due = None
     rounds = 0
     fixed_point = False
-    for _ in range(MAX_ROUNDS):
-        changed = False
-        for step in steps:
-            if step(cluster):
-                changed = True
-        if not changed:
-            fixed_point = True
-            break
-        rounds += 1
+    requester = cluster.field_manager
+    try:
+        for _ in range(MAX_ROUNDS):
+            changed = False
+            for step in steps:
+                # managedFields name the component that writes
+                cluster.field_manager = STEP_MANAGERS.get(getattr(step, "__name__", ""), "kube-controller-manager")
+                if step(cluster):
+                    changed = True
+            if not changed:
+                fixed_point = True
+                break
+            rounds += 1
+    finally:
+        cluster.field_manager = requester
     store.set_meta("settle.due", cluster.next_due)
     from kubesim.controlplane.components import SETTLED_RV_META
 

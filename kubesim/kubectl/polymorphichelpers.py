@@ -56,7 +56,7 @@ def scale(client, info: KindInfo, live: dict, replicas: int, current_replicas: i
     new = copy.deepcopy(live)
     new.setdefault("spec", {})["replicas"] = replicas
     record(new, change_cause)
-    return client.update(info, new)
+    return client.update(info, new, subresource="scale")
 
 
 def _scale_custom_resource(client, info: KindInfo, live: dict, replicas: int, current_replicas: int,

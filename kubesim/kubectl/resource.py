@@ -95,13 +95,18 @@ def _object_kind_errors(obj: dict) -> list[str]:
 
 def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
             explicit_namespace: bool = False, collect: bool = False, applying: bool = False,
-            default_namespace: str = "default"):
+            default_namespace: str = "default", server_side: bool = False):
     """Client-side checks for every document: kind known, schema-valid, namespace consistent.
 
     Raises the errors; with ``collect`` returns ``(prepared, errors)`` instead, errors as
     ``(position, error)`` so a command can report them with the server's, in document order.
-    A document without a namespace gets ``-n``, else ``default_namespace`` (the context's)."""
-    from kubesim.codec.schema import format_bad_request, validate_structure
+    A document without a namespace gets ``-n``, else ``default_namespace`` (the context's).
+    ``server_side`` (apply --server-side): unknown fields are left to the server's apply."""
+    from kubesim.codec.schema import (
+        format_bad_request,
+        is_strict_message,
+        validate_structure,
+    )
 
     counts: dict[str, int] = {}
     for d in docs:
@@ -130,6 +135,8 @@ def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
             out.append(Prepared(doc, info, copy.deepcopy(obj), where, position))
             continue
         messages = validate_structure(obj)
+        if server_side:
+            messages = [m for m in messages if not is_strict_message(m)]
         if messages:
             line = format_bad_request(doc.source, obj, messages, verb)
             if counts[doc.source] > 1:

@@ -124,13 +124,21 @@ def _order(group: str) -> tuple[int, str]:
 
 
 def api_group_list() -> dict:
-    """``/apis``: every named group, in the server's priority order."""
+    """``/apis``: every named group, in the server's priority order; metrics-server's
+    (aggregated, priority 100) last."""
+    from kubesim.api import metricsapi
+
     groups = sorted((g for g in group_versions() if g), key=_order)
     return {"kind": "APIGroupList", "apiVersion": "v1",
-            "groups": [_group(g, group_versions()[g]) for g in groups]}
+            "groups": [_group(g, group_versions()[g]) for g in groups]
+            + [_group(metricsapi.GROUP, [metricsapi.VERSION])]}
 
 
 def api_group(group: str) -> dict | None:
+    from kubesim.api import metricsapi
+
+    if group == metricsapi.GROUP:
+        return {"kind": "APIGroup", "apiVersion": "v1", **_group(group, [metricsapi.VERSION])}
     versions = group_versions().get(group) if group else None
     if not versions:
         return None
@@ -158,6 +166,12 @@ def _storage_version_hash(k: kinds.KindInfo) -> str:
 
 def api_resource_list(group: str, version: str) -> dict | None:
     """``/api/v1``, ``/apis/<group>/<version>``: the resources and their subresources, by name."""
+    from kubesim.api import metricsapi
+
+    if (group, version) == (metricsapi.GROUP, metricsapi.VERSION):  # metrics-server's own list
+        return {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": metricsapi.GROUP_VERSION,
+                "resources": [{"name": p, "singularName": "", "namespaced": ns, "kind": kind,
+                               "verbs": list(metricsapi.VERBS)} for p, kind, ns in metricsapi.RESOURCES]}
     infos = [k for k in served_versions() if k.group == group and k.version == version]
     if not infos:
         return None

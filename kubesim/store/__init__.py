@@ -187,6 +187,8 @@ class Store:
         self._derivers: dict[str, object] = {}
         self._index_built = False  # object_index known complete in this transaction
         self._derived_synced: set[str] = set()  # kinds whose derived rows this transaction completed
+        # called with (key, object) before each put: what keeps managedFields (the API server's)
+        self.write_hook = None
 
     # -- lifecycle -------------------------------------------------------------------------
     def open(self, read_only: bool = False, snapshot: bool = False) -> Store:
@@ -662,6 +664,8 @@ class Store:
     def put(self, obj: dict) -> dict:
         """Write (create or replace) an object, bumping its resourceVersion."""
         k = key_of(obj)
+        if self.write_hook is not None:
+            self.write_hook(k, obj)
         obj["metadata"]["resourceVersion"] = rv = self.next_resource_version()
         self._kind_written(k[0], rv)
         by = self._cache.setdefault(k[0], {})

@@ -45,7 +45,8 @@ def run(f, args, env) -> int:
         raise UsageError("--sort-by accepts only name or kind")
     # sorted by group (discovery's order), or by name or kind; ties by name
     field = {"name": lambda k: k.plural, "kind": lambda k: k.kind}.get(args.sort_by, lambda k: k.group)
-    infos = sorted((k for k in _preferred(kinds.REGISTRY.all()) if k.served), key=lambda k: (field(k), k.plural))
+    infos = sorted([k for k in _preferred(kinds.REGISTRY.all()) if k.served] + metrics_resources(),
+                   key=lambda k: (field(k), k.plural))
     if args.namespaced is not None:
         want = bool_flag_value(args.namespaced, "--namespaced", "api-resources")
         infos = [k for k in infos if k.namespaced == want]
@@ -90,6 +91,14 @@ def _preferred(infos):
     return out
 
 
+def metrics_resources() -> list:
+    """metrics-server's resources (``kubesim.api.metricsapi``), as discovery lists them."""
+    from kubesim.api import kinds, metricsapi
+
+    return [kinds.KindInfo(kind, metricsapi.GROUP, metricsapi.VERSION, plural, namespaced, verbs=metricsapi.VERBS)
+            for plural, kind, namespaced in metricsapi.RESOURCES]
+
+
 def _document(infos, fmt: str) -> str:
     """The flattened APIResourceList: JSON in the struct's field order (four-space indent),
     YAML with sorted keys, as kubectl's printers write a typed object."""
@@ -97,7 +106,8 @@ def _document(infos, fmt: str) -> str:
 
     resources = []
     for k in infos:
-        r = {"name": k.plural, "singularName": k.singular, "namespaced": k.namespaced}
+        singular = "" if k.group == "metrics.k8s.io" else k.singular  # metrics-server sets none
+        r = {"name": k.plural, "singularName": singular, "namespaced": k.namespaced}
         if k.group:
             r["group"] = k.group
         r.update(version=k.version, kind=k.kind, verbs=sorted(k.verbs))
