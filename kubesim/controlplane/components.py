@@ -532,7 +532,9 @@ WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Node", "Contr
 # its status wakes neither.
 WATCHES = {
     "deployment": ("Deployment", "ReplicaSet", "Pod"),
-    "replicaset": ("ReplicaSet", "Pod"),
+    # and ResourceQuotas: a create the quota refused is retried (upstream: requeued with
+    # back-off until it succeeds); here when the quota changes
+    "replicaset": ("ReplicaSet", "Pod", "ResourceQuota"),
     # NewStatefulSetController: pods and sets; claims too here, so a claim the collector
     # removes unblocks a pod waiting on it (upstream waits for a later event)
     "statefulset": ("StatefulSet", "Pod", "PersistentVolumeClaim"),
@@ -750,6 +752,8 @@ def _targets(cluster: Cluster, name: str, last: int | None) -> tuple[set[str], s
         return rs_owner.get(uid)
 
     for k in list(store.changed_keys()):
+        if k[0] == "ResourceQuota" and name == "replicaset":
+            return None  # every ReplicaSet a quota held back may now create its pods
         if k[0] not in (top, "ReplicaSet", "Pod"):
             continue
         obj = store.get(*k)

@@ -190,7 +190,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             if result.next_wake is not None:
                 ctx.wake_at(result.next_wake)
                 earliest = result.next_wake if earliest is None else min(earliest, result.next_wake)
-        if images.changed:
+        if images is not None and images.changed:
             _save_node_images(store, node, images)
             changed = True
         if mem_changed:
@@ -215,7 +215,13 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
 
 def _node_images(store, node: dict, now: float):
     """The node's images as its kubelet last left them; a node's first pod finds the images
-    its kubelet started with (image_service.NodeImages.preloaded)."""
+    its kubelet started with (image_service.NodeImages.preloaded). With KUBESIM_IMAGES=present,
+    None: every node has every image and pulls nothing, as KWOK's fake nodes (the conformance
+    oracle's) start containers at once."""
+    import os
+
+    if os.environ.get("KUBESIM_IMAGES") == "present":
+        return None
     from kubesim.kubelet.image_service import NodeImages
 
     name = node["metadata"]["name"]
