@@ -93,6 +93,8 @@ def setup_script(task: Task, context: str) -> list:
         steps.append(script.Command(("apply", "-f", "-", "--context", context), str(s["objects"]), "apply"))
     if s.get("steps"):
         steps += [_in_context(st, context) for st in script.parse(str(s["steps"]))]
+    # an exam's cluster has been up a while: images pulled, controllers settled
+    steps.append(script.Command(("--context", context, "advance", "1m"), "", "advance 1m"))
     return steps
 
 

@@ -33,10 +33,11 @@ def test_a_drill_from_start_to_pass(kubesim):
     assert solution.startswith("# A model answer for manual-scheduling (on context drill):\ncat <<EOF | kubectl apply")
     kubesim.apply("apiVersion: v1\nkind: Pod\nmetadata: {name: cka-7369}\nspec:\n  nodeName: node7369\n"
                   "  containers: [{name: cka-7369, image: nginx}]\n")
+    kubesim.ok("advance 30s")  # nginx pulled
     r = kubesim("drill check")
     assert r.code == 0, r.out
     assert "3/3 checks passed" in r.out and "All checks passed." in r.out
-    assert "on the wall clock, 0m00s on the simulated clock" in r.out
+    assert "on the wall clock, 0m30s on the simulated clock" in r.out
 
 
 def test_drill_reset_prepares_the_same_variant_afresh(kubesim):
