@@ -107,6 +107,7 @@ def served(tmp_path_factory):
     h.ok("cluster init")
     for command in SETUP:
         h.ok(shlex.split(command), stdin=UNSCHEDULED if command == "apply -f -" else "")
+    h.ok("advance 1m")  # the image pulls: the containers run
     env = {**os.environ, **h.vars}
     proc = subprocess.Popen([sys.executable, "-m", "kubesim", "--state", state, "serve", "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
