@@ -324,6 +324,14 @@ class LocalClient:
         except UpgradeFailure as e:
             raise client_error(f"error: unable to upgrade connection: {e}") from None
 
+    def port_forward(self, namespace: str, name: str, port: int, request: bytes = b"") -> bytes | None:
+        """POST pods/NAME/portforward: what the pod's ``port`` answers to ``request`` (None:
+        connection refused), by kubesim.controlplane.network."""
+        from kubesim.controlplane.network import forwarded_reply
+
+        self._authorize("create", _POD, namespace, name, "portforward")
+        return forwarded_reply(self.cluster, self._get(_POD, namespace, name), port, request)
+
     def explain_network(self, namespace: str, name: str, host: str, port: int, protocol: str = "TCP") -> dict:
         """kubesim.io: every hop of a connection from the pod to ``host:port``."""
         from kubesim.controlplane.network import explain

@@ -30,6 +30,7 @@ from kubesim.server.table import table, table_api_version, wants_table
 MAX_BODY = 3 * 1024 * 1024  # kube-apiserver's MaxRequestBodyBytes
 WATCH_POLL = 0.25  # seconds between a watch's looks at the state when this server wrote nothing
 TICK = 0.5  # seconds between the ticker's settles
+STREAMS = ("exec", "attach", "portforward")  # the pod subresources served by kubesim.server.stream
 
 JSON = "application/json"
 APPLY_PATCH = "application/apply-patch+yaml"
@@ -427,6 +428,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._list(t)
         if t.sub == "log":
             return self._log(t)
+        if t.info.kind == "Pod" and t.sub in STREAMS:
+            return self._stream(t)
         if t.sub and t.sub.startswith("proxy/"):
             with self.client(write=False) as c:
                 return self._send_json(200, c.raw(urlsplit(self.path).path))
@@ -470,6 +473,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self._evict(t, body, dry)
             if t.sub == "binding":
                 return self._bind(t, body, dry)
+            if t.info.kind == "Pod" and t.sub in STREAMS:
+                return self._stream(t)
             if t.sub == "token":
                 request = self._decode(body)
                 with self.client(dry_run=dry) as c:
@@ -724,6 +729,12 @@ class Handler(BaseHTTPRequestHandler):
         with self.client(dry_run=dry) as c:
             c.bind(t.namespace or "", t.name, binding)
         self._send_json(201, {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201})
+
+    def _stream(self, t: Target) -> None:
+        """pods/exec, attach, portforward: upgraded to WebSocket (kubesim.server.stream)."""
+        from kubesim.server import stream
+
+        stream.serve(self, t, self.method)
 
     def _log(self, t: Target) -> None:
         from kubesim.api.core.podlogs import PodLogOptions
