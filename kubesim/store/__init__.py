@@ -153,6 +153,30 @@ def _node_of(obj: dict) -> str:
     return ""
 
 
+
+def _decode_into(by: dict, rows) -> None:
+    """Decode (namespace, name, body) rows into ``by``, keeping what is there already.
+    Decoding many objects makes millions of containers that live as long as the command; the
+    cyclic collector would scan them again and again (about a second on 20,000 objects). They
+    hold no cycles: collect nothing while decoding, then move everything alive into the
+    collector's permanent generation (gc.freeze), out of later scans."""
+    import gc
+
+    loads = json.loads
+    enabled = gc.isenabled()
+    gc.disable()
+    count = 0
+    try:
+        for ns, name, body in rows:
+            if (ns, name) not in by:
+                by[(ns, name)] = loads(body)
+                count += 1
+    finally:
+        if enabled:
+            gc.enable()
+    if count > 1000:
+        gc.freeze()
+
 class Store:
     """One open state: a transaction plus a write-back cache of the objects it touched."""
 
@@ -501,11 +525,8 @@ class Store:
         """``list`` of one namespace, decoding only its objects (the primary key's prefix);
         what this transaction read or wrote before wins, as for ``get``."""
         by = self._cache.setdefault(kind, {})
-        loads = json.loads
-        for ns, name, body in self._require().execute(
-                "SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=?", (kind, namespace)):
-            if (ns, name) not in by:
-                by[(ns, name)] = loads(body)
+        _decode_into(by, self._require().execute(
+            "SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=?", (kind, namespace)))
         out = [o for (ns, _), o in by.items() if ns == namespace and o is not None]
         out.sort(key=lambda o: o["metadata"]["name"])
         return out
@@ -606,27 +627,10 @@ class Store:
     def _load_kind(self, kind: str) -> None:
         if kind in self._listed:
             return
-        import gc
-
         by = self._cache.setdefault(kind, {})
         self._sorted.pop(kind, None)
-        loads = json.loads
-        # Decoding a large kind makes millions of containers that live as long as the command;
-        # the cyclic collector would scan them again and again (about a second on 20,000
-        # objects). They hold no cycles: collect nothing while decoding, then move everything
-        # alive into the collector's permanent generation (gc.freeze), out of later scans.
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            for ns, name, body in self._require().execute(
-                    "SELECT namespace, name, body FROM objects WHERE kind=?", (kind,)):
-                if (ns, name) not in by:
-                    by[(ns, name)] = loads(body)
-        finally:
-            if enabled:
-                gc.enable()
-        if len(by) > 1000:
-            gc.freeze()
+        _decode_into(by, self._require().execute(
+            "SELECT namespace, name, body FROM objects WHERE kind=?", (kind,)))
         self._listed.add(kind)
 
     def create(self, obj: dict, now: str) -> dict:
