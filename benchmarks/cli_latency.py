@@ -64,6 +64,8 @@ def main() -> int:
         env.pop("KUBESIM_NOW", None)
         subprocess.run([kubesim, "apply", "-f", "-"], input=pod_manifests(a.pods), text=True, env=env,
                        check=True, stdout=subprocess.DEVNULL)
+        # let the pods' images pull and the cluster settle: `get` is timed on a quiet cluster
+        subprocess.run([kubesim, "advance", "5m"], env=env, check=True, stdout=subprocess.DEVNULL)
         envs.append(env)
     ours = [[kubesim, "get", "pods", "-o", "wide"] for kubesim in kubesims]
     theirs = [kubectl, "create", "deployment", "x", "--image=nginx", "--dry-run=client", "-o", "yaml"]
