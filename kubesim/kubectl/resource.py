@@ -280,3 +280,18 @@ def resolve(client, f, args, words: list[str], allow_type_only: bool, filenames=
     elif not filenames:
         raise UsageError(NO_RESOURCES)
     return out
+
+
+def targets_from_args(client, f, args, env) -> list[tuple]:
+    """(info, object) of each object a verb such as ``expose`` or ``autoscale`` names: from
+    ``-f`` files (``-R``), or TYPE NAME / TYPE/NAME arguments looked up in the cluster."""
+    if args.filename:
+        from kubesim.codec.load import load
+
+        docs = load(args.filename, recursive=args.recursive, stdin=env.stdin)
+        return [(p.info, p.obj) for p in prepare(docs, f.namespace_flag, "getting",
+                                                 explicit_namespace=f.explicit_namespace,
+                                                 default_namespace=f.namespace())]
+    if not args.args:
+        raise UsageError(NO_RESOURCES)
+    return lookup(client, parse_targets(args.args), f.namespace())

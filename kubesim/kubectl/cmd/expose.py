@@ -59,19 +59,9 @@ def run(f, args, env) -> int:
 
 
 def _targets(client, f, args, env) -> list[tuple]:
-    from kubesim.kubectl.resource import NO_RESOURCES, lookup, parse_targets
+    from kubesim.kubectl.resource import targets_from_args
 
-    if args.filename:
-        from kubesim.codec.load import load
-        from kubesim.kubectl.resource import prepare
-
-        docs = load(args.filename, recursive=args.recursive, stdin=env.stdin)
-        return [(p.info, p.obj) for p in prepare(docs, f.namespace_flag, "getting",
-                                                 explicit_namespace=f.explicit_namespace,
-                                                 default_namespace=f.namespace())]
-    if not args.args:
-        raise UsageError(NO_RESOURCES)
-    return lookup(client, parse_targets(args.args), f.namespace())
+    return targets_from_args(client, f, args, env)
 
 
 def exposed_service(info, obj: dict, args, namespace: str | None) -> dict:
