@@ -63,6 +63,13 @@ def difference(a: dict, b: dict, root: bool = True) -> dict | None:
             r = difference(v, w, False)
             if r is not None:
                 out[k] = r
+    return _node(out, member, root)
+
+
+
+def _node(out: dict, member: bool, root: bool) -> dict | None:
+    """A set operation's result at one node: the root as it is; elsewhere None when nothing is
+    left, and the membership marker kept when both sides had it."""
     if root:
         return out
     if not out:
@@ -85,13 +92,7 @@ def intersection(a: dict, b: dict, root: bool = True) -> dict | None:
             r = intersection(v, w, False) if small is a else intersection(w, v, False)
             if r is not None:
                 out[k] = r
-    if root:
-        return out
-    if not out:
-        return {} if member else None
-    if member:
-        out[MEMBER] = {}
-    return out
+    return _node(out, member, root)
 
 
 def keep_holders(a: dict, b: dict, root: bool = True) -> dict | None:
