@@ -347,7 +347,9 @@ def kube_proxy_objects(server: str) -> list[dict]:
                                 "--hostname-override=$(NODE_NAME)"],
                     "securityContext": {"privileged": True},
                     "volumeMounts": [{"mountPath": "/var/lib/kube-proxy", "name": "kube-proxy"},
-                                     {"mountPath": "/run/xtables.lock", "name": "xtables-lock", "readOnly": False},
+                                     # the manifest's ``readOnly: false``: dropped by kubeadm's decode into
+                                     # the typed DaemonSet (a plain bool, omitempty) before it POSTs it
+                                     {"mountPath": "/run/xtables.lock", "name": "xtables-lock"},
                                      {"mountPath": "/lib/modules", "name": "lib-modules", "readOnly": True}],
                     "env": [{"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}],
                 }],
@@ -403,6 +405,31 @@ def addon_objects(advertise_address: str) -> list[dict]:
     server = f"https://{advertise_address}:6443"
     ca_data = base64.b64encode(ROOT_CA.encode()).decode()
     return config_objects(server, ca_data) + coredns_objects() + kube_proxy_objects(server)
+
+
+_PLURALS = {"ConfigMap": "configmaps", "ServiceAccount": "serviceaccounts", "Service": "services",
+            "Deployment": "deployments", "DaemonSet": "daemonsets", "ClusterRole": "clusterroles",
+            "ClusterRoleBinding": "clusterrolebindings", "Role": "roles", "RoleBinding": "rolebindings"}
+
+
+def api_path(obj: dict, collection: bool = False) -> str:
+    """The REST path of an add-on object (its collection's with ``collection``): what the
+    conformance oracle POSTs and DELETEs on the real cluster."""
+    group_version = obj["apiVersion"]
+    base = f"/api/{group_version}" if "/" not in group_version else f"/apis/{group_version}"
+    ns = obj["metadata"].get("namespace")
+    path = f"{base}/namespaces/{ns}/{_PLURALS[obj['kind']]}" if ns else f"{base}/{_PLURALS[obj['kind']]}"
+    return path if collection else f"{path}/{obj['metadata']['name']}"
+
+
+def advertise_address(control_plane_node: dict | None) -> str:
+    """kubeadm's advertise address: the control-plane node's InternalIP; without one (``cluster
+    init --empty``) the address the first registered machine gets."""
+    from kubesim.api.nodes import internal_ip
+    from kubesim.kubelet.node import Allocator
+
+    ip = internal_ip(control_plane_node) if control_plane_node is not None else ""
+    return ip or Allocator([]).internal_ip()
 
 
 def install(cluster, advertise_address: str) -> None:

@@ -227,12 +227,9 @@ def _kubeadm_control_plane(cluster: Cluster) -> None:
 def _kubeadm_addons(cluster: Cluster) -> None:
     """kubeadm init's last phases: its ConfigMaps, CoreDNS and kube-proxy (controlplane/addons.py).
     Without a control-plane node (``--empty``) they name the address it would have had."""
-    from kubesim.api.nodes import internal_ip
     from kubesim.controlplane import addons
-    from kubesim.kubelet.node import Allocator
 
-    cp = cluster.store.get("Node", "", CONTROL_PLANE_NODE)
-    addons.install(cluster, (internal_ip(cp) if cp is not None else "") or Allocator([]).internal_ip())
+    addons.install(cluster, addons.advertise_address(cluster.store.get("Node", "", CONTROL_PLANE_NODE)))
 
 
 def ensure_initialized(cluster: Cluster) -> None:
