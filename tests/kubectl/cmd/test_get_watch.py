@@ -35,20 +35,20 @@ SLOW = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: slow\nspec:\n  nodeName: 
 
 ROLLING = """\
 NAME                   READY   STATUS     RESTARTS   AGE
-web-6f5c854749-7z4zs   1/1     Running    0          5s
-web-6f5c854749-pt74t   1/1     Running    0          5s
+web-6f5c854749-25tvl   1/1     Running    0          5s
+web-6f5c854749-qjt6v   1/1     Running    0          5s
 web-b9c6dbc96-tgfwp    0/1     Init:0/1   0          0s
 web-b9c6dbc96-tgfwp    1/1     Running    0          5s
-web-6f5c854749-7z4zs   1/1     Terminating   0          10s
-web-6f5c854749-7z4zs   0/1     Completed     0          10s
-web-6f5c854749-7z4zs   0/1     Completed     0          10s
+web-6f5c854749-25tvl   1/1     Terminating   0          10s
+web-6f5c854749-25tvl   0/1     Completed     0          10s
+web-6f5c854749-25tvl   0/1     Completed     0          10s
 web-b9c6dbc96-xk97b    0/1     Pending       0          0s
 web-b9c6dbc96-xk97b    0/1     Pending       0          0s
 web-b9c6dbc96-xk97b    0/1     Init:0/1      0          0s
 web-b9c6dbc96-xk97b    1/1     Running       0          5s
-web-6f5c854749-pt74t   1/1     Terminating   0          15s
-web-6f5c854749-pt74t   0/1     Completed     0          15s
-web-6f5c854749-pt74t   0/1     Completed     0          15s
+web-6f5c854749-qjt6v   1/1     Terminating   0          15s
+web-6f5c854749-qjt6v   0/1     Completed     0          15s
+web-6f5c854749-qjt6v   0/1     Completed     0          15s
 """
 
 
@@ -85,7 +85,7 @@ def test_watch_only_prints_the_header_with_the_first_event(rolling):
     # the first row sets the widths; a longer name later widens its column, as kubectl's does
     assert r.out.splitlines()[:3] == ["NAME                  READY   STATUS    RESTARTS   AGE",
                                       "web-b9c6dbc96-tgfwp   1/1     Running   0          5s",
-                                      "web-6f5c854749-7z4zs   1/1     Terminating   0          10s"]
+                                      "web-6f5c854749-25tvl   1/1     Terminating   0          10s"]
     assert r.out.splitlines()[3:] == ROLLING.splitlines()[6:11]
 
 
@@ -94,7 +94,7 @@ def test_output_watch_events_adds_the_event_column(rolling):
     assert lines[0].startswith("EVENT      NAME ")
     assert [line.split()[0] for line in lines[1:]] == ["ADDED", "ADDED", "ADDED", "MODIFIED", "MODIFIED",
                                                          "MODIFIED", "DELETED", "ADDED", "MODIFIED", "MODIFIED"]
-    assert lines[7] == "DELETED    web-6f5c854749-7z4zs   0/1     Completed     0          10s"
+    assert lines[7] == "DELETED    web-6f5c854749-25tvl   0/1     Completed     0          10s"
 
 
 def test_one_object_is_watched_without_the_others(kubesim):
