@@ -105,6 +105,8 @@ def test_the_kube_dns_service_is_kubeadms(h):
                  id="CoreDNS scaled to 0 leaves kube-dns without endpoints: no name resolves"),
     pytest.param("delete deployment coredns -n kube-system", "connection timed out",
                  id="deleting CoreDNS breaks name resolution"),
+    pytest.param("delete service kube-dns -n kube-system", "connection timed out",
+                 id="deleting kube-dns leaves 10.96.0.10 without a rule: no stand-in answers for it"),
 ])
 def test_the_pods_dns_goes_through_coredns(h, break_dns, expected):
     h.ok("run bb --image=busybox -- sleep 3600")
