@@ -1,7 +1,20 @@
 """Scheduler throughput: upstream's scheduler_perf workloads run through kubesim's scheduler.
 
-    python benchmarks/scheduler_throughput.py [--workload basic|antiaffinity|all]
-                                              [--nodes 5000|500|all] [--seed 1] [--repeat N]
+    python benchmarks/scheduler_throughput.py [--workload NAME|all] [--nodes 5000|500|all]
+                                              [--seed 1] [--repeat N]
+
+Workloads (every scheduler_perf test case of v1.35.4 that runs the default plugins without
+volumes, DRA, gates or DaemonSets): basic (SchedulingBasic), antiaffinity
+(SchedulingPodAntiAffinity), spreading (TopologySpreading), preferredspreading
+(PreferredTopologySpreading), nodeinclusionpolicy (SchedulingWithNodeInclusionPolicy),
+podaffinity (SchedulingPodAffinity), preferredaffinity (SchedulingPreferredPodAffinity),
+preferredantiaffinity (SchedulingPreferredPodAntiAffinity), nodeaffinity
+(SchedulingNodeAffinity), preemption (PreemptionAsync), unschedulable (Unschedulable). The
+thresholds are v1.35.4's (SchedulingBasic's is 270 there). A ``churn`` op (PreemptionAsync,
+Unschedulable) creates a pod every 200 ms of the run; here one churn pod is interleaved every
+threshold x 0.2 measured pods (the pods the threshold rate schedules in 200 ms), its attempt
+timed with them; a preemption's victims are removed from the cache and the preemptor retried
+at once (upstream: when the victims' deletions reach the queue).
 
 Prints one row per workload: nodes, init pods, measured pods, seconds spent in ``schedule_one``
 for the measured pods, pods/s, upstream's CI threshold, peak memory, and sanity figures (pods
@@ -128,6 +141,281 @@ spec:
         memory: 500Mi
 """
 
+# The other default-plugin workloads' templates, verbatim (licence headers dropped).
+POD_WITH_TOPOLOGY_SPREADING_YAML = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  generateName: spreading-pod-
+  labels:
+    color: blue
+spec:
+  topologySpreadConstraints:
+    - maxSkew: 5
+      topologyKey: topology.kubernetes.io/zone
+      whenUnsatisfiable: DoNotSchedule
+      labelSelector:
+        matchLabels:
+          color: blue
+  containers:
+  - image: registry.k8s.io/pause:3.10.1
+    name: pause
+    ports:
+    - containerPort: 80
+    resources:
+      limits:
+        cpu: 100m
+        memory: 500Mi
+      requests:
+        cpu: 100m
+        memory: 500Mi
+"""
+
+POD_WITH_PREFERRED_TOPOLOGY_SPREADING_YAML = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  generateName: spreading-pod-
+  labels:
+    color: blue
+spec:
+  topologySpreadConstraints:
+    - maxSkew: 5
+      topologyKey: topology.kubernetes.io/zone
+      whenUnsatisfiable: ScheduleAnyway
+      labelSelector:
+        matchLabels:
+          color: blue
+  containers:
+  - image: registry.k8s.io/pause:3.10.1
+    name: pause
+    ports:
+    - containerPort: 80
+    resources:
+      limits:
+        cpu: 100m
+        memory: 500Mi
+      requests:
+        cpu: 100m
+        memory: 500Mi
+"""
+
+POD_WITH_NODE_INCLUSION_POLICY_YAML = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  generateName: spreading-pod-with-node-inclusion-policy-
+  labels:
+    foo: bar
+spec:
+  containers:
+  - image: registry.k8s.io/pause:3.10.1
+    name: pause
+    ports:
+    - containerPort: 80
+    resources:
+      limits:
+        cpu: 100m
+        memory: 500Mi
+      requests:
+        cpu: 100m
+        memory: 500Mi
+  topologySpreadConstraints:
+    - maxSkew: 1
+      topologyKey: kubernetes.io/hostname
+      whenUnsatisfiable: DoNotSchedule
+      NodeAffinityPolicy: Honor
+      NodeTaintsPolicy: Honor
+      labelSelector:
+        matchLabels:
+          foo: bar
+"""
+
+POD_WITH_POD_AFFINITY_YAML = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  generateName: affinity-pod-
+  labels:
+    color: blue
+spec:
+  affinity:
+    podAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector:
+          matchLabels:
+            color: blue
+        topologyKey: topology.kubernetes.io/zone
+        namespaces: ["sched-1", "sched-0"]
+  containers:
+  - image: registry.k8s.io/pause:3.10.1
+    name: pause
+    ports:
+    - containerPort: 80
+    resources:
+      limits:
+        cpu: 100m
+        memory: 500Mi
+      requests:
+        cpu: 100m
+        memory: 500Mi
+"""
+
+POD_WITH_PREFERRED_POD_AFFINITY_YAML = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  generateName: preferred-affinity-pod-
+  labels:
+    color: red
+spec:
+  affinity:
+    podAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+        - podAffinityTerm:
+            labelSelector:
+              matchLabels:
+                color: red
+            topologyKey: kubernetes.io/hostname
+            namespaces: ["sched-1", "sched-0"]
+          weight: 1
+  containers:
+    - image: registry.k8s.io/pause:3.10.1
+      name: pause
+      ports:
+        - containerPort: 80
+      resources:
+        limits:
+          cpu: 100m
+          memory: 500Mi
+        requests:
+          cpu: 100m
+          memory: 500Mi
+"""
+
+POD_WITH_PREFERRED_POD_ANTI_AFFINITY_YAML = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  generateName: preferred-anti-affinity-pod-
+  labels:
+    color: yellow
+spec:
+  affinity:
+    podAntiAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+        - podAffinityTerm:
+            labelSelector:
+              matchLabels:
+                color: yellow
+            topologyKey: kubernetes.io/hostname
+            namespaces: ["sched-1", "sched-0"]
+          weight: 1
+  containers:
+    - image: registry.k8s.io/pause:3.10.1
+      name: pause
+      ports:
+        - containerPort: 80
+      resources:
+        limits:
+          cpu: 100m
+          memory: 500Mi
+        requests:
+          cpu: 100m
+          memory: 500Mi
+"""
+
+POD_WITH_NODE_AFFINITY_YAML = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  generateName: node-affinity-
+spec:
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+        - matchExpressions:
+          - key: topology.kubernetes.io/zone
+            operator: In
+            values:
+            - zone1
+            - zone2
+  containers:
+  - image: registry.k8s.io/pause:3.10.1
+    name: pause
+    ports:
+    - containerPort: 80
+    resources:
+      limits:
+        cpu: 100m
+        memory: 500Mi
+      requests:
+        cpu: 100m
+        memory: 500Mi
+"""
+
+POD_LOW_PRIORITY_YAML = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  generateName: pod-
+spec:
+  terminationGracePeriodSeconds: 0
+  containers:
+  - image: registry.k8s.io/pause:3.10.1
+    name: pause
+    ports:
+    - containerPort: 80
+    resources:
+      limits:
+        cpu: 900m
+        memory: 500Mi
+      requests:
+        cpu: 900m
+        memory: 500Mi
+"""
+
+POD_HIGH_PRIORITY_YAML = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  generateName: pod-high-priority-
+spec:
+  priority: 10
+  containers:
+  - image: registry.k8s.io/pause:3.10.1
+    name: pause
+    ports:
+    - containerPort: 80
+    resources:
+      limits:
+        cpu: 3000m
+        memory: 500Mi
+      requests:
+        cpu: 3000m
+        memory: 500Mi
+"""
+
+POD_HIGH_PRIORITY_LARGE_CPU_YAML = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  generateName: pod-h-
+spec:
+  priority: 10
+  containers:
+  - image: registry.k8s.io/pause:3.10.1
+    name: pause
+    ports:
+    - containerPort: 80
+    resources:
+      requests:
+        cpu: 9
+        memory: 500Mi
+"""
+
+
 # scheduler_perf.go makeBaseNode (used when createNodes has no nodeTemplatePath).
 NODE_PREFIX = "scheduler-perf-"
 
@@ -154,7 +442,7 @@ WORKLOADS: dict[str, dict] = {
         "init_ns": "namespace-1", "measure_ns": "namespace-2",
         "variants": {
             5000: {"name": "5000Nodes_10000Pods", "nodes": 5000, "init": 1000, "measure": 10000,
-                   "threshold": 680},
+                   "threshold": 270},
             500: {"name": "500Nodes", "nodes": 500, "init": 500, "measure": 1000,
                   "threshold": None},
         },
@@ -171,7 +459,135 @@ WORKLOADS: dict[str, dict] = {
                   "threshold": None},
         },
     },
+    # topology_spreading/performance-config.yaml: nodes from node-default.yaml labelled
+    # topology.kubernetes.io/zone moon-1, moon-2, moon-3 in turn (LabelNodePrepareStrategy's
+    # round robin), init pods from pod-default.yaml, measured pods spreading over zones.
+    "spreading": {
+        "test_case": "TopologySpreading",
+        "config": "topology_spreading/performance-config.yaml",
+        "init_template": POD_DEFAULT_YAML, "template": POD_WITH_TOPOLOGY_SPREADING_YAML,
+        "node_labels": ("topology.kubernetes.io/zone", ["moon-1", "moon-2", "moon-3"]),
+        "init_ns": "namespace-1", "measure_ns": "namespace-2",
+        "variants": {
+            5000: {"name": "5000Nodes_5000Pods", "nodes": 5000, "init": 5000, "measure": 5000,
+                   "threshold": 85},
+            500: {"name": "500Nodes", "nodes": 500, "init": 1000, "measure": 1000,
+                  "threshold": None},
+        },
+    },
+    "preferredspreading": {
+        "test_case": "PreferredTopologySpreading",
+        "config": "topology_spreading/performance-config.yaml",
+        "init_template": POD_DEFAULT_YAML, "template": POD_WITH_PREFERRED_TOPOLOGY_SPREADING_YAML,
+        "node_labels": ("topology.kubernetes.io/zone", ["moon-1", "moon-2", "moon-3"]),
+        "init_ns": "namespace-1", "measure_ns": "namespace-2",
+        "variants": {
+            5000: {"name": "5000Nodes_5000Pods", "nodes": 5000, "init": 5000, "measure": 5000,
+                   "threshold": 125},
+            500: {"name": "500Nodes", "nodes": 500, "init": 1000, "measure": 1000,
+                  "threshold": None},
+        },
+    },
+    # $normalNodes plain nodes, then $taintNodes from node-with-taint.yaml (foo:NoSchedule);
+    # no init pods; the pods spread by hostname honouring node affinity and taints.
+    "nodeinclusionpolicy": {
+        "test_case": "SchedulingWithNodeInclusionPolicy",
+        "config": "topology_spreading/performance-config.yaml",
+        "template": POD_WITH_NODE_INCLUSION_POLICY_YAML,
+        "init_ns": "namespace-2", "measure_ns": "namespace-2",
+        "variants": {
+            5000: {"name": "5000Nodes", "nodes": 4000, "taint": 1000, "init": 0, "measure": 4000,
+                   "threshold": 68},
+            500: {"name": "500Nodes", "nodes": 400, "taint": 100, "init": 0, "measure": 400,
+                  "threshold": None},
+        },
+    },
+    # affinity/performance-config.yaml: the same template for init (sched-0) and measured
+    # (sched-1) pods.
+    "podaffinity": {
+        "test_case": "SchedulingPodAffinity",
+        "config": "affinity/performance-config.yaml",
+        "template": POD_WITH_POD_AFFINITY_YAML,
+        "node_labels": ("topology.kubernetes.io/zone", ["zone1"]),
+        "init_ns": "sched-0", "measure_ns": "sched-1",
+        "variants": {
+            5000: {"name": "5000Nodes_5000Pods", "nodes": 5000, "init": 5000, "measure": 5000,
+                   "threshold": 35},
+            500: {"name": "500Nodes", "nodes": 500, "init": 500, "measure": 1000,
+                  "threshold": None},
+        },
+    },
+    "preferredaffinity": {
+        "test_case": "SchedulingPreferredPodAffinity",
+        "config": "affinity/performance-config.yaml",
+        "template": POD_WITH_PREFERRED_POD_AFFINITY_YAML,
+        "init_ns": "sched-0", "measure_ns": "sched-1",
+        "variants": {
+            5000: {"name": "5000Nodes_5000Pods", "nodes": 5000, "init": 5000, "measure": 5000,
+                   "threshold": 90},
+            500: {"name": "500Nodes", "nodes": 500, "init": 500, "measure": 1000,
+                  "threshold": None},
+        },
+    },
+    "preferredantiaffinity": {
+        "test_case": "SchedulingPreferredPodAntiAffinity",
+        "config": "affinity/performance-config.yaml",
+        "template": POD_WITH_PREFERRED_POD_ANTI_AFFINITY_YAML,
+        "init_ns": "sched-0", "measure_ns": "sched-1",
+        "variants": {
+            5000: {"name": "5000Nodes_5000Pods", "nodes": 5000, "init": 5000, "measure": 5000,
+                   "threshold": 90},
+            500: {"name": "500Nodes", "nodes": 500, "init": 500, "measure": 1000,
+                  "threshold": None},
+        },
+    },
+    "nodeaffinity": {
+        "test_case": "SchedulingNodeAffinity",
+        "config": "affinity/performance-config.yaml",
+        "template": POD_WITH_NODE_AFFINITY_YAML,
+        "node_labels": ("topology.kubernetes.io/zone", ["zone1"]),
+        "init_ns": "namespace-1", "measure_ns": "namespace-2",
+        "variants": {
+            5000: {"name": "5000Nodes_10000Pods", "nodes": 5000, "init": 5000, "measure": 10000,
+                   "threshold": 220},
+            500: {"name": "500Nodes", "nodes": 500, "init": 500, "measure": 1000,
+                  "threshold": None},
+        },
+    },
+    # misc/performance-config.yaml: nodes full of low-priority 900m pods; a churn op creates a
+    # 3-CPU priority-10 pod every 200 ms, which preempts; the measured pods are pod-default.
+    "preemption": {
+        "test_case": "PreemptionAsync",
+        "config": "misc/performance-config.yaml",
+        "init_template": POD_LOW_PRIORITY_YAML, "template": POD_DEFAULT_YAML,
+        "churn": POD_HIGH_PRIORITY_YAML,
+        "init_ns": "namespace-1", "churn_ns": "namespace-2", "measure_ns": "namespace-3",
+        "variants": {
+            5000: {"name": "5000Nodes", "nodes": 5000, "init": 20000, "measure": 5000,
+                   "threshold": 160},
+            500: {"name": "500Nodes", "nodes": 500, "init": 2000, "measure": 500,
+                  "threshold": None},
+        },
+    },
+    # a churn op creates a 9-CPU priority-10 pod (never fits a 4-CPU node) every 200 ms.
+    "unschedulable": {
+        "test_case": "Unschedulable",
+        "config": "misc/performance-config.yaml",
+        "init_template": POD_DEFAULT_YAML, "template": POD_DEFAULT_YAML,
+        "churn": POD_HIGH_PRIORITY_LARGE_CPU_YAML,
+        "init_ns": "namespace-1", "churn_ns": "namespace-2", "measure_ns": "namespace-3",
+        "variants": {
+            5000: {"name": "5kNodes/100Init/10kPods", "nodes": 5000, "init": 100, "measure": 10000,
+                   "threshold": 140},
+            500: {"name": "500Nodes/100Init/1kPods", "nodes": 500, "init": 100, "measure": 1000,
+                  "threshold": None},
+        },
+    },
 }
+# A churn op creates one object every 200 ms of the run. Here the measured pods are scheduled
+# back to back, so one churn pod is interleaved every CHURN_EVERY pods: the pods upstream's
+# threshold rate schedules in 200 ms (160 pods/s x 0.2 s = 32 for PreemptionAsync).
+CHURN_INTERVAL_SECONDS = 0.2
 
 
 # -- the API server's part (admission ServiceAccount, TaintNodesByCondition, Priority disabled) ---
@@ -218,20 +634,43 @@ def make_pods(template: dict, count: int, rng: random.Random, rv_start: int) -> 
     return out
 
 
-def make_nodes(count: int, rng: random.Random) -> list[dict]:
+def make_nodes(count: int, rng: random.Random, labels: tuple[str, list[str]] | None = None,
+               tainted: int = 0) -> list[dict]:
+    """``count`` nodes, then ``tainted`` more from node-with-taint.yaml (generateName
+    ``taint-node-``, taint foo:NoSchedule); ``labels``: (key, values) given in turn, as
+    LabelNodePrepareStrategy's round robin patches them."""
     from kubesim.api.core.defaults import set_object_defaults_node
 
     base = make_base_node()
     set_object_defaults_node(base)
     nodes = []
-    for i in range(count):
+    for i in range(count + tainted):
         node = copy.deepcopy(base)
-        name = _generate_name(NODE_PREFIX, rng)
-        node["metadata"] = {"name": name, "generateName": NODE_PREFIX,
+        prefix = NODE_PREFIX if i < count else "taint-node-"
+        name = _generate_name(prefix, rng)
+        node["metadata"] = {"name": name, "generateName": prefix,
                             "uid": _new_uid(rng), "resourceVersion": str(i + 1),
                             "labels": {"kubernetes.io/hostname": name}}
+        if labels is not None and i < count:
+            key, values = labels
+            node["metadata"]["labels"][key] = values[i % len(values)]
+        if i >= count:
+            node["spec"] = {"taints": [{"effect": "NoSchedule", "key": "foo"}]}
         nodes.append(node)
     return nodes
+
+
+# sigs.k8s.io/yaml decodes through encoding/json, whose field names match case-insensitively:
+# pod-with-node-inclusion-policy.yaml's "NodeAffinityPolicy" is nodeAffinityPolicy.
+_GO_FIELD_NAMES = {"NodeAffinityPolicy": "nodeAffinityPolicy", "NodeTaintsPolicy": "nodeTaintsPolicy"}
+
+
+def _go_decode(obj):
+    if isinstance(obj, dict):
+        return {_GO_FIELD_NAMES.get(k, k): _go_decode(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_go_decode(v) for v in obj]
+    return obj
 
 
 # -- one workload (child process) -----------------------------------------------------------------
@@ -242,15 +681,25 @@ def run_workload(workload: str, nodes_param: int, seed: int, profile: str | None
     wl = WORKLOADS[workload]
     v = wl["variants"][nodes_param]
     rng = random.Random(seed)
-    template = yaml.safe_load(wl["template"])
-    nodes = make_nodes(v["nodes"], rng)
-    init_pods = make_pods(default_pod_template(template, wl["init_ns"]), v["init"], rng,
-                          rv_start=v["nodes"] + 1)
+    template = _go_decode(yaml.safe_load(wl["template"]))
+    init_template = _go_decode(yaml.safe_load(wl.get("init_template", wl["template"])))
+    nodes = make_nodes(v["nodes"], rng, wl.get("node_labels"), v.get("taint", 0))
+    n_nodes = len(nodes)
+    init_pods = make_pods(default_pod_template(init_template, wl["init_ns"]), v["init"], rng,
+                          rv_start=n_nodes + 1)
     measured_pods = make_pods(default_pod_template(template, wl["measure_ns"]), v["measure"],
-                              rng, rv_start=v["nodes"] + v["init"] + 1)
+                              rng, rv_start=n_nodes + v["init"] + 1)
+    churn_every = 0
+    churn_pods: list[dict] = []
+    if wl.get("churn"):
+        churn_every = max(1, round(v["threshold"] * CHURN_INTERVAL_SECONDS)) if v["threshold"] \
+            else max(1, round(160 * CHURN_INTERVAL_SECONDS))
+        churn_pods = make_pods(default_pod_template(_go_decode(yaml.safe_load(wl["churn"])), wl["churn_ns"]),
+                               v["measure"] // churn_every, rng,
+                               rv_start=n_nodes + v["init"] + v["measure"] + 1)
 
     sched = Scheduler(None, random.Random(seed), None, explain=False)
-    namespaces = sorted({wl["init_ns"], wl["measure_ns"]})
+    namespaces = sorted({wl["init_ns"], wl["measure_ns"]} | ({wl["churn_ns"]} if churn_pods else set()))
     sched.handle.namespace_labels = {ns: {"kubernetes.io/metadata.name": ns} for ns in namespaces}
     sched.handle.list_objects = lambda kind, ns=None: []  # no Services/ReplicaSets/StatefulSets
     sched.set_cluster(nodes, [])
@@ -268,13 +717,34 @@ def run_workload(workload: str, nodes_param: int, seed: int, profile: str | None
             init_fail += 1
     init_seconds = time.perf_counter() - t0
 
+    def preempting(r) -> bool:
+        """Carry out a preemption's victim deletions in the cache (the API server deletes them
+        and the informer removes them); True when there were victims (the preemptor is then
+        retried, as the queue moves it on their deletion)."""
+        victims = [w["obj"] for w in r.writes if w["op"] == "delete"]
+        for victim in victims:
+            vnode = (victim.get("spec") or {}).get("nodeName") or ""
+            ni = sched.snapshot.get(vnode)
+            if ni is not None and ni.remove_pod((victim.get("metadata") or {}).get("uid", "")) is not None:
+                placement[vnode] -= 1
+        return bool(victims)
+
     results = []
+    churn_results = []
     prof = cProfile.Profile() if profile else None
     schedule_one = sched.schedule_one
     if prof is not None:
         prof.enable()
     t0 = time.perf_counter()
-    for pod in measured_pods:
+    for i, pod in enumerate(measured_pods):
+        if churn_every and i % churn_every == churn_every - 1 and churn_pods:
+            cp = churn_pods.pop()
+            r = schedule_one(cp, now)
+            if r.outcome != "Scheduled" and preempting(r):
+                r = schedule_one(cp, now)
+            churn_results.append(r)
+            if r.outcome == "Scheduled":
+                placement[r.node] = placement.get(r.node, 0) + 1
         results.append(schedule_one(pod, now))
     seconds = time.perf_counter() - t0
     if prof is not None:
@@ -290,18 +760,20 @@ def run_workload(workload: str, nodes_param: int, seed: int, profile: str | None
             placement[r.node] = placement.get(r.node, 0) + 1
         else:
             fail += 1
-    per_node = list(placement.values()) + [0] * (v["nodes"] - len(placement))
+    per_node = list(placement.values()) + [0] * (n_nodes - len(placement))
     # Cross-check against the scheduler's own cache.
     cache_pods = sum(len(ni.pods) for ni in sched.snapshot.node_info_list)
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {
         "workload": f"{wl['test_case']}/{v['name']}", "key": workload,
-        "nodes": v["nodes"], "init_pods": v["init"], "measured_pods": v["measure"],
+        "nodes": n_nodes, "init_pods": v["init"], "measured_pods": v["measure"],
         "seconds": seconds, "pods_per_second": v["measure"] / seconds if seconds else 0.0,
         "threshold": v["threshold"], "peak_mib": peak_kib / 1024.0,
         "init_scheduled": init_ok, "init_unschedulable": init_fail,
         "init_seconds": init_seconds,
         "scheduled": ok, "unschedulable": fail, "outcomes": outcomes,
+        "churn_pods": len(churn_results),
+        "churn_scheduled": sum(1 for r in churn_results if r.outcome == "Scheduled"),
         "max_pods_per_node": max(per_node) if per_node else 0,
         "min_pods_per_node": min(per_node) if per_node else 0,
         "nodes_used": len(placement), "cache_pods": cache_pods,
@@ -314,7 +786,7 @@ def run_workload(workload: str, nodes_param: int, seed: int, profile: str | None
 def _child(workload: str, nodes: int, seed: int) -> dict:
     cmd = [sys.executable, os.path.abspath(__file__), "--child", workload, "--nodes", str(nodes),
            "--seed", str(seed)]
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    p = subprocess.run(cmd, check=False, capture_output=True, text=True)
     if p.returncode != 0:
         sys.stderr.write(p.stderr)
         raise SystemExit(f"workload {workload}/{nodes} failed (exit {p.returncode})")
@@ -355,7 +827,7 @@ def _fmt_table(rows: list[dict]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--workload", choices=["basic", "antiaffinity", "all"], default="all")
+    ap.add_argument("--workload", choices=[*WORKLOADS, "all"], default="all")
     ap.add_argument("--nodes", choices=["5000", "500", "all"], default="all")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=1, metavar="N",

@@ -40,11 +40,13 @@ ALLOWED = {
     "controlplane": {"api", "apiserver", "clock", "codec", "controllers", "errors", "kubelet", "network",
                      "scheduler"},
     "kubectl": {"api", "clock", "codec", "errors", "printers"},
-    "cli": {"api", "clock", "errors", "kubectl", "printers"},
+    "cli": {"api", "clock", "errors", "kubectl", "printers", "practice"},
     "testing": {"api", "apiserver", "cli", "clock", "controllers", "errors"},
     # kubesim serve: the client interface spoken over HTTP; like the CLI's factory it opens a
     # session on the control plane, and it prints tables server-side as the API server does
     "server": {"api", "clock", "codec", "controlplane", "errors", "printers"},
+    # practice mode: tasks as data, read through the client interface like kubectl
+    "practice": {"api", "codec", "errors"},
 }
 
 # Single modules allowed one import more than their package: the CLI's factory opens the

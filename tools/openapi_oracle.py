@@ -50,6 +50,16 @@ def _routes(spec_dir: str) -> dict[str, bytes]:
                                "kind": k.kind, "verbs": list(k.verbs), "shortNames": list(k.short_names),
                                "categories": list(k.categories)}
                               for k in served if (k.group, k.version) == (g, v)]}
+    # metrics-server's aggregated group, which kubesim's clusters behave as having (last: priority 100)
+    from kubesim.api import metricsapi
+
+    routes["/apis"]["groups"].append({"name": metricsapi.GROUP, "versions": [
+        {"groupVersion": metricsapi.GROUP_VERSION, "version": metricsapi.VERSION}],
+        "preferredVersion": {"groupVersion": metricsapi.GROUP_VERSION, "version": metricsapi.VERSION}})
+    routes["/apis/" + metricsapi.GROUP_VERSION] = {
+        "kind": "APIResourceList", "apiVersion": "v1", "groupVersion": metricsapi.GROUP_VERSION,
+        "resources": [{"name": p, "singularName": "", "namespaced": ns, "kind": kind, "verbs": list(metricsapi.VERBS)}
+                      for p, kind, ns in metricsapi.RESOURCES]}
     paths = {}
     for path in sorted(glob.glob(os.path.join(spec_dir, "*_openapi.json"))):
         name = os.path.basename(path)[: -len("_openapi.json")].split("__")

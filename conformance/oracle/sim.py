@@ -30,7 +30,8 @@ class Sim:
     def __init__(self, kubesim: list[str], state: str, pythonpath: str | None = None):
         self.kubesim = kubesim
         self.state = state
-        self.env = dict(os.environ, KUBESIM_NOW=PINNED_NOW, KUBESIM_SEED=SEED, KUBESIM_STATE=state)
+        self.env = dict(os.environ, KUBESIM_NOW=PINNED_NOW, KUBESIM_SEED=SEED, KUBESIM_STATE=state,
+                        KUBESIM_IMAGES="present")  # KWOK's nodes pull nothing
         self.env.pop("KUBECONFIG", None)
         if pythonpath:
             self.env["PYTHONPATH"] = pythonpath
@@ -56,6 +57,8 @@ class InProcessSim:
         env = Environment(stdin=io.StringIO(stdin or ""), stdout=out, stderr=err, vars=dict(self.vars), cwd=cwd)
         old = os.getcwd()
         os.chdir(cwd)
+        images = os.environ.get("KUBESIM_IMAGES")
+        os.environ["KUBESIM_IMAGES"] = "present"  # the kubelet reads it from the process: see Sim
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 code = main(list(argv), env)
@@ -64,6 +67,10 @@ class InProcessSim:
             code = 1
         finally:
             os.chdir(old)
+            if images is None:
+                os.environ.pop("KUBESIM_IMAGES", None)
+            else:
+                os.environ["KUBESIM_IMAGES"] = images
         return code, out.getvalue(), err.getvalue()
 
 

@@ -8,6 +8,7 @@ plural, singular, short name, Kind, and any of them qualified by group (``deploy
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kubesim.errors import UsageError
@@ -27,6 +28,9 @@ class KindInfo:
     # Kinds that only exist in kubesim's own store (scheduler configuration) are not served by
     # an API server; they are still listed so `get` and `apply` find them.
     served: bool = True
+    # A custom resource's kind: the CustomResourceDefinition that serves it (its printer
+    # columns, schema and subresources are read from it); None for every built-in kind.
+    crd: dict | None = field(default=None, compare=False, hash=False, repr=False)
 
     @property
     def api_version(self) -> str:
@@ -52,6 +56,34 @@ class Registry:
     by_gvk: dict[tuple[str, str], KindInfo] = field(default_factory=dict)
     by_name: dict[str, KindInfo] = field(default_factory=dict)
     other_versions: dict[tuple[str, str], KindInfo] = field(default_factory=dict)
+    # The stored CustomResourceDefinitions, asked only when a name or kind is not built in
+    # (kubectl's RESTMapper falls back to discovery the same way): set per opened state by
+    # ``attach_custom``; the kinds they serve are built once per change of that list.
+    custom_source: Callable[[], list[dict]] | None = None
+    _custom: tuple[object, Registry | None] = (None, None)
+
+    def attach_custom(self, source: Callable[[], list[dict]] | None) -> None:
+        """Serve the custom kinds of the CRDs ``source()`` returns (None: none)."""
+        self.custom_source = source
+        self._custom = (None, None)
+
+    def custom(self) -> Registry | None:
+        """The registry of the established CRDs' kinds (None without any)."""
+        if self.custom_source is None:
+            return None
+        crds = self.custom_source()
+        stamp = tuple((c["metadata"]["name"], c["metadata"].get("resourceVersion")) for c in crds)
+        if self._custom[0] != stamp:
+            reg = None
+            if crds:
+                from kubesim.api.apiextensions.helpers import custom_kind_infos
+
+                reg = Registry()
+                for info in custom_kind_infos(crds):
+                    if (info.api_version, info.kind) not in self.by_gvk and (info.api_version, info.kind) not in reg.by_gvk:
+                        reg.register(info)
+            self._custom = (stamp, reg)
+        return self._custom[1]
 
     def register(self, info: KindInfo) -> None:
         key = (info.api_version, info.kind)
@@ -78,19 +110,38 @@ class Registry:
             self.by_name.setdefault(f"{n}.{info.version}.{info.group}", info)
 
     def for_object(self, api_version: str, kind: str) -> KindInfo | None:
-        return self.by_gvk.get((api_version, kind)) or self.other_versions.get((api_version, kind))
+        info = self.by_gvk.get((api_version, kind)) or self.other_versions.get((api_version, kind))
+        if info is None and (custom := self.custom()) is not None:
+            return custom.for_object(api_version, kind)
+        return info
 
     def kinds_named(self, kind: str) -> list[KindInfo]:
-        return [k for k in self.by_gvk.values() if k.kind == kind]
+        found = [k for k in self.by_gvk.values() if k.kind == kind]
+        if not found and (custom := self.custom()) is not None:
+            return custom.kinds_named(kind)
+        return found
 
     def lookup(self, name: str) -> KindInfo:
         """Resolve a user's resource name; kubectl's error when it means nothing."""
-        info = self.by_name.get(name.lower()) if name else None
+        info = self.find_name(name)
         if info is None:
             raise UsageError(f'the server doesn\'t have a resource type "{name}"')
         return info
 
+    def find_name(self, name: str) -> KindInfo | None:
+        """The kind a user's resource name means (built-in first, then custom), or None."""
+        info = self.by_name.get(name.lower()) if name else None
+        if info is None and name and (custom := self.custom()) is not None:
+            info = custom.find_name(name)
+        return info
+
     def all(self) -> list[KindInfo]:
+        """Every kind served: the built-in ones, then the custom ones."""
+        custom = self.custom()
+        return list(self.by_gvk.values()) + (custom.all() if custom is not None else [])
+
+    def builtin(self) -> list[KindInfo]:
+        """The built-in kinds only."""
         return list(self.by_gvk.values())
 
 
@@ -137,6 +188,8 @@ _R(KindInfo("HorizontalPodAutoscaler", "autoscaling", "v2", "horizontalpodautosc
             categories=("all",)))
 REGISTRY.register_version(KindInfo("HorizontalPodAutoscaler", "autoscaling", "v1", "horizontalpodautoscalers",
                                    True, ("hpa",), categories=("all",)))
+_R(KindInfo("CustomResourceDefinition", "apiextensions.k8s.io", "v1", "customresourcedefinitions", False,
+            ("crd", "crds"), categories=("api-extensions",)))
 # Not an API object: the cluster's scheduler configuration, applied like a manifest (DESIGN §1.3).
 _R(KindInfo("KubeSchedulerConfiguration", "kubescheduler.config.k8s.io", "v1", "kubeschedulerconfigurations",
             False, (), ("apply", "get"), served=False))

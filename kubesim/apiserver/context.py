@@ -59,6 +59,23 @@ def _kv(v) -> str:
     return str(v)
 
 
+def _stored_crds(store: Store, before):
+    """The CRDs of ``store`` while it is open; then those last read, else ``before``'s."""
+    from kubesim.errors import StateError
+
+    last: list[dict] | None = None
+
+    def source() -> list[dict]:
+        nonlocal last
+        try:
+            last = store.list("CustomResourceDefinition")
+        except StateError:
+            if last is None:
+                last = before() if before is not None else []
+        return last
+    return source
+
+
 class Cluster:
     """The state of one command: store + clock + rng + events + log."""
 
@@ -74,6 +91,19 @@ class Cluster:
             self.log.now = self.clock.now
         self._rng_counter = counter
         self.next_due: float | None = None
+        # the kinds the stored CustomResourceDefinitions serve, resolved on demand (and, once
+        # the command's state is closed, as they were last read: printing comes after)
+        from kubesim.api.kinds import REGISTRY
+
+        REGISTRY.attach_custom(_stored_crds(store, REGISTRY.custom_source))
+
+        from kubesim.apiserver.fieldmanager import Tracker
+
+        # the manager of the writes being made (a request's fieldManager, or the component the
+        # settle loop runs); None: writes are not tracked
+        self.field_manager: str | None = None
+        self.fields = Tracker(self)
+        store.write_hook = self.fields.before_write
 
     def wake_at(self, t: float) -> None:
         """A component asks to run again at simulated time ``t``."""

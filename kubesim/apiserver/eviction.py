@@ -173,6 +173,7 @@ def _add_condition_and_delete(cluster, pod: dict, grace_seconds: int | None, dry
     else:
         conds.append(cond)
     if new != pod:
+        cluster.fields.handled(new)  # the eviction's storage update: managedFields stay
         cluster.store.put(new)
     objects.delete_object(cluster, kinds.by_kind("Pod"), md.get("namespace", ""), md["name"],
                           grace_seconds=grace_seconds)

@@ -25,7 +25,7 @@ _SERVER_METADATA = ("resourceVersion", "uid", "creationTimestamp", "generation",
 
 # -- the steps of a write ------------------------------------------------------------------
 
-def prepare_for_create(obj: dict, *, rng=None, lister=None, now: str | None = None) -> None:
+def prepare_for_create(obj: dict, *, rng=None, lister=None, now: str | None = None, manage=None) -> None:
     """What the API server does to a new object before validating it, in place: the scheme's
     defaults, the mutating admission plugins, then ``rest.BeforeCreate`` (metadata the client
     may not set, the generated name) with the strategy's PrepareForCreate.
@@ -34,7 +34,8 @@ def prepare_for_create(obj: dict, *, rng=None, lister=None, now: str | None = No
     (Priority, DefaultStorageClass, RuntimeClass); without it they see none. ``rng`` draws the
     generated names (the service-account token volume's, ``generateName``'s); ``now`` (RFC 3339)
     is the request's time. Raises ``Forbidden`` where admission refuses. A kind the API server
-    does not serve is left as it is."""
+    does not serve is left as it is. ``manage(obj)`` records the write in managedFields, after
+    the defaults and before admission, where the create handler calls the field manager."""
     from kubesim.apiserver import admission
     from kubesim.apiserver.registry import for_kind, rest
 
@@ -42,11 +43,13 @@ def prepare_for_create(obj: dict, *, rng=None, lister=None, now: str | None = No
     if strategy is None:
         return
     strategy.set_defaults(obj)
+    if manage is not None:
+        manage(obj)
     admission.admit(admission.Attributes(admission.CREATE, obj, None, lister, rng))
     rest.before_create(strategy, obj, rng, now)
 
 
-def prepare_for_update(new: dict, old: dict, store=None, rng=None) -> None:
+def prepare_for_update(new: dict, old: dict, store=None, rng=None, manage=None) -> None:
     """What the API server does to an update of ``old`` to ``new`` before validating it, in
     place: the scheme's defaults, the mutating admission plugins, the REST storage's
     BeginUpdate (with ``store``: the Service allocators), the strategy's PrepareForUpdate."""
@@ -57,6 +60,8 @@ def prepare_for_update(new: dict, old: dict, store=None, rng=None) -> None:
     if strategy is None:
         return
     strategy.set_defaults(new)
+    if manage is not None:
+        manage(new)
     admission.admit(admission.Attributes(admission.UPDATE, new, old))
     if store is not None:
         strategy.begin_update(new, old, store, rng)
@@ -101,14 +106,16 @@ def _validate(obj: dict, info: KindInfo, old: dict | None = None) -> None:
 
 # -- writing -------------------------------------------------------------------------------
 
-def create_object(cluster: Cluster, obj: dict, info: KindInfo | None = None) -> dict:
-    """The API server's create: admission, defaults, validation, store. Raises on conflict."""
+def create_object(cluster: Cluster, obj: dict, info: KindInfo | None = None, applied: bool = False) -> dict:
+    """The API server's create: admission, defaults, validation, store. Raises on conflict.
+    ``applied``: a server-side apply's, whose managedFields the apply has set."""
     from kubesim.apiserver.registry import for_kind
 
     info = info or kinds.for_object(obj)
     assert info is not None
     strategy = for_kind(info.kind)
     md = obj["metadata"]
+    applied_fields = md.get("managedFields") if applied else None
     # kubesim draws the name first (upstream: in BeforeCreate, after admission, whose messages
     # then name no object); seeded runs depend on this order of draws (name, then token volume)
     if not md.get("name") and md.get("generateName"):
@@ -117,7 +124,10 @@ def create_object(cluster: Cluster, obj: dict, info: KindInfo | None = None) -> 
         md.pop(f, None)
     if strategy is None or not strategy.keeps_status_on_create:
         obj.pop("status", None)
-    prepare_for_create(obj, rng=cluster.rng, lister=cluster.store.list, now=cluster.stamp())
+    prepare_for_create(obj, rng=cluster.rng, lister=cluster.store.list, now=cluster.stamp(),
+                       manage=None if applied else _field_manager(cluster, None))
+    if applied_fields:
+        md["managedFields"] = applied_fields
     # NamespaceLifecycle's other rule, checked after mutation as kubesim always has (upstream:
     # first in the chain, so a missing namespace is reported before what admission refuses)
     if info.namespaced and not cluster.namespace_exists(md["namespace"]):
@@ -131,6 +141,8 @@ def create_object(cluster: Cluster, obj: dict, info: KindInfo | None = None) -> 
         cluster.__dict__.setdefault("warnings", []).extend(strategy.warnings_on_create(obj))
         strategy.canonicalize(obj)
     validating_admission(obj, None, cluster.store.list, cluster.__dict__.setdefault("warnings", []))
+    if cluster.field_manager or applied:
+        cluster.fields.handled(obj)
     return cluster.store.create(obj, cluster.stamp())
 
 
@@ -142,11 +154,15 @@ def create_mirror_pod(cluster: Cluster, pod: dict) -> dict:
     return cluster.store.create(pod, cluster.stamp())
 
 
-def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo) -> bool:
-    """The API server's update: validate against the old object, store if anything changed."""
+def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo, applied: bool = False,
+                  subresource: str = "") -> bool:
+    """The API server's update: validate against the old object, store if anything changed.
+    ``applied``: a server-side apply's, whose managedFields the apply has set; ``subresource``:
+    the one the write came through (``scale``), as managedFields record it."""
     from kubesim.apiserver.registry import for_kind
 
     md = new["metadata"]
+    client_fields = md.get("managedFields")
     for f in _SERVER_METADATA:
         if f in old["metadata"]:
             md[f] = old["metadata"][f]
@@ -154,8 +170,16 @@ def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo) -> boo
             md.pop(f, None)
     if "status" in old:
         new["status"] = old["status"]  # status is a subresource: updates through the object ignore it
-    prepare_for_update(new, old, cluster.store, cluster.rng)
-    if _comparable(new) == _comparable(old):
+    if applied:
+        if client_fields:
+            md["managedFields"] = client_fields
+        else:
+            md.pop("managedFields", None)
+    prepare_for_update(new, old, cluster.store, cluster.rng,
+                       manage=None if applied else _field_manager(cluster, old, client_fields, subresource))
+    # a request that sets managedFields (csaupgrade's JSON patch, a reset) writes them
+    fields_set = applied or (client_fields is not None and client_fields != old["metadata"].get("managedFields"))
+    if _comparable(new, fields_set) == _comparable(old, fields_set):
         strategy = for_kind(info.kind)
         if strategy is not None:  # BeforeUpdate's warnings come before the store finds no change
             cluster.__dict__.setdefault("warnings", []).extend(strategy.warnings_on_update(new, old))
@@ -166,17 +190,90 @@ def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo) -> boo
         cluster.__dict__.setdefault("warnings", []).extend(strategy.warnings_on_update(new, old))
         strategy.canonicalize(new)
     validating_admission(new, old, cluster.store.list, cluster.__dict__.setdefault("warnings", []))
+    if _should_delete_during_update(new):
+        # the generic registry's ShouldDeleteDuringUpdate: the last finalizer of an object
+        # marked for deletion is gone, so the update removes it
+        strategy = for_kind(info.kind)
+        if strategy is not None:
+            strategy.delete_dependents(cluster.store, new)
+        cluster.store.delete(info.kind, md.get("namespace", "") if info.namespaced else "", md["name"])
+        return True
+    if cluster.field_manager or applied:
+        cluster.fields.handled(new)
     cluster.store.put(new)
     return True
 
 
-def _comparable(obj: dict) -> dict:
+def _should_delete_during_update(obj: dict) -> bool:
+    """staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go ShouldDeleteDuringUpdate:
+    marked for deletion, no finalizers left, no grace period to wait for."""
+    md = obj.get("metadata") or {}
+    return bool(md.get("deletionTimestamp")) and not md.get("finalizers") and \
+        not md.get("deletionGracePeriodSeconds")
+
+
+def _field_manager(cluster: Cluster, old: dict | None, client_fields=None, subresource: str = ""):
+    """The field manager's Update for the request's manager (None: the write is not tracked)."""
+    manager = cluster.field_manager
+    if not manager:
+        return None
+
+    def manage(obj: dict) -> None:
+        from kubesim.apiserver import fieldmanager
+
+        fieldmanager.update(old, obj, manager, cluster.stamp(), subresource, client_fields=client_fields)
+
+    return manage
+
+
+def _comparable(obj: dict, with_fields: bool = False) -> dict:
     o = dict(obj)
     md = dict(o.get("metadata") or {})
     md.pop("resourceVersion", None)
-    md.pop("managedFields", None)
+    if not with_fields:
+        md.pop("managedFields", None)
     o["metadata"] = md
     return o
+
+
+def apply_object(cluster: Cluster, info: KindInfo, config: dict, live: dict | None, manager: str,
+                 force: bool = False) -> bool:
+    """Server-side apply of ``config`` (PATCH application/apply-patch+yaml) by ``manager``:
+    creates the object when ``live`` is None, else updates it; True when it was created.
+    Raises the field manager's Conflict (409), or what create or update raise.
+
+    Upstream: staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go (``applyPatcher``,
+    ``forceAllowCreate``) over the field manager (``kubesim.apiserver.fieldmanager``)."""
+    import copy
+
+    from kubesim.apiserver import fieldmanager
+
+    md = config.get("metadata") if isinstance(config.get("metadata"), dict) else {}
+    if md.get("managedFields") is not None:
+        raise BadRequest("metadata.managedFields must be nil")
+    config = copy.deepcopy(config)
+    if "status" in config and _has_status_subresource(info):
+        config.pop("status")  # the main resource never writes status
+    obj = fieldmanager.apply(copy.deepcopy(live) if live is not None else None, config, manager, cluster.stamp(), force)
+    saved = cluster.field_manager
+    cluster.field_manager = None  # the apply recorded the write
+    try:
+        if live is None:
+            if info.namespaced:
+                obj["metadata"].setdefault("namespace", md.get("namespace"))
+            create_object(cluster, obj, info, applied=True)
+            return True
+        update_object(cluster, obj, live, info, applied=True)
+        return False
+    finally:
+        cluster.field_manager = saved
+
+
+def _has_status_subresource(info: KindInfo) -> bool:
+    from kubesim.api import typed
+
+    t = typed.kind_type(info.api_version, info.kind)
+    return t is not None and "status" in t[1]
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -240,7 +337,11 @@ def _candidates(store, kind: str, namespace: str | None, fsel) -> list[dict] | N
         for name in _NARROWING_FIELDS.get(kind, ()) + _NARROWING_FIELDS[""]:
             value = fsel.requires_exact_match(name)
             if value:  # "" also matches objects without the field: no narrowing
-                keys = store.keys_containing(kind, json.dumps(value))
+                if name.startswith("involvedObject."):  # the index of events by involved object
+                    keys = store.keys_of_events_involving(
+                        **({"uid": value} if name == "involvedObject.uid" else {"name": value}))
+                if keys is None:
+                    keys = store.keys_containing(kind, json.dumps(value))
                 break
     if keys is None:
         return None
@@ -281,11 +382,13 @@ def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
         before = (obj["metadata"].get("deletionTimestamp"), obj["metadata"].get("deletionGracePeriodSeconds"))
         if strategy.check_graceful_delete(obj, grace_seconds, cluster.now()) > 0:
             if (obj["metadata"].get("deletionTimestamp"), obj["metadata"].get("deletionGracePeriodSeconds")) != before:
+                cluster.fields.handled(obj)  # the storage's own update: managedFields stay
                 store.put(obj)  # a second delete that does not shorten the grace period writes nothing
             return obj
     if strategy.propagates_deletion:
         marked = begin_deletion(obj, propagation, cluster.now())
         if marked is not None:
+            cluster.fields.handled(marked)
             store.put(marked)
             return obj
     if not strategy.graceful_delete and (obj.get("metadata") or {}).get("finalizers"):
@@ -293,6 +396,9 @@ def delete_object(cluster: Cluster, info: KindInfo, namespace: str, name: str,
         if not obj["metadata"].get("deletionTimestamp"):
             obj["metadata"]["deletionTimestamp"] = cluster.stamp()
             obj["metadata"]["deletionGracePeriodSeconds"] = 0
+            if obj["metadata"].get("generation"):  # rest.BeforeDelete
+                obj["metadata"]["generation"] += 1
+            cluster.fields.handled(obj)
             store.put(obj)
         return obj
     strategy.delete_dependents(store, obj)

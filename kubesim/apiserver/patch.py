@@ -22,7 +22,7 @@ from kubesim.api.patch import (
     json_patch,
     strategic_merge_patch,
 )
-from kubesim.errors import BadRequest, RequestInvalid
+from kubesim.errors import BadRequest, RequestInvalid, StatusError
 
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
@@ -66,8 +66,14 @@ def patch_object(info: KindInfo, live: dict, patch_type: str, patch,
     """What PATCH of ``live`` stores: (the new object, warnings). Raises PatchFailure or the
     update's StatusError (Invalid, ...). ``patch`` is the decoded JSON; ``field_validation``
     ``Warn`` (kubectl's default) drops unknown fields with a warning, ``Strict`` refuses them."""
-    original = copy.deepcopy(live)
-    original["metadata"].pop("managedFields", None)
+    if patch_type == "strategic" and info.crd is not None:
+        # customresource_handler.go serves no strategic merge patch: there are no Go types
+        # carrying patch strategies
+        err = StatusError("the body of the request was in an unknown format - accepted media types include: "
+                          "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml")
+        err.reason = "UnsupportedMediaType"
+        raise PatchFailure(err)
+    original = copy.deepcopy(live)  # managedFields included: a patch may replace them
     if patch_type == "json":
         patched = json_patch(original, decode_json_patch(patch))
         shown = json.dumps(patched, separators=(",", ":"), sort_keys=True)

@@ -37,8 +37,17 @@ def update_status(cluster: Cluster, info: KindInfo, namespace: str, name: str, n
         stored["status"] = copy.deepcopy(new["status"])
     else:
         stored.pop("status", None)
+    from kubesim.apiserver.registry import for_kind
+
+    strategy = for_kind(info.kind)
+    if strategy is not None:
+        strategy.prepare_for_status_update(stored, live)
     if stored == live:
         return live
+    if strategy is not None and (errs := strategy.validate_status_update(stored, live)):
+        from kubesim.errors import Invalid
+
+        raise Invalid(info.kind, name, errs)
     return cluster.store.put(stored)
 
 
@@ -77,4 +86,5 @@ def bind(cluster: Cluster, namespace: str, name: str, binding: dict) -> None:
             break
     else:
         conds.append(cond)
+    cluster.fields.handled(pod)  # assignPod writes the storage directly: managedFields stay
     store.put(pod)

@@ -63,6 +63,25 @@ EXAMPLES = {
     "node": """  # Stop node01's kubelet (a node failure), then start it again
   kubesim node stop node01
   kubesim node start node01""",
+    "drill": """  # The practice tasks, by CKA domain
+  kubesim drill list --topic troubleshooting
+  
+  # Prepare a task's cluster (context drill) and read the task
+  kubesim drill start manual-scheduling
+  
+  # Grade it: each check passed or failed, and why
+  kubesim drill check
+  
+  # A hint, a model answer, or the same task afresh
+  kubesim drill hint
+  kubesim drill solution
+  kubesim drill reset""",
+    "exam": """  # A mock CKA exam: 17 tasks in the curriculum's weights, each on its own context
+  kubesim exam start --seed 42
+  
+  # The score so far, then the final grade
+  kubesim exam check
+  kubesim exam end""",
     "serve": """  # Serve ./state on https://127.0.0.1:6443; its kubeconfig is state/serve/kubeconfig
   kubesim serve
   

@@ -223,6 +223,12 @@ def main(argv: list[str] | None = None, env: Environment | None = None) -> int:
         return 130
     except Exception as e:  # noqa: BLE001 - the last line of defence: never a traceback
         return _unexpected(e, argv, env)
+    finally:
+        # the custom kinds this command resolved were its state's: forget them (an in-process
+        # caller's next command, or code reading the registry, must not see them)
+        kinds = sys.modules.get("kubesim.api.kinds")
+        if kinds is not None:
+            kinds.REGISTRY.attach_custom(None)
 
 
 def _unexpected(e: Exception, argv: list[str], env: Environment) -> int:

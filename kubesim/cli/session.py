@@ -41,6 +41,33 @@ class Factory:
         self.args, self.env = args, env
         self.namespace_flag = getattr(args, "namespace", None)
         self._target = None
+        self._crds: list[dict] | None = None
+        # kubectl's RESTMapper asks discovery for what it does not know: a name or kind that is
+        # not built in is looked up among the state's CustomResourceDefinitions (read once,
+        # only then); an open session serves its own store's instead
+        from kubesim.api.kinds import REGISTRY
+
+        REGISTRY.attach_custom(self._stored_crds)
+
+    def _stored_crds(self) -> list[dict]:
+        if self._crds is None:
+            import copy
+
+            from kubesim.api.kinds import REGISTRY
+            from kubesim.controlplane.session import has_cluster
+            from kubesim.errors import KubesimError
+
+            self._crds = []
+            try:
+                if has_cluster(self.session_options().directory):
+                    with self.read() as client:
+                        self._crds = copy.deepcopy(client.list(REGISTRY.by_gvk[("apiextensions.k8s.io/v1",
+                                                                                "CustomResourceDefinition")]))
+            except KubesimError:  # an unreadable or forbidden state has no custom kinds
+                self._crds = []
+            finally:
+                REGISTRY.attach_custom(self._stored_crds)
+        return self._crds
 
     @property
     def explicit_namespace(self) -> bool:
@@ -139,7 +166,23 @@ class Factory:
 
         return Options(directory=directory, env=self.env.vars,
                        verbosity=getattr(self.args, "verbosity", 0) or 0, log_stream=self.env.stderr,
-                       impersonate=self.impersonate())
+                       impersonate=self.impersonate(), field_manager=self.field_manager())
+
+    def field_manager(self) -> str:
+        """The manager the command's writes are recorded under: its --field-manager, else
+        kubectl's default for the verb (``kubectl-<verb>``; client-side apply's
+        ``kubectl-client-side-apply``, server-side apply's ``kubectl``)."""
+        given = getattr(self.args, "field_manager", None)
+        if given:
+            return given
+        verb = getattr(self.args, "verb", None) or ""
+        if verb == "apply":
+            return "kubectl" if getattr(self.args, "server_side", False) else "kubectl-client-side-apply"
+        if verb in ("scale", "cordon", "uncordon", "drain"):
+            # their clients send none (the scale client, drain's cordon helper): the apiserver
+            # names the write after the user agent
+            return "kubectl"
+        return f"kubectl-{verb}" if verb else "kubectl"
 
     def impersonate(self) -> tuple | None:
         """(user, groups, uid) from ``--as``, ``--as-group``, ``--as-uid``; None without them.

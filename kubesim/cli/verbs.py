@@ -74,6 +74,10 @@ VERBS: dict[str, Verb] = {
     "exec": Verb("Execute a command in a container (simulated: env, files, nslookup, wget, curl ...)", _K + "exec"),
     "explain-network": Verb("Each hop of a connection from a pod: DNS, Service, endpoints, NetworkPolicies, port",
                             _K + "explain_network"),
+    "drill": Verb("Practise a CKA-style task on a prepared cluster, graded with explanations",
+                  "cli.practice", "run_drill", "add_drill_flags"),
+    "exam": Verb("Take a mock CKA exam: 15-20 tasks, each on its own context, graded at the end",
+                 "cli.practice", "run_exam", "add_exam_flags"),
 }
 
 

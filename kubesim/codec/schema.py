@@ -126,7 +126,7 @@ def validate_structure(obj: dict) -> list[str]:
     """
     compiled = compact_schema(obj.get("apiVersion", ""), obj.get("kind", ""))
     if compiled is None:
-        return []
+        return _custom_resource_issues(obj)
     issues = _Walker(compiled, server=True).run(obj)
     fatal = [i for i in issues if i[0] == "fatal"]
     if fatal:
@@ -135,6 +135,25 @@ def validate_structure(obj: dict) -> list[str]:
     if saved:
         return [saved[0][2]]
     return [f'unknown field "{i[1]}"' for i in issues if i[0] == "unknown"]
+
+
+def _custom_resource_issues(obj: dict) -> list[str]:
+    """A custom resource's strict decode: the fields its CRD's structural schema would prune
+    (kubesim.api.apiextensions.schema), one ``unknown field`` message each."""
+    from kubesim.api.kinds import REGISTRY
+
+    if not isinstance(obj.get("apiVersion"), str) or not isinstance(obj.get("kind"), str):
+        return []
+    info = REGISTRY.for_object(obj["apiVersion"], obj["kind"])
+    if info is None or info.crd is None:
+        return []
+    from kubesim.api.apiextensions.helpers import schema_for_version
+    from kubesim.api.apiextensions.schema import unknown_fields
+
+    schema = schema_for_version(info.crd, info.version)
+    if schema is None:
+        return []
+    return [f'unknown field "{p}"' for p in unknown_fields(obj, schema)]
 
 
 def schema_issues(obj: dict) -> list[tuple[str, str]]:
@@ -184,7 +203,7 @@ def compact_schema(api_version: str, kind: str) -> dict | None:
     from kubesim.api.kinds import REGISTRY
 
     info = REGISTRY.for_object(api_version, kind)
-    if info is None or not info.served:
+    if info is None or not info.served or info.crd is not None:
         _memo[key] = None
         return None
     path = _cache_file(info.group, info.version, info.kind)
@@ -297,7 +316,7 @@ def _build_registry_kinds() -> dict[tuple[str, str, str], dict]:
         for gvk in d.get("x-kubernetes-group-version-kind", ()):
             by_gvk.setdefault((gvk.get("group", ""), gvk.get("version", ""), gvk.get("kind", "")), name)
     out = {}
-    for info in REGISTRY.all():
+    for info in REGISTRY.builtin():
         if not info.served:
             continue
         root = by_gvk.get((info.group, info.version, info.kind))

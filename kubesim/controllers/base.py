@@ -89,17 +89,26 @@ class View:
         self.objects = {k: list(v) for k, v in (objects or {}).items()}
         self.now = now
         self.rng = rng if rng is not None else random.Random(0)
-        self._index: dict[tuple[str, str, str], dict] = {}
-        for kind, objs in self.objects.items():
-            for o in objs:
-                md = o.get("metadata") or {}
-                self._index[(kind, md.get("namespace", ""), md.get("name", ""))] = o
+        self._index: dict[str, dict[tuple[str, str], dict]] = {}  # per kind, built on first get
 
     @classmethod
     def from_store(cls, store, now: float, rng, kinds=("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Node",
                                                       "ControllerRevision")) -> View:
         """A view over a kubesim store (the engine's convenience; lists are sorted by namespace/name)."""
         return cls({k: store.list(k) for k in kinds}, now, rng)
+
+    # What the engine knows changed since the controller last synced: None (sync everything),
+    # or (uids, namespaces): sync only the objects with one of these uids or in one of these
+    # namespaces (upstream's work queue holds the keys its event handlers enqueued).
+    targets: tuple[set[str], set[str]] | None = None
+
+    def wants(self, obj: dict) -> bool:
+        """Whether a sync over every object of a kind should sync ``obj`` (``targets``)."""
+        t = self.targets
+        if t is None:
+            return True
+        md = obj.get("metadata") or {}
+        return md.get("uid") in t[0] or (md.get("namespace") or "") in t[1]
 
     def list(self, kind: str, namespace: str | None = None) -> list[dict]:
         objs = self.objects.get(kind, [])
@@ -108,7 +117,13 @@ class View:
         return [o for o in objs if (o.get("metadata") or {}).get("namespace", "") == namespace]
 
     def get(self, kind: str, namespace: str, name: str) -> dict | None:
-        return self._index.get((kind, namespace or "", name))
+        by = self._index.get(kind)
+        if by is None:
+            by = self._index[kind] = {}
+            for o in self.objects.get(kind, ()):
+                md = o.get("metadata") or {}
+                by[(md.get("namespace", ""), md.get("name", ""))] = o
+        return by.get((namespace or "", name))
 
     def owned_by(self, kind: str, owner_uid: str) -> list[dict]:
         """Objects of ``kind`` whose controller reference names ``owner_uid`` (indexed once)."""

@@ -45,7 +45,8 @@ SCALING_REPLICA_SET = "ScalingReplicaSet"
 def sync(view: View) -> list[Change]:
     changes: list[Change] = []
     for d in view.list("Deployment"):
-        changes.extend(sync_deployment(view, d))
+        if view.wants(d):
+            changes.extend(sync_deployment(view, d))
     return changes
 
 

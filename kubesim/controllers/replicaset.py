@@ -50,7 +50,8 @@ SUCCESSFUL_DELETE = "SuccessfulDelete"
 def sync(view: View) -> list[Change]:
     changes: list[Change] = []
     for rs in view.list("ReplicaSet"):
-        changes.extend(sync_replicaset(view, rs))
+        if view.wants(rs):
+            changes.extend(sync_replicaset(view, rs))
     return changes
 
 

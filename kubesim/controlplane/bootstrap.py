@@ -77,7 +77,7 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
     now = cluster.stamp()
     for ns in SYSTEM_NAMESPACES:
         obj = namespace_manifest(ns)
-        prepare_for_create(obj, rng=cluster.rng)
+        prepare_for_create(obj, rng=cluster.rng, manage=_created_by("kube-apiserver", now))
         store.create(obj, now)
     _system_priority_classes(cluster, now)
     _rbac_bootstrap_policy(cluster, now)
@@ -87,7 +87,7 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
         for i in range(nodes):
             manifests.append(node_manifest(f"node{i + 1:02d}", zone=zl[(i + 1) % len(zl)] if zl else None))
         for m in manifests:
-            prepare_for_create(m, rng=cluster.rng)
+            prepare_for_create(m, rng=cluster.rng, manage=_created_by("kubelet", now))
             store.create(m, now)
             make_state_dirs(store.nodes_dir, m["metadata"]["name"], "manifests")
         _kubeadm_control_plane(cluster)
@@ -95,6 +95,13 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
     _kubeadm_addons(cluster)
     store.set_meta("cluster.initialized", True)
     store.set_meta(STARTED_META, cluster.now())  # when the components' tickers started
+
+
+def _created_by(manager: str, now: str):
+    """managedFields for an object a component creates: its create's Update entry."""
+    from kubesim.apiserver import fieldmanager
+
+    return lambda obj: fieldmanager.update(None, obj, manager, now)
 
 
 def _system_priority_classes(cluster: Cluster, now: str) -> None:

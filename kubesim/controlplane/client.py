@@ -15,11 +15,13 @@ from kubesim.errors import BadRequest, NotFound, StatusError
 
 
 class LocalClient:
-    def __init__(self, cluster: Cluster, impersonate: tuple | None = None):
+    def __init__(self, cluster: Cluster, impersonate: tuple | None = None, field_manager: str = "kubectl"):
         """``impersonate``: (user, groups, uid) the requests are made as (``--as``,
         ``--as-group``, ``--as-uid``); None: kubesim's own user, the cluster admin, whose
-        requests are not checked."""
+        requests are not checked. ``field_manager``: the manager managedFields record the
+        requests' writes under."""
         self.cluster = cluster
+        cluster.field_manager = field_manager
         self.user = None
         if impersonate is not None:
             from kubesim.apiserver.authorization import impersonated_user
@@ -144,7 +146,11 @@ class LocalClient:
     def _served(self, info: KindInfo, objs: list[dict]) -> list[dict]:
         """Objects as the API server returns them now: node Leases with the renewals their
         running kubelets have made since they were stored (components.served_leases); an
-        object asked for at another version than the stored one converted to it."""
+        object asked for at another version than the stored one converted to it (custom
+        resources: conversion strategy None, only apiVersion changes)."""
+        if info.crd is not None:
+            return [o if o.get("apiVersion") == info.api_version else {**o, "apiVersion": info.api_version}
+                    for o in objs]
         if info.kind == "HorizontalPodAutoscaler" and info.version == "v1":
             from kubesim.api.autoscaling.conversion import v2_to_v1
 
@@ -195,7 +201,7 @@ class LocalClient:
                 self._check_escalation(obj)
         return objects.create_object(self.cluster, obj, info)
 
-    def update(self, info: KindInfo, obj: dict, *, verb: str = "patch") -> dict:
+    def update(self, info: KindInfo, obj: dict, *, verb: str = "patch", subresource: str = "") -> dict:
         md = obj["metadata"]
         ns = md.get("namespace", "") if info.namespaced else ""
         if (info.kind, ns, md["name"]) not in self._patched:  # a patch's write was authorized as one
@@ -212,8 +218,13 @@ class LocalClient:
             return self._find(info, ns, md["name"])
         live = self._get(info, ns, md["name"])
         self._check_escalation(obj, live)
-        objects.update_object(self.cluster, obj, live, info)
-        return self._find(info, ns, md["name"])
+        objects.update_object(self.cluster, obj, live, info, subresource=subresource)
+        found = self._find(info, ns, md["name"])
+        # an update that removed the last finalizer of an object marked for deletion removed it:
+        # the server answers with the object as it was last
+        if found is None:
+            obj = dict(obj, metadata={**obj["metadata"], "resourceVersion": self.resource_version()})
+        return found if found is not None else obj
 
     def _get(self, info: KindInfo, namespace: str, name: str) -> dict:
         obj = self._find(info, namespace, name)
@@ -228,6 +239,16 @@ class LocalClient:
         self._authorize("patch", info, namespace, name)
         self._patched.add((info.kind, (namespace or "") if info.namespaced else "", name))
         return patch_object(info, self._get(info, namespace, name), patch_type, patch, field_validation)
+
+    def apply(self, info: KindInfo, config: dict, *, field_manager: str, force: bool = False) -> tuple[dict, bool]:
+        """Server-side apply (PATCH application/apply-patch+yaml): (the stored object, whether it
+        was created)."""
+        md = config.get("metadata") or {}
+        ns = (md.get("namespace") or "") if info.namespaced else ""
+        live = self._find(info, ns, md.get("name", ""))
+        self._authorize("patch" if live is not None else "create", info, ns, md.get("name", ""))
+        created = objects.apply_object(self.cluster, info, config, live, field_manager, force)
+        return self._find(info, ns, md.get("name", "")), created
 
     def delete(self, info: KindInfo, namespace: str, name: str, *, grace_period: float | None = None,
                force: bool = False, propagation: str = "Background") -> dict:
@@ -302,6 +323,14 @@ class LocalClient:
             return exec_in_container(self.cluster, pod, container, command)
         except UpgradeFailure as e:
             raise client_error(f"error: unable to upgrade connection: {e}") from None
+
+    def port_forward(self, namespace: str, name: str, port: int, request: bytes = b"") -> bytes | None:
+        """POST pods/NAME/portforward: what the pod's ``port`` answers to ``request`` (None:
+        connection refused), by kubesim.controlplane.network."""
+        from kubesim.controlplane.network import forwarded_reply
+
+        self._authorize("create", _POD, namespace, name, "portforward")
+        return forwarded_reply(self.cluster, self._get(_POD, namespace, name), port, request)
 
     def explain_network(self, namespace: str, name: str, host: str, port: int, protocol: str = "TCP") -> dict:
         """kubesim.io: every hop of a connection from the pod to ``host:port``."""

@@ -178,8 +178,10 @@ def served_leases(cluster: Cluster, leases: list[dict]) -> list[dict]:
     store = cluster.store
     if len(leases) > 1:
         nodes = {k[2] for k in store.keys("Node")}
-        nodes -= {k[2] for k in store.keys_containing("Node", KUBELET_STOPPED_ANNOTATION)
-                  if not _running(store.get(*k))}
+        stopped = store.keys_annotated("Node", KUBELET_STOPPED_ANNOTATION)
+        if stopped is None:
+            stopped = store.keys_containing("Node", KUBELET_STOPPED_ANNOTATION)
+        nodes -= {k[2] for k in stopped if not _running(store.get(*k))}
     else:
         name = (leases[0].get("metadata") or {}).get("name", "")
         nodes = {name} if _running(store.get("Node", "", name)) else set()
@@ -450,7 +452,8 @@ def _pod_gc_candidates(store, get_node) -> list[dict]:
 
     if store.count("Pod") > TERMINATED_POD_GC_THRESHOLD:
         return store.list("Pod")
-    keys = set(store.keys_containing("Pod", '"deletionTimestamp"'))
+    deleting = store.keys_deleting("Pod")
+    keys = set(deleting if deleting is not None else store.keys_containing("Pod", '"deletionTimestamp"'))
     nodes = {k[2] for k in store.keys("Node")}
     for name in store.pod_node_names() - nodes:
         keys.update(store.pod_keys_on_node(name))
@@ -529,7 +532,9 @@ WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Node", "Contr
 # its status wakes neither.
 WATCHES = {
     "deployment": ("Deployment", "ReplicaSet", "Pod"),
-    "replicaset": ("ReplicaSet", "Pod"),
+    # and ResourceQuotas: a create the quota refused is retried (upstream: requeued with
+    # back-off until it succeeds); here when the quota changes
+    "replicaset": ("ReplicaSet", "Pod", "ResourceQuota"),
     # NewStatefulSetController: pods and sets; claims too here, so a claim the collector
     # removes unblocks a pod waiting on it (upstream waits for a later event)
     "statefulset": ("StatefulSet", "Pod", "PersistentVolumeClaim"),
@@ -687,11 +692,17 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
             return False
         if not _controller_due(cluster, name, gate, WATCHES.get(name, view_kinds), claims):
             return False
+        last = cluster.__dict__.get("_controller_rv", {}).get(name)
         cluster.__dict__.setdefault("_controller_rv", {})[name] = store.resource_version()
         sync = importlib.import_module(f"kubesim.controllers.{name}").sync
+        targets = _targets(cluster, name, last) if name in TARGETED else None
         view = View.from_store(store, cluster.now(), cluster.rng, kinds=view_kinds)
+        view.targets = targets
         wakes: list[float] = []
-        changed = apply_changes(cluster, sync(view), wake_at=lambda t: (wakes.append(t), cluster.wake_at(t)))
+        changes = sync(view)
+        if name in TARGETED:
+            wakes.extend(_object_wakes(cluster, name, view, changes))
+        changed = apply_changes(cluster, changes, wake_at=lambda t: (wakes.append(t), cluster.wake_at(t)))
         pending = dict(store.meta(CONTROLLER_WAKES_META) or {})
         if wakes:
             pending[name] = min(wakes)
@@ -702,6 +713,114 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
 
     step.__name__ = f"{name}_controller"
     return step
+
+
+# Controllers whose sync visits only the objects the changes since their last sync concern
+# (``_targets``): their work queues hold keys, not "everything" (the ReplicaSet controller's
+# handlers enqueue a pod's controller; the Deployment controller's, a ReplicaSet's or a pod's
+# owning Deployment), so a 10,000-pod ReplicaSet is not recounted when another one scales.
+TARGETED = ("replicaset", "deployment")
+
+
+def _targets(cluster: Cluster, name: str, last: int | None) -> tuple[set[str], set[str]] | None:
+    """(uids, namespaces) of the objects ``name``'s sync must visit, from this command's writes
+    since it last ran (None: everything, when earlier writes are not known to be seen or a
+    wake of it is due). A changed object's controller counts, and for the Deployment controller
+    a pod's ReplicaSet's controller; a changed orphan (which some selector may adopt) counts
+    its whole namespace."""
+    store = cluster.store
+    baseline = settled_baseline(cluster)
+    if baseline is None:
+        return None
+    if last is None:
+        last = baseline
+    wake = (store.meta(CONTROLLER_WAKES_META) or {}).get(name)
+    if wake is not None and float(wake) <= cluster.now():
+        return None
+    top = "ReplicaSet" if name == "replicaset" else "Deployment"
+    uids: set[str] = set()
+    namespaces: set[str] = set()
+    rs_owner: dict[str, str | None] | None = None
+
+    def owner_of_rs(uid: str) -> str | None:
+        nonlocal rs_owner
+        if rs_owner is None:
+            rs_owner = {}
+            for rs in store.iter_kind("ReplicaSet"):
+                ref = _controller_ref(rs)
+                rs_owner[(rs.get("metadata") or {}).get("uid", "")] = ref
+        return rs_owner.get(uid)
+
+    for k in list(store.changed_keys()):
+        if k[0] == "ResourceQuota" and name == "replicaset":
+            return None  # every ReplicaSet a quota held back may now create its pods
+        if k[0] not in (top, "ReplicaSet", "Pod"):
+            continue
+        obj = store.get(*k)
+        versions = [obj, store.committed(*k)]
+        if obj is None:
+            gone = store.deleted(*k)
+            if gone is None or gone[0] <= last:
+                continue
+            versions.append(gone[1])
+        elif int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
+            continue
+        for v in versions:
+            if v is None:
+                continue
+            md = v.get("metadata") or {}
+            if k[0] == top:
+                uids.add(md.get("uid", ""))
+                continue
+            ref = _controller_ref(v)
+            if ref is None:
+                namespaces.add(md.get("namespace") or "")
+            elif top == "ReplicaSet" or k[0] == "ReplicaSet":
+                uids.add(ref)
+            else:  # a pod, for the Deployment controller: its ReplicaSet's controller
+                owner = owner_of_rs(ref)
+                if owner is not None:
+                    uids.add(owner)
+                else:
+                    namespaces.add(md.get("namespace") or "")
+    return uids, namespaces
+
+
+OBJECT_WAKES_META = "controllers.objectWakes"  # {controller: {uid: time}} of TARGETED ones
+
+
+def _object_wakes(cluster: Cluster, name: str, view, changes) -> list[float]:
+    """The wakes still owed to objects a targeted pass did not visit (each object's last
+    requeue-after, kept per object), recorded with this pass's own; returns the former."""
+    store = cluster.store
+    top = "ReplicaSet" if name == "replicaset" else "Deployment"
+    now = cluster.now()
+    by_controller = dict(store.meta(OBJECT_WAKES_META) or {})
+    kept: dict[str, float] = {}
+    if view.targets is not None:
+        visited = {(o.get("metadata") or {}).get("uid", "") for o in view.list(top) if view.wants(o)}
+        kept = {uid: t for uid, t in (by_controller.get(name) or {}).items()
+                if uid not in visited and float(t) > now}
+    mine = dict(kept)
+    for c in changes:
+        if c.op == "wake" and c.at is not None:
+            uid = ((c.obj or {}).get("metadata") or {}).get("uid", "")
+            mine[uid] = min(float(c.at), mine.get(uid, float(c.at)))
+    if mine:
+        by_controller[name] = mine
+    else:
+        by_controller.pop(name, None)
+    store.set_meta(OBJECT_WAKES_META, by_controller or None)
+    for t in kept.values():
+        cluster.wake_at(float(t))
+    return list(kept.values())
+
+
+def _controller_ref(obj: dict) -> str | None:
+    for r in (obj.get("metadata") or {}).get("ownerReferences") or ():
+        if isinstance(r, dict) and r.get("controller"):
+            return r.get("uid") or ""
+    return None
 
 
 VOLUME_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "Pod", "Node")
@@ -1163,3 +1282,40 @@ def horizontal_pod_autoscaler(cluster: Cluster) -> bool:
 
 
 STEPS.append(horizontal_pod_autoscaler)
+
+
+# -- apiextensions-apiserver's controllers (kubesim.controllers.customresourcedefinition) -----
+
+# set while a CRD marked for deletion waits for objects of its kind that have finalizers
+CRD_CLEANUP_META = "apiextensions.cleanupPending"
+
+
+def custom_resource_definitions(cluster: Cluster) -> bool:
+    """The naming, establishing and cleanup-finalizer controllers: they run only when this
+    command wrote a CustomResourceDefinition, or while one waits for its objects to go."""
+    store = cluster.store
+    if not any(k[0] == "CustomResourceDefinition" for k in store.changed_keys()) and \
+            not store.meta(CRD_CLEANUP_META):
+        return False
+    from kubesim.controllers import customresourcedefinition
+    from kubesim.controllers.base import View
+
+    crds = store.list("CustomResourceDefinition")
+    objects = {"CustomResourceDefinition": crds}
+    for crd in crds:
+        if crd["metadata"].get("deletionTimestamp"):
+            kind = ((crd.get("status") or {}).get("acceptedNames") or {}).get("kind") or \
+                ((crd.get("spec") or {}).get("names") or {}).get("kind", "")
+            objects[kind] = store.list(kind)
+    view = View(objects, cluster.now(), cluster.rng)
+    changed = apply_changes(cluster, customresourcedefinition.sync(view))
+    from kubesim.api.apiextensions.helpers import FINALIZER
+
+    pending = any(c["metadata"].get("deletionTimestamp") and FINALIZER in (c["metadata"].get("finalizers") or ())
+                  for c in store.list("CustomResourceDefinition"))
+    if bool(store.meta(CRD_CLEANUP_META)) != pending:
+        store.set_meta(CRD_CLEANUP_META, True if pending else None)
+    return changed
+
+
+STEPS.insert(0, custom_resource_definitions)

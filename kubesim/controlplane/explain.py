@@ -46,7 +46,7 @@ def what_if(cluster: Cluster, pods: list[dict]) -> list[tuple[dict, dict]]:
         if (pod.get("spec") or {}).get("nodeName") or not scheduler.responsible_for(pod):
             out.append((_unattempted(cluster, pod), pod))
             continue
-        scheduler.set_cluster(store.list("Node"), list(store.iter_kind("Pod")))
+        scheduling.use_cached_cluster(cluster, scheduler)
         exp = scheduler.explain(pod, cluster.now())
         out.append((exp, pod))
         if exp.get("node"):  # later pods see this one placed, with the volumes it took
@@ -64,8 +64,7 @@ def _fresh(cluster, pod: dict, summary: dict) -> dict:
     scheduler = scheduling.make_scheduler(cluster)
     candidate = copy.deepcopy(pod)
     candidate["spec"].pop("nodeName", None)
-    others = [p for p in cluster.store.iter_kind("Pod") if p["metadata"].get("uid") != pod["metadata"].get("uid")]
-    scheduler.set_cluster(cluster.store.list("Node"), others)
+    scheduling.use_cached_cluster(cluster, scheduler, without_uid=pod["metadata"].get("uid") or None)
     exp = scheduler.explain(candidate, cluster.now())
     # the recorded outcome is the fact; the fresh evaluation supplies the per-node detail
     for k in ("outcome", "node", "message"):

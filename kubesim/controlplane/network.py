@@ -129,6 +129,25 @@ def exec_in_container(cluster: Cluster, pod: dict, container: str, argv: list[st
     return run(ctx, list(argv))
 
 
+def forwarded_reply(cluster: Cluster, pod: dict, port: int, request: bytes) -> bytes | None:
+    """pods/portforward: the bytes the pod's ``port`` answers to ``request`` (one HTTP request,
+    as a client such as curl sends it through ``kubectl port-forward``); b"" for an empty or
+    incomplete request; None when nothing listens on the port (connection refused)."""
+    from kubesim.network.tools import _headers, respond
+
+    reply = listener(cluster)(pod, port, "TCP")
+    if reply is None:
+        return None
+    head = request.split(b"\r\n", 1)[0].decode("latin-1").split()
+    if len(head) < 2:
+        return b""
+    method, target = head[0], head[1]
+    path = target.split("?", 1)[0].split("#", 1)[0]
+    status, reason, body, ctype = respond(reply, "http", path)
+    out = _headers({**reply, "content_type": ctype}, status, reason, body)
+    return (out + ("" if method == "HEAD" else body)).encode()
+
+
 def explain(cluster: Cluster, pod: dict, host: str, port: int, protocol: str) -> dict:
     """explain-network: every hop from the pod to ``host:port``, as JSON."""
     from kubesim.network.path import reach

@@ -30,11 +30,13 @@ import json
 from kubesim.apiserver.context import Cluster
 from kubesim.errors import StatusError
 
-# Full per-node explanations cost (nodes × plugins) work and storage per attempt. One command
-# records at most this many node entries in full (a pod on 5,000 nodes is 5,000); attempts past
-# the budget, as in a bulk apply of thousands of pods, are recorded as a summary, and
-# explain-schedule evaluates those afresh (and says so).
-EXPLAIN_NODE_BUDGET = 100_000
+# Full per-node explanations cost (nodes × plugins) work and storage per attempt (running every
+# filter on every node, where scheduling stops at the first failure and scores a sample). One
+# command records at most this many node entries in full (a pod on 5,000 nodes is 5,000: one
+# such pod a command); attempts past the budget, as in a bulk apply of thousands of pods or a
+# Deployment on a large cluster, are recorded as a summary, and explain-schedule evaluates
+# those afresh (and says so). The budget is the command's, across its settle rounds.
+EXPLAIN_NODE_BUDGET = 10_000
 SUMMARY_MARK = "kubesim.io/explanation"
 
 QUEUE_META = "scheduler.queue"
@@ -411,13 +413,69 @@ def _idle(cluster: Cluster) -> bool:
     return False
 
 
+def _derive_pod(pod: dict):
+    from kubesim.scheduler.framework.cache import pod_digest
+
+    return pod_digest(pod)
+
+
+def _derive_node(node: dict):
+    from kubesim.scheduler.framework.cache import node_digest
+
+    return node_digest(node)
+
+
+def keep_scheduler_cache(store) -> None:
+    """Have the store keep the scheduler's cache (a digest of every Pod and Node, rewritten
+    with each write of it: kubesim/scheduler/framework/cache.py)."""
+    store.derive("Pod", _derive_pod)
+    store.derive("Node", _derive_node)
+
+
+def cached_snapshot(cluster: Cluster):
+    """The scheduler's snapshot from its cache in the state: the bodies of the bound pods and
+    of the nodes stay undecoded until a plugin reads one."""
+    from kubesim.scheduler.framework.cache import snapshot_from_digests
+
+    store = cluster.store
+    keep_scheduler_cache(store)
+    nodes = [d for _, d in store.derived("Node")]
+    pods = [(k[1], k[2], d) for k, d in store.derived("Pod", bound=True)]
+
+    return snapshot_from_digests(nodes, pods, _loader(store))
+
+
+def use_cached_cluster(cluster: Cluster, scheduler, without_uid: str | None = None) -> None:
+    """``scheduler.set_cluster`` with every node and pod, from the scheduler's cache (the
+    bound pods' bodies undecoded); ``without_uid``: as if that pod were not there."""
+    store = cluster.store
+    snapshot = cached_snapshot(cluster)
+    pending = [p for k in store.pod_keys_on_node("") if (p := store.get(*k)) is not None]
+    if without_uid:
+        pending = [p for p in pending if (p.get("metadata") or {}).get("uid") != without_uid]
+        for ni in snapshot.node_info_list:
+            if any(pi.key == without_uid for pi in ni.pods):
+                ni.remove_pod(without_uid)
+    scheduler.use_snapshot(snapshot, pending)
+
+
+def _loader(store):
+    def load(pi) -> dict:
+        pod = store.get("Pod", pi.namespace, pi.name)
+        if pod is None:  # (a pod stored without a namespace: PodInfo says "default")
+            pod = store.get("Pod", "", pi.name)
+        return pod if pod is not None else {"metadata": {"name": pi.name, "namespace": pi.namespace}}
+
+    return load
+
+
 def step(cluster: Cluster) -> bool:
     store = cluster.store
     saved = store.meta(QUEUE_META)
     unbound = store.pod_keys_on_node("")  # from the index: no pod bodies loaded
     if not unbound and not saved:
         return _idle(cluster)
-    pods = list(store.iter_kind("Pod"))
+    pods = [p for p in (store.get(*k) for k in unbound) if p is not None]
     pending = {_key(p): p for p in pods if is_pending(p)}
     if not pending and not saved:
         return _idle(cluster)
@@ -436,7 +494,7 @@ def step(cluster: Cluster) -> bool:
     queue.flush(now)
     changed = False
     nodes = None
-    budget = EXPLAIN_NODE_BUDGET
+    budget = cluster.__dict__.get("_explain_budget")
     position = 0  # QueueSort's order: the how-manieth pod this round pops
     while True:
         entry = queue.pop()
@@ -444,13 +502,17 @@ def step(cluster: Cluster) -> bool:
             break
         position += 1
         if nodes is None:
-            nodes = store.list("Node")
-            scheduler.set_cluster(nodes, pods)
+            snapshot = cached_snapshot(cluster)
+            nodes = snapshot.node_info_list
+            scheduler.use_snapshot(snapshot, pods)
         pod = entry.pod
         moved_by = dict(entry.last_move)
+        if budget is None:
+            budget = EXPLAIN_NODE_BUDGET
         scheduler.explain_enabled = budget >= len(nodes)
         if scheduler.explain_enabled:
             budget -= len(nodes)
+        cluster._explain_budget = budget
         result = scheduler.schedule_one(pod, now, queue_position=position)
         record = {"attempt": entry.attempts, "poppedFrom": entry.popped_from}
         if moved_by:
@@ -523,6 +585,7 @@ def _write_back(cluster: Cluster, pod: dict, result, full: bool = True) -> None:
         bind(pod, result.node, store.get("Node", "", result.node))
         _set_condition(pod, {"lastProbeTime": None, "status": "True", "type": "PodScheduled"}, now)
         pod["status"].pop("nominatedNodeName", None)
+        cluster.fields.handled(pod)  # the binding's write keeps managedFields as they are
     elif result.outcome in ("Unschedulable", "Error"):
         _set_condition(pod, {"lastProbeTime": None, "message": result.message,
                              "reason": result.reason or ("SchedulerError" if result.outcome == "Error" else "Unschedulable"),

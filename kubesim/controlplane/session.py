@@ -21,13 +21,18 @@ class Options:
     log_stream: TextIO | None = None
     # (user, groups, uid) the requests impersonate (--as, --as-group, --as-uid); None: none
     impersonate: tuple | None = None
+    # the manager the requests' writes are recorded under in managedFields (kubectl's
+    # --field-manager, or what the API server derives from the user agent)
+    field_manager: str = "kubectl"
 
 
 def _open(opts: Options, read_only: bool = False, snapshot: bool = False):
     from kubesim.apiserver.context import Cluster, Logger
     from kubesim.apiserver.storage import open_storage
+    from kubesim.controlplane.scheduling import keep_scheduler_cache
 
     store = open_storage(opts.directory, read_only=read_only, snapshot=snapshot)
+    keep_scheduler_cache(store)
     try:
         return Cluster(store, opts.env, Logger(verbosity=opts.verbosity, stream=opts.log_stream))
     except BaseException:
@@ -67,7 +72,7 @@ def session(opts: Options, settle_first: bool = True, commit: bool = True, read_
     cluster = _open_for_reading(opts) if read_only else _open(opts)
     if cluster.store.read_only:
         try:
-            yield LocalClient(cluster, opts.impersonate)
+            yield LocalClient(cluster, opts.impersonate, opts.field_manager)
         except BaseException:
             cluster.rollback()
             raise
@@ -80,7 +85,7 @@ def session(opts: Options, settle_first: bool = True, commit: bool = True, read_
         ensure_initialized(cluster)
         if settle_first:
             settle(cluster)
-        yield LocalClient(cluster, opts.impersonate)
+        yield LocalClient(cluster, opts.impersonate, opts.field_manager)
         if commit:
             settle(cluster)
     except BaseException:
@@ -100,7 +105,7 @@ def read_session(opts: Options):
 
     cluster = _open(opts, snapshot=True)
     try:
-        yield LocalClient(cluster, opts.impersonate)
+        yield LocalClient(cluster, opts.impersonate, opts.field_manager)
     finally:
         cluster.rollback()
 

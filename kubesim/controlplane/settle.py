@@ -24,10 +24,14 @@ def default_steps() -> list[Step]:
     return components.STEPS
 
 
-def static_pod_signature(nodes_dir, with_files: set[str] | None = None) -> str:
-    """A cheap fingerprint of every node's static pod directory (names, sizes, mtimes), so a
-    read-only command notices a manifest the user wrote there, as a kubelet would. The names
-    of the nodes whose directory holds anything are added to ``with_files`` when given."""
+def static_pod_signature(nodes_dir, with_files: set[str] | None = None,
+                         listed: set[str] | None = None) -> str:
+    """A cheap fingerprint of every node's static pod directory (its mtime; the names, sizes
+    and mtimes of its files), so a read-only command notices a manifest the user wrote there,
+    as a kubelet would. The names of the nodes whose directory holds anything are added to
+    ``with_files`` when given. ``listed``: the nodes whose directories held files when the
+    fingerprint was last taken; the others are only stat'ed (a file added to one changes its
+    mtime, so the fingerprint still differs), which at 5,000 nodes costs a tenth of listing."""
     import hashlib
     import os
 
@@ -40,15 +44,26 @@ def static_pod_signature(nodes_dir, with_files: set[str] | None = None) -> str:
     for n in nodes:
         d = os.path.join(root, n, "manifests")
         try:
-            with os.scandir(d) as it:
-                entries = sorted((e.name, e.stat().st_mtime_ns, e.stat().st_size) for e in it)
+            mtime = os.stat(d).st_mtime_ns
+            if listed is not None and n not in listed:
+                entries = []
+            else:
+                with os.scandir(d) as it:
+                    entries = sorted((e.name, e.stat().st_mtime_ns, e.stat().st_size) for e in it)
         except OSError:
             continue
-        if entries:
-            h.update(repr((n, entries)).encode())
-            if with_files is not None:
-                with_files.add(n)
+        h.update(repr((n, mtime, entries)).encode())
+        if entries and with_files is not None:
+            with_files.add(n)
     return h.hexdigest()
+
+
+def _recorded_signature(store) -> tuple[str | None, set[str] | None]:
+    """The fingerprint the last command recorded and the nodes whose directories held files."""
+    v = store.meta("settle.staticPods")
+    if isinstance(v, list) and len(v) == 2:
+        return v[0], set(v[1])
+    return v, None
 
 
 def settle_pending(cluster: Cluster) -> bool:
@@ -60,7 +75,14 @@ def settle_pending(cluster: Cluster) -> bool:
     due = store.meta("settle.due")
     if due is not None and float(due) <= cluster.now():
         return True
-    return static_pod_signature(store.nodes_dir) != store.meta("settle.staticPods")
+    recorded, listed = _recorded_signature(store)
+    return recorded is None or static_pod_signature(store.nodes_dir, listed=listed) != recorded
+
+
+# the field manager of each step's writes that is not the controller manager's
+STEP_MANAGERS = {"register_nodes": "kubelet", "static_pod_directories": "kubelet", "node_leases": "kubelet",
+                 "sync_pods": "kubelet", "static_pods": "kubelet", "schedule": "kube-scheduler",
+                 "kubernetes_service": "kube-apiserver"}
 
 
 def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = False) -> int:
@@ -72,12 +94,16 @@ def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = Fals
         # commands, writes to these directories)
         cluster._static_pods_checked = True
         with_files: set[str] = set()
-        signature = static_pod_signature(store.nodes_dir, with_files)
+        recorded, listed = _recorded_signature(store)
+        signature = static_pod_signature(store.nodes_dir, with_files, listed) if listed is not None else None
+        if signature is None or signature != recorded:
+            with_files = set()  # something changed: every directory is listed again
+            signature = static_pod_signature(store.nodes_dir, with_files)
         # the kubelets need list only these directories this command (components.static_pods;
         # kubesim's own writes there, bootstrap's, drop the hint)
         cluster._static_pod_dirs = with_files
-        if signature != store.meta("settle.staticPods"):
-            store.set_meta("settle.staticPods", signature)
+        if signature != recorded:
+            store.set_meta("settle.staticPods", [signature, sorted(with_files)])
             force = True  # a manifest was written, edited or removed: the kubelets must look
     if not force and not store.dirty and (due is None or float(due) > cluster.now()):
         return 0
@@ -89,15 +115,21 @@ def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = Fals
     cluster.next_due = None
     rounds = 0
     fixed_point = False
-    for _ in range(MAX_ROUNDS):
-        changed = False
-        for step in steps:
-            if step(cluster):
-                changed = True
-        if not changed:
-            fixed_point = True
-            break
-        rounds += 1
+    requester = cluster.field_manager
+    try:
+        for _ in range(MAX_ROUNDS):
+            changed = False
+            for step in steps:
+                # managedFields name the component that writes
+                cluster.field_manager = STEP_MANAGERS.get(getattr(step, "__name__", ""), "kube-controller-manager")
+                if step(cluster):
+                    changed = True
+            if not changed:
+                fixed_point = True
+                break
+            rounds += 1
+    finally:
+        cluster.field_manager = requester
     store.set_meta("settle.due", cluster.next_due)
     from kubesim.controlplane.components import SETTLED_RV_META
 

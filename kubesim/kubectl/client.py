@@ -63,11 +63,13 @@ class Client(Protocol):
         """POST: admission, defaulting, validation, storage; the stored object. AlreadyExists,
         Invalid, Forbidden, NotFound (namespace) as the API server refuses."""
 
-    def update(self, info: KindInfo, obj: dict, *, verb: str = "patch") -> dict:
+    def update(self, info: KindInfo, obj: dict, *, verb: str = "patch", subresource: str = "") -> dict:
         """PUT of the whole object (status is a subresource: the stored status is kept); the
         stored object, with a new resourceVersion when anything changed. ``verb`` is what
         kubectl's own request would be authorized as: ``patch`` (apply, label, scale, set, ...
-        send a PATCH kubesim computes client-side) or ``update`` (replace's PUT)."""
+        send a PATCH kubesim computes client-side) or ``update`` (replace's PUT).
+        ``subresource``: ``scale`` for a write through the scale subresource (managedFields
+        record it so)."""
 
     def patch(self, info: KindInfo, namespace: str, name: str, patch_type: str, patch,
               field_validation: str = "Warn") -> tuple[dict, list[str]]:
@@ -75,6 +77,11 @@ class Client(Protocol):
         with ``fieldValidation`` ``Warn`` (unknown fields dropped with a warning) or ``Strict``
         (refused): (what it would store, the warnings). Nothing is written: the caller stores it
         with ``update`` (kubectl's patch and edit compare first)."""
+
+    def apply(self, info: KindInfo, config: dict, *, field_manager: str, force: bool = False) -> tuple[dict, bool]:
+        """PATCH application/apply-patch+yaml (server-side apply) of ``config`` by
+        ``field_manager``: (the stored object, whether it was created). A 409 Conflict names
+        the fields other managers own, unless ``force``."""
 
     def delete(self, info: KindInfo, namespace: str, name: str, *, grace_period: float | None = None,
                force: bool = False, propagation: str = "Background") -> dict:

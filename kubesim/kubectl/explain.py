@@ -251,3 +251,15 @@ def render(group: str, version: str, resource: str, path: list[str], recursive: 
             return
     write(out)
     raise RawError(f"error: GVK {_go_gvk(gvk)} not found in OpenAPI schema")
+
+
+def render_custom(info, path: list[str], recursive: bool, write) -> None:
+    """``kubectl explain`` of a custom resource, from its CRD's schema."""
+    out = f"GROUP:      {info.group}\nKIND:       {info.kind}\nVERSION:    {info.version}\n\n"
+    from kubesim.api.apiextensions.openapi import custom_resource_schema
+
+    body = output(custom_resource_schema(info.crd, info.version), path, frozenset(), recursive)
+    if not body:
+        write(out)
+        raise RawError(f'error: field "{path[-1]}" does not exist')
+    write(out + body + "\n")

@@ -40,6 +40,8 @@ SCALABLE = ("Deployment", "ReplicaSet") + ("StatefulSet",)
 def scale(client, info: KindInfo, live: dict, replicas: int, current_replicas: int = -1,
           resource_version: str = "", change_cause: str | None = None) -> dict:
     """The scale subresource's update of spec.replicas, after kubectl's preconditions."""
+    if info.crd is not None:
+        return _scale_custom_resource(client, info, live, replicas, current_replicas, resource_version)
     if info.kind not in SCALABLE:
         raise NotFoundResource()
     spec = live.get("spec") or {}
@@ -54,6 +56,38 @@ def scale(client, info: KindInfo, live: dict, replicas: int, current_replicas: i
     new = copy.deepcopy(live)
     new.setdefault("spec", {})["replicas"] = replicas
     record(new, change_cause)
+    return client.update(info, new, subresource="scale")
+
+
+def _scale_custom_resource(client, info: KindInfo, live: dict, replicas: int, current_replicas: int,
+                           resource_version: str) -> dict:
+    """A custom resource's scale subresource (apiextensions-apiserver pkg/registry/customresource
+    etcd.go ScaleREST): the CRD's specReplicasPath set; without the subresource the API server
+    answers NotFound for the object."""
+    from kubesim.api.apiextensions.helpers import subresources_for_version
+    from kubesim.errors import NotFound
+
+    name = live["metadata"]["name"]
+    sub = subresources_for_version(info.crd, info.version).get("scale")
+    if not isinstance(sub, dict):
+        raise NotFound(info.resource, name)
+    path = [p for p in str(sub.get("specReplicasPath", "")).split(".") if p]
+    cur = live
+    for p in path[:-1]:
+        cur = cur.get(p) if isinstance(cur, dict) else None
+    value = cur.get(path[-1]) if isinstance(cur, dict) and path else None
+    current = int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+    if current_replicas != -1 and current != current_replicas:
+        raise client_error(f"Expected replicas to be {current_replicas}, was {current}")
+    rv = live["metadata"].get("resourceVersion", "")
+    if resource_version and rv != resource_version:
+        raise client_error(f"Expected resource version to be {resource_version}, was {rv}")
+    new = copy.deepcopy(live)
+    cur = new
+    for p in path[:-1]:
+        cur = cur.setdefault(p, {})
+    if path:
+        cur[path[-1]] = replicas
     return client.update(info, new)
 
 

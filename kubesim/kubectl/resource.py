@@ -95,13 +95,18 @@ def _object_kind_errors(obj: dict) -> list[str]:
 
 def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
             explicit_namespace: bool = False, collect: bool = False, applying: bool = False,
-            default_namespace: str = "default"):
+            default_namespace: str = "default", server_side: bool = False):
     """Client-side checks for every document: kind known, schema-valid, namespace consistent.
 
     Raises the errors; with ``collect`` returns ``(prepared, errors)`` instead, errors as
     ``(position, error)`` so a command can report them with the server's, in document order.
-    A document without a namespace gets ``-n``, else ``default_namespace`` (the context's)."""
-    from kubesim.codec.schema import format_bad_request, validate_structure
+    A document without a namespace gets ``-n``, else ``default_namespace`` (the context's).
+    ``server_side`` (apply --server-side): unknown fields are left to the server's apply."""
+    from kubesim.codec.schema import (
+        format_bad_request,
+        is_strict_message,
+        validate_structure,
+    )
 
     counts: dict[str, int] = {}
     for d in docs:
@@ -118,9 +123,11 @@ def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
             continue
         info = kinds.for_object(obj)
         if info is None:
-            name = (obj.get("metadata") or {}).get("name", "") if isinstance(obj.get("metadata"), dict) else ""
+            md = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+            # builder.go mappingFor: the document's own name and namespace, the file as given
             errors.append((position, UsageError(
-                f'resource mapping not found for name: "{name}" namespace: "{namespace_flag or ""}" from {where}: '
+                f'resource mapping not found for name: "{md.get("name", "")}" namespace: "{md.get("namespace", "")}" '
+                f'from "{doc.source}": '
                 f'no matches for kind "{obj["kind"]}" in version "{obj["apiVersion"]}"\n'
                 "ensure CRDs are installed first")))
             continue
@@ -128,6 +135,8 @@ def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
             out.append(Prepared(doc, info, copy.deepcopy(obj), where, position))
             continue
         messages = validate_structure(obj)
+        if server_side:
+            messages = [m for m in messages if not is_strict_message(m)]
         if messages:
             line = format_bad_request(doc.source, obj, messages, verb)
             if counts[doc.source] > 1:

@@ -16,6 +16,8 @@ would predict it.
   kubesim.kubelet.images);
 - images whose default command exits at once (busybox, alpine, ubuntu, python, ...: a shell or
   REPL with no terminal reads end-of-file and exits 0) unless ``stdin: true``;
+- a program the image does not have (kubesim.kubelet.imagefiles) cannot start: StartError; a
+  script's command the image does not have is reported by its shell, status 127;
 - ``stress --vm-bytes X`` above the memory limit is OOMKilled; ``registry.k8s.io/e2e-test-images/
   agnhost liveness`` answers 200 for 10 s then 500; ``hello-world`` prints its greeting.
 
@@ -66,6 +68,7 @@ class Behaviour:
     sigterm: str = "exit"
     sigterm_exit_code: int = 0
     pull_error: str = ""                               # "" or "notfound"
+    start_error: str = ""                              # the runtime's error starting it (imagefiles)
     probes: dict = field(default_factory=dict)         # probe kind -> overrides.ProbeOverride
     program: tuple | None = None                       # (argv, env, pod name) for logs of endless loops
     source: str = ""
@@ -174,6 +177,12 @@ def uses_network(container: dict) -> bool:
 def _derive(container: dict, image_defaults: dict | None = None, *, pod_name: str = "",
             override: dict | None = None, start: float = 0.0, resolve=None, network=None) -> Behaviour:
     argv, info = effective_argv(container, image_defaults)
+    from kubesim.kubelet.imagefiles import start_error
+
+    cannot_start = start_error(argv, container.get("image") or "")
+    if cannot_start:
+        return _with_pull_error(Behaviour(exits_after=0.0, exit_code=128, reason="StartError", ports=frozenset(),
+                                          start_error=cannot_start, source=" ".join(argv)), container)
     argv = _strip_passthrough(argv)
     env = _container_env(container, pod_name)
     source = " ".join(argv) if argv else ""
@@ -207,7 +216,8 @@ def _derive(container: dict, image_defaults: dict | None = None, *, pod_name: st
         else:
             files = container.get(MOUNTED_FILES_KEY) or None
             ctx = RunContext(env=env, pod_name=pod_name, start=start, memory_limit=_memory_limit(container),
-                             resolve=resolve, files=files, network=network)
+                             resolve=resolve, files=files, network=network,
+                             not_found=_script_lookup(argv, container))
             run = run_program(argv, ctx)
             output = tuple((t, line) for t, line in run.output[:MAX_LOG_LINES])
             if info is not None and run.serves and info.output and _same_program(argv, info):
@@ -236,12 +246,29 @@ def _derive(container: dict, image_defaults: dict | None = None, *, pod_name: st
             derived = replace(derived, ports=frozenset(derived.ports | declared))
     if override:
         derived = apply_override(derived, override)
+    return _with_pull_error(derived, container)
+
+
+def _with_pull_error(derived: Behaviour, container: dict) -> Behaviour:
     if not derived.pull_error:
         from kubesim.kubelet.imagetags import pull_error
 
         if pull_error(container.get("image") or "") is not None:
             derived = replace(derived, pull_error="notfound")
     return derived
+
+
+def _script_lookup(argv: list[str], container: dict):
+    """How the script's shell looks its commands up in the image (imagefiles), for ``sh -c``."""
+    head = argv[0].rsplit("/", 1)[-1] if argv else ""
+    if head not in SHELLS:
+        return None
+    from kubesim.kubelet.imagefiles import not_found_in_script, programs_of
+
+    image = container.get("image") or ""
+    if programs_of(image) is None:
+        return None
+    return lambda exe: not_found_in_script(exe, image, head)
 
 
 def _same_program(argv: list[str], info: ImageInfo) -> bool:

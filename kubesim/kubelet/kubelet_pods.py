@@ -8,7 +8,8 @@ created waits as ``ContainerCreating``, or ``PodInitializing`` in a pod with ini
 the status of a container blocked in its postStart hook is still the one from before; regular
 containers' statuses sorted by name; volumeMounts, user, allocatedResources and resources of
 the running container. generateAPIPodStatus: a pod that reached Succeeded or Failed stays
-there; conditions not owned by the kubelet are kept) and pkg/kubelet/prober/prober_manager.go
+there; conditions not owned by the kubelet are kept; PodReadyToStartContainers False once the
+pod's sandbox is stopped, GeneratePodReadyToStartContainersCondition with PodSandboxChanged) and pkg/kubelet/prober/prober_manager.go
 (UpdatePodStatus: a regular init container is ready once it completed). The phase and the
 conditions themselves are status.py.
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 from kubesim.api.pods import qos_class
 from kubesim.clock import format_duration
 from kubesim.kubelet import status
-from kubesim.kubelet.format import format_time, pod_ref
+from kubesim.kubelet.format import EPS, format_time, pod_ref
 from kubesim.kubelet.pods import image_ref
 
 RESOURCE_NAMES = ("cpu", "memory", "ephemeral-storage")  # what a container status reports of its resources
@@ -58,9 +59,12 @@ def terminated_state(finished: dict | None) -> dict:
     """ContainerStateTerminated of a finished instance in a memory record."""
     if not finished:
         return {}
-    return {"containerID": finished["containerID"], "exitCode": finished["exitCode"],
-            "finishedAt": format_time(finished["finishedAt"]), "reason": finished["reason"],
-            "startedAt": format_time(finished["startedAt"])}
+    out = {"containerID": finished["containerID"], "exitCode": finished["exitCode"],
+           "finishedAt": format_time(finished["finishedAt"]), "reason": finished["reason"],
+           "startedAt": format_time(finished["startedAt"])}
+    if finished.get("message"):
+        out["message"] = finished["message"]
+    return out
 
 
 class PodStatuses:
@@ -100,6 +104,10 @@ class PodStatuses:
             else:
                 out["containerID"] = self.container_id(name, record["n"] - 1)
                 out["restartCount"] = restarts - 1
+        elif state in ("backoff", "exited") and (record.get("rce") or [0])[0] > t + EPS:
+            # the sync that failed to start it: the reason cache's RunContainerError
+            out["state"] = {"waiting": {"message": record["rce"][1], "reason": "RunContainerError"}}
+            out["lastState"] = {"terminated": terminated_state(finished)} if finished else {}
         elif state == "backoff":
             message = f"back-off {format_duration(record['bo'])} restarting failed container={name} pod={pod_ref(self.pod)}"
             out["state"] = {"waiting": {"message": message, "reason": "CrashLoopBackOff"}}
@@ -158,7 +166,11 @@ class PodStatuses:
         old_phase = old.get("phase")
         if old_phase in ("Succeeded", "Failed") and phase != old_phase:
             phase = old_phase
-        conditions = status.generate_conditions(pod, init_statuses, statuses, phase, sandbox_ready=True)
+        # the sandbox is stopped once the pod is done (SyncTerminatingPod's KillPod): a pod that
+        # reached Succeeded or Failed, or a deleted one whose containers all stopped
+        done = terminal or (phase in ("Succeeded", "Failed") and all(
+            self.record_of(n).get("st") not in ("running", "hook", "pulling") for n in self.container_specs))
+        conditions = status.generate_conditions(pod, init_statuses, statuses, phase, sandbox_ready=not done)
         generation = (pod.get("metadata") or {}).get("generation")
         conditions = status.stamp_conditions(conditions, old.get("conditions") or [], format_time(t), generation)
 

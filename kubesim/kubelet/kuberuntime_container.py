@@ -11,8 +11,10 @@ grace period, then at least ``minimumGracePeriodInSeconds`` (2 s) before SIGKILL
 pkg/kubelet/images/image_manager.go (EnsureImageExists: the pull policy, the ``Pulling``,
 ``Pulled`` and ``Failed`` events, ``ErrImagePull`` then ``ImagePullBackOff`` with a doubling
 back-off; ``ErrImageNeverPull`` for an absent image under the Never policy, retried as the pod
-worker requeues) and containerd's CRI image service (the NotFound message of a reference that does
-not resolve).
+worker requeues; the node's images and the serial puller are image_service.py) and containerd's
+CRI image service (the NotFound message of a reference that does not resolve); a command the
+image lacks fails StartContainer (imagefiles.py): ``Failed`` ``Error: <runc's message>``, the
+container terminated StartError 128, RunContainerError until the next PLEG relist.
 
 :class:`ContainerRuntime` is a part of pod_workers.PodWorker and works on its state: the
 container specs, behaviours and memory records (memory.py), the event recorder and the config.
@@ -22,13 +24,14 @@ A container's ``st`` moves pending -> (pulling | pullerr) -> hook -> running -> 
 
 from __future__ import annotations
 
-import hashlib
-
 from kubesim.clock import format_duration
 from kubesim.kubelet.behaviour import Behaviour
+from kubesim.kubelet.image_service import image_size
 from kubesim.kubelet.pods import image_ref
 from kubesim.kubelet.probes import resolve_container_port
 from kubesim.kubelet.shell import FOREVER, RunContext, run_program
+
+RELIST_PERIOD = 1.0  # pleg.go: the generic PLEG relists the runtime every second
 
 
 def run_hook(handler: dict | None, container: dict, behaviour: Behaviour) -> tuple[float, bool]:
@@ -51,26 +54,35 @@ def run_hook(handler: dict | None, container: dict, behaviour: Behaviour) -> tup
     return 0.0, True
 
 
-def image_size(image: str) -> int:
-    """A plausible, stable size for the ``Pulled`` event."""
-    return 2_000_000 + int(hashlib.sha256(image.encode()).hexdigest()[:8], 16) % 120_000_000
-
-
 class ContainerRuntime:
     """Start, run and kill one container (a part of pod_workers.PodWorker)."""
 
-    def needs_image_pull(self, name: str) -> bool:
+    def needs_image_pull(self, name: str, t: float) -> bool:
+        """EnsureImageExists's precheck: ``Always`` pulls, ``IfNotPresent`` pulls an image the
+        node does not have at ``t``, ``Never`` never pulls. Without a node image cache
+        (``self.images`` None) every image is present unless ``config.image_pull_seconds``
+        asks for pulls, remembered per pod."""
         spec = self.container_specs[name]
-        if self.behaviour_of(name).pull_error:
-            return True
-        if self.config.image_pull_seconds <= 0:
-            return False
         policy = spec.get("imagePullPolicy") or "IfNotPresent"
         if policy == "Never":
+            return False
+        if self.behaviour_of(name).pull_error:
+            return True
+        if self.images is not None:
+            return policy == "Always" or not self.images.present(spec.get("image") or "", t)
+        if self.config.image_pull_seconds <= 0:
             return False
         if policy == "Always":
             return True
         return (spec.get("image") or "") not in self.memory.setdefault("pulled", [])
+
+    def image_absent_under_never(self, name: str, t: float) -> bool:
+        spec = self.container_specs[name]
+        if spec.get("imagePullPolicy") != "Never":
+            return False
+        if self.images is not None:
+            return not self.images.present(spec.get("image") or "", t)
+        return bool(self.behaviour_of(name).pull_error)
 
     def start_container(self, name: str, t: float) -> bool:
         """The kubelet starts container ``name`` at ``t``; True when it blocks the pod worker
@@ -79,19 +91,23 @@ class ContainerRuntime:
         spec = self.container_specs[name]
         image = spec.get("image") or ""
         path = self.field_path[name]
-        if self.behaviour_of(name).pull_error and spec.get("imagePullPolicy") == "Never":
+        if self.image_absent_under_never(name, t):
             # image_manager.go EnsureImageExists: an absent image under the Never policy
             msg = f'Container image "{image}" is not present with pull policy of Never'
             self.events.add(t, "Warning", "ErrImageNeverPull", msg, path)
             self.events.add(t, "Warning", "Failed", "Error: ErrImageNeverPull", path)
             record.update(st="configerr", cfgmsg=msg, cfgreason="ErrImageNeverPull", until=t + self.config.sync_period)
             return False
-        if self.needs_image_pull(name):
+        if self.needs_image_pull(name, t):
             if self.behaviour_of(name).pull_error:
                 self.image_pull_failed(name, t)
                 return False
             self.events.add(t, "Normal", "Pulling", f'Pulling image "{image}"', path)
-            record.update(st="pulling", until=t + self.config.image_pull_seconds)
+            if self.images is not None:
+                begin, end = self.images.schedule_pull(image, t)
+                record.update(st="pulling", until=end, pull=[t, begin])
+            else:
+                record.update(st="pulling", until=t + self.config.image_pull_seconds)
             return True
         self.events.add(t, "Normal", "Pulled",
                         f'Container image "{image}" already present on machine and can be accessed by the pod', path)
@@ -122,12 +138,17 @@ class ContainerRuntime:
 
     def image_pulled(self, name: str, t: float) -> bool:
         image = self.container_specs[name].get("image") or ""
-        took = format_duration(self.config.image_pull_seconds)
-        self.events.add(t, "Normal", "Pulled", f'Successfully pulled image "{image}" in {took} ({took} including '
+        record = self.record_of(name)
+        requested, begin = record.pop("pull", None) or (t - self.config.image_pull_seconds,) * 2
+        took, waited = format_duration(round(t - begin, 3)), format_duration(round(t - requested, 3))
+        if self.images is not None:
+            self.images.add(image, t)
+        self.events.add(t, "Normal", "Pulled", f'Successfully pulled image "{image}" in {took} ({waited} including '
                         f"waiting). Image size: {image_size(image)} bytes.", self.field_path[name])
-        pulled = self.memory.setdefault("pulled", [])
-        if image not in pulled:
-            pulled.append(image)
+        if self.images is None:
+            pulled = self.memory.setdefault("pulled", [])
+            if image not in pulled:
+                pulled.append(image)
         return self.create_container(name, t)
 
     def image_pull_failed(self, name: str, t: float):
@@ -167,6 +188,16 @@ class ContainerRuntime:
         record["exitAt"] = None if behaviour.exits_after is None else t + behaviour.exits_after
         path = self.field_path[name]
         self.events.add(t, "Normal", "Created", "Container created", path)
+        if behaviour.start_error:
+            # StartContainer failed (startContainer): the runtime's message as the event and the
+            # terminated state (StartError, 128, never started: startedAt the zero time), and
+            # RunContainerError until the next sync (a PLEG relist, 1 s, brings the death)
+            self.events.add(t, "Warning", "Failed", f"Error: {behaviour.start_error}", path)
+            record.update(started=False, ready=False, pr={})
+            self.container_exited(name, t, 128, "StartError")
+            record["fin"].update(startedAt=0.0, message=behaviour.start_error)
+            record["rce"] = [t + RELIST_PERIOD, behaviour.start_error]
+            return False
         self.events.add(t, "Normal", "Started", "Container started", path)
         probe_specs = self.probe_specs[name]
         record["started"] = "startup" not in probe_specs

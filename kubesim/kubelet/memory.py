@@ -13,7 +13,8 @@ the next version. The pod's:
 
 - ``v`` layout version (1); ``t`` the simulated time synced up to; ``epoch`` the first sync
   (the pod's startTime and the origin of every probe's tick grid);
-- ``ip``, ``hostIP``; ``pulled`` the images pulled on the node so far (with image pulls on);
+- ``ip``, ``hostIP``; ``pulled`` the images pulled so far, when the engine passes no node image
+  cache (the node's images are image_service.NodeImages, kept per node by the engine);
 - ``rejected`` admission refused the pod; ``inputs`` the annotations and images the last sync
   ran with; ``term`` a termination (``at`` when it began, ``grace``, ``begun``); ``done`` the
   regular containers finished for good; ``removed`` when the pod finished terminating;
@@ -29,7 +30,9 @@ A container's record:
   exitCode, reason, startedAt, finishedAt); ``prevTs`` the previous finish;
 - ``kill`` a kill under way (``at``, ``exitAt``, ``code``, ``restart``); ``restartAfterKill``;
 - ``bo``/``boUpd`` the crash-loop back-off (backoff.py); ``evnext`` the next BackOff event;
-  ``ibo``, ``ipbo``, ``since``, ``pullmsg`` a failing image pull and its back-off;
+  ``ibo``, ``ipbo``, ``since``, ``pullmsg`` a failing image pull and its back-off; ``pull``
+  [requested, started] of the pull under way (the serial puller's wait); ``rce`` [until,
+  message] the RunContainerError shown after a start failure (StartError);
   ``cfgmsg``, ``cfgreason`` a container that cannot be created yet (CreateContainerConfigError,
   ErrImageNeverPull) and why;
 - ``pr``: probe kind -> worker state (``next`` tick, ``run`` consecutive results of kind

@@ -133,6 +133,7 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
         self.synced_from = memory.get("t", 0.0)
         self.get_object = None  # get(kind, namespace, name): the objects a container's config reads
         self.network = None  # network(pod, argv) -> (stdout, stderr, code): the cluster network's answers
+        self.images = None  # the node's images (image_service.NodeImages); None: every image present
 
     # ---- derived data
     def behaviour_of(self, name: str) -> Behaviour:
@@ -187,6 +188,8 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
         if state == "pullerr" and record.get("since") is not None \
                 and record["since"] + self.config.sync_period < record["until"] - EPS and not record.get("ipbo"):
             times.append(record["since"] + self.config.sync_period)
+        if record.get("rce") and record["rce"][0] > self.memory.get("t", 0.0) + EPS:
+            times.append(record["rce"][0])  # RunContainerError gives way to CrashLoopBackOff
         if state in ALIVE:
             if record.get("exitAt") is not None:
                 times.append(record["exitAt"])
@@ -305,14 +308,16 @@ def kubelet_running(node: dict) -> bool:
 
 def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record=None, *,
              memory: dict | None = None, config: KubeletConfig = DEFAULT_CONFIG, get=None,
-             network=None) -> SyncResult:
+             network=None, images=None) -> SyncResult:
     """Bring ``pod`` (bound to ``node``) to simulated time ``now``; see the module docstring.
 
     ``pods_on_node`` are the other pods bound to the node (for admission and the pod IP).
     ``record`` is called as ``record(pod, type, reason, message, "kubelet", node_name,
     field_path[, at=..., first=..., count=...])`` for every event, in time order. ``memory``
     is updated in place (pass the same dict next time). ``get(kind, namespace, name)`` reads
-    the ConfigMaps and Secrets a container's environment needs (None: every one exists)."""
+    the ConfigMaps and Secrets a container's environment needs (None: every one exists).
+    ``images`` is the node's image_service.NodeImages, updated in place as images are pulled
+    (None: every image is present, unless ``config.image_pull_seconds`` is set)."""
     if not kubelet_running(node):
         return SyncResult(False, None, False)
     before = json.dumps(pod.get("status"), sort_keys=True, default=str)
@@ -356,12 +361,15 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
     inputs_changed = old_inputs is not None and old_inputs != inputs
     if inputs_changed and mem["t"] < now and not fresh:
         shadow = _with_user_inputs(pod, old_inputs)
-        PodWorker(shadow, node, mem, config, events).run_until(now)
+        shadow_worker = PodWorker(shadow, node, mem, config, events)
+        shadow_worker.images = images
+        shadow_worker.run_until(now)
         pod["status"] = shadow.get("status") or pod.get("status")
     mem["inputs"] = inputs
     worker = PodWorker(pod, node, mem, config, events)
     worker.get_object = get
     worker.network = network
+    worker.images = images
     worker.adopt_recovered_containers(mem["t"])
     md = pod.get("metadata") or {}
     if md.get("deletionTimestamp") and not mem.get("term"):

@@ -87,6 +87,7 @@ class RunContext:
     max_steps: int = MAX_STEPS
     until: float | None = None                         # stop (as if forever) past this offset
     loop_cap: int | None = LOOP_CAP                    # None: loops run until the step budget
+    not_found: object = None                           # callable(exe) -> the shell's "not found" line or None
 
 
 class _Shell:
@@ -237,6 +238,11 @@ class _Shell:
             self.status = 0
             return
         argv = [self.expand(w) for w in words]
+        missing = self.ctx.not_found(argv[0]) if self.ctx.not_found is not None and argv[0] else None
+        if missing is not None:
+            self.write(missing)  # the shell's own message, and the script goes on
+            self.status = 127
+            return
         if redirect is not None:
             saved = self.run.output
             self.run.output = []

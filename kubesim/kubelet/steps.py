@@ -20,6 +20,7 @@ from kubesim.kubelet import pod_workers as L
 from kubesim.kubelet import staticpods as SP
 
 MEMORY_META = "kubelet/{node}"
+IMAGES_META = "kubelet/{node}/images"  # the node's images (image_service.NodeImages)
 MANIFEST_ERRORS_META = "kubelet/{node}/manifest-errors"
 ERROR_NODES_META = "kubelet/nodes-with-manifest-errors"  # so clean nodes need no lookup
 _PARSE_CACHE: dict[tuple, object] = {}
@@ -134,6 +135,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             continue
         meta_key = MEMORY_META.format(node=node_name)
         memories = dict(store.meta(meta_key) or {})
+        images = _node_images(store, node, now)
         mem_changed = False
         earliest = None
         waiting = False
@@ -159,7 +161,8 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             # the kill of a static pod whose file was edited is not posted to its mirror pod
             target = copy.deepcopy(pod) if kill and not kill.get("removed") else pod
             result = L.sync_pod(target, node, pods, now, ctx.record, memory=mem, config=config, get=ctx.store.get,
-                                network=getattr(ctx, "pod_network", None))
+                                network=getattr(ctx, "pod_network", None),
+                                images=images)
             md = pod["metadata"]
             if result.remove and kill:
                 if target is pod and result.changed:
@@ -187,6 +190,9 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             if result.next_wake is not None:
                 ctx.wake_at(result.next_wake)
                 earliest = result.next_wake if earliest is None else min(earliest, result.next_wake)
+        if images is not None and images.changed:
+            _save_node_images(store, node, images)
+            changed = True
         if mem_changed:
             store.set_meta(meta_key, memories)
             if hasattr(store, "touch_meta"):
@@ -205,6 +211,37 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 index.pop(name)
     store.set_meta(INDEX_META, index or None)
     return changed
+
+
+def _node_images(store, node: dict, now: float):
+    """The node's images as its kubelet last left them; a node's first pod finds the images
+    its kubelet started with (image_service.NodeImages.preloaded). With KUBESIM_IMAGES=present,
+    None: every node has every image and pulls nothing, as KWOK's fake nodes (the conformance
+    oracle's) start containers at once."""
+    import os
+
+    if os.environ.get("KUBESIM_IMAGES") == "present":
+        return None
+    from kubesim.kubelet.image_service import NodeImages
+
+    name = node["metadata"]["name"]
+    data = store.meta(IMAGES_META.format(node=name))
+    if data is None:
+        return NodeImages.preloaded(node, 0.0)
+    return NodeImages(name, dict(data))
+
+
+def _save_node_images(store, node: dict, images) -> None:
+    """Keep the node's images, and post them in its status (the Images setter) when the list
+    changed."""
+    key = IMAGES_META.format(node=node["metadata"]["name"])
+    store.set_meta(key, images.data)
+    if hasattr(store, "touch_meta"):
+        store.touch_meta(key)  # changed in place
+    listed = images.node_status_images()
+    if (node.get("status") or {}).get("images") != listed:
+        node.setdefault("status", {})["images"] = listed
+        store.put(node)
 
 
 def _parse_cached(text: str):
@@ -227,8 +264,11 @@ def static_pods(ctx, static_pod_path, create_mirror_pod, with_files: set[str] | 
     changed = False
     restarted = set(store.meta(RESTARTED_META) or ())
     by_node: dict[str, list[dict]] = {}
-    if hasattr(store, "keys_containing"):  # only the pods whose stored text names the annotation
-        pods = (p for k in store.keys_containing("Pod", MIRROR_POD_ANNOTATION) if (p := store.get(*k)) is not None)
+    keys = store.keys_annotated("Pod", MIRROR_POD_ANNOTATION) if hasattr(store, "keys_annotated") else None
+    if keys is None and hasattr(store, "keys_containing"):  # the pods whose stored text names it
+        keys = store.keys_containing("Pod", MIRROR_POD_ANNOTATION)
+    if keys is not None:
+        pods = (p for k in keys if (p := store.get(*k)) is not None)
     else:
         pods = store.iter_kind("Pod")
     for p in pods:

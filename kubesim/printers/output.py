@@ -15,6 +15,21 @@ from kubesim.api.kinds import for_object
 from kubesim.codec.dump import to_yaml
 
 
+def omit_managed_fields(obj):
+    """The object without metadata.managedFields (a List: its items without), as kubectl's
+    printers show it unless --show-managed-fields (cli-runtime ``OmitManagedFieldsPrinter``)."""
+    if not isinstance(obj, dict):
+        return obj
+    md = obj.get("metadata")
+    if isinstance(md, dict) and "managedFields" in md:
+        obj = dict(obj)
+        obj["metadata"] = {k: v for k, v in md.items() if k != "managedFields"}
+    if isinstance(obj.get("items"), list):
+        obj = dict(obj)
+        obj["items"] = [omit_managed_fields(o) for o in obj["items"]]
+    return obj
+
+
 def as_list(objs: list[dict]) -> dict:
     return {"apiVersion": "v1", "items": objs, "kind": "List", "metadata": {"resourceVersion": ""}}
 

@@ -117,6 +117,7 @@ TABLES: dict[str, tuple[str, str, str]] = {
     "LimitRange": ("core", "LIMIT_RANGE_COLUMNS", "print_limit_range"),
     "ResourceQuota": ("core", "RESOURCE_QUOTA_COLUMNS", "print_resource_quota"),
     "HorizontalPodAutoscaler": ("autoscaling", "HPA_COLUMNS", "print_hpa"),
+    "CustomResourceDefinition": ("apiextensions", "CRD_COLUMNS", "print_custom_resource_definition"),
 }
 
 
@@ -124,11 +125,23 @@ def table_of(kind: str) -> TableDef:
     """The kind's table (the generic NAME, AGE one for kinds without their own)."""
     entry = TABLES.get(kind)
     if entry is None:
-        return GENERIC
+        return _custom_table(kind) or GENERIC
     import importlib
 
     module = importlib.import_module(f"kubesim.printers.{entry[0]}")
     return TableDef(getattr(module, entry[1]), getattr(module, entry[2]))
+
+
+def _custom_table(kind: str) -> TableDef | None:
+    """A custom resource's table, from the columns of the CRD that serves ``kind``."""
+    from kubesim.api.kinds import REGISTRY
+
+    found = REGISTRY.kinds_named(kind)
+    if not found or found[0].crd is None:
+        return None
+    from kubesim.printers.apiextensions import custom_resource_table
+
+    return custom_resource_table(found[0].crd, found[0].version)
 
 
 def _kind_prefix(kind: str) -> str:

@@ -125,6 +125,23 @@ class Scheduler(ScheduleOne):
             self.nominated = nominated
             self.handle.nominated = nominated
 
+    def use_snapshot(self, snapshot: Snapshot, pending: list[dict]) -> None:
+        """``set_cluster`` with the assigned pods already in ``snapshot`` (built from the
+        scheduler's cache, kubesim/scheduler/framework/cache.py): ``pending`` are the unassigned
+        pods, whose nominations fill the nominator."""
+        nominated: dict[str, list[PodInfo]] = {}
+        for p in pending:
+            status = p.get("status")
+            if status and status.get("phase") in TERMINAL_PHASES:
+                continue
+            nnn = (status or {}).get("nominatedNodeName")
+            if nnn and not (p.get("spec") or {}).get("nodeName") and self.responsible_for(p):
+                nominated.setdefault(nnn, []).append(self._pod_info(p))
+        self.snapshot = snapshot
+        self.handle.snapshot = snapshot
+        self.nominated = nominated
+        self.handle.nominated = nominated
+
     def responsible_for(self, pod: dict) -> bool:
         name = (pod.get("spec") or {}).get("schedulerName") or schedconfig.DEFAULT_SCHEDULER_NAME
         return name in self.profiles

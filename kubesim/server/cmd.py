@@ -3,8 +3,10 @@
 Flags: ``--address`` (loopback by default; never another address unless asked), ``--port``
 (6443, kube-apiserver's secure port; 0 picks a free one), ``--write-kubeconfig FILE`` (default
 ``<state>/serve/kubeconfig``: cluster, user and context ``kubesim``), ``--insecure-http`` (plain
-HTTP, which kubectl accepts as ``server: http://...``). With TLS (the default) the CA and serving
-certificate are made once into ``<state>/serve/`` (``kubesim.server.tls``).
+HTTP, which kubectl accepts as ``server: http://...``), ``--speed X`` (the simulated clock runs X
+times as fast as the wall clock, X >= 1; a clock pinned by KUBESIM_NOW stands still unless X is
+given, and then runs X times as fast from the pinned moment). With TLS (the default) the CA and
+serving certificate are made once into ``<state>/serve/`` (``kubesim.server.tls``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ def add_flags(p):
                         "DIR/serve/kubeconfig in the state directory")
     p.add_argument("--insecure-http", action="store_true",
                    help="Serve plain HTTP instead of HTTPS (no certificates are made)")
+    p.add_argument("--speed", default=None, metavar="X",
+                   help="Run the simulated clock X times as fast as the wall clock (default 1)")
 
 
 def kubeconfig_text(server: str, ca_pem: bytes | None) -> str:
@@ -53,12 +57,26 @@ def _port(value: str) -> int:
     return port
 
 
+def _speed(value: str | None) -> float | None:
+    if value is None:
+        return None
+    try:
+        speed = float(value)
+    except ValueError:
+        raise UsageError(f'invalid argument "{value}" for "--speed" flag: strconv.ParseFloat: parsing "{value}": '
+                         f"invalid syntax{_HINT}") from None
+    if not 1 <= speed <= 1e6:
+        raise UsageError(f"--speed must be between 1 and 1000000, got {value}{_HINT}")
+    return speed
+
+
 def run(f, args, env) -> int:
     import threading
 
     from kubesim.server import http, tls
 
     port = _port(args.port)
+    speed = _speed(args.speed)
     options = f.session_options()
     directory = options.directory
     serve_dir = os.path.join(directory, "serve")
@@ -69,7 +87,7 @@ def run(f, args, env) -> int:
         with open(ca, "rb") as fh:
             ca_pem = fh.read()
     try:
-        server = http.make_server(options, args.address, port, ssl_context)
+        server = http.make_server(options, args.address, port, ssl_context, speed=speed)
     except OSError as e:
         raise UsageError(f"failed to listen on {args.address}:{port}: {e.strerror or e}") from None
     server.backend.tick()  # a new state becomes its cluster now, not at the first request
@@ -84,6 +102,8 @@ def run(f, args, env) -> int:
         fh.write(kubeconfig_text(url, ca_pem))
     out = env.stdout
     out.write(f"kubesim serve: the cluster in {directory} is served at {url}\n")
+    if speed:
+        out.write(f"The simulated clock runs {args.speed}x as fast as the wall clock.\n")
     if host not in LOOPBACK:
         out.write(f"warning: serving on {host}, not loopback only: anyone who reaches it may change the cluster\n")
     out.write(f"Point kubectl at it:\n  export KUBECONFIG={path}\n  kubectl get nodes\n"

@@ -68,6 +68,22 @@ SUBRESOURCES: dict[str, list[tuple[str, str, tuple[str, ...], tuple[str, str] | 
 }
 
 
+def subresources(k: kinds.KindInfo) -> list[tuple[str, str, tuple[str, ...], tuple[str, str] | None]]:
+    """A kind's subresources: the table's, or those a CustomResourceDefinition enables
+    (customresource_discovery_controller.go: status, and scale as autoscaling/v1 Scale)."""
+    if k.crd is None:
+        return SUBRESOURCES.get(k.kind, [])
+    from kubesim.api.apiextensions.helpers import subresources_for_version
+
+    sub = subresources_for_version(k.crd, k.version)
+    out: list[tuple[str, str, tuple[str, ...], tuple[str, str] | None]] = []
+    if "scale" in sub:
+        out.append(("scale", "Scale", _STATUS, ("autoscaling", "v1")))
+    if "status" in sub:
+        out.append(("status", k.kind, _STATUS, None))
+    return out
+
+
 # the warning every request of a deprecated resource draws (the apiserver's deprecation
 # warnings, staging/src/k8s.io/apiserver/pkg/endpoints/deprecation; pkg/api/v1/endpoints)
 DEPRECATED = {"Endpoints": "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"}
@@ -108,13 +124,21 @@ def _order(group: str) -> tuple[int, str]:
 
 
 def api_group_list() -> dict:
-    """``/apis``: every named group, in the server's priority order."""
+    """``/apis``: every named group, in the server's priority order; metrics-server's
+    (aggregated, priority 100) last."""
+    from kubesim.api import metricsapi
+
     groups = sorted((g for g in group_versions() if g), key=_order)
     return {"kind": "APIGroupList", "apiVersion": "v1",
-            "groups": [_group(g, group_versions()[g]) for g in groups]}
+            "groups": [_group(g, group_versions()[g]) for g in groups]
+            + [_group(metricsapi.GROUP, [metricsapi.VERSION])]}
 
 
 def api_group(group: str) -> dict | None:
+    from kubesim.api import metricsapi
+
+    if group == metricsapi.GROUP:
+        return {"kind": "APIGroup", "apiVersion": "v1", **_group(group, [metricsapi.VERSION])}
     versions = group_versions().get(group) if group else None
     if not versions:
         return None
@@ -123,7 +147,7 @@ def api_group(group: str) -> dict | None:
 
 def _resource(k: kinds.KindInfo) -> dict:
     r = {"name": k.plural, "singularName": k.singular, "namespaced": k.namespaced, "kind": k.kind,
-         "verbs": sorted(k.verbs)}
+         "verbs": sorted(k.verbs) if k.crd is None else list(k.verbs)}
     if k.short_names:
         r["shortNames"] = list(k.short_names)
     if k.categories:
@@ -142,13 +166,19 @@ def _storage_version_hash(k: kinds.KindInfo) -> str:
 
 def api_resource_list(group: str, version: str) -> dict | None:
     """``/api/v1``, ``/apis/<group>/<version>``: the resources and their subresources, by name."""
+    from kubesim.api import metricsapi
+
+    if (group, version) == (metricsapi.GROUP, metricsapi.VERSION):  # metrics-server's own list
+        return {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": metricsapi.GROUP_VERSION,
+                "resources": [{"name": p, "singularName": "", "namespaced": ns, "kind": kind,
+                               "verbs": list(metricsapi.VERBS)} for p, kind, ns in metricsapi.RESOURCES]}
     infos = [k for k in served_versions() if k.group == group and k.version == version]
     if not infos:
         return None
     resources = []
     for k in infos:
         resources.append(_resource(k))
-        for sub, kind, verbs, gv in SUBRESOURCES.get(k.kind, ()):
+        for sub, kind, verbs, gv in subresources(k):
             r = {"name": f"{k.plural}/{sub}", "singularName": "", "namespaced": k.namespaced}
             if gv:
                 r["group"], r["version"] = gv
@@ -171,7 +201,8 @@ _V2_PREFIX = "#/definitions/"
 def _with_refs(schema, prefix: str):
     """The shipped schemas keep a ``$ref``'s name only: give it back its document prefix."""
     if isinstance(schema, dict):
-        return {k: (prefix + v if k == "$ref" else _with_refs(v, prefix)) for k, v in schema.items()}
+        return {k: (prefix + v if k == "$ref" and isinstance(v, str) else _with_refs(v, prefix))
+                for k, v in schema.items()}
     if isinstance(schema, list):
         return [_with_refs(v, prefix) for v in schema]
     return schema
@@ -191,7 +222,9 @@ def _reachable(names: list[str], schemas: dict) -> dict:
 
 def _refs(schema) -> list[str]:
     if isinstance(schema, dict):
-        return [v for k, v in schema.items() if k == "$ref"] + [r for v in schema.values() for r in _refs(v)]
+        # (a property may be named "$ref" too: JSONSchemaProps has one)
+        return [v for k, v in schema.items() if k == "$ref" and isinstance(v, str)] + \
+            [r for v in schema.values() for r in _refs(v)]
     if isinstance(schema, list):
         return [r for v in schema for r in _refs(v)]
     return []
@@ -219,9 +252,38 @@ def _paths(infos: list[tuple[str, str, str, str, bool]]) -> dict:
     return paths
 
 
-@functools.cache
 def openapi_v3_document(path: str) -> bytes | None:
-    """``/openapi/v3/<path>``: the group-version's document, for the resources kubesim serves."""
+    """``/openapi/v3/<path>``: the group-version's document, for the resources kubesim serves
+    (a custom resource's group-version: built from its CRD, each time)."""
+    group, version = _split_gv_path(path)
+    if version is None:
+        return None
+    custom = [k for k in served() if k.crd is not None and k.group == group and k.version == version]
+    if custom:
+        return _custom_v3_document(custom)
+    return _builtin_v3_document(path)
+
+
+def _custom_v3_document(infos: list[kinds.KindInfo]) -> bytes:
+    from kubesim.api import openapi
+    from kubesim.api.apiextensions.openapi import custom_resource_schema, schema_name
+
+    schemas = openapi.schemas()
+    own = {}
+    for k in infos:
+        s = custom_resource_schema(k.crd, k.version)
+        s["x-kubernetes-group-version-kind"] = [{"group": k.group, "kind": k.kind, "version": k.version}]
+        own[schema_name(k.group, k.version, k.kind)] = s
+    chosen = _reachable([r for s in own.values() for r in _refs(s)], schemas)
+    chosen.update(own)
+    doc = {"openapi": "3.0.0", "info": {"title": "Kubernetes CRD Swagger", "version": "v0.1.0"},
+           "paths": _paths([(k.plural, k.group, k.version, k.kind, k.namespaced) for k in infos]),
+           "components": {"schemas": {n: _with_refs(s, _V3_PREFIX) for n, s in sorted(chosen.items())}}}
+    return json.dumps(doc, separators=(",", ":")).encode()
+
+
+@functools.cache
+def _builtin_v3_document(path: str) -> bytes | None:
     from kubesim.api import openapi
 
     group, version = _split_gv_path(path)
@@ -250,9 +312,19 @@ def _split_gv_path(path: str) -> tuple[str, str | None]:
     return "", None
 
 
-@functools.cache
 def openapi_v3_index() -> bytes:
     """``/openapi/v3``: each group-version's document and its hash (clients cache by it)."""
+    if not any(k.crd is not None for k in served()):
+        return _builtin_v3_index()
+    return _v3_index()
+
+
+@functools.cache
+def _builtin_v3_index() -> bytes:
+    return _v3_index()
+
+
+def _v3_index() -> bytes:
     paths = {}
     for group, versions in sorted(group_versions().items()):
         for v in versions:

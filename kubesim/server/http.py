@@ -30,8 +30,10 @@ from kubesim.server.table import table, table_api_version, wants_table
 MAX_BODY = 3 * 1024 * 1024  # kube-apiserver's MaxRequestBodyBytes
 WATCH_POLL = 0.25  # seconds between a watch's looks at the state when this server wrote nothing
 TICK = 0.5  # seconds between the ticker's settles
+STREAMS = ("exec", "attach", "portforward")  # the pod subresources served by kubesim.server.stream
 
 JSON = "application/json"
+APPLY_PATCH = "application/apply-patch+yaml"
 PATCH_TYPES = {"application/json-patch+json": "json", "application/merge-patch+json": "merge",
                "application/strategic-merge-patch+json": "strategic"}
 
@@ -49,8 +51,12 @@ def _error(reason: str, message: str, details: dict | None = None) -> HTTPError:
 class Backend:
     """The state, served one request at a time through the client interface."""
 
-    def __init__(self, options):
+    def __init__(self, options, speed: float | None = None):
         self.options = options
+        # --speed: the simulated clock gains (speed - 1) seconds a wall second (a pinned clock,
+        # speed), added before each write and each tick
+        self.speed = speed
+        self._wall = time.monotonic()
         self.lock = threading.RLock()
         self.changed = threading.Condition()  # notified after each write this server commits
         # the oldest resourceVersion a watch may start from: the state's when the server started
@@ -58,16 +64,38 @@ class Backend:
         self.oldest_rv: int | None = None
 
     @contextlib.contextmanager
-    def client(self, write: bool = True, dry_run: bool = False, impersonate: tuple | None = None):
+    def client(self, write: bool = True, dry_run: bool = False, impersonate: tuple | None = None,
+               field_manager: str = "kubectl"):
         import dataclasses
 
         from kubesim.controlplane.session import session
 
-        options = dataclasses.replace(self.options, impersonate=impersonate) if impersonate else self.options
+        options = dataclasses.replace(self.options, impersonate=impersonate, field_manager=field_manager)
         with self.lock, session(options, commit=not dry_run, read_only=not write and not dry_run) as c:
+            if self.speed and write and not dry_run:
+                self._catch_up(c)
             yield c
         if write and not dry_run:
             self.notify()
+
+    def serve_custom_kinds(self) -> None:
+        """For the request about to be served: the kinds of the state's CustomResourceDefinitions,
+        read (once) when a path or name is not a built-in kind's."""
+        crds: list[dict] | None = None
+
+        def source() -> list[dict]:
+            nonlocal crds
+            if crds is None:
+                import copy
+
+                crds = []
+                with self.client(write=False) as c:
+                    crds = copy.deepcopy(c.list(kinds.REGISTRY.by_gvk[("apiextensions.k8s.io/v1",
+                                                                        "CustomResourceDefinition")]))
+                kinds.REGISTRY.attach_custom(source)
+            return crds
+
+        kinds.REGISTRY.attach_custom(source)
 
     def notify(self) -> None:
         with self.changed:
@@ -79,10 +107,19 @@ class Backend:
         with self.changed:
             self.changed.wait(timeout)
 
+    def _catch_up(self, c) -> None:
+        """--speed: move the simulated clock by what it gained on the wall clock since last time
+        (through every due moment on the way, as ``kubesim advance`` does)."""
+        wall = time.monotonic()
+        elapsed, self._wall = wall - self._wall, wall
+        gain = elapsed * (self.speed if c.cluster.clock.pinned is not None else self.speed - 1)
+        if gain > 0:
+            c.advance(gain)
+
     def tick(self) -> None:
         """Let the control plane catch up with the wall clock (a read session settles when
         something is due)."""
-        with self.client(write=False) as c:
+        with self.client(write=bool(self.speed)) as c:
             if self.oldest_rv is None:
                 self.oldest_rv = c.cluster.store.resource_version()
         self.notify()  # (the settle may have written: watches look again)
@@ -132,7 +169,7 @@ def resolve(parts: list[str]) -> Target | dict | None:
         return Target(info, namespace, rest[1], "proxy/" + "/".join(rest[3:]))
     name = rest[1] if len(rest) > 1 else None
     sub = rest[2] if len(rest) > 2 else None
-    if sub is not None and sub.split("/")[0] not in {s[0] for s in discovery.SUBRESOURCES.get(info.kind, ())}:
+    if sub is not None and sub.split("/")[0] not in {s[0] for s in discovery.subresources(info)}:
         return None
     return Target(info, namespace, name, sub)
 
@@ -178,7 +215,9 @@ class Handler(BaseHTTPRequestHandler):
         if not user and groups:
             raise _error("InternalError", "Internal error occurred: requested [{Kind:Group}] without impersonating a user")
         impersonate = (user, groups, self.headers.get("Impersonate-Uid") or "") if user else None
-        with self.backend.client(write=write, dry_run=dry_run, impersonate=impersonate) as c:
+        manager = self.query.get("fieldManager") or prefix_from_user_agent(self.headers.get("User-Agent") or "")
+        with self.backend.client(write=write, dry_run=dry_run, impersonate=impersonate,
+                                 field_manager=manager) as c:
             yield c
             self.warnings.extend(c.warnings())
 
@@ -187,6 +226,7 @@ class Handler(BaseHTTPRequestHandler):
         self.query = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
         self.method = method
         self.warnings: list[str] = []
+        self.backend.serve_custom_kinds()
         try:
             body = self._read_body()
             self._route(method, [p for p in url.path.split("/") if p], body)
@@ -249,6 +289,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._openapi(method, parts[1:])
         if method == "POST" and path in _SELF_REVIEWS:
             return self._self_review(_SELF_REVIEWS[path], body)
+        if parts[:3] == ["apis", "metrics.k8s.io", "v1beta1"] and len(parts) > 3:
+            return self._metrics(method, path)
         target = resolve(parts) if parts else None
         if target is None:
             raise HTTPError(status.not_found_path())
@@ -265,6 +307,29 @@ class Handler(BaseHTTPRequestHandler):
         handler = {"GET": self._get, "POST": self._post, "PUT": self._put, "PATCH": self._patch,
                    "DELETE": self._delete}[method]
         handler(target, body)
+
+    def _metrics(self, method: str, path: str) -> None:
+        """metrics.k8s.io/v1beta1 (metrics-server's read-only API): nodes and pods, one or a
+        list, with label (and, for pods, field) selectors, from kubesim's simulated metrics."""
+        import re
+
+        m = re.fullmatch(r"/apis/metrics\.k8s\.io/v1beta1(?:/namespaces/([^/]+))?/(nodes|pods)(?:/([^/]+))?", path)
+        if m is None or (m.group(2) == "nodes" and m.group(1)):
+            raise HTTPError(status.not_found_path())
+        if method != "GET":
+            raise _method_not_allowed(method, path)
+        namespace, resource, name = m.groups()
+        q = self.query
+        with self.client(write=False) as c:
+            if resource == "nodes":
+                items = c.node_metrics(name, q.get("labelSelector") or None)
+            else:
+                items = c.pod_metrics(namespace, name, q.get("labelSelector") or None, q.get("fieldSelector") or None)
+        if name:
+            return self._send_json(200, items[0])
+        kind = "NodeMetricsList" if resource == "nodes" else "PodMetricsList"
+        items = [{k: v for k, v in o.items() if k not in ("kind", "apiVersion")} for o in items]
+        self._send_json(200, {"kind": kind, "apiVersion": "metrics.k8s.io/v1beta1", "metadata": {}, "items": items})
 
     def _openapi(self, method: str, rest: list[str]) -> None:
         if method != "GET":
@@ -363,11 +428,16 @@ class Handler(BaseHTTPRequestHandler):
             return self._list(t)
         if t.sub == "log":
             return self._log(t)
+        if t.info.kind == "Pod" and t.sub in STREAMS:
+            return self._stream(t)
         if t.sub and t.sub.startswith("proxy/"):
             with self.client(write=False) as c:
                 return self._send_json(200, c.raw(urlsplit(self.path).path))
         if t.sub not in (None, "status", "scale"):
             raise _method_not_allowed("GET", self.path)
+        bad = _parse_uint_error(self.query.get("resourceVersion") or "")
+        if bad:
+            raise _unknown_error(f'resourceVersion: Invalid value: {_quote(self.query["resourceVersion"])}: {bad}')
         with self.client(write=False) as c:
             obj = c.get(t.info, t.namespace or "", t.name)
             if t.sub == "scale":
@@ -376,6 +446,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def _list(self, t: Target) -> None:
         q = self.query
+        bad = _parse_uint_error(q.get("resourceVersion") or "")
+        if bad:  # the storage's ParseResourceVersion, as a list answers it
+            raise BadRequest(f'invalid resource version: resourceVersion: Invalid value: {_quote(q["resourceVersion"])}: '
+                             f"{bad}")
         limit = _int_param(q, "limit")
         start = _continue_start(q.get("continue"))
         with self.client(write=False) as c:
@@ -399,6 +473,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self._evict(t, body, dry)
             if t.sub == "binding":
                 return self._bind(t, body, dry)
+            if t.info.kind == "Pod" and t.sub in STREAMS:
+                return self._stream(t)
             if t.sub == "token":
                 request = self._decode(body)
                 with self.client(dry_run=dry) as c:
@@ -447,6 +523,9 @@ class Handler(BaseHTTPRequestHandler):
             if t.info.namespaced:
                 md.setdefault("namespace", t.namespace)
             self._decode_strictly(obj)
+            bad = _parse_uint_error(str(md.get("resourceVersion") or ""))
+            if bad:  # the update's precondition parses it: the error as it is
+                raise _unknown_error(bad)
             _check_resource_version(t, md, live)
             self._send_json(200, c.update(t.info, obj))
 
@@ -454,9 +533,12 @@ class Handler(BaseHTTPRequestHandler):
         if t.name is None or t.sub not in (None, "scale", "status"):
             raise _method_not_allowed("PATCH", self.path)
         ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip()
+        if ctype == APPLY_PATCH:
+            return self._apply(t, body)
         patch_type = PATCH_TYPES.get(ctype)
         if patch_type is None:
-            raise _unsupported_media_type(ctype, list(PATCH_TYPES))
+            raise _unsupported_media_type(ctype, list(PATCH_TYPES) + [APPLY_PATCH])
+        self._patch_options(False)
         dry = self._dry_run()
         try:
             patch = json.loads(body) if body.strip() else None
@@ -485,6 +567,66 @@ class Handler(BaseHTTPRequestHandler):
                 self.warnings.extend(warnings)
             self._send_json(200, c.update(t.info, new))
 
+    def _patch_options(self, apply: bool) -> tuple[str, bool]:
+        """ValidatePatchOptions: apply needs a fieldManager; only apply may force. (manager, force)"""
+        manager = self.query.get("fieldManager", "")
+        errs = []
+        if apply and not manager:
+            errs.append("fieldManager: Required value: is required for apply patch")
+        if not apply and "force" in self.query:
+            errs.append("force: Forbidden: may not be specified for non-apply patch")
+        if len(manager) > 128:
+            errs.append("fieldManager: Too long: may not be more than 128 bytes")
+        if errs:
+            text = errs[0] if len(errs) == 1 else "[" + ", ".join(errs) + "]"
+            raise _error("Invalid", f'PatchOptions.meta.k8s.io "" is invalid: {text}',
+                         {"group": "meta.k8s.io", "kind": "PatchOptions",
+                          "causes": [{"reason": "FieldValueRequired" if "Required" in e else "FieldValueForbidden",
+                                      "message": e.split(": ", 1)[1], "field": e.split(":", 1)[0]} for e in errs]})
+        return manager, self.query.get("force") == "true"
+
+    def _apply(self, t: Target, body: bytes) -> None:
+        """PATCH application/apply-patch+yaml: server-side apply (patch.go ``applyPatcher``),
+        creating the object when it does not exist (201)."""
+        if t.sub is not None:
+            raise _method_not_allowed("PATCH", self.path)
+        manager, force = self._patch_options(True)
+        from kubesim.codec.load import yaml_to_json
+
+        try:
+            docs = yaml_to_json("request body", body.decode()) if body.strip() else [None]
+        except (ValueError, KubesimError) as e:
+            raise BadRequest(f"error decoding YAML: {e}") from None
+        config = docs[0] if docs else None
+        if not isinstance(config, dict):
+            raise BadRequest("error decoding YAML: the apply patch is not an object")
+        if config.get("apiVersion") != t.info.api_version:
+            version = (config.get("apiVersion") or "").rpartition("/")
+            raise BadRequest("Incorrect version specified in apply patch. Specified patch version: "
+                             f"{version[0] + '/' if version[0] else ''}{version[2]}, expected: {t.info.api_version}")
+        md = config.get("metadata")
+        if md is None:
+            md = config["metadata"] = {}
+        if md.get("name", t.name) != t.name:
+            raise BadRequest(f"the name of the object ({md.get('name')}) does not match the name on the URL ({t.name})")
+        md["name"] = t.name
+        if t.info.namespaced:
+            if md.get("namespace", t.namespace) != t.namespace:
+                raise BadRequest("the namespace of the provided object does not match the namespace sent on the request")
+            md["namespace"] = t.namespace
+        dry = self._dry_run()
+        with self.client(dry_run=dry) as c:
+            live = c.find(t.info, t.namespace or "", t.name)
+            rv = live["metadata"].get("resourceVersion") if live is not None else None
+            obj, created = c.apply(t.info, config, field_manager=manager, force=force)
+        if dry:  # a dry run stores nothing: the resourceVersion does not move
+            obj = dict(obj, metadata=dict(obj["metadata"]))
+            if rv is None:
+                obj["metadata"].pop("resourceVersion", None)
+            else:
+                obj["metadata"]["resourceVersion"] = rv
+        self._send_json(201 if created else 200, obj)
+
     def _scale_update(self, c, t: Target, live: dict, scale: dict) -> dict:
         import copy
 
@@ -494,7 +636,7 @@ class Handler(BaseHTTPRequestHandler):
                              "ScaleSpec.spec.replicas of type int32")
         new = copy.deepcopy(live)
         new.setdefault("spec", {})["replicas"] = replicas
-        return _scale_of(c.update(t.info, new))
+        return _scale_of(c.update(t.info, new, subresource="scale"))
 
     def _delete(self, t: Target, body: bytes) -> None:
         if t.sub is not None:
@@ -588,6 +730,12 @@ class Handler(BaseHTTPRequestHandler):
             c.bind(t.namespace or "", t.name, binding)
         self._send_json(201, {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201})
 
+    def _stream(self, t: Target) -> None:
+        """pods/exec, attach, portforward: upgraded to WebSocket (kubesim.server.stream)."""
+        from kubesim.server import stream
+
+        stream.serve(self, t, self.method)
+
     def _log(self, t: Target) -> None:
         from kubesim.api.core.podlogs import PodLogOptions
 
@@ -644,8 +792,9 @@ class Handler(BaseHTTPRequestHandler):
         q = self.query
         timeout = _int_param(q, "timeoutSeconds") or 1800
         since = q.get("resourceVersion") or ""
-        if since and not since.isdigit():
-            raise _error("BadRequest", f'resourceVersion: Invalid value: "{since}": must be a valid resourceVersion')
+        bad = _parse_uint_error(since)
+        if bad:
+            raise _unknown_error(f"resourceVersion: Invalid value: {_quote(since)}: {bad}")
         # watch-list (client-go's WatchListClient): the current objects as ADDED events, then a
         # bookmark marking their end (staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go)
         initial = q.get("sendInitialEvents") == "true"
@@ -733,6 +882,19 @@ def _method_not_allowed(method: str, path: str) -> HTTPError:
     return _error("MethodNotAllowed", "the server does not allow this method on the requested resource", {})
 
 
+def prefix_from_user_agent(user_agent: str) -> str:
+    """The manager of a write without ``fieldManager``: the user agent up to its first ``/``,
+    printable characters only, at most 128 bytes (create.go ``prefixFromUserAgent``)."""
+    out = ""
+    for ch in user_agent.split("/")[0]:
+        if not ch.isprintable():
+            continue
+        if len((out + ch).encode()) > 128:
+            break
+        out += ch
+    return out
+
+
 def _unsupported_media_type(ctype: str, supported: list[str]) -> HTTPError:
     return _error("UnsupportedMediaType", f'the body of the request was in an unknown format - accepted media types '
                                           f'include: {", ".join(supported)}')
@@ -757,6 +919,32 @@ def _continue_start(token: str | None) -> int:
     except (ValueError, KeyError, TypeError):
         raise _error("BadRequest", "continue key is not valid: incorrect encoded start resourceVersion "
                                    "(version meta.k8s.io/v1)") from None
+
+
+def _parse_uint_error(value: str) -> str | None:
+    """Go's strconv.ParseUint(value, 10, 64) error (etcd3's ParseResourceVersion), None when it
+    parses or is empty."""
+    if not value:
+        return None
+    if not value.isascii() or not value.isdigit():
+        return f"strconv.ParseUint: parsing {_quote(value)}: invalid syntax"
+    if int(value) >= 1 << 64:
+        return f"strconv.ParseUint: parsing {_quote(value)}: value out of range"
+    return None
+
+
+def _quote(s: str) -> str:
+    from kubesim.api.gofmt import go_quote
+
+    return go_quote(s)
+
+
+def _unknown_error(message: str) -> HTTPError:
+    """An error the API server passes on as it is: Status without a reason, code 500 (kubectl
+    prints ``Error from server: <message>``)."""
+    body = status.status("", message, code=500)
+    del body["reason"]
+    return HTTPError(body)
 
 
 def _check_resource_version(t: Target, md: dict, live: dict) -> None:
@@ -829,8 +1017,8 @@ class Server(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def make_server(options, address: str, port: int, ssl_context=None) -> Server:
-    backend = Backend(options)
+def make_server(options, address: str, port: int, ssl_context=None, speed: float | None = None) -> Server:
+    backend = Backend(options, speed)
     handler = type("BoundHandler", (Handler,), {"backend": backend})
     server = Server((address, port), handler)
     host, bound = server.server_address[:2]

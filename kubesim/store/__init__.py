@@ -41,10 +41,32 @@ CREATE TABLE IF NOT EXISTS event_written (
   PRIMARY KEY (namespace, name)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS event_written_at ON event_written (written);
+CREATE TABLE IF NOT EXISTS object_index (
+  kind TEXT NOT NULL,
+  facet TEXT NOT NULL,
+  value TEXT NOT NULL,
+  namespace TEXT NOT NULL,
+  name TEXT NOT NULL,
+  PRIMARY KEY (kind, facet, value, namespace, name)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS object_index_key ON object_index (kind, namespace, name);
+CREATE TABLE IF NOT EXISTS derived (
+  kind TEXT NOT NULL,
+  namespace TEXT NOT NULL,
+  name TEXT NOT NULL,
+  rv INTEGER NOT NULL,
+  node TEXT NOT NULL DEFAULT '',
+  data TEXT NOT NULL,
+  PRIMARY KEY (kind, namespace, name)
+) WITHOUT ROWID;
 """
 
 DB_NAME = "kubesim.db"
 KIND_RV_META = "store.kindResourceVersions"  # kind -> resourceVersion of its last write
+OBJECT_INDEX_META = "store.objectIndex"  # the version of object_index the state holds complete
+OBJECT_INDEX_VERSION = 1
+# kind -> the resourceVersion of its last write when its ``derived`` rows were last complete
+DERIVED_SYNCED_META = "store.derivedSynced"
 LEGACY_EVENT_INDEX_META = "events.index"  # older states kept the event index as one meta value
 EVENT_WRITTEN_META = "events.writtenIndexed"  # event_written holds every Event (older states: filled once)
 
@@ -64,6 +86,65 @@ def event_written(ev: dict) -> str:
     times = ((ev.get("metadata") or {}).get("creationTimestamp"), ev.get("lastTimestamp"),
              ev.get("eventTime"), series.get("lastObservedTime") if isinstance(series, dict) else None)
     return max((t[:19] for t in times if isinstance(t, str)), default="")
+
+
+# The facets of ``object_index``: what commands and controllers look objects up by, as the
+# API server's watch cache and the informers' indexers do (pkg/controller: by owner; the
+# label selectors of controllers and LISTs; describe's events by involved object).
+FACET_LABEL = "l:"  # + the label's key; value: the label's value
+FACET_ANNOTATION = "a"  # value: an annotation's key
+FACET_OWNER = "o"  # value: an owner reference's uid
+FACET_DELETING = "d"  # value "": the object has a deletionTimestamp
+FACET_INVOLVED_NAME = "in"  # Events: value: involvedObject.name
+FACET_INVOLVED_UID = "iu"  # Events: value: involvedObject.uid
+
+
+def index_entries(kind: str, obj: dict) -> set[tuple[str, str]]:
+    """(facet, value) of each ``object_index`` row of an object."""
+    md = obj.get("metadata") or {}
+    out: set[tuple[str, str]] = set()
+    labels = md.get("labels")
+    if isinstance(labels, dict):
+        out.update((FACET_LABEL + str(k), str(v)) for k, v in labels.items())
+    annotations = md.get("annotations")
+    if isinstance(annotations, dict):
+        out.update((FACET_ANNOTATION, str(k)) for k in annotations)
+    refs = md.get("ownerReferences")
+    if isinstance(refs, list):
+        out.update((FACET_OWNER, str(r["uid"])) for r in refs if isinstance(r, dict) and r.get("uid"))
+    if md.get("deletionTimestamp") is not None:
+        out.add((FACET_DELETING, ""))
+    if kind == "Event":
+        io = obj.get("involvedObject")
+        if isinstance(io, dict):
+            if io.get("name") is not None:
+                out.add((FACET_INVOLVED_NAME, str(io["name"])))
+            if io.get("uid") is not None:
+                out.add((FACET_INVOLVED_UID, str(io["uid"])))
+    return out
+
+
+_INDEX_BACKFILL = (
+    "DELETE FROM object_index",
+    ("INSERT OR IGNORE INTO object_index SELECT o.kind, 'l:' || j.key, CAST(j.value AS TEXT), o.namespace, "
+    "o.name FROM objects o, json_each(o.body, '$.metadata.labels') j WHERE json_type(o.body, "
+    "'$.metadata.labels') = 'object'"),
+    ("INSERT OR IGNORE INTO object_index SELECT o.kind, 'a', j.key, o.namespace, o.name FROM objects o, "
+    "json_each(o.body, '$.metadata.annotations') j WHERE json_type(o.body, '$.metadata.annotations') = 'object'"),
+    ("INSERT OR IGNORE INTO object_index SELECT o.kind, 'o', CAST(json_extract(j.value, '$.uid') AS TEXT), "
+    "o.namespace, o.name FROM objects o, json_each(o.body, '$.metadata.ownerReferences') j "
+    "WHERE json_type(o.body, '$.metadata.ownerReferences') = 'array' AND json_type(j.value) = 'object' "
+    "AND json_extract(j.value, '$.uid') IS NOT NULL AND json_extract(j.value, '$.uid') != ''"),
+    ("INSERT OR IGNORE INTO object_index SELECT kind, 'd', '', namespace, name FROM objects "
+    "WHERE json_type(body, '$.metadata.deletionTimestamp') IS NOT NULL "
+    "AND json_type(body, '$.metadata.deletionTimestamp') != 'null'"),
+    ("INSERT OR IGNORE INTO object_index SELECT kind, 'in', CAST(json_extract(body, '$.involvedObject.name') "
+    "AS TEXT), namespace, name FROM objects WHERE kind='Event' AND json_type(body, '$.involvedObject') = "
+    "'object' AND json_extract(body, '$.involvedObject.name') IS NOT NULL"),
+    ("INSERT OR IGNORE INTO object_index SELECT kind, 'iu', CAST(json_extract(body, '$.involvedObject.uid') "
+    "AS TEXT), namespace, name FROM objects WHERE kind='Event' AND json_type(body, '$.involvedObject') = "
+    "'object' AND json_extract(body, '$.involvedObject.uid') IS NOT NULL"),
+)
 
 
 def _node_of(obj: dict) -> str:
@@ -100,6 +181,14 @@ class Store:
         # kind -> callables told of every write of that kind, as it is made: (key, the object
         # written, or None and the last body for a delete). What the API server's watch needs.
         self._listeners: dict[str, list] = {}
+        # kind -> derive(obj): a compact, JSON-able digest of each object of that kind, kept
+        # beside it in the ``derived`` table and rewritten at commit with every write of it
+        # (``derive``, ``derived``). What the scheduler's cache reads instead of the bodies.
+        self._derivers: dict[str, object] = {}
+        self._index_built = False  # object_index known complete in this transaction
+        self._derived_synced: set[str] = set()  # kinds whose derived rows this transaction completed
+        # called with (key, object) before each put: what keeps managedFields (the API server's)
+        self.write_hook = None
 
     # -- lifecycle -------------------------------------------------------------------------
     def open(self, read_only: bool = False, snapshot: bool = False) -> Store:
@@ -217,6 +306,8 @@ class Store:
                            if k[0] == "Event" and obj is not None]
                 if ev_puts:
                     conn.executemany("INSERT OR REPLACE INTO event_written VALUES (?,?,?)", ev_puts)
+            self._write_index(conn)
+            self._write_derived(conn)
             if self._events_dirty:
                 conn.executemany("INSERT OR REPLACE INTO event_index VALUES (?,?)",
                                  [(k, self._events[k]) for k in self._events_dirty])
@@ -394,6 +485,8 @@ class Store:
 
     def list(self, kind: str, namespace: str | None = None) -> list[dict]:
         """All objects of a kind (in one namespace when given), sorted by (namespace, name)."""
+        if namespace is not None and kind not in self._listed:
+            return self._list_namespace(kind, namespace)
         self._load_kind(kind)
         ordered = self._sorted.get(kind)
         if ordered is None:
@@ -403,6 +496,19 @@ class Store:
         if namespace is None:
             return list(ordered)  # a copy: callers may sort or change it
         return [o for o in ordered if (o["metadata"].get("namespace") or "") == namespace]
+
+    def _list_namespace(self, kind: str, namespace: str) -> list[dict]:
+        """``list`` of one namespace, decoding only its objects (the primary key's prefix);
+        what this transaction read or wrote before wins, as for ``get``."""
+        by = self._cache.setdefault(kind, {})
+        loads = json.loads
+        for ns, name, body in self._require().execute(
+                "SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=?", (kind, namespace)):
+            if (ns, name) not in by:
+                by[(ns, name)] = loads(body)
+        out = [o for (ns, _), o in by.items() if ns == namespace and o is not None]
+        out.sort(key=lambda o: o["metadata"]["name"])
+        return out
 
     def committed(self, kind: str, namespace: str, name: str) -> dict | None:
         """The object as the last committed transaction left it (this one's writes reach the
@@ -437,22 +543,23 @@ class Store:
 
     def pod_keys_on_node(self, node: str) -> list[Key]:
         """Pods bound to ``node`` ('' = unbound), from the index, without loading bodies."""
-        if "Pod" in self._listed:
-            return [key_of(o) for o in self.iter_kind("Pod")
-                    if ((o.get("spec") or {}).get("nodeName") or "") == node]
         rows = self._require().execute(
             "SELECT kind, namespace, name FROM objects WHERE kind='Pod' AND node=?", (node,)).fetchall()
         keys = [tuple(r) for r in rows]
         # overlay this transaction's own changes
+        changed = False
+        present = set(keys)
         for k, o in self._dirty.items():
             if k[0] != "Pod":
                 continue
             on = o is not None and _node_of(o) == node
-            if on and k not in keys:
-                keys.append(k)
-            elif not on and k in keys:
-                keys.remove(k)
-        return keys
+            if on and k not in present:
+                present.add(k)
+                changed = True
+            elif not on and k in present:
+                present.discard(k)
+                changed = True
+        return sorted(present) if changed else keys
 
     def keys(self, kind: str) -> list[Key]:
         """Keys of every ``kind`` object, this transaction's writes included, without decoding."""
@@ -557,6 +664,8 @@ class Store:
     def put(self, obj: dict) -> dict:
         """Write (create or replace) an object, bumping its resourceVersion."""
         k = key_of(obj)
+        if self.write_hook is not None:
+            self.write_hook(k, obj)
         obj["metadata"]["resourceVersion"] = rv = self.next_resource_version()
         self._kind_written(k[0], rv)
         by = self._cache.setdefault(k[0], {})
@@ -623,6 +732,9 @@ class Store:
         conn.execute("DELETE FROM meta")
         conn.execute("DELETE FROM event_index")
         conn.execute("DELETE FROM event_written")
+        conn.execute("DELETE FROM derived")
+        conn.execute("DELETE FROM object_index")
+        self._derived_synced.clear()
         self.wiped = True
         self._events.clear()
         self._events_dirty.clear()
@@ -636,6 +748,190 @@ class Store:
         self._meta.clear()
         self._meta_dirty.clear()
         self._listed = set()
+
+    # -- object_index: objects by label, annotation, owner, deletion, involved object ---------
+    def _index_ready(self) -> bool:
+        """Whether ``object_index`` is complete, filling it first (once, in SQL) for a state
+        written before it existed; False on a snapshot that cannot be written."""
+        if self._index_built:
+            return True
+        if self.wiped or self.meta(OBJECT_INDEX_META) == OBJECT_INDEX_VERSION:
+            self._index_built = True
+            return True
+        if self.read_only:
+            return False
+        conn = self._require()
+        for stmt in _INDEX_BACKFILL:
+            conn.execute(stmt)
+        self.set_meta(OBJECT_INDEX_META, OBJECT_INDEX_VERSION)
+        self._index_built = True
+        return True
+
+    def keys_indexed(self, kind: str, facet: str, value: str | None = None,
+                     namespace: str | None = None) -> list[Key] | None:
+        """Keys of the ``kind`` objects with an ``object_index`` entry ``facet`` (of ``value``
+        when given; in ``namespace`` when given), this transaction's writes included, sorted;
+        None when the index cannot be used (an older state opened read-only): callers scan."""
+        if not self._index_ready():
+            return None
+        sql = "SELECT namespace, name FROM object_index WHERE kind=? AND facet=?"
+        args: list = [kind, facet]
+        if value is not None:
+            sql += " AND value=?"
+            args.append(value)
+        if namespace is not None:
+            sql += " AND namespace=?"
+            args.append(namespace)
+        keys = {(kind, ns, name) for ns, name in self._require().execute(sql, args)}
+        for k, o in self._dirty.items():
+            if k[0] != kind:
+                continue
+            if o is not None and (namespace is None or k[1] == namespace) and any(
+                    f == facet and (value is None or v == value) for f, v in index_entries(kind, o)):
+                keys.add(k)
+            else:
+                keys.discard(k)
+        return sorted(keys)
+
+    def keys_annotated(self, kind: str, annotation: str) -> list[Key] | None:
+        """Keys of the ``kind`` objects carrying the annotation (None: scan, see keys_indexed)."""
+        return self.keys_indexed(kind, FACET_ANNOTATION, annotation)
+
+    def keys_deleting(self, kind: str) -> list[Key] | None:
+        """Keys of the ``kind`` objects with a deletionTimestamp (None: scan)."""
+        return self.keys_indexed(kind, FACET_DELETING, "")
+
+    def keys_labelled(self, kind: str, key: str, value: str | None = None,
+                      namespace: str | None = None) -> list[Key] | None:
+        """Keys of the ``kind`` objects with the label ``key`` (= ``value`` when given)."""
+        return self.keys_indexed(kind, FACET_LABEL + key, value, namespace)
+
+    def keys_owned_by(self, kind: str, uid: str, namespace: str | None = None) -> list[Key] | None:
+        """Keys of the ``kind`` objects with an owner reference to ``uid``."""
+        return self.keys_indexed(kind, FACET_OWNER, uid, namespace)
+
+    def keys_of_events_involving(self, name: str | None = None, uid: str | None = None) -> list[Key] | None:
+        """Keys of the Events whose involvedObject has this name (or uid)."""
+        if uid is not None:
+            return self.keys_indexed("Event", FACET_INVOLVED_UID, uid)
+        return self.keys_indexed("Event", FACET_INVOLVED_NAME, name or "")
+
+    def _write_index(self, conn: sqlite3.Connection) -> None:
+        if not self._dirty:
+            if self.wiped or self.created_fresh:
+                self.set_meta(OBJECT_INDEX_META, OBJECT_INDEX_VERSION)
+            return
+        dels = list(self._dirty)
+        conn.executemany("DELETE FROM object_index WHERE kind=? AND namespace=? AND name=?", dels)
+        rows = [(k[0], f, v, k[1], k[2]) for k, o in self._dirty.items() if o is not None
+                for f, v in index_entries(k[0], o)]
+        if rows:
+            conn.executemany("INSERT OR IGNORE INTO object_index VALUES (?,?,?,?,?)", rows)
+        if self.wiped or self.created_fresh:
+            self.set_meta(OBJECT_INDEX_META, OBJECT_INDEX_VERSION)
+
+    # -- derived rows: a digest per object, kept with it (the scheduler's cache) --------------
+    def derive(self, kind: str, fn) -> None:
+        """Keep ``fn(obj)`` (JSON-able) beside every ``kind`` object: written at commit for
+        each object this transaction wrote, removed with it; rows a writer without ``fn``
+        left stale (their resourceVersion differs from the object's) are recomputed when read."""
+        self._derivers[kind] = fn
+
+    def derived(self, kind: str, bound: bool = False) -> list[tuple[Key, object]]:
+        """(key, digest) of every ``kind`` object, this transaction's writes included, sorted
+        by key; ``bound``: only pods bound to a node. Reads the ``derived`` table alone (no
+        object is decoded) once it is complete; a state some writer left it incomplete in (a
+        writer without ``derive``, an older state) has it completed first, in this
+        transaction. Needs ``derive(kind, fn)`` first."""
+        fn = self._derivers[kind]
+        conn = self._require()
+        if kind not in self._derived_synced and not self._derived_complete(kind):
+            if self.read_only:
+                return self._derived_slow(kind, bound)
+            self._complete_derived(kind)
+        where = "WHERE kind=?" + (" AND node != ''" if bound else "")
+        # The digests as one JSON text, decoded in one call (a row at a time costs more than
+        # the decoding itself at 10,000 pods).
+        text = conn.execute(
+            "SELECT '[' || coalesce(group_concat('[' || json_quote(namespace) || ',' || "
+            "json_quote(name) || ',' || data || ']', ','), '') || ']' FROM derived " + where,
+            (kind,)).fetchone()[0]
+        dirty = self._dirty
+        if any(k[0] == kind for k in dirty):
+            out = [((kind, ns, name), data) for ns, name, data in json.loads(text)
+                   if (kind, ns, name) not in dirty]
+            out.extend((k, fn(obj)) for k, obj in dirty.items()
+                       if k[0] == kind and obj is not None and (not bound or _node_of(obj)))
+            out.sort(key=lambda e: e[0])
+        else:
+            out = [((kind, ns, name), data) for ns, name, data in json.loads(text)]
+        return out
+
+    def _derived_complete(self, kind: str) -> bool:
+        """Whether the last commit left every ``kind`` object's derived row current."""
+        if self.wiped:
+            return False
+        synced = (self.committed_meta(DERIVED_SYNCED_META) or {}).get(kind)
+        return synced is not None and synced == self.committed_kind_resource_versions().get(kind, 0)
+
+    def _stale_derived(self, kind: str) -> list[tuple[str, str]]:
+        return self._require().execute(
+            "SELECT o.namespace, o.name FROM objects o LEFT JOIN derived d ON d.kind=o.kind AND "
+            "d.namespace=o.namespace AND d.name=o.name WHERE o.kind=? AND (d.rv IS NULL OR "
+            "d.rv != o.rv)", (kind,)).fetchall()
+
+    def _complete_derived(self, kind: str) -> None:
+        """Rewrite the missing and stale derived rows of ``kind`` and drop the orphans."""
+        conn = self._require()
+        fn = self._derivers[kind]
+        puts = []
+        for ns, name in self._stale_derived(kind):
+            row = conn.execute("SELECT body FROM objects WHERE kind=? AND namespace=? AND name=?",
+                               (kind, ns, name)).fetchone()
+            obj = json.loads(row[0])
+            puts.append(self._derived_row((kind, ns, name), obj, fn))
+        if puts:
+            conn.executemany("INSERT OR REPLACE INTO derived VALUES (?,?,?,?,?,?)", puts)
+        conn.execute("DELETE FROM derived WHERE kind=? AND NOT EXISTS (SELECT 1 FROM objects o "
+                     "WHERE o.kind=derived.kind AND o.namespace=derived.namespace AND "
+                     "o.name=derived.name)", (kind,))
+        self._derived_synced.add(kind)
+
+    def _derived_slow(self, kind: str, bound: bool) -> list[tuple[Key, object]]:
+        """``derived`` on a snapshot that cannot be completed: every object decoded."""
+        fn = self._derivers[kind]
+        return [(key_of(o), fn(o)) for o in self.list(kind) if not bound or _node_of(o)]
+
+    @staticmethod
+    def _derived_row(k: Key, obj: dict, fn) -> tuple:
+        return (k[0], k[1], k[2], int(obj["metadata"].get("resourceVersion", 0)), _node_of(obj),
+                json.dumps(fn(obj), separators=(",", ":")))
+
+    def _write_derived(self, conn: sqlite3.Connection) -> None:
+        if not self._derivers:
+            return
+        puts = []
+        dels = []
+        for k, obj in self._dirty.items():
+            fn = self._derivers.get(k[0])
+            if fn is None:
+                continue
+            if obj is None:
+                dels.append(k)
+            else:
+                puts.append(self._derived_row(k, obj, fn))
+        if dels:
+            conn.executemany("DELETE FROM derived WHERE kind=? AND namespace=? AND name=?", dels)
+        if puts:
+            conn.executemany("INSERT OR REPLACE INTO derived VALUES (?,?,?,?,?,?)", puts)
+        synced = dict(self.committed_meta(DERIVED_SYNCED_META) or {}) if not self.wiped else {}
+        before = synced.copy()
+        fresh = self.wiped or self.created_fresh  # every object of the state written here
+        for kind in self._derivers:
+            if fresh or kind in self._derived_synced or self._derived_complete(kind):
+                synced[kind] = self.kind_resource_version(kind)
+        if synced != before:
+            self.set_meta(DERIVED_SYNCED_META, synced)
 
     def changed_keys(self) -> Iterable[Key]:
         return self._dirty.keys()

@@ -57,8 +57,7 @@ def spread(kubesim, tmp_path):
     """Three web pods on the two workers (two on one of them), then the PDB."""
     def make(min_available=2, probe_delay=None):
         apply(kubesim, tmp_path, deployment(probe_delay))
-        if probe_delay is not None:
-            kubesim.ok("advance 30s")  # the pods become ready
+        kubesim.ok("advance 30s" if probe_delay is not None else "advance 5s")  # nginx pulled, the pods ready
         apply(kubesim, tmp_path, budget(min_available=min_available))
         placed = web_pods(kubesim)
         busy = max(placed, key=lambda n: len(placed[n]))
@@ -100,7 +99,7 @@ def test_drain_evicts_as_the_budget_allows_and_finishes_when_replacements_are_up
     assert r.err == ignored(kubesim, node) + retry_line(second)
     placed = web_pods(kubesim)
     assert node not in placed and sum(len(v) for v in placed.values()) == 3
-    assert clock(kubesim) == "2026-11-22T10:00:06Z"
+    assert clock(kubesim) == "2026-11-22T10:00:11Z"  # 5s of warm-up (the pulls), then 6s of draining
     status = obj(kubesim, "pdb web-pdb")["status"]
     assert (status["currentHealthy"], status["desiredHealthy"], status["disruptionsAllowed"]) == (3, 2, 1)
 
@@ -134,7 +133,7 @@ def test_drain_times_out_as_kubectl_does_when_the_budget_never_allows(kubesim, s
     # the cordon stays, the pods stay, the clock moved on
     assert obj(kubesim, f"node/{node}")["spec"]["unschedulable"] is True
     assert web_pods(kubesim)[node] == [first, second]
-    assert clock(kubesim) == "2026-11-22T10:00:15Z"
+    assert clock(kubesim) == "2026-11-22T10:00:20Z"
 
 
 def test_drain_without_timeout_stops_when_nothing_can_change_the_budget(kubesim, spread):
@@ -189,6 +188,7 @@ def test_evicted_pods_carry_the_disruption_target_condition_while_they_terminate
     slow = deployment().replace("      containers:\n", "      terminationGracePeriodSeconds: 60\n      containers:\n")
     slow = slow.replace("        image: nginx\n", "        image: nginx\n        command: [\"sleep\", \"infinity\"]\n")
     apply(kubesim, tmp_path, slow)
+    kubesim.ok("advance 5s")  # nginx pulled: the containers run
     placed = web_pods(kubesim)
     node = max(placed, key=lambda n: len(placed[n]))
     r = kubesim(f"drain {node} --ignore-daemonsets --timeout=3s")
@@ -234,6 +234,7 @@ def names(kubesim, selector):
 
 def test_drain_waits_for_graceful_termination_on_the_simulated_clock(kubesim, tmp_path):
     apply(kubesim, tmp_path, slow_or_crashing("slow", '["sleep", "infinity"]', 2, grace=20))
+    kubesim.ok("advance 5s")  # busybox pulled: the containers run
     pods = names(kubesim, "app=slow")
     dns = coredns_on(kubesim, "node01")  # kubeadm's CoreDNS goes too, at once (its grace period runs out
     r = kubesim("drain node01 --ignore-daemonsets")  # later than sleep's, but it exits on SIGTERM)
@@ -241,11 +242,12 @@ def test_drain_waits_for_graceful_termination_on_the_simulated_clock(kubesim, tm
     assert r.out == ("node/node01 cordoned\n" + "".join(f"evicting pod default/{p}\n" for p in pods)
                      + "".join(f"evicting pod kube-system/{p}\n" for p in dns)
                      + "".join(f"pod/{p} evicted\n" for p in dns + pods) + "node/node01 drained\n")
-    assert clock(kubesim) == "2026-11-22T10:00:20Z"  # sleep ignores SIGTERM: killed after the grace period
+    assert clock(kubesim) == "2026-11-22T10:00:25Z"  # sleep ignores SIGTERM: killed after the grace period
 
 
 def test_drain_with_disable_eviction_times_out_as_wait_poll_does(kubesim, tmp_path):
     apply(kubesim, tmp_path, slow_or_crashing("slow", '["sleep", "infinity"]', 2, grace=20))
+    kubesim.ok("advance 5s")  # busybox pulled: the containers run
     pods = names(kubesim, "app=slow")
     dns = coredns_on(kubesim, "node01")
     r = kubesim("drain node01 --ignore-daemonsets --disable-eviction --timeout=5s")

@@ -41,6 +41,7 @@ def web(kubesim, tmp_path):
     f = tmp_path / "web.yaml"
     f.write_text(WEB)
     kubesim.ok(f"apply -f {f}")
+    kubesim.ok("advance 5s")  # the image pulls: the pods run
     return kubesim
 
 
@@ -283,6 +284,7 @@ def test_replace_updates_the_whole_object(web, tmp_path):
     assert (d["spec"]["replicas"], d["metadata"]["uid"]) == (1, uid)
     assert "kubectl.kubernetes.io/last-applied-configuration" not in d["metadata"].get("annotations", {})
     assert containers(web)[0]["image"] == "nginx:1.28"
+    web.ok("advance 5s")  # the new pod pulls nginx:1.28 before the rollout can finish
     assert len(json.loads(web.ok("get pods -o json"))["items"]) == 1
 
 

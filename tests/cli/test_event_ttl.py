@@ -33,6 +33,7 @@ def h(tmp_path):
     h = Harness(tmp_path / "state")
     h.ok("cluster init --nodes 1")
     h.apply(POD)
+    h.ok("advance 5s")  # nginx pulled: the pod runs
     return h
 
 

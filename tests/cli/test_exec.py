@@ -47,6 +47,7 @@ spec:
 def cluster(kubesim):
     kubesim.ok("run web --image=nginx")
     kubesim.apply(PODS)
+    kubesim.ok("advance 30s")  # the images pulled, the containers running
     return kubesim
 
 
@@ -96,6 +97,7 @@ def test_a_failing_command_exits_with_its_code(cluster):
 
 def test_exec_into_a_deployment_uses_one_of_its_pods(kubesim):
     kubesim.ok("create deployment web --image=nginx")
+    kubesim.ok("advance 30s")
     r = kubesim("exec deploy/web -- cat /usr/share/nginx/html/index.html")
     assert r.code == 0 and "<h1>Welcome to nginx!</h1>" in r.out
 
@@ -130,6 +132,7 @@ def walkthrough(kubesim):
     kubesim.ok("expose deployment web --port=80")
     kubesim.ok("run frontend --image=busybox -l role=frontend -- sleep 3600")
     kubesim.ok("run other --image=busybox -- sleep 3600")
+    kubesim.ok("advance 30s")  # the images pulled, the containers running
     return kubesim
 
 
@@ -208,6 +211,7 @@ def test_services_by_nodeport_and_the_behaviour_override(kubesim):
     kubesim.ok(["run", "app", "--image=myorg/app", "--port=8080",
                 '--annotations=kubesim.io/behaviour={"app": {"ports": [8080], "http": "hi from app\\n"}}'])
     kubesim.ok("expose pod app --port=8080")
+    kubesim.ok("advance 30s")
     node_port = kubesim.ok("get svc web -o jsonpath={.spec.ports[0].nodePort}")
     node_ip = kubesim.ok("get node node01 -o jsonpath={.status.addresses[0].address}")
     assert kubesim.ok("exec c -- curl -s web:8080") == "<html><body><h1>It works!</h1></body></html>\n"
@@ -222,6 +226,7 @@ def test_deleting_the_pods_behind_a_service_refuses_connections(kubesim):
     kubesim.ok("create deployment web --image=nginx")
     kubesim.ok("expose deployment web --port=80")
     kubesim.ok("run c --image=busybox -- sleep 3600")
+    kubesim.ok("advance 30s")
     kubesim.ok("scale deployment web --replicas=0")
     r = kubesim("exec c -- wget -qO- web")
     assert r.err.startswith("wget: can't connect to remote host (10.") and r.err.endswith(

@@ -127,6 +127,7 @@ def test_expose_deployment_then_get_and_describe_as_on_a_real_cluster(tmp_path):
     h = Harness(tmp_path / "state")
     h.ok("cluster init")
     h.ok("create deployment web --image=nginx --replicas=2 --port=8080")
+    h.ok("advance 5s")  # nginx pulled: the pods are ready
     assert h.ok("expose deployment web --port=80 --target-port=8080") == "service/web exposed\n"
     ip = h.ok("get svc web -o jsonpath={.spec.clusterIP}")
     pods = h.ok("get pods -o jsonpath={.items[*].status.podIP}").split()
@@ -136,12 +137,12 @@ def test_expose_deployment_then_get_and_describe_as_on_a_real_cluster(tmp_path):
     w = max(len(ip), len("10.96.0.1"), len("CLUSTER-IP"))
     assert r.out == (
         f"NAME                 TYPE        {'CLUSTER-IP':<{w}}   EXTERNAL-IP   PORT(S)   AGE   SELECTOR\n"
-        f"service/kubernetes   ClusterIP   {'10.96.0.1':<{w}}   <none>        443/TCP   0s    <none>\n"
+        f"service/kubernetes   ClusterIP   {'10.96.0.1':<{w}}   <none>        443/TCP   5s    <none>\n"
         f"service/web          ClusterIP   {ip:<{w}}   <none>        80/TCP    0s    app=web\n"
         "\n"
         f"NAME                   ENDPOINTS{' ' * (len(eps) - 9)}   AGE\n"
         f"endpoints/kubernetes   {h.ok('get ep kubernetes -o jsonpath={.subsets[0].addresses[0].ip}')}:6443"
-        f"{' ' * (len(eps) - len(h.ok('get ep kubernetes -o jsonpath={.subsets[0].addresses[0].ip}')) - 5)}   0s\n"
+        f"{' ' * (len(eps) - len(h.ok('get ep kubernetes -o jsonpath={.subsets[0].addresses[0].ip}')) - 5)}   5s\n"
         f"endpoints/web          {eps}   0s\n")
     assert h.ok("describe svc web") == (
         "Name:                     web\nNamespace:                default\nLabels:                   app=web\n"
@@ -177,6 +178,8 @@ def test_run_expose_creates_the_pod_and_its_service(tmp_path):
     h = Harness(tmp_path / "state")
     h.ok("cluster init")
     assert h.ok("run web --image=nginx --port=80 --expose") == "service/web created\npod/web created\n"
+    assert h.ok("get ep web -o jsonpath={.subsets[0].notReadyAddresses[0].ip}")  # pulling nginx
+    h.ok("advance 5s")
     ip = h.ok("get pod web -o jsonpath={.status.podIP}")
     assert h.ok("get ep web -o jsonpath={.subsets[0].addresses[0].ip}") == ip
     assert h.ok("get svc web -o jsonpath={.spec.selector}") == '{"run":"web"}'

@@ -29,6 +29,7 @@ def test_load_scales_up_and_its_end_scales_down_after_the_window(tmp_path):
     h = Harness(tmp_path / "state")
     h.ok("cluster init")
     h.apply(WEB)
+    h.ok("advance 10s")  # nginx pulled and running: metrics-server has a sample by the first sync
     assert h.ok("autoscale deployment web --cpu=50% --min=1 --max=5") == \
         "horizontalpodautoscaler.autoscaling/web autoscaled\n"
     assert row(h)[2:4] == ["cpu:", "<unknown>/50%"]

@@ -55,7 +55,7 @@ def test_real_tags_and_images_outside_the_data_run(kubesim, image):
 @pytest.mark.parametrize("image, policy, expected", [
     ("nginx:1.99", "Never", ["0/1", "ErrImageNeverPull", "0"]),
     ("ngnix", "Never", ["0/1", "ErrImageNeverPull", "0"]),
-    ("nginx:1.27", "Never", ["1/1", "Running", "0"]),
+    ("nginx:1.27", "Never", ["0/1", "ErrImageNeverPull", "0"]),
     ("nginx:1.99", "IfNotPresent", ["0/1", "ErrImagePull", "0"]),
     ("nginx:1.99", "Always", ["0/1", "ErrImagePull", "0"]),
 ])
@@ -72,3 +72,37 @@ def test_pull_policy_never_does_not_pull_an_absent_image(kubesim, image, policy,
         assert not any(e[0] == "Pulling" for e in evs)
         waiting = kubesim.ok("get pod web -o jsonpath={.status.containerStatuses[0].state.waiting.message}")
         assert waiting == msg
+
+
+PINNED = ("apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  nodeName: node01\n"
+          "  containers: [{name: c, image: \"docker.io/library/python:3.12\", command: [sleep, \"3600\"]}]\n")
+
+
+def image_locality(h, pod):
+    import json
+
+    nodes = json.loads(h.ok(f"explain-schedule {pod} -o json"))["nodes"]
+    return {n: (v.get("score") or {}).get("ImageLocality", {}).get("final") for n, v in nodes.items()
+            if n != "controlplane"}
+
+
+def test_a_pulled_image_is_listed_by_its_node_and_seen_by_image_locality(kubesim):
+    """The kubelet reports what it pulled in node.status.images (digest, then tag); ImageLocality
+    scores a node by the names there. As upstream's normalizedImageName only adds ``:latest``,
+    a familiar name (``python:3.12``) does not match containerd's ``docker.io/library/...``."""
+    kubesim.ok("apply -f -", PINNED)
+    assert status(kubesim, "a") == ["0/1", "ContainerCreating", "0"]
+    kubesim.ok("advance 20s")  # python:3.12 is large: about 13 s at the simulated bandwidth
+    names = kubesim.ok("get node node01 -o jsonpath={.status.images[0].names}")
+    assert names.startswith('["docker.io/library/python@sha256:') and names.endswith(
+        '","docker.io/library/python:3.12"]')
+    assert kubesim.ok("get node node01 -o jsonpath={.status.images[*].names[1]}") == \
+        "docker.io/library/python:3.12 registry.k8s.io/pause:3.10.1"  # largest first; the sandbox image
+    assert kubesim.ok("get node node02 -o jsonpath={.status.images}") == ""  # no pod there yet
+    kubesim.ok("run b --image=docker.io/library/python:3.12 -- sleep 3600")
+    assert image_locality(kubesim, "b") == {"node01": 10, "node02": 0}
+    assert status(kubesim, "b") == ["1/1", "Running", "0"]  # IfNotPresent, present on node01: no pull
+    assert ["Pulled", "1", 'Container image "docker.io/library/python:3.12" already present on machine and can be '
+            "accessed by the pod"] in events(kubesim, "b")
+    kubesim.ok("run c --image=python:3.12 -- sleep 3600")
+    assert image_locality(kubesim, "c") == {"node01": 0, "node02": 0}

@@ -43,10 +43,10 @@ def test_completions_five_parallelism_two_as_time_advances(tmp_path):
                                 "pi     Running   2/5           6s         6s\n")
     h.ok("advance 1m")
     assert h.ok("get jobs") == ("NAME   STATUS     COMPLETIONS   DURATION   AGE\n"
-                                "pi     Complete   5/5           15s        66s\n")
+                                "pi     Complete   5/5           16s        66s\n")
     out = h.ok("describe job pi")
     assert "Pods Statuses:    0 Active (0 Ready) / 5 Succeeded / 0 Failed\n" in out
-    assert out.count("SuccessfulCreate") == 5 and "Normal  Completed         51s   job-controller  Job completed" in out
+    assert out.count("SuccessfulCreate") == 5 and "Normal  Completed         50s   job-controller  Job completed" in out
     assert h.ok("get pods -o jsonpath={.items[*].metadata.finalizers}") == ""
 
 
@@ -57,12 +57,12 @@ def test_a_failing_job_backs_off_until_its_backoff_limit(tmp_path):
     assert len(h.ok("get pods --no-headers").splitlines()) == 1  # the first retry waits 10 s
     h.ok("advance 1s")
     assert len(h.ok("get pods --no-headers").splitlines()) == 2
-    h.ok("advance 20s")  # then 20 s: the third pod fails, 3 failures > backoffLimit 2
+    h.ok("advance 21s")  # then 20 s and its pull: the third pod fails, 3 failures > backoffLimit 2
     assert h.ok("get jobs") == ("NAME   STATUS   COMPLETIONS   DURATION   AGE\n"
-                                "fail   Failed   0/1           30s        30s\n")
+                                "fail   Failed   0/1           31s        31s\n")
     out = h.ok("describe job fail")
     assert "Pods Statuses:    0 Active (0 Ready) / 0 Succeeded / 3 Failed\n" in out
-    assert "Warning  BackoffLimitExceeded  0s    job-controller  Job has reached the specified backoff limit\n" in out
+    assert "Warning  BackoffLimitExceeded  1s    job-controller  Job has reached the specified backoff limit\n" in out
     types = h.ok("get job fail -o jsonpath={.status.conditions[*].type}")
     assert types == "FailureTarget Failed"
     h.ok("delete job fail")
@@ -81,6 +81,7 @@ def test_an_indexed_pod_reads_its_index_from_the_environment(tmp_path):
     h = Harness(tmp_path)
     h.apply(PI.replace("parallelism: 2", "parallelism: 3\n  completionMode: Indexed")
             .replace('"sleep 5; echo done"', '"echo index $JOB_COMPLETION_INDEX"'))
+    h.ok("advance 5s")  # the pulls of each pod
     logs = [h.ok(["logs", name]) for name in h.ok("get pods -o name").split()]
     assert logs == [f"index {i}\n" for i in range(5)]  # completions 5: each index once
 
@@ -104,13 +105,13 @@ spec:
 def test_a_cronjob_creates_its_jobs_in_order_over_advance_and_keeps_its_history(tmp_path):
     h = Harness(tmp_path, now="2026-11-22T10:00:30Z")
     h.apply(TICK)
-    h.ok("advance 10m")
+    h.ok("advance 10m1s")  # each pod pulls busybox (untagged: every time) for about a second
     # 10:02 ... 10:10: five Jobs, named after their scheduled minute; two finished ones kept
     assert h.ok("get jobs") == ("NAME            STATUS     COMPLETIONS   DURATION   AGE\n"
-                                "tick-29922368   Complete   1/1           30s        2m30s\n"
-                                "tick-29922370   Complete   1/1           30s        30s\n")
+                                "tick-29922368   Complete   1/1           30s        2m31s\n"
+                                "tick-29922370   Complete   1/1           30s        31s\n")
     assert h.ok("get cj") == ("NAME   SCHEDULE      TIMEZONE   SUSPEND   ACTIVE   LAST SCHEDULE   AGE\n"
-                              "tick   */2 * * * *   <none>     False     0        30s             10m\n")
+                              "tick   */2 * * * *   <none>     False     0        31s             10m\n")
     out = h.ok("describe cj tick")
     assert out.count("SuccessfulCreate") == 5 and out.count("SuccessfulDelete") == 3
     assert "Last Schedule Time:  Sun, 22 Nov 2026 10:10:00 +0000\n" in out

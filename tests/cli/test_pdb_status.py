@@ -52,6 +52,7 @@ HALF = budget("half", "minAvailable", '"50%"')
         "minAvailable 50% of 4 replicas needs 2 healthy and allows two"])
 def test_a_budget_over_a_ready_deployment(kubesim, tmp_path, pdb, name, want):
     apply(kubesim, tmp_path, deployment(), pdb)
+    kubesim.ok("advance 5s")  # nginx pulled: the pods run and are Ready
     assert status(kubesim, name) == want
 
 
@@ -63,7 +64,7 @@ def test_a_budget_over_a_ready_deployment(kubesim, tmp_path, pdb, name, want):
 def test_pods_not_yet_ready_are_expected_but_not_healthy(kubesim, tmp_path, pdb, name, unready, ready):
     apply(kubesim, tmp_path, deployment(probe_delay=30), pdb)
     assert status(kubesim, name) == unready
-    kubesim.ok("advance 30s")
+    kubesim.ok("advance 45s")  # the pull, the initial delay, then the probe period
     assert status(kubesim, name) == ready
 
 
@@ -74,7 +75,7 @@ def test_pods_not_yet_ready_are_expected_but_not_healthy(kubesim, tmp_path, pdb,
         "scaled down: the pods being deleted no longer count"])
 def test_scaling_the_deployment_moves_the_budget(kubesim, tmp_path, replicas, want_max_one, want_half):
     apply(kubesim, tmp_path, deployment(probe_delay=30), MAX_ONE, HALF)
-    kubesim.ok("advance 30s")
+    kubesim.ok("advance 45s")
     kubesim.ok(f"scale deployment web --replicas={replicas}")
     assert (status(kubesim, "max-one"), status(kubesim, "half")) == (want_max_one, want_half)
 
@@ -107,6 +108,8 @@ def test_a_budget_created_before_its_pods(kubesim, tmp_path):
     apply(kubesim, tmp_path, MAX_ONE)
     assert status(kubesim, "max-one") == (0, 0, 0, 0, "False", "InsufficientPods")
     apply(kubesim, tmp_path, deployment())
+    assert status(kubesim, "max-one") == (0, 0, 3, 4, "False", "InsufficientPods")  # pulling nginx
+    kubesim.ok("advance 5s")
     assert status(kubesim, "max-one") == (1, 4, 3, 4, "True", "SufficientPods")
     events = kubesim.ok("describe pdb max-one").split("Events:\n", 1)[1]
-    assert events.splitlines()[2:] == ["  Normal  NoPods  0s (x2 over 0s)  controllermanager  No matching pods found"]
+    assert events.splitlines()[2:] == ["  Normal  NoPods  5s (x2 over 5s)  controllermanager  No matching pods found"]

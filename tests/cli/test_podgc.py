@@ -73,6 +73,7 @@ def test_a_deleted_nodes_pods_are_marked_failed_and_go_after_the_quarantine(kube
     assert all(status(kubesim, n) == "Running" for n in on02)
     kubesim.ok("advance 1s")
     assert all(status(kubesim, n) is None for n in on02)
+    kubesim.ok("advance 1s")  # the replacement's nginx pull (present on node01: Always re-pulls it)
     rows = [ln.split() for ln in kubesim.ok("get pods -o wide --no-headers").splitlines()]
     assert len(rows) == 2 and all(r[2] == "Running" and r[6] == "node01" for r in rows)  # the replacement
 

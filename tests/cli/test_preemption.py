@@ -37,6 +37,7 @@ def victims(h, tmp_path):
     apply(h, tmp_path, victim("low1", "node01"), "low1.yaml")
     h.ok("advance 10s")
     apply(h, tmp_path, victim("low2", "node02"), "low2.yaml")
+    h.ok("advance 2s")  # busybox pulled: low2 runs
 
 
 def pod_row(out, name):
@@ -63,7 +64,7 @@ def test_a_high_priority_pod_preempts_and_runs_once_the_victim_is_gone(kubesim, 
     assert ("0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu."
             in failed)
 
-    kubesim.ok("advance 30s")
+    kubesim.ok("advance 35s")  # the victim's grace period, then the preemptor's nginx pull
     wide = kubesim.ok("get pods -o wide")
     assert pod_row(wide, "high")[2] == "Running" and pod_row(wide, "high")[6] == "node02"
     assert "low2" not in wide
@@ -139,6 +140,7 @@ def classed_victims(h, tmp_path, pdb=False):
     if pdb:
         text += "---\n" + PDB
     apply(h, tmp_path, text, "setup.yaml")
+    h.ok("advance 2s")  # busybox pulled: the victims run
 
 
 def test_the_victims_with_the_lowest_priority_are_picked(kubesim, tmp_path):
@@ -230,7 +232,7 @@ def test_a_victim_replaced_by_its_replicaset_does_not_delay_the_preemptor(kubesi
     apply(kubesim, tmp_path, PREEMPTOR.replace("system-cluster-critical", "high"), "high.yaml")
     wide = kubesim.ok("get pods -o wide")
     assert pod_row(wide, "high")[2] == "Pending" and pod_row(wide, "high")[7] in ("node01", "node02")
-    kubesim.ok("advance 30s")
+    kubesim.ok("advance 35s")
     wide = kubesim.ok("get pods -o wide")
     assert pod_row(wide, "high")[2] == "Running"
     assert sorted(r.split()[2] for r in wide.splitlines()[1:] if r.startswith("batch-")) == [
@@ -244,6 +246,7 @@ def test_a_preemptor_lands_in_the_command_where_its_last_victim_disappears(kubes
     kubesim.ok("taint nodes node01 dedicated=x:NoSchedule")
     two = [victim(n, "node02").replace('cpu: "3"', 'cpu: "2"') for n in ("v1", "v2")]
     apply(kubesim, tmp_path, "---\n".join(two), "victims.yaml")
+    kubesim.ok("advance 2s")  # busybox pulled: the victims run
     apply(kubesim, tmp_path, PREEMPTOR.replace('cpu: "2"', 'cpu: "3"'), "high.yaml")
     wide = kubesim.ok("get pods -o wide")
     assert pod_row(wide, "high")[7] == "node02"

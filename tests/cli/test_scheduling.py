@@ -262,6 +262,7 @@ def test_an_unknown_plugin_is_refused(kubesim, tmp_path):
 
 def test_day5_manual_scheduling_drill(kubesim):
     kubesim.ok(f"apply -f {MANIFESTS / 'drills' / 'day5-manual-scheduling'}")
+    kubesim.ok("advance 5s")  # the image pull
     out = kubesim.ok("get pod cka-1121 -o custom-columns=NODE:.spec.nodeName,STATUS:.status.phase --no-headers")
     assert out.split() == ["node1121", "Running"]
     assert json.loads(kubesim.ok("explain-schedule cka-1121 -o json"))["outcome"] == "Bypassed"
@@ -348,6 +349,7 @@ def test_day6_drill_as_deployments(kubesim, tmp_path):
 def test_day6_drill_typed_as_a_learner_would(kubesim):
     kubesim.ok(f"apply -f {MANIFESTS / 'drills' / 'day6-affinity'}")
     assert kubesim.ok("scale deployment cka-1122-01 --replicas=3") == "deployment.apps/cka-1122-01 scaled\n"
+    kubesim.ok("advance 5s")  # the image pulls
     rows = [ln.split() for ln in kubesim.ok("get pods -l app=cka-1122-01 --no-headers").splitlines()]
     assert sorted(r[2] for r in rows) == ["Pending", "Running", "Running"]
     pending = next(r[0] for r in rows if r[2] == "Pending")

@@ -303,6 +303,7 @@ def test_endpoints_follow_a_pod_becoming_unready_and_back(tmp_path):
     h = Harness(tmp_path / "state")
     h.ok("cluster init")
     h.apply(FLAKY)
+    h.ok("advance 5s")  # busybox pulled, the first readiness probe passed
     ip = h.ok("get pod flaky -o jsonpath={.status.podIP}")
     ready = f"{ip}:8080"
 

@@ -69,9 +69,11 @@ def names(out: str) -> list[str]:
 def test_scaled_up_and_down_in_order_with_the_claims_kept(kubesim):
     kubesim.apply(PVS)
     assert kubesim.apply(WEB) == "statefulset.apps/web created\n"
-    assert kubesim.ok("get sts web") == "NAME   READY   AGE\nweb    3/3     0s\n"
+    assert kubesim.ok("get sts web") == "NAME   READY   AGE\nweb    0/3     0s\n"  # web-0 pulls nginx:1.25
+    kubesim.ok("advance 10s")  # web-0, then web-1, then web-2 pull their image and run
+    assert kubesim.ok("get sts web") == "NAME   READY   AGE\nweb    3/3     10s\n"
     assert kubesim.ok("get sts web -o wide") == ("NAME   READY   AGE   CONTAINERS   IMAGES\n"
-                                                 "web    3/3     0s    nginx        nginx:1.25\n")
+                                                 "web    3/3     10s   nginx        nginx:1.25\n")
     assert kubesim.ok("scale sts web --replicas=5") == "statefulset.apps/web scaled\n"
     assert names(kubesim.ok("get pods")) == [f"web-{i}" for i in range(5)]
     assert kubesim.ok("scale sts web --replicas=2") == "statefulset.apps/web scaled\n"
@@ -82,7 +84,7 @@ def test_scaled_up_and_down_in_order_with_the_claims_kept(kubesim):
                           "Create Pod web-0 in StatefulSet web successful"]
     assert events[-3:] == [f"Delete Pod web-{i} in StatefulSet web successful" for i in (4, 3, 2)]
     assert kubesim.ok("get controllerrevisions") == ("NAME            CONTROLLER             REVISION   AGE\n"
-                                                     "web-fdf959ccd   statefulset.apps/web   1          0s\n")
+                                                     "web-fdf959ccd   statefulset.apps/web   1          10s\n")
     describe = kubesim.ok("describe sts web")
     assert "Replicas:           2 desired | 2 total\n" in describe
     assert "Pods Status:        2 Running / 0 Waiting / 0 Succeeded / 0 Failed\n" in describe
@@ -97,7 +99,7 @@ def test_an_image_update_rolls_from_the_highest_ordinal_and_rollout_status_waits
                                                     "Waiting for 1 pods to be ready...\n"
                                                     "Waiting for 1 pods to be ready...\n"
                                                     "partitioned roll out complete: 3 new pods have been updated...\n")
-    assert kubesim.clock() == "2026-11-22T10:00:15Z"
+    assert kubesim.clock() == "2026-11-22T10:00:25Z"  # each pod pulls nginx:1.25 on its node first
     assert kubesim.ok("set image sts/web nginx=nginx:1.26") == "statefulset.apps/web image updated\n"
     out = kubesim.ok("rollout status sts/web")
     assert out.endswith("partitioned roll out complete: 3 new pods have been updated...\n")

@@ -39,14 +39,15 @@ def evictions(h):
 
 def test_a_pod_that_does_not_tolerate_the_taint_is_evicted_at_once(kubesim):
     kubesim.ok("apply -f -", pod("web"))
+    kubesim.ok("advance 5s")  # nginx pulled: the pod runs
     assert kubesim.ok("taint nodes node01 maintenance=true:NoExecute") == "node/node01 tainted\n"
     assert evictions(kubesim) == ["web      taint-eviction-controller   Marking for deletion Pod default/web"]
     p = json.loads(kubesim.ok("get pod web -o json"))
-    assert p["metadata"]["deletionTimestamp"] == "2026-11-22T10:00:30Z"  # its own 30 s grace period
+    assert p["metadata"]["deletionTimestamp"] == "2026-11-22T10:00:35Z"  # its own 30 s grace period
     cond = next(c for c in p["status"]["conditions"] if c["type"] == "DisruptionTarget")
     assert (cond["type"], cond["status"], cond["reason"], cond["message"], cond["lastTransitionTime"]) == (
         "DisruptionTarget", "True", "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint",
-        "2026-11-22T10:00:00Z")
+        "2026-11-22T10:00:05Z")
     assert status(kubesim, "web") == "Terminating"
     kubesim.ok("advance 30s")
     assert status(kubesim, "web") is None
@@ -54,6 +55,7 @@ def test_a_pod_that_does_not_tolerate_the_taint_is_evicted_at_once(kubesim):
 
 def test_the_events_name_the_pod_without_its_uid_so_describe_does_not_list_them(kubesim):
     kubesim.ok("apply -f -", pod("web"))
+    kubesim.ok("advance 5s")  # nginx pulled: the pod runs
     kubesim.ok("taint nodes node01 maintenance=true:NoExecute")
     ev = json.loads(kubesim.ok("get events --field-selector reason=TaintManagerEviction -o json"))["items"][0]
     assert ev["involvedObject"] == {"apiVersion": "v1", "kind": "Pod", "name": "web", "namespace": "default"}
@@ -132,6 +134,7 @@ def test_a_second_tolerated_taint_does_not_move_a_scheduled_eviction(kubesim):
 def test_only_pods_on_the_tainted_node_are_touched(kubesim):
     kubesim.ok("apply -f -", pod("here"))
     kubesim.ok("apply -f -", pod("there", node="node02"))
+    kubesim.ok("advance 5s")  # nginx pulled: the pods run
     kubesim.ok("taint nodes node01 maintenance=true:NoExecute")
     assert (status(kubesim, "here"), status(kubesim, "there")) == ("Terminating", "Running")
 
@@ -141,8 +144,9 @@ def test_a_stopped_node_evicts_after_the_default_300s_and_coming_back_cancels(ku
     kubesim.ok("apply -f -", pod("late", tolerations=[
         {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 600},
         {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 600}]))
+    kubesim.ok("advance 5s")  # nginx pulled: the pods run
     kubesim.ok("node stop node01")
-    kubesim.ok("advance 349s")  # NotReady at 50 s; the default tolerations (300 s) run from then
+    kubesim.ok("advance 344s")  # NotReady at 50 s; the default tolerations (300 s) run from then
     assert (status(kubesim, "early"), status(kubesim, "late")) == ("Running", "Running")
     kubesim.ok("advance 1s")
     assert (status(kubesim, "early"), status(kubesim, "late")) == ("Terminating", "Running")

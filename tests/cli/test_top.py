@@ -74,7 +74,7 @@ def test_a_new_pod_has_no_metrics_until_it_has_run_for_a_scrape(cluster):
     assert (r.code, r.err) == (1, "error: metrics not available yet\n")
     r = cluster("top pod web")
     assert (r.code, r.err) == (1, 'Error from server (NotFound): podmetrics.metrics.k8s.io "default/web" not found\n')
-    cluster.ok("advance 15s")
+    cluster.ok("advance 18s")  # the image pull, then a scrape
     assert cluster.ok("top pod") == "NAME   CPU(cores)   MEMORY(bytes)   \nweb    200m         102Mi           \n"
 
 

@@ -33,6 +33,7 @@ def cluster(kubesim, tmp_path):
     f.write_text("---\n".join([pod("a", "web", "node01"), pod("b", "web", "node02"), pod("c", "db", "node01"),
                                pod("pending", "db", selector="disk: none")]))
     kubesim.ok(f"apply -f {f}")
+    kubesim.ok("advance 5s")  # the image pulls: the pods run
     return kubesim
 
 
@@ -187,6 +188,7 @@ def test_manual_scheduling_ignores_cordons_and_taints(kubesim, tmp_path):
     f = tmp_path / "p.yaml"
     f.write_text(pod("cp", node="controlplane") + "---\n" + pod("cordoned", node="node01"))
     kubesim.ok(f"apply -f {f}")
+    kubesim.ok("advance 5s")  # the image pulls
     out = kubesim.ok("get pods --no-headers -o custom-columns=N:.metadata.name,S:.status.phase,NODE:.spec.nodeName")
     assert out.split("\n")[:2] == ["cordoned   Running   node01", "cp         Running   controlplane"]
 
@@ -505,7 +507,7 @@ def test_cluster_reset_returns_to_the_default_cluster(cluster):
 def test_advance_moves_the_clock(cluster):
     cluster.ok("advance 90s")
     row = [line for line in cluster.ok("get pods").splitlines() if line.startswith("a ")][0]
-    assert row.split()[-1] == "90s"
+    assert row.split()[-1] == "95s"  # created 5 s before (the fixture waits for the pulls)
 
 
 def test_api_resources(kubesim):
@@ -525,7 +527,8 @@ def test_api_resources(kubesim):
                           "statefulsets.apps", "horizontalpodautoscalers.autoscaling", "cronjobs.batch", "jobs.batch"]),
     ("--namespaced=false --verbs=create,delete --sort-by=kind",
      ["csinodes.storage.k8s.io", "clusterroles.rbac.authorization.k8s.io",
-      "clusterrolebindings.rbac.authorization.k8s.io", "ingressclasses.networking.k8s.io", "namespaces", "nodes",
+      "clusterrolebindings.rbac.authorization.k8s.io", "customresourcedefinitions.apiextensions.k8s.io",
+      "ingressclasses.networking.k8s.io", "namespaces", "nodes",
       "persistentvolumes", "priorityclasses.scheduling.k8s.io", "runtimeclasses.node.k8s.io",
       "storageclasses.storage.k8s.io"]),
 ])

@@ -41,11 +41,12 @@ def get(h, what):
 
 def test_the_local_pv_drill_lands_on_node02_and_binds_the_smallest_volume(kubesim):
     kubesim.ok(f"apply -f {DRILL}")
+    kubesim.ok("advance 5s")  # the image pull
     p = get(kubesim, "pod app")
     assert p["spec"]["nodeName"] == "node02" and p["status"]["phase"] == "Running"
     assert kubesim.ok("get pvc data").splitlines() == [
         "NAME   STATUS   VOLUME       CAPACITY   ACCESS MODES   STORAGECLASS    VOLUMEATTRIBUTESCLASS   AGE",
-        "data   Bound    local-pv-1   5Gi        RWO            local-storage   <unset>                 0s"]
+        "data   Bound    local-pv-1   5Gi        RWO            local-storage   <unset>                 5s"]
     out = kubesim.ok("get pv").splitlines()
     assert out[1].split()[:6] == ["local-pv-1", "5Gi", "RWO", "Retain", "Bound", "default/data"]
     assert out[2].split()[:5] == ["local-pv-2", "10Gi", "RWO", "Retain", "Available"]
@@ -170,6 +171,7 @@ def test_the_waiting_pod_starts_once_its_claim_binds(kubesim, tmp_path):
         "  storageClassName: local-storage\n  claimRef:\n    namespace: default\n    name: data\n")
     apply(kubesim, tmp_path, pv, "pv.yaml")
     assert get(kubesim, "pvc data")["spec"]["volumeName"] == "local-pv-1"
+    kubesim.ok("advance 5s")  # the image pull
     assert get(kubesim, "pod manual")["status"]["phase"] == "Running"
 
 

@@ -97,6 +97,7 @@ def image(kubesim, what="deployment/web"):
 @pytest.fixture
 def web(kubesim, tmp_path):
     apply(kubesim, tmp_path, deployment())
+    kubesim.ok("advance 5s")  # nginx:1.27 pulled: the pods run
     return kubesim
 
 
@@ -104,6 +105,7 @@ def web(kubesim, tmp_path):
 def workloads(kubesim, tmp_path):
     """A Deployment of three, a DaemonSet and a bare pod on node01, a standalone ReplicaSet."""
     apply(kubesim, tmp_path, deployment(), DAEMONSET, BARE_POD, REPLICASET)
+    kubesim.ok("advance 5s")  # the image pulls: the pods run
     return kubesim
 
 
@@ -212,6 +214,7 @@ def test_set_image_updates_the_template_and_rolls_out(web, command, line):
     old_rs = {rs["metadata"]["name"] for rs in obj(web, "rs")["items"]}
     assert web.ok(command) == line + "\n"
     assert image(web) == "nginx:1.28"
+    web.ok("advance 15s")  # the rolling update: each new pod pulls nginx:1.28 before the next step
     rss = {rs["metadata"]["name"]: rs for rs in obj(web, "rs")["items"]}
     new = [rs for n, rs in rss.items() if n not in old_rs]
     assert len(new) == 1 and new[0]["spec"]["replicas"] == 3
@@ -265,7 +268,7 @@ def test_set_image_refuses_bad_input_and_changes_nothing(workloads, command, std
 def test_a_rolling_update_through_set_image_is_recorded_in_history_and_undo_restores_it(web):
     assert web.ok("rollout status deployment/web") == 'deployment "web" successfully rolled out\n'
     web.ok("set image deployment/web nginx=nginx:1.28")
-    assert web.ok("rollout status deployment/web") == 'deployment "web" successfully rolled out\n'
+    assert web.ok("rollout status deployment/web").endswith('deployment "web" successfully rolled out\n')
     web.ok("set image deployment/web nginx=nginx:1.29 --record")
     assert web.ok("rollout history deployment/web") == (
         "deployment.apps/web \n"
@@ -380,6 +383,7 @@ def test_pause_holds_the_rollout_and_resume_releases_it(web):
                   "and try again\n")
     assert web.ok("rollout resume deployment/web") == "deployment.apps/web resumed\n"
     assert "paused" not in obj(web, "deployment/web")["spec"]
+    web.ok("advance 15s")  # the rolling update and its pulls
     assert {p["spec"]["containers"][0]["image"] for p in pods(web, "app=web")} == {"nginx:1.28"}
 
 
@@ -387,7 +391,8 @@ def test_restart_stamps_the_template_and_replaces_the_pods(web):
     before = {p["metadata"]["name"] for p in pods(web, "app=web")}
     assert web.ok("rollout restart deployment/web") == "deployment.apps/web restarted\n"
     template = obj(web, "deployment/web")["spec"]["template"]
-    assert template["metadata"]["annotations"] == {"kubectl.kubernetes.io/restartedAt": "2026-11-22T10:00:00Z"}
+    assert template["metadata"]["annotations"] == {"kubectl.kubernetes.io/restartedAt": "2026-11-22T10:00:05Z"}
+    web.ok("advance 15s")  # the rolling update (nginx:1.27 is present: each pod starts at once)
     after = {p["metadata"]["name"] for p in pods(web, "app=web")}
     assert len(after) == 3 and not before & after
     assert web.ok("rollout history deployment/web").splitlines()[2:4] == ["1         <none>", "2         <none>"]
@@ -444,6 +449,7 @@ def _addons(kubesim, node):
 
 def test_drain_moves_a_deployments_pods_elsewhere_and_leaves_the_daemon_set_pod(kubesim, tmp_path):
     apply(kubesim, tmp_path, deployment(), DAEMONSET)
+    kubesim.ok("advance 5s")  # the image pulls: the pods run
     moving = _on(kubesim, "node01", "app=web")
     agent = _on(kubesim, "node01", "app=agent")
     assert moving and len(agent) == 1
@@ -459,6 +465,7 @@ def test_drain_moves_a_deployments_pods_elsewhere_and_leaves_the_daemon_set_pod(
     assert r.err == f"Warning: ignoring DaemonSet-managed Pods: {', '.join([f'default/{agent[0]}'] + proxy)}\n"
     assert _on(kubesim, "node01", "app=web") == []
     assert len(_on(kubesim, "node02", "app=web")) == 3
+    kubesim.ok("advance 1s")  # the replacements start (nginx:1.27 already on node02)
     assert all(p["status"]["phase"] == "Running" for p in pods(kubesim, "app=web"))
     assert _on(kubesim, "node01", "app=agent") == agent
     assert obj(kubesim, "node/node01")["spec"]["unschedulable"] is True
@@ -607,6 +614,7 @@ def test_a_foreground_deletion_waits_for_the_pods_grace_period(kubesim, tmp_path
     sleeper = ("      containers:\n      - name: c\n        image: busybox\n"
                "        command: [\"sleep\", \"3600\"]\n")
     apply(kubesim, tmp_path, deployment("slow", 2).split("      containers:")[0] + sleeper)
+    kubesim.ok("advance 2s")  # busybox pulled: the pods run
     kubesim.ok("delete deployment slow --cascade=foreground --wait=false")
     assert [line.split()[2] for line in kubesim.ok("get pods --no-headers").splitlines()] == ["Terminating"] * 2
     assert kubesim("get deployment slow").code == 0

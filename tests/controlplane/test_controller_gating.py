@@ -208,6 +208,7 @@ def test_gated_controllers_and_kubelets_leave_the_same_state_as_running_them_all
     from kubesim.kubelet import steps
 
     monkeypatch.setattr(components, "_controller_due", lambda *a: True)
+    monkeypatch.setattr(components, "_targets", lambda *a: None)  # every object, every pass
     full_pass = steps.sync_pods
     monkeypatch.setattr(steps, "sync_pods", lambda ctx, only_nodes=None: full_pass(ctx))
     from kubesim.controllers import nodelifecycle
@@ -307,3 +308,20 @@ def test_the_baseline_follows_this_command_s_own_fixed_points_and_is_unknown_aft
         assert components.settled_baseline(cluster) is None
     finally:
         store.rollback()
+
+
+def test_a_second_deployment_does_not_resync_the_first_one_s_replicaset(kubesim, monkeypatch):
+    """The ReplicaSet and Deployment controllers visit only the owners this command's writes
+    concern (components._targets), as upstream's work queues hold only the enqueued keys."""
+    from kubesim.controllers import deployment, replicaset
+
+    kubesim.ok("apply -f -", DEPLOYMENT.replace("MRS", "0"))
+    kubesim.ok("advance 30s")
+    synced = []
+    real_rs, real_d = replicaset.sync_replicaset, deployment.sync_deployment
+    monkeypatch.setattr(replicaset, "sync_replicaset",
+                        lambda view, rs: synced.append(rs["metadata"]["name"]) or real_rs(view, rs))
+    monkeypatch.setattr(deployment, "sync_deployment",
+                        lambda view, d: synced.append(d["metadata"]["name"]) or real_d(view, d))
+    kubesim.ok("apply -f -", DEPLOYMENT.replace("MRS", "0").replace("web", "api"))
+    assert synced and all(n.startswith("api") for n in synced), synced

@@ -114,8 +114,10 @@ def test_a_pod_stuck_on_a_missing_secret_volume_starts_at_the_first_attempt_afte
     assert "Warning  FailedMount  53s (x9 over 3m)  kubelet            MountVolume.SetUp failed for volume " \
            '"creds" : secret "db-creds" not found\n' in events
     h.ok("create secret generic db-creds --from-literal=password=s3cr3t")
-    assert "ContainerCreating" in h.ok("get pod web")  # the next attempt is at 249.5s
+    assert "ContainerCreating" in h.ok("get pod web")  # the next attempt is at 249.5s, then nginx is pulled
     h.ok("advance 70s")
+    assert "ContainerCreating" in h.ok("get pod web")
+    h.ok("advance 5s")
     assert "Running" in h.ok("get pod web")
 
 
@@ -140,12 +142,13 @@ spec:
 def test_a_missing_secret_in_the_environment_is_a_create_container_config_error_until_it_appears(tmp_path):
     h = Harness(tmp_path / "state")
     h.ok("apply -f -", stdin=ENV_POD)
+    h.ok("advance 1s")  # busybox (untagged: pulled at every start) pulled, then the config fails
     assert h.ok("get pod envpod -o jsonpath={.status.containerStatuses[0].state}") == \
         '{"waiting":{"message":"secret \\"db\\" not found","reason":"CreateContainerConfigError"}}'
     assert h.ok("get pod envpod").splitlines()[1].split()[2] == "CreateContainerConfigError"
     h.ok("advance 30s")
-    # tried at 0, 10, 20 and 30s (the pod worker's requeue after a failed sync)
-    assert 'Warning  Failed     0s (x4 over 30s)  kubelet            spec.containers{c}: Error: secret "db" ' \
+    # tried after each pull, at 0.6, 11 and 21.3s (the pod worker's requeue after a failed sync)
+    assert 'Warning  Failed     10s (x3 over 31s)  kubelet            spec.containers{c}: Error: secret "db" ' \
            "not found\n" in h.ok("describe pod envpod")
     h.ok("create secret generic db --from-literal=DB_USER=admin --from-literal=password=s3cr3t")
     h.ok("advance 10s")
@@ -181,4 +184,5 @@ def test_a_container_reads_its_config_map_and_secret_volumes(tmp_path):
     h.ok("create configmap app-config --from-literal=mode=production")
     h.ok("create secret generic db-creds --from-literal=username=admin")
     h.ok("apply -f -", stdin=READER)
+    h.ok("advance 1s")  # busybox pulled
     assert h.ok("logs reader") == "production\nadmin\nproduction\n"

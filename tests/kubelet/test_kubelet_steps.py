@@ -14,6 +14,7 @@ from kubesim.controlplane import components
 from kubesim.kubelet import node as kubelet_node
 from kubesim.kubelet import staticpods as SP
 from kubesim.kubelet import steps
+from kubesim.kubelet.image_service import pull_seconds
 from kubesim.kubelet.format import format_time
 from kubesim.printers.core import pod_ready_status_restarts
 from kubesim.testing.kubelet import T0, container, node, pod
@@ -113,7 +114,8 @@ class FakeCluster:
 @pytest.fixture
 def cluster(tmp_path):
     c = FakeCluster(str(tmp_path))
-    for n in (node("controlplane", ip="172.30.1.2", cidr="10.244.0.0/24"), node("node01", ip="172.30.2.2")):
+    for n in (node("controlplane", ip="172.30.1.2", cidr="10.244.0.0/24",
+                   labels={"node-role.kubernetes.io/control-plane": ""}), node("node01", ip="172.30.2.2")):
         c.store.put(n)
     for ns in ("default", "kube-system"):
         c.store.put({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}})
@@ -139,6 +141,8 @@ def test_a_static_pod_comes_back_when_deleted_and_goes_with_its_file(cluster):
     with open(os.path.join(d, "nginx.yaml"), "w") as f:
         f.write("apiVersion: v1\nkind: Pod\nmetadata:\n  name: nginx\nspec:\n  containers:\n  - name: nginx\n    image: nginx\n")
     cluster.advance(1)
+    assert cluster.pods("default")["nginx-node01"] == ("0/1", "ContainerCreating", "0")  # pulling nginx
+    cluster.advance(3)
     mirror = cluster.store.get("Pod", "default", "nginx-node01")
     assert mirror is not None and cluster.pods("default")["nginx-node01"] == ("1/1", "Running", "0")
     started = mirror["status"]["startTime"]
@@ -170,15 +174,18 @@ def test_a_crash_loop_moves_on_when_time_is_advanced(cluster):
     p = pod("bb", container("bb", "busybox"))
     cluster.store.create(p, cluster.stamp())
     cluster.settle()
-    assert cluster.pods("default")["bb"] == ("0/1", "CrashLoopBackOff", "1 (0s ago)")
-    assert cluster.next_due == T0 + 10
-    cluster.advance(3600)
+    pulled = T0 + pull_seconds("node01", "busybox", present=False)
+    assert cluster.pods("default")["bb"] == ("0/1", "ContainerCreating", "0") and cluster.next_due == pulled
+    cluster.advance(1)
+    assert cluster.pods("default")["bb"] == ("0/1", "CrashLoopBackOff", "1 (1s ago)")
+    cluster.advance(3599)
     assert cluster.pods("default")["bb"] == ("0/1", "CrashLoopBackOff", "16 (4m50s ago)")
 
 
 def test_read_only_commands_do_not_resync_pods_that_are_not_due(cluster):
     cluster.store.create(pod("web", container("web", "nginx")), cluster.stamp())
     cluster.settle()
+    cluster.advance(5)  # the image pull
     rv = cluster.store.get("Pod", "default", "web")["metadata"]["resourceVersion"]
     cluster.advance(100)
     assert cluster.store.get("Pod", "default", "web")["metadata"]["resourceVersion"] == rv
@@ -219,6 +226,7 @@ def test_a_terminated_pod_has_its_final_status_written_before_it_is_deleted(clus
     p = pod("slow", container("c", "busybox", command=["sleep", "3600"]), node_name="node01")
     cluster.store.create(p, cluster.stamp())
     cluster.settle()
+    cluster.advance(1)  # busybox pulled
     p = cluster.store.get("Pod", "default", "slow")
     p["metadata"]["deletionTimestamp"] = format_time(cluster.t + 30)
     p["metadata"]["deletionGracePeriodSeconds"] = 30

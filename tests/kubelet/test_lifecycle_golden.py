@@ -1,6 +1,7 @@
 """The pod lifecycle as golden stages (kwok's ``testdata/<case>.input.yaml`` /
 ``.output.yaml`` pairs): each input is a pod (and optionally a node) plus the simulated times at
-which the kubelet syncs it, with deletes and annotation changes in between; the output is what
+which the kubelet syncs it, with deletes and annotation changes in between (and, with ``images``,
+the images its node has: pulls take time); the output is what
 ``kubectl get pods`` would show, the phase, conditions, container states and events at every
 step, and the final stored status.
 
@@ -73,6 +74,13 @@ def run_case(case: dict) -> dict:
     pod = copy.deepcopy(case["pod"])
     rec = Recorder()
     memory: dict = {}
+    images = None
+    if "images" in case:  # the node's images (none listed: an empty node); without: every image present
+        from kubesim.kubelet.image_service import NodeImages
+
+        images = NodeImages(node["metadata"]["name"])
+        for image in case["images"] or ():
+            images.add(image, 0.0)
     steps = []
     removed = False
     for step in case["steps"]:
@@ -83,7 +91,7 @@ def run_case(case: dict) -> dict:
         if "delete" in step:
             grace = (step["delete"] or {}).get("grace")
             out["deleteGrace"] = check_graceful_delete(pod, grace, now)
-        result = sync_pod(pod, node, [], now, rec, memory=memory)
+        result = sync_pod(pod, node, [], now, rec, memory=memory, images=images)
         ready, status, restarts = pod_ready_status_restarts(pod, now)
         out["get"] = f"{ready} {status} {restarts}"
         out["phase"] = pod["status"].get("phase")

@@ -44,6 +44,7 @@ def test_a_refused_static_manifest_is_logged_once_and_breaks_nothing(kubesim, te
     assert ' file.go:187] "Could not process manifest file" ' in lines[0] and logged in lines[0]
     assert lines[0].endswith(f' path="{d / "bad.yaml"}"')
     # nothing mirrored; the scheduler and the rest carry on; the error is not logged again
+    kubesim.ok("advance 5s")  # nginx pulled
     pods = kubesim.ok("get pods -o wide --no-headers").splitlines()
     assert [p.split()[0] for p in pods] == ["web"] and pods[0].split()[2] == "Running"
     r = kubesim("create deployment d --image=nginx --replicas=2")

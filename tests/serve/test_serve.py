@@ -118,6 +118,7 @@ def applied(served):
     code, out, err = served.kubectl("apply -f -", stdin=MANIFEST)
     assert (code, err) == (0, ""), err
     assert out == "deployment.apps/web created\npod/solo created\n"
+    served.h.ok("advance 10s")  # the image pulls (serial on each node): the pods run
     return served
 
 
@@ -379,6 +380,7 @@ def test_binding_assigns_a_pod_once(applied):
     path = "/api/v1/namespaces/default/pods/manual/binding"
     code, _, body = applied.request("POST", path, json.dumps(binding).encode(), {"Content-Type": "application/json"})
     assert (code, json.loads(body)["status"]) == (201, "Success")
+    applied.h.ok("advance 5s")  # nginx pulled
     assert applied.h.ok("get pod manual -o jsonpath={.spec.nodeName}/{.status.phase}") == "node02/Running"
     binding["target"]["name"] = "node01"
     code, _, body = applied.request("POST", path, json.dumps(binding).encode(), {"Content-Type": "application/json"})
@@ -475,7 +477,11 @@ def test_unknown_fields_warned_or_ignored(applied, flag, err):
                    "See 'kubesim serve --help' for usage.\n")),
     ("--port 70000", "error: --port must be between 0 and 65535, got 70000\nSee 'kubesim serve --help' for usage.\n"),
     ("--bogus", "error: unknown flag: --bogus\nSee 'kubesim serve --help' for usage.\n"),
-], ids=["a port that is no number", "a port out of range", "an unknown flag"])
+    ("--speed fast", ('error: invalid argument "fast" for "--speed" flag: strconv.ParseFloat: parsing "fast": '
+                      "invalid syntax\nSee 'kubesim serve --help' for usage.\n")),
+    ("--speed 0.5", "error: --speed must be between 1 and 1000000, got 0.5\nSee 'kubesim serve --help' for usage.\n"),
+], ids=["a port that is no number", "a port out of range", "an unknown flag", "a speed that is no number",
+        "a speed below 1"])
 def test_bad_serve_flags(tmp_path, flags, err):
     r = Harness(tmp_path)(f"serve {flags}")
     assert (r.code, r.out, r.err) == (1, "", err)
@@ -526,6 +532,7 @@ def test_deletecollection_deletes_what_the_selector_matches(applied):
 
 def test_logs_follow_ends_when_the_container_has(applied):
     applied.h.ok("run once --image=busybox --restart=Never -- sh -c 'echo one; echo two'")
+    applied.h.ok("advance 2s")  # busybox pulled, the container ran
     code, out, err = applied.kubectl("logs -f once --timestamps")
     assert (code, out, err) == (0, applied.h.ok("logs once --timestamps"), "")
     assert out.endswith(" two\n")
@@ -543,3 +550,243 @@ def test_impersonation_and_self_reviews_answer_as_kubesim(applied, command):
     code, out, err = applied.kubectl(command)
     r = applied.h(command)
     assert (code, out, err.replace("kubectl", "kubesim")) == (r.code, r.out, r.err)
+
+
+# -- server-side apply ---------------------------------------------------------------------------
+
+SSA_DEPLOY = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: NAME
+  labels: {app: NAME}
+spec:
+  replicas: REPLICAS
+  selector:
+    matchLabels: {app: NAME}
+  template:
+    metadata:
+      labels: {app: NAME}
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.25
+"""
+
+
+def _ssa_deploy(name: str, replicas: int) -> str:
+    return SSA_DEPLOY.replace("NAME", name).replace("REPLICAS", str(replicas))
+
+
+def _managers(obj: dict) -> list[dict]:
+    """The entries, times dropped: both sides ran the same commands, under their own clocks."""
+    return [{k: v for k, v in e.items() if k != "time"} | {"time": "time" in e}
+            for e in obj["metadata"].get("managedFields") or []]
+
+
+SSA_STEPS = ["apply -f -|2", "apply --server-side -f -|2", "apply --server-side --field-manager=other -f -|3",
+             "apply --server-side -f -|3", "apply --server-side --field-manager=other --force-conflicts -f -|3",
+             "scale deploy NAME --replicas=1|"]
+
+
+def test_server_side_apply_through_the_server_keeps_what_kubesim_keeps(applied):
+    """The real kubectl's client-side then server-side apply (its managedFields migration), a
+    conflict, a forced apply and scale leave the same managedFields, and print the same, as
+    the same commands run in-process (on an object of another name)."""
+    for step in SSA_STEPS:
+        command, replicas = step.split("|")
+        outs = []
+        for run, name in ((applied.kubectl, "ssa-k"), (applied.h, "ssa-h")):
+            stdin = _ssa_deploy(name, int(replicas)) if replicas else ""
+            r = run(command.replace("NAME", name), stdin=stdin)
+            code, out, err = r if isinstance(r, tuple) else (r.code, r.out, r.err)
+            outs.append((code, out.replace(name, "NAME"), err.replace(name, "NAME")))
+        assert outs[0] == outs[1], step
+    k = json.loads(applied.h.ok("get deploy ssa-k -o json --show-managed-fields"))
+    h = json.loads(applied.h.ok("get deploy ssa-h -o json --show-managed-fields"))
+    assert _managers(k) == _managers(h)
+    assert [e["manager"] for e in _managers(k)][:3] == ["kubectl-last-applied", "other", "kubectl"]
+
+
+APPLY_CM = b"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ssa-raw}\ndata: {a: b}\n"
+APPLY = {"Content-Type": "application/apply-patch+yaml"}
+BAD_APPLIES = [
+    ("no fieldManager", "", APPLY_CM, APPLY, 422, "Invalid",
+     'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch'),
+    ("force on a merge patch", "?force=true", b"{}", {"Content-Type": "application/merge-patch+json"}, 422, "Invalid",
+     'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch'),
+    ("another version", "?fieldManager=m", APPLY_CM.replace(b"v1", b"v2"), APPLY, 400, "BadRequest",
+     "Incorrect version specified in apply patch. Specified patch version: v2, expected: v1"),
+    ("an unknown field", "?fieldManager=m", APPLY_CM + b"foo: 1\n", APPLY, 500, "",
+     "failed to create typed patch object (default/ssa-raw; /v1, Kind=ConfigMap): .foo: field not declared in schema"),
+    ("managedFields in the patch", "?fieldManager=m",
+     APPLY_CM.replace(b"{name: ssa-raw}", b"{name: ssa-raw, managedFields: [{manager: x}]}"), APPLY, 400,
+     "BadRequest", "metadata.managedFields must be nil"),
+    ("another name", "?fieldManager=m", APPLY_CM.replace(b"ssa-raw", b"other"), APPLY, 400, "BadRequest",
+     "the name of the object (other) does not match the name on the URL (ssa-raw)"),
+    ("not YAML", "?fieldManager=m", b"{[", APPLY, 400, "BadRequest", None),
+]
+
+
+@pytest.mark.parametrize(("what", "query", "body", "headers", "code", "reason", "message"), BAD_APPLIES,
+                         ids=[b[0] for b in BAD_APPLIES])
+def test_bad_apply_requests_get_the_apiservers_status(applied, what, query, body, headers, code, reason, message):
+    before = snapshot(applied.state)
+    got, _, data = applied.request("PATCH", "/api/v1/namespaces/default/configmaps/ssa-raw" + query, body, headers)
+    st = json.loads(data)
+    assert (got, st["reason"], st["code"]) == (code, reason, code)
+    if message is not None:
+        assert st["message"] == message
+    assert snapshot(applied.state) == before
+
+
+def test_an_apply_creates_then_updates_and_a_conflict_names_its_cause(applied):
+    path = "/api/v1/namespaces/default/configmaps/ssa-raw2?fieldManager="
+    body = APPLY_CM.replace(b"ssa-raw", b"ssa-raw2")
+    assert applied.request("PATCH", path + "one", body, APPLY)[0] == 201
+    assert applied.request("PATCH", path + "one", body, APPLY)[0] == 200
+    code, _, data = applied.request("PATCH", path + "two", body.replace(b"{a: b}", b"{a: c}"), APPLY)
+    st = json.loads(data)
+    assert (code, st["reason"], st["message"]) == (409, "Conflict",
+                                                   'Apply failed with 1 conflict: conflict with "one": .data.a')
+    assert st["details"]["causes"] == [{"reason": "FieldManagerConflict", "message": 'conflict with "one"',
+                                        "field": ".data.a"}]
+    code, _, data = applied.request("PATCH", path + "two&force=true", body.replace(b"{a: b}", b"{a: c}"), APPLY)
+    assert (code, json.loads(data)["data"]) == (200, {"a": "c"})
+
+
+def test_speed_runs_the_clock_faster_than_the_wall(tmp_path):
+    """--speed 120: a clock pinned at KUBESIM_NOW runs 120 simulated seconds a wall second from
+    there (the ticker moves it twice a second); the server's writes are stamped with it."""
+    import time
+
+    h = Harness(tmp_path)
+    h.ok("cluster init")
+    start = h.clock()
+    proc = subprocess.Popen([sys.executable, "-m", "kubesim", "--state", str(tmp_path), "serve", "--port", "0",
+                             "--insecure-http", "--speed", "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, **h.vars})
+    try:
+        first = proc.stdout.readline()
+        assert " is served at http://127.0.0.1:" in first
+        assert proc.stdout.readline() == "The simulated clock runs 120x as fast as the wall clock.\n"
+        time.sleep(1.6)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    from kubesim.clock import parse_time
+
+    gained = parse_time(h.clock()) - parse_time(start)
+    assert 120 <= gained <= 120 * 30, gained
+
+
+BAD_RESOURCE_VERSIONS = [
+    # (what, method, path, body, code, reason, message) as kube-apiserver v1.35 answers (the oracle)
+    ("a list's", "GET", "/api/v1/namespaces/default/configmaps?resourceVersion=abc", None, 400, "BadRequest",
+     'invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax'),
+    ("a watch's", "GET", "/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=abc", None, 500, None,
+     'resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax'),
+    ("a get's", "GET", "/api/v1/namespaces/default/pods/solo?resourceVersion=-1", None, 500, None,
+     'resourceVersion: Invalid value: "-1": strconv.ParseUint: parsing "-1": invalid syntax'),
+    ("an update's", "PUT", "/api/v1/namespaces/default/pods/solo",
+     b'{"apiVersion":"v1","kind":"Pod","metadata":{"name":"solo","resourceVersion":"99999999999999999999"}}', 500,
+     None, 'strconv.ParseUint: parsing "99999999999999999999": value out of range'),
+]
+
+
+@pytest.mark.parametrize(("what", "method", "path", "body", "code", "reason", "message"), BAD_RESOURCE_VERSIONS,
+                         ids=[b[0] for b in BAD_RESOURCE_VERSIONS])
+def test_an_invalid_resource_version_gets_the_apiservers_status(applied, what, method, path, body, code, reason,
+                                                                message):
+    before = snapshot(applied.state)
+    got, _, data = applied.request(method, path, body, {"Content-Type": "application/json"})
+    st = json.loads(data)
+    assert (got, st["code"], st.get("reason"), st["message"]) == (code, code, reason, message)
+    assert snapshot(applied.state) == before
+
+
+def test_eight_clients_applying_server_side_and_listing_lose_nothing(applied):
+    """Server-side apply from 8 threads at once (each its own manager and objects, one shared
+    object they co-own), a bounded number of requests: every apply lands, none is lost."""
+    def client(i):
+        for j in range(3):
+            body = f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: ssa-{i}-{j}, labels: {{ssa-load: 'yes'}}}}\n"
+            code, _, _ = applied.request("PATCH", f"/api/v1/namespaces/default/configmaps/ssa-{i}-{j}?fieldManager=m{i}",
+                                         body.encode(), APPLY)
+            assert code == 201
+            shared = f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: ssa-shared}}\ndata: {{k{i}-{j}: v}}\n"
+            code, _, _ = applied.request("PATCH", f"/api/v1/namespaces/default/configmaps/ssa-shared?fieldManager=m{i}",
+                                         shared.encode(), APPLY)
+            assert code in (200, 201)
+            assert applied.request("GET", "/api/v1/namespaces/default/configmaps?labelSelector=ssa-load")[0] == 200
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert len(applied.h.ok("get configmaps -l ssa-load=yes -o name").split()) == 24
+    shared = json.loads(applied.h.ok("get configmap ssa-shared -o json --show-managed-fields"))
+    # each manager applied only its latest key: the earlier ones it stopped applying were pruned
+    assert sorted(shared["data"]) == [f"k{i}-2" for i in range(8)]
+    assert sorted(e["manager"] for e in shared["metadata"]["managedFields"]) == [f"m{i}" for i in range(8)]
+
+
+def test_a_killed_server_leaves_the_last_committed_state(tmp_path):
+    """SIGKILL in the middle of serving: what was answered is in the state, which opens clean."""
+    import signal
+
+    h = Harness(tmp_path)
+    h.ok("cluster init")
+    proc = subprocess.Popen([sys.executable, "-m", "kubesim", "--state", str(tmp_path), "serve", "--port", "0",
+                             "--insecure-http"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **h.vars})
+    try:
+        url = proc.stdout.readline().rsplit(" ", 1)[1].strip()
+        for i in range(5):
+            body = json.dumps({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": f"k{i}"}}).encode()
+            req = urllib.request.Request(url + "/api/v1/namespaces/default/configmaps", data=body, method="POST",
+                                         headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=30) as r:
+                assert r.status == 201
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    assert h.ok("get configmaps -o name").split() == ["configmap/k0", "configmap/k1", "configmap/k2", "configmap/k3",
+                                                      "configmap/k4", "configmap/kube-root-ca.crt"]
+    h.ok("create configmap after")  # the state takes writes again
+
+
+@pytest.mark.parametrize("command", [
+    "top node", "top node node01", "top pod -A", "top pod --containers", "top pod -l app=web --sum",
+    "top pod nope", "top node -l x=y", "api-versions", "api-resources --api-group=metrics.k8s.io -o wide",
+], ids=["nodes", "one node", "every pod", "containers", "a selector, summed", "a missing pod",
+        "no node matches", "api-versions lists metrics.k8s.io", "metrics-server's resources"])
+def test_top_through_the_metrics_api_agrees_with_kubesim_top(applied, command):
+    """metrics.k8s.io/v1beta1 served from kubesim's simulated metrics: the real kubectl top
+    prints what kubesim top prints (metrics appear 15 s after a container starts)."""
+    applied.h.ok("advance 1m")
+    code, out, err = applied.kubectl(command)
+    r = applied.h(command)
+    assert (code, out, err) == (r.code, r.out, r.err.replace("kubesim", "kubectl"))
+    assert code == 0 or command in ("top pod nope", "top node -l x=y")
+
+
+def test_the_metrics_api_is_read_only(applied):
+    code, _, body = applied.request("DELETE", "/apis/metrics.k8s.io/v1beta1/nodes/node01")
+    assert (code, json.loads(body)["reason"]) == (405, "MethodNotAllowed")
+    code, _, body = applied.request("GET", "/apis/metrics.k8s.io/v1beta1/namespaces/default/nodes")
+    assert code == 404
+
+
+def test_diff_server_side_through_the_server_prints_what_kubesim_prints(applied):
+    """kubectl diff --server-side: the dry run of server-side apply, its resourceVersion kept."""
+    applied.h.ok("apply --server-side -f -", stdin=_ssa_deploy("ssa-diff", 2))
+    outs = []
+    for run in (applied.kubectl, applied.h):
+        r = run("diff --server-side -f -", stdin=_ssa_deploy("ssa-diff", 3))
+        code, out, err = r if isinstance(r, tuple) else (r.code, r.out, r.err)
+        out = re.sub(r"(LIVE|MERGED)-\d+", r"\1", re.sub(r"\t.*", "", out))
+        outs.append((code, out, err))
+    assert outs[0] == outs[1]
+    assert outs[0][0] == 1 and "+  replicas: 3" in outs[0][1]

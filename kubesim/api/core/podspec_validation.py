@@ -73,6 +73,33 @@ def _int(v, default: int = 0) -> int:
     return default
 
 
+def _validate_windows_host_process_pod(spec: dict, path: str) -> list[FieldError]:
+    """validateWindowsHostProcessPod: a container's hostProcess equal to the pod's when both are
+    set; with any hostProcess container, all of them are, and hostNetwork is true (kubeadm's
+    apiserver allows privileged, so no Forbidden)."""
+    errs: list[FieldError] = []
+    pod_hp = _dict(_dict(_dict(spec.get("securityContext")).get("windowsOptions"))).get("hostProcess")
+    count = hp_count = 0
+    for key in ("initContainers", "containers", "ephemeralContainers"):
+        for i, c in enumerate(_list(spec.get(key))):
+            count += 1
+            c_hp = _dict(_dict(_dict(c).get("securityContext")).get("windowsOptions")).get("hostProcess")
+            if pod_hp is not None and c_hp is not None and bool(pod_hp) != bool(c_hp):
+                errs.append(invalid(f"{path}.{key}[{i}].securityContext.windowsOptions.hostProcess", bool(c_hp),
+                                    f"pod hostProcess value must be identical if both are specified, was "
+                                    f"{str(bool(pod_hp)).lower()}"))
+            if c_hp is True or (c_hp is None and pod_hp is True):
+                hp_count += 1
+    if hp_count:
+        if hp_count != count:
+            errs.append(invalid(path, "", "If pod contains any hostProcess containers then all containers must be "
+                                          "HostProcess containers"))
+        if not spec.get("hostNetwork"):
+            errs.append(invalid(f"{path}.hostNetwork", False,
+                                "hostNetwork must be true if pod contains any hostProcess containers"))
+    return errs
+
+
 def validate_pod_spec(spec: dict, meta: dict | None, path: str) -> list[FieldError]:
     errs: list[FieldError] = []
     grace = spec.get("terminationGracePeriodSeconds")
@@ -114,6 +141,7 @@ def validate_pod_spec(spec: dict, meta: dict | None, path: str) -> list[FieldErr
         seen.add(name)
     errs.extend(_validate_topology_spread(_list(spec.get("topologySpreadConstraints")),
                                           f"{path}.topologySpreadConstraints"))
+    errs.extend(_validate_windows_host_process_pod(spec, path))
     sa = _str(spec.get("serviceAccountName"))
     if sa:
         errs.extend(invalid(f"{path}.serviceAccountName", sa, m) for m in name_is_dns_subdomain(sa, False))

@@ -172,11 +172,11 @@ class PodSecurity(ValidationPlugin):
 
         cached: dict[tuple[str, str], list] = {}
         if enforce:
-            result = cached[policy["enforce"]] = psp.evaluate(policy["enforce"][0], meta, spec)
+            result = cached[policy["enforce"]] = psp.evaluate(policy["enforce"][0], meta, spec, policy["enforce"][1])
             if result:
                 raise forbidden(a, f'violates PodSecurity "{_lv(policy["enforce"])}": {psp.forbidden_detail(result)}')
         warn = policy["warn"]
-        result = cached[warn] if warn in cached else psp.evaluate(warn[0], meta, spec)
+        result = cached[warn] if warn in cached else psp.evaluate(warn[0], meta, spec, warn[1])
         if result and a.warnings is not None:
             a.warnings.append(f'would violate PodSecurity "{_lv(warn)}": {psp.forbidden_detail(result)}')
 
@@ -197,7 +197,7 @@ class PodSecurity(ValidationPlugin):
         first: dict[str, list] = {}
         order: list[str] = []
         for pod in pods:
-            result = psp.evaluate(new[0], pod.get("metadata") or {}, pod.get("spec") or {})
+            result = psp.evaluate(new[0], pod.get("metadata") or {}, pod.get("spec") or {}, new[1])
             if not result:
                 continue
             w = psp.forbidden_reason(result)

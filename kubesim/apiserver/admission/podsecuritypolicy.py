@@ -1,4 +1,4 @@
-"""The Pod Security Standards checks, baseline and restricted, as v1.35 ("latest") runs them.
+"""The Pod Security Standards checks, baseline and restricted, at a policy version.
 
 Upstream: staging/src/k8s.io/pod-security-admission/policy/check_*.go (one function here per
 check file, named by its check ID), checks.go (``AggregateCheckResults``, ``ForbiddenDetail``),
@@ -6,9 +6,14 @@ registry.go (the order: baseline IDs sorted, then restricted IDs sorted; a restr
 overrides the baseline check it names), helpers.go (``joinQuote``, ``pluralize``) and
 visitor.go (init, then regular, then ephemeral containers).
 
-Where kubesim differs: every version label (``v1.x``) is evaluated with the latest checks; the
-baseline checks of AppArmor, SELinux options, sysctls, procMount, Windows hostProcess and
-host probes/lifecycle handlers are not modelled (they always pass).
+A check exists from its first ``MinimumVersion`` and runs the variant of the newest
+``MinimumVersion`` not above the policy's version (``latest``: v1.35): ``evaluate(level, meta,
+spec, version)``. Where kubesim differs: the checks that existed before this module's versioned
+registry (capabilities, host namespaces, paths and ports, privileged, seccomp, and the
+restricted ones) run their v1.35 variant from their first version on; only their first version
+is honoured (the seccomp annotations of versions before v1.19 excepted). Upstream's generated
+fixtures (test/testdata, every level and version) are run against this registry by
+tests/apiserver/admission/test_podsecurity_versions.py when the module is on disk.
 """
 
 from __future__ import annotations
@@ -263,39 +268,237 @@ def seccomp_profile_restricted(meta: dict, spec: dict):
     return None
 
 
-# registry.go: baseline IDs sorted, then restricted IDs sorted; (ID, check, overridden baseline ID)
-BASELINE_CHECKS = (
-    ("capabilities_baseline", capabilities_baseline),
-    ("hostNamespaces", host_namespaces),
-    ("hostPathVolumes", host_path_volumes),
-    ("hostPorts", host_ports),
-    ("privileged", privileged),
-    ("seccompProfile_baseline", seccomp_profile_baseline),
-)
-RESTRICTED_CHECKS = (
-    ("allowPrivilegeEscalation", allow_privilege_escalation, None),
-    ("capabilities_restricted", capabilities_restricted, "capabilities_baseline"),
-    ("restrictedVolumes", restricted_volumes, "hostPathVolumes"),
-    ("runAsNonRoot", run_as_non_root, None),
-    ("runAsUser", run_as_user, None),
-    ("seccompProfile_restricted", seccomp_profile_restricted, "seccompProfile_baseline"),
-)
+# -- baseline checks with versions (check_appArmorProfile.go, check_hostProbesAndhostLifecycle.go,
+# check_procMount_baseline.go, check_procMount_restricted.go, check_seLinuxOptions.go,
+# check_sysctls.go, check_windowsHostProcess.go) ---------------------------------------------
+
+def seccomp_profile_baseline_1_0(meta: dict, spec: dict):
+    """check_seccompProfile_baseline.go seccompProfileBaseline_1_0 (before v1.19): the alpha
+    annotations runtime/default, docker/default or localhost/*."""
+    annotations = (meta or {}).get("annotations") or {}
+
+    def valid(v: str) -> bool:
+        return v in ("runtime/default", "docker/default") or v.startswith("localhost/")
+    forbidden = set()
+    key = "seccomp.security.alpha.kubernetes.io/pod"
+    if key in annotations and not valid(annotations[key]):
+        forbidden.add(f'{key}="{annotations[key]}"')
+    for c in _containers(spec):
+        key = "container.seccomp.security.alpha.kubernetes.io/" + c.get("name", "")
+        if key in annotations and not valid(annotations[key]):
+            forbidden.add(f'{key}="{annotations[key]}"')
+    if forbidden:
+        detail = f"forbidden {pluralize('annotation', 'annotations', len(forbidden))} {', '.join(sorted(forbidden))}"
+        return "seccompProfile", detail
+    return None
+
+def app_armor_profile(meta: dict, spec: dict):
+    """check_appArmorProfile.go: type RuntimeDefault, Localhost or unset; the deprecated
+    annotations runtime/default, localhost/* or empty."""
+    allowed = ("RuntimeDefault", "Localhost")
+    setters, values = [], set()
+    pod_profile = (spec.get("securityContext") or {}).get("appArmorProfile")
+    if isinstance(pod_profile, dict) and pod_profile.get("type") not in allowed:
+        setters.append("pod")
+        values.add(str(pod_profile.get("type") or ""))
+    bad = []
+    for c in _containers(spec):
+        profile = _sc(c).get("appArmorProfile")
+        if isinstance(profile, dict) and profile.get("type") not in allowed:
+            bad.append(c.get("name", ""))
+            values.add(str(profile.get("type") or ""))
+    setters = _setters(setters, bad)
+    forbidden = sorted(f'{k}="{v}"' for k, v in ((meta or {}).get("annotations") or {}).items()
+                       if k.startswith("container.apparmor.security.beta.kubernetes.io/")
+                       and not (v == "" or v == "runtime/default" or v.startswith("localhost/")))
+    value_list = sorted(values) + forbidden
+    if forbidden:
+        setters.append(pluralize("annotation", "annotations", len(forbidden)))
+    if setters:
+        return (pluralize("forbidden AppArmor profile", "forbidden AppArmor profiles", len(value_list)),
+                f"{' and '.join(setters)} must not set AppArmor profile type to {join_quote(value_list)}")
+    return None
 
 
-def _ordered(level: str):
+def _probe_hosts(handler) -> list[str]:
+    if not isinstance(handler, dict):
+        return []
+    return [h["host"] for key in ("httpGet", "tcpSocket")
+            if isinstance(handler.get(key), dict) and (h := handler[key]).get("host")]
+
+
+def host_probes_and_host_lifecycle(meta: dict, spec: dict):
+    """check_hostProbesAndhostLifecycle.go (1.34+): no ``host`` in probes and lifecycle handlers."""
+    bad, hosts = set(), set()
+    for c in _containers(spec):
+        lifecycle = c.get("lifecycle") or {}
+        found = [h for k in ("livenessProbe", "readinessProbe", "startupProbe") for h in _probe_hosts(c.get(k))]
+        found += [h for k in ("postStart", "preStop") for h in _probe_hosts(lifecycle.get(k))]
+        if found:
+            bad.add(c.get("name", ""))
+            hosts.update(found)
+    if bad:
+        detail = (f"{pluralize('container', 'containers', len(bad))} {join_quote(sorted(bad))} "
+                  f"{pluralize('uses', 'use', len(bad))} "
+                  f"{pluralize('probe or lifecycle host', 'probe or lifecycle hosts', len(hosts))} "
+                  f"{join_quote(sorted(hosts))}")
+        return "probe or lifecycle host", detail
+    return None
+
+
+def proc_mount_1_0(meta: dict, spec: dict):
+    """check_procMount_baseline.go procMount_1_0: procMount unset or Default."""
+    bad, types = [], set()
+    for c in _containers(spec):
+        pm = _sc(c).get("procMount")
+        if pm is not None and pm != "Default":
+            bad.append(c.get("name", ""))
+            types.add(str(pm))
+    if bad:
+        detail = (f"{pluralize('container', 'containers', len(bad))} {join_quote(bad)} must not set "
+                  f"securityContext.procMount to {join_quote(sorted(types))}")
+        return "procMount", detail
+    return None
+
+
+def proc_mount_1_35(meta: dict, spec: dict):
+    """procMount1_35baseline: any procMount in a user namespace (hostUsers: false)."""
+    return None if _user_ns(spec) else proc_mount_1_0(meta, spec)
+
+
+def _se_linux_options(allowed_types: frozenset):
+    def check(meta: dict, spec: dict):
+        """check_seLinuxOptions.go: type one of the container types, no user, no role."""
+        bad_types: set[str] = set()
+        flags = {"user": False, "role": False}
+
+        def valid(opts: dict) -> bool:
+            ok = True
+            if (opts.get("type") or "") not in allowed_types:
+                ok = False
+                bad_types.add(opts.get("type") or "")
+            for key in ("user", "role"):
+                if opts.get(key):
+                    ok = False
+                    flags[key] = True
+            return ok
+        setters = []
+        pod_opts = (spec.get("securityContext") or {}).get("seLinuxOptions")
+        if isinstance(pod_opts, dict) and not valid(pod_opts):
+            setters.append("pod")
+        bad = [c.get("name", "") for c in _containers(spec)
+               if isinstance(_sc(c).get("seLinuxOptions"), dict) and not valid(_sc(c)["seLinuxOptions"])]
+        setters = _setters(setters, bad)
+        if not setters:
+            return None
+        data = []
+        if bad_types:
+            data.append(f"{pluralize('type', 'types', len(bad_types))} {join_quote(sorted(bad_types))}")
+        if flags["user"]:
+            data.append("user may not be set")
+        if flags["role"]:
+            data.append("role may not be set")
+        detail = f"{' and '.join(setters)} set forbidden securityContext.seLinuxOptions: {'; '.join(data)}"
+        return "seLinuxOptions", detail
+    return check
+
+
+_SELINUX_1_0 = frozenset({"", "container_t", "container_init_t", "container_kvm_t"})
+_SELINUX_1_31 = _SELINUX_1_0 | {"container_engine_t"}
+
+_SYSCTLS_1_0 = frozenset({"kernel.shm_rmid_forced", "net.ipv4.ip_local_port_range", "net.ipv4.tcp_syncookies",
+                          "net.ipv4.ping_group_range", "net.ipv4.ip_unprivileged_port_start"})
+_SYSCTLS_1_27 = _SYSCTLS_1_0 | {"net.ipv4.ip_local_reserved_ports"}
+_SYSCTLS_1_29 = _SYSCTLS_1_27 | {"net.ipv4.tcp_keepalive_time", "net.ipv4.tcp_fin_timeout",
+                                 "net.ipv4.tcp_keepalive_intvl", "net.ipv4.tcp_keepalive_probes"}
+_SYSCTLS_1_32 = _SYSCTLS_1_29 | {"net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem"}
+
+
+def _sysctls(allowed: frozenset):
+    def check(meta: dict, spec: dict):
+        """check_sysctls.go: only the safe, namespaced sysctls."""
+        bad = [str(x.get("name")) for x in (spec.get("securityContext") or {}).get("sysctls") or ()
+               if isinstance(x, dict) and x.get("name") not in allowed]
+        return ("forbidden sysctls", ", ".join(bad)) if bad else None
+    return check
+
+
+def windows_host_process(meta: dict, spec: dict):
+    """check_windowsHostProcess.go: no windowsOptions.hostProcess=true."""
+    setters = ["pod"] if ((spec.get("securityContext") or {}).get("windowsOptions") or {}).get("hostProcess") is True \
+        else []
+    bad = [c.get("name", "") for c in _containers(spec) if (_sc(c).get("windowsOptions") or {}).get("hostProcess") is True]
+    setters = _setters(setters, bad)
+    if setters:
+        return "hostProcess", f"{' and '.join(setters)} must not set securityContext.windowsOptions.hostProcess=true"
+    return None
+
+
+
+# registry.go: each check's ID, level and versions (minimum version, check, the baseline check a
+# restricted one overrides from that version on); the order: baseline IDs sorted, then
+# restricted IDs sorted (Go's byte order)
+V = tuple[int, int]
+CHECKS: tuple[tuple[str, str, tuple[tuple[V, object, str | None], ...]], ...] = (
+    ("appArmorProfile", BASELINE, (((1, 0), app_armor_profile, None),)),
+    ("capabilities_baseline", BASELINE, (((1, 0), capabilities_baseline, None),)),
+    ("hostNamespaces", BASELINE, (((1, 0), host_namespaces, None),)),
+    ("hostPathVolumes", BASELINE, (((1, 0), host_path_volumes, None),)),
+    ("hostPorts", BASELINE, (((1, 0), host_ports, None),)),
+    ("hostProbesAndHostLifecycle", BASELINE, (((1, 34), host_probes_and_host_lifecycle, None),)),
+    ("privileged", BASELINE, (((1, 0), privileged, None),)),
+    ("procMount", BASELINE, (((1, 0), proc_mount_1_0, None), ((1, 35), proc_mount_1_35, None))),
+    ("seLinuxOptions", BASELINE, (((1, 0), _se_linux_options(_SELINUX_1_0), None),
+                                  ((1, 31), _se_linux_options(_SELINUX_1_31), None))),
+    ("seccompProfile_baseline", BASELINE, (((1, 0), seccomp_profile_baseline_1_0, None),
+                                           ((1, 19), seccomp_profile_baseline, None))),
+    ("sysctls", BASELINE, (((1, 0), _sysctls(_SYSCTLS_1_0), None), ((1, 27), _sysctls(_SYSCTLS_1_27), None),
+                           ((1, 29), _sysctls(_SYSCTLS_1_29), None), ((1, 32), _sysctls(_SYSCTLS_1_32), None))),
+    ("windowsHostProcess", BASELINE, (((1, 0), windows_host_process, None),)),
+    ("allowPrivilegeEscalation", RESTRICTED, (((1, 8), allow_privilege_escalation, None),)),
+    ("capabilities_restricted", RESTRICTED, (((1, 22), capabilities_restricted, "capabilities_baseline"),)),
+    ("procMount_restricted", RESTRICTED, (((1, 35), proc_mount_1_0, "procMount"),)),
+    ("restrictedVolumes", RESTRICTED, (((1, 0), restricted_volumes, "hostPathVolumes"),)),
+    ("runAsNonRoot", RESTRICTED, (((1, 0), run_as_non_root, None),)),
+    ("runAsUser", RESTRICTED, (((1, 23), run_as_user, None),)),
+    ("seccompProfile_restricted", RESTRICTED, (((1, 19), seccomp_profile_restricted, "seccompProfile_baseline"),)),
+)
+LATEST: V = (1, 35)
+
+
+def parse_version(version: str) -> V:
+    """``latest`` or ``v1.x`` (api.ParseVersion); a newer minor than kubesim knows is latest."""
+    if version == "latest" or not version.startswith("v1."):
+        return LATEST
+    try:
+        return min((1, int(version[3:])), LATEST)
+    except ValueError:
+        return LATEST
+
+
+def _ordered(level: str, version: str = "latest"):
+    """The checks a level runs at a version, in the registry's order."""
     if level == PRIVILEGED:
         return []
-    if level == BASELINE:
-        return [f for _, f in BASELINE_CHECKS]
-    overridden = {o for _, _, o in RESTRICTED_CHECKS if o}
-    ids = [(i, f) for i, f in BASELINE_CHECKS if i not in overridden] + [(i, f) for i, f, _ in RESTRICTED_CHECKS]
-    order = [i for i, _ in BASELINE_CHECKS] + [i for i, _, _ in RESTRICTED_CHECKS]
-    return [f for _, f in sorted(ids, key=lambda p: order.index(p[0]))]
+    v = parse_version(version)
+    chosen, overridden = [], set()
+    for check_id, check_level, versions in CHECKS:
+        if check_level == RESTRICTED and level != RESTRICTED:
+            continue
+        fitting = [(fn, over) for minimum, fn, over in versions if minimum <= v]
+        if not fitting:
+            continue
+        fn, over = fitting[-1]
+        if over:
+            overridden.add(over)
+        chosen.append((check_id, fn))
+    return [fn for check_id, fn in chosen if check_id not in overridden]
 
 
-def evaluate(level: str, meta: dict, spec: dict) -> list[tuple[str, str]]:
-    """The (reason, detail) of each failed check of ``level``, in the registry's order."""
-    return [r for f in _ordered(level) if (r := f(meta or {}, spec or {})) is not None]
+def evaluate(level: str, meta: dict, spec: dict, version: str = "latest") -> list[tuple[str, str]]:
+    """The (reason, detail) of each failed check of ``level`` at ``version``, in the registry's
+    order."""
+    return [r for f in _ordered(level, version) if (r := f(meta or {}, spec or {})) is not None]
 
 
 def forbidden_detail(results: list[tuple[str, str]]) -> str:

@@ -50,6 +50,7 @@ STRATEGIES = {
     "LimitRange": "core.limitrange",
     "ResourceQuota": "core.resourcequota",
     "HorizontalPodAutoscaler": "autoscaling.horizontalpodautoscaler",
+    "CustomResourceDefinition": "apiextensions.customresourcedefinition",
 }
 
 _loaded: dict[str, Strategy] = {}
@@ -61,6 +62,21 @@ def for_kind(kind: str) -> Strategy | None:
     if strategy is None:
         module = STRATEGIES.get(kind)
         if module is None:
-            return None
+            return _custom(kind)
         strategy = _loaded[kind] = importlib.import_module(f"{__name__}.{module}").strategy
     return strategy
+
+
+def _custom(kind: str) -> Strategy | None:
+    """A custom resource's strategy, for a kind a stored CustomResourceDefinition serves (not
+    kept: the CRD may change within the command)."""
+    from kubesim.api import kinds
+
+    found = kinds.REGISTRY.kinds_named(kind)
+    if not found or found[0].crd is None:
+        return None
+    from kubesim.apiserver.registry.apiextensions.customresource import (
+        CustomResourceStrategy,
+    )
+
+    return CustomResourceStrategy(found[0])

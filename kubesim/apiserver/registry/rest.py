@@ -70,6 +70,14 @@ class Strategy:
         """ValidateUpdate: the field errors of an update."""
         return []
 
+    def prepare_for_status_update(self, new: dict, old: dict) -> None:
+        """The status strategy's PrepareForUpdate, for a write through ``.../status`` (``new``
+        already carries the old spec and metadata)."""
+
+    def validate_status_update(self, new: dict, old: dict) -> list:
+        """The status strategy's ValidateUpdate: the field errors of a status write."""
+        return []
+
     def warnings_on_create(self, obj: dict) -> list[str]:
         """WarningsOnCreate: what the response tells the client (kubectl prints ``Warning: ...``)."""
         return []

@@ -45,7 +45,8 @@ def run(f, args, env) -> int:
         raise UsageError("--sort-by accepts only name or kind")
     # sorted by group (discovery's order), or by name or kind; ties by name
     field = {"name": lambda k: k.plural, "kind": lambda k: k.kind}.get(args.sort_by, lambda k: k.group)
-    infos = sorted((k for k in kinds.REGISTRY.all() if k.served), key=lambda k: (field(k), k.plural))
+    infos = sorted([k for k in _preferred(kinds.REGISTRY.all()) if k.served] + metrics_resources(),
+                   key=lambda k: (field(k), k.plural))
     if args.namespaced is not None:
         want = bool_flag_value(args.namespaced, "--namespaced", "api-resources")
         infos = [k for k in infos if k.namespaced == want]
@@ -69,10 +70,33 @@ def run(f, args, env) -> int:
     for k in infos:
         row = [k.plural, ",".join(k.short_names), k.api_version, "true" if k.namespaced else "false", k.kind]
         if args.output == "wide":
-            row += [",".join(sorted(k.verbs)), ",".join(k.categories)]
+            # a custom resource's verbs come in the apiextensions-apiserver's order
+            row += [",".join(sorted(k.verbs) if k.crd is None else k.verbs), ",".join(k.categories)]
         rows.append(row)
     env.stdout.write(format_cells(rows))
     return 0
+
+
+def _preferred(infos):
+    """Discovery lists each resource once, at its group's preferred version (the first a
+    CustomResourceDefinition serves)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for k in infos:
+        if k.crd is not None:
+            if (k.group, k.plural) in seen:
+                continue
+            seen.add((k.group, k.plural))
+        out.append(k)
+    return out
+
+
+def metrics_resources() -> list:
+    """metrics-server's resources (``kubesim.api.metricsapi``), as discovery lists them."""
+    from kubesim.api import kinds, metricsapi
+
+    return [kinds.KindInfo(kind, metricsapi.GROUP, metricsapi.VERSION, plural, namespaced, verbs=metricsapi.VERBS)
+            for plural, kind, namespaced in metricsapi.RESOURCES]
 
 
 def _document(infos, fmt: str) -> str:
@@ -82,7 +106,8 @@ def _document(infos, fmt: str) -> str:
 
     resources = []
     for k in infos:
-        r = {"name": k.plural, "singularName": k.singular, "namespaced": k.namespaced}
+        singular = "" if k.group == "metrics.k8s.io" else k.singular  # metrics-server sets none
+        r = {"name": k.plural, "singularName": singular, "namespaced": k.namespaced}
         if k.group:
             r["group"] = k.group
         r.update(version=k.version, kind=k.kind, verbs=sorted(k.verbs))

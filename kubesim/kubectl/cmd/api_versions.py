@@ -19,7 +19,9 @@ def run(f, args, env) -> int:
     if args.args:
         raise UsageError(f"unexpected arguments: [{' '.join(args.args)}]\nSee 'kubesim api-versions -h' for help "
                          "and examples")
+    from kubesim.api import metricsapi
+
     served = [*kinds.REGISTRY.all(), *kinds.REGISTRY.other_versions.values()]
-    versions = sorted({k.api_version for k in served if k.served}, key=lambda v: v.encode())
+    versions = sorted({k.api_version for k in served if k.served} | {metricsapi.GROUP_VERSION}, key=lambda v: v.encode())
     env.stdout.write("".join(v + "\n" for v in versions))
     return 0

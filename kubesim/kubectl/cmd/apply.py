@@ -16,6 +16,12 @@ def add_flags(p):
     add_flag(p)
     p.add_argument("-R", "--recursive", action="store_true", help="process the directory used in -f recursively")
     p.add_argument("-o", "--output", default=None, help="output format: name")
+    p.add_argument("--server-side", action="store_true",
+                   help="If true, apply runs in the server instead of the client.")
+    p.add_argument("--force-conflicts", action="store_true",
+                   help="If true, server-side apply will force the changes against conflicts.")
+    p.add_argument("--field-manager", default=None,
+                   help="Name of the manager used to track field ownership.")
 
 
 def load_documents(args, env, verb: str):
@@ -45,7 +51,8 @@ def from_manifests(f, args, env, verb: str, send) -> int:
         check_output(fmt)  # before anything is sent, as kubectl's printer flags
     docs = load_documents(args, env, verb)
     prepared, errors = prepare(docs, f.namespace_flag, "creating", explicit_namespace=f.explicit_namespace, default_namespace=f.namespace(),
-                               collect=True, applying=verb == "apply")
+                               collect=True, applying=verb == "apply",
+                               server_side=bool(getattr(args, "server_side", False)))
     objects: list[dict] = []
     with f.connect() as client:
         try:
@@ -68,6 +75,16 @@ def from_manifests(f, args, env, verb: str, send) -> int:
 
 
 def run(f, args, env) -> int:
-    from kubesim.kubectl.apply import apply
+    from kubesim.kubectl.apply import apply, server_side_apply
 
+    if args.force_conflicts and not args.server_side:
+        raise UsageError("--force-conflicts only works with --server-side")
+    if args.server_side:
+        manager = args.field_manager or "kubectl"  # GetApplyFieldManagerFlag
+
+        def send(client, prepared, errors, objects):
+            return server_side_apply(client, prepared, errors, objects, field_manager=manager,
+                                     force=args.force_conflicts)
+
+        return from_manifests(f, args, env, "apply", send)
     return from_manifests(f, args, env, "apply", apply)

@@ -14,7 +14,9 @@ kubesim makes the dry run by running apply in a transaction it then rolls back: 
 defaulted and admitted as the API server would, nothing is stored, and a dry run does not move
 an object's resourceVersion. The directories' numbers come from the seeded random source, and
 the files carry the simulated time, so ``KUBESIM_SEED`` and ``KUBESIM_NOW`` make the output
-repeat. Server-side apply (``--server-side``) and ``--prune`` are not simulated.
+repeat. ``--server-side`` makes MERGED the server's dry run of server-side apply (the manager
+``kubectl`` unless ``--field-manager``, ``--force-conflicts`` as apply's); ``--prune`` is not
+simulated.
 """
 
 from __future__ import annotations
@@ -39,8 +41,12 @@ def add_flags(p):
                    help="Selector (label query) to filter on, supports '=', '==', '!=', 'in', 'notin'.")
     bool_flag(p, "--show-managed-fields", dest="show_managed_fields",
               help="If true, include managed fields in the diff.")
-    p.add_argument("--field-manager", default="kubectl-client-side-apply",
+    p.add_argument("--field-manager", default=None,
                    help="Name of the manager used to track field ownership.")
+    p.add_argument("--server-side", action="store_true",
+                   help="If true, apply runs in the server instead of the client.")
+    p.add_argument("--force-conflicts", action="store_true",
+                   help="If true, server-side apply will force the changes against conflicts.")
     p.add_argument("--concurrency", default="1", help="Number of objects to process in parallel when diffing "
                                                      "against the live version.")
 
@@ -58,6 +64,17 @@ def object_file_name(info, namespace: str, name: str) -> str:
 
 
 def run(f, args, env) -> int:
+    """diff.go's ``CheckDiffErr``: every error exits 2 (1 means "there are differences")."""
+    from kubesim.errors import KubesimError
+
+    try:
+        return _run(f, args, env)
+    except KubesimError as e:
+        e.exit_code = max(e.exit_code, 1) + 1
+        raise
+
+
+def _run(f, args, env) -> int:
     from kubesim.kubectl.cmd.apply import load_documents
     from kubesim.kubectl.resource import prepare
 
@@ -67,7 +84,8 @@ def run(f, args, env) -> int:
 
     validate(args)
     docs = load_documents(args, env, "diff")
-    prepared = prepare(docs, f.namespace_flag, "getting", explicit_namespace=f.explicit_namespace, applying=True)
+    prepared = prepare(docs, f.namespace_flag, "getting", explicit_namespace=f.explicit_namespace, applying=True,
+                       server_side=args.server_side)
     if args.selector:
         from kubesim.api.selectors import parse_label_selector
 
@@ -77,20 +95,25 @@ def run(f, args, env) -> int:
             raise UsageError(str(e)) from None
         prepared = [p for p in prepared if sel.matches((p.obj.get("metadata") or {}).get("labels"))]
     with f.connect(commit=False) as client:  # everything here is a dry run: rolled back
-        versions = [_versions(client, p) for p in prepared if p.info.served]
+        ssa = (args.field_manager or "kubectl", args.force_conflicts) if args.server_side else None
+        versions = [_versions(client, p, ssa) for p in prepared if p.info.served]
         now = client.now()
         rng = client.rng
         live_dir, merged_dir = f"LIVE-{rng.randrange(1 << 32)}", f"MERGED-{rng.randrange(1 << 32)}"
     return _run_diff(env, versions, live_dir, merged_dir, now, args.show_managed_fields)
 
 
-def _versions(client, p) -> tuple[str, dict | None, dict]:
-    """(file name, LIVE, MERGED) of one manifest."""
+def _versions(client, p, ssa: tuple[str, bool] | None = None) -> tuple[str, dict | None, dict]:
+    """(file name, LIVE, MERGED) of one manifest; ``ssa``: (manager, force) of a server-side
+    apply's dry run (diff.go's ``--server-side``), else client-side apply's."""
     from kubesim.kubectl.apply import apply
 
     live = client.find(p.info, p.namespace, p.name)
     live = copy.deepcopy(live) if live is not None else None
-    apply(client, [p])
+    if ssa is not None:
+        client.apply(p.info, p.obj, field_manager=ssa[0], force=ssa[1])
+    else:
+        apply(client, [p])
     merged = copy.deepcopy(client.get(p.info, p.namespace, p.name))
     md = merged.setdefault("metadata", {})
     if live is not None:

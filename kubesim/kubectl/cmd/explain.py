@@ -45,7 +45,7 @@ def _split(arg: str, with_prefix: bool):
     parts = _fields(arg)
     if parts is None:
         raise UsageError("invalid jsonpath syntax, first node must be field node")
-    info = kinds.REGISTRY.by_name.get(parts[0].lower())
+    info = kinds.REGISTRY.find_name(parts[0])
     if info is None or not info.served:
         # kubectl prints this one without its usual "error: " (explain's mapper error is a
         # NoResourceMatchError printed as is)
@@ -79,6 +79,9 @@ def run(f, args, env) -> int:
         from kubesim.kubectl import explain_v2
 
         env.stdout.write(explain_v2.render((group, version, info.kind), path, recursive))
+        return 0
+    if info.crd is not None and not args.api_version:
+        explain.render_custom(info, path, recursive, env.stdout.write)
         return 0
     explain.render(group, version, info.plural, path, recursive, env.stdout.write)
     return 0

@@ -32,6 +32,8 @@ def add_flags(p):
                         "the watch ends at --request-timeout or when nothing in the cluster will change any more).")
     p.add_argument("--watch-only", nargs="?", const="true", default=None, metavar="true|false",
                    help="Watch for changes to the requested object(s), without listing/getting first.")
+    p.add_argument("--show-managed-fields", action="store_true",
+                   help="If true, keep the managedFields when printing objects in JSON or YAML format.")
     p.add_argument("--output-watch-events", nargs="?", const="true", default=None, metavar="true|false",
                    help="Output watch event objects when --watch or --watch-only is used. Existing objects are "
                         "output as initial ADDED events.")
@@ -235,6 +237,9 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
         single = True
         fmt = fmt if fmt and fmt != "wide" else "yaml"
     objs_all = [o for _, _, objs in results for o in objs]
+    if fmt in ("json", "yaml") and not getattr(args, "show_managed_fields", False):
+        # the JSON and YAML printers omit them (jsonpath and custom-columns see them)
+        objs_all = [out_mod.omit_managed_fields(o) for o in objs_all]
     if args.sort_by:
         objs_all = _sort(objs_all, args.sort_by)
         sorted_results = [(info, names, [o for o in objs_all if o["kind"] == info.kind]) for info, names, _ in results]

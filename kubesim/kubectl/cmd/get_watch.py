@@ -174,11 +174,18 @@ class _ObjectPrinter(_Printer):
                 raise UsageError(str(e)) from None
 
     def print(self, events, at) -> None:
-        from kubesim.printers.output import name_line, to_json, to_yaml
+        from kubesim.printers.output import (
+            name_line,
+            omit_managed_fields,
+            to_json,
+            to_yaml,
+        )
 
         out = []
         for kind, obj in events:
             self.count += 1
+            if self.path is None:  # the JSON and YAML printers omit them, jsonpath sees them
+                obj = omit_managed_fields(obj)
             doc = {"type": kind, "object": obj} if self.events else obj
             if self.path is not None:
                 try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import json
 
-from kubesim.errors import UsageError
+from kubesim.errors import RawError, UsageError
 from kubesim.kubectl import polymorphichelpers as ph
 from kubesim.kubectl.cmd.util import (
     bool_flag,
@@ -104,9 +104,20 @@ def run(f, args, env) -> int:
             try:
                 new, warns = client.patch(info, ns, name, patch_type, patch)
             except PatchFailure as e:
+                if getattr(e.error, "reason", "") == "UnsupportedMediaType":  # patch.go wraps it
+                    media = {"json": "application/json-patch+json", "merge": "application/merge-patch+json"}.get(
+                        patch_type, "application/strategic-merge-patch+json")
+                    raise RawError(f"error: {media} is not supported by {info.group}/{info.version}, "
+                                   f"Kind={info.kind}: {e.error.message}") from None
                 raise e.error from None
             warnings.extend(warns)
-            if dry == "none":
+            if args.subresource and info.crd is not None:
+                _check_custom_subresource(info, name, args.subresource)
+            if dry == "none" and args.subresource == "status":
+                before = live["metadata"].get("resourceVersion")
+                new = client.update_status(info, ns, name, new)
+                changed = new["metadata"].get("resourceVersion") != before
+            elif dry == "none":
                 before = live["metadata"].get("resourceVersion")
                 new = client.update(info, new)
                 changed = new["metadata"].get("resourceVersion") != before
@@ -121,6 +132,16 @@ def run(f, args, env) -> int:
         env.stderr.write(f"Warning: {w}\n")
     print_result(env, args.output, shown, lines)
     return 0
+
+
+def _check_custom_subresource(info, name: str, subresource: str) -> None:
+    """A custom resource serves the status and scale subresources its CRD enables; the API
+    server answers NotFound for the object on any other."""
+    from kubesim.api.apiextensions.helpers import subresources_for_version
+    from kubesim.errors import NotFound
+
+    if subresource not in subresources_for_version(info.crd, info.version):
+        raise NotFound(info.resource, name)
 
 
 def _patch_local(args, env, patch_type: str, patch) -> int:

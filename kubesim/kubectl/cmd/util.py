@@ -169,10 +169,11 @@ def print_result(env, output: str | None, objs: list[dict], lines: list[str]) ->
 
 def objects_text(objs: list[dict], output: str) -> str:
     """The YAML or JSON printer over several objects (YAML separates them with ``---``)."""
-    from kubesim.printers.output import to_json, to_yaml
+    from kubesim.printers.output import omit_managed_fields, to_json, to_yaml
 
     out = []
     for i, obj in enumerate(objs):
+        obj = omit_managed_fields(obj)
         if output == "yaml":
             if i:
                 out.append("---\n")

@@ -64,7 +64,7 @@ DESCRIBERS = {
 
 # Kinds kubectl describes with its generic describer: describe.go's describer map has no entry
 # for them (a new kind is in DESCRIBERS or here; tests/test_kinds.py checks it).
-GENERIC = frozenset({"Event", "ControllerRevision", "RuntimeClass", "Lease"})
+GENERIC = frozenset({"Event", "ControllerRevision", "RuntimeClass", "Lease", "CustomResourceDefinition"})
 
 
 def render(obj: dict, ctx: DescribeContext) -> str:

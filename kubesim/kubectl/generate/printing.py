@@ -70,6 +70,8 @@ def render(obj: dict, fmt: str | None, suffix: str, typed: bool) -> str:
 
     name = obj.get("metadata", {}).get("name") or "<unknown>"
     fmt = fmt.lower() if fmt and fmt.lower() in ("yaml", "json", "name") else fmt
+    if fmt in ("yaml", "json"):  # the JSON and YAML printers omit managedFields; jsonpath sees them
+        obj = output.omit_managed_fields(obj)
     if not fmt:
         return f"{_KIND_NAMES[obj['kind']][0]}/{name} {suffix}\n"
     if fmt == "name":

@@ -247,26 +247,32 @@ class PodInfo:
     ``host_ports`` (a tuple) are read-only: pods requesting the same share one Resource."""
 
     __slots__ = (
+        "_loader",
+        "_pod",
         "_request_lists",
         "has_affinity",
         "has_required_anti_affinity",
         "host_ports",
         "key",
+        "labels",
         "name",
         "namespace",
         "node_name",
         "non0_cpu",
         "non0_mem",
-        "pod",
         "priority",
         "requests",
         "scratch",
+        "terminating",
     )
 
     def __init__(self, pod: dict) -> None:
         meta = pod.get("metadata") or {}
         spec = pod.get("spec") or {}
-        self.pod = pod
+        self._pod = pod
+        self._loader = None
+        self.labels = meta.get("labels") or {}
+        self.terminating = bool(meta.get("deletionTimestamp"))
         namespace = meta.get("namespace") or "default"
         name = meta.get("name", "")
         uid = meta.get("uid")
@@ -297,6 +303,49 @@ class PodInfo:
         self.scratch: dict = {}
 
     @property
+    def pod(self) -> dict:
+        """The manifest; a PodInfo built from the scheduler's cache (``from_digest``) reads it
+        from the store the first time a plugin asks."""
+        p = self._pod
+        if p is None:
+            p = self._pod = self._loader(self)
+        return p
+
+    @pod.setter
+    def pod(self, pod: dict) -> None:
+        self._pod = pod
+
+    @classmethod
+    def from_digest(cls, d: list, namespace: str, name: str, loader) -> PodInfo:
+        """A bound pod as the scheduler's cache keeps it (``pod_digest``), its manifest left in
+        the store until ``loader(pod_info)`` is asked for it."""
+        self = cls.__new__(cls)
+        self._pod = None
+        self._loader = loader
+        self._request_lists = None
+        uid, self.priority, self.node_name, r, self.non0_cpu, self.non0_mem, ports, \
+            self.has_affinity, self.has_required_anti_affinity, labels, self.terminating = d
+        namespace = namespace or "default"
+        self.key = uid if uid else f"{namespace}/{name}"
+        self.namespace = namespace
+        self.name = name
+        self.requests = _pod_resource(r[0], r[1], r[2], r[3], r[4])
+        self.host_ports = tuple(tuple(p) for p in ports) if ports else ()
+        self.labels = labels or {}
+        self.scratch = {}
+        return self
+
+    def digest(self) -> list:
+        """What the scheduler's cache keeps of this pod (``from_digest`` reads it back)."""
+        r = self.requests
+        return [self.key if self.key != f"{self.namespace}/{self.name}" else "", self.priority,
+                self.node_name, [r.milli_cpu, r.memory, r.ephemeral_storage, r.allowed_pod_number,
+                                 r.scalar or None],
+                self.non0_cpu, self.non0_mem, [list(p) for p in self.host_ports],
+                self.has_affinity, self.has_required_anti_affinity, self.labels or None,
+                self.terminating]
+
+    @property
     def request_lists(self) -> tuple[dict[str, int], dict[str, int] | None, bool]:
         """(requests with status, requests with status and the scorer's non-zero defaults or
         None when pod-level requests make them differ, whether the status played no part so the
@@ -316,7 +365,8 @@ class PodInfo:
         c = PodInfo.__new__(PodInfo)
         for attr in _POD_INFO_SHARED_SLOTS:
             setattr(c, attr, getattr(self, attr))
-        c.pod = pod
+        c._pod = pod
+        c._loader = None
         c.node_name = node_name
         c.scratch = {}
         c._request_lists = None  # only the incoming pod needs them; keep memory flat
@@ -333,7 +383,7 @@ class PodInfo:
 # What assumed_on copies (requests and the rest are read-only, so shared); not the manifest,
 # the plugins' scratch nor the request lists.
 _POD_INFO_SHARED_SLOTS = tuple(a for a in PodInfo.__slots__
-                               if a not in ("pod", "node_name", "scratch", "_request_lists"))
+                               if a not in ("_pod", "_loader", "node_name", "scratch", "_request_lists"))
 
 
 # -- NodeInfo ----------------------------------------------------------------------------------
@@ -364,6 +414,25 @@ class ImageStateSummary:
 
     def __repr__(self) -> str:
         return f"ImageStateSummary(size={self.size}, num_nodes={self.num_nodes})"
+
+
+_ALLOCATABLE: dict[tuple, Resource] = {}  # nodes of one shape share the parsing, not the Resource
+
+
+def _allocatable(rl: dict | None) -> Resource:
+    """``Resource.from_list`` of a node's allocatable list (a new Resource each time)."""
+    if not rl:
+        return Resource()
+    try:
+        key = tuple(rl.items())
+        r = _ALLOCATABLE.get(key)
+    except TypeError:  # (an unhashable quantity: parsed as it is)
+        return Resource.from_list(rl)
+    if r is None:
+        if len(_ALLOCATABLE) >= 4096:
+            _ALLOCATABLE.clear()
+        r = _ALLOCATABLE[key] = Resource.from_list(rl)
+    return r.clone()
 
 
 class NodeInfo:
@@ -408,7 +477,7 @@ class NodeInfo:
             self.labels = meta.get("labels") or {}
             self.taints = spec.get("taints") or _NO_TAINTS
             self.unschedulable = bool(spec.get("unschedulable"))
-            self.allocatable = Resource.from_list((node.get("status") or {}).get("allocatable"))
+            self.allocatable = _allocatable((node.get("status") or {}).get("allocatable"))
             self.generation = 1
         else:
             self.node: dict = {}

@@ -843,3 +843,24 @@ def test_namespace_update_checks_metadata_only():
     old["metadata"]["uid"] = "x"
     assert messages(setp(old, "metadata.labels", {"team": "a"}), old) == []
     assert messages(setp(old, "metadata.name", "prod"), old) == ['metadata.name: Invalid value: "prod": field is immutable']
+
+
+def hp(value) -> dict:
+    return {"windowsOptions": {"hostProcess": value}}
+
+
+@pytest.mark.parametrize("spec, expected", [
+    ({"securityContext": hp(True), "hostNetwork": True, "containers": [ctr()]}, []),
+    ({"containers": [ctr(securityContext=hp(True)), ctr(name="b")]},
+     ['spec: Invalid value: "": If pod contains any hostProcess containers then all containers must be HostProcess '
+      "containers",
+      "spec.hostNetwork: Invalid value: false: hostNetwork must be true if pod contains any hostProcess containers"]),
+    ({"securityContext": hp(True), "hostNetwork": True, "containers": [ctr(securityContext=hp(False))]},
+     ["spec.containers[0].securityContext.windowsOptions.hostProcess: Invalid value: false: pod hostProcess value "
+      "must be identical if both are specified, was true"]),
+    ({"securityContext": hp(False), "containers": [ctr(securityContext=hp(False))]}, []),
+], ids=["a hostProcess pod with hostNetwork", "one hostProcess container of two, without hostNetwork",
+        "a container that contradicts the pod", "hostProcess false everywhere"])
+def test_windows_host_process_pods(spec, expected):
+    """validation_test.go TestValidateWindowsHostProcessPod; the texts as the v1.35 oracle printed them."""
+    assert messages(make_pod(**spec)) == expected

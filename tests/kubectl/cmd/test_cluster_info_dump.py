@@ -63,7 +63,8 @@ spec:
 # item fields one side has and the other not, and why (neither is cluster-info dump's doing)
 ONLY_REAL = {"NodeList": {"status.phase"}}  # KWOK sets a node's phase; a kubelet leaves it unset
 ONLY_KUBESIM = {
-    "NodeList": {"spec.taints"},  # the kubeadm control-plane node's taint (the oracle's nodes are KWOK's)
+    # the kubeadm control-plane node's taint and the images a kubelet lists (the oracle's nodes are KWOK's)
+    "NodeList": {"spec.taints", "status.images"},
     "EventList": {"involvedObject.fieldPath", "source.host"},  # the kubelet's Pulling/Started events
     "PodList": {"status.hostIP", "status.hostIPs", "status.observedGeneration"},  # what a kubelet reports
 }

@@ -25,17 +25,18 @@ def slow(name="slow", grace=None) -> str:
 @pytest.fixture
 def cluster(kubesim):
     kubesim.apply(slow())  # sleep as PID 1 ignores SIGTERM: it takes its whole grace period
+    kubesim.ok("advance 1s")  # busybox pulled: the container runs
     return kubesim
 
 
 @pytest.mark.parametrize("flags, out, err, ends", [
-    ("", DELETED, "", "10:00:30", ),
-    ("--force", 'pod "slow" force deleted from default namespace\n', FORCE_WARNING, "10:00:00"),
-    ("--force --grace-period=0", 'pod "slow" force deleted from default namespace\n', FORCE_WARNING, "10:00:00"),
-    ("--grace-period=0", DELETED, "", "10:00:02"),
-    ("--grace-period=10", DELETED, "", "10:00:10"),
-    ("--now", DELETED, "", "10:00:02"),
-    ("--force -o name", "pod/slow\n", FORCE_WARNING, "10:00:00"),
+    ("", DELETED, "", "10:00:31", ),
+    ("--force", 'pod "slow" force deleted from default namespace\n', FORCE_WARNING, "10:00:01"),
+    ("--force --grace-period=0", 'pod "slow" force deleted from default namespace\n', FORCE_WARNING, "10:00:01"),
+    ("--grace-period=0", DELETED, "", "10:00:03"),
+    ("--grace-period=10", DELETED, "", "10:00:11"),
+    ("--now", DELETED, "", "10:00:03"),
+    ("--force -o name", "pod/slow\n", FORCE_WARNING, "10:00:01"),
 ], ids=["by default the pod's own grace period (30s) passes before delete returns",
         "--force uses grace period 0: gone at once",
         "--force and --grace-period 0 use grace period 0",
@@ -76,28 +77,29 @@ def test_the_same_name_can_be_created_again_right_after(cluster):
 
 def test_wait_false_returns_at_once_with_the_pod_terminating(cluster):
     assert cluster.ok("delete pod slow --wait=false") == DELETED
-    assert cluster.clock() == "2026-11-22T10:00:00Z"
+    assert cluster.clock() == "2026-11-22T10:00:01Z"
     assert cluster.ok("get pod slow --no-headers").split()[2] == "Terminating"
 
 
 def test_a_timeout_fails_as_kubectl_does_and_keeps_the_deletion(cluster):
     r = cluster("delete pod slow --timeout=5s")
     assert (r.code, r.out, r.err) == (1, DELETED, "error: timed out waiting for the condition on pods/slow\n")
-    assert cluster.clock() == "2026-11-22T10:00:05Z"
+    assert cluster.clock() == "2026-11-22T10:00:06Z"
     assert cluster.ok("get pod slow --no-headers").split()[2] == "Terminating"
 
 
 def test_several_objects_are_waited_for_together(kubesim):
     kubesim.apply(slow("a", grace=5) + "---\n" + slow("b", grace=20))
+    kubesim.ok("advance 1s")  # busybox pulled: the containers run
     assert kubesim.ok("delete pod a b") == ('pod "a" deleted from default namespace\n'
                                             'pod "b" deleted from default namespace\n')
-    assert kubesim.clock() == "2026-11-22T10:00:20Z"
+    assert kubesim.clock() == "2026-11-22T10:00:21Z"
 
 
 def test_a_missing_name_fails_the_command_before_any_wait(cluster):
     r = cluster("delete pod slow ghost")
     assert (r.code, r.out, r.err) == (1, DELETED, 'Error from server (NotFound): pods "ghost" not found\n')
-    assert cluster.clock() == "2026-11-22T10:00:00Z"
+    assert cluster.clock() == "2026-11-22T10:00:01Z"
 
 
 GAVE_UP = ("is not gone yet, and nothing in the cluster will change that (kubectl would wait up to 168h0m0s; "
@@ -144,12 +146,13 @@ DEPLOYMENT = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nsp
 
 
 @pytest.mark.parametrize("cascade, ends, pods_left", [
-    ("background", "10:00:00", True),
-    ("foreground", "10:00:30", False),  # the pods' grace period
+    ("background", "10:00:01", True),
+    ("foreground", "10:00:31", False),  # the pods' grace period
 ], ids=["background: only the Deployment object is waited for; its pods terminate afterwards",
         "foreground: the Deployment goes after its dependents, and delete waits for that"])
 def test_a_deployments_deletion_waits_for_the_deployment_object(kubesim, cascade, ends, pods_left):
     kubesim.apply(DEPLOYMENT)
+    kubesim.ok("advance 1s")  # busybox pulled: the containers run
     assert kubesim.ok(f"delete deployment web --cascade={cascade}") == \
         'deployment.apps "web" deleted from default namespace\n'
     assert kubesim.clock() == f"2026-11-22T{ends}Z"

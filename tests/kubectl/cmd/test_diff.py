@@ -77,6 +77,18 @@ def test_a_new_object_is_all_added(web, tmp_path):
     ("diff -f web.yaml extra", "error: Unexpected args: [extra]\nSee 'kubesim diff -h' for help and examples\n"),
 ])
 def test_bad_input(web, tmp_path, args, err):
+    """CheckDiffErr: an error exits 2 (the real kubectl's, checked on the oracle)."""
     (tmp_path / "web.yaml").write_text(WEB)
     r = web(args.replace("web.yaml", str(tmp_path / "web.yaml")))
-    assert (r.code, r.out, r.err) == (1, "", err)
+    assert (r.code, r.out, r.err) == (2, "", err)
+
+
+def test_server_side_diffs_against_the_dry_run_of_server_side_apply(web, tmp_path):
+    (tmp_path / "web.yaml").write_text(WEB)
+    web.ok(f"apply --server-side -f {tmp_path / 'web.yaml'}")
+    (tmp_path / "web3.yaml").write_text(WEB.replace("replicas: 2", "replicas: 3"))
+    r = web(f"diff --server-side -f {tmp_path / 'web3.yaml'}")
+    assert r.code == 1 and "-  replicas: 2" in r.out and "+  replicas: 3" in r.out and "+  generation: 2" in r.out
+    r = web(f"diff --server-side --field-manager=ci -f {tmp_path / 'web3.yaml'}")
+    conflict = 'Error from server (Conflict): Apply failed with 1 conflict: conflict with "kubectl": .spec.replicas\n'
+    assert (r.code, r.out, r.err) == (2, "", conflict)

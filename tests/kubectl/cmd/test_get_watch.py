@@ -35,26 +35,32 @@ SLOW = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: slow\nspec:\n  nodeName: 
 
 ROLLING = """\
 NAME                   READY   STATUS     RESTARTS   AGE
-web-6f5c854749-25tvl   1/1     Running    0          5s
-web-6f5c854749-qjt6v   1/1     Running    0          5s
+web-6f5c854749-7z4zs   1/1     Running    0          8s
+web-6f5c854749-pt74t   1/1     Running    0          8s
 web-b9c6dbc96-tgfwp    0/1     Init:0/1   0          0s
-web-b9c6dbc96-tgfwp    1/1     Running    0          5s
-web-6f5c854749-25tvl   1/1     Terminating   0          10s
-web-6f5c854749-25tvl   0/1     Completed     0          10s
-web-6f5c854749-25tvl   0/1     Completed     0          10s
-web-b9c6dbc96-xk97b    0/1     Pending       0          0s
-web-b9c6dbc96-xk97b    0/1     Pending       0          0s
-web-b9c6dbc96-xk97b    0/1     Init:0/1      0          0s
-web-b9c6dbc96-xk97b    1/1     Running       0          5s
-web-6f5c854749-qjt6v   1/1     Terminating   0          15s
-web-6f5c854749-qjt6v   0/1     Completed     0          15s
-web-6f5c854749-qjt6v   0/1     Completed     0          15s
+web-b9c6dbc96-tgfwp    0/1     Init:0/1   0          1s
+web-b9c6dbc96-tgfwp    0/1     PodInitializing   0          6s
+web-b9c6dbc96-tgfwp    1/1     Running           0          9s
+web-6f5c854749-7z4zs   1/1     Terminating       0          17s
+web-6f5c854749-7z4zs   0/1     Completed         0          17s
+web-6f5c854749-7z4zs   0/1     Completed         0          17s
+web-b9c6dbc96-szv8r    0/1     Pending           0          0s
+web-b9c6dbc96-szv8r    0/1     Pending           0          0s
+web-b9c6dbc96-szv8r    0/1     Init:0/1          0          0s
+web-b9c6dbc96-szv8r    0/1     Init:0/1          0          0s
+web-b9c6dbc96-szv8r    0/1     PodInitializing   0          5s
+web-b9c6dbc96-szv8r    1/1     Running           0          8s
+web-6f5c854749-pt74t   1/1     Terminating       0          25s
+web-6f5c854749-pt74t   0/1     Completed         0          25s
+web-6f5c854749-pt74t   0/1     Completed         0          25s
 """
 
 
 @pytest.fixture
 def rolling(kubesim):
-    """A Deployment rolled out (its init container takes 5s), then given a new image."""
+    """A Deployment rolled out (its init container pulls busybox and takes 5s, then nginx:1.27 is
+    pulled), then given a new image: each new pod pulls busybox, runs its init container, then
+    waits in PodInitializing while nginx:1.28 is pulled."""
     kubesim.apply(WEB)
     kubesim.ok("rollout status deployment/web")
     kubesim.ok("set image deployment/web nginx=nginx:1.28")
@@ -63,51 +69,57 @@ def rolling(kubesim):
 
 def test_get_pods_watch_across_a_rolling_update(rolling):
     r = rolling("get pods -w")
-    # every write of a pod is a row: created (Pending), bound (Pending), started, ready; deleted
+    # every write of a pod is a row: created (Pending), bound (Pending), its init container started,
+    # then its image pulled (PodInitializing), started, ready; deleted
     # gracefully (Terminating), its final status, gone. STATUS widens at Terminating and stays so.
     assert (r.code, r.out) == (0, ROLLING)
     # the Deployment controller's progress check, 10 minutes after the rollout's last step, is the
     # last thing due
-    assert r.err == ("kubesim: the watch ends at 2026-11-22T10:10:11Z (simulated time), nothing in the cluster "
+    assert r.err == ("kubesim: the watch ends at 2026-11-22T10:10:18Z (simulated time), nothing in the cluster "
                      "will change any more (kubectl would keep watching until interrupted)\n")
 
 
 def test_request_timeout_ends_the_watch_silently_as_kubectl_does(rolling):
     r = rolling("get pods --watch --request-timeout=4s")
     assert (r.code, r.err) == (0, "")
-    assert r.out == "".join(ROLLING.splitlines(keepends=True)[:4])  # nothing happens in the first 4 seconds
-    assert rolling.clock() == "2026-11-22T10:00:09Z"  # the rollout started at 10:00:05
+    assert r.out == "".join(ROLLING.splitlines(keepends=True)[:5])  # one change in the first 4 seconds
+    assert rolling.clock() == "2026-11-22T10:00:12Z"  # the rollout started at 10:00:08
 
 
 def test_watch_only_prints_the_header_with_the_first_event(rolling):
-    r = rolling("get pods --watch-only --request-timeout=6s")
+    r = rolling("get pods --watch-only --request-timeout=12s")
     assert (r.code, r.err) == (0, "")
     # the first row sets the widths; a longer name later widens its column, as kubectl's does
-    assert r.out.splitlines()[:3] == ["NAME                  READY   STATUS    RESTARTS   AGE",
-                                      "web-b9c6dbc96-tgfwp   1/1     Running   0          5s",
-                                      "web-6f5c854749-25tvl   1/1     Terminating   0          10s"]
-    assert r.out.splitlines()[3:] == ROLLING.splitlines()[6:11]
+    assert r.out.splitlines()[:5] == ["NAME                  READY   STATUS     RESTARTS   AGE",
+                                      "web-b9c6dbc96-tgfwp   0/1     Init:0/1   0          1s",
+                                      "web-b9c6dbc96-tgfwp   0/1     PodInitializing   0          6s",
+                                      "web-b9c6dbc96-tgfwp   1/1     Running           0          9s",
+                                      "web-6f5c854749-7z4zs   1/1     Terminating       0          17s"]
+    assert r.out.splitlines()[5:] == ROLLING.splitlines()[8:14]
 
 
 def test_output_watch_events_adds_the_event_column(rolling):
-    lines = rolling.ok("get pods -w --output-watch-events --request-timeout=6s").splitlines()
+    lines = rolling.ok("get pods -w --output-watch-events --request-timeout=12s").splitlines()
     assert lines[0].startswith("EVENT      NAME ")
-    assert [line.split()[0] for line in lines[1:]] == ["ADDED", "ADDED", "ADDED", "MODIFIED", "MODIFIED",
-                                                         "MODIFIED", "DELETED", "ADDED", "MODIFIED", "MODIFIED"]
-    assert lines[7] == "DELETED    web-6f5c854749-25tvl   0/1     Completed     0          10s"
+    assert [line.split()[0] for line in lines[1:]] == ["ADDED", "ADDED", "ADDED", "MODIFIED", "MODIFIED", "MODIFIED",
+                                                         "MODIFIED", "MODIFIED", "DELETED", "ADDED", "MODIFIED",
+                                                         "MODIFIED", "MODIFIED"]
+    assert lines[9] == "DELETED    web-6f5c854749-7z4zs   0/1     Completed         0          17s"
 
 
 def test_one_object_is_watched_without_the_others(kubesim):
     kubesim.apply(SLOW)
     kubesim.apply(SLOW.replace("name: slow", "name: other"))
+    kubesim.ok("advance 1s")  # busybox pulled: the containers run
     kubesim.ok("delete pod slow other --wait=false")
     r = kubesim("get pod slow -w -o name")
     assert r.out == "pod/slow\n" * 3  # as listed, its final status, its deletion
-    assert kubesim.clock() == "2026-11-22T10:00:30Z"
+    assert kubesim.clock() == "2026-11-22T10:00:31Z"
 
 
 def test_yaml_streams_one_document_per_event(kubesim):
     kubesim.apply(SLOW)
+    kubesim.ok("advance 1s")  # busybox pulled: the container runs
     kubesim.ok("delete pod slow --wait=false")
     docs = kubesim.ok("get pods -w -o yaml").split("---\n")
     assert len(docs) == 3 and all(d.startswith("apiVersion: v1\nkind: Pod\n") for d in docs)
@@ -164,4 +176,4 @@ def test_bad_input_fails_as_kubectl_does_and_changes_nothing(kubesim, args, err)
 @pytest.mark.parametrize("flags", ["-w pods", "--watch pods", "pods --watch=true", "-w=true pods"])
 def test_a_bare_watch_flag_never_takes_the_next_word_as_its_value(rolling, flags):
     """pflag's NoOptDefVal: ``-w`` alone is ``-w=true``, and ``pods`` stays the resource type."""
-    assert rolling.ok(f"get {flags} --request-timeout=4s") == "".join(ROLLING.splitlines(keepends=True)[:4])
+    assert rolling.ok(f"get {flags} --request-timeout=4s") == "".join(ROLLING.splitlines(keepends=True)[:5])

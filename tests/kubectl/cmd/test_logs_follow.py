@@ -30,8 +30,10 @@ DEFAULTED = 'Defaulted container "c" out of: c, warm-up (init)\n'
 def test_follow_waits_for_the_container_then_prints_it_to_its_end(kubesim):
     kubesim.apply(COUNTER)
     r = kubesim("logs -f counter")
-    assert (r.code, r.out, r.err) == (0, TICKS, DEFAULTED + WAITING * 3)  # tried at 0s, 1s and 2s; readable at 3s
-    assert kubesim.clock() == "2026-11-22T10:00:09Z"  # 3s of init, 6s of ticks
+    # busybox pulled (0.6s), 3s of init, busybox pulled again (untagged: Always): tried at 0, 1, 2 and
+    # 3s, readable at 4s
+    assert (r.code, r.out, r.err) == (0, TICKS, DEFAULTED + WAITING * 4)
+    assert kubesim.clock() == "2026-11-22T10:00:09Z"  # then 6s of ticks: done at 9.9s
 
 
 def test_follow_of_a_finished_container_prints_its_log_at_once(kubesim):

@@ -16,6 +16,7 @@ DELETED = 'pod "slow" deleted from default namespace\n'
 @pytest.fixture
 def cluster(kubesim, tmp_path):
     kubesim.apply(POD.format(seconds=3600))
+    kubesim.ok("advance 1s")  # busybox pulled: the container runs
     kubesim.uid = kubesim.ok("get pod slow -o jsonpath={.metadata.uid}")
     (tmp_path / "new.yaml").write_text(POD.format(seconds=7200))  # a pod's command is immutable
     kubesim.file = tmp_path / "new.yaml"
@@ -29,10 +30,10 @@ def test_a_plain_replace_cannot_change_an_immutable_field(cluster):
 
 
 @pytest.mark.parametrize("flags, ends", [
-    ("", "10:00:30"),
-    ("--grace-period=0", "10:00:02"),
-    ("--grace-period=5", "10:00:05"),
-    ("--wait", "10:00:30"),
+    ("", "10:00:31"),
+    ("--grace-period=0", "10:00:03"),
+    ("--grace-period=5", "10:00:06"),
+    ("--wait", "10:00:31"),
 ], ids=["the old pod takes its own grace period (30s) to go; the new one is created then",
         "--grace-period=0 becomes 1 and a wait for the deletion (the kubelet's minimum is 2s)",
         "--grace-period shortens the deletion",
@@ -48,7 +49,7 @@ def test_replace_force_deletes_waits_until_gone_then_creates(cluster, flags, end
 def test_replace_force_fails_at_its_timeout_with_the_object_deleted_but_not_created(cluster):
     r = cluster(f"replace --force --timeout=5s -f {cluster.file}")
     assert (r.code, r.out, r.err) == (1, DELETED, "error: context deadline exceeded\n")
-    assert cluster.clock() == "2026-11-22T10:00:05Z"
+    assert cluster.clock() == "2026-11-22T10:00:06Z"
     assert cluster.ok("get pod slow -o jsonpath={.metadata.uid}") == cluster.uid  # still the old, terminating
 
 

@@ -68,9 +68,13 @@ def test_a_new_deployment_is_watched_until_its_pods_are_available(kubesim):
     kubesim.apply(web())
     r = kubesim("rollout status deployment/web")
     assert (r.code, r.err) == (0, "")
+    # the pods on the two workers pull busybox, run the init container's 5 seconds, then pull
+    # nginx:1.27: each node's pulls are serial, so the pods become available one after the other
     assert r.out == waiting_for("web", "0 of 3 updated replicas are available") + \
+        waiting_for("web", "1 of 3 updated replicas are available") + \
+        waiting_for("web", "2 of 3 updated replicas are available") + \
         'deployment "web" successfully rolled out\n'
-    assert kubesim.clock() == "2026-11-22T10:00:05Z"  # the init container's 5 seconds, in no wall time
+    assert kubesim.clock() == "2026-11-22T10:00:08Z"  # in no wall time
 
 
 def test_a_rolling_update_prints_each_status_the_watch_sees(kubesim):
@@ -86,7 +90,7 @@ def test_a_rolling_update_prints_each_status_the_watch_sees(kubesim):
         'deployment "web" successfully rolled out\n',
     ]
     assert len(r.out.splitlines()) > len(runs(r.out))  # each write of the Deployment is a line, repeats too
-    assert kubesim.clock() == "2026-11-22T10:00:20Z"  # three new pods, one after the other, 5s each
+    assert kubesim.clock() == "2026-11-22T10:00:30Z"  # three new pods, one after the other: pulls and 5s each
 
 
 def test_watch_false_prints_the_status_once_even_when_unfinished(kubesim):
@@ -107,8 +111,12 @@ def test_a_timeout_ends_the_watch_as_kubectl_does(kubesim):
 def test_a_selector_watches_each_object_in_turn(kubesim):
     kubesim.apply(web("a") + "---\n" + web("b"))
     r = kubesim("rollout status deployment -l tier=front")
-    assert r.out == (waiting_for("a", "0 of 3 updated replicas are available") + 'deployment "a" successfully rolled out\n'
-                     + 'deployment "b" successfully rolled out\n')  # b was done by the time a was
+    assert r.out == (waiting_for("a", "0 of 3 updated replicas are available")
+                     + waiting_for("a", "1 of 3 updated replicas are available")
+                     + waiting_for("a", "2 of 3 updated replicas are available")
+                     + 'deployment "a" successfully rolled out\n'
+                     + waiting_for("b", "2 of 3 updated replicas are available")
+                     + 'deployment "b" successfully rolled out\n')  # b's last pod came after a's
 
 
 def test_a_selector_that_matches_nothing_says_so(kubesim):
@@ -129,6 +137,7 @@ def test_a_paused_rollout_never_finishes_and_kubesim_stops_watching(kubesim):
 
 def test_an_object_deleted_while_watched_ends_the_watch_with_kubectls_error(kubesim):
     kubesim.apply(web())
+    kubesim.ok("advance 1s")  # the init containers run (a waiting container would stop at once)
     kubesim.ok("delete deployment web --cascade=foreground --wait=false")  # goes once its pods are gone
     r = kubesim("rollout status deployment/web")
     assert (r.code, r.err) == (1, "error: object has been deleted\n")
@@ -153,8 +162,9 @@ def test_a_daemon_set_rollout_is_watched_too(kubesim):
     kubesim.apply(AGENT)
     r = kubesim("rollout status daemonset/agent")
     assert r.out == ('Waiting for daemon set "agent" rollout to finish: 0 of 2 updated pods are available...\n'
+                     'Waiting for daemon set "agent" rollout to finish: 1 of 2 updated pods are available...\n'
                      'daemon set "agent" successfully rolled out\n')
-    assert kubesim.clock() == "2026-11-22T10:00:08Z"
+    assert kubesim.clock() == "2026-11-22T10:00:11Z"  # busybox pulled, 8s of init, nginx pulled
 
 
 def test_watch_flag_before_the_resource(kubesim):

@@ -75,7 +75,7 @@ def test_version_refuses_what_kubectl_refuses(tmp_path, args, err):
 
 def test_api_versions_lists_the_served_group_versions_sorted(tmp_path):
     assert Harness(tmp_path).ok("api-versions") == (
-        "apps/v1\nautoscaling/v1\nautoscaling/v2\nbatch/v1\ncoordination.k8s.io/v1\ndiscovery.k8s.io/v1\nnetworking.k8s.io/v1\nnode.k8s.io/v1\n"
+        "apiextensions.k8s.io/v1\napps/v1\nautoscaling/v1\nautoscaling/v2\nbatch/v1\ncoordination.k8s.io/v1\ndiscovery.k8s.io/v1\nmetrics.k8s.io/v1beta1\nnetworking.k8s.io/v1\nnode.k8s.io/v1\n"
         "policy/v1\nrbac.authorization.k8s.io/v1\nscheduling.k8s.io/v1\nstorage.k8s.io/v1\nv1\n")
 
 

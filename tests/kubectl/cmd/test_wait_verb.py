@@ -168,7 +168,7 @@ def test_wait_for_ready_pods_by_label_waits_for_their_init_containers(web):
     r = web("wait --for=condition=Ready pod -l app=web")
     assert (r.code, r.err) == (0, "")
     assert r.out == "".join(f"{p} condition met\n" for p in web.pods)
-    assert web.clock() == "2026-11-22T10:00:05Z"
+    assert web.clock() == "2026-11-22T10:00:08Z"  # busybox pulled, 5s of init, nginx pulled (serially per node)
 
 
 @pytest.mark.parametrize("command, out", [
@@ -191,12 +191,13 @@ def test_wait_for_conditions(web, command, out):
 
 def test_wait_for_delete_follows_the_grace_period(kubesim):
     kubesim.apply(SLOW)
+    kubesim.ok("advance 1s")  # busybox pulled: the container runs
     kubesim.ok("delete pod slow --wait=false")
     r = kubesim("wait --for=delete pod/slow --timeout=10s")
     assert (r.code, r.err) == (1, "error: timed out waiting for the condition on pods/slow\n")
-    assert kubesim.clock() == "2026-11-22T10:00:10Z"
+    assert kubesim.clock() == "2026-11-22T10:00:11Z"
     assert kubesim.ok("wait --for=delete pod/slow") == "pod/slow condition met\n"
-    assert kubesim.clock() == "2026-11-22T10:00:30Z"  # the pod's grace period, 30s
+    assert kubesim.clock() == "2026-11-22T10:00:31Z"  # the pod's grace period, 30s
 
 
 def test_wait_for_create_polls_until_found(kubesim):
@@ -209,18 +210,18 @@ def test_wait_for_create_polls_until_found(kubesim):
 
 @pytest.mark.parametrize("command, code, out, err, ends", [
     ("wait --for=condition=Ready=false pod/slow --timeout=2s", 1, "",
-     "error: timed out waiting for the condition on pods/slow\n", "10:00:02"),
+     "error: timed out waiting for the condition on pods/slow\n", "10:00:03"),
     ("wait --for=condition=Ready=false pod/slow --timeout=0", 1, "", "error: condition not met for pods/slow\n",
-     "10:00:00"),
-    ("wait --for=condition=Ready pod/slow --timeout=0", 0, "pod/slow condition met\n", "", "10:00:00"),
-    ("wait --for=delete pod/slow --timeout=0", 1, "", "error: condition not met for pods/slow\n", "10:00:00"),
-    ("wait --for=delete pod/nothere", 0, "", "", "10:00:00"),
-    ("wait --for=delete pods -l app=none", 0, "", "", "10:00:00"),
+     "10:00:01"),
+    ("wait --for=condition=Ready pod/slow --timeout=0", 0, "pod/slow condition met\n", "", "10:00:01"),
+    ("wait --for=delete pod/slow --timeout=0", 1, "", "error: condition not met for pods/slow\n", "10:00:01"),
+    ("wait --for=delete pod/nothere", 0, "", "", "10:00:01"),
+    ("wait --for=delete pods -l app=none", 0, "", "", "10:00:01"),
     ("wait --for=condition=Ready pod/nothere --timeout=1s", 1, "",
-     'Error from server (NotFound): pods "nothere" not found\n', "10:00:00"),
+     'Error from server (NotFound): pods "nothere" not found\n', "10:00:01"),
     ("wait --for=condition=Ready pod/nothere pod/slow", 1, "pod/slow condition met\n",
-     'Error from server (NotFound): pods "nothere" not found\n', "10:00:00"),
-    ("wait --for=condition=Ready pods -l app=none", 1, "", "error: no matching resources found\n", "10:00:00"),
+     'Error from server (NotFound): pods "nothere" not found\n', "10:00:01"),
+    ("wait --for=condition=Ready pods -l app=none", 1, "", "error: no matching resources found\n", "10:00:01"),
     ("wait --for=condition=Ready=false pod/slow --timeout=-1s", 1, "",
      "error: pods/slow does not meet the condition yet, and nothing in the cluster will change that (kubectl would "
      "wait up to 168h0m0s; kubesim stops)\n", "10:00:11"),  # a fresh control plane's probes: the last wake-up
@@ -234,6 +235,7 @@ def test_wait_for_create_polls_until_found(kubesim):
         "a negative timeout (a week) stops where nothing more can change"])
 def test_wait_outcomes(kubesim, command, code, out, err, ends):
     kubesim.apply(SLOW)
+    kubesim.ok("advance 1s")  # busybox pulled: the container runs
     r = kubesim(command)
     assert (r.code, r.out, r.err) == (code, out, err)
     assert kubesim.clock() == f"2026-11-22T{ends}Z"

@@ -154,9 +154,7 @@ def pod_counter(selector: LabelSelector) -> Callable[[Iterable[PodInfo], str], i
             scratch = p.scratch
             hit = scratch.get(match)
             if hit is None:
-                meta = p.pod.get("metadata") or {}
-                hit = scratch[match] = (not meta.get("deletionTimestamp")
-                                        and match(meta.get("labels") or {}))
+                hit = scratch[match] = not p.terminating and match(p.labels)
             if hit:
                 n += 1
         return n

@@ -1,0 +1,209 @@
+"""The scheduler's cache in the state (kubesim/scheduler/framework/cache.py) equals a rebuild.
+
+Upstream keeps the same check in pkg/scheduler/backend/cache/debugger/comparer.go (the cache's
+nodes and pods compared with the informers' listers) and cache_test.go's
+``TestSnapshot``-style tables; here random clusters take random write sequences (pods created,
+bound, resized, labelled, terminated, deleted; nodes added, removed, labelled, tainted,
+cordoned, resized), some of them by a writer that does not keep the cache, and after each
+step — inside the transaction and after its commit — the snapshot built from the digests must
+equal ``Snapshot.build`` from every stored Node and Pod, and the scheduler must explain a pod
+the same way from either.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from kubesim.scheduler.framework.cache import (
+    node_digest,
+    node_infos_equal,
+    pod_digest,
+    snapshot_from_digests,
+)
+from kubesim.scheduler.framework.snapshot import Snapshot
+from kubesim.scheduler.scheduler import Scheduler
+from kubesim.store import Store
+from kubesim.testing.wrappers import make_node, make_pod
+
+NOW = "2026-01-01T00:00:00Z"
+LABELS = [("app", "web"), ("app", "db"), ("tier", "front"), ("team", "a")]
+ZONES = ["z1", "z2", "z3"]
+
+
+def _keep(store: Store) -> Store:
+    store.derive("Pod", pod_digest)
+    store.derive("Node", node_digest)
+    return store
+
+
+def _loader(store: Store):
+    return lambda pi: store.get("Pod", pi.namespace, pi.name)
+
+
+def cached(store: Store) -> Snapshot:
+    _keep(store)
+    nodes = [d for _, d in store.derived("Node")]
+    pods = [(k[1], k[2], d) for k, d in store.derived("Pod", bound=True)]
+    return snapshot_from_digests(nodes, pods, _loader(store))
+
+
+def rebuilt(store: Store) -> Snapshot:
+    return Snapshot.build(store.list("Node"), store.list("Pod"))
+
+
+def assert_same(store: Store) -> None:
+    a, b = cached(store), rebuilt(store)
+    assert [ni.name for ni in a.list()] == [ni.name for ni in b.list()]
+    for x, y in zip(a.list(), b.list(), strict=True):
+        assert node_infos_equal(x, y), (x, y)
+    assert {k: (v.size, v.num_nodes) for k, v in a.image_states.items()} == \
+        {k: (v.size, v.num_nodes) for k, v in b.image_states.items()}
+    assert [ni.name for ni in a.have_pods_with_affinity_list()] == \
+        [ni.name for ni in b.have_pods_with_affinity_list()]
+    assert [ni.name for ni in a.have_pods_with_required_anti_affinity_list()] == \
+        [ni.name for ni in b.have_pods_with_required_anti_affinity_list()]
+
+
+def same_decisions(store: Store, pod: dict) -> None:
+    """The scheduler explains ``pod`` the same from the cache as from every object."""
+    out = []
+    for snap in (cached(store), rebuilt(store)):
+        s = Scheduler(None, random.Random(7))
+        s.handle.list_objects = lambda kind, ns: store.list(kind, ns)
+        s.handle.get_object = store.get
+        s.use_snapshot(snap, [])
+        out.append(json.dumps(s.explain(json.loads(json.dumps(pod)), 0.0), sort_keys=True))
+    assert out[0] == out[1]
+
+
+def _node(rng: random.Random, name: str) -> dict:
+    w = make_node(name).capacity(cpu=str(rng.choice([2, 4, 8])), memory=f"{rng.choice([4, 8])}Gi",
+                                 pods=str(rng.choice([3, 110])))
+    w.label("kubernetes.io/hostname", name).zone(rng.choice(ZONES))
+    if rng.random() < 0.3:
+        w.image(rng.choice([100, 5_000_000]), rng.choice(["nginx:1", "redis:7"]))
+    if rng.random() < 0.2:
+        w.taint("dedicated", "x")
+    return w.obj()
+
+
+def _pod(rng: random.Random, name: str, nodes: list[str]) -> dict:
+    w = make_pod(name, rng.choice(["default", "other"]))
+    for _ in range(rng.randint(0, 2)):
+        k, v = rng.choice(LABELS)
+        w.label(k, v)
+    w.req(cpu=rng.choice(["100m", "250m", "1"]), memory=rng.choice(["64Mi", "1Gi"]))
+    if rng.random() < 0.2:
+        w.container(requests={}, ports=[{"containerPort": 80, "hostPort": rng.choice([80, 8080])}])
+    if rng.random() < 0.2:
+        w.priority(rng.choice([0, 100]))
+    pod = w.obj()
+    r = rng.random()
+    if r < 0.15:
+        pod["spec"]["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "kubernetes.io/hostname"}]}}
+    elif r < 0.3:
+        pod["spec"]["affinity"] = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 10, "podAffinityTerm": {"labelSelector": {"matchLabels": {"tier": "front"}},
+                                               "topologyKey": "topology.kubernetes.io/zone"}}]}}
+    if nodes and rng.random() < 0.7:
+        pod["spec"]["nodeName"] = rng.choice(nodes)
+        pod["status"]["phase"] = "Running"
+    return pod
+
+
+def _step(rng: random.Random, store: Store, counter: list[int]) -> None:
+    """One random write, as the API server would make it."""
+    nodes = [n["metadata"]["name"] for n in store.list("Node")]
+    pods = store.list("Pod")
+    op = rng.choice(["add-node", "add-pod", "add-pod", "add-pod", "bind", "resize", "label-pod",
+                     "terminate", "finish", "delete-pod", "label-node", "taint-node", "cordon",
+                     "resize-node", "remove-node"])
+    counter[0] += 1
+    n = counter[0]
+    if op == "add-node" or not nodes:
+        store.create(_node(rng, f"n{n}"), NOW)
+    elif op == "add-pod" or not pods:
+        store.create(_pod(rng, f"p{n}", nodes), NOW)
+    elif op in ("label-node", "taint-node", "cordon", "resize-node", "remove-node"):
+        node = store.get("Node", "", rng.choice(nodes))
+        if op == "remove-node":
+            store.delete("Node", "", node["metadata"]["name"])
+            return
+        if op == "label-node":
+            node["metadata"]["labels"]["topology.kubernetes.io/zone"] = rng.choice(ZONES)
+        elif op == "taint-node":
+            node["spec"]["taints"] = [{"key": "k", "value": str(n), "effect": "NoSchedule"}]
+        elif op == "cordon":
+            node["spec"]["unschedulable"] = not node["spec"].get("unschedulable")
+        else:
+            node["status"]["allocatable"]["cpu"] = str(rng.choice([1, 16]))
+        store.put(node)
+    else:
+        pod = rng.choice(pods)
+        md = pod["metadata"]
+        if op == "delete-pod":
+            store.delete("Pod", md["namespace"], md["name"])
+            return
+        if op == "bind":
+            pod["spec"]["nodeName"] = rng.choice(nodes)
+        elif op == "resize":
+            pod["spec"]["containers"][0].setdefault("resources", {})["requests"] = {"cpu": "2", "memory": "3Gi"}
+        elif op == "label-pod":
+            md.setdefault("labels", {})["app"] = rng.choice(["web", "db"])
+        elif op == "terminate":
+            md["deletionTimestamp"] = NOW
+        else:
+            pod["status"]["phase"] = rng.choice(["Succeeded", "Failed"])
+        store.put(pod)
+
+
+@pytest.mark.parametrize("seed", range(12), ids=lambda s: f"random history {s}")
+def test_the_cache_equals_a_rebuild_after_any_write_sequence(tmp_path, seed):
+    rng = random.Random(seed)
+    counter = [0]
+    for command in range(6):
+        # every third command is made by a writer that does not keep the cache (its digests
+        # go stale and are recomputed when read)
+        store = Store(tmp_path).open()
+        if command % 3 != 2:
+            _keep(store)
+        for _ in range(rng.randint(1, 12)):
+            _step(rng, store, counter)
+            if rng.random() < 0.3:
+                assert_same(store)  # inside the transaction: its own writes overlaid
+        assert_same(store)
+        store.commit()
+        store = Store(tmp_path).open(read_only=True)  # a snapshot: nothing can be completed
+        assert store.read_only
+        assert_same(store)
+        store.rollback()
+        store = Store(tmp_path).open()
+        assert_same(store)
+        incoming = _pod(rng, f"incoming{command}", [])
+        same_decisions(store, incoming)
+        store.commit()  # (writes back the digests it recomputed)
+        store = Store(tmp_path).open()
+        stale = store._require().execute(
+            "SELECT count(*) FROM objects o LEFT JOIN derived d ON d.kind=o.kind AND "
+            "d.namespace=o.namespace AND d.name=o.name WHERE o.kind IN ('Pod','Node') "
+            "AND (d.rv IS NULL OR d.rv != o.rv)").fetchone()[0]
+        store.rollback()
+        assert stale == 0
+
+
+def test_a_pod_s_manifest_is_read_only_when_a_plugin_asks_for_it(tmp_path):
+    store = _keep(Store(tmp_path).open())
+    store.create(make_node("n1").capacity(cpu="4", memory="8Gi", pods="110").obj(), NOW)
+    store.create(make_pod("a").req(cpu="1").node("n1").obj(), NOW)
+    store.commit()
+    store = Store(tmp_path).open()
+    snap = cached(store)
+    (pi,) = snap.get("n1").pods
+    assert ("", "a") not in store._cache.get("Pod", {}) and ("default", "a") not in store._cache.get("Pod", {})
+    assert snap.get("n1").requested.milli_cpu == 1000
+    assert pi.pod["metadata"]["name"] == "a"  # read now, from the store
+    store.rollback()

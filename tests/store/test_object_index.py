@@ -1,0 +1,98 @@
+"""The store's object_index (objects by label, annotation, owner, deletion and involved
+object): kept with every write, equal to what the backfill of an older state computes in SQL,
+and what the lookups answer, this transaction's own writes included."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kubesim.store import OBJECT_INDEX_META, Store, index_entries
+
+NOW = "2026-01-01T00:00:00Z"
+
+
+def _rows(store: Store) -> set[tuple]:
+    return set(store._require().execute("SELECT kind, facet, value, namespace, name FROM object_index"))
+
+
+def _expected(store: Store) -> set[tuple]:
+    out = set()
+    for kind in ("Pod", "Node", "Event", "ConfigMap"):
+        for o in store.list(kind):
+            md = o["metadata"]
+            out.update((kind, f, v, md.get("namespace") or "", md["name"]) for f, v in index_entries(kind, o))
+    return out
+
+
+def _object(rng: random.Random, n: int) -> dict:
+    kind = rng.choice(["Pod", "Node", "Event", "ConfigMap"])
+    md: dict = {"name": f"o{n}"}
+    if kind != "Node":
+        md["namespace"] = rng.choice(["default", "kube-system"])
+    if rng.random() < 0.7:
+        md["labels"] = {rng.choice(["app", "tier"]): rng.choice(["web", "db", ""])}
+    if rng.random() < 0.5:
+        md["annotations"] = {rng.choice(["kubernetes.io/config.mirror", "x"]): "v"}
+    if rng.random() < 0.4:
+        md["ownerReferences"] = [{"apiVersion": "v1", "kind": "Node", "name": "n", "uid": f"u{rng.randint(1, 3)}"}]
+    if rng.random() < 0.2:
+        md["deletionTimestamp"] = NOW
+    obj = {"kind": kind, "apiVersion": "v1", "metadata": md}
+    if kind == "Event":
+        obj["involvedObject"] = {"kind": "Node", "name": f"node{rng.randint(1, 3)}", "uid": f"u{rng.randint(1, 3)}"}
+    return obj
+
+
+@pytest.mark.parametrize("seed", range(5), ids=lambda s: f"random history {s}")
+def test_the_index_follows_every_write_and_equals_the_backfill(tmp_path, seed):
+    rng = random.Random(seed)
+    n = 0
+    for _ in range(4):
+        store = Store(tmp_path).open()
+        for _ in range(rng.randint(1, 15)):
+            n += 1
+            objs = [o for k in ("Pod", "Node", "Event", "ConfigMap") for o in store.list(k)]
+            if objs and rng.random() < 0.4:
+                o = rng.choice(objs)
+                if rng.random() < 0.5:
+                    store.delete(o["kind"], o["metadata"].get("namespace", ""), o["metadata"]["name"])
+                else:
+                    o["metadata"]["labels"] = {"app": "changed"}
+                    store.put(o)
+            else:
+                store.create(_object(rng, n), NOW)
+        # this transaction's writes are answered too
+        want = sorted((o["kind"], o["metadata"].get("namespace", ""), o["metadata"]["name"])
+                      for o in store.list("Pod") if (o["metadata"].get("labels") or {}).get("app") == "web")
+        assert store.keys_labelled("Pod", "app", "web") == want
+        want = sorted(("Event", e["metadata"]["namespace"], e["metadata"]["name"]) for e in store.list("Event")
+                      if e["involvedObject"]["name"] == "node1")
+        assert store.keys_of_events_involving(name="node1") == want
+        store.commit()
+        store = Store(tmp_path).open()
+        assert _rows(store) == _expected(store)
+        store.set_meta(OBJECT_INDEX_META, None)  # as an older state: the backfill fills it
+        store._index_built = False
+        store.commit()
+        store = Store(tmp_path).open()
+        assert store.keys_deleting("Pod") is not None
+        assert _rows(store) == _expected(store)
+        store.commit()
+
+
+def test_a_read_only_snapshot_of_an_older_state_says_the_index_cannot_answer(tmp_path):
+    store = Store(tmp_path).open()
+    store.create({"kind": "Pod", "metadata": {"name": "p", "namespace": "default",
+                                              "annotations": {"kubernetes.io/config.mirror": "x"}}}, NOW)
+    store.commit()
+    store = Store(tmp_path).open()
+    store.set_meta(OBJECT_INDEX_META, None)
+    store.commit()
+    store = Store(tmp_path).open(read_only=True)
+    assert store.keys_annotated("Pod", "kubernetes.io/config.mirror") is None
+    store.rollback()
+    store = Store(tmp_path).open()
+    assert store.keys_annotated("Pod", "kubernetes.io/config.mirror") == [("Pod", "default", "p")]
+    store.rollback()
