@@ -110,6 +110,7 @@ def test_the_kube_dns_service_is_kubeadms(h):
 ])
 def test_the_pods_dns_goes_through_coredns(h, break_dns, expected):
     h.ok("run bb --image=busybox -- sleep 3600")
+    h.ok("advance 5s")  # busybox pulled: the container runs
     if break_dns:
         h.ok(break_dns)
     r = h("exec bb -- nslookup kubernetes.default.svc.cluster.local")
