@@ -162,6 +162,11 @@ class Real:
             # nodes gone (its RemovingNode events): a node of the same name re-created before
             # that is not "registered" again (no RegisteredNode event).
             self.wait_node_events("RemovingNode", old_nodes, key="name")
+        # kubeadm's add-ons are made afresh per scenario (prepare), after its nodes, as kubesim's
+        # are made with its cluster: their ConfigMaps, Service, ServiceAccounts and RBAC go too
+        # (the Deployment and DaemonSet went with the workloads above)
+        for obj in reversed(addon_objects()):
+            self.delete(addon_path(obj))
         for ns in SYSTEM_NAMESPACES:
             self.delete(f"/api/v1/namespaces/{ns}/events")
         self.settle(quiet=1.0, minimum=0.2)
@@ -242,4 +247,53 @@ def prepare(real: Real, sim_nodes: list[dict], sim_csinodes: list[dict]):
     # above waited for): an artifact of the clean-up, not of the scenario.
     for e in real.get("/api/v1/namespaces/default/events?fieldSelector=reason%3DCIDRAssignmentFailed")["items"]:
         real.delete(f"/api/v1/namespaces/default/events/{e['metadata']['name']}")
+    install_addons(real, sim_nodes)
     real.settle(quiet=1.0)
+
+
+def addon_objects(sim_nodes: list[dict] | None = None) -> list[dict]:
+    """What kubesim's ``cluster init`` created as ``kubeadm init`` would (kubesim/controlplane/addons.py:
+    CoreDNS, kube-proxy, kubeadm-config, kubelet-config, cluster-info and their RBAC), as kubeadm
+    POSTs them, naming the same advertise address."""
+    from kubesim.controlplane import addons
+
+    cp = next((n for n in sim_nodes or [] if n["metadata"]["name"] == "controlplane"), None)
+    return addons.addon_objects(addons.advertise_address(cp))
+
+
+def addon_path(obj: dict, collection: bool = False) -> str:
+    from kubesim.controlplane import addons
+
+    return addons.api_path(obj, collection)
+
+
+def install_addons(real: Real, sim_nodes: list[dict], timeout: float = 90.0):
+    """Create kubeadm's add-ons after the nodes, wait for the CoreDNS Deployment and the
+    kube-proxy DaemonSet to be ready on them (pods stay Pending without nodes, on both sides),
+    then drop kube-system's events, as SimSide.setup drops kubesim's: a scenario starts from a
+    cluster whose add-ons are up, not from their start-up."""
+    for obj in addon_objects(sim_nodes):
+        deadline = time.monotonic() + 30
+        while True:  # a Service's IP or a name just released by clean() can take a moment
+            status, body = real.request("POST", addon_path(obj, collection=True), obj)
+            if status == 201:
+                break
+            if time.monotonic() > deadline or status not in (409, 422, 500):
+                raise RuntimeError(f"creating {obj['kind']} {obj['metadata']['name']}: {status} {body}")
+            time.sleep(0.5)
+    if sim_nodes:
+        deadline = time.monotonic() + timeout
+        while True:
+            dep = real.get("/apis/apps/v1/namespaces/kube-system/deployments/coredns")
+            ds = real.get("/apis/apps/v1/namespaces/kube-system/daemonsets/kube-proxy")
+            dst = ds.get("status") or {}
+            if ((dep.get("status") or {}).get("readyReplicas") == dep["spec"]["replicas"]
+                    and dst.get("desiredNumberScheduled") is not None
+                    and dst.get("numberReady") == dst["desiredNumberScheduled"]):
+                break
+            if time.monotonic() > deadline:
+                print(f"  (kubeadm's add-ons not ready after {timeout:.0f}s; going on)", file=sys.stderr)
+                break
+            time.sleep(0.5)
+    real.settle(quiet=1.0)
+    real.delete("/api/v1/namespaces/kube-system/events")

@@ -99,6 +99,9 @@ class SimSide:
         if nodes:
             self.ok(["create", "-f", "-"], yaml.safe_dump_all(nodes))
         sim_nodes = json.loads(self.ok(["get", "nodes", "-o", "json"]))["items"]
+        # kubeadm's add-ons came up with the cluster; the real side creates them after its nodes
+        # and drops kube-system's events once they are ready (real.install_addons): so here
+        self.ok(["delete", "events", "--all", "-n", "kube-system"])
         sim_csinodes = json.loads(self.ok(["get", "csinodes", "-o", "json"]))["items"]
         return sim_nodes, sim_csinodes
 

@@ -92,6 +92,7 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
             make_state_dirs(store.nodes_dir, m["metadata"]["name"], "manifests")
         _kubeadm_control_plane(cluster)
     ensure_kubernetes_service(cluster)
+    _kubeadm_addons(cluster)
     store.set_meta("cluster.initialized", True)
     store.set_meta(STARTED_META, cluster.now())  # when the components' tickers started
 
@@ -228,6 +229,14 @@ def _kubeadm_control_plane(cluster: Cluster) -> None:
         for fname, text in control_plane_files(internal_ip(cp)).items():
             write_state_file(directory, fname, text)
         cluster.__dict__.pop("_static_pod_dirs", None)  # the directories read at settle are stale
+
+
+def _kubeadm_addons(cluster: Cluster) -> None:
+    """kubeadm init's last phases: its ConfigMaps, CoreDNS and kube-proxy (controlplane/addons.py).
+    Without a control-plane node (``--empty``) they name the address it would have had."""
+    from kubesim.controlplane import addons
+
+    addons.install(cluster, addons.advertise_address(cluster.store.get("Node", "", CONTROL_PLANE_NODE)))
 
 
 def ensure_initialized(cluster: Cluster) -> None:

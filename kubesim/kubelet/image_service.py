@@ -40,6 +40,10 @@ PAUSE_IMAGE = "registry.k8s.io/pause:3.10.1"   # containerd's sandbox image (kub
 KUBEADM_IMAGES = ("registry.k8s.io/kube-apiserver:v1.35.0", "registry.k8s.io/kube-controller-manager:v1.35.0",
                   "registry.k8s.io/kube-scheduler:v1.35.0", "registry.k8s.io/kube-proxy:v1.35.0",
                   "registry.k8s.io/coredns/coredns:v1.13.1", "registry.k8s.io/etcd:3.6.6-0", PAUSE_IMAGE)
+# a worker's images once it has joined a kubeadm cluster and its add-on pods have started: the
+# sandbox image and the add-ons' images (kube-proxy's DaemonSet pod lands on every node at join,
+# CoreDNS's replicas spread over the nodes), pulled before the cluster is handed over
+WORKER_IMAGES = ("registry.k8s.io/kube-proxy:v1.35.0", "registry.k8s.io/coredns/coredns:v1.13.1", PAUSE_IMAGE)
 
 # compressed linux/amd64 sizes of recent default tags (approximate, as registries list them)
 SIZES: dict[str, int] = {
@@ -128,12 +132,13 @@ class NodeImages:
 
     @classmethod
     def preloaded(cls, node: dict, t: float) -> NodeImages:
-        """A node's images when its kubelet first syncs a pod: the sandbox image on every node,
-        and kubeadm's images on a control-plane node."""
+        """A node's images when its kubelet first syncs a pod: kubeadm's images on a control-plane
+        node; the sandbox image and the add-ons' images (kube-proxy, CoreDNS) on a worker, whose
+        add-on pods pulled them as it joined, before the cluster is handed over."""
         md = node.get("metadata") or {}
         images = cls(md.get("name") or "")
         labels = md.get("labels") or {}
-        names = KUBEADM_IMAGES if "node-role.kubernetes.io/control-plane" in labels else (PAUSE_IMAGE,)
+        names = KUBEADM_IMAGES if "node-role.kubernetes.io/control-plane" in labels else WORKER_IMAGES
         for image in names:
             images.add(image, t)
         return images

@@ -175,6 +175,14 @@ _VIRTUAL_DNS = {"metadata": {"namespace": DNS_SERVICE[0], "name": "coredns", "la
                 "status": {"phase": "Running"}}
 
 
+def _has_coredns_pods(snap: Snapshot) -> bool:
+    """Whether the cluster runs kubeadm's CoreDNS (pods in kube-system labelled k8s-app=kube-dns):
+    then the stand-in has no business answering."""
+    return any(md(p).get("namespace") == DNS_SERVICE[0]
+               and all((md(p).get("labels") or {}).get(k) == v for k, v in DNS_LABELS.items())
+               for p in snap.pods)
+
+
 def dns_transport(snap: Snapshot, src: dict, conf: dns.ResolvConf, listener, choose=None,
                   trace: Trace | None = None) -> tuple[str, Trace]:
     """Can the pod reach its nameserver on 53/UDP? ("ok" | "timeout" | "refused", trace).
@@ -186,6 +194,11 @@ def dns_transport(snap: Snapshot, src: dict, conf: dns.ResolvConf, listener, cho
     if server != DNS_SERVICE_IP:
         trace.add("dns", INFO, f"nameserver {server or '(none)'} is not the cluster DNS: cluster names do not resolve")
         return "ok", trace
+    if snap.service_by_name.get(DNS_SERVICE) is None and _has_coredns_pods(snap):
+        # kubeadm's CoreDNS is there but its Service was deleted: kube-proxy has no rule for
+        # 10.96.0.10, the query goes nowhere (kubeadm recreates nothing after init)
+        trace.add("dns", FAIL, f"no {DNS_SERVICE[0]}/{DNS_SERVICE[1]} Service: nothing answers on {DNS_SERVICE_IP}")
+        return "timeout", trace
     if snap.service_by_name.get(DNS_SERVICE) is None:
         stand_in = dict(_VIRTUAL_DNS)
         sub = Trace(src, DNS_SERVICE_IP, 53, "UDP")

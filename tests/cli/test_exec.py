@@ -152,8 +152,9 @@ def test_explain_network_json(walkthrough):
     exp = json.loads(r.out)
     assert r.code == 1
     assert exp["outcome"] == "timeout"
-    assert exp["hops"][0] == {"step": "dns", "verdict": "info", "detail": "no kube-system/kube-dns Service: kubesim's "
-                              "stand-in CoreDNS (kube-system, k8s-app=kube-dns) answers on 10.96.0.10"}
+    # the default cluster's CoreDNS (kubeadm's Deployment) answers through kube-dns
+    assert exp["hops"][0] == {"step": "dns", "verdict": "pass", "detail": "ready endpoints 10.244.0.2:53, "
+                              "10.244.1.2:53; kube-proxy picks 10.244.0.2:53"}
     assert [(x["step"], x["verdict"], x.get("policy", "")) for x in exp["hops"][1:]] == [
         ("dns", "pass", ""), ("service", "pass", ""), ("endpoints", "pass", ""), ("egress", "pass", ""),
         ("ingress", "fail", "default/default-deny-ingress"), ("ingress", "fail", "default/web-allow-frontend"),
@@ -184,7 +185,7 @@ def test_explain_network_table_and_exec_explain(walkthrough):
     h = walkthrough
     h.apply(POLICIES)
     table = h("explain-network other web").out
-    assert table.splitlines()[0] == "From pod default/other (10.244.1.3) to web:80/TCP   outcome: timed out (packets dropped)"
+    assert table.splitlines()[0] == "From pod default/other (10.244.2.3) to web:80/TCP   outcome: timed out (packets dropped)"
     assert "default/default-deny-ingress" in table
     assert h("exec other --explain -- wget -qO- -T 2 web").out == table
 

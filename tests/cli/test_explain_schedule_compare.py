@@ -24,13 +24,15 @@ def test_two_feasible_nodes_are_decided_by_the_plugins_whose_scores_differ(kubes
     out = kubesim.ok("explain-schedule web --compare node01 node02")
     lines = squeezed(out)
     assert lines[0] == "Pod default/web: node01 vs node02 outcome: Scheduled on node02"
-    # LeastAllocated, node01: cpu (4000-2100)*100//4000 = 47, memory
-    # (8485076992-268435456)*100//8485076992 = 96 -> (47+96)//2 = 71; node02: (97+98)//2 = 97.
-    # BalancedAllocation: node01 |0.525-0.0316|/2 -> 75; node02 |0.025-0.0158|/2 -> 99
-    assert "NodeResourcesFit 71×1 = 71 97×1 = 97" in lines
-    assert "TOTAL 446 496" in lines
-    assert lines[-1] == ("Decided by: node02 scores 50 more than node01: "
-                         "NodeResourcesFit +26, NodeResourcesBalancedAllocation +24")
+    # Both nodes run kubeadm's kube-proxy (no requests: the scheduler counts 100m and 200Mi for
+    # it), node01 also a CoreDNS pod (100m, 70Mi). LeastAllocated, node01: cpu
+    # (4000-2300)*100//4000 = 42, memory (8485076992-551550976)*100//8485076992 = 93 ->
+    # (42+93)//2 = 67; node02: cpu 200m -> 95, memory 328Mi -> 95 -> 95.
+    # BalancedAllocation: node01 |0.575-0.065|/2 -> 74; node02 |0.05-0.0405|/2 -> 99
+    assert "NodeResourcesFit 67×1 = 67 95×1 = 95" in lines
+    assert "TOTAL 441 494" in lines
+    assert lines[-1] == ("Decided by: node02 scores 53 more than node01: "
+                         "NodeResourcesFit +28, NodeResourcesBalancedAllocation +25")
 
 
 @pytest.mark.parametrize("setup, manifest, node, change", [
@@ -41,8 +43,8 @@ def test_two_feasible_nodes_are_decided_by_the_plugins_whose_scores_differ(kubes
                  id="a taint is removed by name"),
     pytest.param([pod("hog", cpu="3800m", extra="  nodeName: node01\n")], pod("web", cpu="1"),
                  "node01",
-                 # 1000m wanted + 3800m requested - 4000m allocatable = 800m short
-                 "- free 800m cpu on node01 (its pods request 3800m of 4 allocatable; the pod "
+                 # 1000m wanted + 3800m + CoreDNS's 100m requested - 4000m allocatable = 900m short
+                 "- free 900m cpu on node01 (its pods request 3900m of 4 allocatable; the pod "
                  "requests 1), or lower the pod's request by as much",
                  id="missing cpu is counted to the millicore"),
     pytest.param([], pod("web", extra="  nodeSelector: {disk: ssd}\n"), "node01",
@@ -109,6 +111,6 @@ def test_a_what_if_pod_can_be_compared_and_nothing_is_stored(kubesim):
     assert squeezed(out)[-3:] == [
         "Decided by: node01 fails NodeResourcesFit (Insufficient cpu); node02 passes every filter",
         "To make node01 feasible:",
-        "- free 800m cpu on node01 (its pods request 3800m of 4 allocatable; the pod requests 1), "
+        "- free 900m cpu on node01 (its pods request 3900m of 4 allocatable; the pod requests 1), "
         "or lower the pod's request by as much"]
     assert snapshot(kubesim.state_dir) == before

@@ -97,8 +97,10 @@ def test_a_pulled_image_is_listed_by_its_node_and_seen_by_image_locality(kubesim
     assert names.startswith('["docker.io/library/python@sha256:') and names.endswith(
         '","docker.io/library/python:3.12"]')
     assert kubesim.ok("get node node01 -o jsonpath={.status.images[*].names[1]}") == \
-        "docker.io/library/python:3.12 registry.k8s.io/pause:3.10.1"  # largest first; the sandbox image
-    assert kubesim.ok("get node node02 -o jsonpath={.status.images}") == ""  # no pod there yet
+        ("docker.io/library/python:3.12 registry.k8s.io/kube-proxy:v1.35.0 "  # largest first; the add-ons'
+         "registry.k8s.io/coredns/coredns:v1.13.1 registry.k8s.io/pause:3.10.1")  # images; the sandbox image
+    assert kubesim.ok("get node node02 -o jsonpath={.status.images[*].names[1]}") == (  # only its kube-proxy pod
+        "registry.k8s.io/kube-proxy:v1.35.0 registry.k8s.io/coredns/coredns:v1.13.1 registry.k8s.io/pause:3.10.1")
     kubesim.ok("run b --image=docker.io/library/python:3.12 -- sleep 3600")
     assert image_locality(kubesim, "b") == {"node01": 10, "node02": 0}
     assert status(kubesim, "b") == ["1/1", "Running", "0"]  # IfNotPresent, present on node01: no pull

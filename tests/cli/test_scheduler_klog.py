@@ -40,23 +40,31 @@ def test_v10_writes_the_whole_cycle_of_a_pod_in_upstreams_order(kubesim):
     listed = ('resource_allocation.go:168] "Listed internal info for allocatable resources, '
               'requested resources and score" logger="Score.{p}" pod="default/small" node="{n}" '
               'resourceAllocationScorer="{s}" allocatableResource=[4000,8485076992] '
-              'requestedResource=[100,134217728] resourceScore={v}')
+              'requestedResource={r} resourceScore={v}')
     scored = 'schedule_one.go:830] "Plugin scored node for pod" pod="default/small" plugin="{p}" node="{n}" score={v}'
     want = ['eventhandlers.go:233] "Add event for unscheduled pod" pod="default/small"',
             'active_queue.go:110] "Pod moved to an internal scheduling queue" pod="default/small" '
             'event="UnschedulablePodAdd" queue="Active"',
             'schedule_one.go:83] "About to try and schedule pod" pod="default/small"',
             'schedule_one.go:99] "Attempting to schedule pod" pod="default/small"']
+    # requested with the pod: 100m/128Mi, + kube-proxy on each node at the scheduler's non-zero
+    # defaults (100m/200Mi), + node01's CoreDNS pod (100m/70Mi). node01: LeastAllocated cpu
+    # (4000-300)*100//4000 = 92, memory 95 -> 93; balanced |0.05-0.0245|/2 -> 98.
+    # node02: cpu 95, memory 95 -> 95; balanced |0.025-0.0158|/2 -> 99. BalancedAllocation counts
+    # the requests as written (no non-zero defaults): kube-proxy adds nothing there.
+    req = {"node01": "[300,417333248]", "node02": "[200,343932928]"}
+    balanced_req = {"node01": "[200,207618048]", "node02": "[100,134217728]"}
+    fit, balanced = {"node01": 93, "node02": 95}, {"node01": 98, "node02": 99}
     for n in ("node01", "node02"):
-        want += [listed.format(p="NodeResourcesFit", n=n, s="LeastAllocated", v=97),
+        want += [listed.format(p="NodeResourcesFit", n=n, s="LeastAllocated", r=req[n], v=fit[n]),
                  listed.format(p="NodeResourcesBalancedAllocation", n=n,
-                               s="NodeResourcesBalancedAllocation", v=99)]
+                               s="NodeResourcesBalancedAllocation", r=balanced_req[n], v=balanced[n])]
     for n in ("node01", "node02"):
         want += [scored.format(p=p, n=n, v=v) for p, v in (
-            ("TaintToleration", 300), ("NodeResourcesFit", 97), ("DynamicResources", 0),
-            ("NodeResourcesBalancedAllocation", 99), ("ImageLocality", 0))]
-    want += ['schedule_one.go:898] "Calculated node\'s final score for pod" pod="default/small" node="node01" score=496',
-             'schedule_one.go:898] "Calculated node\'s final score for pod" pod="default/small" node="node02" score=496',
+            ("TaintToleration", 300), ("NodeResourcesFit", fit[n]), ("DynamicResources", 0),
+            ("NodeResourcesBalancedAllocation", balanced[n]), ("ImageLocality", 0))]
+    want += ['schedule_one.go:898] "Calculated node\'s final score for pod" pod="default/small" node="node01" score=491',
+             'schedule_one.go:898] "Calculated node\'s final score for pod" pod="default/small" node="node02" score=494',
              'default_binder.go:69] "Attempting to bind pod to node" logger="Bind.DefaultBinder" '
              f'pod="default/small" node="{node}"',
              f'cache.go:398] "Finished binding for pod, can be expired" podKey="{uid}" pod="default/small"',

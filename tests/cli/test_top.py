@@ -117,8 +117,10 @@ def test_top_node_adds_the_system_overhead_and_shows_percentages(cluster):
     alloc = json.loads(cluster.ok("get node node01 -o json"))["status"]["allocatable"]
     assert alloc["cpu"] == "4"
     row = cluster.ok("top node node01 --no-headers").split()
-    # 100m overhead + 200m; 512Mi + 102.4Mi (+ busybox's 0.5Mi) = 614Mi
-    assert row[:3] == ["node01", "300m", "7%"] and row[3] == "614Mi"
+    # 100m overhead + 200m + kubeadm's add-ons on node01: a CoreDNS pod (80% of its 100m, 70Mi
+    # requests: 80m, 56Mi) and kube-proxy (idle: 1m, 20Mi) = 381m, 9% of 4;
+    # 512Mi + 102.4Mi (+ busybox's 0.5Mi) + 56Mi + 20Mi = 690Mi
+    assert row[:3] == ["node01", "381m", "9%"] and row[3] == "690Mi"
     nodes = [ln.split()[0] for ln in cluster.ok("top node --sort-by=memory").splitlines()[1:]]
     assert nodes[0] == "controlplane"
 

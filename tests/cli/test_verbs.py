@@ -251,7 +251,8 @@ def test_get_show_labels_and_label_columns(cluster):
 
 def test_get_no_headers_and_all_namespaces(cluster):
     lines = cluster.ok("get pods -A --no-headers").splitlines()
-    assert [ln.split()[0] for ln in lines] == ["default"] * 4 + ["kube-system"] * 4  # + kubeadm's static pods
+    # + kubeadm's static pods, its 2 CoreDNS pods and a kube-proxy pod per node
+    assert [ln.split()[0] for ln in lines] == ["default"] * 4 + ["kube-system"] * 9
     assert cluster.ok("get pods -A").splitlines()[0].split()[:2] == ["NAMESPACE", "NAME"]
 
 
@@ -402,7 +403,7 @@ def test_describe_pod_shows_its_node_status_and_events(cluster):
 def test_describe_node_lists_its_pods_and_allocated_resources(cluster):
     out = cluster.ok("describe node node01")
     assert out.startswith("Name:               node01\n")
-    assert "Non-terminated Pods:          (2 in total)" in out
+    assert "Non-terminated Pods:          (4 in total)" in out  # + a CoreDNS pod and kube-proxy
     assert "Allocated resources:" in out
     assert "kubesim.io/static-pod-path" in out
 

@@ -94,10 +94,12 @@ rules: [{{apiGroups: [example.com], resources: [widgets], verbs: [get, list]}}]
 def test_cluster_init_creates_the_default_roles_and_kubeadms_bindings(tmp_path):
     h = Harness(tmp_path / "state")
     h.ok("cluster init --empty")
-    # 68 of the API server's bootstrap policy (as the oracle lists), kubeadm:get-nodes
-    assert len(h.ok("get clusterroles --no-headers").splitlines()) == 69
-    # 49 of the bootstrap policy, 5 of kubeadm's
-    assert len(h.ok("get clusterrolebindings --no-headers").splitlines()) == 54
+    # 68 of the API server's bootstrap policy (as the oracle lists), kubeadm:get-nodes, and
+    # CoreDNS's system:coredns (kubeadm's addon phase, even without nodes)
+    assert len(h.ok("get clusterroles --no-headers").splitlines()) == 70
+    # 49 of the bootstrap policy, 5 of kubeadm's, system:coredns and kubeadm:node-proxier
+    assert len(h.ok("get clusterrolebindings --no-headers").splitlines()) == 56
     assert h.ok("get clusterrolebinding kubeadm:cluster-admins -o wide").splitlines()[1].split() == [
         "kubeadm:cluster-admins", "ClusterRole/cluster-admin", "0s", "kubeadm:cluster-admins"]
-    assert len(h.ok("get roles -A --no-headers").splitlines()) == 10
+    # the bootstrap policy's and kubeadm's, plus the kube-proxy Role joining nodes read its ConfigMap with
+    assert len(h.ok("get roles -A --no-headers").splitlines()) == 11

@@ -114,9 +114,10 @@ def test_the_page_is_self_contained_with_one_row_per_node_winner_first(kubesim, 
     assert cp["filter:TaintToleration"] == {"class": "f", "data-v": "1",
                                             "title": "node(s) had untolerated taint(s)"}
     fit = dict(zip(h.columns, h.cells[1]))["NodeResourcesFit"]
-    # node01: cpu (4000-2100)*100//4000 = 47, memory
-    # (8485076992-1207959552)*100//8485076992 = 85 -> (47+85)//2 = 66
-    assert fit["data-v"] == "66" and fit["title"] == "raw 66 → 66 × 1 = 66"
+    # node01, with its CoreDNS pod (100m, 70Mi) and kube-proxy (the scheduler's non-zero 100m,
+    # 200Mi): cpu (4000-2300)*100//4000 = 42, memory
+    # (8485076992-1491075072)*100//8485076992 = 82 -> (42+82)//2 = 62
+    assert fit["data-v"] == "62" and fit["title"] == "raw 62 → 62 × 1 = 62"
 
 
 def test_html_does_not_combine_with_trace_or_compare(kubesim):
@@ -134,7 +135,7 @@ def test_a_browser_renders_the_heat_map_and_sorts_it_by_a_plugin(page, tmp_path)
     h = parse(r.stdout)
     assert len(h.rows) == 3
     assert h.table.get("data-sorted") == "NodeResourcesFit:asc"  # the inline script ran
-    # ascending NodeResourcesFit: controlplane (not scored, -1), node01 (66), node02 (the winner)
+    # ascending NodeResourcesFit: controlplane (not scored, -1), node01 (62), node02 (the winner)
     assert [r["data-node"] for r in h.rows] == ["controlplane", "node01", "node02"]
     assert h.rows[-1].get("id") == "winner"
     shot = tmp_path / "heatmap.png"

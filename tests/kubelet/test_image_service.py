@@ -10,6 +10,7 @@ import pytest
 
 from kubesim.kubelet.image_service import (
     KUBEADM_IMAGES,
+    WORKER_IMAGES,
     PAUSE_IMAGE,
     SIZES,
     NodeImages,
@@ -143,9 +144,9 @@ def test_node_status_lists_at_most_50_images():
 
 
 @pytest.mark.parametrize("labels, want", [
-    ({}, [PAUSE_IMAGE]),
+    ({}, list(WORKER_IMAGES)),
     ({"node-role.kubernetes.io/control-plane": ""}, list(KUBEADM_IMAGES)),
-], ids=["a worker has the sandbox image", "a control-plane node has what kubeadm pulled"])
+], ids=["a worker has the sandbox image and the add-ons' images", "a control-plane node has what kubeadm pulled"])
 def test_a_node_starts_with_the_images_its_setup_pulled(labels, want):
     images = NodeImages.preloaded(node(labels=labels), 0.0)
     assert sorted(images.data["images"]) == sorted(want)

@@ -35,24 +35,24 @@ SLOW = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: slow\nspec:\n  nodeName: 
 
 ROLLING = """\
 NAME                   READY   STATUS     RESTARTS   AGE
-web-6f5c854749-7z4zs   1/1     Running    0          8s
-web-6f5c854749-pt74t   1/1     Running    0          8s
+web-6f5c854749-25tvl   1/1     Running    0          8s
+web-6f5c854749-qjt6v   1/1     Running    0          8s
 web-b9c6dbc96-tgfwp    0/1     Init:0/1   0          0s
 web-b9c6dbc96-tgfwp    0/1     Init:0/1   0          1s
 web-b9c6dbc96-tgfwp    0/1     PodInitializing   0          6s
-web-b9c6dbc96-tgfwp    1/1     Running           0          9s
-web-6f5c854749-7z4zs   1/1     Terminating       0          17s
-web-6f5c854749-7z4zs   0/1     Completed         0          17s
-web-6f5c854749-7z4zs   0/1     Completed         0          17s
+web-b9c6dbc96-tgfwp    1/1     Running           0          8s
+web-6f5c854749-25tvl   1/1     Terminating       0          16s
+web-6f5c854749-25tvl   0/1     Completed         0          16s
+web-6f5c854749-25tvl   0/1     Completed         0          16s
 web-b9c6dbc96-szv8r    0/1     Pending           0          0s
 web-b9c6dbc96-szv8r    0/1     Pending           0          0s
 web-b9c6dbc96-szv8r    0/1     Init:0/1          0          0s
 web-b9c6dbc96-szv8r    0/1     Init:0/1          0          0s
 web-b9c6dbc96-szv8r    0/1     PodInitializing   0          5s
-web-b9c6dbc96-szv8r    1/1     Running           0          8s
-web-6f5c854749-pt74t   1/1     Terminating       0          25s
-web-6f5c854749-pt74t   0/1     Completed         0          25s
-web-6f5c854749-pt74t   0/1     Completed         0          25s
+web-b9c6dbc96-szv8r    1/1     Running           0          9s
+web-6f5c854749-qjt6v   1/1     Terminating       0          25s
+web-6f5c854749-qjt6v   0/1     Completed         0          25s
+web-6f5c854749-qjt6v   0/1     Completed         0          25s
 """
 
 
@@ -75,7 +75,7 @@ def test_get_pods_watch_across_a_rolling_update(rolling):
     assert (r.code, r.out) == (0, ROLLING)
     # the Deployment controller's progress check, 10 minutes after the rollout's last step, is the
     # last thing due
-    assert r.err == ("kubesim: the watch ends at 2026-11-22T10:10:18Z (simulated time), nothing in the cluster "
+    assert r.err == ("kubesim: the watch ends at 2026-11-22T10:10:17Z (simulated time), nothing in the cluster "
                      "will change any more (kubectl would keep watching until interrupted)\n")
 
 
@@ -93,8 +93,8 @@ def test_watch_only_prints_the_header_with_the_first_event(rolling):
     assert r.out.splitlines()[:5] == ["NAME                  READY   STATUS     RESTARTS   AGE",
                                       "web-b9c6dbc96-tgfwp   0/1     Init:0/1   0          1s",
                                       "web-b9c6dbc96-tgfwp   0/1     PodInitializing   0          6s",
-                                      "web-b9c6dbc96-tgfwp   1/1     Running           0          9s",
-                                      "web-6f5c854749-7z4zs   1/1     Terminating       0          17s"]
+                                      "web-b9c6dbc96-tgfwp   1/1     Running           0          8s",
+                                      "web-6f5c854749-25tvl   1/1     Terminating       0          16s"]
     assert r.out.splitlines()[5:] == ROLLING.splitlines()[8:14]
 
 
@@ -104,7 +104,7 @@ def test_output_watch_events_adds_the_event_column(rolling):
     assert [line.split()[0] for line in lines[1:]] == ["ADDED", "ADDED", "ADDED", "MODIFIED", "MODIFIED", "MODIFIED",
                                                          "MODIFIED", "MODIFIED", "DELETED", "ADDED", "MODIFIED",
                                                          "MODIFIED", "MODIFIED"]
-    assert lines[9] == "DELETED    web-6f5c854749-7z4zs   0/1     Completed         0          17s"
+    assert lines[9] == "DELETED    web-6f5c854749-25tvl   0/1     Completed         0          16s"
 
 
 def test_one_object_is_watched_without_the_others(kubesim):

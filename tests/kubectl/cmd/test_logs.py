@@ -12,7 +12,8 @@ from kubesim.testing.cli import snapshot
 # three pods printing a line every 10 s from 10:00:00; the clock then at 10:00:35
 WEB = ("create deployment web --image=busybox --replicas=3 -- "
        "sh -c 'while true; do echo hello from $HOSTNAME; sleep 10; done'")
-PODS = ("web-6858d988c6-2nwtm", "web-6858d988c6-7z4zs", "web-6858d988c6-pt74t")
+# seed 42's names, drawn after the default cluster's CoreDNS and kube-proxy pods
+PODS = ("web-6858d988c6-25tvl", "web-6858d988c6-qjt6v", "web-6858d988c6-zqvkz")
 FIRST = PODS[0]
 
 TWO = """apiVersion: v1

@@ -85,10 +85,14 @@ def test_api_versions_refuses_arguments_as_kubectl(tmp_path):
     assert (r.out, r.err.replace("kubesim", "kubectl"), r.code) == (out, err, code)
 
 
-@pytest.mark.parametrize("args", ["cluster-info", "cluster-info -n default"])
-def test_cluster_info_names_the_control_plane_at_kubeadms_address(tmp_path, args):
+@pytest.mark.parametrize("args, services", [
+    ("cluster-info", "CoreDNS is running at https://172.30.1.2:6443/api/v1/namespaces/kube-system/services/"
+                     "kube-dns:dns/proxy\n"),  # kubeadm's kube-dns is labelled kubernetes.io/cluster-service
+    ("cluster-info -n default", ""),
+])
+def test_cluster_info_names_the_control_plane_at_kubeadms_address(tmp_path, args, services):
     assert Harness(tmp_path).ok(args) == (
-        "Kubernetes control plane is running at https://172.30.1.2:6443\n\n"
+        "Kubernetes control plane is running at https://172.30.1.2:6443\n" + services + "\n"
         "To further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n")
 
 
