@@ -73,7 +73,9 @@ class Real:
             return False
 
     def run(self, argv: list[str], stdin: str | None, cwd: str) -> tuple[int, str, str]:
-        env = dict(os.environ, KUBECONFIG=str(self.kubeconfig))
+        # a discovery cache of this run's own: one in ~/.kube/cache keeps the kinds of a CRD an
+        # earlier scenario deleted (for its 6-hour TTL), and `get all` then asks for them
+        env = dict(os.environ, KUBECONFIG=str(self.kubeconfig), KUBECACHEDIR=str(Path(self._tmp) / "cache"))
         env.pop("KUBESIM_STATE", None)
         p = subprocess.run([self.kubectl] + argv, input=stdin or "", capture_output=True, text=True, env=env,
                            cwd=cwd, timeout=600)
@@ -116,6 +118,9 @@ class Real:
 
     def clean(self):
         """Delete what earlier scenarios created: user namespaces, workloads, events, nodes, volumes..."""
+        import shutil
+
+        shutil.rmtree(Path(self._tmp) / "cache", ignore_errors=True)  # and what kubectl learnt of them
         old_nodes = {n["metadata"]["name"] for n in self.get("/api/v1/nodes")["items"]}
         force = {"kind": "DeleteOptions", "apiVersion": "v1", "gracePeriodSeconds": 0,
                  "propagationPolicy": "Background"}
