@@ -266,7 +266,10 @@ def _verbosity(argv: list[str]) -> int:
 
 
 def run() -> None:
-    code = main()
+    try:
+        code = main()
+    except KeyboardInterrupt:  # Ctrl-C before main's own handler is in place: nothing to undo
+        code = 130
     try:
         sys.stdout.flush()
     except BrokenPipeError:
