@@ -199,6 +199,12 @@ def test_a_command_killed_at_any_moment_commits_all_or_nothing(tmp_path, argv):
         assert Harness(state).ok("get nodes")  # and the state works
 
 
+
+def _interruptible() -> None:
+    """In the child: Ctrl-C as a terminal delivers it. A shell starts background jobs with
+    SIGINT ignored, and a child inherits that (CI run as `... &` would see no Ctrl-C at all)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
 @pytest.mark.parametrize("argv", [
     ["cluster", "init", "--nodes", "3000"],
     ["apply", "-f", "{dir}/bulk.yaml"],
@@ -215,7 +221,7 @@ def test_ctrl_c_stops_a_command_promptly_and_keeps_the_last_commit(tmp_path, arg
     before = snapshot(h.state_dir)
     env = {**os.environ, **{k: str(v) for k, v in h.vars.items()}}
     proc = subprocess.Popen([sys.executable, "-m", "kubesim", *argv], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
     time.sleep(0.6)
     if proc.poll() is not None:
         pytest.skip("the command finished before it could be interrupted")
@@ -244,7 +250,7 @@ def test_writers_wait_in_turn_on_the_lock_file_and_ctrl_c_ends_the_wait(tmp_path
                                 text=True, timeout=30)
         assert reader.returncode == 0 and "node01" in reader.stdout
         writer = subprocess.Popen([sys.executable, "-m", "kubesim", "label", "node", "node01", "a=b"], env=env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
         time.sleep(1.5)
         assert writer.poll() is None  # waiting for its turn
         writer.send_signal(signal.SIGINT)
