@@ -6,13 +6,12 @@ serve writes (TLS with serve's CA, its token), as it would against a real cluste
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import threading
 
 import pytest
 
 from kubesim.testing.cli import Harness
+from kubesim.testing.serve import serving
 
 kubernetes = pytest.importorskip("kubernetes", reason="needs the kubernetes Python client (pip install -e '.[test]')")
 
@@ -24,17 +23,10 @@ def api(tmp_path_factory):
     state = str(tmp_path_factory.mktemp("pyclient-state"))
     h = Harness(state)
     h.ok("cluster init")
-    proc = subprocess.Popen([sys.executable, "-m", "kubesim", "--state", state, "serve", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **h.vars})
-    try:
-        line = proc.stdout.readline()
-        assert " is served at https://127.0.0.1:" in line, proc.stderr.read() if proc.poll() is not None else line
+    with serving(state, h.vars):
         cfg = client.Configuration()
         config.load_kube_config(config_file=os.path.join(state, "serve", "kubeconfig"), client_configuration=cfg)
         yield client.CoreV1Api(client.ApiClient(cfg)), h
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def _pod(name: str, image: str = "nginx:1.27") -> dict:

@@ -24,6 +24,7 @@ import urllib.request
 import pytest
 
 from kubesim.testing.cli import Harness, snapshot
+from kubesim.testing.serve import serving
 
 KUBECTL = shutil.which("kubectl")
 pytestmark = pytest.mark.skipif(KUBECTL is None or shutil.which("openssl") is None,
@@ -97,20 +98,8 @@ def served(tmp_path_factory):
     home = str(tmp_path_factory.mktemp("kubectl-home"))
     h = Harness(state)
     h.ok("cluster init")
-    env = {**os.environ, **h.vars}
-    proc = subprocess.Popen([sys.executable, "-m", "kubesim", "--state", state, "serve", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    line = [""]
-    reader = threading.Thread(target=lambda: line.__setitem__(0, proc.stdout.readline()), daemon=True)
-    reader.start()
-    reader.join(30)
-    assert " is served at https://127.0.0.1:" in line[0], proc.stderr.read() if proc.poll() is not None else line
-    url = line[0].rsplit(" ", 1)[1].strip()
-    try:
+    with serving(state, h.vars) as url:
         yield Served(state, url, os.path.join(state, "serve", "kubeconfig"), home, h)
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 @pytest.fixture(scope="module")

@@ -7,12 +7,11 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
-import threading
 
 import pytest
 
 from kubesim.testing.cli import Harness
+from kubesim.testing.serve import serving
 
 KUBECTL = shutil.which("kubectl")
 pytestmark = pytest.mark.skipif(KUBECTL is None or shutil.which("openssl") is None,
@@ -30,14 +29,6 @@ def served(tmp_path_factory):
     home = str(tmp_path_factory.mktemp("kubectl-home"))
     h = Harness(state)
     h.ok("cluster init")
-    env = {**os.environ, **h.vars}
-    proc = subprocess.Popen([sys.executable, "-m", "kubesim", "--state", state, "serve", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    line = [""]
-    reader = threading.Thread(target=lambda: line.__setitem__(0, proc.stdout.readline()), daemon=True)
-    reader.start()
-    reader.join(30)
-    assert " is served at https://127.0.0.1:" in line[0], proc.stderr.read() if proc.poll() is not None else line
 
     def kubectl(command: str, stdin: str = "") -> tuple[int, str, str]:
         import shlex
@@ -48,14 +39,11 @@ def served(tmp_path_factory):
                            check=False, capture_output=True, text=True, env=kenv, timeout=60)
         return p.returncode, p.stdout, p.stderr
 
-    try:
+    with serving(state, h.vars):
         assert kubectl("apply -f -", CRD)[:2] == (0, "customresourcedefinition.apiextensions.k8s.io/widgets.example.com "
                                                      "created\n")
         assert kubectl("apply -f -", WIDGET)[:2] == (0, "widget.example.com/w created\n")
         yield kubectl, h
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 @pytest.mark.parametrize("command", [

@@ -19,12 +19,11 @@ import socket
 import ssl
 import struct
 import subprocess
-import sys
-import threading
 
 import pytest
 
 from kubesim.testing.cli import Harness
+from kubesim.testing.serve import serving
 
 KUBECTL = shutil.which("kubectl")
 pytestmark = pytest.mark.skipif(KUBECTL is None or shutil.which("openssl") is None,
@@ -108,20 +107,8 @@ def served(tmp_path_factory):
     for command in SETUP:
         h.ok(shlex.split(command), stdin=UNSCHEDULED if command == "apply -f -" else "")
     h.ok("advance 1m")  # the image pulls: the containers run
-    env = {**os.environ, **h.vars}
-    proc = subprocess.Popen([sys.executable, "-m", "kubesim", "--state", state, "serve", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    line = [""]
-    reader = threading.Thread(target=lambda: line.__setitem__(0, proc.stdout.readline()), daemon=True)
-    reader.start()
-    reader.join(30)
-    assert " is served at https://127.0.0.1:" in line[0], proc.stderr.read() if proc.poll() is not None else line
-    port = int(line[0].rsplit(":", 1)[1])
-    try:
-        yield Served(state, port, os.path.join(state, "serve", "kubeconfig"), home, h)
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    with serving(state, h.vars) as url:
+        yield Served(state, int(url.rsplit(":", 1)[1]), os.path.join(state, "serve", "kubeconfig"), home, h)
 
 
 def _web(served) -> str:
