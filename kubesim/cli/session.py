@@ -52,6 +52,7 @@ class Factory:
     def _stored_crds(self) -> list[dict]:
         if self._crds is None:
             import copy
+            import sqlite3
 
             from kubesim.api.kinds import REGISTRY
             from kubesim.controlplane.session import has_cluster
@@ -64,6 +65,8 @@ class Factory:
                         self._crds = copy.deepcopy(client.list(REGISTRY.by_gvk[("apiextensions.k8s.io/v1",
                                                                                 "CustomResourceDefinition")]))
             except KubesimError:  # an unreadable or forbidden state has no custom kinds
+                self._crds = []
+            except sqlite3.OperationalError:  # a database a failed first command left empty
                 self._crds = []
             finally:
                 REGISTRY.attach_custom(self._stored_crds)

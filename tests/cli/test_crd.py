@@ -377,3 +377,14 @@ def test_a_status_write_is_validated_by_the_status_schema_and_the_scale_paths(ku
                  '{"status":{"replicas":5,"extra":1}}'])
     assert (r.code, r.out, r.err) == (0, "crontab.stable.example.com/c1 patched\n", 'Warning: unknown field "status.extra"\n')
     assert kubesim.ok("get ct c1 -o jsonpath={.status}") == '{"replicas":5}'
+
+
+def test_an_unknown_type_after_a_failed_first_command_is_not_a_crash(tmp_path):
+    """A first command that fails before the cluster exists leaves an empty database; looking up
+    a kind no CRD serves must still say so, not fail reading the missing tables."""
+    from kubesim.testing.cli import Harness
+
+    h = Harness(tmp_path / "state")
+    assert h("explain-network a b").code == 1
+    r = h("get wd")
+    assert (r.code, r.out, r.err) == (1, "", 'error: the server doesn\'t have a resource type "wd"\n')
