@@ -357,8 +357,30 @@ class Store:
 
     def rollback(self) -> None:
         self._safe_rollback()
+        self._forget_empty_database()
         self._close()
         self._discard_staged()
+
+    def _forget_empty_database(self) -> None:
+        """A first command that failed leaves no database behind: the file it created holds no
+        tables once its transaction rolled back, and would make the state look as if it existed.
+        Checked under the writers' lock, so a state another command created meanwhile stays."""
+        if not self.created_fresh or self._lock is None or self._conn is None:
+            return
+        try:
+            if self._conn.execute("SELECT 1 FROM sqlite_master WHERE name='meta'").fetchone():
+                return
+            self._conn.close()
+        except sqlite3.DatabaseError:
+            return
+        self._conn = None
+        from kubesim.store import files
+
+        for name in files.DB_FILES:
+            try:
+                os.unlink(self.directory / name)
+            except OSError:
+                pass
 
     def _discard_staged(self) -> None:
         if self._staged is not None:

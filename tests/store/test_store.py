@@ -40,6 +40,25 @@ def test_a_rolled_back_transaction_leaves_nothing(tmp_path):
     s.rollback()
 
 
+@pytest.mark.parametrize("committed_first", [False, True])
+def test_a_failed_first_transaction_leaves_no_database_but_a_later_one_keeps_it(tmp_path, committed_first):
+    """A first command that fails must not leave a table-less database that makes the state look
+    as if it existed; a rollback on an existing state keeps it."""
+    from kubesim.store.files import DB_FILES
+
+    if committed_first:
+        s = Store(tmp_path).open()
+        s.create(_pod("a"), "t")
+        s.commit()
+    s = Store(tmp_path).open()
+    s.create(_pod("b"), "t")
+    s.rollback()
+    assert any((tmp_path / f).exists() for f in DB_FILES) is committed_first
+    s = Store(tmp_path).open()
+    assert [p["metadata"]["name"] for p in s.list("Pod")] == (["a"] if committed_first else [])
+    s.rollback()
+
+
 def test_resource_versions_grow_with_every_write(tmp_path):
     s = Store(tmp_path).open()
     a = s.create(_pod("a"), "t")
