@@ -394,6 +394,8 @@ class _Shell:
             raise _RunsForever()
         elif name == "stress":
             self.stress(args)
+        elif name == "tail" and _follows(args):
+            raise _RunsForever()  # tail -f waits for more lines until it is stopped
         elif name in ("ls", "cd", "export", "set", "shift", "read", "kill", "wait", "sync", "chmod", "chown",
                       "cp", "mv", "ln", "tee", "grep", "awk", "sed", "tail", "head", "wc", "sort", "uniq",
                       "id", "whoami", "uname", "df", "ps", "top", "free", "mount", "umount", "which",
@@ -462,6 +464,18 @@ class _Shell:
             self.write(f"stress: info: [1] successful run completed in {int(timeout)}s")
             return
         raise _RunsForever()
+
+
+def _follows(args: list[str]) -> bool:
+    """``tail -f`` / ``-F`` / ``--follow[=...]`` (also within bundled short options, ``-fn1``)."""
+    for a in args:
+        if a == "--":
+            return False
+        if a.startswith("--follow"):
+            return True
+        if a.startswith("-") and not a.startswith("--") and ("f" in a[1:] or "F" in a[1:]):
+            return True
+    return False
 
 
 def script_argument(args: list[str]) -> str | None:
