@@ -34,10 +34,6 @@ PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 NETWORK_TOOLS = ("nslookup", "wget", "curl", "dig", "host", "nc")
 _BUSYBOX = {"busybox", "docker.io/library/busybox", "registry.k8s.io/busybox", "gcr.io/google-containers/busybox",
             "k8s.gcr.io/busybox", "alpine"}
-# tools an image does not ship (the rest: assumed present)
-MISSING = {**{b: {"curl", "dig", "host"} for b in _BUSYBOX},
-           "nginx": {"wget", "nslookup", "dig", "host", "nc"}, "httpd": {"wget", "nslookup", "dig", "host", "curl", "nc"},
-           "curlimages/curl": {"dig", "host"}}
 
 # images whose nslookup is bind-utils' (the rest: busybox's)
 BIND_UTILS = {"registry.k8s.io/e2e-test-images/jessie-dnsutils", "gcr.io/kubernetes-e2e-test-images/dnsutils",
@@ -230,10 +226,11 @@ def run(ctx: ExecContext, argv: list[str]) -> tuple[str, str, int]:
         return "", "", 0
     name = argv[0].rsplit("/", 1)[-1]
     args = argv[1:]
-    repo = image_repository(ctx.container.get("image") or "")
-    if name in MISSING.get(repo, ()):
-        return (f'OCI runtime exec failed: exec failed: unable to start container process: exec: "{argv[0]}": '
-                "executable file not found in $PATH: unknown\n"), "", 126
+    from kubesim.kubelet.imagefiles import lookup_error
+
+    why = lookup_error(argv[0], ctx.container.get("image") or "")
+    if why is not None:  # what the image does not ship (kubesim.kubelet.imagefiles) fails as runc fails it
+        return f"OCI runtime exec failed: exec failed: unable to start container process: {why}\n", "", 126
     if name in ("sh", "bash", "ash", "dash") and args[:1] == ["-c"] and len(args) >= 2:
         return _script(ctx, args[1])
     if name in NETWORK_TOOLS and ctx.network is not None:

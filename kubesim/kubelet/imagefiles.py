@@ -88,6 +88,13 @@ IMAGE_PROGRAMS: dict[str, tuple[frozenset, frozenset]] = {
     "debian": (DEBIAN, frozenset()),
     "ubuntu": (DEBIAN, frozenset()),
     "nginx": (DEBIAN, _NGINX),
+    # the same busybox, mirrored by the Kubernetes project's registries
+    **{repo: (BUSYBOX, frozenset()) for repo in ("registry.k8s.io/busybox",
+                                                 "gcr.io/google-containers/busybox", "k8s.gcr.io/busybox")},
+    # Debian with Apache httpd in /usr/local/apache2/bin (on the image's PATH)
+    "httpd": (DEBIAN, _words("httpd httpd-foreground apachectl htpasswd htdigest ab rotatelogs")),
+    # Alpine with curl, started through its entrypoint script
+    "curlimages/curl": (ALPINE, _words("curl /entrypoint.sh")),
 }
 # directories of the default $PATH (containerd's default for an image without PATH)
 PATH_DIRS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
@@ -111,22 +118,19 @@ def programs_of(image: str) -> frozenset | None:
 
 def start_error(argv: list[str], image: str) -> str | None:
     """The runtime's error starting ``argv`` in ``image``, or None when it starts."""
-    if not argv:
-        return None
+    why = lookup_error(argv[0], image) if argv else None
+    return None if why is None else START_ERROR_PREFIX + why
+
+
+def lookup_error(exe: str, image: str) -> str | None:
+    """Why runc cannot exec ``exe`` in ``image`` (the end of its message, shared by a container's
+    start and by ``kubectl exec``), or None when the image has it or is not listed."""
     programs = programs_of(image)
-    if programs is None:
+    if programs is None or found(exe, programs):
         return None
-    exe = argv[0]
     if "/" not in exe:
-        if exe in programs:
-            return None
-        return START_ERROR_PREFIX + f'exec: "{exe}": executable file not found in $PATH: unknown'
-    directory, _, name = exe.rpartition("/")
-    if exe in programs or (directory in PATH_DIRS and name in programs):
-        return None
-    if not exe.startswith("/"):
-        return None  # relative to the working directory: not modelled
-    return START_ERROR_PREFIX + f'exec: "{exe}": stat {exe}: no such file or directory: unknown'
+        return f'exec: "{exe}": executable file not found in $PATH: unknown'
+    return f'exec: "{exe}": stat {exe}: no such file or directory: unknown'
 
 
 # what a shell runs itself, never looked up in $PATH

@@ -90,9 +90,17 @@ def test_container_defaulting(cluster, args, out, err):
     assert (r.code, r.out, r.err) == (0, out, err)
 
 
-def test_a_failing_command_exits_with_its_code(cluster):
-    r = cluster("exec web -- ps")
-    assert (r.code, r.out, r.err) == (126, "", 'kubesim does not simulate "ps"\ncommand terminated with exit code 126\n')
+@pytest.mark.parametrize("args,out,err", [
+    pytest.param("exec web -- ps", 'OCI runtime exec failed: exec failed: unable to start container process: '
+                 'exec: "ps": executable file not found in $PATH: unknown\n', "", id="nginx ships no ps"),
+    pytest.param("exec web -- /bin/bashx", 'OCI runtime exec failed: exec failed: unable to start container process: '
+                 'exec: "/bin/bashx": stat /bin/bashx: no such file or directory: unknown\n', "", id="a missing path"),
+    pytest.param("exec two -c b -- ps", "", 'kubesim does not simulate "ps"\n',
+                 id="busybox has ps, which kubesim does not run"),
+])
+def test_a_failing_command_exits_with_its_code(cluster, args, out, err):
+    r = cluster(args)
+    assert (r.code, r.out, r.err) == (126, out, err + "command terminated with exit code 126\n")
 
 
 def test_exec_into_a_deployment_uses_one_of_its_pods(kubesim):
