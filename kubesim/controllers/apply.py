@@ -17,7 +17,14 @@ service-account token volume, priority, default tolerations); ``put`` stores an 
 grace_seconds)`` is the API server's delete with that propagation policy (``Background``: the
 object goes, or, for a pod, its graceful deletion starts; ``Foreground``/``Orphan``: it is marked
 with the policy's finalizer and the garbage collector finishes) and grace period (None: the
-pod's own; 0: at once); ``record`` records an Event from ``component``.
+pod's own; 0: at once); ``record`` records an Event from ``component``; ``failed(owner,
+message)``, when given, hears of each create of an owned pod the API server refused (the caller
+requeues the owner with back-off, as a controller's workqueue does).
+
+Creates marked ``slow_start`` with their owner's uid go in upstream's slowStartBatch batches
+(pkg/controller/replicaset/replica_set.go slowStartBatch, job_controller.go manageJob,
+daemon_controller.go syncNodes): 1, then twice the last batch, all of a batch attempted; after a
+batch in which one failed, the rest are skipped (the controller lowers its expectations).
 """
 
 from __future__ import annotations
@@ -37,10 +44,13 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
                   create: Callable[[dict], object], put: Callable[[dict], object],
                   delete: Callable[[str, str, str, str, int | None], object],
                   record: Callable[[dict, str, str, str, str], object],
-                  wake_at: Callable[[float], object], now: float) -> bool:
+                  wake_at: Callable[[float], object], now: float,
+                  failed: Callable[[dict, str], object] | None = None) -> bool:
     """Apply ``changes`` in order; True when the store changed. Changes to objects that are gone
     (or, for create, already there) are skipped, as the API server's NotFound/AlreadyExists
     would make a controller drop them."""
+    changes = list(changes)
+    batches = _SlowStart(changes)
     changed = False
     for ch in changes:
         if ch.op == "wake":
@@ -50,12 +60,15 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
         kind, ns, name = ch.key
         applied = True
         if ch.op == "create":
+            if not batches.attempt(ch):
+                continue
             if get(kind, ns, name) is None:
                 try:
                     create(copy.deepcopy(ch.obj))
                 except StatusError as e:
-                    if not _creation_failed(ch, e, get, record, wake_at, now):
+                    if not _creation_failed(ch, e, get, record, wake_at, now, failed):
                         raise
+                    batches.failed(ch)
                     changed = True
                     continue
             else:
@@ -94,12 +107,46 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
     return changed
 
 
-# kubesim: how long a controller waits before it tries again a create the API server refused
-# (upstream: its workqueue's rate limiter, 5ms doubling to 1000s per object)
+# kubesim: how long a caller that keeps no back-off waits before a refused create is tried
+# again (controllers run by the control plane requeue with their workqueue's back-off instead)
 CREATE_RETRY_SECONDS = 10.0
 
 
-def _creation_failed(ch: Change, err, get, record, wake_at, now: float) -> bool:
+class _SlowStart:
+    """slowStartBatch's bookkeeping per owner: which of its creates are attempted."""
+
+    def __init__(self, changes: list[Change]):
+        self.left: dict[str, int] = {}
+        for ch in changes:
+            if ch.op == "create" and ch.slow_start is not None:
+                self.left[ch.slow_start] = self.left.get(ch.slow_start, 0) + 1
+        self.size: dict[str, int] = {}
+        self.batch_left: dict[str, int] = {}
+        self.failing: set[str] = set()
+        self.skipping: set[str] = set()
+
+    def attempt(self, ch: Change) -> bool:
+        g = ch.slow_start
+        if g is None:
+            return True
+        if g in self.skipping:
+            return False
+        if not self.batch_left.get(g):
+            if g in self.failing:
+                self.skipping.add(g)  # the batch before failed: the rest are skipped
+                return False
+            self.size[g] = min(self.left[g], 2 * self.size[g] if g in self.size else 1)
+            self.batch_left[g] = self.size[g]
+        self.batch_left[g] -= 1
+        self.left[g] -= 1
+        return True
+
+    def failed(self, ch: Change) -> None:
+        if ch.slow_start is not None:
+            self.failing.add(ch.slow_start)
+
+
+def _creation_failed(ch: Change, err, get, record, wake_at, now: float, failed=None) -> bool:
     """A controller's create refused by the API server (admission: a missing service account,
     ...): upstream's controllers record ``FailedCreate`` ``Error creating: <error>`` on the owner
     (controller_utils.go RealPodControl.createPods) and try again later. False when the object
@@ -114,7 +161,10 @@ def _creation_failed(ch: Change, err, get, record, wake_at, now: float) -> bool:
         return False
     component = ch.events[0].component if ch.events else ""
     record(owner, "Warning", "FailedCreate", f"Error creating: {err.message}", component)
-    wake_at(now + CREATE_RETRY_SECONDS)
+    if failed is not None:
+        failed(owner, err.message)
+    else:
+        wake_at(now + CREATE_RETRY_SECONDS)
     return True
 
 

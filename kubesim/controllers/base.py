@@ -65,6 +65,9 @@ class Change:
     propagation: str | None = None
     at: float | None = None
     grace_seconds: int | None = None
+    # creates of one slowStartBatch call (controller_utils.go: batches of 1, 2, 4, ... and none
+    # after a batch in which a create failed), named by their owner's uid
+    slow_start: str | None = None
 
     @property
     def key(self) -> tuple[str, str, str]:

@@ -328,7 +328,8 @@ class _Sync:
             name = view.generate_name(name_of(ds) + "-", "Pod", self.ns, taken)
             pod = pod_from_template(template, ds, self.ns, name)
             pod["spec"]["affinity"] = replace_node_name_affinity(pod["spec"].get("affinity"), node_name)
-            self.changes.append(Change("create", pod, [self.event("Normal", "SuccessfulCreate", f"Created pod: {name}")]))
+            self.changes.append(Change("create", pod, [self.event("Normal", "SuccessfulCreate", f"Created pod: {name}")],
+                                       slow_start=uid_of(ds)))
         for p in delete:
             self.changes.append(Change("delete", p, [self.event("Normal", "SuccessfulDelete", f"Deleted pod: {name_of(p)}")],
                                        propagation="Background"))

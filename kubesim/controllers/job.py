@@ -744,7 +744,7 @@ def _manage_job(view: View, job: dict, pods: list[dict], active_pods: list[dict]
         pod = pod_from_template(t, job, ns, name)
         pod["metadata"]["generateName"] = prefix
         changes.append(Change("create", pod, [Event(job, "Normal", "SuccessfulCreate", f"Created pod: {name}",
-                                                    COMPONENT)]))
+                                                    COMPONENT)], slow_start=uid_of(job)))
     active += diff
     return active, terminating, ready
 

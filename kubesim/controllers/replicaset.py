@@ -84,8 +84,10 @@ def sync_replicaset(view: View, rs: dict) -> list[Change]:
     manage_err = None
     if not meta(rs).get("deletionTimestamp"):
         manage_err = _manage_replicas(view, rs, active, changes)
+    # whether the creates succeed is known once they are applied (failure_status then)
+    creating = any(c.op == "create" for c in changes)
 
-    status = calculate_status(rs, active, terminating, view.now, manage_err)
+    status = calculate_status(rs, active, terminating, view.now, manage_err, creating)
     if _status_differs(rs, status):
         updated = deepcopy(rs)
         status["observedGeneration"] = meta(rs).get("generation", 1)
@@ -112,7 +114,8 @@ def _manage_replicas(view: View, rs: dict, active: list[dict], changes: list[Cha
         for _ in range(min(-diff, BURST_REPLICAS)):
             name = view.generate_name(name_of(rs) + "-", "Pod", ns, taken)
             pod = pod_from_template(template, rs, ns, name)
-            changes.append(Change("create", pod, [Event(rs, "Normal", SUCCESSFUL_CREATE, f"Created pod: {name}", COMPONENT)]))
+            changes.append(Change("create", pod, [Event(rs, "Normal", SUCCESSFUL_CREATE, f"Created pod: {name}", COMPONENT)],
+                                  slow_start=uid_of(rs)))
     elif diff > 0:
         diff = min(diff, BURST_REPLICAS)
         if diff < len(active):
@@ -128,8 +131,10 @@ def _manage_replicas(view: View, rs: dict, active: list[dict], changes: list[Cha
 
 
 def calculate_status(rs: dict, active: list[dict], terminating: list[dict], now: float,
-                     manage_err: str | None = None) -> dict:
-    """replica_set_utils.go calculateStatus (without observedGeneration, set on update)."""
+                     manage_err: str | None = None, creating: bool = False) -> dict:
+    """replica_set_utils.go calculateStatus (without observedGeneration, set on update). With
+    ``creating`` the pass's outcome is not known yet: a ReplicaFailure condition stays until
+    :func:`failure_status` learns how the creates went."""
     old = dict(rs.get("status") or {})
     template_sel = selectors.selector_from_set((((rs.get("spec") or {}).get("template") or {}).get("metadata") or {})
                                                .get("labels"))
@@ -146,7 +151,7 @@ def calculate_status(rs: dict, active: list[dict], terminating: list[dict], now:
 
         conditions.append({"type": "ReplicaFailure", "status": "True", "lastTransitionTime": format_time(now),
                            "reason": reason, "message": manage_err})
-    elif not manage_err and failure is not None:
+    elif not manage_err and failure is not None and not creating:
         conditions = [c for c in conditions if c.get("type") != "ReplicaFailure"]
     status["replicas"] = len(active)
     if fully:
@@ -161,6 +166,32 @@ def calculate_status(rs: dict, active: list[dict], terminating: list[dict], now:
     if conditions:
         status["conditions"] = conditions
     return status
+
+
+def failure_status(rs: dict | None, message: str | None, now: float) -> list[Change]:
+    """The ReplicaFailure condition after a pass's creates were applied: ``message`` is the API
+    server's refusal of one (calculateStatus with manageReplicasErr: reason FailedCreate, the
+    error as message, kept as it is while the creates keep failing), None when they succeeded
+    (the condition goes)."""
+    if rs is None:
+        return []
+    conditions = list((rs.get("status") or {}).get("conditions") or [])
+    failure = get_condition(conditions, "ReplicaFailure")
+    if message is not None and failure is None:
+        from kubesim.clock import format_time
+
+        conditions.append({"type": "ReplicaFailure", "status": "True", "lastTransitionTime": format_time(now),
+                           "reason": "FailedCreate", "message": message})
+    elif message is None and failure is not None:
+        conditions = [c for c in conditions if c.get("type") != "ReplicaFailure"]
+    else:
+        return []
+    updated = deepcopy(rs)
+    if conditions:
+        updated.setdefault("status", {})["conditions"] = conditions
+    else:
+        updated.setdefault("status", {}).pop("conditions", None)
+    return [Change("update_status", updated)]
 
 
 def _status_differs(rs: dict, new: dict) -> bool:

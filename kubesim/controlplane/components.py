@@ -478,7 +478,7 @@ def taint_nodes_by_condition(cluster: Cluster) -> bool:
     return changed
 
 
-def apply_changes(cluster: Cluster, changes, wake_at=None) -> bool:
+def apply_changes(cluster: Cluster, changes, wake_at=None, failed=None) -> bool:
     """Apply controller-style ``Change`` lists (controllers/base.py) through the API server's
     operations: pods are created with admission and defaults and deleted gracefully."""
     from kubesim.api import kinds
@@ -521,7 +521,7 @@ def apply_changes(cluster: Cluster, changes, wake_at=None) -> bool:
         cluster.record(obj, type_, reason, message, component, action=action, related=related, count=count, at=at)
 
     return apply.apply_changes(changes, get=store.get, create=create, put=store.put, delete=delete,
-                               record=record, wake_at=wake_at or cluster.wake_at, now=cluster.now())
+                               record=record, wake_at=wake_at or cluster.wake_at, now=cluster.now(), failed=failed)
 
 
 WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Node", "ControllerRevision")
@@ -532,9 +532,7 @@ WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "DaemonSet", "Pod", "Node", "Contr
 # its status wakes neither.
 WATCHES = {
     "deployment": ("Deployment", "ReplicaSet", "Pod"),
-    # and ResourceQuotas: a create the quota refused is retried (upstream: requeued with
-    # back-off until it succeeds); here when the quota changes
-    "replicaset": ("ReplicaSet", "Pod", "ResourceQuota"),
+    "replicaset": ("ReplicaSet", "Pod"),
     # NewStatefulSetController: pods and sets; claims too here, so a claim the collector
     # removes unblocks a pod waiting on it (upstream waits for a later event)
     "statefulset": ("StatefulSet", "Pod", "PersistentVolumeClaim"),
@@ -702,7 +700,12 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
         changes = sync(view)
         if name in TARGETED:
             wakes.extend(_object_wakes(cluster, name, view, changes))
-        changed = apply_changes(cluster, changes, wake_at=lambda t: (wakes.append(t), cluster.wake_at(t)))
+        refused: dict[str, tuple[dict, str]] = {}
+        changed = apply_changes(cluster, changes, wake_at=lambda t: (wakes.append(t), cluster.wake_at(t)),
+                                failed=lambda owner, message: refused.setdefault(
+                                    (owner.get("metadata") or {}).get("uid", ""), (owner, message)))
+        if name in FAILURE_OWNERS:
+            changed = _requeue_failures(cluster, name, view, refused, wakes) or changed
         pending = dict(store.meta(CONTROLLER_WAKES_META) or {})
         if wakes:
             pending[name] = min(wakes)
@@ -713,6 +716,63 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
 
     step.__name__ = f"{name}_controller"
     return step
+
+
+# Controllers that create pods for an owner of this kind, and requeue the owner with their
+# workqueue's back-off when the API server refuses one (processNextWorkItem: AddRateLimited on
+# an error, Forget on success).
+FAILURE_OWNERS = {"replicaset": "ReplicaSet", "daemonset": "DaemonSet", "job": "Job"}
+CONTROLLER_FAILURES_META = "controllers.failures"
+# workqueue.DefaultTypedControllerRateLimiter's per-item part (ItemExponentialFailureRateLimiter):
+# 5ms, doubling with each failure, at most 1000s
+FAILURE_BASE_DELAY, FAILURE_MAX_DELAY = 0.005, 1000.0
+
+
+def _requeue_failures(cluster: Cluster, name: str, view, refused: dict, wakes: list[float]) -> bool:
+    """After a sync: each owner whose pods the API server refused is requeued after its back-off
+    (and, for a ReplicaSet, carries the ReplicaFailure condition); each owner the sync visited
+    without a refusal is forgotten (its back-off starts again, its condition goes). Returns
+    whether a status was written."""
+    import importlib
+
+    store, now = cluster.store, cluster.now()
+    by_controller = dict(store.meta(CONTROLLER_FAILURES_META) or {})
+    mine = dict(by_controller.get(name) or {})
+    if not refused and not mine:
+        return False
+    owner_kind = FAILURE_OWNERS[name]
+    synced = {(o.get("metadata") or {}).get("uid", "") for o in view.list(owner_kind) if view.wants(o)}
+    status_of = getattr(importlib.import_module(f"kubesim.controllers.{name}"), "failure_status", None)
+    changes = []
+    for uid, (owner, message) in refused.items():
+        failures = int((mine.get(uid) or [0])[0])
+        due = now + min(FAILURE_BASE_DELAY * 2 ** failures, FAILURE_MAX_DELAY)
+        mine[uid] = [failures + 1, due]
+        if status_of is not None:
+            changes.extend(status_of(store.get(*_key_of(owner)), message, now))
+    for uid in list(mine):
+        if uid in refused:
+            continue
+        if uid in synced:
+            owner = next((o for o in view.list(owner_kind) if (o.get("metadata") or {}).get("uid") == uid), None)
+            del mine[uid]
+            if status_of is not None and owner is not None:
+                changes.extend(status_of(store.get(*_key_of(owner)), None, now))
+    for _, due in mine.values():
+        if float(due) > now:
+            wakes.append(float(due))
+            cluster.wake_at(float(due))
+    if mine:
+        by_controller[name] = mine
+    else:
+        by_controller.pop(name, None)
+    store.set_meta(CONTROLLER_FAILURES_META, by_controller or None)
+    return apply_changes(cluster, changes) if changes else False
+
+
+def _key_of(obj: dict) -> tuple[str, str, str]:
+    md = obj.get("metadata") or {}
+    return obj.get("kind", ""), md.get("namespace", ""), md.get("name", "")
 
 
 # Controllers whose sync visits only the objects the changes since their last sync concern
@@ -752,8 +812,6 @@ def _targets(cluster: Cluster, name: str, last: int | None) -> tuple[set[str], s
         return rs_owner.get(uid)
 
     for k in list(store.changed_keys()):
-        if k[0] == "ResourceQuota" and name == "replicaset":
-            return None  # every ReplicaSet a quota held back may now create its pods
         if k[0] not in (top, "ReplicaSet", "Pod"):
             continue
         obj = store.get(*k)

@@ -6,6 +6,7 @@ prints them (the texts as the v1.35 oracle printed them)."""
 
 from __future__ import annotations
 
+import json
 import shlex
 
 import pytest
@@ -97,6 +98,32 @@ def test_a_replicaset_refused_by_quota_records_failed_create(kubesim):
     out = kubesim.ok("get events -n q --field-selector reason=FailedCreate -o jsonpath={.items[0].message}")
     assert out.startswith('Error creating: pods "web-') and out.endswith(
         '" is forbidden: failed quota: compute: must specify requests.cpu for: nginx')
+
+
+def test_a_replicaset_short_of_quota_retries_with_back_off_and_says_so(kubesim):
+    """As the oracle's ReplicaSet did: slowStartBatch creates 1, then 2 (one refused), and the
+    controller retries after 5ms, 10ms, ... 5.12s (and whenever one of its pods changes): at
+    least 11 refusals in 8 s, beyond the tenth combined by the event aggregator; ReplicaFailure
+    on the ReplicaSet and its Deployment until a retry after the quota was raised succeeds —
+    when the back-off allows, not when the quota changes."""
+    kubesim.ok("create ns q")
+    kubesim.ok("create quota q -n q --hard=pods=2")
+    kubesim.ok("create deployment web --image=nginx --replicas=5 -n q")
+    assert kubesim.ok("get rs -n q -o jsonpath={.items[0].status.replicas}") == "2"
+    kubesim.ok("advance 8s")
+    counts = kubesim.ok("get events -n q --field-selector reason=FailedCreate -o jsonpath={.items[*].count}").split()
+    assert len(counts) == 10 and sum(map(int, counts)) >= 11
+    cond = json.loads(kubesim.ok("get rs -n q -o jsonpath={.items[0].status.conditions}"))
+    assert [(c["type"], c["status"], c["reason"]) for c in cond] == [("ReplicaFailure", "True", "FailedCreate")]
+    assert cond[0]["message"].endswith(" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2")
+    assert kubesim.ok("get deploy web -n q -o jsonpath={.status.conditions[*].type}") == \
+        "Available ReplicaFailure Progressing"
+    kubesim.ok("""patch quota q -n q -p '{"spec":{"hard":{"pods":"5"}}}'""")
+    assert kubesim.ok("get rs -n q -o jsonpath={.items[0].status.replicas}") == "2"
+    kubesim.ok("advance 1000s")  # the longest back-off
+    assert kubesim.ok("get rs -n q -o jsonpath={.items[0].status.replicas}") == "5"
+    assert kubesim.ok("get rs -n q -o jsonpath={.items[0].status.conditions}") == ""
+    assert kubesim.ok("get deploy web -n q -o jsonpath={.status.conditions[*].type}") == "Available Progressing"
 
 
 def test_count_quota_refuses_a_second_deployment(kubesim):

@@ -1,5 +1,7 @@
 """The reference applier: each change maps onto store operations."""
 
+import pytest
+
 from kubesim.controllers.apply import apply_changes
 from kubesim.controllers.base import Change, Event
 
@@ -47,3 +49,55 @@ def test_a_delete_carries_its_propagation_and_grace_period_and_wakes_are_passed_
                    Change("delete", obj("b"), grace_seconds=0)], **s.kw())
     assert s.deletes == [("ReplicaSet", "default", "a", "Foreground", None), ("ReplicaSet", "default", "b", "Background", 0)]
     assert s.wakes == [5.0]
+
+
+def _pods(n, owner="a"):
+    ref = [{"kind": "ReplicaSet", "name": owner, "uid": "u-" + owner, "controller": True}]
+    return [Change("create", {"kind": "Pod", "metadata": {"name": f"p{i}", "namespace": "default", "ownerReferences": ref}},
+                   slow_start="u-" + owner) for i in range(n)]
+
+
+# replica_set_test.go TestSlowStartBatch: count creates, the first call_limit succeed
+SLOW_START = [
+    ("callLimit = 0 (all fail)", 10, 0, 0, 1),                 # 1 (first batch): 1 fail
+    ("callLimit = count (all succeed)", 10, 10, 10, 10),       # 1+2+4+3
+    ("callLimit < count (some succeed)", 10, 5, 5, 7),         # 1+2+4 (1 fail)
+    ("a quota of two, five replicas", 5, 2, 2, 3),             # 1+2 (1 fail), as the oracle's ReplicaSet did
+]
+
+
+@pytest.mark.parametrize("count,limit,successes,calls", [c[1:] for c in SLOW_START], ids=[c[0] for c in SLOW_START])
+def test_slow_start_batches_stop_after_a_batch_with_a_failure(count, limit, successes, calls):
+    from kubesim.errors import StatusError
+
+    s = FakeStore(obj("a"))
+    attempts, refused = [], []
+
+    def create(o):
+        attempts.append(o["metadata"]["name"])
+        if len(attempts) > limit:
+            raise StatusError("exceeded quota")
+        s._put(o)
+
+    kw = s.kw() | {"create": create}
+    apply_changes(_pods(count), **kw, failed=lambda owner, message: refused.append((owner["metadata"]["name"], message)))
+    assert len(attempts) == calls
+    assert sum(1 for k in s.objs if k[0] == "Pod") == successes
+    assert refused == [("a", "exceeded quota")] * (calls - successes)
+    assert s.events == ["Error creating: exceeded quota"] * (calls - successes)
+    assert s.wakes == []  # the caller requeues with back-off
+
+
+def test_creates_of_other_owners_are_batched_apart():
+    from kubesim.errors import StatusError
+
+    s = FakeStore(obj("a"), obj("b"))
+
+    def create(o):
+        if o["metadata"]["ownerReferences"][0]["name"] == "a":
+            raise StatusError("no")
+        s._put(o)
+
+    apply_changes([*_pods(4, "a"), *[Change("create", {**c.obj, "metadata": {**c.obj["metadata"], "name": "b" + c.key[2]}},
+                                             slow_start=c.slow_start) for c in _pods(4, "b")]], **(s.kw() | {"create": create}))
+    assert sorted(k[2] for k in s.objs if k[0] == "Pod") == ["bp0", "bp1", "bp2", "bp3"]
