@@ -48,7 +48,8 @@ class InProcessSim:
 
     def __init__(self, state: str):
         self.state = state
-        self.vars = {"KUBESIM_NOW": PINNED_NOW, "KUBESIM_SEED": SEED, "KUBESIM_STATE": state}
+        self.vars = {"KUBESIM_NOW": PINNED_NOW, "KUBESIM_SEED": SEED, "KUBESIM_STATE": state,
+                     "KUBESIM_IMAGES": "present"}  # KWOK's nodes pull nothing
 
     def run(self, argv: list[str], stdin: str | None, cwd: str) -> tuple[int, str, str]:
         from kubesim.cli.main import Environment, main
@@ -57,8 +58,6 @@ class InProcessSim:
         env = Environment(stdin=io.StringIO(stdin or ""), stdout=out, stderr=err, vars=dict(self.vars), cwd=cwd)
         old = os.getcwd()
         os.chdir(cwd)
-        images = os.environ.get("KUBESIM_IMAGES")
-        os.environ["KUBESIM_IMAGES"] = "present"  # the kubelet reads it from the process: see Sim
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 code = main(list(argv), env)
@@ -67,10 +66,6 @@ class InProcessSim:
             code = 1
         finally:
             os.chdir(old)
-            if images is None:
-                os.environ.pop("KUBESIM_IMAGES", None)
-            else:
-                os.environ["KUBESIM_IMAGES"] = images
         return code, out.getvalue(), err.getvalue()
 
 

@@ -135,7 +135,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             continue
         meta_key = MEMORY_META.format(node=node_name)
         memories = dict(store.meta(meta_key) or {})
-        images = _node_images(store, node, now)
+        images = _node_images(ctx, node, now)
         mem_changed = False
         earliest = None
         waiting = False
@@ -213,15 +213,14 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
     return changed
 
 
-def _node_images(store, node: dict, now: float):
+def _node_images(ctx, node: dict, now: float):
     """The node's images as its kubelet last left them; a node's first pod finds the images
-    its kubelet started with (image_service.NodeImages.preloaded). With KUBESIM_IMAGES=present,
-    None: every node has every image and pulls nothing, as KWOK's fake nodes (the conformance
-    oracle's) start containers at once."""
-    import os
-
-    if os.environ.get("KUBESIM_IMAGES") == "present":
+    its kubelet started with (image_service.NodeImages.preloaded). With KUBESIM_IMAGES=present
+    (in the command's environment), None: every node has every image and pulls nothing, as
+    KWOK's fake nodes (the conformance oracle's) start containers at once."""
+    if (getattr(ctx, "env", None) or {}).get("KUBESIM_IMAGES") == "present":
         return None
+    store = ctx.store
     from kubesim.kubelet.image_service import NodeImages
 
     name = node["metadata"]["name"]
