@@ -310,10 +310,10 @@ class LocalClient:
         entries = self.log_entries(namespace, name, container, options.previous)
         return podlogs.read(entries, options, self.cluster.now())
 
-    def exec(self, namespace: str, name: str, container: str, command: list[str]) -> tuple[str, str, int]:
-        """POST pods/NAME/exec: the command's (stdout, stderr, exit code), run by the pod's
-        kubelet (kubesim.controlplane.network). BadRequest as the API server words it; a
-        kubelet refusal raises UpgradeFailure's text as a RawError."""
+    def exec(self, namespace: str, name: str, container: str, command: list[str]) -> tuple[str, str, int, float]:
+        """POST pods/NAME/exec: the command's (stdout, stderr, exit code, seconds it took), run
+        by the pod's kubelet (kubesim.controlplane.network). BadRequest as the API server words
+        it; a kubelet refusal raises UpgradeFailure's text as a RawError."""
         from kubesim.controlplane.network import UpgradeFailure, exec_in_container
         from kubesim.errors import client_error
 

@@ -103,8 +103,10 @@ def pod_network(cluster: Cluster):
     return network
 
 
-def exec_in_container(cluster: Cluster, pod: dict, container: str, argv: list[str]) -> tuple[str, str, int]:
-    """pods/exec: (stdout, stderr, exit code) of ``argv`` in the container."""
+def exec_in_container(cluster: Cluster, pod: dict, container: str, argv: list[str]) -> tuple[str, str, int, float]:
+    """pods/exec: (stdout, stderr, exit code, seconds it took) of ``argv`` in the container: the
+    time its ``sleep``s and its network tools' timeouts would have taken, which the caller may
+    let pass on the simulated clock."""
     from kubesim.kubelet.exec import ExecContext, nslookup_flavour, run
     from kubesim.network import dns
     from kubesim.network.tools import Net
@@ -126,7 +128,8 @@ def exec_in_container(cluster: Cluster, pod: dict, container: str, argv: list[st
                       services=store.list("Service"),
                       extra_files={"/etc/resolv.conf": dns.resolv_conf(pod).text()},
                       network=lambda args: run_tool(net, args))
-    return run(ctx, list(argv))
+    out, err, code = run(ctx, list(argv))
+    return out, err, code, ctx.elapsed + net.elapsed
 
 
 def forwarded_reply(cluster: Cluster, pod: dict, port: int, request: bytes) -> bytes | None:

@@ -52,6 +52,7 @@ class ExecContext:
     services: list = field(default_factory=list)
     extra_files: dict = field(default_factory=dict)   # path -> text the control plane adds (/etc/resolv.conf)
     network: object = None               # network(argv) -> (stdout, stderr, code)
+    elapsed: float = 0.0                 # seconds the command spent sleeping
 
 
 def container_started(pod: dict, name: str) -> str | None:
@@ -256,6 +257,11 @@ def run(ctx: ExecContext, argv: list[str]) -> tuple[str, str, int]:
     if name == "sleep":
         if not args or not re.fullmatch(r"(\d+(\.\d+)?[smhd]?|infinity)", args[0]):
             return "", f"sleep: invalid number '{args[0] if args else ''}'\n", 1
+        from kubesim.kubelet.shell import FOREVER, parse_sleep
+
+        seconds = parse_sleep(args[0])
+        if seconds is not None and seconds != FOREVER:
+            ctx.elapsed += seconds  # (sleep infinity returns at once: kubesim cannot wait forever)
         return "", "", 0
     if name == "cat":
         return _cat(ctx, [a for a in args if not a.startswith("-")])

@@ -26,6 +26,7 @@ from kubesim.network.path import dns_transport, reach, resolve
 
 BUSYBOX_WGET_TIMEOUT = 900
 CURL_CONNECT_FAIL_MS = 130000   # Linux gives up a connect to a dropping peer after ~130 s (tcp_syn_retries 6)
+# (what curl without -m, and nc without -w, wait for)
 
 
 class Net:
@@ -34,6 +35,7 @@ class Net:
     def __init__(self, snap, pod: dict, listener, choose=None, nslookup: str = "busybox"):
         self.snap, self.pod, self.listener, self.choose = snap, pod, listener, choose
         self.nslookup = nslookup  # busybox | bind (bind-utils' nslookup, in dnsutils images)
+        self.elapsed = 0.0  # seconds the tools spent waiting for a peer that never answered
 
 
 # --------------------------------------------------------------------------------------------
@@ -237,6 +239,7 @@ def wget(net: Net, args: list[str]) -> tuple[str, str, int]:
         err.append(f"wget: can't connect to remote host ({trace.address}): Connection refused")
         return "", "\n".join(err) + "\n", 1
     if trace.outcome == "timeout":
+        net.elapsed += timeout
         err.append("wget: download timed out")
         return "", "\n".join(err) + "\n", 1
     status, reason, body, _ = respond(trace.reply or {}, scheme, path)
@@ -333,6 +336,7 @@ def curl(net: Net, args: list[str]) -> tuple[str, str, int]:
         return error(f"Failed to connect to {host_} port {port} after 0 ms: Couldn't connect to server", 7)
     if trace.outcome == "timeout":
         limit = min(t for t in (max_time, connect_timeout) if t is not None) if (max_time or connect_timeout) else None
+        net.elapsed += CURL_CONNECT_FAIL_MS / 1000 if limit is None else limit
         if limit is None:
             return error(f"Failed to connect to {host_} port {port} after {CURL_CONNECT_FAIL_MS} ms: "
                          "Couldn't connect to server", 28)
@@ -420,6 +424,7 @@ def nc(net: Net, args: list[str]) -> tuple[str, str, int]:
     (IP:PORT): Connection timed out``; ``-z`` sends nothing; ``-w SEC`` bounds the connect;
     exit status 1 when the connect fails."""
     verbose, zero, udp = 0, False, False
+    wait: float | None = None
     words: list[str] = []
     i = 0
     while i < len(args):
@@ -434,8 +439,12 @@ def nc(net: Net, args: list[str]) -> tuple[str, str, int]:
                 elif ch == "u":
                     udp = True
                 elif ch in "wpsio":
-                    if j == len(flags) - 1:
+                    value = flags[j + 1:]
+                    if not value:
                         i += 1
+                        value = args[i] if i < len(args) else ""
+                    if ch == "w" and value.isdigit():
+                        wait = float(value)
                     break
         else:
             words.append(a)
@@ -453,6 +462,8 @@ def nc(net: Net, args: list[str]) -> tuple[str, str, int]:
     if trace.outcome == "connected" or (udp and trace.outcome == "refused" and not zero):
         return "", (f"{host_} ({dotted}) open\n" if verbose else ""), 0
     refused = trace.outcome == "refused"
+    if not refused:
+        net.elapsed += CURL_CONNECT_FAIL_MS / 1000 if wait is None else wait
     if verbose > 1 or (verbose and not refused):
         why = "Connection refused" if refused else "Connection timed out"
         return "", f"nc: {host_} ({dotted}): {why}\n", 1

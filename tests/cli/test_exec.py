@@ -285,3 +285,25 @@ def test_nc_checks_a_port_as_policies_allow(walkthrough):
 def test_tty_without_a_terminal(cluster, flags, err):
     r = cluster(f"exec {flags} web -- hostname")
     assert (r.code, r.out, r.err) == (0, "web\n", err)
+
+
+@pytest.mark.parametrize("command,seconds", [
+    pytest.param("sleep 30", 30, id="sleep"),
+    pytest.param("sleep 1m", 60, id="sleep with a suffix"),
+    pytest.param("sh -c 'sleep 5; echo hi; sleep 5'", 10, id="the sleeps of a script"),
+    pytest.param("wget -T 3 -qO- http://10.99.99.99", 3, id="wget waiting for a peer that never answers"),
+    pytest.param("nc -w 4 10.99.99.99 80", 4, id="nc -w"),
+    pytest.param("sleep infinity", 0, id="sleep infinity returns at once"),
+    pytest.param("sleep x", 0, id="a refused sleep"),
+])
+def test_the_time_a_command_takes_passes_on_the_clock(cluster, command, seconds):
+    """kubectl exec returns when the command does: the cluster's clock moves on by what its
+    sleeps and its tools' timeouts took (pods age, back-offs expire)."""
+    before = cluster.ok("get pod web --no-headers").split()[-1]
+    cluster(f"exec two -c b -- {command}")
+    after = cluster.ok("get pod web --no-headers").split()[-1]
+    assert (before, after) == ("30s", _age(30 + seconds))
+
+
+def _age(seconds: int) -> str:
+    return f"{seconds}s" if seconds < 120 else f"{seconds // 60}m{seconds % 60}s"

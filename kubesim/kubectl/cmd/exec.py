@@ -188,6 +188,7 @@ def run(f, args, env) -> int:
         if args.tty and args.stdin and not _stdin_is_tty(env) and not args.quiet:
             env.stderr.write("Unable to use a TTY - input is not a terminal or the right kind of file\n")
         md = pod["metadata"]
+        elapsed = 0.0
         if args.stdin and len(command) == 1 and command[0].rsplit("/", 1)[-1] in SHELLS:
             code = 0
             for line in env.stdin.read().splitlines():
@@ -195,13 +196,18 @@ def run(f, args, env) -> int:
                     continue
                 if line.strip() == "exit":
                     break
-                out, err, code = client.exec(md["namespace"], md["name"], container, [command[0], "-c", line])
+                out, err, code, took = client.exec(md["namespace"], md["name"], container, [command[0], "-c", line])
+                elapsed += took
                 env.stdout.write(out)
                 env.stderr.write(err)
         else:
-            out, err, code = client.exec(md["namespace"], md["name"], container, command)
+            out, err, code, elapsed = client.exec(md["namespace"], md["name"], container, command)
             env.stdout.write(out)
             env.stderr.write(err)
+    if elapsed > 0:
+        # the command took that long on a node: the cluster moved on meanwhile
+        with f.connect() as client:
+            client.advance(elapsed)
     if code:
         env.stderr.write(f"command terminated with exit code {code}\n")
     return code
