@@ -25,3 +25,14 @@ def random_string(rng, n: int = RANDOM_LENGTH) -> str:
 def generate_name(base: str, rng) -> str:
     """SimpleNameGenerator.GenerateName: the base, cut to 58 characters, plus 5 random characters."""
     return base[:MAX_NAME_LENGTH] + random_string(rng)
+
+
+def looks_generated(metadata: dict) -> bool:
+    """Whether ``metadata``'s name is its ``generateName`` plus a generated suffix. kubesim draws
+    generated names before admission (upstream: in BeforeCreate, after the mutating plugins, whose
+    messages then name the prefix); a name given beside a prefix (a StatefulSet's ``web-0``)
+    is the object's own."""
+    prefix, name = metadata.get("generateName") or "", metadata.get("name") or ""
+    rest = name[len(prefix[:MAX_NAME_LENGTH]):]
+    return bool(prefix) and name.startswith(prefix[:MAX_NAME_LENGTH]) and len(rest) == RANDOM_LENGTH and \
+        all(c in NAME_ALPHABET for c in rest)

@@ -160,7 +160,7 @@ def _creation_failed(ch: Change, err, get, record, wake_at, now: float, failed=N
     if owner is None:
         return False
     component = ch.events[0].component if ch.events else ""
-    record(owner, "Warning", "FailedCreate", f"Error creating: {err.message}", component)
+    record(owner, "Warning", "FailedCreate", ch.failure.format(error=err.message), component)
     if failed is not None:
         failed(owner, err.message)
     else:

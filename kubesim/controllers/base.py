@@ -68,6 +68,8 @@ class Change:
     # creates of one slowStartBatch call (controller_utils.go: batches of 1, 2, 4, ... and none
     # after a batch in which a create failed), named by their owner's uid
     slow_start: str | None = None
+    # a create's FailedCreate message when the API server refuses it ({error}: its message)
+    failure: str = "Error creating: {error}"
 
     @property
     def key(self) -> tuple[str, str, str]:

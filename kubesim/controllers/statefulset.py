@@ -489,7 +489,10 @@ class _Sync:
     def _create_pod(self, sts: dict, pod: dict) -> bool:
         if not self._create_claims(sts, pod):
             return False
-        self.changes.append(Change("create", pod, [self._pod_event("create", pod)]))
+        # stateful_pod_control.go recordPodEvent's failure: reason FailedCreate
+        self.changes.append(Change("create", pod, [self._pod_event("create", pod)],
+                                   failure=f"Create Pod {name_of(pod)} in StatefulSet {name_of(self.sts)} "
+                                           "failed error: {error}"))
         return True
 
     def _delete_pod(self, pod: dict) -> None:

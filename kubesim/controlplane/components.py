@@ -701,9 +701,13 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
         if name in TARGETED:
             wakes.extend(_object_wakes(cluster, name, view, changes))
         refused: dict[str, tuple[dict, str]] = {}
+
+        def failed(owner: dict, message: str) -> None:
+            refused.setdefault((owner.get("metadata") or {}).get("uid", ""), (owner, message))
+
+        # (the others retry a refused create on the applier's fixed wake)
         changed = apply_changes(cluster, changes, wake_at=lambda t: (wakes.append(t), cluster.wake_at(t)),
-                                failed=lambda owner, message: refused.setdefault(
-                                    (owner.get("metadata") or {}).get("uid", ""), (owner, message)))
+                                failed=failed if name in FAILURE_OWNERS else None)
         if name in FAILURE_OWNERS:
             changed = _requeue_failures(cluster, name, view, refused, wakes) or changed
         pending = dict(store.meta(CONTROLLER_WAKES_META) or {})
@@ -721,7 +725,7 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
 # Controllers that create pods for an owner of this kind, and requeue the owner with their
 # workqueue's back-off when the API server refuses one (processNextWorkItem: AddRateLimited on
 # an error, Forget on success).
-FAILURE_OWNERS = {"replicaset": "ReplicaSet", "daemonset": "DaemonSet", "job": "Job"}
+FAILURE_OWNERS = {"replicaset": "ReplicaSet", "daemonset": "DaemonSet", "job": "Job", "statefulset": "StatefulSet"}
 CONTROLLER_FAILURES_META = "controllers.failures"
 # workqueue.DefaultTypedControllerRateLimiter's per-item part (ItemExponentialFailureRateLimiter):
 # 5ms, doubling with each failure, at most 1000s

@@ -200,3 +200,30 @@ spec:
             if line.startswith(" node0")}
     assert "2 → 100 ×2 = 200" in rows["node01"] and "3 → 66 ×2 = 132" in rows["node02"]
     assert "← chosen" in rows["node01"]
+
+
+def test_a_refused_pod_is_created_once_what_it_lacked_exists(kubesim):
+    """The ServiceAccount admission plugin refuses web-0 (no such account): FailedCreate, then,
+    once the account exists, the controller's next try creates it."""
+    kubesim.apply("""apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  replicas: 1
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      serviceAccountName: dbsa
+      containers: [{name: c, image: nginx:1.27}]
+""")
+    msg = kubesim.ok("get events --field-selector reason=FailedCreate -o jsonpath={.items[0].message}")
+    assert msg == ('Create Pod db-0 in StatefulSet db failed error: pods "db-0" is forbidden: error looking up '
+                   'service account default/dbsa: serviceaccount "dbsa" not found')
+    kubesim.ok("advance 2s")  # retried with back-off: 5ms, 10ms, ... (the oracle: 10 tries in 2 s)
+    assert int(kubesim.ok("get events --field-selector reason=FailedCreate -o jsonpath={.items[0].count}")) >= 9
+    kubesim.ok("create serviceaccount dbsa")
+    assert kubesim.ok("get pods -o name") == ""
+    kubesim.ok("advance 5s")
+    assert kubesim.ok("get pods -o name") == "pod/db-0\n"

@@ -113,9 +113,11 @@ def get_service_account(a: Attributes, namespace: str, name: str) -> dict:
         if ns is None or (ns.get("status") or {}).get("phase", "Active") == "Active":
             return {}
     detail = f'error looking up service account {namespace}/{name}: serviceaccount "{name}" not found'
-    generate = (a.obj.get("metadata") or {}).get("generateName")
-    if generate:  # named before admission in kubesim; upstream's message names the prefix
-        raise Forbidden(f'pods "{generate}" is forbidden: {detail}')
+    from kubesim.api.names import looks_generated
+
+    md = a.obj.get("metadata") or {}
+    if looks_generated(md):  # named before admission in kubesim; upstream's message names the prefix
+        raise Forbidden(f'pods "{md["generateName"]}" is forbidden: {detail}')
     raise forbidden(a, detail)
 
 
