@@ -51,8 +51,13 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
     would make a controller drop them."""
     changes = list(changes)
     batches = _SlowStart(changes)
+    refused: set[tuple[str, str, str]] = set()
     changed = False
     for ch in changes:
+        if ch.needs is not None and ch.needs in refused:
+            if ch.otherwise is None:
+                continue
+            ch = ch.otherwise
         if ch.op == "wake":
             if ch.at is not None:
                 wake_at(ch.at)
@@ -69,6 +74,7 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
                     if not _creation_failed(ch, e, get, record, wake_at, now, failed):
                         raise
                     batches.failed(ch)
+                    refused.add(ch.key)
                     changed = True
                     continue
             else:
@@ -149,10 +155,12 @@ class _SlowStart:
 def _creation_failed(ch: Change, err, get, record, wake_at, now: float, failed=None) -> bool:
     """A controller's create refused by the API server (admission: a missing service account,
     ...): upstream's controllers record ``FailedCreate`` ``Error creating: <error>`` on the owner
-    (controller_utils.go RealPodControl.createPods) and try again later. False when the object
-    has no owner to tell, or is not a pod (the error is then the caller's: the ephemeral volume
+    (controller_utils.go RealPodControl.createPods; other creates carry their controller's
+    words in ``failure``) and try again later. False when the object has no owner to tell, or
+    is neither a pod nor given ``failure`` (the error is then the caller's: the ephemeral volume
     controller reports its claims' on the pod)."""
-    if (ch.obj or {}).get("kind") != "Pod":
+    template = ch.failure or ("Error creating: {error}" if (ch.obj or {}).get("kind") == "Pod" else None)
+    if template is None:
         return False
     md = (ch.obj or {}).get("metadata") or {}
     ref = next((r for r in md.get("ownerReferences") or () if r.get("controller")), None)
@@ -160,7 +168,7 @@ def _creation_failed(ch: Change, err, get, record, wake_at, now: float, failed=N
     if owner is None:
         return False
     component = ch.events[0].component if ch.events else ""
-    record(owner, "Warning", "FailedCreate", ch.failure.format(error=err.message), component)
+    record(owner, "Warning", "FailedCreate", template.format(error=err.message), component)
     if failed is not None:
         failed(owner, err.message)
     else:

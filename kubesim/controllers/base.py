@@ -68,8 +68,13 @@ class Change:
     # creates of one slowStartBatch call (controller_utils.go: batches of 1, 2, 4, ... and none
     # after a batch in which a create failed), named by their owner's uid
     slow_start: str | None = None
-    # a create's FailedCreate message when the API server refuses it ({error}: its message)
-    failure: str = "Error creating: {error}"
+    # a create's FailedCreate message, on its owner, when the API server refuses it ({error}:
+    # its message); a pod's is RealPodControl's "Error creating: {error}"
+    failure: str | None = None
+    # a change that holds only if the create of this key (in the same list) succeeded, and
+    # what stands instead when it was refused (None: nothing)
+    needs: tuple[str, str, str] | None = None
+    otherwise: Change | None = None
 
     @property
     def key(self) -> tuple[str, str, str]:

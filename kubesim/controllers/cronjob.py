@@ -195,9 +195,32 @@ def sync_cronjob(view: View, cj: dict) -> list[Change]:
             active = [x for x in active if x.get("uid") != a.get("uid")]
 
     wake = None
-    if not meta(cj).get("deletionTimestamp"):
-        wake = _schedule(view, cj, spec, status, active, jobs, deleted, changes, ev)
+    saved: dict = {}
 
+    def before_create(key: tuple[str, str, str]) -> None:
+        # what syncCronJob's copy holds when CreateJob fails: it returns then, and the status
+        # written is the one without this job (nor its lastScheduleTime and event)
+        saved.update(key=key, status=deepcopy(status), active=list(active), events=len(events))
+
+    if not meta(cj).get("deletionTimestamp"):
+        wake = _schedule(view, cj, spec, status, active, jobs, deleted, changes, ev, before_create)
+
+    write = _status_write(view, cj, status, active, events)
+    if write is not None:
+        if saved:
+            write.needs = saved["key"]
+            write.otherwise = _status_write(view, cj, saved["status"], saved["active"], events[:saved["events"]])
+        changes.append(write)
+    if wake is not None:
+        # (a refused create requeues with back-off alone: the next schedule waits for it)
+        changes.append(Change("wake", cj, at=wake, needs=saved.get("key")))
+    return changes
+
+
+def _status_write(view: View, cj: dict, status: dict, active: list[dict], events: list) -> Change | None:
+    """The status update (with the sync's events), or the events alone when the status is as
+    stored (a write would wake the controller again at once), or None."""
+    status = dict(status)
     if active:
         status["active"] = active
     else:
@@ -205,18 +228,13 @@ def sync_cronjob(view: View, cj: dict) -> list[Change]:
     if status != (cj.get("status") or {}):
         updated = deepcopy(cj)
         updated["status"] = status
-        changes.append(Change("update_status", updated, events))
-    elif events:  # no status write (a write would wake the controller again at once)
-        fresh = [e for e in events if _first_time(cj, e, view.now)]
-        if fresh:
-            changes.append(Change("event", cj, fresh))
-    if wake is not None:
-        changes.append(Change("wake", cj, at=wake))
-    return changes
+        return Change("update_status", updated, list(events))
+    fresh = [e for e in events if _first_time(cj, e, view.now)]
+    return Change("event", cj, fresh) if fresh else None
 
 
 def _schedule(view: View, cj: dict, spec: dict, status: dict, active: list[dict], jobs: list[dict],
-              deleted: set[str], changes: list[Change], ev) -> float | None:
+              deleted: set[str], changes: list[Change], ev, before_create=None) -> float | None:
     """The scheduling half of syncCronJob; returns when to be woken, or None."""
     now = view.now
     zone = spec.get("timeZone")
@@ -278,7 +296,10 @@ def _schedule(view: View, cj: dict, spec: dict, status: dict, active: list[dict]
         job = existing
     else:
         job = job_from_template(cj, scheduled)
-        changes.append(Change("create", job))
+        if before_create is not None:
+            before_create(("Job", meta(job).get("namespace", ""), name_of(job)))
+        # cronjob_controllerv2.go syncCronJob: a refused create's event
+        changes.append(Change("create", job, failure="Error creating job: {error}"))
         ev("Normal", "SuccessfulCreate", f"Created job {name}")
     active.append(_ref(job))
     status["lastScheduleTime"] = format_time(scheduled)

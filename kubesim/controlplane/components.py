@@ -725,7 +725,8 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
 # Controllers that create pods for an owner of this kind, and requeue the owner with their
 # workqueue's back-off when the API server refuses one (processNextWorkItem: AddRateLimited on
 # an error, Forget on success).
-FAILURE_OWNERS = {"replicaset": "ReplicaSet", "daemonset": "DaemonSet", "job": "Job", "statefulset": "StatefulSet"}
+FAILURE_OWNERS = {"replicaset": "ReplicaSet", "daemonset": "DaemonSet", "job": "Job", "statefulset": "StatefulSet",
+                  "cronjob": "CronJob"}
 CONTROLLER_FAILURES_META = "controllers.failures"
 # workqueue.DefaultTypedControllerRateLimiter's per-item part (ItemExponentialFailureRateLimiter):
 # 5ms, doubling with each failure, at most 1000s

@@ -119,6 +119,26 @@ def test_a_cronjob_creates_its_jobs_in_order_over_advance_and_keeps_its_history(
     assert pods == ["tick-29922368-", "tick-29922370-"]  # the deleted Jobs' pods went with them
 
 
+def test_a_cronjob_whose_job_the_quota_refuses_backs_off_past_its_next_schedule(tmp_path):
+    """As on the v1.35 oracle: the 10:02 Job is refused 14 times by 10:02:41 (5 ms doubling),
+    the 10:03 schedule waits for the next retry (82 s after the first), which creates the most
+    recent schedule's Job; the status keeps no Job that was never created."""
+    h = Harness(tmp_path, now="2026-11-22T10:00:00Z", extra_env={"KUBESIM_IMAGES": "present"})
+    h.ok("create quota jq --hard=count/jobs.batch=1")
+    h.ok("create cronjob c --image=busybox '--schedule=*/1 * * * *' -- sleep 600")
+    h.ok("advance 2m50s")
+    cols = """-o 'jsonpath={range .items[*]}{.count}|{.message}|{.firstTimestamp}|{.lastTimestamp}{"\\n"}{end}'"""
+    refused = 'Error creating job: jobs.batch "c-{}" is forbidden: exceeded quota: jq, requested: count/jobs.batch=1, ' \
+              "used: count/jobs.batch=1, limited: count/jobs.batch=1"
+    # (the oracle's 14th try was at 10:02:41, its own latency added to the 40.955 s)
+    assert h.ok(f"get events --field-selector reason=FailedCreate {cols}").splitlines() == [
+        f"14|{refused.format(29922362)}|2026-11-22T10:02:00Z|2026-11-22T10:02:40Z"]
+    h.ok("advance 40s")
+    assert h.ok(f"get events --field-selector reason=FailedCreate {cols}").splitlines()[1:] == [
+        f"1|{refused.format(29922363)}|2026-11-22T10:03:21Z|2026-11-22T10:03:21Z"]
+    assert h.ok("get cj c -o jsonpath={.status.lastScheduleTime}") == "2026-11-22T10:01:00Z"
+
+
 def test_a_suspended_cronjob_creates_nothing(tmp_path):
     h = Harness(tmp_path, now="2026-11-22T10:00:30Z")
     h.apply(TICK.replace("successfulJobsHistoryLimit: 2", "suspend: true"))

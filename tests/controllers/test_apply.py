@@ -101,3 +101,39 @@ def test_creates_of_other_owners_are_batched_apart():
     apply_changes([*_pods(4, "a"), *[Change("create", {**c.obj, "metadata": {**c.obj["metadata"], "name": "b" + c.key[2]}},
                                              slow_start=c.slow_start) for c in _pods(4, "b")]], **(s.kw() | {"create": create}))
     assert sorted(k[2] for k in s.objs if k[0] == "Pod") == ["bp0", "bp1", "bp2", "bp3"]
+
+
+def test_a_change_that_needs_a_refused_create_gives_way_to_its_otherwise():
+    """A CronJob's status names the Job it creates; when the create is refused, the status
+    written is the one without it, and the refusal is told to the owner in its own words."""
+    from kubesim.errors import StatusError
+
+    cj = {"kind": "CronJob", "metadata": {"name": "c", "namespace": "default", "uid": "u-c"}}
+    job = {"kind": "Job", "metadata": {"name": "c-1", "namespace": "default",
+                                       "ownerReferences": [{"kind": "CronJob", "name": "c", "uid": "u-c",
+                                                            "controller": True}]}}
+    s = FakeStore(cj)
+
+    def create(o):
+        raise StatusError("exceeded quota")
+
+    with_job = Change("update_status", {**cj, "status": {"active": [{"name": "c-1"}]}},
+                      [Event(cj, "Normal", "SuccessfulCreate", "Created job c-1", "cronjob-controller")],
+                      needs=("Job", "default", "c-1"), otherwise=Change("update_status", {**cj, "status": {"x": 1}}))
+    apply_changes([Change("create", job, failure="Error creating job: {error}"), with_job], **(s.kw() | {"create": create}))
+    assert s.objs[("CronJob", "default", "c")]["status"] == {"x": 1}
+    assert s.events == ["Error creating job: exceeded quota"]
+
+
+def test_an_unowned_or_unworded_refusal_is_the_caller_s_error():
+    from kubesim.errors import StatusError
+
+    def create(o):
+        raise StatusError("no")
+
+    s = FakeStore()
+    claim = {"kind": "PersistentVolumeClaim", "metadata": {"name": "c", "namespace": "default",
+                                                           "ownerReferences": [{"kind": "Pod", "name": "p",
+                                                                                "controller": True}]}}
+    with pytest.raises(StatusError):
+        apply_changes([Change("create", claim)], **(s.kw() | {"create": create}))
