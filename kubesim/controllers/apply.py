@@ -18,8 +18,9 @@ grace_seconds)`` is the API server's delete with that propagation policy (``Back
 object goes, or, for a pod, its graceful deletion starts; ``Foreground``/``Orphan``: it is marked
 with the policy's finalizer and the garbage collector finishes) and grace period (None: the
 pod's own; 0: at once); ``record`` records an Event from ``component``; ``failed(owner,
-message)``, when given, hears of each create of an owned pod the API server refused (the caller
-requeues the owner with back-off, as a controller's workqueue does).
+error, event message)``, when given, hears of each create the API server refused that was
+reported to its owner (the caller requeues the owner with back-off, as a controller's
+workqueue does).
 
 Creates marked ``slow_start`` with their owner's uid go in upstream's slowStartBatch batches
 (pkg/controller/replicaset/replica_set.go slowStartBatch, job_controller.go manageJob,
@@ -168,9 +169,10 @@ def _creation_failed(ch: Change, err, get, record, wake_at, now: float, failed=N
     if owner is None:
         return False
     component = ch.events[0].component if ch.events else ""
-    record(owner, "Warning", "FailedCreate", template.format(error=err.message), component)
+    message = template.format(error=err.message)
+    record(owner, "Warning", ch.failure_reason, message, component)
     if failed is not None:
-        failed(owner, err.message)
+        failed(owner, err.message, message)
     else:
         wake_at(now + CREATE_RETRY_SECONDS)
     return True

@@ -71,6 +71,7 @@ class Change:
     # a create's FailedCreate message, on its owner, when the API server refuses it ({error}:
     # its message); a pod's is RealPodControl's "Error creating: {error}"
     failure: str | None = None
+    failure_reason: str = "FailedCreate"
     # a change that holds only if the create of this key (in the same list) succeeded, and
     # what stands instead when it was refused (None: nothing)
     needs: tuple[str, str, str] | None = None

@@ -201,7 +201,9 @@ class _Sync:
             if new_replicas > 0:
                 events.append(self.event("Normal", SCALING_REPLICA_SET,
                                          f"Scaled up replica set {name} from 0 to {new_replicas}"))
-            self.changes.append(Change("create", new_rs, events))
+            # deployment/sync.go getNewReplicaSet: a refused create's event (and failure_status)
+            self.changes.append(Change("create", new_rs, events, failure_reason=du.FAILED_RS_CREATE_REASON,
+                                       failure=f'Failed to create new replica set "{name}": {{error}}'))
             self.rs_list.append(new_rs)
         needs_update = du.set_deployment_revision(d, new_revision)
         if not already_exists and du.has_progress_deadline(d):
@@ -538,4 +540,28 @@ def _old_pods_running(new_rs: dict | None, old_rss: list[dict], pod_map: dict[st
 
 
 def sync_deployment(view: View, d: dict) -> list[Change]:
-    return _Sync(view, d).run()
+    changes = _Sync(view, d).run()
+    # syncDeployment returns when the new ReplicaSet's create is refused: what the pass did
+    # after it holds only if it was created
+    for i, ch in enumerate(changes):
+        if ch.op == "create" and (ch.obj or {}).get("kind") == "ReplicaSet":
+            for later in changes[i + 1:]:
+                later.needs = later.needs or ch.key
+            break
+    return changes
+
+
+def failure_status(d: dict | None, error: str | None, now: float, message: str = "") -> list[Change]:
+    """getNewReplicaSet's refused create: with a progress deadline, Progressing False
+    (ReplicaSetCreateError) with the event's message, written at once (a successful create
+    later sets NewReplicaSetCreated itself)."""
+    if d is None or error is None or not du.has_progress_deadline(d):
+        return []
+    from kubesim.clock import format_time
+
+    updated = deepcopy(d)
+    st = updated.setdefault("status", {})
+    st["conditions"] = set_condition(list(st.get("conditions") or []),
+                                     du.condition("Progressing", "False", du.FAILED_RS_CREATE_REASON, message,
+                                                  format_time(now)))
+    return [] if st == (d.get("status") or {}) else [Change("update_status", updated)]

@@ -168,7 +168,7 @@ def calculate_status(rs: dict, active: list[dict], terminating: list[dict], now:
     return status
 
 
-def failure_status(rs: dict | None, message: str | None, now: float) -> list[Change]:
+def failure_status(rs: dict | None, message: str | None, now: float, event_message: str = "") -> list[Change]:
     """The ReplicaFailure condition after a pass's creates were applied: ``message`` is the API
     server's refusal of one (calculateStatus with manageReplicasErr: reason FailedCreate, the
     error as message, kept as it is while the creates keep failing), None when they succeeded

@@ -702,8 +702,8 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
             wakes.extend(_object_wakes(cluster, name, view, changes))
         refused: dict[str, tuple[dict, str]] = {}
 
-        def failed(owner: dict, message: str) -> None:
-            refused.setdefault((owner.get("metadata") or {}).get("uid", ""), (owner, message))
+        def failed(owner: dict, error: str, message: str) -> None:
+            refused.setdefault((owner.get("metadata") or {}).get("uid", ""), (owner, error, message))
 
         # (the others retry a refused create on the applier's fixed wake)
         changed = apply_changes(cluster, changes, wake_at=lambda t: (wakes.append(t), cluster.wake_at(t)),
@@ -725,7 +725,7 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
 # Controllers that create pods for an owner of this kind, and requeue the owner with their
 # workqueue's back-off when the API server refuses one (processNextWorkItem: AddRateLimited on
 # an error, Forget on success).
-FAILURE_OWNERS = {"replicaset": "ReplicaSet", "daemonset": "DaemonSet", "job": "Job", "statefulset": "StatefulSet",
+FAILURE_OWNERS = {"deployment": "Deployment", "replicaset": "ReplicaSet", "daemonset": "DaemonSet", "job": "Job", "statefulset": "StatefulSet",
                   "cronjob": "CronJob"}
 CONTROLLER_FAILURES_META = "controllers.failures"
 # workqueue.DefaultTypedControllerRateLimiter's per-item part (ItemExponentialFailureRateLimiter):
@@ -734,10 +734,11 @@ FAILURE_BASE_DELAY, FAILURE_MAX_DELAY = 0.005, 1000.0
 
 
 def _requeue_failures(cluster: Cluster, name: str, view, refused: dict, wakes: list[float]) -> bool:
-    """After a sync: each owner whose pods the API server refused is requeued after its back-off
-    (and, for a ReplicaSet, carries the ReplicaFailure condition); each owner the sync visited
-    without a refusal is forgotten (its back-off starts again, its condition goes). Returns
-    whether a status was written."""
+    """After a sync: each owner whose creates the API server refused is requeued after its
+    back-off (and gets the status its controller's ``failure_status`` gives: a ReplicaSet's
+    ReplicaFailure, a Deployment's Progressing False); each owner the sync visited without a
+    refusal is forgotten (its back-off starts again, that status goes). Returns whether a
+    status was written."""
     import importlib
 
     store, now = cluster.store, cluster.now()
@@ -749,12 +750,12 @@ def _requeue_failures(cluster: Cluster, name: str, view, refused: dict, wakes: l
     synced = {(o.get("metadata") or {}).get("uid", "") for o in view.list(owner_kind) if view.wants(o)}
     status_of = getattr(importlib.import_module(f"kubesim.controllers.{name}"), "failure_status", None)
     changes = []
-    for uid, (owner, message) in refused.items():
+    for uid, (owner, error, message) in refused.items():
         failures = int((mine.get(uid) or [0])[0])
         due = now + min(FAILURE_BASE_DELAY * 2 ** failures, FAILURE_MAX_DELAY)
         mine[uid] = [failures + 1, due]
         if status_of is not None:
-            changes.extend(status_of(store.get(*_key_of(owner)), message, now))
+            changes.extend(status_of(store.get(*_key_of(owner)), error, now, message))
     for uid in list(mine):
         if uid in refused:
             continue

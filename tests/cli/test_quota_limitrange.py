@@ -7,6 +7,7 @@ prints them (the texts as the v1.35 oracle printed them)."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 
 import pytest
@@ -124,6 +125,31 @@ def test_a_replicaset_short_of_quota_retries_with_back_off_and_says_so(kubesim):
     assert kubesim.ok("get rs -n q -o jsonpath={.items[0].status.replicas}") == "5"
     assert kubesim.ok("get rs -n q -o jsonpath={.items[0].status.conditions}") == ""
     assert kubesim.ok("get deploy web -n q -o jsonpath={.status.conditions[*].type}") == "Available Progressing"
+
+
+def test_a_rollout_whose_new_replicaset_the_quota_refuses(kubesim):
+    """As on the v1.35 oracle: the update is accepted, the Deployment controller's create of the
+    new ReplicaSet is refused (ReplicaSetCreateError, retried with back-off), the old
+    ReplicaSet keeps serving and Progressing turns False with the event's message."""
+    kubesim.ok("create ns d")
+    kubesim.ok("create quota rq -n d --hard=count/replicasets.apps=1")
+    kubesim.ok("create deployment web --image=nginx:1.27 -n d")
+    assert kubesim.ok("set image deploy/web nginx=nginx:1.28 -n d") == "deployment.apps/web image updated\n"
+    kubesim.ok("advance 5s")
+    assert kubesim.ok("get rs -n d -o name") == "replicaset.apps/web-5974c5bb9c\n"
+    refused = ('Failed to create new replica set "web-77657b99d8": replicasets.apps "web-77657b99d8" is forbidden: '
+               "exceeded quota: rq, requested: count/replicasets.apps=1, used: count/replicasets.apps=1, "
+               "limited: count/replicasets.apps=1")
+    out = kubesim.ok("describe deploy web -n d")
+    assert "  Progressing    False   ReplicaSetCreateError\n" in out and "NewReplicaSet:   <none>\n" in out
+    tries = re.search(r"  Warning  ReplicaSetCreateError  3s \(x(\d+) over 5s\)  deployment-controller  " +
+                      re.escape(refused) + "\n", out)
+    assert tries and int(tries.group(1)) >= 10  # (the oracle: x11 over 6s; each change to its pods retries too)
+    cond = json.loads(kubesim.ok("get deploy web -n d -o jsonpath={.status.conditions[1]}"))
+    assert (cond["reason"], cond["message"]) == ("ReplicaSetCreateError", refused)
+    kubesim.ok("delete quota rq -n d")
+    kubesim.ok("advance 1000s")
+    assert kubesim.ok("get rs -n d -o jsonpath={.items[*].status.replicas}") == "0 1"  # rolled out
 
 
 def test_count_quota_refuses_a_second_deployment(kubesim):

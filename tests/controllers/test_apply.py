@@ -80,7 +80,7 @@ def test_slow_start_batches_stop_after_a_batch_with_a_failure(count, limit, succ
         s._put(o)
 
     kw = s.kw() | {"create": create}
-    apply_changes(_pods(count), **kw, failed=lambda owner, message: refused.append((owner["metadata"]["name"], message)))
+    apply_changes(_pods(count), **kw, failed=lambda owner, error, message: refused.append((owner["metadata"]["name"], error)))
     assert len(attempts) == calls
     assert sum(1 for k in s.objs if k[0] == "Pod") == successes
     assert refused == [("a", "exceeded quota")] * (calls - successes)
