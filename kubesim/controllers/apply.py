@@ -52,13 +52,14 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
     would make a controller drop them."""
     changes = list(changes)
     batches = _SlowStart(changes)
-    refused: set[tuple[str, str, str]] = set()
+    refused: dict[tuple[str, str, str], str] = {}  # key -> the API server's refusal
     changed = False
     for ch in changes:
         if ch.needs is not None and ch.needs in refused:
-            if ch.otherwise is None:
+            instead = ch.otherwise(refused[ch.needs]) if callable(ch.otherwise) else ch.otherwise
+            if instead is None:
                 continue
-            ch = ch.otherwise
+            ch = instead
         if ch.op == "wake":
             if ch.at is not None:
                 wake_at(ch.at)
@@ -75,7 +76,7 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
                     if not _creation_failed(ch, e, get, record, wake_at, now, failed):
                         raise
                     batches.failed(ch)
-                    refused.add(ch.key)
+                    refused[ch.key] = e.message
                     changed = True
                     continue
             else:
@@ -164,8 +165,10 @@ def _creation_failed(ch: Change, err, get, record, wake_at, now: float, failed=N
     if template is None:
         return False
     md = (ch.obj or {}).get("metadata") or {}
-    ref = next((r for r in md.get("ownerReferences") or () if r.get("controller")), None)
-    owner = get(ref.get("kind", ""), md.get("namespace", ""), ref.get("name", "")) if ref else None
+    owner = ch.failure_owner
+    if owner is None:
+        ref = next((r for r in md.get("ownerReferences") or () if r.get("controller")), None)
+        owner = get(ref.get("kind", ""), md.get("namespace", ""), ref.get("name", "")) if ref else None
     if owner is None:
         return False
     component = ch.events[0].component if ch.events else ""

@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kubesim.api import selectors
@@ -72,10 +73,11 @@ class Change:
     # its message); a pod's is RealPodControl's "Error creating: {error}"
     failure: str | None = None
     failure_reason: str = "FailedCreate"
+    failure_owner: dict | None = None  # who hears of it (default: the object's controller)
     # a change that holds only if the create of this key (in the same list) succeeded, and
-    # what stands instead when it was refused (None: nothing)
+    # what stands instead when it was refused (None: nothing; a callable: made from the refusal)
     needs: tuple[str, str, str] | None = None
-    otherwise: Change | None = None
+    otherwise: Change | Callable[[str], Change | None] | None = None
 
     @property
     def key(self) -> tuple[str, str, str]:

@@ -352,6 +352,7 @@ class _Sync:
         # claims this sync re-owned: later checks in the same sync see them (the real
         # controller's claim lister has caught up by then: no pod update follows)
         self.claims_written: dict[str, dict] = {}
+        self.claims_needed: list[tuple[tuple[str, str, str], str]] = []  # the pod being created's new claims
 
     def event(self, type_: str, reason: str, message: str) -> Event:
         return Event(self.sts, type_, reason, message, COMPONENT)
@@ -456,8 +457,13 @@ class _Sync:
                 # real controller's lister has the claim, so it is created and re-owned at once
                 if not claim_owner_up_to_date(c, sts, pod):
                     update_claim_owner_refs(c, sts, pod)
-                msg = f"create Claim {c['metadata']['name']} Pod {name_of(pod)} in StatefulSet {name_of(sts)} success"
-                self.changes.append(Change("create", c, [self.event("Normal", "SuccessfulCreate", msg[0].upper() + msg[1:])]))
+                claim, who = c["metadata"]["name"], f"Pod {name_of(pod)} in StatefulSet {name_of(sts)}"
+                # recordClaimEvent's words, on the StatefulSet (a retained claim has no owner)
+                self.changes.append(Change("create", c, [self.event("Normal", "SuccessfulCreate",
+                                                                    f"Create Claim {claim} {who} success")],
+                                           failure=f"Create Claim {claim} for {who} failed error: {{error}}",
+                                           failure_owner=sts))
+                self.claims_needed.append((("PersistentVolumeClaim", self.ns, claim), claim))
             elif meta(stored).get("deletionTimestamp"):
                 ok = False
         return ok
@@ -487,12 +493,18 @@ class _Sync:
                           f"{title} Pod {name_of(pod)} in StatefulSet {name_of(self.sts)} successful")
 
     def _create_pod(self, sts: dict, pod: dict) -> bool:
+        self.claims_needed = []
         if not self._create_claims(sts, pod):
             return False
         # stateful_pod_control.go recordPodEvent's failure: reason FailedCreate
-        self.changes.append(Change("create", pod, [self._pod_event("create", pod)],
-                                   failure=f"Create Pod {name_of(pod)} in StatefulSet {name_of(self.sts)} "
-                                           "failed error: {error}"))
+        failure = f"Create Pod {name_of(pod)} in StatefulSet {name_of(self.sts)} failed error: {{error}}"
+        create = Change("create", pod, [self._pod_event("create", pod)], failure=failure)
+        if self.claims_needed:  # CreateStatefulPod: no pod when a claim was refused
+            key, claim = self.claims_needed[0]
+            create.needs = key
+            create.otherwise = lambda refusal: Change("event", self.sts, [self.event(
+                "Warning", "FailedCreate", failure.format(error=f"failed to create PVC {claim}: {refusal}"))])
+        self.changes.append(create)
         return True
 
     def _delete_pod(self, pod: dict) -> None:

@@ -227,3 +227,19 @@ spec:
     assert kubesim.ok("get pods -o name") == ""
     kubesim.ok("advance 5s")
     assert kubesim.ok("get pods -o name") == "pod/db-0\n"
+
+
+def test_a_claim_the_quota_refuses_holds_its_pod_back(kubesim):
+    """As on the v1.35 oracle (the same texts, x10 in 3 s): CreateStatefulPod records the refused
+    claim and the pod it could not create, on the StatefulSet, and retries with back-off."""
+    kubesim.ok("create quota none --hard=persistentvolumeclaims=0")
+    kubesim.apply(WEB.replace("replicas: 3", "replicas: 1"))
+    kubesim.ok("advance 3s")
+    refused = ('persistentvolumeclaims "data-web-0" is forbidden: exceeded quota: none, requested: '
+               "persistentvolumeclaims=1, used: persistentvolumeclaims=0, limited: persistentvolumeclaims=0")
+    got = kubesim.ok(["get", "events", "--field-selector", "reason=FailedCreate", "-o",
+                      "jsonpath={range .items[*]}{.count}|{.message}{'\\n'}{end}"]).splitlines()
+    assert [(int(c) >= 9, m) for c, m in (line.split("|", 1) for line in got)] == [
+        (True, f"Create Claim data-web-0 for Pod web-0 in StatefulSet web failed error: {refused}"),
+        (True, f"Create Pod web-0 in StatefulSet web failed error: failed to create PVC data-web-0: {refused}")]
+    assert kubesim.ok("get pods,pvc -o name") == ""
