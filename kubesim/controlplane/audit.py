@@ -10,9 +10,10 @@ audit_annotations``). A request's stages share the simulated clock's one moment.
 
 Where kubesim differs: only the requests kubectl makes are recorded - the control plane's own
 components (controllers, scheduler, kubelets) write the store directly, so their requests
-(leases, status updates, bindings) are not in the log; a ``requestURI`` has no query string;
-kubectl's discovery requests (``/api``, ``/apis``) are not recorded; a patch whose result is
-unchanged records no event.
+(leases, status updates, bindings) are not in the log; a ``requestURI``'s query string has
+only what kubectl sends for the common verbs (``fieldManager``, ``fieldValidation``, selectors,
+``get``'s ``limit=500``); kubectl's discovery and OpenAPI requests (``/api``, ``/apis``,
+``/openapi/v3``) are not recorded; a patch whose result is unchanged records no event.
 """
 
 from __future__ import annotations
@@ -104,8 +105,30 @@ class AuditedClient(LocalClient):
         return {"authorization.k8s.io/decision": "allow" if allowed else "forbid",
                 "authorization.k8s.io/reason": reason}
 
+    def _query(self, verb: str, label_selector: str | None = None, field_selector: str | None = None) -> str:
+        """The query string kubectl sends (url.Values.Encode: keys sorted): a write's
+        ``fieldManager`` (and ``fieldValidation=Strict`` for the verbs whose ``--validate``
+        defaults to strict), a list's selectors, and ``kubectl get``'s ``limit=500``."""
+        from urllib.parse import urlencode
+
+        fm = getattr(self.cluster, "field_manager", "") or ""
+        params: dict[str, str] = {}
+        if verb in ("create", "update", "patch") and fm and fm != "kubectl":
+            params["fieldManager"] = fm
+            if fm in ("kubectl-create", "kubectl-client-side-apply", "kubectl-replace"):
+                params["fieldValidation"] = "Strict"
+        if verb == "list":
+            if field_selector:
+                params["fieldSelector"] = field_selector
+            if label_selector:
+                params["labelSelector"] = label_selector
+            if fm == "kubectl-get":
+                params["limit"] = "500"
+        return "?" + urlencode(sorted(params.items())) if params else ""
+
     def _request(self, verb: str, info=None, namespace: str = "", name: str = "", subresource: str = "",
-                 call=None, *, path: str = "", body: dict | None = None, code: int = 200, watch: bool = False):
+                 call=None, *, path: str = "", body: dict | None = None, code: int = 200, watch: bool = False,
+                 query: str = ""):
         """Run ``call`` as one audited request; its result (or its error, re-raised)."""
         if self._depth:  # a request made while serving one (a create's read of the namespace)
             return call()
@@ -124,7 +147,7 @@ class AuditedClient(LocalClient):
         cfg = policy.evaluate(self._audit.policy, r)
         if cfg.level == policy.NONE:
             return self._call(call)
-        uri = path or request_uri(info, ns, name if verb not in ("create",) or subresource else "", subresource)
+        uri = path or request_uri(info, ns, name if verb not in ("create",) or subresource else "", subresource) + query
         annotations = self._authz(verb, info, ns, name, subresource, path)
         c.__dict__["audit_annotations"] = annotations
         received = c.now()
@@ -198,7 +221,8 @@ class AuditedClient(LocalClient):
             raise
 
     def list(self, info, namespace=None, label_selector=None, field_selector=None):
-        return self._request("list", info, namespace or "", call=lambda: super(AuditedClient, self).list(
+        return self._request("list", info, namespace or "", query=self._query("list", label_selector, field_selector),
+                             call=lambda: super(AuditedClient, self).list(
             info, namespace, label_selector, field_selector))
 
     def watch(self, info, namespace, name=None, label_selector=None, field_selector=None):
@@ -217,7 +241,7 @@ class AuditedClient(LocalClient):
         body = copy.deepcopy(obj)
         md = obj.get("metadata") or {}
         return self._request("create", kind_info, md.get("namespace") or "", md.get("name") or "", body=body,
-                             code=201, call=lambda: super(AuditedClient, self).create(obj, info, dry_run=dry_run))
+                             code=201, query=self._query("create"), call=lambda: super(AuditedClient, self).create(obj, info, dry_run=dry_run))
 
     def update(self, info, obj, *, verb="patch", subresource=""):
         import copy
@@ -225,7 +249,7 @@ class AuditedClient(LocalClient):
         md = obj["metadata"]
         body = copy.deepcopy(obj)
         return self._request(verb, info, md.get("namespace") or "", md["name"], subresource, body=body,
-                             call=lambda: super(AuditedClient, self).update(info, obj, verb=verb,
+                             query=self._query(verb), call=lambda: super(AuditedClient, self).update(info, obj, verb=verb,
                                                                             subresource=subresource))
 
     def patch(self, info, namespace, name, patch_type, patch, field_validation="Warn"):
@@ -241,10 +265,12 @@ class AuditedClient(LocalClient):
 
     def apply(self, info, config, *, field_manager, force=False):
         import copy
+        from urllib.parse import urlencode
 
         md = config.get("metadata") or {}
         return self._request("patch", info, md.get("namespace") or "", md.get("name") or "", body=copy.deepcopy(config),
-                             call=lambda: super(AuditedClient, self).apply(info, config, field_manager=field_manager,
+                             query="?" + urlencode({"fieldManager": field_manager, "fieldValidation": "Strict",
+                                                    "force": "true" if force else "false"}), call=lambda: super(AuditedClient, self).apply(info, config, field_manager=field_manager,
                                                                            force=force))
 
     def delete(self, info, namespace, name, *, grace_period=None, force=False, propagation="Background"):

@@ -95,15 +95,16 @@ def test_a_pod_that_fails_the_audit_level_is_created_and_its_violations_are_in_t
     r = h("run web --image=nginx -n psa-audit")
     assert (r.code, r.out, r.err) == (0, "pod/web created\n", "")  # audit neither refuses nor warns
     evs = events(h)
+    uri = "/api/v1/namespaces/psa-audit/pods?fieldManager=kubectl-run"
     assert [(e["stage"], e["verb"], e["requestURI"]) for e in evs] == [
-        ("RequestReceived", "create", "/api/v1/namespaces/psa-audit/pods"),
-        ("ResponseComplete", "create", "/api/v1/namespaces/psa-audit/pods")]
+        ("RequestReceived", "create", uri), ("ResponseComplete", "create", uri)]
     received, complete = evs
     assert received["auditID"] == complete["auditID"]
     assert "annotations" not in received and "responseStatus" not in received
+    assert received["objectRef"] == {"resource": "pods", "namespace": "psa-audit", "apiVersion": "v1"}
     assert complete == {
         "kind": "Event", "apiVersion": "audit.k8s.io/v1", "level": "Metadata", "auditID": complete["auditID"],
-        "stage": "ResponseComplete", "requestURI": "/api/v1/namespaces/psa-audit/pods", "verb": "create",
+        "stage": "ResponseComplete", "requestURI": uri, "verb": "create",
         "user": ADMIN, "sourceIPs": ["172.30.1.2"], "userAgent": "kubectl/v1.36.4 (linux/amd64) kubernetes/bb826b1",
         "objectRef": {"resource": "pods", "namespace": "psa-audit", "name": "web", "apiVersion": "v1"},
         "responseStatus": {"metadata": {}, "code": 201},
@@ -151,7 +152,8 @@ def test_request_response_level_records_the_objects_and_none_records_nothing(h):
     assert h("get pods -A").code == 0  # no rule: level None
     evs = [e for e in events(h) if e["stage"] == "ResponseComplete"]
     assert [(e["verb"], e["level"], e["requestURI"]) for e in evs] == [
-        ("create", "RequestResponse", "/api/v1/namespaces/psa-audit/configmaps"),
+        ("create", "RequestResponse", "/api/v1/namespaces/psa-audit/configmaps?fieldManager=kubectl-create&"
+                                      "fieldValidation=Strict"),
         ("get", "RequestResponse", "/api/v1/namespaces/psa-audit/configmaps/cfg")]
     create, get = evs
     assert create["requestObject"]["data"] == {"a": "b"} and "uid" not in create["requestObject"]["metadata"]
@@ -212,3 +214,24 @@ def test_the_policy_must_be_on_a_mounted_path_for_the_server_to_read_it(h):
     enable(h, policy_path="/etc/kubernetes/audit-policy.yaml")  # the mount is of .../audit/policy.yaml
     r = h("get ns")
     assert r.code == 1 and "open /etc/kubernetes/audit-policy.yaml: no such file or directory" in r.err
+
+
+CM = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1, namespace: psa-audit}\ndata: {a: %s}\n"
+
+
+@pytest.mark.parametrize("command, stdin, requests", [
+    ("label ns psa-audit a=b", "", [("get", "/api/v1/namespaces/psa-audit", 200),
+                                    ("patch", "/api/v1/namespaces/psa-audit?fieldManager=kubectl-label", 200)]),
+    ("apply -f -", CM % "b", [
+        ("get", "/api/v1/namespaces/psa-audit/configmaps/cm1", 404),
+        ("create", "/api/v1/namespaces/psa-audit/configmaps?fieldManager=kubectl-client-side-apply&"
+                   "fieldValidation=Strict", 201)]),
+    ("get pods -n psa-audit", "", [("list", "/api/v1/namespaces/psa-audit/pods?limit=500", 200)]),
+    ("create cm cm2 --from-literal=x=y -n psa-audit", "", [
+        ("create", "/api/v1/namespaces/psa-audit/configmaps?fieldManager=kubectl-create&fieldValidation=Strict", 201)]),
+], ids=["label: GET then PATCH", "apply of a new object: GET 404 then POST", "get: a chunked LIST", "create"])
+def test_each_command_records_the_requests_kubectl_makes(h, command, stdin, requests):
+    """What kubectl 1.36 -v=6 showed against the oracle (its OpenAPI and discovery GETs aside)."""
+    enable(h, "apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: Metadata\n")
+    assert h(command, stdin=stdin).code == 0
+    assert [(e["verb"], e["requestURI"], e["responseStatus"]["code"]) for e in events(h)] == requests

@@ -93,9 +93,11 @@ def events(cfg: RequestAuditConfig, r: RequestRecord) -> list[dict]:
         after = stage != REQUEST_RECEIVED
         if r.object_ref is not None:
             ref = {k: r.object_ref[k] for k in _REF_KEYS if r.object_ref.get(k)}
-            if not after:  # the request's object (its name, uid) is read once it is decoded
+            if not after:  # the request's object (a create's name, its uid) is read once it is decoded
                 ref.pop("uid", None)
                 ref.pop("resourceVersion", None)
+                if r.verb == "create" and not ref.get("subresource"):
+                    ref.pop("name", None)
             ev["objectRef"] = ref
         if after:
             ev["responseStatus"] = r.status
