@@ -226,7 +226,16 @@ class AuditedClient(LocalClient):
             info, namespace, label_selector, field_selector))
 
     def watch(self, info, namespace, name=None, label_selector=None, field_selector=None):
-        return self._request("watch", info, namespace or "", name or "", watch=True,
+        # kubectl get -w: ?resourceVersion=<the list's>&watch=true (one object: a name field selector)
+        from urllib.parse import urlencode
+
+        params = {"resourceVersion": self.resource_version(), "watch": "true"}
+        selector = ",".join(x for x in (f"metadata.name={name}" if name else "", field_selector or "") if x)
+        if selector:
+            params["fieldSelector"] = selector
+        if label_selector:
+            params["labelSelector"] = label_selector
+        return self._request("watch", info, namespace or "", watch=True, query="?" + urlencode(sorted(params.items())),
                              call=lambda: super(AuditedClient, self).watch(info, namespace, name, label_selector,
                                                                            field_selector))
 
@@ -287,19 +296,43 @@ class AuditedClient(LocalClient):
     def log_entries(self, namespace, name, container, previous=False):
         from kubesim.controlplane.client import _POD
 
-        return self._request("get", _POD, namespace, name, "log", call=lambda: super(AuditedClient, self).log_entries(
+        return self._request("get", _POD, namespace, name, "log", query=f"?container={container}" if container else "",
+                             call=lambda: super(AuditedClient, self).log_entries(
             namespace, name, container, previous))
 
     def pod_log(self, namespace, name, options):
+        from urllib.parse import urlencode
+
+        from kubesim.api.core import podlogs
         from kubesim.controlplane.client import _POD
 
-        return self._request("get", _POD, namespace, name, "log",
+        params: dict = {}
+        pod = self._find(_POD, namespace, name)
+        try:  # kubectl names the container it defaulted to
+            container = podlogs.container_for(pod, options.container) if pod is not None else options.container
+        except Exception:  # noqa: BLE001 - the request's own error is what the server answers
+            container = options.container
+        if container:
+            params["container"] = container
+        for key, value in (("follow", options.follow), ("limitBytes", options.limit_bytes),
+                           ("previous", options.previous), ("sinceSeconds", options.since_seconds),
+                           ("tailLines", options.tail_lines), ("timestamps", options.timestamps)):
+            if value is True:
+                params[key] = "true"
+            elif value not in (None, False):
+                params[key] = str(value)
+        return self._request("get", _POD, namespace, name, "log", query="?" + urlencode(params) if params else "",
                              call=lambda: super(AuditedClient, self).pod_log(namespace, name, options))
 
     def exec(self, namespace, name, container, command):
+        # kubectl 1.36 upgrades a GET to a WebSocket: the request's verb is get
+        from urllib.parse import urlencode
+
         from kubesim.controlplane.client import _POD
 
-        return self._request("create", _POD, namespace, name, "exec",
+        query = "?" + urlencode([("command", c) for c in command] + ([("container", container)] if container else [])
+                                + [("stderr", "true"), ("stdout", "true")])
+        return self._request("get", _POD, namespace, name, "exec", query=query,
                              call=lambda: super(AuditedClient, self).exec(namespace, name, container, command))
 
     def create_token(self, namespace, name, spec):

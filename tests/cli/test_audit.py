@@ -235,3 +235,26 @@ def test_each_command_records_the_requests_kubectl_makes(h, command, stdin, requ
     enable(h, "apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: Metadata\n")
     assert h(command, stdin=stdin).code == 0
     assert [(e["verb"], e["requestURI"], e["responseStatus"]["code"]) for e in events(h)] == requests
+
+
+def test_logs_exec_and_a_watch_record_what_kubectl_sends(h):
+    """kubectl 1.36 -v=8 against the oracle: logs names the container, exec is a GET upgraded to a
+    WebSocket with the command in the query, get -w lists then watches from the list's version
+    (a watch's events: ResponseStarted, then ResponseComplete)."""
+    assert h("run web --image=nginx -n psa-audit").code == 0
+    assert h("advance 30s").code == 0
+    enable(h, "apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: Metadata\n")
+    assert h("logs web -n psa-audit").code == 0
+    assert h("exec web -n psa-audit -- ls /").code == 0
+    assert h("get pods -n psa-audit -w --request-timeout=1s").code in (0, 1)
+    got = [(e["verb"], e["requestURI"], e["stage"]) for e in events(h)]
+    rv = got[-1][1].split("resourceVersion=")[1].split("&")[0]
+    assert rv.isdigit()
+    pod = "/api/v1/namespaces/psa-audit/pods"
+    assert got[:4] == [
+        ("get", f"{pod}/web", "ResponseComplete"), ("get", f"{pod}/web/log?container=web", "ResponseComplete"),
+        ("get", f"{pod}/web", "ResponseComplete"),
+        ("get", f"{pod}/web/exec?command=ls&command=%2F&container=web&stderr=true&stdout=true", "ResponseComplete")]
+    assert got[4:] == [("list", f"{pod}?limit=500", "ResponseComplete"),
+                       ("watch", f"{pod}?resourceVersion={rv}&watch=true", "ResponseStarted"),
+                       ("watch", f"{pod}?resourceVersion={rv}&watch=true", "ResponseComplete")]
