@@ -183,7 +183,7 @@ class AuditedClient(LocalClient):
             source_ips=(ip,) if ip else (), user_agent=USER_AGENT, object_ref=ref, received=received,
             completed=c.now(), status=_status(error, code, info, name or ((body or {}).get("metadata") or {}).get("name", "")),
             annotations=annotations, request_object=body,
-            response_object=obj if error is None and verb not in ("list", "watch") else None, watch=watch)
+            response_object=self._response_object(verb, info, obj, result, error), watch=watch)
         if error is not None and "authorization.k8s.io/decision" in annotations and \
                 annotations["authorization.k8s.io/decision"] == "forbid":
             # refused by the authorizer: the request never reached admission
@@ -193,6 +193,18 @@ class AuditedClient(LocalClient):
         if error is not None:
             raise error
         return result
+
+    def _response_object(self, verb: str, info, obj, result, error):
+        """What LogResponseObject encodes: the object answered, or a list as its typed List
+        (items without their kind and apiVersion, as the typed list's items encode); nothing
+        for a watch's stream or an error (kubesim keeps only its text)."""
+        if error is not None or verb == "watch":
+            return None
+        if verb == "list" and isinstance(result, list) and info is not None:
+            return {"kind": f"{info.kind}List", "apiVersion": info.api_version,
+                    "metadata": {"resourceVersion": self.resource_version()},
+                    "items": [{k: v for k, v in o.items() if k not in ("kind", "apiVersion")} for o in result]}
+        return obj
 
     def _call(self, call):
         self._depth += 1

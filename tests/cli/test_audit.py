@@ -161,6 +161,20 @@ def test_request_response_level_records_the_objects_and_none_records_nothing(h):
     assert get["responseObject"]["data"] == {"a": "b"}
 
 
+def test_a_list_at_request_response_level_records_every_item(h):
+    """What CKS material warns about: a Secret rule at RequestResponse logs each secret's data
+    on every list."""
+    enable(h, "apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n"
+              "- level: RequestResponse\n  resources:\n  - group: \"\"\n    resources: [secrets]\n")
+    assert h("create secret generic db --from-literal=pass=s3cret -n psa-audit").code == 0
+    assert h("get secrets -n psa-audit").code == 0
+    listed = events(h)[-1]
+    assert (listed["verb"], listed["requestURI"]) == ("list", "/api/v1/namespaces/psa-audit/secrets?limit=500")
+    body = listed["responseObject"]
+    assert (body["kind"], body["apiVersion"], body["metadata"]["resourceVersion"].isdigit()) == ("SecretList", "v1", True)
+    assert [(i["metadata"]["name"], i["data"], "kind" in i) for i in body["items"]] == [("db", {"pass": "czNjcmV0"}, False)]
+
+
 def test_a_policy_that_omits_a_stage_and_managed_fields(h):
     enable(h, "apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nomitManagedFields: true\n"
               "rules:\n- level: RequestResponse\n  verbs: [create]\n  namespaces: [psa-audit]\n")
