@@ -131,14 +131,14 @@ def load_policy_from_bytes(text: str, source: str = "") -> dict:
         raise PolicyError(f"failed decoding: error converting YAML to JSON: {e.detail}") from None
     doc = docs[0] if docs else None
     if not isinstance(doc, dict):
-        raise PolicyError("failed decoding: Object 'Kind' is missing in '" + text.strip() + "'")
+        raise PolicyError("failed decoding: Object 'Kind' is missing in '" + text + "'")
     kind, api_version = doc.get("kind") or "", doc.get("apiVersion") or ""
     if not kind:
-        raise PolicyError("failed decoding: Object 'Kind' is missing in '" + text.strip() + "'")
+        raise PolicyError("failed decoding: Object 'Kind' is missing in '" + text + "'")
     if api_version != GROUP_VERSION or kind != "Policy":
         raise PolicyError(f'failed decoding: no kind "{kind}" is registered for version "{api_version}" '
                           'in scheme "k8s.io/apiserver/pkg/audit/scheme.go:30"' if api_version else
-                          f"failed decoding: Object 'apiVersion' is missing in '{text.strip()}'")
+                          f"failed decoding: Object 'apiVersion' is missing in '{text}'")
     errs = validate_policy(doc)
     if errs:
         raise PolicyError(_aggregate(errs))

@@ -156,6 +156,17 @@ def test_a_policy_of_another_version_is_not_decoded():
         '"k8s.io/apiserver/pkg/audit/scheme.go:30"')
 
 
+@pytest.mark.parametrize("text, want", [
+    ("kind: Policy\nrules: []\n", "failed decoding: Object 'apiVersion' is missing in 'kind: Policy\nrules: []\n'"),
+    ("apiVersion: audit.k8s.io/v1\nrules: []\n",
+     "failed decoding: Object 'Kind' is missing in 'apiVersion: audit.k8s.io/v1\nrules: []\n'"),
+    ("apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: [\n",
+     "failed decoding: error converting YAML to JSON: yaml: line 5: did not find expected node content"),
+], ids=["no apiVersion: the file's text is quoted", "no kind", "not YAML"])
+def test_a_file_that_does_not_decode(text, want):
+    assert _load(text) == want
+
+
 def test_unknown_fields_are_accepted_as_the_lenient_decoder_accepts_them():
     assert P.load_policy_from_bytes(HEAD + "rules:\n- level: Metadata\n  colour: blue\n")["rules"][0]["level"] == "Metadata"
 
