@@ -132,7 +132,7 @@ class AuditedClient(LocalClient):
         """Run ``call`` as one audited request; its result (or its error, re-raised)."""
         if self._depth:  # a request made while serving one (a create's read of the namespace)
             return call()
-        from kubesim.api.nodes import CONTROL_PLANE_NODE
+        from kubesim.api.nodes import CONTROL_PLANE_NODE, internal_ip
         from kubesim.apiserver.audit import event, policy
         from kubesim.apiserver.authorization import admin_user
 
@@ -174,8 +174,6 @@ class AuditedClient(LocalClient):
         seed = f"{received}/{c.store.resource_version()}/{self._count}/{verb}/{uri}".encode()
         audit_id = str(uuid.UUID(int=int(hashlib.sha256(seed).hexdigest()[:32], 16), version=4))
         node = c.store.get("Node", "", CONTROL_PLANE_NODE)
-        from kubesim.api.nodes import internal_ip
-
         ip = internal_ip(node) if node is not None else ""
         record = event.RequestRecord(
             audit_id=audit_id, verb=verb, request_uri=uri, user=self._user_dict(admin),
