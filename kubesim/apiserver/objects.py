@@ -89,13 +89,16 @@ def validate(obj: dict, old: dict | None = None) -> list[FieldError]:
     return out
 
 
-def validating_admission(obj: dict, old: dict | None, lister, warnings: list[str] | None = None) -> None:
+def validating_admission(obj: dict, old: dict | None, lister, warnings: list[str] | None = None,
+                         audit_annotations: dict | None = None) -> None:
     """The validating admission plugins, after validation (Priority: one default class).
-    Raises ``Forbidden``."""
+    Raises ``Forbidden``. ``audit_annotations``: where the plugins' audit annotations go (the
+    request's audit event; None: not audited)."""
     from kubesim.apiserver import admission
 
     admission.validate(admission.Attributes(admission.UPDATE if old is not None else admission.CREATE,
-                                            obj, old, lister, warnings=warnings))
+                                            obj, old, lister, warnings=warnings,
+                                            audit_annotations=audit_annotations))
 
 
 def _validate(obj: dict, info: KindInfo, old: dict | None = None) -> None:
@@ -140,7 +143,8 @@ def create_object(cluster: Cluster, obj: dict, info: KindInfo | None = None, app
     if strategy is not None:
         cluster.__dict__.setdefault("warnings", []).extend(strategy.warnings_on_create(obj))
         strategy.canonicalize(obj)
-    validating_admission(obj, None, cluster.store.list, cluster.__dict__.setdefault("warnings", []))
+    validating_admission(obj, None, cluster.store.list, cluster.__dict__.setdefault("warnings", []),
+                         cluster.__dict__.get("audit_annotations"))
     if cluster.field_manager or applied:
         cluster.fields.handled(obj)
     return cluster.store.create(obj, cluster.stamp())
@@ -189,7 +193,8 @@ def update_object(cluster: Cluster, new: dict, old: dict, info: KindInfo, applie
     if strategy is not None:
         cluster.__dict__.setdefault("warnings", []).extend(strategy.warnings_on_update(new, old))
         strategy.canonicalize(new)
-    validating_admission(new, old, cluster.store.list, cluster.__dict__.setdefault("warnings", []))
+    validating_admission(new, old, cluster.store.list, cluster.__dict__.setdefault("warnings", []),
+                         cluster.__dict__.get("audit_annotations"))
     if _should_delete_during_update(new):
         # the generic registry's ShouldDeleteDuringUpdate: the last finalizer of an object
         # marked for deletion is gone, so the update removes it

@@ -65,14 +65,14 @@ def session(opts: Options, settle_first: bool = True, commit: bool = True, read_
     (with ``commit`` False, as for a what-if, everything is rolled back), roll back if it raises.
     ``read_only`` (get, describe, logs): when nothing is due, serve the block from a snapshot
     of the last commit, without the write lock."""
+    from kubesim.controlplane.audit import client_for
     from kubesim.controlplane.bootstrap import ensure_initialized
-    from kubesim.controlplane.client import LocalClient
     from kubesim.controlplane.settle import settle
 
     cluster = _open_for_reading(opts) if read_only else _open(opts)
     if cluster.store.read_only:
         try:
-            yield LocalClient(cluster, opts.impersonate, opts.field_manager)
+            yield client_for(cluster, opts.impersonate, opts.field_manager)
         except BaseException:
             cluster.rollback()
             raise
@@ -83,9 +83,10 @@ def session(opts: Options, settle_first: bool = True, commit: bool = True, read_
         return
     try:
         ensure_initialized(cluster)
+        client = client_for(cluster, opts.impersonate, opts.field_manager)
         if settle_first:
             settle(cluster)
-        yield LocalClient(cluster, opts.impersonate, opts.field_manager)
+        yield client
         if commit:
             settle(cluster)
     except BaseException:

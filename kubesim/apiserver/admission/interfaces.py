@@ -21,7 +21,9 @@ class Attributes:
     object of an update, and what a plugin may read: ``lister(kind)`` returns the stored objects
     of a kind (upstream: the plugin's informers; None where the caller has no cluster to read, as
     for the kubelet's mirror pods or a fresh cluster's objects), ``rng`` draws generated names,
-    ``warnings`` collects what the response tells the client (None: nobody to tell)."""
+    ``warnings`` collects what the response tells the client (None: nobody to tell),
+    ``audit_annotations`` what the plugins add to the request's audit event
+    (audit.AddAuditAnnotations; None: the request is not audited)."""
 
     operation: str
     obj: dict
@@ -29,6 +31,7 @@ class Attributes:
     lister: Callable[[str], list[dict]] | None = None
     rng: object = None
     warnings: list[str] | None = None
+    audit_annotations: dict | None = None
 
     @property
     def kind(self) -> str:

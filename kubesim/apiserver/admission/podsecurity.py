@@ -17,8 +17,10 @@ no exemptions by default). The checks are ``podsecuritypolicy``.
   PodTemplate gets the warning only;
 - a namespace update making ``enforce`` stricter lists the existing pods that fail it.
 
-Where kubesim differs: the ``audit`` level records nothing (kubesim keeps no audit log).
-As upstream: a namespace whose pod-security labels do not parse is refused (``Invalid``) on create and on
+The ``audit`` level (and the policy enforced, ``enforce-policy``, or the namespace labels'
+parse error, ``error``) are audit annotations of the request (``pod-security.kubernetes.io/
+audit-violations`` ...), in its events of the audit log when the API server keeps one
+(kubesim.apiserver.audit). As upstream: a namespace whose pod-security labels do not parse is refused (``Invalid``) on create and on
 an update that changes the errors, and such labels are read as upstream reads them (enforce:
 restricted; warn and audit: privileged).
 """
@@ -152,29 +154,58 @@ class PodSecurity(ValidationPlugin):
         ns = next((n for n in a.lister("Namespace") if n["metadata"]["name"] == ns_name), None)
         if ns is None:
             return
-        policy = policy_to_evaluate((ns.get("metadata") or {}).get("labels"))
+        labels = (ns.get("metadata") or {}).get("labels")
+        policy = policy_to_evaluate(labels)
+        errs = policy_errors(labels) if any(k.startswith(PREFIX) for k in labels or ()) else []
         is_pod = kind == "Pod"
         if is_pod:
-            if all(policy[m][0] == "privileged" for m in policy):
+            if not errs and all(policy[m][0] == "privileged" for m in policy):
+                # sharedAllowedPrivilegedResponse
+                self._annotate(a, {"enforce-policy": "privileged:latest"})
                 return
             if a.operation == UPDATE and a.old is not None and not _significant_update(a.obj, a.old):
                 return
-        elif policy["warn"][0] == "privileged" and policy["audit"][0] == "privileged":
+        elif not errs and policy["warn"][0] == "privileged" and policy["audit"][0] == "privileged":
             return
         extracted = extract_pod_spec(a.obj)
         if extracted is None:
             return
-        self._evaluate(a, policy, *extracted, enforce=is_pod)
+        self._evaluate(a, policy, errs, *extracted, enforce=is_pod)
 
-    def _evaluate(self, a: Attributes, policy, meta: dict, spec: dict, enforce: bool) -> None:
-        """EvaluatePod."""
+    @staticmethod
+    def _annotate(a: Attributes, annotations: dict[str, str]) -> None:
+        """The plugin's audit annotations, each key under ``pod-security.kubernetes.io/``."""
+        if a.audit_annotations is not None:
+            a.audit_annotations.update({PREFIX + k: v for k, v in annotations.items()})
+
+    def _evaluate(self, a: Attributes, policy, errs: list, meta: dict, spec: dict, enforce: bool) -> None:
+        """EvaluatePod: the enforce level refuses (a pod only), the audit level annotates the
+        request's audit event, the warn level warns (unless refused)."""
         from kubesim.apiserver.admission import podsecuritypolicy as psp
 
+        annotations: dict[str, str] = {}
+        if errs:
+            msgs: list[str] = []
+            for e in errs:
+                if str(e) not in msgs:
+                    msgs.append(str(e))
+            annotations["error"] = "Failed to parse policy: " + (msgs[0] if len(msgs) == 1 else "[" + ", ".join(msgs) + "]")
         cached: dict[tuple[str, str], list] = {}
+        refusal = None
         if enforce:
+            annotations["enforce-policy"] = _lv(policy["enforce"])
             result = cached[policy["enforce"]] = psp.evaluate(policy["enforce"][0], meta, spec, policy["enforce"][1])
             if result:
-                raise forbidden(a, f'violates PodSecurity "{_lv(policy["enforce"])}": {psp.forbidden_detail(result)}')
+                refusal = forbidden(a, f'violates PodSecurity "{_lv(policy["enforce"])}": {psp.forbidden_detail(result)}')
+        audit = policy["audit"]
+        if audit not in cached:
+            cached[audit] = psp.evaluate(audit[0], meta, spec, audit[1])
+        if cached[audit]:
+            annotations["audit-violations"] = (f'would violate PodSecurity "{_lv(audit)}": '
+                                               f'{psp.forbidden_detail(cached[audit])}')
+        self._annotate(a, annotations)
+        if refusal is not None:
+            raise refusal
         warn = policy["warn"]
         result = cached[warn] if warn in cached else psp.evaluate(warn[0], meta, spec, warn[1])
         if result and a.warnings is not None:

@@ -7,11 +7,14 @@ overrides the baseline check it names), helpers.go (``joinQuote``, ``pluralize``
 visitor.go (init, then regular, then ephemeral containers).
 
 A check exists from its first ``MinimumVersion`` and runs the variant of the newest
-``MinimumVersion`` not above the policy's version (``latest``: v1.35): ``evaluate(level, meta,
-spec, version)``. Where kubesim differs: the checks that existed before this module's versioned
-registry (capabilities, host namespaces, paths and ports, privileged, seccomp, and the
-restricted ones) run their v1.35 variant from their first version on; only their first version
-is honoured (the seccomp annotations of versions before v1.19 excepted). Upstream's generated
+``MinimumVersion`` not above the policy's version (``latest``, or a version newer than v1.35:
+v1.35): ``evaluate(level, meta, spec, version)``. Every check's ``Versions`` list is upstream's:
+the restricted checks exempt Windows pods (``spec.os.name: windows``) from v1.25 on
+(allowPrivilegeEscalation, capabilities_restricted, seccompProfile_restricted), pods in a user
+namespace (``hostUsers: false``) from v1.35 on (runAsNonRoot, runAsUser; baseline's procMount,
+which restricted's procMount_restricted then overrides), and the baseline lists grow (sysctls
+at v1.27, v1.29, v1.32; SELinux's container_engine_t at v1.31; probe and lifecycle hosts from
+v1.34; the seccomp annotations before v1.19, the fields from then). Upstream's generated
 fixtures (test/testdata, every level and version) are run against this registry by
 tests/apiserver/admission/test_podsecurity_versions.py when the module is on disk.
 """
@@ -136,9 +139,12 @@ def seccomp_profile_baseline(meta: dict, spec: dict):
 # -- restricted --------------------------------------------------------------------------
 
 def allow_privilege_escalation(meta: dict, spec: dict):
-    """check_allowPrivilegeEscalation.go (1.25: not for Windows pods)"""
-    if _windows(spec):
-        return None
+    """check_allowPrivilegeEscalation.go allowPrivilegeEscalation_1_25: not for Windows pods."""
+    return None if _windows(spec) else allow_privilege_escalation_1_8(meta, spec)
+
+
+def allow_privilege_escalation_1_8(meta: dict, spec: dict):
+    """allowPrivilegeEscalation_1_8: every container sets allowPrivilegeEscalation=false."""
     bad = [c.get("name", "") for c in _containers(spec) if _sc(c).get("allowPrivilegeEscalation") is not False]
     if bad:
         return ("allowPrivilegeEscalation != false",
@@ -148,9 +154,12 @@ def allow_privilege_escalation(meta: dict, spec: dict):
 
 
 def capabilities_restricted(meta: dict, spec: dict):
-    """check_capabilities_restricted.go (1.25: not for Windows pods)"""
-    if _windows(spec):
-        return None
+    """check_capabilities_restricted.go capabilitiesRestricted_1_25: not for Windows pods."""
+    return None if _windows(spec) else capabilities_restricted_1_22(meta, spec)
+
+
+def capabilities_restricted_1_22(meta: dict, spec: dict):
+    """capabilitiesRestricted_1_22: drop ALL, add at most NET_BIND_SERVICE."""
     missing, adding, caps = [], [], set()
     for c in _containers(spec):
         cp = _sc(c).get("capabilities")
@@ -197,9 +206,13 @@ def restricted_volumes(meta: dict, spec: dict):
 
 
 def run_as_non_root(meta: dict, spec: dict):
-    """check_runAsNonRoot.go (1.35: relaxed for pods in a user namespace, hostUsers: false)"""
-    if _user_ns(spec):
-        return None
+    """check_runAsNonRoot.go runAsNonRoot1_35: relaxed for pods in a user namespace (hostUsers:
+    false)."""
+    return None if _user_ns(spec) else run_as_non_root_1_0(meta, spec)
+
+
+def run_as_non_root_1_0(meta: dict, spec: dict):
+    """runAsNonRoot1_0: the pod or every container sets runAsNonRoot=true, none false."""
     setters = []
     pod_non_root = False
     v = (spec.get("securityContext") or {}).get("runAsNonRoot")
@@ -225,9 +238,12 @@ def run_as_non_root(meta: dict, spec: dict):
 
 
 def run_as_user(meta: dict, spec: dict):
-    """check_runAsUser.go (1.35: relaxed for pods in a user namespace)"""
-    if _user_ns(spec):
-        return None
+    """check_runAsUser.go runAsUser1_35: relaxed for pods in a user namespace."""
+    return None if _user_ns(spec) else run_as_user_1_23(meta, spec)
+
+
+def run_as_user_1_23(meta: dict, spec: dict):
+    """runAsUser1_23: neither the pod nor a container sets runAsUser=0."""
     setters = ["pod"] if (spec.get("securityContext") or {}).get("runAsUser") == 0 else []
     setters = _setters(setters, [c.get("name", "") for c in _containers(spec) if _sc(c).get("runAsUser") == 0])
     if setters:
@@ -236,9 +252,13 @@ def run_as_user(meta: dict, spec: dict):
 
 
 def seccomp_profile_restricted(meta: dict, spec: dict):
-    """check_seccompProfile_restricted.go (1.25: not for Windows pods)"""
-    if _windows(spec):
-        return None
+    """check_seccompProfile_restricted.go seccompProfileRestricted_1_25: not for Windows pods."""
+    return None if _windows(spec) else seccomp_profile_restricted_1_19(meta, spec)
+
+
+def seccomp_profile_restricted_1_19(meta: dict, spec: dict):
+    """seccompProfileRestricted_1_19: RuntimeDefault or Localhost, set on the pod or on every
+    container."""
     valid = ("RuntimeDefault", "Localhost")
     setters, bad_values = [], set()
     pod_set = False
@@ -455,13 +475,16 @@ CHECKS: tuple[tuple[str, str, tuple[tuple[V, object, str | None], ...]], ...] = 
     ("sysctls", BASELINE, (((1, 0), _sysctls(_SYSCTLS_1_0), None), ((1, 27), _sysctls(_SYSCTLS_1_27), None),
                            ((1, 29), _sysctls(_SYSCTLS_1_29), None), ((1, 32), _sysctls(_SYSCTLS_1_32), None))),
     ("windowsHostProcess", BASELINE, (((1, 0), windows_host_process, None),)),
-    ("allowPrivilegeEscalation", RESTRICTED, (((1, 8), allow_privilege_escalation, None),)),
-    ("capabilities_restricted", RESTRICTED, (((1, 22), capabilities_restricted, "capabilities_baseline"),)),
+    ("allowPrivilegeEscalation", RESTRICTED, (((1, 8), allow_privilege_escalation_1_8, None),
+                                              ((1, 25), allow_privilege_escalation, None))),
+    ("capabilities_restricted", RESTRICTED, (((1, 22), capabilities_restricted_1_22, "capabilities_baseline"),
+                                             ((1, 25), capabilities_restricted, "capabilities_baseline"))),
     ("procMount_restricted", RESTRICTED, (((1, 35), proc_mount_1_0, "procMount"),)),
     ("restrictedVolumes", RESTRICTED, (((1, 0), restricted_volumes, "hostPathVolumes"),)),
-    ("runAsNonRoot", RESTRICTED, (((1, 0), run_as_non_root, None),)),
-    ("runAsUser", RESTRICTED, (((1, 23), run_as_user, None),)),
-    ("seccompProfile_restricted", RESTRICTED, (((1, 19), seccomp_profile_restricted, "seccompProfile_baseline"),)),
+    ("runAsNonRoot", RESTRICTED, (((1, 0), run_as_non_root_1_0, None), ((1, 35), run_as_non_root, None))),
+    ("runAsUser", RESTRICTED, (((1, 23), run_as_user_1_23, None), ((1, 35), run_as_user, None))),
+    ("seccompProfile_restricted", RESTRICTED, (((1, 19), seccomp_profile_restricted_1_19, "seccompProfile_baseline"),
+                                               ((1, 25), seccomp_profile_restricted, "seccompProfile_baseline"))),
 )
 LATEST: V = (1, 35)
 

@@ -98,19 +98,39 @@ def role_reference_rules(getter: Getter, ref: dict, namespace: str) -> tuple[lis
 def visit_rules_for(lister: Lister, getter: Getter, user: UserInfo, namespace: str) -> Iterator[tuple[dict | None, str | None]]:
     """VisitRulesFor: (rule, None) for every rule bound to ``user`` cluster-wide and in
     ``namespace``, (None, error) where a bound role could not be read."""
+    for _source, rule, err in _visit_rules_with_source(lister, getter, user, namespace):
+        yield rule, err
+
+
+def _describe_subject(s: dict, binding_namespace: str) -> str:
+    """describeSubject."""
+    name = s.get("name") or ""
+    if s.get("kind") == "ServiceAccount":
+        name += "/" + (s.get("namespace") or binding_namespace)
+    return f'{s.get("kind")} "{name}"'
+
+
+def _visit_rules_with_source(lister: Lister, getter: Getter, user: UserInfo, namespace: str):
+    """VisitRulesFor with its source: (the binding's description, as clusterRoleBindingDescriber
+    and roleBindingDescriber write it; rule; error)."""
     scopes = [("ClusterRoleBinding", None, "")]
     if namespace:
         scopes.append(("RoleBinding", namespace, namespace))
     for kind, list_ns, ns in scopes:
         for binding in lister(kind, list_ns):
-            if not any(applies_to_user(user, s, ns) for s in binding.get("subjects") or () if isinstance(s, dict)):
+            subject = next((s for s in binding.get("subjects") or ()
+                            if isinstance(s, dict) and applies_to_user(user, s, ns)), None)
+            if subject is None:
                 continue
-            rules, err = role_reference_rules(getter, binding.get("roleRef") or {}, ns)
+            ref = binding.get("roleRef") or {}
+            rules, err = role_reference_rules(getter, ref, ns)
             if err is not None:
-                yield None, err
+                yield None, None, err
                 continue
+            name = ((binding.get("metadata") or {}).get("name") or "") + (f"/{ns}" if ns else "")
+            source = f'{kind} "{name}" of {ref.get("kind")} "{ref.get("name") or ""}" to {_describe_subject(subject, ns)}'
             for rule in rules:
-                yield rule, None
+                yield source, rule, None
 
 
 def _aggregate(errors: list[str]) -> str:
@@ -120,12 +140,19 @@ def _aggregate(errors: list[str]) -> str:
 
 def authorize(lister: Lister, getter: Getter, attrs: Attributes) -> tuple[bool, str]:
     """RBACAuthorizer.Authorize: (allowed, reason)."""
+    allowed, reason = authorize_with_reason(lister, getter, attrs)
+    return allowed, "" if allowed else reason
+
+
+def authorize_with_reason(lister: Lister, getter: Getter, attrs: Attributes) -> tuple[bool, str]:
+    """RBACAuthorizer.Authorize with the reason of an allowed request too (``RBAC: allowed by
+    ClusterRoleBinding "x" of ClusterRole "y" to Group "z"``, what the audit log records)."""
     errors: list[str] = []
-    for rule, err in visit_rules_for(lister, getter, attrs.user, attrs.namespace):
+    for source, rule, err in _visit_rules_with_source(lister, getter, attrs.user, attrs.namespace):
         if err is not None:
             errors.append(err)
         elif rule_allows(attrs, rule):
-            return True, ""
+            return True, f"RBAC: allowed by {source}"
     return False, f"RBAC: {_aggregate(errors)}" if errors else ""
 
 
