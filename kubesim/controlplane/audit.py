@@ -141,6 +141,8 @@ class AuditedClient(LocalClient):
         impersonated = self.user
         req_user = impersonated or admin
         ns = namespace if info is None or info.namespaced else ""
+        if info is not None and info.kind == "Namespace" and name and (verb != "create" or subresource):
+            ns = name  # RequestInfo: /api/v1/namespaces/{name} is in namespace {name} (a create's POST is not)
         r = policy.Request(req_user.name, tuple(req_user.groups), verb, not path,
                            info.group if info is not None else "", info.plural if info is not None else "",
                            subresource, ns, name, path)

@@ -272,3 +272,14 @@ def test_logs_exec_and_a_watch_record_what_kubectl_sends(h):
     assert got[4:] == [("list", f"{pod}?limit=500", "ResponseComplete"),
                        ("watch", f"{pod}?resourceVersion={rv}&watch=true", "ResponseStarted"),
                        ("watch", f"{pod}?resourceVersion={rv}&watch=true", "ResponseComplete")]
+
+
+def test_a_namespace_s_own_requests_are_in_that_namespace(h):
+    """RequestInfo: /api/v1/namespaces/{name} is a request in namespace {name}, so a rule for
+    that namespace logs its label patch (and its objectRef names it); creating it is not."""
+    enable(h, "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n  namespaces: [psa-audit, later]\n")
+    assert h("label ns psa-audit a=b").code == 0
+    assert h("create ns later").code == 0
+    got = [(e["verb"], e["requestURI"], e["objectRef"]["namespace"]) for e in events(h) if e["stage"] == "ResponseComplete"]
+    assert got == [("get", "/api/v1/namespaces/psa-audit", "psa-audit"),
+                   ("patch", "/api/v1/namespaces/psa-audit?fieldManager=kubectl-label", "psa-audit")]
