@@ -78,15 +78,6 @@ class AuditedClient(LocalClient):
         self._depth = 0
 
     # -- the filter ------------------------------------------------------------------------
-    def _user_dict(self, u) -> dict:
-        out: dict = {"username": u.name}
-        if u.uid:
-            out["uid"] = u.uid
-        if u.groups:
-            out["groups"] = list(u.groups)
-        if u.extra:
-            out["extra"] = u.extra
-        return out
 
     def _authz(self, verb, info, namespace, name, subresource, path) -> dict:
         from kubesim.apiserver.authorization import SYSTEM_PRIVILEGED_GROUP, Attributes
@@ -134,7 +125,11 @@ class AuditedClient(LocalClient):
             return call()
         from kubesim.api.nodes import CONTROL_PLANE_NODE, internal_ip
         from kubesim.apiserver.audit import event, policy
-        from kubesim.apiserver.authorization import admin_user
+        from kubesim.apiserver.authorization import (
+            Attributes,
+            admin_user,
+            user_info_json,
+        )
 
         c = self.cluster
         admin = admin_user()
@@ -143,9 +138,8 @@ class AuditedClient(LocalClient):
         ns = namespace if info is None or info.namespaced else ""
         if info is not None and info.kind == "Namespace" and name and (verb != "create" or subresource):
             ns = name  # RequestInfo: /api/v1/namespaces/{name} is in namespace {name} (a create's POST is not)
-        r = policy.Request(req_user.name, tuple(req_user.groups), verb, not path,
-                           info.group if info is not None else "", info.plural if info is not None else "",
-                           subresource, ns, name, path)
+        r = Attributes(req_user, verb, not path, info.group if info is not None else "",
+                       info.plural if info is not None else "", subresource, ns, name, path)
         cfg = policy.evaluate(self._audit.policy, r)
         if cfg.level == policy.NONE:
             return self._call(call)
@@ -178,8 +172,8 @@ class AuditedClient(LocalClient):
         node = c.store.get("Node", "", CONTROL_PLANE_NODE)
         ip = internal_ip(node) if node is not None else ""
         record = event.RequestRecord(
-            audit_id=audit_id, verb=verb, request_uri=uri, user=self._user_dict(admin),
-            impersonated_user=self._user_dict(impersonated) if impersonated is not None else None,
+            audit_id=audit_id, verb=verb, request_uri=uri, user=user_info_json(admin),
+            impersonated_user=user_info_json(impersonated) if impersonated is not None else None,
             source_ips=(ip,) if ip else (), user_agent=USER_AGENT, object_ref=ref, received=received,
             completed=c.now(), status=_status(error, code, info, name or ((body or {}).get("metadata") or {}).get("name", "")),
             annotations=annotations, request_object=body,

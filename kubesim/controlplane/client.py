@@ -111,15 +111,9 @@ class LocalClient:
 
     def self_subject_review(self) -> dict:
         """SelfSubjectReview's status.userInfo: who the requester is."""
-        user = self.requester()
-        info: dict = {"username": user.name}
-        if user.uid:
-            info["uid"] = user.uid
-        if user.groups:
-            info["groups"] = list(user.groups)
-        if user.extra:
-            info["extra"] = {k: list(v) for k, v in user.extra.items()}
-        return info
+        from kubesim.apiserver.authorization import user_info_json
+
+        return user_info_json(self.requester())
 
     @property
     def rng(self):

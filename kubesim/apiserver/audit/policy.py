@@ -13,6 +13,10 @@ from the rule else the policy; no rule: level None; ``ruleMatches``, ``ruleMatch
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the request as authorization sees it (authorizer.Attributes), as upstream's checker reads it
+    from kubesim.apiserver.authorization import Attributes
 
 NONE, METADATA, REQUEST, REQUEST_RESPONSE = "None", "Metadata", "Request", "RequestResponse"
 LEVELS = (NONE, METADATA, REQUEST, REQUEST_RESPONSE)
@@ -39,24 +43,6 @@ class RequestAuditConfig:
     level: str = NONE
     omit_stages: frozenset = frozenset()
     omit_managed_fields: bool = False
-
-
-@dataclass(frozen=True)
-class Request:
-    """authorizer.Attributes as the audit policy reads them: the user (name, groups), the
-    verb, and a resource request's group/resource/subresource/namespace/name or a non-resource
-    request's path."""
-
-    user: str
-    groups: tuple
-    verb: str
-    resource_request: bool = True
-    api_group: str = ""
-    resource: str = ""
-    subresource: str = ""
-    namespace: str = ""
-    name: str = ""
-    path: str = ""
 
 
 # -- reading and validation ---------------------------------------------------------------
@@ -169,7 +155,7 @@ def load_policy_from_file(path: str, host_path: str | None) -> dict:
 
 # -- evaluation ---------------------------------------------------------------------------
 
-def _matches_resource(rule: dict, r: Request) -> bool:
+def _matches_resource(rule: dict, r: Attributes) -> bool:
     """ruleMatchesResource."""
     if not r.resource_request:
         return False
@@ -204,13 +190,13 @@ def path_matches(path: str, spec: str) -> bool:
     return spec == "*" or spec == path or (spec.endswith("*") and path.startswith(spec.rstrip("*")))
 
 
-def rule_matches(rule: dict, r: Request) -> bool:
+def rule_matches(rule: dict, r: Attributes) -> bool:
     """ruleMatches."""
     users = _list(rule.get("users"))
-    if users and r.user not in users:
+    if users and r.user.name not in users:
         return False
     groups = _list(rule.get("userGroups"))
-    if groups and not any(g in groups for g in r.groups):
+    if groups and not any(g in groups for g in r.user.groups):
         return False
     verbs = _list(rule.get("verbs"))
     if verbs and r.verb not in verbs:
@@ -223,7 +209,7 @@ def rule_matches(rule: dict, r: Request) -> bool:
     return True
 
 
-def evaluate(policy: dict, r: Request) -> RequestAuditConfig:
+def evaluate(policy: dict, r: Attributes) -> RequestAuditConfig:
     """EvaluatePolicyRule (the rules' omitStages joined with the policy's, as
     NewPolicyRuleEvaluator joins them)."""
     policy_omit = frozenset(_list(policy.get("omitStages")))

@@ -35,6 +35,19 @@ class UserInfo:
     extra: dict = field(default_factory=dict, hash=False, compare=False)
 
 
+def user_info_json(user: UserInfo) -> dict:
+    """authentication/v1 UserInfo as JSON (omitempty fields left out): a SelfSubjectReview's
+    status.userInfo, an audit event's user."""
+    out: dict = {"username": user.name}
+    if user.uid:
+        out["uid"] = user.uid
+    if user.groups:
+        out["groups"] = list(user.groups)
+    if user.extra:
+        out["extra"] = {k: list(v) for k, v in user.extra.items()}
+    return out
+
+
 # the certificate kubesim's kubeconfig carries in its place (kubesim.kubectl.clientcmd)
 ADMIN_CERTIFICATE = b"-----BEGIN CERTIFICATE-----\nkubesim: no real certificate\n-----END CERTIFICATE-----\n"
 

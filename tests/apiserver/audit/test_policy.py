@@ -8,14 +8,15 @@ from __future__ import annotations
 import pytest
 
 from kubesim.apiserver.audit import policy as P
+from kubesim.apiserver.authorization import Attributes, UserInfo
 
-TIM = ("tim@k8s.io", ("humans", "developers"))
+TIM = UserInfo("tim@k8s.io", ("humans", "developers"))
 REQUESTS = {
-    "namespaced": P.Request(*TIM, "get", True, "", "pods", "", "default", "busybox"),
-    "cluster": P.Request(*TIM, "get", True, "rbac.authorization.k8s.io", "clusterroles", "", "", "edit"),
-    "nonResource": P.Request(*TIM, "get", False, path="/logs/kubelet.log"),
-    "subresource": P.Request(*TIM, "get", True, "", "pods", "log", "default", "busybox"),
-    "Unauthorized": P.Request("", (), "get", True, "", "pods", "", "default", "busybox"),
+    "namespaced": Attributes(TIM, "get", True, "", "pods", "", "default", "busybox"),
+    "cluster": Attributes(TIM, "get", True, "rbac.authorization.k8s.io", "clusterroles", "", "", "edit"),
+    "nonResource": Attributes(TIM, "get", False, path="/logs/kubelet.log"),
+    "subresource": Attributes(TIM, "get", True, "", "pods", "log", "default", "busybox"),
+    "Unauthorized": Attributes(UserInfo(""), "get", True, "", "pods", "", "default", "busybox"),
 }
 RULES = {
     "default": {"level": "Metadata"},
