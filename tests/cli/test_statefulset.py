@@ -42,6 +42,19 @@ spec:
       resources: {requests: {storage: 1Gi}}
 """
 
+DB = """apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  replicas: 1
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec:
+      containers: [{name: c, image: nginx}]
+"""
+
 READY_LATER = """apiVersion: apps/v1
 kind: StatefulSet
 metadata: {name: web}
@@ -184,18 +197,7 @@ spec:
   nodeName: node02
   containers: [{name: c, image: nginx}]
 ---
-apiVersion: apps/v1
-kind: StatefulSet
-metadata: {name: db}
-spec:
-  serviceName: db
-  replicas: 1
-  selector: {matchLabels: {app: db}}
-  template:
-    metadata: {labels: {app: db}}
-    spec:
-      containers: [{name: c, image: nginx}]
-""")
+""" + DB)
     rows = {line.split()[0]: line for line in kubesim.ok("explain-schedule db-0").splitlines()
             if line.startswith(" node0")}
     assert "2 → 100 ×2 = 200" in rows["node01"] and "3 → 66 ×2 = 132" in rows["node02"]
@@ -205,19 +207,7 @@ spec:
 def test_a_refused_pod_is_created_once_what_it_lacked_exists(kubesim):
     """The ServiceAccount admission plugin refuses web-0 (no such account): FailedCreate, then,
     once the account exists, the controller's next try creates it."""
-    kubesim.apply("""apiVersion: apps/v1
-kind: StatefulSet
-metadata: {name: db}
-spec:
-  serviceName: db
-  replicas: 1
-  selector: {matchLabels: {app: db}}
-  template:
-    metadata: {labels: {app: db}}
-    spec:
-      serviceAccountName: dbsa
-      containers: [{name: c, image: nginx:1.27}]
-""")
+    kubesim.apply(DB.replace("    spec:\n", "    spec:\n      serviceAccountName: dbsa\n"))
     msg = kubesim.ok("get events --field-selector reason=FailedCreate -o jsonpath={.items[0].message}")
     assert msg == ('Create Pod db-0 in StatefulSet db failed error: pods "db-0" is forbidden: error looking up '
                    'service account default/dbsa: serviceaccount "dbsa" not found')
