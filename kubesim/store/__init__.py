@@ -177,6 +177,25 @@ def _decode_into(by: dict, rows) -> None:
     if count > 1000:
         gc.freeze()
 
+
+def _loads_frozen(text: str):
+    """``json.loads`` of a cluster's worth of digests (a few MB: hundreds of thousands of
+    containers that live as long as the command) with the cyclic collector off, then moved
+    to its permanent generation, as ``_decode_into`` does for objects."""
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        out = json.loads(text)
+    finally:
+        if enabled:
+            gc.enable()
+    if len(text) > 100_000:
+        gc.freeze()
+    return out
+
+
 class Store:
     """One open state: a transaction plus a write-back cache of the objects it touched."""
 
@@ -883,14 +902,15 @@ class Store:
             "json_quote(name) || ',' || data || ']', ','), '') || ']' FROM derived " + where,
             (kind,)).fetchone()[0]
         dirty = self._dirty
+        rows = _loads_frozen(text)
         if any(k[0] == kind for k in dirty):
-            out = [((kind, ns, name), data) for ns, name, data in json.loads(text)
+            out = [((kind, ns, name), data) for ns, name, data in rows
                    if (kind, ns, name) not in dirty]
             out.extend((k, fn(obj)) for k, obj in dirty.items()
                        if k[0] == kind and obj is not None and (not bound or _node_of(obj)))
             out.sort(key=lambda e: e[0])
         else:
-            out = [((kind, ns, name), data) for ns, name, data in json.loads(text)]
+            out = [((kind, ns, name), data) for ns, name, data in rows]
         return out
 
     def _derived_complete(self, kind: str) -> bool:
