@@ -536,6 +536,9 @@ WATCHES = {
     # NewStatefulSetController: pods and sets; claims too here, so a claim the collector
     # removes unblocks a pod waiting on it (upstream waits for a later event)
     "statefulset": ("StatefulSet", "Pod", "PersistentVolumeClaim"),
+    # NewDaemonSetsController: sets, revisions, pods and nodes (a Deployment or ReplicaSet
+    # written wakes it not)
+    "daemonset": ("DaemonSet", "ControllerRevision", "Pod", "Node"),
 }
 # The kind a workload controller exists for: with none stored or written, it has nothing to
 # do (the daemon set controller of a cluster without DaemonSets never lists a pod).
@@ -580,17 +583,32 @@ def _selectors_of(cluster: Cluster, kinds: tuple[str, ...]) -> list[tuple[str, o
     return hit[1]
 
 
-def _pod_relevant(cluster: Cluster, pod: dict | None, selector_kinds: tuple[str, ...], claims: bool = False) -> bool:
+# The controllers whose pod event handlers look only at a pod's ControllerRef, or, for an
+# orphan, at the selectors that may adopt it (pkg/controller/daemon/daemon_controller.go and
+# pkg/controller/replicaset/replica_set.go: addPod, updatePod, deletePod): a pod some other
+# kind controls never wakes them (applying a Deployment does not resync kube-proxy's
+# DaemonSet over every node).
+CONTROLLED_KIND = {"daemonset": "DaemonSet", "replicaset": "ReplicaSet"}
+
+
+def _pod_relevant(cluster: Cluster, pod: dict | None, selector_kinds: tuple[str, ...], claims: bool = False,
+                  controlled_kind: str | None = None) -> bool:
     """Whether a workload controller (or the disruption controller, ``selector_kinds`` being
     its PDBs) can care about this version of a pod: one with owners (its controller keeps
     count, the collector follows them), finalizers (foreground/orphan deletion), a
     DisruptionTarget condition (the disruption controller resets stale ones), or labels some
     controller's selector in its namespace matches (adoption; a PDB's pods); with ``claims``
-    (the collector), also one with generic ephemeral volumes (it owns their claims)."""
+    (the collector), also one with generic ephemeral volumes (it owns their claims). With
+    ``controlled_kind`` (``CONTROLLED_KIND``): a pod whose ControllerRef names that kind, or
+    an orphan some selector matches."""
     if pod is None:
         return False
     md = pod.get("metadata") or {}
-    if md.get("ownerReferences") or md.get("finalizers"):
+    if controlled_kind is not None:
+        for r in md.get("ownerReferences") or ():
+            if isinstance(r, dict) and r.get("controller"):
+                return r.get("kind") == controlled_kind
+    elif md.get("ownerReferences") or md.get("finalizers"):
         return True
     if claims and has_ephemeral_volumes(pod):
         return True
@@ -634,6 +652,7 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             return True
         cluster.wake_at(float(wake))
     kinds = set(view_kinds)
+    controlled = CONTROLLED_KIND.get(name)
     for k in list(store.changed_keys()):
         if k[0] not in kinds:
             continue
@@ -646,8 +665,8 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
                 if _owned(gone[1]) or _owned(store.committed(*k)):
                     return True
                 continue
-            if k[0] != "Pod" or _pod_relevant(cluster, gone[1], gate, claims) or \
-                    _pod_relevant(cluster, store.committed(*k), gate, claims):
+            if k[0] != "Pod" or _pod_relevant(cluster, gone[1], gate, claims, controlled) or \
+                    _pod_relevant(cluster, store.committed(*k), gate, claims, controlled):
                 return True
             continue
         if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
@@ -660,8 +679,8 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             # the collector's graph builder: an update of an object that neither has owners
             # nor is being deleted changes no dependency (its deletion, above, does)
             continue
-        if k[0] != "Pod" or _pod_relevant(cluster, obj, gate, claims) or \
-                _pod_relevant(cluster, store.committed(*k), gate, claims):
+        if k[0] != "Pod" or _pod_relevant(cluster, obj, gate, claims, controlled) or \
+                _pod_relevant(cluster, store.committed(*k), gate, claims, controlled):
             return True
     return False
 
