@@ -713,7 +713,12 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
         cluster.__dict__.setdefault("_controller_rv", {})[name] = store.resource_version()
         sync = importlib.import_module(f"kubesim.controllers.{name}").sync
         targets = _targets(cluster, name, last) if name in TARGETED else None
-        view = View.from_store(store, cluster.now(), cluster.rng, kinds=view_kinds)
+        if name in TARGETED:  # kinds read when asked for; a ReplicaSet's pods from the index
+            from kubesim.controllers.base import StoreView
+
+            view = StoreView(store, view_kinds, cluster.now(), cluster.rng)
+        else:
+            view = View.from_store(store, cluster.now(), cluster.rng, kinds=view_kinds)
         view.targets = targets
         wakes: list[float] = []
         changes = sync(view)

@@ -64,7 +64,7 @@ CREATE TABLE IF NOT EXISTS derived (
 DB_NAME = "kubesim.db"
 KIND_RV_META = "store.kindResourceVersions"  # kind -> resourceVersion of its last write
 OBJECT_INDEX_META = "store.objectIndex"  # the version of object_index the state holds complete
-OBJECT_INDEX_VERSION = 1
+OBJECT_INDEX_VERSION = 2  # 2: the ControllerRef facet
 # kind -> the resourceVersion of its last write when its ``derived`` rows were last complete
 DERIVED_SYNCED_META = "store.derivedSynced"
 LEGACY_EVENT_INDEX_META = "events.index"  # older states kept the event index as one meta value
@@ -95,6 +95,7 @@ FACET_LABEL = "l:"  # + the label's key; value: the label's value
 FACET_ANNOTATION = "a"  # value: an annotation's key
 FACET_OWNER = "o"  # value: an owner reference's uid
 FACET_DELETING = "d"  # value "": the object has a deletionTimestamp
+FACET_CONTROLLER = "c"  # value: the uid its ControllerRef names (metav1.GetControllerOf)
 FACET_INVOLVED_NAME = "in"  # Events: value: involvedObject.name
 FACET_INVOLVED_UID = "iu"  # Events: value: involvedObject.uid
 
@@ -112,6 +113,10 @@ def index_entries(kind: str, obj: dict) -> set[tuple[str, str]]:
     refs = md.get("ownerReferences")
     if isinstance(refs, list):
         out.update((FACET_OWNER, str(r["uid"])) for r in refs if isinstance(r, dict) and r.get("uid"))
+        for r in refs:
+            if isinstance(r, dict) and r.get("controller") is True:  # (validated: a bool)
+                out.add((FACET_CONTROLLER, str(r.get("uid") or "")))
+                break
     if md.get("deletionTimestamp") is not None:
         out.add((FACET_DELETING, ""))
     if kind == "Event":
@@ -124,8 +129,16 @@ def index_entries(kind: str, obj: dict) -> set[tuple[str, str]]:
     return out
 
 
+# What a state whose index is at version 1 lacks: the ControllerRef facet.
+_INDEX_CONTROLLER_BACKFILL = (
+    "INSERT OR IGNORE INTO object_index SELECT o.kind, 'c', CAST(coalesce(json_extract(j.value, '$.uid'), '') "
+    "AS TEXT), o.namespace, o.name FROM objects o, json_each(o.body, '$.metadata.ownerReferences') j "
+    "WHERE json_type(o.body, '$.metadata.ownerReferences') = 'array' AND json_type(j.value) = 'object' "
+    "AND json_type(j.value, '$.controller') = 'true'")
+
 _INDEX_BACKFILL = (
     "DELETE FROM object_index",
+    _INDEX_CONTROLLER_BACKFILL,
     ("INSERT OR IGNORE INTO object_index SELECT o.kind, 'l:' || j.key, CAST(j.value AS TEXT), o.namespace, "
     "o.name FROM objects o, json_each(o.body, '$.metadata.labels') j WHERE json_type(o.body, "
     "'$.metadata.labels') = 'object'"),
@@ -806,8 +819,11 @@ class Store:
         if self.read_only:
             return False
         conn = self._require()
-        for stmt in _INDEX_BACKFILL:
-            conn.execute(stmt)
+        if self.meta(OBJECT_INDEX_META) == 1:
+            conn.execute(_INDEX_CONTROLLER_BACKFILL)
+        else:
+            for stmt in _INDEX_BACKFILL:
+                conn.execute(stmt)
         self.set_meta(OBJECT_INDEX_META, OBJECT_INDEX_VERSION)
         self._index_built = True
         return True
@@ -854,6 +870,28 @@ class Store:
     def keys_owned_by(self, kind: str, uid: str, namespace: str | None = None) -> list[Key] | None:
         """Keys of the ``kind`` objects with an owner reference to ``uid``."""
         return self.keys_indexed(kind, FACET_OWNER, uid, namespace)
+
+    def keys_controlled_by(self, kind: str, uid: str) -> list[Key] | None:
+        """Keys of the ``kind`` objects whose ControllerRef names ``uid`` (None: scan)."""
+        return self.keys_indexed(kind, FACET_CONTROLLER, uid)
+
+    def keys_orphaned(self, kind: str, namespace: str) -> list[Key] | None:
+        """Keys of the ``kind`` objects in ``namespace`` without a ControllerRef, this
+        transaction's writes included, sorted (None: scan, see keys_indexed)."""
+        if not self._index_ready():
+            return None
+        keys = {(kind, ns, name) for ns, name in self._require().execute(
+            "SELECT o.namespace, o.name FROM objects o WHERE o.kind=? AND o.namespace=? AND NOT EXISTS "
+            "(SELECT 1 FROM object_index i WHERE i.kind=o.kind AND i.namespace=o.namespace AND "
+            "i.name=o.name AND i.facet=?)", (kind, namespace, FACET_CONTROLLER))}
+        for k, o in self._dirty.items():
+            if k[0] != kind or k[1] != namespace:
+                continue
+            if o is not None and not any(f == FACET_CONTROLLER for f, _ in index_entries(kind, o)):
+                keys.add(k)
+            else:
+                keys.discard(k)
+        return sorted(keys)
 
     def keys_of_events_involving(self, name: str | None = None, uid: str | None = None) -> list[Key] | None:
         """Keys of the Events whose involvedObject has this name (or uid)."""
