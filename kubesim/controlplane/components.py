@@ -717,6 +717,8 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
             from kubesim.controllers.base import StoreView
 
             view = StoreView(store, view_kinds, cluster.now(), cluster.rng)
+        elif name == "garbagecollector" and (view := _collector_view(cluster, view_kinds)) is not None:
+            pass
         else:
             view = View.from_store(store, cluster.now(), cluster.rng, kinds=view_kinds)
         view.targets = targets
@@ -803,6 +805,67 @@ def _requeue_failures(cluster: Cluster, name: str, view, refused: dict, wakes: l
 def _key_of(obj: dict) -> tuple[str, str, str]:
     md = obj.get("metadata") or {}
     return obj.get("kind", ""), md.get("namespace", ""), md.get("name", "")
+
+
+def _collector_view(cluster: Cluster, view_kinds: tuple[str, ...]):
+    """The garbage collector's view of only the objects that can have work for it, when every
+    earlier write is known to be seen (``settled_baseline``), else None (every object). As
+    upstream's graph builder processes the objects its informers report (processGraphChanges:
+    an added or updated object whose owner is absent, the dependents of a deleted or updated
+    owner, objects being deleted), the collector here lists: every object being deleted and
+    its dependents (the ``d`` and owner facets of the store's index), every object this
+    command wrote, and the dependents of every owner it wrote or deleted. At the last fixed
+    point no other object had an absent owner (the collector had acted on each), so ``sync``
+    over these gives the same changes, in the same order, as over every object. Owners are
+    looked up in the store."""
+    from kubesim.controllers.base import View
+    from kubesim.controllers.garbagecollector import COLLECTED_KINDS, OWNER_KINDS
+
+    store = cluster.store
+    if settled_baseline(cluster) is None:
+        return None
+    wake = (store.meta(CONTROLLER_WAKES_META) or {}).get("garbagecollector")
+    if wake is not None and float(wake) <= cluster.now():
+        return None
+    keys: set = set()
+    owners: set[str] = set()
+    for kind in COLLECTED_KINDS:
+        deleting = store.keys_deleting(kind)
+        if deleting is None:
+            return None  # an older state opened read-only: no index
+        for k in deleting:
+            obj = store.get(*k)
+            if obj is not None:
+                keys.add(k)
+                owners.add((obj.get("metadata") or {}).get("uid") or "")
+    for k in list(store.changed_keys()):
+        if k[0] not in COLLECTED_KINDS:
+            continue
+        obj = store.get(*k)
+        if obj is not None:
+            keys.add(k)
+        if k[0] in OWNER_KINDS:
+            gone = store.deleted(*k) if obj is None else None
+            for v in (obj, store.committed(*k), gone[1] if gone else None):
+                if v is not None:
+                    owners.add((v.get("metadata") or {}).get("uid") or "")
+    owners.discard("")
+    for uid in sorted(owners):
+        for kind in COLLECTED_KINDS:
+            keys.update(store.keys_owned_by(kind, uid) or ())
+    objects: dict[str, list[dict]] = {k: [] for k in view_kinds}
+    for k in sorted(keys):
+        obj = store.get(*k)
+        if obj is not None:
+            objects[k[0]].append(obj)
+    for listed in objects.values():  # store.list's order: (namespace, name)
+        listed.sort(key=lambda o: ((o.get("metadata") or {}).get("namespace") or "", o["metadata"]["name"]))
+
+    class CollectorView(View):
+        def get(self, kind: str, namespace: str, name: str) -> dict | None:
+            return store.get(kind, namespace or "", name) if kind in self.objects else None
+
+    return CollectorView(objects, cluster.now(), cluster.rng)
 
 
 # Controllers whose sync visits only the objects the changes since their last sync concern

@@ -880,10 +880,14 @@ class Store:
         transaction's writes included, sorted (None: scan, see keys_indexed)."""
         if not self._index_ready():
             return None
-        keys = {(kind, ns, name) for ns, name in self._require().execute(
-            "SELECT o.namespace, o.name FROM objects o WHERE o.kind=? AND o.namespace=? AND NOT EXISTS "
-            "(SELECT 1 FROM object_index i WHERE i.kind=o.kind AND i.namespace=o.namespace AND "
-            "i.name=o.name AND i.facet=?)", (kind, namespace, FACET_CONTROLLER))}
+        conn = self._require()
+        # keys alone: the node index covers them (the table's rows hold the bodies)
+        names = {name for (name,) in conn.execute(
+            "SELECT name FROM objects INDEXED BY objects_node WHERE kind=? AND namespace=?", (kind, namespace))}
+        names.difference_update(name for (name,) in conn.execute(
+            "SELECT name FROM object_index WHERE kind=? AND facet=? AND namespace=?",
+            (kind, FACET_CONTROLLER, namespace)))
+        keys = {(kind, namespace, name) for name in names}
         for k, o in self._dirty.items():
             if k[0] != kind or k[1] != namespace:
                 continue

@@ -222,6 +222,7 @@ def test_gated_controllers_and_kubelets_leave_the_same_state_as_running_them_all
 
     monkeypatch.setattr(components, "_controller_due", lambda *a: True)
     monkeypatch.setattr(components, "_targets", lambda *a: None)  # every object, every pass
+    monkeypatch.setattr(components, "_collector_view", lambda *a: None)  # the collector too
     full_pass = steps.sync_pods
     monkeypatch.setattr(steps, "sync_pods", lambda ctx, only_nodes=None: full_pass(ctx))
     from kubesim.controllers import nodelifecycle
@@ -363,3 +364,25 @@ def test_a_pod_another_kind_controls_does_not_wake_the_controller(kubesim, monke
     # an orphan the quiet controller's selector matches wakes it (adoption)
     kubesim.ok("apply -f -", ORPHAN.replace("tier: cache", "app: agent" if quiet == "daemonset" else "tier: cache"))
     assert ran
+
+
+def test_the_collector_looks_at_what_the_command_wrote_and_the_dependents_of_owners_it_wrote(kubesim, monkeypatch):
+    """components._collector_view: as the graph builder processes only its informers' events,
+    a sync after a settled command lists the objects written and the dependents of owners
+    written or deleted, not every pod (the gating scenarios check it leaves the same state)."""
+    from kubesim.controllers import garbagecollector
+
+    kubesim.ok("apply -f -", REPLICASET)
+    kubesim.ok("apply -f -", BARE)
+    kubesim.ok("advance 10s")
+    listed: list[set[str]] = []
+    real = garbagecollector.sync
+    monkeypatch.setattr(garbagecollector, "sync", lambda view: listed.append(
+        {p["metadata"]["name"] for p in view.list("Pod")}) or real(view))
+    kubesim.ok("apply -f -", DEPLOYMENT.replace("MRS", "0"))
+    assert listed and all("bare" not in names and not any(n.startswith("rs-") for n in names) for names in listed)
+    assert any(len([n for n in names if n.startswith("web-")]) == 3 for names in listed)
+    listed.clear()
+    kubesim.ok("delete replicaset rs --cascade=orphan")  # its pods lose their ControllerRef
+    assert any(len([n for n in names if n.startswith("rs-")]) == 2 for names in listed)
+    assert kubesim.ok("get pods -l tier=cache -o jsonpath={.items[*].metadata.ownerReferences}") == ""
