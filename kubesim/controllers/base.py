@@ -177,6 +177,52 @@ class View:
                 return name
 
 
+class StoreView(View):
+    """A ``View`` that reads a kind from the store when a controller first asks for it, and
+    answers ``owned_by`` / ``orphans`` for pods from the store's ControllerRef index (an
+    informer's indexer), so a sync that visits one ReplicaSet decodes that ReplicaSet's pods,
+    not the cluster's. The answers are the same objects, in the same order, as ``View``'s over
+    every stored object of the kind."""
+
+    INDEXED = ("Pod",)
+
+    def __init__(self, store, kinds, now: float, rng=None):
+        super().__init__({}, now, rng)
+        self._store = store
+        self._kinds = tuple(kinds)
+
+    def _ensure(self, kind: str) -> None:
+        if kind not in self.objects and kind in self._kinds:
+            self.objects[kind] = self._store.list(kind)
+
+    def list(self, kind: str, namespace: str | None = None) -> list[dict]:
+        if kind not in self.objects and kind in self._kinds and namespace is not None:
+            return self._store.list(kind, namespace)
+        self._ensure(kind)
+        return super().list(kind, namespace)
+
+    def get(self, kind: str, namespace: str, name: str) -> dict | None:
+        if kind not in self.objects:
+            return self._store.get(kind, namespace or "", name) if kind in self._kinds else None
+        return super().get(kind, namespace, name)
+
+    def owned_by(self, kind: str, owner_uid: str) -> list[dict]:
+        if kind in self.INDEXED and kind not in self.objects:
+            keys = self._store.keys_controlled_by(kind, owner_uid)
+            if keys is not None:
+                return [o for k in keys if (o := self._store.get(*k)) is not None]
+        self._ensure(kind)
+        return super().owned_by(kind, owner_uid)
+
+    def orphans(self, kind: str, namespace: str) -> list[dict]:
+        if kind in self.INDEXED and kind not in self.objects:
+            keys = self._store.keys_orphaned(kind, namespace or "")
+            if keys is not None:
+                return [o for k in keys if (o := self._store.get(*k)) is not None]
+        self._ensure(kind)
+        return super().orphans(kind, namespace)
+
+
 def remove_finalizer(obj: dict, finalizer: str) -> list[Change]:
     """Remove ``finalizer`` from an object marked for deletion; with none left the API server
     deletes it (the generic registry: a marked object goes when its last finalizer does)."""

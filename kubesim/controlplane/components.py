@@ -536,6 +536,9 @@ WATCHES = {
     # NewStatefulSetController: pods and sets; claims too here, so a claim the collector
     # removes unblocks a pod waiting on it (upstream waits for a later event)
     "statefulset": ("StatefulSet", "Pod", "PersistentVolumeClaim"),
+    # NewDaemonSetsController: sets, revisions, pods and nodes (a Deployment or ReplicaSet
+    # written wakes it not)
+    "daemonset": ("DaemonSet", "ControllerRevision", "Pod", "Node"),
 }
 # The kind a workload controller exists for: with none stored or written, it has nothing to
 # do (the daemon set controller of a cluster without DaemonSets never lists a pod).
@@ -580,17 +583,32 @@ def _selectors_of(cluster: Cluster, kinds: tuple[str, ...]) -> list[tuple[str, o
     return hit[1]
 
 
-def _pod_relevant(cluster: Cluster, pod: dict | None, selector_kinds: tuple[str, ...], claims: bool = False) -> bool:
+# The controllers whose pod event handlers look only at a pod's ControllerRef, or, for an
+# orphan, at the selectors that may adopt it (pkg/controller/daemon/daemon_controller.go and
+# pkg/controller/replicaset/replica_set.go: addPod, updatePod, deletePod): a pod some other
+# kind controls never wakes them (applying a Deployment does not resync kube-proxy's
+# DaemonSet over every node).
+CONTROLLED_KIND = {"daemonset": "DaemonSet", "replicaset": "ReplicaSet"}
+
+
+def _pod_relevant(cluster: Cluster, pod: dict | None, selector_kinds: tuple[str, ...], claims: bool = False,
+                  controlled_kind: str | None = None) -> bool:
     """Whether a workload controller (or the disruption controller, ``selector_kinds`` being
     its PDBs) can care about this version of a pod: one with owners (its controller keeps
     count, the collector follows them), finalizers (foreground/orphan deletion), a
     DisruptionTarget condition (the disruption controller resets stale ones), or labels some
     controller's selector in its namespace matches (adoption; a PDB's pods); with ``claims``
-    (the collector), also one with generic ephemeral volumes (it owns their claims)."""
+    (the collector), also one with generic ephemeral volumes (it owns their claims). With
+    ``controlled_kind`` (``CONTROLLED_KIND``): a pod whose ControllerRef names that kind, or
+    an orphan some selector matches."""
     if pod is None:
         return False
     md = pod.get("metadata") or {}
-    if md.get("ownerReferences") or md.get("finalizers"):
+    if controlled_kind is not None:
+        for r in md.get("ownerReferences") or ():
+            if isinstance(r, dict) and r.get("controller"):
+                return r.get("kind") == controlled_kind
+    elif md.get("ownerReferences") or md.get("finalizers"):
         return True
     if claims and has_ephemeral_volumes(pod):
         return True
@@ -634,6 +652,7 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             return True
         cluster.wake_at(float(wake))
     kinds = set(view_kinds)
+    controlled = CONTROLLED_KIND.get(name)
     for k in list(store.changed_keys()):
         if k[0] not in kinds:
             continue
@@ -646,8 +665,8 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
                 if _owned(gone[1]) or _owned(store.committed(*k)):
                     return True
                 continue
-            if k[0] != "Pod" or _pod_relevant(cluster, gone[1], gate, claims) or \
-                    _pod_relevant(cluster, store.committed(*k), gate, claims):
+            if k[0] != "Pod" or _pod_relevant(cluster, gone[1], gate, claims, controlled) or \
+                    _pod_relevant(cluster, store.committed(*k), gate, claims, controlled):
                 return True
             continue
         if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
@@ -660,8 +679,8 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             # the collector's graph builder: an update of an object that neither has owners
             # nor is being deleted changes no dependency (its deletion, above, does)
             continue
-        if k[0] != "Pod" or _pod_relevant(cluster, obj, gate, claims) or \
-                _pod_relevant(cluster, store.committed(*k), gate, claims):
+        if k[0] != "Pod" or _pod_relevant(cluster, obj, gate, claims, controlled) or \
+                _pod_relevant(cluster, store.committed(*k), gate, claims, controlled):
             return True
     return False
 
@@ -694,7 +713,14 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
         cluster.__dict__.setdefault("_controller_rv", {})[name] = store.resource_version()
         sync = importlib.import_module(f"kubesim.controllers.{name}").sync
         targets = _targets(cluster, name, last) if name in TARGETED else None
-        view = View.from_store(store, cluster.now(), cluster.rng, kinds=view_kinds)
+        if name in TARGETED:  # kinds read when asked for; a ReplicaSet's pods from the index
+            from kubesim.controllers.base import StoreView
+
+            view = StoreView(store, view_kinds, cluster.now(), cluster.rng)
+        elif name == "garbagecollector" and (view := _collector_view(cluster, view_kinds)) is not None:
+            pass
+        else:
+            view = View.from_store(store, cluster.now(), cluster.rng, kinds=view_kinds)
         view.targets = targets
         wakes: list[float] = []
         changes = sync(view)
@@ -779,6 +805,67 @@ def _requeue_failures(cluster: Cluster, name: str, view, refused: dict, wakes: l
 def _key_of(obj: dict) -> tuple[str, str, str]:
     md = obj.get("metadata") or {}
     return obj.get("kind", ""), md.get("namespace", ""), md.get("name", "")
+
+
+def _collector_view(cluster: Cluster, view_kinds: tuple[str, ...]):
+    """The garbage collector's view of only the objects that can have work for it, when every
+    earlier write is known to be seen (``settled_baseline``), else None (every object). As
+    upstream's graph builder processes the objects its informers report (processGraphChanges:
+    an added or updated object whose owner is absent, the dependents of a deleted or updated
+    owner, objects being deleted), the collector here lists: every object being deleted and
+    its dependents (the ``d`` and owner facets of the store's index), every object this
+    command wrote, and the dependents of every owner it wrote or deleted. At the last fixed
+    point no other object had an absent owner (the collector had acted on each), so ``sync``
+    over these gives the same changes, in the same order, as over every object. Owners are
+    looked up in the store."""
+    from kubesim.controllers.base import View
+    from kubesim.controllers.garbagecollector import COLLECTED_KINDS, OWNER_KINDS
+
+    store = cluster.store
+    if settled_baseline(cluster) is None:
+        return None
+    wake = (store.meta(CONTROLLER_WAKES_META) or {}).get("garbagecollector")
+    if wake is not None and float(wake) <= cluster.now():
+        return None
+    keys: set = set()
+    owners: set[str] = set()
+    for kind in COLLECTED_KINDS:
+        deleting = store.keys_deleting(kind)
+        if deleting is None:
+            return None  # an older state opened read-only: no index
+        for k in deleting:
+            obj = store.get(*k)
+            if obj is not None:
+                keys.add(k)
+                owners.add((obj.get("metadata") or {}).get("uid") or "")
+    for k in list(store.changed_keys()):
+        if k[0] not in COLLECTED_KINDS:
+            continue
+        obj = store.get(*k)
+        if obj is not None:
+            keys.add(k)
+        if k[0] in OWNER_KINDS:
+            gone = store.deleted(*k) if obj is None else None
+            for v in (obj, store.committed(*k), gone[1] if gone else None):
+                if v is not None:
+                    owners.add((v.get("metadata") or {}).get("uid") or "")
+    owners.discard("")
+    for uid in sorted(owners):
+        for kind in COLLECTED_KINDS:
+            keys.update(store.keys_owned_by(kind, uid) or ())
+    objects: dict[str, list[dict]] = {k: [] for k in view_kinds}
+    for k in sorted(keys):
+        obj = store.get(*k)
+        if obj is not None:
+            objects[k[0]].append(obj)
+    for listed in objects.values():  # store.list's order: (namespace, name)
+        listed.sort(key=lambda o: ((o.get("metadata") or {}).get("namespace") or "", o["metadata"]["name"]))
+
+    class CollectorView(View):
+        def get(self, kind: str, namespace: str, name: str) -> dict | None:
+            return store.get(kind, namespace or "", name) if kind in self.objects else None
+
+    return CollectorView(objects, cluster.now(), cluster.rng)
 
 
 # Controllers whose sync visits only the objects the changes since their last sync concern

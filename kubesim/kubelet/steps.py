@@ -114,11 +114,18 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
     nodes = {n["metadata"]["name"]: n for n in store.list("Node")} if visit is None else \
         {name: n for name in visit if (n := store.get("Node", "", name)) is not None}
     by_node: dict[str, list[dict]] = {}
-    if visit is None or len(visit) > 50:
+    if visit is None:
         for p in store.iter_kind("Pod"):
             nn = (p.get("spec") or {}).get("nodeName")
-            if nn and (visit is None or nn in visit):
+            if nn:
                 by_node.setdefault(nn, []).append(p)
+    elif len(visit) > 50 and hasattr(store, "pod_keys_on_nodes"):
+        # many nodes (a bulk apply's pods spread over the cluster): their pods' keys in one
+        # pass over the node index, and only those pods decoded
+        for nn, keys in store.pod_keys_on_nodes(visit).items():
+            pods = [p for k in keys if (p := store.get(*k)) is not None]
+            if pods:
+                by_node[nn] = pods
     else:
         for nn in visit:
             pods = [p for k in store.pod_keys_on_node(nn) if (p := store.get(*k)) is not None]

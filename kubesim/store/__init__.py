@@ -64,7 +64,7 @@ CREATE TABLE IF NOT EXISTS derived (
 DB_NAME = "kubesim.db"
 KIND_RV_META = "store.kindResourceVersions"  # kind -> resourceVersion of its last write
 OBJECT_INDEX_META = "store.objectIndex"  # the version of object_index the state holds complete
-OBJECT_INDEX_VERSION = 1
+OBJECT_INDEX_VERSION = 2  # 2: the ControllerRef facet
 # kind -> the resourceVersion of its last write when its ``derived`` rows were last complete
 DERIVED_SYNCED_META = "store.derivedSynced"
 LEGACY_EVENT_INDEX_META = "events.index"  # older states kept the event index as one meta value
@@ -95,6 +95,7 @@ FACET_LABEL = "l:"  # + the label's key; value: the label's value
 FACET_ANNOTATION = "a"  # value: an annotation's key
 FACET_OWNER = "o"  # value: an owner reference's uid
 FACET_DELETING = "d"  # value "": the object has a deletionTimestamp
+FACET_CONTROLLER = "c"  # value: the uid its ControllerRef names (metav1.GetControllerOf)
 FACET_INVOLVED_NAME = "in"  # Events: value: involvedObject.name
 FACET_INVOLVED_UID = "iu"  # Events: value: involvedObject.uid
 
@@ -112,6 +113,10 @@ def index_entries(kind: str, obj: dict) -> set[tuple[str, str]]:
     refs = md.get("ownerReferences")
     if isinstance(refs, list):
         out.update((FACET_OWNER, str(r["uid"])) for r in refs if isinstance(r, dict) and r.get("uid"))
+        for r in refs:
+            if isinstance(r, dict) and r.get("controller") is True:  # (validated: a bool)
+                out.add((FACET_CONTROLLER, str(r.get("uid") or "")))
+                break
     if md.get("deletionTimestamp") is not None:
         out.add((FACET_DELETING, ""))
     if kind == "Event":
@@ -124,8 +129,16 @@ def index_entries(kind: str, obj: dict) -> set[tuple[str, str]]:
     return out
 
 
+# What a state whose index is at version 1 lacks: the ControllerRef facet.
+_INDEX_CONTROLLER_BACKFILL = (
+    "INSERT OR IGNORE INTO object_index SELECT o.kind, 'c', CAST(coalesce(json_extract(j.value, '$.uid'), '') "
+    "AS TEXT), o.namespace, o.name FROM objects o, json_each(o.body, '$.metadata.ownerReferences') j "
+    "WHERE json_type(o.body, '$.metadata.ownerReferences') = 'array' AND json_type(j.value) = 'object' "
+    "AND json_type(j.value, '$.controller') = 'true'")
+
 _INDEX_BACKFILL = (
     "DELETE FROM object_index",
+    _INDEX_CONTROLLER_BACKFILL,
     ("INSERT OR IGNORE INTO object_index SELECT o.kind, 'l:' || j.key, CAST(j.value AS TEXT), o.namespace, "
     "o.name FROM objects o, json_each(o.body, '$.metadata.labels') j WHERE json_type(o.body, "
     "'$.metadata.labels') = 'object'"),
@@ -176,6 +189,25 @@ def _decode_into(by: dict, rows) -> None:
             gc.enable()
     if count > 1000:
         gc.freeze()
+
+
+def _loads_frozen(text: str):
+    """``json.loads`` of a cluster's worth of digests (a few MB: hundreds of thousands of
+    containers that live as long as the command) with the cyclic collector off, then moved
+    to its permanent generation, as ``_decode_into`` does for objects."""
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        out = json.loads(text)
+    finally:
+        if enabled:
+            gc.enable()
+    if len(text) > 100_000:
+        gc.freeze()
+    return out
+
 
 class Store:
     """One open state: a transaction plus a write-back cache of the objects it touched."""
@@ -604,6 +636,21 @@ class Store:
                 changed = True
         return sorted(present) if changed else keys
 
+    def pod_keys_on_nodes(self, nodes: set[str]) -> dict[str, list[Key]]:
+        """``pod_keys_on_node`` of many nodes at once (node -> sorted keys; nodes without pods
+        left out): one pass over the covering node index, no body read."""
+        where: dict[Key, str] = {("Pod", ns, name): node for node, ns, name in self._require().execute(
+            "SELECT node, namespace, name FROM objects INDEXED BY objects_node WHERE kind='Pod' AND node != ''")
+            if node in nodes}
+        for k, o in self._dirty.items():  # this transaction's own changes
+            if k[0] == "Pod":
+                where[k] = _node_of(o) if o is not None else ""
+        out: dict[str, list[Key]] = {}
+        for k, node in where.items():
+            if node and node in nodes:
+                out.setdefault(node, []).append(k)
+        return {n: sorted(keys) for n, keys in out.items()}
+
     def keys(self, kind: str) -> list[Key]:
         """Keys of every ``kind`` object, this transaction's writes included, without decoding."""
         if kind in self._listed:
@@ -787,8 +834,11 @@ class Store:
         if self.read_only:
             return False
         conn = self._require()
-        for stmt in _INDEX_BACKFILL:
-            conn.execute(stmt)
+        if self.meta(OBJECT_INDEX_META) == 1:
+            conn.execute(_INDEX_CONTROLLER_BACKFILL)
+        else:
+            for stmt in _INDEX_BACKFILL:
+                conn.execute(stmt)
         self.set_meta(OBJECT_INDEX_META, OBJECT_INDEX_VERSION)
         self._index_built = True
         return True
@@ -835,6 +885,32 @@ class Store:
     def keys_owned_by(self, kind: str, uid: str, namespace: str | None = None) -> list[Key] | None:
         """Keys of the ``kind`` objects with an owner reference to ``uid``."""
         return self.keys_indexed(kind, FACET_OWNER, uid, namespace)
+
+    def keys_controlled_by(self, kind: str, uid: str) -> list[Key] | None:
+        """Keys of the ``kind`` objects whose ControllerRef names ``uid`` (None: scan)."""
+        return self.keys_indexed(kind, FACET_CONTROLLER, uid)
+
+    def keys_orphaned(self, kind: str, namespace: str) -> list[Key] | None:
+        """Keys of the ``kind`` objects in ``namespace`` without a ControllerRef, this
+        transaction's writes included, sorted (None: scan, see keys_indexed)."""
+        if not self._index_ready():
+            return None
+        conn = self._require()
+        # keys alone: the node index covers them (the table's rows hold the bodies)
+        names = {name for (name,) in conn.execute(
+            "SELECT name FROM objects INDEXED BY objects_node WHERE kind=? AND namespace=?", (kind, namespace))}
+        names.difference_update(name for (name,) in conn.execute(
+            "SELECT name FROM object_index WHERE kind=? AND facet=? AND namespace=?",
+            (kind, FACET_CONTROLLER, namespace)))
+        keys = {(kind, namespace, name) for name in names}
+        for k, o in self._dirty.items():
+            if k[0] != kind or k[1] != namespace:
+                continue
+            if o is not None and not any(f == FACET_CONTROLLER for f, _ in index_entries(kind, o)):
+                keys.add(k)
+            else:
+                keys.discard(k)
+        return sorted(keys)
 
     def keys_of_events_involving(self, name: str | None = None, uid: str | None = None) -> list[Key] | None:
         """Keys of the Events whose involvedObject has this name (or uid)."""
@@ -883,14 +959,15 @@ class Store:
             "json_quote(name) || ',' || data || ']', ','), '') || ']' FROM derived " + where,
             (kind,)).fetchone()[0]
         dirty = self._dirty
+        rows = _loads_frozen(text)
         if any(k[0] == kind for k in dirty):
-            out = [((kind, ns, name), data) for ns, name, data in json.loads(text)
+            out = [((kind, ns, name), data) for ns, name, data in rows
                    if (kind, ns, name) not in dirty]
             out.extend((k, fn(obj)) for k, obj in dirty.items()
                        if k[0] == kind and obj is not None and (not bound or _node_of(obj)))
             out.sort(key=lambda e: e[0])
         else:
-            out = [((kind, ns, name), data) for ns, name, data in json.loads(text)]
+            out = [((kind, ns, name), data) for ns, name, data in rows]
         return out
 
     def _derived_complete(self, kind: str) -> bool:

@@ -189,11 +189,24 @@ def kubelet_stopped_and_started(h):
     h.ok("advance 30s")
 
 
+def deployment_and_daemonset_side_by_side(h):
+    h.ok("apply -f -", DAEMONSET)
+    h.ok("advance 10s")
+    h.ok("apply -f -", DEPLOYMENT.replace("MRS", "0"))
+    h.ok("advance 20s")
+    h.ok(f"delete pod {_first_pod(h, 'app=agent')}")
+    h.ok("scale deployment web --replicas=1")
+    h.ok("advance 30s")
+    h.ok("apply -f -", ORPHAN.replace("tier: cache", "app: agent"))
+    h.ok("advance 10s")
+
+
 SCENARIOS = [kubelet_back_off_and_probes_across_commands, kubelet_stopped_and_started,
              deleted_pod_is_replaced, orphan_matching_a_selector_is_adopted,
              pod_relabelled_out_of_a_selector_is_released_and_replaced,
              readiness_after_min_ready_seconds_updates_status, bare_pod_beside_a_deployment_comes_and_goes,
-             pdb_and_eviction, deleting_an_owner_with_each_propagation_policy, daemonset_follows_nodes]
+             pdb_and_eviction, deleting_an_owner_with_each_propagation_policy, daemonset_follows_nodes,
+             deployment_and_daemonset_side_by_side]
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda f: f.__name__.replace("_", " "))
@@ -209,6 +222,7 @@ def test_gated_controllers_and_kubelets_leave_the_same_state_as_running_them_all
 
     monkeypatch.setattr(components, "_controller_due", lambda *a: True)
     monkeypatch.setattr(components, "_targets", lambda *a: None)  # every object, every pass
+    monkeypatch.setattr(components, "_collector_view", lambda *a: None)  # the collector too
     full_pass = steps.sync_pods
     monkeypatch.setattr(steps, "sync_pods", lambda ctx, only_nodes=None: full_pass(ctx))
     from kubesim.controllers import nodelifecycle
@@ -325,3 +339,50 @@ def test_a_second_deployment_does_not_resync_the_first_one_s_replicaset(kubesim,
                         lambda view, d: synced.append(d["metadata"]["name"]) or real_d(view, d))
     kubesim.ok("apply -f -", DEPLOYMENT.replace("MRS", "0").replace("web", "api"))
     assert synced and all(n.startswith("api") for n in synced), synced
+
+
+@pytest.mark.parametrize(("setup", "write", "quiet"), [
+    pytest.param(DAEMONSET, DEPLOYMENT.replace("MRS", "0"), "daemonset",
+                 id="a Deployment and its pods do not resync a DaemonSet"),
+    pytest.param(REPLICASET, DAEMONSET, "replicaset",
+                 id="a DaemonSet's pods do not resync a ReplicaSet"),
+])
+def test_a_pod_another_kind_controls_does_not_wake_the_controller(kubesim, monkeypatch, setup, write, quiet):
+    """The DaemonSet and ReplicaSet controllers' pod handlers look at a pod's ControllerRef
+    alone, or for an orphan at the selectors that may adopt it (daemon_controller.go and
+    replica_set.go addPod/updatePod/deletePod): components.CONTROLLED_KIND."""
+    import importlib
+
+    mod = importlib.import_module(f"kubesim.controllers.{quiet}")
+    kubesim.ok("apply -f -", setup)
+    kubesim.ok("advance 10s")
+    ran = []
+    real = mod.sync
+    monkeypatch.setattr(mod, "sync", lambda view: ran.append(1) or real(view))
+    kubesim.ok("apply -f -", write)  # (a Node's new images, pulled later, would: updateNode)
+    assert ran == []
+    # an orphan the quiet controller's selector matches wakes it (adoption)
+    kubesim.ok("apply -f -", ORPHAN.replace("tier: cache", "app: agent" if quiet == "daemonset" else "tier: cache"))
+    assert ran
+
+
+def test_the_collector_looks_at_what_the_command_wrote_and_the_dependents_of_owners_it_wrote(kubesim, monkeypatch):
+    """components._collector_view: as the graph builder processes only its informers' events,
+    a sync after a settled command lists the objects written and the dependents of owners
+    written or deleted, not every pod (the gating scenarios check it leaves the same state)."""
+    from kubesim.controllers import garbagecollector
+
+    kubesim.ok("apply -f -", REPLICASET)
+    kubesim.ok("apply -f -", BARE)
+    kubesim.ok("advance 10s")
+    listed: list[set[str]] = []
+    real = garbagecollector.sync
+    monkeypatch.setattr(garbagecollector, "sync", lambda view: listed.append(
+        {p["metadata"]["name"] for p in view.list("Pod")}) or real(view))
+    kubesim.ok("apply -f -", DEPLOYMENT.replace("MRS", "0"))
+    assert listed and all("bare" not in names and not any(n.startswith("rs-") for n in names) for names in listed)
+    assert any(len([n for n in names if n.startswith("web-")]) == 3 for names in listed)
+    listed.clear()
+    kubesim.ok("delete replicaset rs --cascade=orphan")  # its pods lose their ControllerRef
+    assert any(len([n for n in names if n.startswith("rs-")]) == 2 for names in listed)
+    assert kubesim.ok("get pods -l tier=cache -o jsonpath={.items[*].metadata.ownerReferences}") == ""

@@ -37,6 +37,10 @@ def _object(rng: random.Random, n: int) -> dict:
         md["annotations"] = {rng.choice(["kubernetes.io/config.mirror", "x"]): "v"}
     if rng.random() < 0.4:
         md["ownerReferences"] = [{"apiVersion": "v1", "kind": "Node", "name": "n", "uid": f"u{rng.randint(1, 3)}"}]
+        if rng.random() < 0.6:  # a ControllerRef, not always the first reference
+            md["ownerReferences"].insert(rng.randint(0, 1), {"apiVersion": "apps/v1", "kind": "ReplicaSet",
+                                                            "name": "rs", "uid": f"c{rng.randint(1, 2)}",
+                                                            "controller": True})
     if rng.random() < 0.2:
         md["deletionTimestamp"] = NOW
     obj = {"kind": kind, "apiVersion": "v1", "metadata": md}
@@ -70,6 +74,7 @@ def test_the_index_follows_every_write_and_equals_the_backfill(tmp_path, seed):
         want = sorted(("Event", e["metadata"]["namespace"], e["metadata"]["name"]) for e in store.list("Event")
                       if e["involvedObject"]["name"] == "node1")
         assert store.keys_of_events_involving(name="node1") == want
+        _assert_controller_lookups(store)
         store.commit()
         store = Store(tmp_path).open()
         assert _rows(store) == _expected(store)
@@ -79,7 +84,34 @@ def test_the_index_follows_every_write_and_equals_the_backfill(tmp_path, seed):
         store = Store(tmp_path).open()
         assert store.keys_deleting("Pod") is not None
         assert _rows(store) == _expected(store)
+        # a state indexed before the ControllerRef facet gains just that facet
+        store._require().execute("DELETE FROM object_index WHERE facet='c'")
+        store.set_meta(OBJECT_INDEX_META, 1)
+        store._index_built = False
+        _assert_controller_lookups(store)
+        assert _rows(store) == _expected(store)
         store.commit()
+
+
+def _assert_controller_lookups(store: Store) -> None:
+    """keys_controlled_by / keys_orphaned, and StoreView's owned_by / orphans over them, answer
+    as View's over every listed pod (kubesim.controllers.base)."""
+    from kubesim.api.meta.helpers import controller_ref
+    from kubesim.controllers.base import StoreView, View
+
+    pods = store.list("Pod")
+    full = View({"Pod": pods})
+    lazy = StoreView(store, ("Pod",), 0.0)
+    for uid in ("c1", "c2", "c3"):
+        want = [p for p in pods if (controller_ref(p) or {}).get("uid") == uid]
+        assert store.keys_controlled_by("Pod", uid) == [("Pod", p["metadata"]["namespace"], p["metadata"]["name"])
+                                                       for p in want]
+        assert lazy.owned_by("Pod", uid) == full.owned_by("Pod", uid) == want
+    for ns in ("default", "kube-system", "other"):
+        want = [p for p in pods if p["metadata"]["namespace"] == ns and controller_ref(p) is None]
+        assert store.keys_orphaned("Pod", ns) == [("Pod", ns, p["metadata"]["name"]) for p in want]
+        assert lazy.orphans("Pod", ns) == full.orphans("Pod", ns) == want
+    assert "Pod" not in lazy.objects  # answered from the index, nothing listed
 
 
 def test_a_read_only_snapshot_of_an_older_state_says_the_index_cannot_answer(tmp_path):

@@ -330,3 +330,27 @@ def test_delete_unread_deletes_without_decoding_and_reads_back_the_old_body(tmp_
     s.commit()
     s = Store(str(tmp_path)).open()
     assert [o["metadata"]["name"] for o in s.list("Event")] == ["b"]
+
+
+@pytest.mark.parametrize("seed", range(3), ids=lambda s: f"random binds, moves and deletes {s}")
+def test_pod_keys_on_nodes_answers_as_pod_keys_on_node_for_each(tmp_path, seed):
+    """The kubelets' pass over many nodes (kubelet/steps.py sync_pods) takes their pods' keys
+    in one pass: the same as asking node by node, this transaction's writes included."""
+    import random
+
+    rng = random.Random(seed)
+    nodes = [f"n{i}" for i in range(6)]
+    for round_ in range(3):
+        store = Store(tmp_path).open()
+        for i in range(12):
+            name = f"p{rng.randint(0, 20)}"
+            if rng.random() < 0.25:
+                store.delete("Pod", "default", name)
+                continue
+            spec = {"nodeName": rng.choice(nodes)} if rng.random() < 0.8 else {}
+            store.put({"kind": "Pod", "metadata": {"name": name, "namespace": rng.choice(["default", "b"])},
+                       "spec": spec})
+        visit = set(rng.sample(nodes, 4)) | {"missing"}
+        want = {n: keys for n in visit if (keys := store.pod_keys_on_node(n))}
+        assert store.pod_keys_on_nodes(visit) == want
+        store.commit()

@@ -158,10 +158,30 @@ def _compare(f, env, args, explanations, pods, nodes, fmt: str) -> int:
     return 0
 
 
-def _nodes(client) -> dict[str, dict]:
-    from kubesim.api import kinds
+# Past this many nodes to read, one list of every Node costs less than a get of each.
+NODES_BY_NAME_MAX = 200
 
-    return {n["metadata"]["name"]: n for n in client.list(kinds.by_kind("Node"))}
+
+def _nodes(client, explanations: list[dict], extra: tuple[str, ...] = ()) -> dict[str, dict]:
+    """The Nodes the views read (printers never fetch): those a filter rejected in some
+    explanation (the fit hints read their labels, taints and allocatable) and ``extra``
+    (--compare's), not every Node of the cluster; a name that is no Node is left out."""
+    from kubesim.api import kinds
+    from kubesim.errors import NotFound
+
+    names = {n for e in explanations for n, d in (e.get("nodes") or {}).items()
+             if any(v not in ("passed", "skipped") for v in (d.get("filter") or {}).values())}
+    names.update(extra)
+    info = kinds.by_kind("Node")
+    if len(names) > NODES_BY_NAME_MAX:
+        return {n["metadata"]["name"]: n for n in client.list(info)}
+    out = {}
+    for name in sorted(names):
+        try:
+            out[name] = client.get(info, "", name)
+        except NotFound:
+            continue
+    return out
 
 
 def _recorded(f, args, env):
@@ -171,7 +191,7 @@ def _recorded(f, args, env):
     with f.connect() as client:
         pod = client.get(kinds.by_kind("Pod"), f.namespace(), name)
         exp, note = client.explain_schedule(f.namespace(), name)
-        nodes, legacy = _nodes(client), client.scheduler_plugins()
+        nodes, legacy = _nodes(client, [exp], tuple(getattr(args, "compare", None) or ())), client.scheduler_plugins()
     if note:
         env.stderr.write(note + "\n")
     return [exp], [pod], nodes, legacy
@@ -191,8 +211,8 @@ def _what_if(f, args, env):
     if not pods_in:
         raise UsageError("explain-schedule -f needs at least one Pod")
     with f.connect(commit=False) as client:
-        nodes = _nodes(client)
         results = client.explain_pods(pods_in)
+        nodes = _nodes(client, [e for e, _ in results], tuple(getattr(args, "compare", None) or ()))
         legacy = client.scheduler_plugins()
     return [e for e, _ in results], [p for _, p in results], nodes, legacy
 
