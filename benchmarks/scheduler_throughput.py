@@ -21,7 +21,9 @@ for the measured pods, pods/s, upstream's CI threshold, peak memory, and sanity 
 scheduled / unschedulable, max pods per node). Each workload runs in a fresh child process so the
 peak memory is that workload's own; ``--repeat N`` runs each N times and reports the median run
 (with the pods/s range), which helps on a busy machine. ``--profile FILE`` (with one workload)
-writes a cProfile of the measured phase instead of running the table.
+writes a cProfile of the measured phase instead of running the table; ``--decisions FILE``
+(with one workload) writes every decision (outcome, node, message, in order) so that two
+implementations can be checked to decide the same (``cmp`` the files).
 
 What is reproduced (kubernetes/kubernetes, test/integration/scheduler_perf/):
 
@@ -675,7 +677,8 @@ def _go_decode(obj):
 
 # -- one workload (child process) -----------------------------------------------------------------
 
-def run_workload(workload: str, nodes_param: int, seed: int, profile: str | None = None) -> dict:
+def run_workload(workload: str, nodes_param: int, seed: int, profile: str | None = None,
+                 decisions: str | None = None) -> dict:
     from kubesim.scheduler.scheduler import Scheduler
 
     wl = WORKLOADS[workload]
@@ -708,8 +711,10 @@ def run_workload(workload: str, nodes_param: int, seed: int, profile: str | None
     placement: dict[str, int] = {}
     init_ok = init_fail = 0
     t0 = time.perf_counter()
+    init_results = []
     for pod in init_pods:
         r = sched.schedule_one(pod, now)
+        init_results.append(r)
         if r.outcome == "Scheduled":
             init_ok += 1
             placement[r.node] = placement.get(r.node, 0) + 1
@@ -750,6 +755,14 @@ def run_workload(workload: str, nodes_param: int, seed: int, profile: str | None
     if prof is not None:
         prof.disable()
         prof.dump_stats(profile)
+    if decisions:
+        # Every scheduling decision in order (init, then measured with churn interleaved as
+        # run): compare two implementations' files to check they decide the same.
+        with open(decisions, "w") as f:
+            for kind, rs in (("init", init_results), ("measured", results),
+                             ("churn", churn_results)):
+                for r in rs:
+                    f.write(f"{kind} {r.outcome} {r.node or '-'} {r.message}\n")
 
     ok = fail = 0
     outcomes: dict[str, int] = {}
@@ -835,6 +848,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the raw results as JSON too")
     ap.add_argument("--profile", metavar="FILE",
                     help="cProfile the measured phase of one workload into FILE")
+    ap.add_argument("--decisions", metavar="FILE",
+                    help="write every scheduling decision of one workload (init, measured, "
+                         "churn: outcome, node, message) to FILE, to compare implementations")
     ap.add_argument("--child", choices=sorted(WORKLOADS), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
 
@@ -843,10 +859,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     workloads = list(WORKLOADS) if a.workload == "all" else [a.workload]
     node_counts = [5000, 500] if a.nodes == "all" else [int(a.nodes)]
-    if a.profile:
+    if a.profile or a.decisions:
         if len(workloads) != 1 or len(node_counts) != 1:
-            ap.error("--profile needs one --workload and one --nodes")
-        r = run_workload(workloads[0], node_counts[0], a.seed, profile=a.profile)
+            ap.error("--profile and --decisions need one --workload and one --nodes")
+        r = run_workload(workloads[0], node_counts[0], a.seed, profile=a.profile,
+                         decisions=a.decisions)
         print(_fmt_table([r]))
         return 0
     load_before = os.getloadavg()

@@ -33,6 +33,7 @@ from kubesim.api.selectors import (
     node_selector_matches,
     selector_from_set,
 )
+from kubesim.scheduler.framework.pod_groups import Domains
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.helper import (
     do_not_schedule_taints,
@@ -184,6 +185,33 @@ def selector_groups(constraints: list[Constraint]) -> tuple[list[int], list]:
             uniq.append(c.selector)
         index.append(j)
     return index, [pod_counter(sel) for sel in uniq]
+
+
+def group_matcher(selector: LabelSelector, ns: str) -> Callable[[object], bool] | None:
+    """``countPodsMatchSelector``'s verdict on a ``MatchGroup`` (pods of one namespace, label
+    set and terminating state); None when the selector counts no pod at all."""
+    if selector.empty or selector.matches_nothing:
+        return None
+    match = _matcher(selector)
+    return lambda g: g.namespace == ns and not g.terminating and match(g.labels)
+
+
+def add_matching(m: dict[str, int], domains: Domains, matches: Callable[[object], bool],
+                 known_only: bool = False) -> None:
+    """Add to ``m`` (topology value -> pods) the pods of the groups ``matches`` accepts;
+    ``known_only``: only at the values already in ``m``."""
+    for g, per_value in domains.counts.items():
+        if matches(g):
+            for v, n in per_value.items():
+                if v in m:
+                    m[v] += n
+                elif not known_only:
+                    m[v] = n
+
+
+def required_keys(constraints: Iterable[Constraint]) -> tuple[str, ...]:
+    """The topology keys a node must carry to count for these constraints, once each."""
+    return tuple(dict.fromkeys(c.topology_key for c in constraints))
 
 
 class RequiredNodeAffinity:

@@ -44,6 +44,7 @@ from kubesim.scheduler.framework.interface import (
     PreScorePlugin,
     ScorePlugin,
 )
+from kubesim.scheduler.framework.pod_groups import match_group
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.helper import default_selector
@@ -321,8 +322,12 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
 
     # -- PreFilter ---------------------------------------------------------------------------
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
+        snapshot = self.handle.snapshot
         try:
-            s = cal_pre_filter_state(self.constraints(state, pod, DO_NOT_SCHEDULE), pod, nodes)
+            constraints = self.constraints(state, pod, DO_NOT_SCHEDULE)
+            s = cal_pre_filter_state(
+                constraints, pod, nodes, snapshot.pod_groups(match_group)
+                if constraints and nodes is snapshot.node_info_list else None)
         except ValueError as e:
             return None, Status(Code.Error, err=f"get constraints from pod: {e}")
         if not s.constraints:
@@ -382,7 +387,8 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
             return Status(Code.Error, err=f"calculating preScoreState: {e}")
         if not s.constraints:
             return _SKIP
-        count_existing_pods(s, pod, all_nodes, require_all)
+        count_existing_pods(s, pod, all_nodes, require_all,
+                            self.handle.snapshot.pod_groups(match_group))
         state.write(PRE_SCORE_STATE_KEY, s)
         return None
 
