@@ -38,19 +38,21 @@ class Domains:
     ``nodes`` — how many nodes, in node order of first appearance; ``counts`` — group ->
     value -> pods (only values with pods)."""
 
-    __slots__ = ("counts", "nodes")
+    __slots__ = ("counts", "eligible", "nodes")
 
     def __init__(self) -> None:
         self.nodes: dict[str, int] = {}
         self.counts: dict[Hashable, dict[str, int]] = {}
+        # With a node filter: which nodes (by index) count.
+        self.eligible: list[bool] | None = None
 
 
 class PodGroups:
     """The pods of each node counted by ``key_fn``; ``affinity_only`` counts only the node's
     ``pods_with_affinity``."""
 
-    __slots__ = ("_domains", "_epoch", "_gens", "_labels", "_nis", "_nodes", "_per_node",
-                 "_position", "_totals", "_where", "affinity_only", "key_fn")
+    __slots__ = ("_domains", "_epoch", "_gens", "_labels", "_nis", "_node_objs", "_nodes",
+                 "_per_node", "_position", "_totals", "_where", "affinity_only", "key_fn")
 
     def __init__(self, key_fn: KeyFn, affinity_only: bool = False) -> None:
         self.key_fn = key_fn
@@ -59,8 +61,9 @@ class PodGroups:
         self._nis: list[NodeInfo] = []
         self._gens: list[int] = []
         self._labels: list[dict] = []
+        self._node_objs: list[dict] = []
         self._per_node: list[dict[Hashable, int]] = []
-        self._domains: dict[tuple[tuple[str, ...], str], Domains] = {}
+        self._domains: dict[tuple[tuple[str, ...], str, Hashable], Domains] = {}
         self._totals: dict[Hashable, int] = {}
         self._where: dict[int, int] = {}  # id(NodeInfo) -> its index in the list
         self._epoch = self._position = 0  # where in types.py's change journal
@@ -84,6 +87,7 @@ class PodGroups:
             self._nis = list(nodes)
             self._gens = [ni.generation for ni in nodes]
             self._labels = [ni.labels for ni in nodes]
+            self._node_objs = [ni.node for ni in nodes]
             self._per_node = [self._count(ni) for ni in nodes]
             self._domains = {}
             totals: dict[Hashable, int] = {}
@@ -111,8 +115,9 @@ class PodGroups:
             nis[i] = ni
             gens[i] = ni.generation
             self._per_node[i] = new
-            if ni.labels is not self._labels[i]:
-                self._labels[i] = ni.labels
+            if ni.labels is not self._labels[i] or ni.node is not self._node_objs[i]:
+                self._labels[i] = ni.labels  # (set_node: labels or taints may differ)
+                self._node_objs[i] = ni.node
                 self._domains = {}
             if old == new:
                 continue
@@ -121,7 +126,13 @@ class PodGroups:
             if not self._domains:
                 continue
             labels = ni.labels
-            for (required, key), d in self._domains.items():
+            for (required, key, _), d in self._domains.items():
+                if d.eligible is not None:
+                    if d.eligible[i]:
+                        value = labels.get(key, "")
+                        _add_counts(d.counts, old, value, -1)
+                        _add_counts(d.counts, new, value, 1)
+                    continue
                 for k in required:
                     if k not in labels:
                         break
@@ -140,24 +151,43 @@ class PodGroups:
         return self._totals
 
     # -- per topology domain -------------------------------------------------------------------
-    def domains(self, required: tuple[str, ...], key: str) -> Domains:
+    def domains(self, required: tuple[str, ...], key: str,
+                node_filter: Callable[[NodeInfo], bool] | None = None,
+                filter_key: Hashable = None) -> Domains:
         """The counts per value of ``key`` over the nodes carrying every ``required`` key (a
-        node without ``key`` itself counts under "" unless ``key`` is required)."""
-        d = self._domains.get((required, key))
+        node without ``key`` itself counts under "" unless ``key`` is required) and, when
+        given, accepted by ``node_filter`` — which must depend only on the node object and be
+        the same for the same ``filter_key``."""
+        ask = (required, key, filter_key if node_filter is not None else None)
+        d = self._domains.get(ask)
         if d is None:
-            d = self._domains[(required, key)] = Domains()
+            if len(self._domains) >= _DOMAINS_LIMIT:
+                self._domains = {}
+            d = self._domains[ask] = Domains()
             nodes_per_value = d.nodes
             counts = d.counts
-            for labels, groups in zip(self._labels, self._per_node):
+            eligible = d.eligible = [] if node_filter is not None else None
+            for ni, labels, groups in zip(self._nis, self._labels, self._per_node):
                 for k in required:
                     if k not in labels:
                         break
                 else:
+                    if eligible is not None:
+                        if not node_filter(ni):
+                            eligible.append(False)
+                            continue
+                        eligible.append(True)
                     value = labels.get(key, "")
                     nodes_per_value[value] = nodes_per_value.get(value, 0) + 1
                     if groups:
                         _add_counts(counts, groups, value, 1)
+                    continue
+                if eligible is not None:
+                    eligible.append(False)
         return d
+
+
+_DOMAINS_LIMIT = 256
 
 
 def _add_counts(counts: dict[Hashable, dict[str, int]], groups: dict[Hashable, int], value: str,

@@ -6,7 +6,8 @@ changed as preemption does, nodes relabelled), after each step:
 * the kept ``PodGroups`` equals one counted from scratch (per node, in total, and per
   topology domain, the domains in node order) — with NodeInfo's change journal, and with the
   journal cleared between refreshes (the generation scan);
-* what the plugins compute from the groups equals upstream's per-pod computation:
+* what the plugins compute from the groups equals upstream's per-pod computation (with node
+  inclusion policies, node selectors, tolerations and taints in play):
   InterPodAffinity's ``getIncomingAffinityAntiAffinityCounts`` (the per-node function kept in
   the plugin) and PreScore's score map (``processExistingPod`` of scoring.go, written out below
   pod by pod), PodTopologySpread's ``calPreFilterState`` and PreScore counts without groups.
@@ -25,12 +26,17 @@ from kubesim.scheduler.framework.pod_groups import PodGroups, match_group
 from kubesim.scheduler.framework.snapshot import Snapshot
 from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.plugins import interpodaffinity as ipa
-from kubesim.scheduler.plugins.podtopologyspread.common import DO_NOT_SCHEDULE, SCHEDULE_ANYWAY
+from kubesim.scheduler.plugins.podtopologyspread.common import (
+    DO_NOT_SCHEDULE,
+    SCHEDULE_ANYWAY,
+)
 from kubesim.scheduler.plugins.podtopologyspread.filtering import cal_pre_filter_state
 from kubesim.scheduler.plugins.podtopologyspread.plugin import PodTopologySpread
 from kubesim.scheduler.plugins.podtopologyspread.scoring import (
     count_existing_pods,
     init_pre_score_state,
+    node_score,
+    node_scores,
 )
 
 ZONE = "topology.kubernetes.io/zone"
@@ -43,7 +49,8 @@ def _node(name: str, rng: random.Random) -> dict:
     labels = {HOST: name}
     if rng.random() < 0.8:
         labels[ZONE] = rng.choice(["z1", "z2", "z3"])
-    return {"metadata": {"name": name, "labels": labels},
+    spec = {"taints": [{"key": "foo", "effect": "NoSchedule"}]} if rng.random() < 0.3 else {}
+    return {"metadata": {"name": name, "labels": labels}, "spec": spec,
             "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}
 
 
@@ -72,7 +79,13 @@ def _pod(i: int, rng: random.Random, node: str = "") -> dict:
         spec["topologySpreadConstraints"] = [{
             "maxSkew": 1, "topologyKey": rng.choice([ZONE, HOST]),
             "whenUnsatisfiable": rng.choice([DO_NOT_SCHEDULE, SCHEDULE_ANYWAY]),
-            "labelSelector": {"matchLabels": {"color": "blue"}}}]
+            "labelSelector": {"matchLabels": {"color": "blue"}},
+            "nodeAffinityPolicy": rng.choice(["Honor", "Ignore"]),
+            "nodeTaintsPolicy": rng.choice(["Honor", "Ignore"])}]
+    if rng.random() < 0.3:
+        spec["nodeSelector"] = {ZONE: rng.choice(["z1", "z2"])}
+    if rng.random() < 0.3:
+        spec["tolerations"] = [{"key": "foo", "operator": "Exists"}]
     meta = {"name": f"p{i}", "namespace": rng.choice(NAMESPACES), "uid": f"u{i}",
             "labels": dict(rng.choice(LABELS))}
     if rng.random() < 0.1:
@@ -104,7 +117,8 @@ def _step(rng: random.Random, snap: Snapshot, i: int) -> None:
             c.remove_pod(c.pods[0].key)
     else:
         node = {**ni.node, "metadata": {**ni.node["metadata"],
-                                        "labels": {**ni.labels, ZONE: rng.choice(["z1", "z4"])}}}
+                                        "labels": {**ni.labels, ZONE: rng.choice(["z1", "z4"])}},
+                "spec": rng.choice([{}, {"taints": [{"key": "foo", "effect": "NoSchedule"}]}])}
         ni.set_node(node)
 
 
@@ -210,4 +224,7 @@ def test_plugins_count_by_group_as_upstream_counts_pod_by_pod(seed):
                 count_existing_pods(x, pod, nodes, require_all, snap.pod_groups(match_group))
                 count_existing_pods(y, pod, nodes, require_all)
             assert x.topology_value_to_pod_counts == y.topology_value_to_pod_counts
+            if x.constraints:  # Score once per tuple of topology values = node by node
+                assert node_scores(x, nodes, pod.namespace) == \
+                    [node_score(x, ni, pod.namespace) for ni in nodes]
         _step(rng, snap, i)

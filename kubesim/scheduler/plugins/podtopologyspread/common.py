@@ -20,6 +20,7 @@ assumes a PodInfo stands for one version of its pod (the snapshot replaces it on
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -256,6 +257,28 @@ class NodeInclusion:
         self.need_affinity = (not self.required.trivial
                               and any(c.node_affinity_policy == HONOR for c in cs))
         self.need_taints = any(c.node_taints_policy == HONOR for c in cs)
+
+    def key(self) -> str:
+        """What the verdicts depend on besides the node: pods with equal keys get the same
+        verdicts (``PodGroups.domains``' filter key)."""
+        return json.dumps([self.required.node_selector if self.need_affinity else None,
+                           self.required.required if self.need_affinity else None,
+                           self.tolerations if self.need_taints else None],
+                          sort_keys=True, separators=(",", ":"))
+
+    def node_filter(self, c: Constraint) -> tuple[Callable[[NodeInfo], bool] | None, str]:
+        """(whether a node counts for ``c`` under its inclusion policies, its filter key);
+        (None, "") when every node counts."""
+        honor_aff = c.node_affinity_policy == HONOR and self.need_affinity
+        honor_taints = c.node_taints_policy == HONOR and self.need_taints
+        if not honor_aff and not honor_taints:
+            return None, ""
+
+        def counts(node: NodeInfo) -> bool:
+            aff, tol = self.verdicts(node)
+            return (aff or not honor_aff) and (tol or not honor_taints)
+
+        return counts, f"{int(honor_aff)}{int(honor_taints)}{self.key()}"
 
     def verdicts(self, node: NodeInfo) -> tuple[bool, bool]:
         """(node matches the required affinity, node has no untolerated NoSchedule taint)."""

@@ -102,18 +102,19 @@ def cal_pre_filter_state(constraints: list[Constraint], pod: PodInfo,
                          ) -> PreFilterState:
     """``calPreFilterState``: matching pods per topology value over every eligible node, for
     the pod's hard ``constraints``. ``groups``: the pods of ``nodes`` counted by
-    ``match_group``; when no inclusion policy needs a per-node verdict, the counts are summed
-    per topology value from it (the same counts, the values in the same order)."""
+    ``match_group``, from which the counts are summed per topology value (the same counts, the
+    values in the same order; the nodes an inclusion policy leaves out are remembered per
+    policy and pod inclusion key, so they are decided once until a node changes)."""
     if not constraints:
         return PreFilterState()
     ns = pod.namespace
     pod_labels = (pod.pod.get("metadata") or {}).get("labels") or {}
     inclusion = NodeInclusion(pod.pod, constraints)
-    if groups is not None and not (inclusion.need_affinity or inclusion.need_taints):
+    if groups is not None:
         required = required_keys(constraints)
         counts = []
         for c in constraints:
-            domains = groups.domains(required, c.topology_key)
+            domains = groups.domains(required, c.topology_key, *inclusion.node_filter(c))
             m = dict.fromkeys(domains.nodes, 0)
             matches = group_matcher(c.selector, ns)
             if matches is not None:

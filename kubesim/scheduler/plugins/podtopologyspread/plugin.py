@@ -70,6 +70,7 @@ from kubesim.scheduler.plugins.podtopologyspread.scoring import (
     count_existing_pods,
     init_pre_score_state,
     node_score,
+    node_scores,
     normalize_scores,
 )
 
@@ -406,8 +407,7 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
         s = state.get(PRE_SCORE_STATE_KEY)
         if s is None:
             return _pre_score_not_found()
-        ns = pod.namespace
-        return [node_score(s, ni, ns) for ni in nodes]
+        return node_scores(s, nodes, pod.namespace)
 
     def normalize_score(self, state: CycleState, pod: PodInfo,
                         scores: list[NodeScore]) -> Status | None:
