@@ -94,6 +94,8 @@ class Snapshot:
 
     def __init__(self, node_infos: list[NodeInfo] | None = None) -> None:
         self.node_info_list: list[NodeInfo] = list(node_infos or [])
+        for ni in self.node_info_list:
+            ni.journaled = True
         self.node_info_map: dict[str, NodeInfo] = {ni.name: ni for ni in self.node_info_list}
         self.image_states: dict[str, ImageStateSummary] = {}
         # per list (with affinity, with required anti-affinity): (epoch, node list object, its

@@ -400,13 +400,13 @@ def affinity_epoch(required_anti_affinity: bool = False) -> int:
     return _AFFINITY_EPOCH[1 if required_anti_affinity else 0]
 
 
-# Every change of a NodeInfo (a pod added or removed, set_node, the bulk accounting of a build)
-# appends it here, so that indexes kept between cycles (pod_groups.py) recount only the nodes
+# Every change of a journaled NodeInfo (a snapshot's: a pod added or removed, set_node, the bulk
+# accounting of a build) appends it here, so that indexes kept between cycles (pod_groups.py) recount only the nodes
 # that changed. When long the journal is cleared and its epoch moves on: a reader that finds
 # the epoch moved rescans every node's generation instead.
 _CHANGED: list[NodeInfo] = []
 _CHANGED_EPOCH = [0]
-_CHANGED_LIMIT = 1 << 16
+_CHANGED_LIMIT = 1 << 14
 
 
 def _note_changed(ni: NodeInfo) -> None:
@@ -469,6 +469,7 @@ class NodeInfo:
         "allocatable",
         "generation",
         "image_states",
+        "journaled",
         "labels",
         "memo",
         "name",
@@ -495,6 +496,9 @@ class NodeInfo:
         # Plugins may memoize per-node results here, each entry valid only for the generation it
         # was computed at (every change of the node or its pods bumps the generation).
         self.memo: dict = {}
+        # Whether changes go to the change journal: set for the nodes of a Snapshot, not for
+        # copies (preemption's dry runs change many).
+        self.journaled = False
         if node is not None:
             # set_node(node), inlined
             meta = node.get("metadata") or {}
@@ -527,7 +531,8 @@ class NodeInfo:
         self.unschedulable = bool(spec.get("unschedulable"))
         self.allocatable = Resource.from_list((node.get("status") or {}).get("allocatable"))
         self.generation += 1
-        _note_changed(self)
+        if self.journaled:
+            _note_changed(self)
 
     def add_pod(self, pi: PodInfo) -> None:
         self.pods.append(pi)
@@ -551,7 +556,8 @@ class NodeInfo:
             for ip, proto, port in pi.host_ports:
                 used.add(ip, proto, port)
         self.generation += 1
-        _note_changed(self)
+        if self.journaled:
+            _note_changed(self)
 
     def _note_affinity(self, pi: PodInfo) -> None:
         """Track a pod with (anti-)affinity terms for InterPodAffinity (the lists start as a
@@ -599,7 +605,8 @@ class NodeInfo:
         u.milli_cpu += non0_cpu
         u.memory += non0_mem
         self.generation += len(pis)
-        _note_changed(self)
+        if self.journaled:
+            _note_changed(self)
 
     def remove_pod(self, key: str) -> PodInfo | None:
         for i, pi in enumerate(self.pods):
@@ -626,7 +633,8 @@ class NodeInfo:
             else:
                 self.used_ports.remove(ip, proto, port)
         self.generation += 1
-        _note_changed(self)
+        if self.journaled:
+            _note_changed(self)
 
     def clone(self) -> NodeInfo:
         """``Snapshot()``: a copy safe to add/remove pods on (the node object is shared)."""
@@ -646,6 +654,7 @@ class NodeInfo:
         c.image_states = self.image_states
         c.generation = self.generation
         c.memo = {}
+        c.journaled = False
         return c
 
     def __repr__(self) -> str:
