@@ -52,6 +52,13 @@ changing an anti-affinity term's key, when the pod has anti-affinity terms
 (``isSchedulableAfterNodeChange``). A term's namespaceSelector is matched against no labels
 there, as upstream's hints do.
 Legacy names: MatchInterPodAffinity / InterPodAffinityPriority.
+
+kubesim specifics, for speed at 5,000 nodes: over the snapshot's nodes, PreFilter's incoming
+counts and PreScore visit groups of pods rather than pods (kubesim/scheduler/framework/
+pod_groups.py): the existing pods by (namespace, labels) for the incoming pod's terms, and the
+pods with affinity by the terms they hold (``affinity_terms_group``) for theirs; each term is
+decided once per group and the group's pods are added per topology value — the sums upstream
+makes pod by pod.
 """
 
 from __future__ import annotations

@@ -15,6 +15,10 @@ kubesim specifics, for speed at 5,000 nodes: selectors are compiled once, constr
 selector count a node's pods once (``selector_groups``), and each existing pod's verdict (not
 terminating and matching) is cached in ``PodInfo.scratch`` under the compiled selector, which
 assumes a PodInfo stands for one version of its pod (the snapshot replaces it on update).
+Over the snapshot's nodes, PreFilter and PreScore count from the snapshot's pods grouped by
+(namespace, labels, terminating) per topology value (kubesim/scheduler/framework/pod_groups.py,
+``group_matcher`` / ``add_matching``), the nodes an inclusion policy leaves out decided once per
+policy and pod inclusion key (``NodeInclusion.node_filter``).
 """
 
 from __future__ import annotations
