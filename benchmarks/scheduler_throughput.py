@@ -17,11 +17,15 @@ timed with them; a preemption's victims are removed from the cache and the preem
 at once (upstream: when the victims' deletions reach the queue).
 
 Prints one row per workload: nodes, init pods, measured pods, seconds spent in ``schedule_one``
-for the measured pods, pods/s, upstream's CI threshold, peak memory, and sanity figures (pods
+for the measured pods, pods/s, upstream's CI threshold, pods per CPU second (the child's CPU
+time over the same calls: on a machine shared with other work, the figure to compare two
+implementations by), peak memory, and sanity figures (pods
 scheduled / unschedulable, max pods per node). Each workload runs in a fresh child process so the
 peak memory is that workload's own; ``--repeat N`` runs each N times and reports the median run
 (with the pods/s range), which helps on a busy machine. ``--profile FILE`` (with one workload)
-writes a cProfile of the measured phase instead of running the table.
+writes a cProfile of the measured phase instead of running the table; ``--decisions FILE``
+(with one workload) writes every decision (outcome, node, message, in order) so that two
+implementations can be checked to decide the same (``cmp`` the files).
 
 What is reproduced (kubernetes/kubernetes, test/integration/scheduler_perf/):
 
@@ -675,7 +679,8 @@ def _go_decode(obj):
 
 # -- one workload (child process) -----------------------------------------------------------------
 
-def run_workload(workload: str, nodes_param: int, seed: int, profile: str | None = None) -> dict:
+def run_workload(workload: str, nodes_param: int, seed: int, profile: str | None = None,
+                 decisions: str | None = None) -> dict:
     from kubesim.scheduler.scheduler import Scheduler
 
     wl = WORKLOADS[workload]
@@ -708,8 +713,10 @@ def run_workload(workload: str, nodes_param: int, seed: int, profile: str | None
     placement: dict[str, int] = {}
     init_ok = init_fail = 0
     t0 = time.perf_counter()
+    init_results = []
     for pod in init_pods:
         r = sched.schedule_one(pod, now)
+        init_results.append(r)
         if r.outcome == "Scheduled":
             init_ok += 1
             placement[r.node] = placement.get(r.node, 0) + 1
@@ -736,6 +743,7 @@ def run_workload(workload: str, nodes_param: int, seed: int, profile: str | None
     if prof is not None:
         prof.enable()
     t0 = time.perf_counter()
+    c0 = time.process_time()
     for i, pod in enumerate(measured_pods):
         if churn_every and i % churn_every == churn_every - 1 and churn_pods:
             cp = churn_pods.pop()
@@ -747,9 +755,18 @@ def run_workload(workload: str, nodes_param: int, seed: int, profile: str | None
                 placement[r.node] = placement.get(r.node, 0) + 1
         results.append(schedule_one(pod, now))
     seconds = time.perf_counter() - t0
+    cpu_seconds = time.process_time() - c0
     if prof is not None:
         prof.disable()
         prof.dump_stats(profile)
+    if decisions:
+        # Every scheduling decision in order (init, then measured with churn interleaved as
+        # run): compare two implementations' files to check they decide the same.
+        with open(decisions, "w") as f:
+            for kind, rs in (("init", init_results), ("measured", results),
+                             ("churn", churn_results)):
+                for r in rs:
+                    f.write(f"{kind} {r.outcome} {r.node or '-'} {r.message}\n")
 
     ok = fail = 0
     outcomes: dict[str, int] = {}
@@ -768,6 +785,8 @@ def run_workload(workload: str, nodes_param: int, seed: int, profile: str | None
         "workload": f"{wl['test_case']}/{v['name']}", "key": workload,
         "nodes": n_nodes, "init_pods": v["init"], "measured_pods": v["measure"],
         "seconds": seconds, "pods_per_second": v["measure"] / seconds if seconds else 0.0,
+        "cpu_seconds": cpu_seconds,
+        "pods_per_cpu_second": v["measure"] / cpu_seconds if cpu_seconds else 0.0,
         "threshold": v["threshold"], "peak_mib": peak_kib / 1024.0,
         "init_scheduled": init_ok, "init_unschedulable": init_fail,
         "init_seconds": init_seconds,
@@ -795,7 +814,7 @@ def _child(workload: str, nodes: int, seed: int) -> dict:
 
 def _fmt_table(rows: list[dict]) -> str:
     head = ["workload", "nodes", "init pods", "measured pods", "seconds", "pods/s", "threshold",
-            "peak MB", "scheduled", "unsched", "max/node"]
+            "pods/cpu-s", "peak MB", "scheduled", "unsched", "max/node"]
     ranged = any(len(r.get("runs", ())) > 1 for r in rows)
     if ranged:
         head.insert(6, "pods/s range")
@@ -806,7 +825,8 @@ def _fmt_table(rows: list[dict]) -> str:
         line = [
             r["workload"], str(r["nodes"]), str(r["init_pods"]), str(r["measured_pods"]),
             f"{r['seconds']:.2f}", f"{r['pods_per_second']:.1f}",
-            ("-" if th is None else str(th)) + verdict, f"{r['peak_mib']:.0f}",
+            ("-" if th is None else str(th)) + verdict,
+            f"{r.get('pods_per_cpu_second', 0.0):.1f}", f"{r['peak_mib']:.0f}",
             f"{r['init_scheduled'] + r['scheduled']}",
             f"{r['init_unschedulable'] + r['unschedulable']}",
             str(r["max_pods_per_node"]),
@@ -835,6 +855,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="print the raw results as JSON too")
     ap.add_argument("--profile", metavar="FILE",
                     help="cProfile the measured phase of one workload into FILE")
+    ap.add_argument("--decisions", metavar="FILE",
+                    help="write every scheduling decision of one workload (init, measured, "
+                         "churn: outcome, node, message) to FILE, to compare implementations")
     ap.add_argument("--child", choices=sorted(WORKLOADS), help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
 
@@ -843,10 +866,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     workloads = list(WORKLOADS) if a.workload == "all" else [a.workload]
     node_counts = [5000, 500] if a.nodes == "all" else [int(a.nodes)]
-    if a.profile:
+    if a.profile or a.decisions:
         if len(workloads) != 1 or len(node_counts) != 1:
-            ap.error("--profile needs one --workload and one --nodes")
-        r = run_workload(workloads[0], node_counts[0], a.seed, profile=a.profile)
+            ap.error("--profile and --decisions need one --workload and one --nodes")
+        r = run_workload(workloads[0], node_counts[0], a.seed, profile=a.profile,
+                         decisions=a.decisions)
         print(_fmt_table([r]))
         return 0
     load_before = os.getloadavg()
@@ -864,7 +888,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{load_before[0]:.2f} before / {load_after[0]:.2f} after, seed {a.seed}"
           + (f", median of {a.repeat} runs" if a.repeat > 1 else ""))
     print("seconds: wall time of the measured pods' schedule_one calls only; pods/s = measured "
-          "pods / seconds;\nthreshold: upstream scheduler_perf CI minimum (average pods/s, Go "
+          "pods / seconds;\npods/cpu-s: measured pods / the process's CPU time over the same "
+          "calls (steadier than wall time on a busy machine);\nthreshold: upstream scheduler_perf CI minimum (average pods/s, Go "
           "scheduler + API server); peak MB: child ru_maxrss;\nscheduled/unsched: init + "
           "measured pods; max/node: most pods on one node after the run.")
     if a.json:

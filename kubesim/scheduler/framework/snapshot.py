@@ -18,6 +18,7 @@ import gc
 from collections.abc import Iterable
 from contextlib import contextmanager
 
+from kubesim.scheduler.framework.pod_groups import KeyFn, PodGroups
 from kubesim.scheduler.framework.types import (
     NO_IMAGE_STATES,
     ImageStateSummary,
@@ -92,14 +93,19 @@ def gc_paused():
 class Snapshot:
     """The node infos of one scheduling cycle, in the node tree's order, plus lookups."""
 
-    __slots__ = ("_affinity_lists", "image_states", "node_info_list", "node_info_map")
+    __slots__ = ("_affinity_lists", "_pod_groups", "image_states", "node_info_list",
+                 "node_info_map")
 
     def __init__(self, node_infos: list[NodeInfo] | None = None) -> None:
         self.node_info_list: list[NodeInfo] = list(node_infos or [])
+        for ni in self.node_info_list:
+            ni.journaled = True
         self.node_info_map: dict[str, NodeInfo] = {ni.name: ni for ni in self.node_info_list}
         self.image_states: dict[str, ImageStateSummary] = {}
-        # (epoch, list object, its length, with affinity, with required anti-affinity)
-        self._affinity_lists: tuple | None = None
+        # per list (with affinity, with required anti-affinity): (epoch, node list object, its
+        # length, the nodes)
+        self._affinity_lists: list | None = None
+        self._pod_groups: dict[tuple, PodGroups] = {}
 
     @classmethod
     def build(cls, nodes: list[dict], pods: Iterable[dict | PodInfo] = ()) -> Snapshot:
@@ -165,21 +171,34 @@ class Snapshot:
     def list(self) -> list[NodeInfo]:
         return self.node_info_list
 
-    def _affinity_cache(self) -> tuple:
-        """The two "nodes having pods with ..." lists, recomputed only after some NodeInfo's
-        affinity pods changed (or the node list was replaced or resized)."""
-        c = self._affinity_lists
+    def _affinity_cache(self, which: int) -> list[NodeInfo]:
+        """One of the two "nodes having pods with ..." lists (0: affinity, 1: required
+        anti-affinity), recomputed only after some NodeInfo's such pods changed (or the node
+        list was replaced or resized)."""
+        caches = self._affinity_lists
+        if caches is None:
+            caches = self._affinity_lists = [None, None]
+        c = caches[which]
         lst = self.node_info_list
-        epoch = affinity_epoch()
+        epoch = affinity_epoch(bool(which))
         if c is None or c[0] != epoch or c[1] is not lst or c[2] != len(lst):
-            c = self._affinity_lists = (
+            c = caches[which] = (
                 epoch, lst, len(lst),
-                [ni for ni in lst if ni.pods_with_affinity],
-                [ni for ni in lst if ni.pods_with_required_anti_affinity])
-        return c
+                [ni for ni in lst if ni.pods_with_affinity] if which == 0
+                else [ni for ni in lst if ni.pods_with_required_anti_affinity])
+        return c[3]
 
     def have_pods_with_affinity_list(self) -> list[NodeInfo]:
-        return list(self._affinity_cache()[3])
+        return list(self._affinity_cache(0))
 
     def have_pods_with_required_anti_affinity_list(self) -> list[NodeInfo]:
-        return list(self._affinity_cache()[4])
+        return list(self._affinity_cache(1))
+
+    def pod_groups(self, key_fn: KeyFn, affinity_only: bool = False) -> PodGroups:
+        """The pods of every node counted by ``key_fn`` (kubesim/scheduler/framework/
+        pod_groups.py), kept between cycles and brought up to date with the node list."""
+        key = (key_fn, affinity_only)
+        pg = self._pod_groups.get(key)
+        if pg is None:
+            pg = self._pod_groups[key] = PodGroups(key_fn, affinity_only)
+        return pg.refresh(self.node_info_list)

@@ -390,12 +390,39 @@ _POD_INFO_SHARED_SLOTS = tuple(a for a in PodInfo.__slots__
 # Bumped whenever any NodeInfo's pods_with_affinity / pods_with_required_anti_affinity changes,
 # so a Snapshot can keep its "nodes having such pods" lists between cycles (upstream keeps
 # havePodsWithAffinityNodeInfoList up to date in UpdateSnapshot the same way).
-_AFFINITY_EPOCH = [0]
+# [0]: pods_with_affinity, [1]: pods_with_required_anti_affinity.
+_AFFINITY_EPOCH = [0, 0]
 
 
-def affinity_epoch() -> int:
-    """A number that changes whenever some NodeInfo's pods with (anti-)affinity change."""
-    return _AFFINITY_EPOCH[0]
+def affinity_epoch(required_anti_affinity: bool = False) -> int:
+    """A number that changes whenever some NodeInfo's pods with (anti-)affinity change
+    (``required_anti_affinity``: its pods with required anti-affinity)."""
+    return _AFFINITY_EPOCH[1 if required_anti_affinity else 0]
+
+
+# Every change of a journaled NodeInfo (a snapshot's: a pod added or removed, set_node, the bulk
+# accounting of a build) appends it here, so that indexes kept between cycles (pod_groups.py) recount only the nodes
+# that changed. When long the journal is cleared and its epoch moves on: a reader that finds
+# the epoch moved rescans every node's generation instead.
+_CHANGED: list[NodeInfo] = []
+_CHANGED_EPOCH = [0]
+_CHANGED_LIMIT = 1 << 14
+
+
+def _note_changed(ni: NodeInfo) -> None:
+    if len(_CHANGED) >= _CHANGED_LIMIT:
+        _CHANGED.clear()
+        _CHANGED_EPOCH[0] += 1
+    _CHANGED.append(ni)
+
+
+def changes_since(epoch: int, position: int) -> tuple[list[NodeInfo] | None, int, int]:
+    """The NodeInfos changed since a reader's (epoch, position) — None when the journal was
+    cleared meanwhile — and the reader's new (epoch, position)."""
+    now = _CHANGED_EPOCH[0]
+    if epoch != now:
+        return None, now, len(_CHANGED)
+    return _CHANGED[position:], now, len(_CHANGED)
 
 
 _NO_PODS: tuple = ()
@@ -442,6 +469,7 @@ class NodeInfo:
         "allocatable",
         "generation",
         "image_states",
+        "journaled",
         "labels",
         "memo",
         "name",
@@ -468,6 +496,9 @@ class NodeInfo:
         # Plugins may memoize per-node results here, each entry valid only for the generation it
         # was computed at (every change of the node or its pods bumps the generation).
         self.memo: dict = {}
+        # Whether changes go to the change journal: set for the nodes of a Snapshot, not for
+        # copies (preemption's dry runs change many).
+        self.journaled = False
         if node is not None:
             # set_node(node), inlined
             meta = node.get("metadata") or {}
@@ -500,6 +531,8 @@ class NodeInfo:
         self.unschedulable = bool(spec.get("unschedulable"))
         self.allocatable = Resource.from_list((node.get("status") or {}).get("allocatable"))
         self.generation += 1
+        if self.journaled:
+            _note_changed(self)
 
     def add_pod(self, pi: PodInfo) -> None:
         self.pods.append(pi)
@@ -523,6 +556,8 @@ class NodeInfo:
             for ip, proto, port in pi.host_ports:
                 used.add(ip, proto, port)
         self.generation += 1
+        if self.journaled:
+            _note_changed(self)
 
     def _note_affinity(self, pi: PodInfo) -> None:
         """Track a pod with (anti-)affinity terms for InterPodAffinity (the lists start as a
@@ -538,7 +573,7 @@ class NodeInfo:
                 self.pods_with_required_anti_affinity = [pi]
             else:
                 self.pods_with_required_anti_affinity.append(pi)
-            _AFFINITY_EPOCH[0] += 1
+            _AFFINITY_EPOCH[1] += 1
 
     def _account_added_pods(self, pis: list[PodInfo]) -> None:
         """What ``add_pod`` does besides appending to ``pods``, for pods already appended in
@@ -570,6 +605,8 @@ class NodeInfo:
         u.milli_cpu += non0_cpu
         u.memory += non0_mem
         self.generation += len(pis)
+        if self.journaled:
+            _note_changed(self)
 
     def remove_pod(self, key: str) -> PodInfo | None:
         for i, pi in enumerate(self.pods):
@@ -581,7 +618,7 @@ class NodeInfo:
                 if pi.has_required_anti_affinity:
                     self.pods_with_required_anti_affinity = [
                         p for p in self.pods_with_required_anti_affinity if p.key != key]
-                    _AFFINITY_EPOCH[0] += 1
+                    _AFFINITY_EPOCH[1] += 1
                 self._update(pi, -1)
                 return pi
         return None
@@ -596,6 +633,8 @@ class NodeInfo:
             else:
                 self.used_ports.remove(ip, proto, port)
         self.generation += 1
+        if self.journaled:
+            _note_changed(self)
 
     def clone(self) -> NodeInfo:
         """``Snapshot()``: a copy safe to add/remove pods on (the node object is shared)."""
@@ -615,6 +654,7 @@ class NodeInfo:
         c.image_states = self.image_states
         c.generation = self.generation
         c.memo = {}
+        c.journaled = False
         return c
 
     def __repr__(self) -> str:

@@ -52,6 +52,13 @@ changing an anti-affinity term's key, when the pod has anti-affinity terms
 (``isSchedulableAfterNodeChange``). A term's namespaceSelector is matched against no labels
 there, as upstream's hints do.
 Legacy names: MatchInterPodAffinity / InterPodAffinityPriority.
+
+kubesim specifics, for speed at 5,000 nodes: over the snapshot's nodes, PreFilter's incoming
+counts and PreScore visit groups of pods rather than pods (kubesim/scheduler/framework/
+pod_groups.py): the existing pods by (namespace, labels) for the incoming pod's terms, and the
+pods with affinity by the terms they hold (``affinity_terms_group``) for theirs; each term is
+decided once per group and the group's pods are added per topology value — the sums upstream
+makes pod by pod.
 """
 
 from __future__ import annotations
@@ -73,6 +80,7 @@ from kubesim.scheduler.framework.interface import (
     PreScorePlugin,
     ScorePlugin,
 )
+from kubesim.scheduler.framework.pod_groups import MatchGroup, PodGroups, match_group
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
@@ -412,6 +420,39 @@ def incoming_affinity_anti_affinity_counts(
     return affinity, anti
 
 
+def incoming_affinity_anti_affinity_counts_by_group(
+        required_affinity: tuple[AffinityTerm, ...],
+        required_anti_affinity: tuple[AffinityTerm, ...],
+        groups: PodGroups | None) -> tuple[dict[TopologyPair, int], dict[TopologyPair, int]]:
+    """``incoming_affinity_anti_affinity_counts`` over every node of the snapshot, from its pods
+    counted by namespace and labels (``match_group``) per topology value: each term decided once
+    per group, then the group's pods added per (topologyKey, value) — the same sums."""
+    affinity: dict[TopologyPair, int] = {}
+    anti: dict[TopologyPair, int] = {}
+    if groups is None or (not required_affinity and not required_anti_affinity):
+        return affinity, anti
+    matches_all: dict[MatchGroup, bool] = {}
+    for t in required_affinity:
+        key = t.topology_key
+        for g, per_value in groups.domains((key,), key).counts.items():
+            hit = matches_all.get(g)
+            if hit is None:
+                hit = matches_all[g] = pod_matches_all_terms(required_affinity, g.namespace,
+                                                             g.labels)
+            if hit:
+                for tv, n in per_value.items():
+                    pair = (key, tv)
+                    affinity[pair] = affinity.get(pair, 0) + n
+    for t in required_anti_affinity:
+        key = t.topology_key
+        for g, per_value in groups.domains((key,), key).counts.items():
+            if t.matches(g.namespace, g.labels, None):
+                for tv, n in per_value.items():
+                    pair = (key, tv)
+                    anti[pair] = anti.get(pair, 0) + n
+    return affinity, anti
+
+
 # -- Filter (filtering.go) --------------------------------------------------------------------
 def satisfy_existing_pods_anti_affinity(s: _PreFilterState, node_labels: Mapping[str, str]
                                         ) -> bool:
@@ -615,8 +656,13 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
         holders = (snapshot.have_pods_with_required_anti_affinity_list()
                    if nodes is snapshot.node_info_list else nodes)
         existing = existing_anti_affinity_counts(pod.namespace, info.labels, ns_labels, holders)
-        affinity, anti = incoming_affinity_anti_affinity_counts(
-            required_affinity, required_anti_affinity, nodes)
+        if nodes is snapshot.node_info_list:
+            affinity, anti = incoming_affinity_anti_affinity_counts_by_group(
+                required_affinity, required_anti_affinity, snapshot.pod_groups(match_group)
+                if required_affinity or required_anti_affinity else None)
+        else:
+            affinity, anti = incoming_affinity_anti_affinity_counts(
+                required_affinity, required_anti_affinity, nodes)
         if not existing and not required_affinity and not required_anti_affinity:
             return None, _SKIP
         state.write(PRE_FILTER_STATE_KEY, _PreFilterState(
@@ -686,13 +732,9 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
                            or _has_preferred(pod.pod, "podAntiAffinity"))
         if self.ignore_preferred_terms_of_existing_pods and not has_constraints:
             return _SKIP
-        # Every node of the cluster, not only the feasible ones; without preferred terms on the
-        # incoming pod only the pods with affinity can contribute.
+        # Every node of the cluster, not only the feasible ones (counted by group, see below);
+        # without preferred terms on the incoming pod only the pods with affinity can contribute.
         snapshot = self.handle.snapshot
-        if has_constraints:
-            all_nodes = snapshot.node_info_list
-        else:
-            all_nodes = snapshot.have_pods_with_affinity_list()
         info = pod_affinity_info(pod)
         if info.error is not None:
             return Status(Code.Error, err=f"failed to parse pod: {info.error}")
@@ -705,36 +747,33 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
 
         own_terms = bool(preferred_affinity or preferred_anti_affinity)
         score: ScoreMap = {}
-        for ni in all_nodes:
-            node_labels = None
-            for ep in (ni.pods if has_constraints else ni.pods_with_affinity):
-                ep_info = ep.scratch.get(NAME)
-                if ep_info is None or ep_info.pod is not ep.pod:
-                    ep_info = pod_affinity_info(ep)
-                if not own_terms and not ep_info.scores_incoming:
+        if own_terms:
+            # The incoming pod's preferred terms against every existing pod: decided once per
+            # (namespace, labels) group, added per topology value.
+            by_labels = snapshot.pod_groups(match_group)
+            for weighted, sign in ((preferred_affinity, 1), (preferred_anti_affinity, -1)):
+                for w in weighted:
+                    term, key, amount = w.term, w.term.topology_key, sign * w.weight
+                    for g, per_value in by_labels.domains((key,), key).counts.items():
+                        if term.matches(g.namespace, g.labels, None):
+                            for tv, n in per_value.items():
+                                _add(score, key, tv, amount * n)
+        # The existing pods' terms against the incoming pod: decided once per term, added per
+        # topology value for the pods holding the same terms.
+        by_terms = snapshot.pod_groups(affinity_terms_group, affinity_only=True)
+        verdicts: dict[AffinityTerm, bool] = {}
+        for sig in by_terms.totals():
+            for term, amount in _existing_terms(sig, hard_weight):
+                hit = verdicts.get(term)
+                if hit is None:
+                    hit = verdicts[term] = term.matches(namespace, labels, ns_labels)
+                if not hit:
                     continue
-                if node_labels is None:
-                    node_labels = ni.labels
-                    if not node_labels:
-                        break  # a node without labels has no topology value
-                for w in preferred_affinity:
-                    _process_term(score, w.term, w.weight, ep.namespace, ep_info.labels, None,
-                                  node_labels)
-                for w in preferred_anti_affinity:
-                    _process_term(score, w.term, -w.weight, ep.namespace, ep_info.labels, None,
-                                  node_labels)
-                if not ep_info.scores_incoming:
-                    continue
-                if hard_weight > 0:
-                    for t in ep_info.required_affinity:
-                        _process_term(score, t, hard_weight, namespace, labels, ns_labels,
-                                      node_labels)
-                for w in ep_info.preferred_affinity:
-                    _process_term(score, w.term, w.weight, namespace, labels, ns_labels,
-                                  node_labels)
-                for w in ep_info.preferred_anti_affinity:
-                    _process_term(score, w.term, -w.weight, namespace, labels, ns_labels,
-                                  node_labels)
+                key = term.topology_key
+                per_value = by_terms.domains((key,), key).counts.get(sig)
+                if per_value:
+                    for tv, n in per_value.items():
+                        _add(score, key, tv, amount * n)
         if not score:
             return _SKIP
         state.write(PRE_SCORE_STATE_KEY, _PreScoreState(score))
@@ -756,6 +795,29 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
         for ns, v in zip(scores, normalize([x.score for x in scores])):
             ns.score = v
         return None
+
+
+def affinity_terms_group(pi: PodInfo) -> tuple | None:
+    """The terms an existing pod scores incoming pods with (``PodGroups`` key): its required
+    affinity terms, and its preferred affinity and anti-affinity terms with their weights;
+    None without any."""
+    info = pi.scratch.get(NAME)
+    if info is None or info.pod is not pi.pod:
+        info = pod_affinity_info(pi)
+    if not info.scores_incoming:
+        return None
+    return (info.required_affinity,
+            tuple((w.term, w.weight) for w in info.preferred_affinity),
+            tuple((w.term, w.weight) for w in info.preferred_anti_affinity))
+
+
+def _existing_terms(sig: tuple, hard_weight: int) -> list[tuple[AffinityTerm, int]]:
+    """(term, amount) of an ``affinity_terms_group``, in ``processExistingPod``'s order."""
+    required, preferred, preferred_anti = sig
+    out = [(t, hard_weight) for t in required] if hard_weight > 0 else []
+    out.extend(preferred)
+    out.extend((t, -w) for t, w in preferred_anti)
+    return out
 
 
 def _required_terms(pod: dict) -> tuple[tuple[AffinityTerm, ...], tuple[AffinityTerm, ...]]:

@@ -15,11 +15,16 @@ kubesim specifics, for speed at 5,000 nodes: selectors are compiled once, constr
 selector count a node's pods once (``selector_groups``), and each existing pod's verdict (not
 terminating and matching) is cached in ``PodInfo.scratch`` under the compiled selector, which
 assumes a PodInfo stands for one version of its pod (the snapshot replaces it on update).
+Over the snapshot's nodes, PreFilter and PreScore count from the snapshot's pods grouped by
+(namespace, labels, terminating) per topology value (kubesim/scheduler/framework/pod_groups.py,
+``group_matcher`` / ``add_matching``), the nodes an inclusion policy leaves out decided once per
+policy and pod inclusion key (``NodeInclusion.node_filter``).
 """
 
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -33,6 +38,7 @@ from kubesim.api.selectors import (
     node_selector_matches,
     selector_from_set,
 )
+from kubesim.scheduler.framework.pod_groups import Domains
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.helper import (
     do_not_schedule_taints,
@@ -186,6 +192,33 @@ def selector_groups(constraints: list[Constraint]) -> tuple[list[int], list]:
     return index, [pod_counter(sel) for sel in uniq]
 
 
+def group_matcher(selector: LabelSelector, ns: str) -> Callable[[object], bool] | None:
+    """``countPodsMatchSelector``'s verdict on a ``MatchGroup`` (pods of one namespace, label
+    set and terminating state); None when the selector counts no pod at all."""
+    if selector.empty or selector.matches_nothing:
+        return None
+    match = _matcher(selector)
+    return lambda g: g.namespace == ns and not g.terminating and match(g.labels)
+
+
+def add_matching(m: dict[str, int], domains: Domains, matches: Callable[[object], bool],
+                 known_only: bool = False) -> None:
+    """Add to ``m`` (topology value -> pods) the pods of the groups ``matches`` accepts;
+    ``known_only``: only at the values already in ``m``."""
+    for g, per_value in domains.counts.items():
+        if matches(g):
+            for v, n in per_value.items():
+                if v in m:
+                    m[v] += n
+                elif not known_only:
+                    m[v] = n
+
+
+def required_keys(constraints: Iterable[Constraint]) -> tuple[str, ...]:
+    """The topology keys a node must carry to count for these constraints, once each."""
+    return tuple(dict.fromkeys(c.topology_key for c in constraints))
+
+
 class RequiredNodeAffinity:
     """``nodeaffinity.GetRequiredNodeAffinity``: spec.nodeSelector AND the required NodeSelector
     (an invalid requirement makes its term match nothing; parse errors are ignored)."""
@@ -228,6 +261,28 @@ class NodeInclusion:
         self.need_affinity = (not self.required.trivial
                               and any(c.node_affinity_policy == HONOR for c in cs))
         self.need_taints = any(c.node_taints_policy == HONOR for c in cs)
+
+    def key(self) -> str:
+        """What the verdicts depend on besides the node: pods with equal keys get the same
+        verdicts (``PodGroups.domains``' filter key)."""
+        return json.dumps([self.required.node_selector if self.need_affinity else None,
+                           self.required.required if self.need_affinity else None,
+                           self.tolerations if self.need_taints else None],
+                          sort_keys=True, separators=(",", ":"))
+
+    def node_filter(self, c: Constraint) -> tuple[Callable[[NodeInfo], bool] | None, str]:
+        """(whether a node counts for ``c`` under its inclusion policies, its filter key);
+        (None, "") when every node counts."""
+        honor_aff = c.node_affinity_policy == HONOR and self.need_affinity
+        honor_taints = c.node_taints_policy == HONOR and self.need_taints
+        if not honor_aff and not honor_taints:
+            return None, ""
+
+        def counts(node: NodeInfo) -> bool:
+            aff, tol = self.verdicts(node)
+            return (aff or not honor_aff) and (tol or not honor_taints)
+
+        return counts, f"{int(honor_aff)}{int(honor_taints)}{self.key()}"
 
     def verdicts(self, node: NodeInfo) -> tuple[bool, bool]:
         """(node matches the required affinity, node has no untolerated NoSchedule taint)."""

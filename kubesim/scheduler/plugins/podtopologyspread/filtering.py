@@ -9,6 +9,7 @@ minMatchNum > maxSkew``) and plugin.go (the reasons, in upstream's words).
 
 from __future__ import annotations
 
+from kubesim.scheduler.framework.pod_groups import PodGroups
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.podtopologyspread.common import (
@@ -16,8 +17,11 @@ from kubesim.scheduler.plugins.podtopologyspread.common import (
     NAME,
     Constraint,
     NodeInclusion,
+    add_matching,
+    group_matcher,
     match_node_inclusion_policies,
     node_labels_match_spread_constraints,
+    required_keys,
     selector_groups,
 )
 
@@ -94,14 +98,29 @@ class PreFilterState:
 
 
 def cal_pre_filter_state(constraints: list[Constraint], pod: PodInfo,
-                         nodes: list[NodeInfo]) -> PreFilterState:
+                         nodes: list[NodeInfo], groups: PodGroups | None = None
+                         ) -> PreFilterState:
     """``calPreFilterState``: matching pods per topology value over every eligible node, for
-    the pod's hard ``constraints``."""
+    the pod's hard ``constraints``. ``groups``: the pods of ``nodes`` counted by
+    ``match_group``, from which the counts are summed per topology value (the same counts, the
+    values in the same order; the nodes an inclusion policy leaves out are remembered per
+    policy and pod inclusion key, so they are decided once until a node changes)."""
     if not constraints:
         return PreFilterState()
     ns = pod.namespace
     pod_labels = (pod.pod.get("metadata") or {}).get("labels") or {}
     inclusion = NodeInclusion(pod.pod, constraints)
+    if groups is not None:
+        required = required_keys(constraints)
+        counts = []
+        for c in constraints:
+            domains = groups.domains(required, c.topology_key, *inclusion.node_filter(c))
+            m = dict.fromkeys(domains.nodes, 0)
+            matches = group_matcher(c.selector, ns)
+            if matches is not None:
+                add_matching(m, domains, matches)
+            counts.append(m)
+        return _with_critical_paths(constraints, counts, pod_labels)
     group, counters = selector_groups(constraints)
     counts: list[dict[str, int]] = [{} for _ in constraints]
     keys = [c.topology_key for c in constraints]
@@ -127,6 +146,11 @@ def cal_pre_filter_state(constraints: list[Constraint], pod: PodInfo,
                     cnt = per_group[g] = counters[g](ni.pods, ns)
                 v = labels[key]
                 m[v] = m.get(v, 0) + cnt
+    return _with_critical_paths(constraints, counts, pod_labels)
+
+
+def _with_critical_paths(constraints: list[Constraint], counts: list[dict[str, int]],
+                         pod_labels: dict) -> PreFilterState:
     paths = []
     for m in counts:
         p = CriticalPaths()

@@ -44,6 +44,7 @@ from kubesim.scheduler.framework.interface import (
     PreScorePlugin,
     ScorePlugin,
 )
+from kubesim.scheduler.framework.pod_groups import match_group
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.helper import default_selector
@@ -69,6 +70,7 @@ from kubesim.scheduler.plugins.podtopologyspread.scoring import (
     count_existing_pods,
     init_pre_score_state,
     node_score,
+    node_scores,
     normalize_scores,
 )
 
@@ -321,8 +323,12 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
 
     # -- PreFilter ---------------------------------------------------------------------------
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
+        snapshot = self.handle.snapshot
         try:
-            s = cal_pre_filter_state(self.constraints(state, pod, DO_NOT_SCHEDULE), pod, nodes)
+            constraints = self.constraints(state, pod, DO_NOT_SCHEDULE)
+            s = cal_pre_filter_state(
+                constraints, pod, nodes, snapshot.pod_groups(match_group)
+                if constraints and nodes is snapshot.node_info_list else None)
         except ValueError as e:
             return None, Status(Code.Error, err=f"get constraints from pod: {e}")
         if not s.constraints:
@@ -382,7 +388,8 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
             return Status(Code.Error, err=f"calculating preScoreState: {e}")
         if not s.constraints:
             return _SKIP
-        count_existing_pods(s, pod, all_nodes, require_all)
+        count_existing_pods(s, pod, all_nodes, require_all,
+                            self.handle.snapshot.pod_groups(match_group))
         state.write(PRE_SCORE_STATE_KEY, s)
         return None
 
@@ -400,8 +407,7 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
         s = state.get(PRE_SCORE_STATE_KEY)
         if s is None:
             return _pre_score_not_found()
-        ns = pod.namespace
-        return [node_score(s, ni, ns) for ni in nodes]
+        return node_scores(s, nodes, pod.namespace)
 
     def normalize_score(self, state: CycleState, pod: PodInfo,
                         scores: list[NodeScore]) -> Status | None:

@@ -12,15 +12,19 @@ from __future__ import annotations
 import math
 
 from kubesim.scheduler.framework.interface import MAX_NODE_SCORE, NodeScore
+from kubesim.scheduler.framework.pod_groups import PodGroups
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.podtopologyspread.common import (
     LABEL_HOSTNAME,
     NAME,
     Constraint,
     NodeInclusion,
+    add_matching,
+    group_matcher,
     match_node_inclusion_policies,
     node_labels_match_spread_constraints,
     pod_counter,
+    required_keys,
     selector_groups,
 )
 
@@ -126,15 +130,28 @@ def init_pre_score_state(constraints: list[Constraint], filtered: list[NodeInfo]
 
 
 def count_existing_pods(s: PreScoreState, pod: PodInfo, all_nodes: list[NodeInfo],
-                        require_all: bool) -> None:
+                        require_all: bool, groups: PodGroups | None = None) -> None:
     """PreScore's count: the matching pods of every node (not only the filtered ones) added to
-    the domains ``init_pre_score_state`` found, per the constraints' inclusion policies."""
+    the domains ``init_pre_score_state`` found, per the constraints' inclusion policies.
+    ``groups``: the pods of ``all_nodes`` counted by ``match_group``, from which the counts are
+    summed per topology value (the nodes an inclusion policy leaves out remembered per policy
+    and pod inclusion key)."""
     ns = pod.namespace
     inclusion = NodeInclusion(pod.pod, s.constraints)
     check = inclusion.need_affinity or inclusion.need_taints
-    group, counters = selector_groups(s.constraints)
     counts = s.topology_value_to_pod_counts
     active = [i for i in range(len(s.constraints)) if counts[i]]
+    if groups is not None:
+        required = required_keys(s.constraints) if require_all else ()
+        for i in active:
+            c = s.constraints[i]
+            matches = group_matcher(c.selector, ns)
+            if matches is not None:
+                add_matching(counts[i], groups.domains(required, c.topology_key,
+                                                       *inclusion.node_filter(c)),
+                             matches, known_only=True)
+        return
+    group, counters = selector_groups(s.constraints)
     if active:
         for ni in all_nodes:
             labels = ni.labels
@@ -176,3 +193,26 @@ def node_score(s: PreScoreState, node: NodeInfo, ns: str) -> int:
             cnt = s.topology_value_to_pod_counts[i].get(value, 0)
         score += score_for_count(cnt, c.max_skew, s.topology_normalizing_weight[i])
     return go_round(score)
+
+
+def node_scores(s: PreScoreState, nodes: list[NodeInfo], ns: str) -> list[int]:
+    """``node_score`` of every node; without hostname constraints a node's score depends only
+    on its topology values, so it is computed once per distinct tuple of values."""
+    constraints = s.constraints
+    if any(c.topology_key == LABEL_HOSTNAME for c in constraints):
+        return [node_score(s, ni, ns) for ni in nodes]
+    keys = [c.topology_key for c in constraints]
+    ignored = s.ignored_nodes
+    memo: dict[tuple, int] = {}
+    out = []
+    for ni in nodes:
+        if ni.name in ignored:
+            out.append(0)
+            continue
+        labels = ni.labels
+        values = tuple([labels.get(k) for k in keys])
+        v = memo.get(values)
+        if v is None:
+            v = memo[values] = node_score(s, ni, ns)
+        out.append(v)
+    return out
