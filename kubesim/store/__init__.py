@@ -162,15 +162,30 @@ def _decode_into(by: dict, rows) -> None:
     collector's permanent generation (gc.freeze), out of later scans."""
     import gc
 
-    loads = json.loads
     enabled = gc.isenabled()
     gc.disable()
     count = 0
+    keys: list[tuple[str, str]] = []
+    bodies: list[str] = []
+
+    def flush() -> None:
+        # the bodies as one JSON array, decoded in one call: its keys ("metadata", "name",
+        # "lastTransitionTime", ...) are then one string each, not one per object (a fifth
+        # less memory for a kind of pods, and less time)
+        by.update(zip(keys, json.loads("[" + ",".join(bodies) + "]")))
+        keys.clear()
+        bodies.clear()
+
     try:
         for ns, name, body in rows:
             if (ns, name) not in by:
-                by[(ns, name)] = loads(body)
+                keys.append((ns, name))
+                bodies.append(body)
                 count += 1
+                if len(bodies) >= 2000:
+                    flush()
+        if bodies:
+            flush()
     finally:
         if enabled:
             gc.enable()
