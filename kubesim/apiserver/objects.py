@@ -284,10 +284,13 @@ def _has_status_subresource(info: KindInfo) -> bool:
 # -- reading -------------------------------------------------------------------------------
 
 def list_objects(cluster: Cluster, info: KindInfo, namespace: str | None,
-                 label_selector: str | None = None, field_selector: str | None = None) -> list[dict]:
+                 label_selector: str | None = None, field_selector: str | None = None,
+                 omit: tuple[str, ...] = ()) -> list[dict]:
     """LIST: the objects of one kind (in ``namespace``, None for all) that the selectors match,
-    sorted by (namespace, name)."""
-    objs = _list(cluster, info, namespace, label_selector, field_selector)
+    sorted by (namespace, name). ``omit``: dotted paths the caller does not read (a table's
+    printer: ``metadata.managedFields``), which the objects may then lack (``Store.list``);
+    they are read-only."""
+    objs = _list(cluster, info, namespace, label_selector, field_selector, omit)
     if info.kind == "Event":
         from kubesim.apiserver import events
 
@@ -295,12 +298,42 @@ def list_objects(cluster: Cluster, info: KindInfo, namespace: str | None,
     return objs
 
 
+def list_pieces(cluster: Cluster, info: KindInfo, namespace: str | None, label_selector: str | None = None,
+                field_selector: str | None = None, omit: tuple[str, ...] = (), size: int = 500):
+    """``list_objects`` in pieces of at most ``size`` objects, each read from the store only
+    when reached (``Store.list_pieces``), as a LIST answered page by page (``limit`` and
+    ``continue``, what kubectl's chunked reads ask); with selectors, one piece."""
+    ns = namespace if info.namespaced else None
+    if label_selector and not field_selector and info.kind != "Event":
+        from kubesim.api import selectors
+
+        try:
+            sel = selectors.parse_label_selector(label_selector)
+        except ValueError as e:
+            raise BadRequest(str(e)) from None
+        keys = _labelled_keys(cluster.store, info.kind, ns, sel)
+        if keys is not None:  # the index's candidates, read a piece at a time
+            for i in range(0, len(keys), size):
+                yield [o for o in cluster.store.objects(keys[i:i + size], omit)
+                       if sel.matches(o["metadata"].get("labels") or {})]
+            return
+    if label_selector or field_selector:
+        yield list_objects(cluster, info, namespace, label_selector, field_selector, omit)
+        return
+    for piece in cluster.store.list_pieces(info.kind, ns, omit, size):
+        if info.kind == "Event":
+            from kubesim.apiserver import events
+
+            piece = events.live(cluster, piece)
+        yield piece
+
+
 def _list(cluster: Cluster, info: KindInfo, namespace: str | None, label_selector: str | None,
-          field_selector: str | None) -> list[dict]:
+          field_selector: str | None, omit: tuple[str, ...] = ()) -> list[dict]:
     store = cluster.store
     ns = namespace if info.namespaced else None
     if not (label_selector or field_selector):
-        return store.list(info.kind, ns)
+        return store.list(info.kind, ns, omit)
     from kubesim.api import selectors  # only a list with selectors pays for the parser
 
     fsel = None
@@ -309,14 +342,18 @@ def _list(cluster: Cluster, info: KindInfo, namespace: str | None, label_selecto
             fsel = selectors.convert_field_selector(info.kind, selectors.parse_field_selector(field_selector))
         except ValueError as e:
             raise BadRequest(str(e)) from None
-    objs = _candidates(store, info.kind, ns, fsel) if fsel is not None else None
-    if objs is None:
-        objs = store.list(info.kind, ns)
+    sel = None
     if label_selector:
         try:
             sel = selectors.parse_label_selector(label_selector)
         except ValueError as e:
             raise BadRequest(str(e)) from None
+    objs = _candidates(store, info.kind, ns, fsel) if fsel is not None else None
+    if objs is None and sel is not None:
+        objs = _labelled(store, info.kind, ns, sel, omit if fsel is None else ())
+    if objs is None:
+        objs = store.list(info.kind, ns, omit if fsel is None else ())
+    if sel is not None:
         objs = [o for o in objs if sel.matches(o["metadata"].get("labels") or {})]
     if fsel is not None:
         fields_of = selectors.fields_of(info.kind)
@@ -359,6 +396,38 @@ def _candidates(store, kind: str, namespace: str | None, fsel) -> list[dict] | N
             out.append(obj)
     out.sort(key=lambda o: (o["metadata"].get("namespace", ""), o["metadata"]["name"]))
     return out
+
+
+def _labelled(store, kind: str, namespace: str | None, sel, omit: tuple[str, ...]) -> list[dict] | None:
+    """A superset of the objects a label selector can match (``_labelled_keys``), decoding
+    only those; None when the caller must list the kind."""
+    keys = _labelled_keys(store, kind, namespace, sel)
+    return None if keys is None else store.objects(keys, omit)
+
+
+def _labelled_keys(store, kind: str, namespace: str | None, sel) -> list | None:
+    """The keys of a superset of the objects a label selector can match, sorted, from the
+    store's index of labels (as the watch cache's indexers answer a LIST): those with the
+    label of its first requirement that names values (``k=v``, ``k in (a,b)``) or asks for
+    the key (``k``); None when no requirement narrows the search (or the index cannot
+    answer: an older state opened read-only)."""
+    from kubesim.api import selectors
+
+    for r in sel.requirements:
+        if r.operator in (selectors.OP_EQUALS, selectors.OP_DOUBLE_EQUALS, selectors.OP_IN):
+            values: tuple = r.values
+        elif r.operator == selectors.OP_EXISTS:
+            values = (None,)
+        else:
+            continue
+        keys: set = set()
+        for v in values:
+            found = store.keys_labelled(kind, r.key, v, namespace)
+            if found is None:
+                return None
+            keys.update(found)
+        return sorted(keys)
+    return None
 
 
 # -- deleting ------------------------------------------------------------------------------

@@ -156,7 +156,7 @@ class LocalClient:
         return served_leases(self.cluster, objs)
 
     def list(self, info: KindInfo, namespace: str | None = None, label_selector: str | None = None,
-             field_selector: str | None = None) -> list[dict]:
+             field_selector: str | None = None, omit: tuple[str, ...] = ()) -> list[dict]:
         self._authorize("list", info, namespace or "")
         if not info.served:
             return [self.scheduler_configuration()]
@@ -169,7 +169,15 @@ class LocalClient:
                 pods = [p for p in pods if p["metadata"].get("namespace", "") == namespace]
             return sorted(pods, key=lambda p: (p["metadata"].get("namespace", ""), p["metadata"]["name"]))
         return self._served(info, objects.list_objects(self.cluster, info, namespace, label_selector,
-                                                       field_selector))
+                                                       field_selector, omit))
+
+    def list_pieces(self, info: KindInfo, namespace: str | None = None, label_selector: str | None = None,
+                    field_selector: str | None = None, omit: tuple[str, ...] = (), size: int = 500):
+        self._authorize("list", info, namespace or "")
+        if not info.served or _node_name_selector(info, field_selector) is not None:
+            return iter([self.list(info, namespace, label_selector, field_selector, omit)])
+        return (self._served(info, piece) for piece in objects.list_pieces(
+            self.cluster, info, namespace, label_selector, field_selector, omit, size))
 
     def count(self, info: KindInfo) -> int:
         return self.cluster.store.count(info.kind)

@@ -42,9 +42,19 @@ class Client(Protocol):
         """GET, None when absent (a 404 the caller expects)."""
 
     def list(self, info: KindInfo, namespace: str | None = None, label_selector: str | None = None,
-             field_selector: str | None = None) -> list[dict]:
+             field_selector: str | None = None, omit: tuple[str, ...] = ()) -> list[dict]:
         """LIST, sorted by (namespace, name); ``namespace`` None: all namespaces. A malformed
-        selector raises the error kubectl prints; an unsupported field label the server's."""
+        selector raises the error kubectl prints; an unsupported field label the server's.
+        ``omit``: dotted paths (``metadata.managedFields``) the caller will not read, which the
+        server may leave out of the objects (as it leaves a Table's rows only what printing
+        needs): what get's table printing asks."""
+
+    def list_pieces(self, info: KindInfo, namespace: str | None = None, label_selector: str | None = None,
+                    field_selector: str | None = None, omit: tuple[str, ...] = (), size: int = 500):
+        """``list`` page by page, as client-go's pager reads a LIST with ``limit`` and
+        ``continue`` (kubectl get's ``--chunk-size``, 500): an iterator of lists of at most
+        ``size`` objects, in the same order, each read when reached, to be read before the
+        session ends; a reader that keeps only what it makes of each page holds one page."""
 
     def count(self, info: KindInfo) -> int:
         """How many objects of a kind exist (what ``cluster-info`` reports)."""

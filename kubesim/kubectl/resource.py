@@ -211,18 +211,33 @@ def parse_targets(words: list[str], selecting: bool = False):
 
 
 def select(client, info: KindInfo, ns: str | None, label_selector: str | None = None,
-           field_selector: str | None = None) -> list[dict]:
+           field_selector: str | None = None, omit: tuple[str, ...] = ()) -> list[dict]:
     """The builder's Selector visitor (cli-runtime resource/selector.go): the server's list, its
     BadRequest reworded to name the resource and the selectors, "without hiding this is an API
-    error"."""
+    error". ``omit``: paths the caller will not read (``Client.list``)."""
     try:
-        return client.list(info, ns, label_selector, field_selector)
+        return client.list(info, ns, label_selector, field_selector, omit) if omit else \
+            client.list(info, ns, label_selector, field_selector)
     except BadRequest as e:
-        resource = f'"{info.group}/{info.version}, Resource={info.plural}"'
-        if label_selector or field_selector:
-            raise BadRequest(f'Unable to find {resource} that match label selector "{label_selector or ""}", '
-                             f'field selector "{field_selector or ""}": {e.message}') from None
-        raise BadRequest(f"Unable to list {resource}: {e.message}") from None
+        raise _list_error(info, e, label_selector, field_selector) from None
+
+
+def select_pieces(client, info: KindInfo, ns: str | None, label_selector: str | None = None,
+                  field_selector: str | None = None, omit: tuple[str, ...] = ()):
+    """``select`` page by page (``Client.list_pieces``, kubectl's chunked LIST): the same
+    objects, a list of at most 500 at a time."""
+    try:
+        yield from client.list_pieces(info, ns, label_selector, field_selector, omit)
+    except BadRequest as e:
+        raise _list_error(info, e, label_selector, field_selector) from None
+
+
+def _list_error(info: KindInfo, e: BadRequest, label_selector: str | None, field_selector: str | None):
+    resource = f'"{info.group}/{info.version}, Resource={info.plural}"'
+    if label_selector or field_selector:
+        return BadRequest(f'Unable to find {resource} that match label selector "{label_selector or ""}", '
+                          f'field selector "{field_selector or ""}": {e.message}')
+    return BadRequest(f"Unable to list {resource}: {e.message}")
 
 
 def lookup(client, targets, ns: str | None, selector: str | None = None, every: bool = False,

@@ -83,12 +83,20 @@ def short_human_duration(seconds: float) -> str:
     return f"{hours // 24 // 365}y"
 
 
+_PARSED: dict[str, float | None] = {}  # timestamp -> epoch seconds: a table repeats them
+
+
 def parse_timestamp(ts: str | None) -> float | None:
     """kubesim.clock.parse_timestamp (imported when first needed: the printers load without the
     clock's datetime and random)."""
-    from kubesim import clock
+    t = _PARSED.get(ts) if type(ts) is str else None
+    if t is None:
+        from kubesim import clock
 
-    return clock.parse_timestamp(ts)
+        t = clock.parse_timestamp(ts)
+        if type(ts) is str and len(_PARSED) < 4096:
+            _PARSED[ts] = t
+    return t
 
 
 def translate_timestamp_since(ts: str | None, now: float) -> str:

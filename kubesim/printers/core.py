@@ -180,6 +180,11 @@ def print_pod(pod: dict, ctx: PrintContext) -> list[str]:
     ]
 
 
+# What printPod never reads, which a lister may leave out of the pods it prints (paths as
+# ``Store.list``'s ``omit``; the managedFields no printer reads go too: tables.unread)
+POD_UNREAD = ("metadata.annotations", "metadata.ownerReferences", "spec.volumes", "spec.tolerations",
+              "spec.affinity")
+
 POD_COLUMNS = [
     Column("Name", format="name"), Column("Ready"), Column("Status"), Column("Restarts"),
     Column("Age"), Column("IP", 1), Column("Node", 1), Column("Nominated Node", 1),
@@ -231,6 +236,9 @@ def print_node(node: dict, ctx: PrintContext) -> list[str]:
         info.get("containerRuntimeVersion") or UNKNOWN,
     ]
 
+
+# what printNode never reads (as POD_UNREAD)
+NODE_UNREAD = ("metadata.annotations", "status.images", "status.capacity", "status.allocatable")
 
 NODE_COLUMNS = [
     Column("Name", format="name"), Column("Status"), Column("Roles"), Column("Age"),
@@ -415,3 +423,7 @@ def print_resource_quota(quota: dict, ctx: PrintContext) -> list[str]:
 
 
 RESOURCE_QUOTA_COLUMNS = [Column("Name", format="name"), Column("Request"), Column("Limit"), Column("Age")]
+
+
+# kind -> what its row function never reads (tables.unread)
+UNREAD = {"Pod": POD_UNREAD, "Node": NODE_UNREAD}

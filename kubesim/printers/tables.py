@@ -132,6 +132,19 @@ def table_of(kind: str) -> TableDef:
     return TableDef(getattr(module, entry[1]), getattr(module, entry[2]))
 
 
+def unread(kind: str) -> tuple[str, ...]:
+    """Dotted paths of a built-in kind's objects its table never reads: their managedFields,
+    and what the module of its row function lists in its ``UNREAD`` (``core.POD_UNREAD``).
+    A lister may leave them out of the objects it prints (``Client.list``'s ``omit``)."""
+    entry = TABLES.get(kind)
+    if entry is None:
+        return ()
+    import importlib
+
+    module = importlib.import_module(f"kubesim.printers.{entry[0]}")
+    return ("metadata.managedFields", *getattr(module, "UNREAD", {}).get(kind, ()))
+
+
 def _custom_table(kind: str) -> TableDef | None:
     """A custom resource's table, from the columns of the CRD that serves ``kind``."""
     from kubesim.api.kinds import REGISTRY
@@ -163,23 +176,38 @@ def render_table(kind: str, objects: list[dict], ctx: PrintContext, *, wide: boo
     An empty ``objects`` gives ``[]`` (kubectl prints no header for an empty table; saying
     "No resources found" is the caller's job).
     """
-    table = table_of(kind)
     if not objects:
         return []
+    header = [] if no_headers else [table_header(kind, wide=wide, show_namespace=show_namespace,
+                                                 show_labels=show_labels, label_columns=label_columns)]
+    return header + list(table_rows(kind, objects, ctx, wide=wide, show_namespace=show_namespace,
+                                    show_labels=show_labels, label_columns=label_columns, show_kind=show_kind))
+
+
+def table_header(kind: str, *, wide: bool = False, show_namespace: bool = False, show_labels: bool = False,
+                 label_columns: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The header row of :func:`render_table`."""
+    table = table_of(kind)
+    header = ["NAMESPACE"] if show_namespace else []
+    header += [c.name.upper() for c in table.columns if wide or c.priority == 0]
+    header += [key.split("/")[-1].upper() for key in label_columns]
+    if show_labels:
+        header.append("LABELS")
+    return header
+
+
+def table_rows(kind: str, objects, ctx: PrintContext, *, wide: bool = False, show_namespace: bool = False,
+               show_labels: bool = False, label_columns: list[str] | tuple[str, ...] = (),
+               show_kind: bool = False):
+    """The rows of :func:`render_table` (no header), one per object of the iterable ``objects``
+    as it is read: a caller printing objects listed in pieces keeps only the rows."""
+    table = table_of(kind)
     visible = [i for i, c in enumerate(table.columns) if wide or c.priority == 0]
     name_col = next((i for i, c in enumerate(table.columns) if c.format == "name"), None)
     prefix = _kind_prefix(kind) if show_kind else ""
-
-    rows: list[list[str]] = []
-    if not no_headers:
-        header = ["NAMESPACE"] if show_namespace else []
-        header += [table.columns[i].name.upper() for i in visible]
-        header += [key.split("/")[-1].upper() for key in label_columns]
-        if show_labels:
-            header.append("LABELS")
-        rows.append(header)
+    row_of = table.row
     for obj in objects:
-        cells = [str(c) for c in table.row(obj, ctx)]
+        cells = [str(c) for c in row_of(obj, ctx)]
         if show_kind and name_col is not None:
             cells[name_col] = f"{prefix}/{cells[name_col]}"
         meta = object_meta(obj)
@@ -189,8 +217,7 @@ def render_table(kind: str, objects: list[dict], ctx: PrintContext, *, wide: boo
         row += [labels.get(key, "") for key in label_columns]
         if show_labels:
             row.append(format_labels(labels))
-        rows.append(row)
-    return rows
+        yield row
 
 
 def status_int(obj: dict, key: str) -> int:

@@ -20,12 +20,13 @@ TABLE_MINWIDTH, TABLE_TABWIDTH, TABLE_PADDING = 6, 4, 3
 # kubectl's get tabwriter (cli-runtime/pkg/printers/tabwriter.go)
 
 
+_LINE_END = re.compile("[\f\n\r]")
+
+
 def _cut_cell(cell: str) -> str:
     """tableprinter's appendCellValue: a cell stops at its first newline, marked with ``...``."""
-    for i, ch in enumerate(cell):
-        if ch in "\f\n\r":
-            return cell[:i] + "..."
-    return cell
+    m = _LINE_END.search(cell)
+    return cell if m is None else cell[:m.start()] + "..."
 
 
 _CELL_END = re.compile("([\t\v\n\f])")
@@ -120,5 +121,35 @@ def format_cells(rows: list[list[str]], remembered: list[int] | None = None) -> 
     """kubectl get's layout of header + rows (:func:`table_tabwrite`), one newline per row."""
     if not rows:
         return ""
-    text = "".join("\t".join(_cut_cell(str(c)) for c in row) + "\n" for row in rows)
-    return table_tabwrite(text, remembered)
+    cut = _cut_cell
+    lines = [[cut(c if type(c) is str else str(c)) for c in row] for row in rows]
+    return _uniform(lines, remembered) or table_tabwrite("".join("\t".join(r) + "\n" for r in lines), remembered)
+
+
+def _uniform(lines: list[list[str]], remembered: list[int] | None) -> str:
+    """:func:`table_tabwrite` of rows that all have the same number of cells (two or more),
+    none holding a tab or vertical tab (a table's usual shape), in one pass per column: then
+    every column but the last is one block over all the lines, as wide as its widest cell
+    plus the padding (at least the minimum width, and what ``remembered`` kept), and the last
+    cells are never padded. "" when the rows have another shape (the general writer lays
+    them out)."""
+    n = len(lines[0])
+    if n < 2 or any(len(r) != n for r in lines):
+        return ""
+    text = "\t".join("\t".join(r) for r in lines)
+    if "\v" in text or text.count("\t") != len(lines) * n - 1:
+        return ""
+    widths = []
+    for j, column in enumerate(zip(*lines)):
+        if j == n - 1:
+            break
+        width = max(TABLE_MINWIDTH, max(map(len, column)) + TABLE_PADDING)
+        if remembered is not None:
+            if len(remembered) == j:
+                remembered.append(width)
+            elif remembered[j] > width:
+                width = remembered[j]
+            else:
+                remembered[j] = width
+        widths.append(width)
+    return "".join("".join([*(c.ljust(w) for c, w in zip(r, widths)), r[-1], "\n"]) for r in lines)

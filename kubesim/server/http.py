@@ -420,6 +420,20 @@ class Handler(BaseHTTPRequestHandler):
         return {"kind": info.kind + "List", "apiVersion": info.api_version,
                 "metadata": {"resourceVersion": rv, **(list_meta or {})}, "items": items}
 
+    def _unread(self, info) -> tuple[str, ...]:
+        """What a LIST asked for as a Table never shows of its objects, which the list may
+        then leave out (``Client.list``): what the kind's printer never reads (tables.unread),
+        but for the metadata a row's PartialObjectMetadata carries (``includeObject``
+        Metadata, the default; all of it with None; nothing is left out with Object)."""
+        if not wants_table(self.headers.get("Accept") or "") or info.crd is not None:
+            return ()
+        include = self.query.get("includeObject") or "Metadata"
+        if include not in ("None", "Metadata"):
+            return ()
+        from kubesim.printers.tables import unread
+
+        return tuple(p for p in unread(info.kind) if include == "None" or not p.startswith("metadata."))
+
     # -- verbs ------------------------------------------------------------------------------
     def _get(self, t: Target, body: bytes) -> None:
         if t.name is None:
@@ -453,7 +467,8 @@ class Handler(BaseHTTPRequestHandler):
         limit = _int_param(q, "limit")
         start = _continue_start(q.get("continue"))
         with self.client(write=False) as c:
-            objs = c.list(t.info, t.namespace, q.get("labelSelector") or None, q.get("fieldSelector") or None)
+            objs = c.list(t.info, t.namespace, q.get("labelSelector") or None, q.get("fieldSelector") or None,
+                          self._unread(t.info))
             list_meta = {}
             if start:
                 objs = objs[start:]

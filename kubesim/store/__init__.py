@@ -175,15 +175,30 @@ def _decode_into(by: dict, rows) -> None:
     collector's permanent generation (gc.freeze), out of later scans."""
     import gc
 
-    loads = json.loads
     enabled = gc.isenabled()
     gc.disable()
     count = 0
+    keys: list[tuple[str, str]] = []
+    bodies: list[str] = []
+
+    def flush() -> None:
+        # the bodies as one JSON array, decoded in one call: its keys ("metadata", "name",
+        # "lastTransitionTime", ...) are then one string each, not one per object (a fifth
+        # less memory for a kind of pods, and less time)
+        by.update(zip(keys, json.loads("[" + ",".join(bodies) + "]")))
+        keys.clear()
+        bodies.clear()
+
     try:
         for ns, name, body in rows:
             if (ns, name) not in by:
-                by[(ns, name)] = loads(body)
+                keys.append((ns, name))
+                bodies.append(body)
                 count += 1
+                if len(bodies) >= 2000:
+                    flush()
+        if bodies:
+            flush()
     finally:
         if enabled:
             gc.enable()
@@ -561,8 +576,15 @@ class Store:
         by[nk] = obj
         return obj
 
-    def list(self, kind: str, namespace: str | None = None) -> list[dict]:
-        """All objects of a kind (in one namespace when given), sorted by (namespace, name)."""
+    def list(self, kind: str, namespace: str | None = None, omit: tuple[str, ...] = ()) -> list[dict]:
+        """All objects of a kind (in one namespace when given), sorted by (namespace, name).
+
+        ``omit``: dotted paths (``metadata.managedFields``) the caller will not read. Objects
+        this transaction has not read are then decoded without them (SQLite cuts them out, so
+        they cost neither decoding nor memory) into copies the cache does not keep: read-only,
+        never to be written back. Objects it has read or written come as they are."""
+        if omit and kind not in self._listed:
+            return self._list_omitting(kind, namespace, omit)
         if namespace is not None and kind not in self._listed:
             return self._list_namespace(kind, namespace)
         self._load_kind(kind)
@@ -584,6 +606,84 @@ class Store:
         out = [o for (ns, _), o in by.items() if ns == namespace and o is not None]
         out.sort(key=lambda o: o["metadata"]["name"])
         return out
+
+    def list_pieces(self, kind: str, namespace: str | None = None, omit: tuple[str, ...] = (),
+                    size: int = 500) -> Iterator[list[dict]]:
+        """``list`` in pieces of at most ``size`` objects, in the same order, each decoded only
+        when it is reached, so a reader that drops each piece before the next holds one piece
+        at a time (with ``omit``, as ``list`` gives them). Read them before this transaction
+        writes again. A kind this transaction has read from is listed at once, then cut."""
+        if kind in self._listed or self._cache.get(kind) or not omit:
+            objs = self.list(kind, namespace, omit)
+            for i in range(0, len(objs), size):
+                yield objs[i:i + size]
+            return
+        import gc
+
+        sql = ("SELECT json_remove(body" + ", ?" * len(omit) + ") FROM objects WHERE kind=?"
+               + (" AND namespace=?" if namespace is not None else "") + " ORDER BY namespace, name")
+        args = ["$." + p for p in omit] + [kind] + ([namespace] if namespace is not None else [])
+        cursor = self._require().execute(sql, args)
+        try:
+            while rows := cursor.fetchmany(size):
+                enabled = gc.isenabled()
+                gc.disable()  # (containers without cycles: see _decode_into)
+                try:
+                    # one text, decoded in one call: the keys repeated from object to object are
+                    # then one string each
+                    piece = json.loads("[" + ",".join(r[0] for r in rows) + "]")
+                finally:
+                    if enabled:
+                        gc.enable()
+                del rows
+                yield piece
+        finally:
+            cursor.close()
+
+    def _list_omitting(self, kind: str, namespace: str | None, omit: tuple[str, ...]) -> list[dict]:
+        """``list`` with ``omit`` on a kind not loaded: the stored bodies without those paths,
+        this transaction's own reads and writes winning, as in ``get``."""
+        sql = ("SELECT namespace, name, json_remove(body" + ", ?" * len(omit) + ") FROM objects WHERE kind=?"
+               + (" AND namespace=?" if namespace is not None else "") + " ORDER BY namespace, name")
+        args = ["$." + p for p in omit] + [kind] + ([namespace] if namespace is not None else [])
+        cached = self._cache.get(kind) or {}
+        found: dict[tuple[str, str], dict | None] = {}
+        _decode_into(found, ((ns, name, body) for ns, name, body in self._require().execute(sql, args)
+                             if (ns, name) not in cached))
+        if not cached:
+            return list(found.values())
+        found.update((k, o) for k, o in cached.items() if namespace is None or k[0] == namespace)
+        return [found[k] for k in sorted(found) if found[k] is not None]
+
+    def objects(self, keys: list[Key], omit: tuple[str, ...] = ()) -> list[dict]:
+        """The objects of ``keys`` that exist, in that order; with ``omit``, as ``list`` gives
+        them (those this transaction has not read decoded without those paths, uncached)."""
+        if not omit:
+            return [o for k in keys if (o := self.get(*k)) is not None]
+        import gc
+
+        conn = self._require()
+        sql = "SELECT json_remove(body" + ", ?" * len(omit) + ") FROM objects WHERE kind=? AND namespace=? AND name=?"
+        paths = ["$." + p for p in omit]
+        found: list = []  # an object, or the index of its text in ``texts``
+        texts = []
+        for k in keys:
+            by = self._cache.get(k[0]) or {}
+            if (k[1], k[2]) in by or k[0] in self._listed:
+                found.append(by.get((k[1], k[2])))
+            else:
+                row = conn.execute(sql, (*paths, *k)).fetchone()
+                if row is not None:
+                    found.append(len(texts))
+                    texts.append(row[0])
+        enabled = gc.isenabled()
+        gc.disable()  # (as in _decode_into; one call, as in list_pieces)
+        try:
+            decoded = json.loads("[" + ",".join(texts) + "]")
+        finally:
+            if enabled:
+                gc.enable()
+        return [decoded[o] if type(o) is int else o for o in found if o is not None]
 
     def committed(self, kind: str, namespace: str, name: str) -> dict | None:
         """The object as the last committed transaction left it (this one's writes reach the

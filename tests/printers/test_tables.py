@@ -770,3 +770,104 @@ def test_apps_layout_literals_are_kubectls_output(kind, options, namespace, args
     assert rc == 0, err
     # a multi-kind get prints one table per kind, a blank line apart: the first is this kind's
     assert out.split("\n\n")[0].rstrip("\n") + "\n" == want
+
+
+# format_cells lays out rows of one width (a table's usual shape) in one pass per column; each
+# case must come out as the general writer (Go's column blocks) lays out the same text.
+@pytest.mark.parametrize("rows,remembered", [
+    pytest.param([["NAME", "AGE"], ["a", "1s"]], None, id="a short table keeps the minimum width"),
+    pytest.param([["NAME", "READY", "STATUS"], ["a-very-long-name", "1/1", "Running"], ["b", "0/1", ""]], None,
+                 id="each column is as wide as its widest cell plus the padding"),
+    pytest.param([["A", "B"], ["x", ""], ["", "y"]], None, id="empty cells, first and last"),
+    pytest.param([["A", "B", "C"], ["é名前", "b", "c"]], None, id="widths count code points"),
+    pytest.param([["A", "B"], ["x\ty", "z"]], None, id="a tab inside a cell splits it (the general writer)"),
+    pytest.param([["A", "B"], ["x\vy", "z"]], None, id="a vertical tab inside a cell (the general writer)"),
+    pytest.param([["A", "B"], ["multi\nline", "z"], ["cr\rhere", "form\ffeed"]], None,
+                 id="cells stop at their first line break, marked with dots"),
+    pytest.param([["A"], ["one"]], None, id="one column: each line flushes (the general writer)"),
+    pytest.param([["A", "B", "C"], ["x", "y"]], None, id="rows of different widths (the general writer)"),
+    pytest.param([["NAME", "AGE"], ["a", "1s"]], [12, 3], id="remembered widths win when wider"),
+    pytest.param([["NAME", "STATUS", "AGE"], ["a-long-name-here", "x", "1s"]], [7], id="and grow when narrower"),
+    pytest.param([[1, 2], ["x", "y"]], [], id="cells that are not strings print as str does"),
+])
+def test_format_cells_lays_out_as_the_general_writer(rows, remembered):
+    from kubesim.printers.tabwriter import _cut_cell
+
+    general_widths = None if remembered is None else list(remembered)
+    text = "".join("\t".join(_cut_cell(str(c)) for c in row) + "\n" for row in rows)
+    expected = table_tabwrite(text, general_widths)
+    assert format_cells(rows, remembered) == expected
+    assert remembered == general_widths
+
+
+def test_format_cells_matches_the_general_writer_on_random_tables():
+    import random
+
+    rng = random.Random(19)
+    alphabet = ["a", "bb", "Ü", "", " ", "name-0123456789", "\t", "x\ny"]
+    for _ in range(300):
+        n = rng.randint(1, 5)
+        rows = [[rng.choice(alphabet) * rng.randint(0, 3) for _ in range(n if rng.random() > 0.05 else n + 1)]
+                for _ in range(rng.randint(1, 8))]
+        remembered = rng.choice([None, [], [rng.randint(0, 20) for _ in range(rng.randint(0, n))]])
+        general = None if remembered is None else list(remembered)
+        text = "".join("\t".join(_cut(c) for c in row) + "\n" for row in rows)
+        assert format_cells(rows, remembered) == table_tabwrite(text, general), rows
+        assert remembered == general
+
+
+def _cut(cell: str) -> str:
+    from kubesim.printers.tabwriter import _cut_cell
+
+    return _cut_cell(cell)
+
+
+# --- what a table never reads (tables.unread: a lister may leave it out) ---------------------
+
+
+def _with(obj: dict, paths, value) -> dict:
+    """A copy of ``obj`` with each dotted path set to ``value`` (None: removed)."""
+    import copy
+
+    out = copy.deepcopy(obj)
+    for p in paths:
+        *parents, last = p.split(".")
+        d = out
+        for k in parents:
+            d = d.setdefault(k, {})
+        if value is None:
+            d.pop(last, None)
+        else:
+            d[last] = value
+    return out
+
+
+def _samples(kind: str) -> list[dict]:
+    import pathlib
+
+    import yaml
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "testdata" / "kinds" / f"{kind}.yaml"
+    built = {
+        "Pod": [pod("web", phase="Running", node="n1", pod_ips=("10.0.0.1",), gates=("x",), labels={"a": "b"},
+                    statuses=[cs("c0", ready=True, running=True, restarts=2, last_finished=100)],
+                    conditions=[cond("Ready"), cond("x")], created=30),
+                pod("gone", phase="Pending", deleting=True, init=SIDECARS)],
+        "Node": [node("n1", conditions=[cond("Ready")], unschedulable=True,
+                      labels={"node-role.kubernetes.io/control-plane": ""},
+                      addresses=[{"type": "InternalIP", "address": "10.0.0.1"}])],
+    }.get(kind, [])
+    return [yaml.safe_load(path.read_text())] + built if path.exists() else built
+
+
+@pytest.mark.parametrize("kind", ["Pod", "Node", "ConfigMap", "Deployment", "Service", "Event"])
+def test_a_table_reads_nothing_it_calls_unread(kind):
+    from kubesim.printers.tables import unread
+
+    paths = unread(kind)
+    assert paths[0] == "metadata.managedFields"
+    for obj in _samples(kind):
+        expected = render_table(kind, [obj], CTX, wide=True, show_labels=True, show_namespace=True)
+        for value in (None, [], {}, "junk", [{"junk": 1}], {"junk": {"deeper": [1]}}):
+            assert render_table(kind, [_with(obj, paths, value)], CTX, wide=True, show_labels=True,
+                                show_namespace=True) == expected, (value, obj)

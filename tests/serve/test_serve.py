@@ -239,6 +239,27 @@ def test_a_table_row_per_object_with_the_wide_columns(applied):
     assert t["rows"][0]["object"]["kind"] == "PartialObjectMetadata"
 
 
+@pytest.mark.parametrize("include,kept", [
+    pytest.param("", {"managedFields", "annotations"}, id="a row's PartialObjectMetadata keeps all the metadata"),
+    pytest.param("&includeObject=Object", {"managedFields", "annotations"}, id="a row's Object is the whole object"),
+    pytest.param("&includeObject=None", set(), id="no object: nothing to keep"),
+])
+def test_a_table_list_leaves_out_only_what_its_rows_never_show(applied, include, kept):
+    code, _, body = applied.request("GET", "/api/v1/pods?labelSelector=" + include, headers={
+        "Accept": "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"})
+    t = json.loads(body)
+    code2, _, plain = applied.request("GET", "/api/v1/pods")
+    pods = json.loads(plain)["items"]
+    assert (code, code2) == (200, 200) and len(t["rows"]) == len(pods) > 0
+    for row, obj in zip(t["rows"], pods, strict=True):
+        if not kept:
+            assert "object" not in row
+            continue
+        assert {k for k in ("managedFields", "annotations") if k in row["object"]["metadata"]} == \
+            {k for k in kept if k in obj["metadata"]}
+        assert row["object"] == obj if include else row["object"]["metadata"] == obj["metadata"]
+
+
 def test_watch_streams_a_later_write(applied):
     code, _, body = applied.request("GET", "/api/v1/namespaces/default/configmaps")
     rv = json.loads(body)["metadata"]["resourceVersion"]

@@ -354,3 +354,56 @@ def test_pod_keys_on_nodes_answers_as_pod_keys_on_node_for_each(tmp_path, seed):
         want = {n: keys for n in visit if (keys := store.pod_keys_on_node(n))}
         assert store.pod_keys_on_nodes(visit) == want
         store.commit()
+
+
+def _heavy(name, ns):
+    pod = _pod(name, ns)
+    pod["metadata"]["managedFields"] = [{"manager": "kubectl", "fieldsV1": {"f:spec": {}}}]
+    pod["spec"] = {"volumes": [{"name": "v"}], "nodeName": "n1"}
+    return pod
+
+
+@pytest.mark.parametrize("write, want", [
+    ("nothing", [("a", "b"), ("a", "y"), ("b", "x")]),
+    ("read one first", [("a", "b"), ("a", "y"), ("b", "x")]),
+    ("create a new object", [("a", "b"), ("a", "c"), ("a", "y"), ("b", "x")]),
+    ("delete one", [("a", "b"), ("b", "x")]),
+    ("change one in place and put it", [("a", "b"), ("a", "y"), ("b", "x")]),
+    ("load the kind", [("a", "b"), ("a", "y"), ("b", "x")]),
+], ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("size", [1, 2, 500])
+def test_a_list_without_unread_paths_and_in_pieces_follows_this_transaction(tmp_path, write, want, size):
+    s = Store(tmp_path).open()
+    for ns, n in (("b", "x"), ("a", "y"), ("a", "b")):
+        s.create(_heavy(n, ns), "t")
+    s.commit()
+    s = Store(tmp_path).open()
+    if write == "read one first":
+        s.get("Pod", "a", "y")
+    elif write == "create a new object":
+        s.create(_heavy("c", "a"), "t")
+    elif write == "delete one":
+        s.delete("Pod", "a", "y")
+    elif write == "change one in place and put it":
+        obj = s.get("Pod", "a", "y")
+        obj["spec"]["nodeName"] = "n2"
+        s.put(obj)
+    elif write == "load the kind":
+        s.list("Pod")
+    omit = ("metadata.managedFields", "spec.volumes")
+    for ns in (None, "a"):
+        expected = [k for k in want if ns is None or k[0] == ns]
+        listed = s.list("Pod", ns, omit)
+        pieces = list(s.list_pieces("Pod", ns, omit, size))
+        assert _names(listed) == expected
+        assert [_names(p) for p in pieces] == [expected[i:i + size] for i in range(0, len(expected), size)]
+        for o in listed + [o for p in pieces for o in p]:
+            # an object this transaction read or wrote comes whole; the others without the paths
+            touched = {"load the kind": {"b", "x", "y"}, "create a new object": {"c"}, "read one first": {"y"},
+                       "change one in place and put it": {"y"}}.get(write, set())
+            whole = o["metadata"]["name"] in touched
+            assert ("managedFields" in o["metadata"], "volumes" in o["spec"]) == (whole, whole), (write, o)
+            assert o["spec"]["nodeName"] == ("n2" if write.startswith("change") and o["metadata"]["name"] == "y" else "n1")
+        assert _names(s.objects([("Pod", *k) for k in reversed(expected)] + [("Pod", "a", "zz")], omit)) == \
+            list(reversed(expected))
+    s.rollback()

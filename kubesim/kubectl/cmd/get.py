@@ -126,10 +126,21 @@ def run(f, args, env) -> int:
     ns = None if all_ns else f.namespace()
     results: list[tuple] = []
     errors: list[KubesimError] = []
+    # one type listed as a table: its rows are printed page by page as the list is read, and
+    # only the rows are kept (kubectl's chunked LIST with the server printing each page)
+    streamed = (not args.filename and len(targets) == 1 and not targets[0][1] and targets[0][0].served
+                and (args.output or "") in ("", "wide") and not args.sort_by and "all" not in args.args[0].split(","))
     with f.connect(read_only=True) as client:
         now = client.now()
         for t in targets:
             info, names = t
+            if streamed:
+                try:
+                    results.append((info, names, _printed(client, info, ns, args, now, all_ns)))
+                except Forbidden as e:
+                    errors.append(e)
+                    args.refused_kinds = True
+                continue
             if id(t) in local:
                 # RetrieveLatest leaves a nameless document as the file has it; kubectl prints it
                 # in the generic NAME, AGE table, not the kind's
@@ -141,7 +152,8 @@ def run(f, args, env) -> int:
                     results.append((replace(info, kind=""), names, [local[id(t)]]))
                 continue
             try:
-                objs, errs = select(client, info, names, ns_for.get(id(t), ns), args.selector, args.field_selector)
+                objs, errs = select(client, info, names, ns_for.get(id(t), ns), args.selector, args.field_selector,
+                                    _unread(info, args))
             except Forbidden as e:  # (an impersonated user's) refused list: the other kinds still print
                 errors.append(e)
                 args.refused_kinds = True  # then only kinds with objects count as several (kubectl's infos)
@@ -159,14 +171,57 @@ def run(f, args, env) -> int:
     return 1 if errors else 0
 
 
+def _unread(info, args) -> tuple[str, ...]:
+    """What get's output never shows of the objects it lists: in a table of a built-in kind,
+    what its printer never reads (``tables.unread``: managedFields, and e.g. a pod's volumes);
+    their managedFields for a name, or JSON and YAML without ``--show-managed-fields``. The
+    server may then leave them out (``Client.list``) and the list costs less to read. Nothing
+    in the other formats (jsonpath and custom-columns see everything), with a ``--sort-by``
+    (but for JSON and YAML) and in a custom resource's table (its columns are JSONPaths)."""
+    fmt = (args.output or "").lower()
+    if info.crd is not None or not info.served:
+        return ()
+    if fmt in ("", "wide") and not args.sort_by:
+        from kubesim.printers.tables import unread
+
+        return unread(info.kind)
+    if fmt == "name" and not args.sort_by:
+        return ("metadata.managedFields",)
+    if fmt in ("json", "yaml") and not getattr(args, "show_managed_fields", False):
+        return ("metadata.managedFields",)  # (dropped before --sort-by reads them)
+    return ()
+
+
+class _Printed(list):
+    """The rows (no header) of a table printed while its objects were listed (``_printed``)."""
+
+
+def _printed(client, info, namespace: str | None, args, now: float, all_ns: bool) -> _Printed:
+    """The table rows of every object the selectors match, read a page at a time: what
+    ``render`` prints for one listed type, without holding all its objects."""
+    from kubesim.kubectl import resource
+    from kubesim.printers.tables import PrintContext, table_rows
+
+    ctx = PrintContext(now=now)
+    rows = _Printed()
+    for piece in resource.select_pieces(client, info, namespace, args.selector, args.field_selector,
+                                        _unread(info, args)):
+        rows.extend(table_rows(info.kind, piece, ctx, wide=(args.output == "wide"),
+                               show_namespace=all_ns and info.namespaced, show_labels=args.show_labels,
+                               label_columns=_label_columns(args.label_columns),
+                               show_kind=bool(getattr(args, "show_kind", False))))
+    return rows
+
+
 def select(client, info, names: list[str], namespace: str | None, label_selector: str | None,
-           field_selector: str | None) -> tuple[list[dict], list[KubesimError]]:
+           field_selector: str | None, omit: tuple[str, ...] = ()) -> tuple[list[dict], list[KubesimError]]:
     """The objects ``get`` shows: each named one (a NotFound error for each missing one, the
-    others still shown, as kubectl does), else the list the selectors match."""
+    others still shown, as kubectl does), else the list the selectors match (without the
+    ``omit`` paths, which the caller does not show)."""
     from kubesim.kubectl import resource
 
     if not names:
-        return resource.select(client, info, namespace, label_selector, field_selector), []
+        return resource.select(client, info, namespace, label_selector, field_selector, omit), []
     found, errors = [], []
     for n in names:
         obj = client.find(info, namespace or "", n)
@@ -281,7 +336,7 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
         except ValueError as e:
             raise UsageError(str(e)) from None
         return {"stdout": text, "stderr": ""}
-    from kubesim.printers.tables import PrintContext, render_table
+    from kubesim.printers.tables import PrintContext, render_table, table_header
     from kubesim.printers.tabwriter import format_cells
 
     ctx = PrintContext(now=now)
@@ -292,6 +347,12 @@ def render(results, args, now: float, all_ns: bool, ns: str | None, env) -> dict
     blocks = []
     for info, names, objs in sorted_results:
         if not objs:
+            continue
+        if isinstance(objs, _Printed):
+            header = [] if args.no_headers else [
+                table_header(info.kind, wide=(fmt == "wide"), show_namespace=all_ns and info.namespaced,
+                             show_labels=args.show_labels, label_columns=_label_columns(args.label_columns))]
+            blocks.append(format_cells(header + objs))
             continue
         rows = render_table(info.kind, objs, ctx, wide=(fmt == "wide"), no_headers=args.no_headers,
                             show_namespace=all_ns and info.namespaced, show_labels=args.show_labels,
