@@ -182,7 +182,9 @@ def namespace_labels(cluster: Cluster) -> dict[str, dict]:
 
 # -- the scheduler's informers (eventhandlers.go) ------------------------------------------------
 def _copy(obj: dict | None) -> dict | None:
-    return None if obj is None else json.loads(json.dumps(obj))
+    from kubesim.api.objcopy import json_copy
+
+    return None if obj is None else json_copy(obj)
 
 
 def _visible_pod(pod: dict | None) -> dict | None:
@@ -672,7 +674,6 @@ COMPRESSED_NODES = "nodesDeflated"
 
 def _compress(nodes: dict) -> str:
     import base64
-    import json
     import zlib
 
     return base64.b64encode(zlib.compress(json.dumps(nodes, separators=(",", ":")).encode(), 1)).decode("ascii")
@@ -680,7 +681,6 @@ def _compress(nodes: dict) -> str:
 
 def _decompress(data: str) -> dict:
     import base64
-    import json
     import zlib
 
     return json.loads(zlib.decompress(base64.b64decode(data)))
