@@ -247,9 +247,25 @@ def _element_order(elements: tuple) -> tuple:
     return order
 
 
+# a set (marshalled: its content and order) -> its encoding (marshalled): most writes leave
+# most managers' sets as they were, and objects of one kind repeat the same sets
+_ENCODED: dict[bytes, bytes] = {}
+_ENCODED_MAX = 2048
+
+
 def encode(root: dict) -> dict:
     """The set as ``fieldsV1``, its elements in upstream's order (a new dict)."""
-    return _encode(root)
+    import marshal
+
+    key = marshal.dumps(root)
+    hit = _ENCODED.get(key)
+    if hit is not None:
+        return marshal.loads(hit)
+    out = _encode(root)
+    if len(_ENCODED) >= _ENCODED_MAX:
+        _ENCODED.clear()
+    _ENCODED[key] = marshal.dumps(out)
+    return out
 
 
 def _encode(node: dict) -> dict:
