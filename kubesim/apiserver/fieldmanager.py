@@ -150,23 +150,11 @@ def update(live: dict | None, new: dict, manager: str, now: str, subresource: st
 
 
 # A create's entry (its Update from the kind's zero value) depends on which fields the object
-# has, not on their values: a kind's zero value holds no value but null and empty ones, so a
-# field is recorded when present and not null (lists are keyed by their items' values, kept
-# whole in the shape). Objects of one shape (the Events of a reason, the pods of a DaemonSet)
-# share it: worked out once per (type, manager, subresource, shape), copied for each.
+# has, not on their values (``typed.creation_shape``). Objects of one shape (the Events of a
+# reason, the pods of a DaemonSet) share it: worked out once per (type, manager, subresource,
+# shape), copied for each.
 _CREATED: dict[tuple, list] = {}
 _CREATED_MAX = 4096
-
-
-def _shape(v):
-    t = type(v)
-    if t is dict:
-        return tuple((k, _shape(x)) for k, x in v.items()) if v else "{}"
-    if t is list:
-        import marshal
-
-        return ("[", marshal.dumps(v)) if v else "[]"
-    return "N" if v is None else "S"
 
 
 def _store_created(md: dict, new: dict, t: tuple, manager: str, subresource: str, now: str) -> None:
@@ -174,7 +162,7 @@ def _store_created(md: dict, new: dict, t: tuple, manager: str, subresource: str
 
     ref, zero = t
     api_version = new.get("apiVersion", "")
-    key = (ref, manager, api_version, subresource, _shape(_body(new)))
+    key = (ref, manager, api_version, subresource, typed.creation_shape(_body(new), ref))
     entries = _CREATED.get(key)
     if entries is None:
         managed = cap_update_managers(_update(zero, new, ref, {}, manager, api_version, subresource, now,
