@@ -4,8 +4,7 @@ booleans, None), made faster than ``copy.deepcopy`` walks them.
 ``deep_copy`` is ``copy.deepcopy`` for such an object (tuples stay tuples, an object shared
 twice inside it is shared in the copy too): a ``marshal`` round trip, three to five times
 faster; whatever ``marshal`` cannot carry (an instance of a class) falls back to
-``copy.deepcopy``. ``json_copy`` is ``json.loads(json.dumps(obj))`` for such an object (tuples
-become lists, every value is a new one), without the text in between.
+``copy.deepcopy``.
 """
 
 from __future__ import annotations
@@ -20,11 +19,3 @@ def deep_copy(obj):
     except ValueError:  # (marshal: "unmarshallable object")
         return copy.deepcopy(obj)
 
-
-def json_copy(obj):
-    t = type(obj)
-    if t is dict:
-        return {k: json_copy(v) for k, v in obj.items()}
-    if t is list or t is tuple:
-        return [json_copy(v) for v in obj]
-    return obj
