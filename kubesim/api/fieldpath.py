@@ -230,16 +230,50 @@ def _sorted_items(node: dict):
     return sorted(((k, v) for k, v in node.items() if k != MEMBER), key=lambda kv: _order(kv[0]))
 
 
+# the elements of a node (in its dict's order) -> the same, MEMBER left out, in upstream's order:
+# the sets of one kind's objects repeat the same few shapes (every pod of a DaemonSet has the
+# same fields), so each is sorted once
+_ENCODE_ORDER: dict[tuple, tuple] = {}
+_ENCODE_ORDER_MAX = 16384
+
+
+def _element_order(elements: tuple) -> tuple:
+    order = _ENCODE_ORDER.get(elements)
+    if order is None:
+        order = tuple(sorted((k for k in elements if k != MEMBER), key=_order))
+        if len(_ENCODE_ORDER) >= _ENCODE_ORDER_MAX:
+            _ENCODE_ORDER.clear()
+        _ENCODE_ORDER[elements] = order
+    return order
+
+
+# a set (marshalled: its content and order) -> its encoding (marshalled): most writes leave
+# most managers' sets as they were, and objects of one kind repeat the same sets
+_ENCODED: dict[bytes, bytes] = {}
+_ENCODED_MAX = 2048
+
+
 def encode(root: dict) -> dict:
     """The set as ``fieldsV1``, its elements in upstream's order (a new dict)."""
-    return _encode(root)
+    import marshal
+
+    key = marshal.dumps(root)
+    hit = _ENCODED.get(key)
+    if hit is not None:
+        return marshal.loads(hit)
+    out = _encode(root)
+    if len(_ENCODED) >= _ENCODED_MAX:
+        _ENCODED.clear()
+    _ENCODED[key] = marshal.dumps(out)
+    return out
 
 
 def _encode(node: dict) -> dict:
     out = {}
     if MEMBER in node and len(node) > 1:
         out[MEMBER] = {}
-    for k, v in _sorted_items(node):
+    for k in _element_order(tuple(node)):
+        v = node[k]
         out[k] = _encode(v) if v else {}
     return out
 

@@ -165,6 +165,32 @@ def compare(old, new, ref: str) -> Comparison:
     return c
 
 
+def creation_shape(obj, ref: str):
+    """What ``compare(zero, obj, ref)`` depends on, where ``zero`` is the type's zero value
+    (``kind_type``: nulls and empty objects, no other value): which fields ``obj`` has and
+    whether each is null, empty or set — not the values, but for the items of keyed lists and
+    sets (their path elements are values), kept whole. Hashable; equal shapes compare alike."""
+    t = type(obj)
+    if t is not dict and t is not list:
+        return "N" if obj is None else "S"
+    if not obj:
+        return "{}" if t is dict else "[]"
+    shape, spec, atomic, _, _, _ = _resolve(ref)
+    if shape == _LEAF or atomic:
+        return "D" if t is dict else "L"  # compared whole, as a leaf: set is all that matters
+    if t is dict:
+        if shape == _STRUCT:
+            return tuple((k, creation_shape(v, spec.get(k, ""))) for k, v in obj.items())
+        if shape == _MAP:
+            return tuple((k, creation_shape(v, spec)) for k, v in obj.items())
+        return "D"  # an object where a list belongs: a leaf
+    if shape == _LIST:
+        import marshal
+
+        return ("[", marshal.dumps(obj))
+    return "L"  # a list where an object belongs: its content is not looked at
+
+
 def _empty(v) -> bool:
     return v is MISSING or v is None or v == {} or v == []
 

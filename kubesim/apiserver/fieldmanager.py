@@ -135,6 +135,9 @@ def update(live: dict | None, new: dict, manager: str, now: str, subresource: st
         # skipnonapplied.go: an object created without tracking stays untracked until applied
         md.pop("managedFields", None)
         return
+    if live is None and not managed and subresource != "scale":
+        _store_created(md, new, t, manager, subresource, now)
+        return
     before = managed.get((manager, UPDATE, new.get("apiVersion", ""), subresource))
     managed = _update(live if live is not None else zero, new, ref, managed, manager, new.get("apiVersion", ""),
                       subresource, now, "status" in zero)
@@ -144,6 +147,38 @@ def update(live: dict | None, new: dict, manager: str, now: str, subresource: st
         if entry is not None:
             entry.time = before.time if before is not None else None
     _store(md, managed)
+
+
+# A create's entry (its Update from the kind's zero value) depends on which fields the object
+# has, not on their values (``typed.creation_shape``). Objects of one shape (the Events of a
+# reason, the pods of a DaemonSet) share it: worked out once per (type, manager, subresource,
+# shape), copied for each.
+_CREATED: dict[tuple, list] = {}
+_CREATED_MAX = 4096
+
+
+def _store_created(md: dict, new: dict, t: tuple, manager: str, subresource: str, now: str) -> None:
+    from kubesim.api.objcopy import deep_copy
+
+    ref, zero = t
+    api_version = new.get("apiVersion", "")
+    key = (ref, manager, api_version, subresource, typed.creation_shape(_body(new), ref))
+    entries = _CREATED.get(key)
+    if entries is None:
+        managed = cap_update_managers(_update(zero, new, ref, {}, manager, api_version, subresource, now,
+                                              "status" in zero))
+        entries = [{k: v for k, v in e.items() if k != "time"} for e in encode(managed)]
+        if len(_CREATED) >= _CREATED_MAX:
+            _CREATED.clear()
+        _CREATED[key] = entries
+    if not entries:
+        md.pop("managedFields", None)
+        return
+    out = deep_copy(entries)
+    if now:
+        for e in out:
+            e["time"] = now
+    md["managedFields"] = out
 
 
 MAX_UPDATE_MANAGERS = 10  # capmanagers.go DefaultMaxUpdateManagers

@@ -30,9 +30,9 @@ batch in which one failed, the rest are skipped (the controller lowers its expec
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable
 
+from kubesim.api.objcopy import deep_copy
 from kubesim.controllers.base import Change
 from kubesim.errors import StatusError
 
@@ -71,7 +71,7 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
                 continue
             if get(kind, ns, name) is None:
                 try:
-                    create(copy.deepcopy(ch.obj))
+                    create(deep_copy(ch.obj))
                 except StatusError as e:
                     if not _creation_failed(ch, e, get, record, wake_at, now, failed):
                         raise
@@ -86,7 +86,7 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
             if stored is None:
                 applied = False
             else:
-                new = copy.deepcopy(ch.obj)
+                new = deep_copy(ch.obj)
                 _keep_server_fields(new, stored)
                 put(new)
         elif ch.op == "update_status":
@@ -94,11 +94,11 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
             if stored is None:
                 applied = False
             else:
-                new = copy.deepcopy(stored)
-                new["status"] = copy.deepcopy(ch.obj.get("status") or {})
+                new = deep_copy(stored)
+                new["status"] = deep_copy(ch.obj.get("status") or {})
                 for f in _STATUS_SUBRESOURCE_METADATA:
                     if f in (ch.obj.get("metadata") or {}):
-                        new["metadata"][f] = copy.deepcopy(ch.obj["metadata"][f])
+                        new["metadata"][f] = deep_copy(ch.obj["metadata"][f])
                 put(new)
         elif ch.op == "delete":
             stored = get(kind, ns, name)

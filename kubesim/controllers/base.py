@@ -21,7 +21,6 @@ Every change may carry ``events`` to record (``Event``), in order, after the cha
 
 from __future__ import annotations
 
-import copy
 import functools
 import math
 from collections.abc import Callable
@@ -38,6 +37,7 @@ from kubesim.api.meta.helpers import (
     uid_of,
 )
 from kubesim.api.names import MAX_NAME_LENGTH, random_string
+from kubesim.api.objcopy import deep_copy
 from kubesim.clock import format_time, parse_time
 
 
@@ -236,7 +236,7 @@ def remove_finalizer(obj: dict, finalizer: str) -> list[Change]:
 
 
 def deepcopy(obj):
-    return copy.deepcopy(obj)
+    return deep_copy(obj)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -423,7 +423,7 @@ def pod_from_template(template: dict, owner: dict, namespace: str, name: str) ->
     if tmeta.get("finalizers"):
         md["finalizers"] = list(tmeta["finalizers"])
     md["ownerReferences"] = [new_controller_ref(owner)]
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": md, "spec": copy.deepcopy(template.get("spec") or {})}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": md, "spec": deep_copy(template.get("spec") or {})}
 
 
 # ---------------------------------------------------------------------------------------------

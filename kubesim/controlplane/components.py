@@ -704,8 +704,7 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
         from kubesim.controllers.base import View
 
         store = cluster.store
-        if not any(store.count(k) for k in present) and not any(
-                k[0] in present for k in store.changed_keys()):
+        if not any(store.count(k) for k in present) and not store.changed_kinds().intersection(present):
             return False
         if not _controller_due(cluster, name, gate, WATCHES.get(name, view_kinds), claims):
             return False
@@ -1310,7 +1309,7 @@ def endpoint_controllers(cluster: Cluster) -> bool:
     # a Service this command wrote or deleted, give them work
     if not _endpoints_due(cluster):  # first: a command that wrote nothing is done here
         return False
-    written = any(k[0] in ("Service", "Endpoints") for k in store.changed_keys())
+    written = bool(store.changed_kinds().intersection(("Service", "Endpoints")))
     if not written and not (store.count("Service") and _service_selectors(cluster)):
         return False
     from kubesim.controllers import endpoints, endpointslice, endpointslicemirroring
@@ -1336,7 +1335,8 @@ def kubernetes_service(cluster: Cluster) -> bool:
     Service, its Endpoints and EndpointSlice come back when this command deleted one
     (bootstrap.ensure_kubernetes_service)."""
     store = cluster.store
-    if not any(k in _KUBERNETES_SERVICE_KEYS for k in store.changed_keys()):
+    changed = store.changed_keys()
+    if not any(k in changed for k in _KUBERNETES_SERVICE_KEYS):
         return False
     from kubesim.controlplane.bootstrap import ensure_kubernetes_service
 
@@ -1445,7 +1445,7 @@ def custom_resource_definitions(cluster: Cluster) -> bool:
     """The naming, establishing and cleanup-finalizer controllers: they run only when this
     command wrote a CustomResourceDefinition, or while one waits for its objects to go."""
     store = cluster.store
-    if not any(k[0] == "CustomResourceDefinition" for k in store.changed_keys()) and \
+    if "CustomResourceDefinition" not in store.changed_kinds() and \
             not store.meta(CRD_CLEANUP_META):
         return False
     from kubesim.controllers import customresourcedefinition

@@ -11,8 +11,9 @@ and pkg/fieldpath/fieldpath.go (ExtractFieldPathAsString, SplitMaybeSubscriptedP
 
 from __future__ import annotations
 
-import copy
 import re
+
+from kubesim.api.objcopy import deep_copy
 
 _SUBSCRIPT = re.compile(r"^(metadata\.(?:labels|annotations))\['(.*)'\]$")
 
@@ -39,7 +40,7 @@ def with_field_refs(container: dict, pod: dict) -> dict:
     env = container.get("env") or ()
     if not any(isinstance(e, dict) and ((e.get("valueFrom") or {}).get("fieldRef")) for e in env):
         return container
-    out = copy.deepcopy(container)
+    out = deep_copy(container)
     for e in out["env"]:
         ref = (e.get("valueFrom") or {}).get("fieldRef") if isinstance(e, dict) else None
         if ref:

@@ -429,7 +429,14 @@ class ScheduleOne:
         nodes = all_nodes
         if pre_res is not None and not pre_res.all_nodes():
             names = pre_res.node_names or set()
-            nodes = [ni for ni in all_nodes if ni.name in names]
+            if len(names) == 1:
+                # (a DaemonSet pod's matchFields term names its one node: looked up, as
+                # upstream's findNodesThatFitPod gets each PreFilterResult node from the
+                # snapshot, instead of a pass over every node per pod)
+                ni = self.snapshot.get(next(iter(names)))
+                nodes = [ni] if ni is not None else []
+            else:
+                nodes = [ni for ni in all_nodes if ni.name in names]
             diagnosis.node_to_status.set_absent_nodes_status(Status(
                 Code.UnschedulableAndUnresolvable,
                 f"node(s) didn't satisfy plugin(s) {go_list(sorted(with_nodes))}"))

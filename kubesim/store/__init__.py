@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import operator
 import os
 import sqlite3
 import uuid
@@ -160,6 +161,9 @@ _INDEX_BACKFILL = (
 )
 
 
+_row_key = operator.itemgetter(0, 1, 2)  # a row's (kind, namespace, name)
+
+
 def _node_of(obj: dict) -> str:
     if obj.get("kind") == "Pod":
         return (obj.get("spec") or {}).get("nodeName") or ""
@@ -236,6 +240,7 @@ class Store:
         self._sorted: dict[str, list[dict]] = {}  # kind -> its objects sorted by (namespace, name)
         self._gone: dict[Key, tuple[int, dict]] = {}  # deleted this command: (its rv, last body)
         self._dirty: dict[Key, dict | None] = {}
+        self._dirty_kinds: set[str] = set()  # the kinds of the keys in _dirty
         self._meta: dict[str, object] = {}
         self._meta_dirty: set[str] = set()
         self._events: dict[str, str | None] = {}  # event correlation key -> Event name (read or written)
@@ -369,6 +374,9 @@ class Store:
                 if dels:
                     conn.executemany("DELETE FROM objects WHERE kind=? AND namespace=? AND name=?", dels)
                 if puts:
+                    # in primary-key order: the B-tree grows at its edge instead of splitting
+                    # pages all over (a new cluster's 100,000 rows go in twice as fast)
+                    puts.sort(key=_row_key)
                     conn.executemany("INSERT OR REPLACE INTO objects VALUES (?,?,?,?,?,?)", puts)
                 ev_dels = [(k[1], k[2]) for k in dels if k[0] == "Event"]
                 if ev_dels:
@@ -376,15 +384,15 @@ class Store:
                 ev_puts = [(k[1], k[2], event_written(obj)) for k, obj in self._dirty.items()
                            if k[0] == "Event" and obj is not None]
                 if ev_puts:
+                    ev_puts.sort()
                     conn.executemany("INSERT OR REPLACE INTO event_written VALUES (?,?,?)", ev_puts)
             self._write_index(conn)
             self._write_derived(conn)
             if self._events_dirty:
                 conn.executemany("INSERT OR REPLACE INTO event_index VALUES (?,?)",
-                                 [(k, self._events[k]) for k in self._events_dirty])
-            for k in self._meta_dirty:
-                conn.execute("INSERT OR REPLACE INTO meta VALUES (?,?)",
-                             (k, json.dumps(self._meta[k], separators=(",", ":"))))
+                                 [(k, self._events[k]) for k in sorted(self._events_dirty)])
+            conn.executemany("INSERT OR REPLACE INTO meta VALUES (?,?)",
+                             [(k, json.dumps(self._meta[k], separators=(",", ":"))) for k in sorted(self._meta_dirty)])
             conn.execute("COMMIT")
         except sqlite3.DatabaseError as e:
             self._safe_rollback()
@@ -463,13 +471,17 @@ class Store:
     # -- metadata --------------------------------------------------------------------------
     def meta(self, key: str, default=None):
         if key not in self._meta:
-            row = self._require().execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+            # (after a wipe the table is empty until commit: nothing to look up)
+            row = None if self.wiped else self._require().execute(
+                "SELECT value FROM meta WHERE key=?", (key,)).fetchone()
             self._meta[key] = json.loads(row[0]) if row else default
         return self._meta[key]
 
     def committed_meta(self, key: str, default=None):
         """A metadata value as the last committed transaction left it (this one's changes
         reach the database only at commit), decoded afresh."""
+        if self.wiped:
+            return default  # (the wipe is this transaction's)
         row = self._require().execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return json.loads(row[0]) if row else default
 
@@ -505,7 +517,8 @@ class Store:
         """The Event recorded under the correlation ``key`` (None: none yet)."""
         if key not in self._events:
             self._migrate_event_index()
-            row = self._require().execute("SELECT name FROM event_index WHERE key=?", (key,)).fetchone()
+            row = None if self.wiped else self._require().execute(
+                "SELECT name FROM event_index WHERE key=?", (key,)).fetchone()
             self._events[key] = row[0] if row else None
         return self._events[key]
 
@@ -568,7 +581,7 @@ class Store:
         nk = (k[1], name)
         if nk in by:
             return by[nk]
-        if kind in self._listed:
+        if kind in self._listed or self.wiped:  # (a wipe emptied the table until commit)
             return None
         row = self._require().execute(
             "SELECT body FROM objects WHERE kind=? AND namespace=? AND name=?", k).fetchone()
@@ -689,6 +702,8 @@ class Store:
         """The object as the last committed transaction left it (this one's writes reach the
         database only at commit), decoded afresh: what it was before this command changed it."""
         k = (kind, namespace or "", name)
+        if self.wiped:
+            return None  # (the wipe is this transaction's: nothing was committed before it)
         if k not in self._committed:
             row = self._require().execute(
                 "SELECT body FROM objects WHERE kind=? AND namespace=? AND name=?", k).fetchone()
@@ -712,7 +727,7 @@ class Store:
 
     def count(self, kind: str) -> int:
         """How many objects of a kind exist, this transaction's own writes included."""
-        if kind not in self._listed and not any(k[0] == kind for k in self._dirty):
+        if kind not in self._listed and kind not in self._dirty_kinds:
             return self._require().execute("SELECT COUNT(*) FROM objects WHERE kind=?", (kind,)).fetchone()[0]
         return sum(1 for _ in self.iter_kind(kind))
 
@@ -846,6 +861,7 @@ class Store:
             self._sorted.pop(k[0], None)  # a new object, or a new body for one: list again
         by[(k[1], k[2])] = obj
         self._dirty[k] = obj
+        self._dirty_kinds.add(k[0])
         self._writes.append(k)
         for listener in self._listeners.get(k[0], ()):
             listener(k, obj, None)
@@ -859,6 +875,7 @@ class Store:
         self._cache.setdefault(kind, {})[(k[1], name)] = None
         self._sorted.pop(kind, None)
         self._dirty[k] = None
+        self._dirty_kinds.add(k[0])
         rv = self.next_resource_version()
         self._kind_written(kind, rv)
         self._gone[k] = (int(rv), old)
@@ -881,6 +898,7 @@ class Store:
         by[(k[1], name)] = None
         self._sorted.pop(kind, None)
         self._dirty[k] = None
+        self._dirty_kinds.add(k[0])
         rv = self.next_resource_version()
         self._kind_written(kind, rv)
         self._gone[k] = (int(rv), None)
@@ -918,6 +936,7 @@ class Store:
         self._committed.clear()
         self._writes.clear()
         self._dirty.clear()
+        self._dirty_kinds.clear()
         self._meta.clear()
         self._meta_dirty.clear()
         self._listed = set()
@@ -1023,11 +1042,12 @@ class Store:
             if self.wiped or self.created_fresh:
                 self.set_meta(OBJECT_INDEX_META, OBJECT_INDEX_VERSION)
             return
-        dels = list(self._dirty)
-        conn.executemany("DELETE FROM object_index WHERE kind=? AND namespace=? AND name=?", dels)
+        if not self.wiped:  # (wipe emptied the table)
+            conn.executemany("DELETE FROM object_index WHERE kind=? AND namespace=? AND name=?", list(self._dirty))
         rows = [(k[0], f, v, k[1], k[2]) for k, o in self._dirty.items() if o is not None
                 for f, v in index_entries(k[0], o)]
         if rows:
+            rows.sort()
             conn.executemany("INSERT OR IGNORE INTO object_index VALUES (?,?,?,?,?)", rows)
         if self.wiped or self.created_fresh:
             self.set_meta(OBJECT_INDEX_META, OBJECT_INDEX_VERSION)
@@ -1126,6 +1146,7 @@ class Store:
         if dels:
             conn.executemany("DELETE FROM derived WHERE kind=? AND namespace=? AND name=?", dels)
         if puts:
+            puts.sort(key=_row_key)
             conn.executemany("INSERT OR REPLACE INTO derived VALUES (?,?,?,?,?,?)", puts)
         synced = dict(self.committed_meta(DERIVED_SYNCED_META) or {}) if not self.wiped else {}
         before = synced.copy()
@@ -1138,6 +1159,11 @@ class Store:
 
     def changed_keys(self) -> Iterable[Key]:
         return self._dirty.keys()
+
+    def changed_kinds(self) -> set[str]:
+        """The kinds of the objects this transaction wrote or deleted (``changed_keys``'), without
+        a scan of them."""
+        return self._dirty_kinds
 
     def writes_since(self, position: int) -> tuple[list[Key], int]:
         """The keys written (put or deleted) by this transaction since ``position`` (a value

@@ -93,3 +93,49 @@ def test_the_zero_value_is_a_fresh_copy_each_time():
     _, zero = typed.kind_type("apps/v1", "Deployment")
     zero["spec"]["strategy"]["type"] = "Recreate"  # what defaulting does to an applied object
     assert typed.kind_type("apps/v1", "Deployment")[1]["spec"]["strategy"] == {}
+
+
+# -- creation_shape: what a create's comparison with the zero value depends on ----------------
+
+def _ds_pod(node: str, ip: str = "", labels: dict | None = None) -> dict:
+    pod = {"apiVersion": "v1", "kind": "Pod",
+           "metadata": {"name": f"kube-proxy-{node}", "namespace": "kube-system", "labels": labels or {"a": "b"},
+                        "ownerReferences": [{"apiVersion": "apps/v1", "kind": "DaemonSet", "name": "kube-proxy",
+                                             "uid": "u-1", "controller": True}]},
+           "spec": {"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+               "nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In",
+                                                       "values": [node]}]}]}}},
+                    "containers": [{"name": "kube-proxy", "image": "registry.k8s.io/kube-proxy:v1.35.0"}],
+                    "tolerations": [{"operator": "Exists"}]}}
+    if ip:
+        pod["status"] = {"podIPs": [{"ip": ip}]}
+    return pod
+
+
+def _event(message: str, count: int = 1, event_time=None) -> dict:
+    return {"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e", "namespace": "default"},
+            "involvedObject": {"kind": "Pod", "name": "p"}, "reason": "Pulled", "message": message,
+            "count": count, "eventTime": event_time, "source": {"component": "kubelet"}}
+
+
+@pytest.mark.parametrize("a, b, same", [
+    pytest.param(_ds_pod("node01"), _ds_pod("node02"), True,
+                 id="DaemonSet pods pinned to different nodes (an atomic term) share a shape"),
+    pytest.param(_event("pulled a"), _event("pulled b", count=3), True,
+                 id="events differing in values only share a shape"),
+    pytest.param(_event("x"), _event("x", event_time="2026-01-01T00:00:00.000000Z"), False,
+                 id="a null field and a set one differ"),
+    pytest.param(_ds_pod("node01", ip="10.0.0.1"), _ds_pod("node01", ip="10.0.0.2"), False,
+                 id="the items of a keyed list are path elements: kept whole"),
+    pytest.param(_ds_pod("node01", labels={"a": "b"}), _ds_pod("node01", labels={"c": "b"}), False,
+                 id="a map's keys are fields"),
+])
+def test_objects_of_one_creation_shape_compare_alike_with_the_zero_value(a, b, same):
+    ref, zero = typed.kind_type("v1", a["kind"])
+    sa, sb = typed.creation_shape(a, ref), typed.creation_shape(b, ref)
+    assert (sa == sb) is same
+    ca, cb = typed.compare(zero, a, ref), typed.compare(zero, b, ref)
+    if same:
+        assert (ca.added, ca.modified, ca.removed) == (cb.added, cb.modified, cb.removed)
+    else:
+        assert (ca.added, ca.modified, ca.removed) != (cb.added, cb.modified, cb.removed)
