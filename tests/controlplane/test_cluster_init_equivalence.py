@@ -3,7 +3,8 @@ every row of every table of the state — objects with their resourceVersions, m
 and statuses, Events, the event correlator's index, the object index, the scheduler's derived
 rows, metadata — and the static pod files, for a pinned clock and seed, equal what the code
 wrote before its cluster init was optimised (the golden digests in
-``testdata/cluster_init_digests.json`` were made by that code, commit bea704a).
+``testdata/cluster_init_digests.json`` were made by that code: main before the fast init
+was merged, with the object index's ControllerRef facet).
 
 A change that means to change what a new cluster holds regenerates them:
 ``KUBESIM_UPDATE_GOLDEN=1 python -m pytest tests/controlplane/test_cluster_init_equivalence.py``."""
