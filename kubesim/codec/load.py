@@ -136,6 +136,13 @@ GO_JSON_MAX_DEPTH = 10000
 def _load_json(source: str, text: str):
     import json
 
+    depth = 0
+    if text.count("[") + text.count("{") > GO_JSON_MAX_DEPTH:
+        # possibly deeper than Go reads (whatever limit an earlier document left Python with)
+        depth, offset = _json_depth(text)
+        if depth > GO_JSON_MAX_DEPTH:
+            raise ParseError(source, f"json: offset {offset}: invalid character {text[offset - 1]!r} "
+                                     "exceeded max depth") from None
     try:
         return json.loads(text)  # a field given twice keeps its last value, as encoding/json does
     except json.JSONDecodeError as e:
@@ -144,10 +151,7 @@ def _load_json(source: str, text: str):
         pass
     # deeper than Python's default recursion limit: Go reads up to 10,000 levels, so kubesim
     # does too (the rest of a command handles such an object with the raised limit)
-    depth, offset = _json_depth(text)
-    if depth > GO_JSON_MAX_DEPTH:
-        raise ParseError(source, f"json: offset {offset}: invalid character {text[offset - 1]!r} "
-                                 "exceeded max depth") from None
+    depth = depth or _json_depth(text)[0]
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 3 * depth + 1000))
     try:
         return json.loads(text)

@@ -189,3 +189,12 @@ def test_metadata_must_decode_into_objectmeta_on_the_client(tmp_path, metadata, 
     with pytest.raises(KubesimError) as e:
         load([str(p)])
     assert str(e.value) == f'error: unable to decode "{p}": {message}'
+
+
+def test_go_s_depth_limit_holds_after_a_deep_document_raised_python_s():
+    """A 5,000-deep document raises Python's recursion limit for the rest of the process; a
+    10,001-deep one after it is still refused as encoding/json refuses it."""
+    assert parse_documents("a.json", '{"x":' + "[" * 5000 + "]" * 5000 + "}")
+    with pytest.raises(ParseError) as e:
+        parse_documents("f.yaml", '{"x":' + "[" * 10000 + "]" * 10000 + "}")
+    assert "json: offset 10005: invalid character '[' exceeded max depth" in str(e.value)
