@@ -23,7 +23,9 @@ What keeps it honest:
 * only pinned and seeded harnesses are replayed; commands with effects outside the state or on
   the wall clock (``cp``, ``edit``, ``diff``, ``cluster-info``, ``serve``, ``drill``, ``exam``,
   ``kustomize``, ``--state``, ``--kubeconfig``, a ``KUBECONFIG`` variable) always run for real;
-* an output that names the state's path is not kept (a table would be aligned to that path's
+* a local file an argument names counts by its basename and contents, not its directory (every
+  test writes its manifests into its own tmp_path); a step whose output or resulting state names
+  such a path, or the state's own path, is not kept (a table would be aligned to that path's
   length), and nothing raised is kept;
 * a test never replays what it ran itself, so a test that runs one sequence twice to check that
   kubesim is deterministic still runs it twice;
@@ -87,44 +89,78 @@ def fingerprint(state: str) -> tuple | None:
     return tuple(rows)
 
 
-def _local_inputs(argv: list[str], state: str) -> list[str] | None:
-    """Digests of the local files and directories the arguments name (``-f x.yaml``,
-    ``--from-file=k=path``); None when an argument names something inside the state."""
-    out = []
+def _digest(path: str) -> str | None:
+    """The basename and contents of a local file, or of a directory's tree; None for what is
+    not worth reading (a fifo, a device, a tree of more than MAX_DIRECTORY_ENTRIES)."""
+    h = hashlib.sha256(os.path.basename(os.path.normpath(path)).encode() + b"\0")
+    try:
+        if os.path.islink(path):
+            h.update(b"link\0" + os.readlink(path).encode() + b"\0")
+        if os.path.isdir(path):
+            walked = 0
+            for root, dirs, files in os.walk(path):
+                walked += len(files) + len(dirs)
+                if walked > MAX_DIRECTORY_ENTRIES:
+                    return None
+                dirs.sort()
+                for name in sorted(files) + dirs:
+                    p = os.path.join(root, name)
+                    h.update(os.path.relpath(p, path).encode() + b"\0")
+                    if os.path.islink(p):
+                        h.update(b"link\0" + os.readlink(p).encode() + b"\0")
+                    elif os.path.isfile(p):
+                        h.update(Path(p).read_bytes())
+        elif os.path.isfile(path):
+            h.update(Path(path).read_bytes())
+        else:
+            return None
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+def _local_inputs(argv: list[str], state: str) -> tuple[list[str], list[str]] | None:
+    """argv with every local file or directory an argument names (``-f /tmp/x/web.yaml``,
+    ``--from-file=k=path``) standing as its basename and contents, and the paths so replaced
+    (a test's files live in its own tmp_path, so the same manifest has another path in every
+    test); None when an argument names something inside the state or not worth reading."""
+    key, paths = [], []
+    inside = os.path.realpath(state)
     for arg in argv:
-        for part in {arg, *arg.split("=")[1:]}:
+        norm = arg
+        for part in sorted({arg, *arg.split("=")[1:]}, key=len, reverse=True):
             try:
-                if not part or len(part) > 4096 or not os.path.exists(part):
+                if not part or len(part) > 4096 or not os.path.lexists(part):
                     continue
             except (ValueError, OSError):  # a NUL byte, a name too long
                 continue
             real = os.path.realpath(part)
-            if real == os.path.realpath(state) or real.startswith(os.path.realpath(state) + os.sep):
+            if real == inside or real.startswith(inside + os.sep):
                 return None
-            h = hashlib.sha256(real.encode())
-            if os.path.isdir(real):
-                walked = 0
-                for root, dirs, files in os.walk(real):
-                    walked += len(files) + len(dirs)
-                    if walked > MAX_DIRECTORY_ENTRIES:
-                        return None
-                    dirs.sort()
-                    for name in sorted(files):
-                        p = os.path.join(root, name)
-                        h.update(os.path.relpath(p, real).encode() + b"\0")
-                        try:
-                            h.update(Path(p).read_bytes())
-                        except OSError:
-                            return None
-            elif os.path.isfile(real):
-                try:
-                    h.update(Path(real).read_bytes())
-                except OSError:
-                    return None
-            else:
-                return None  # a fifo, a device: not something to replay
-            out.append(f"{part}:{h.hexdigest()}")
-    return out
+            digest = _digest(part)
+            if digest is None:
+                return None
+            norm = norm.replace(part, f"<local {digest}>")
+            if part not in paths:
+                paths.append(part)
+        key.append(norm)
+    return key, paths
+
+
+def _mentions(state: str, texts: list[str]) -> bool:
+    """Whether any file of the state holds any of the texts."""
+    needles = [t.encode() for t in texts if t]
+    if not needles:
+        return False
+    for root, _dirs, files in os.walk(state):
+        for name in files:
+            p = os.path.join(root, name)
+            if os.path.islink(p):
+                continue
+            data = Path(p).read_bytes()
+            if any(n in data for n in needles):
+                return True
+    return False
 
 
 def _rewrite(state: str, old: str, new: str) -> None:
@@ -171,14 +207,16 @@ class Memo:
     def close(self) -> None:
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def _key(self, prev: str, argv: list[str], stdin: str, vars_: dict, state: str) -> str | None:
+    def _key(self, prev: str, argv: list[str], stdin: str, vars_: dict, state: str) -> tuple | None:
+        """The step's key and the local paths its argv names (None: this step runs for real)."""
         inputs = _local_inputs(argv, state)
         if inputs is None:
             return None
+        args, paths = inputs
         env = sorted((k, v) for k, v in vars_.items() if k != "KUBESIM_STATE")
         proc = sorted((k, v) for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST")
-        h = hashlib.sha256(repr((prev, argv, stdin, env, proc, inputs, os.getcwd())).encode())
-        return h.hexdigest()
+        h = hashlib.sha256(repr((prev, args, stdin, env, proc, os.getcwd())).encode())
+        return h.hexdigest(), paths
 
     def eligible(self, argv: list[str], verb: str | None, vars_: dict, state: str) -> bool:
         if threading.current_thread() is not threading.main_thread() or self._patched():
@@ -220,10 +258,11 @@ class Memo:
                 self.chains.pop(state, None)
                 return run()
             prev = self._start(state)
-            key = None if prev is None else self._key(prev, argv, stdin, harness.vars, state)
+            keyed = None if prev is None else self._key(prev, argv, stdin, harness.vars, state)
             self.chains.pop(state, None)
-            if key is None:
+            if keyed is None:
                 return run()
+            key, paths = keyed
             entry = self.entries.get(key)
             if entry is not None and entry.owner != self.test:
                 self._copy(entry, state)
@@ -239,7 +278,8 @@ class Memo:
         elapsed = time.perf_counter() - t0
         with self.lock:
             if (entry is None and elapsed > KEEP_SLOWER_THAN and len(self.entries) < MAX_ENTRIES
-                    and state not in result.out and state not in result.err and os.path.isdir(state)):
+                    and not any(p in result.out or p in result.err for p in [state, *paths])
+                    and os.path.isdir(state) and not _mentions(state, paths)):
                 kept = os.path.join(self.dir, str(len(self.entries)))
                 shutil.copytree(state, kept, symlinks=True)
                 self.entries[key] = Entry(kept, state, result.code, result.out, result.err, self.test)
