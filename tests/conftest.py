@@ -36,14 +36,15 @@ def pytest_runtest_setup(item):
 def monkeypatch(monkeypatch):
     """pytest's, made known to the replay: while a test has patched kubesim's code, its
     commands neither replay nor are kept (environment variables are part of the replay's key)."""
-    if cli.MEMO is None:
+    memo = cli.MEMO
+    if memo is None:
         yield monkeypatch
         return
-    cli.MEMO.patches.append(monkeypatch)
+    memo.patches.append(monkeypatch)
     try:
         yield monkeypatch
     finally:
-        cli.MEMO.patches.remove(monkeypatch)
+        memo.patches.remove(monkeypatch)
 
 
 @pytest.fixture

@@ -200,6 +200,7 @@ class Memo:
         self.entries: dict[str, Entry] = {}
         self.chains: dict[str, Chain] = {}
         self.test = ""  # the running test's node id
+        self.keep_slower_than = KEEP_SLOWER_THAN
         self.patches: list = []  # the running test's pytest MonkeyPatch objects
         self.hits = self.kept = 0
         self.lock = threading.Lock()
@@ -277,7 +278,7 @@ class Memo:
         result = run()  # an exception leaves the chain broken: the next step runs for real
         elapsed = time.perf_counter() - t0
         with self.lock:
-            if (entry is None and elapsed > KEEP_SLOWER_THAN and len(self.entries) < MAX_ENTRIES
+            if (entry is None and elapsed > self.keep_slower_than and len(self.entries) < MAX_ENTRIES
                     and not any(p in result.out or p in result.err for p in [state, *paths])
                     and os.path.isdir(state) and not _mentions(state, paths)):
                 kept = os.path.join(self.dir, str(len(self.entries)))
