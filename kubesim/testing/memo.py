@@ -50,8 +50,8 @@ from pathlib import Path
 # what always runs for real: effects outside the state directory, or on the wall clock
 UNCACHED_VERBS = frozenset({"cp", "edit", "diff", "cluster-info", "serve", "drill", "exam", "kustomize"})
 UNCACHED_FLAGS = ("--state", "--kubeconfig", "-k", "--kustomize")
-# a step is kept only when running it cost more than copying its state back will
-KEEP_SLOWER_THAN = 0.06
+# a step is kept only when running it cost more CPU (seconds) than copying its state back will
+KEEP_SLOWER_THAN = 0.05
 MAX_ENTRIES = 4000
 MAX_DIRECTORY_ENTRIES = 500  # an argument naming a bigger directory is not hashed: the step runs for real
 
@@ -194,9 +194,32 @@ def _rewrite(state: str, old: str, new: str) -> None:
                 os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
 
 
+PREFIX = "kubesim-test-memo-"
+
+
+def _remove_stale() -> None:
+    """The kept states of test runs that were killed before they could remove them."""
+    base = tempfile.gettempdir()
+    for name in os.listdir(base):
+        if not name.startswith(PREFIX):
+            continue
+        try:
+            pid = int(name[len(PREFIX):].split("-")[0])
+            os.kill(pid, 0)
+        except ValueError:
+            continue
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(base, name), ignore_errors=True)
+        except PermissionError:
+            continue  # another user's live process
+
+
 class Memo:
     def __init__(self, directory: str | None = None):
-        self.dir = directory or tempfile.mkdtemp(prefix="kubesim-test-memo-")
+        if directory is None:
+            _remove_stale()
+            directory = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-")
+        self.dir = directory
         self.entries: dict[str, Entry] = {}
         self.chains: dict[str, Chain] = {}
         self.test = ""  # the running test's node id
@@ -274,9 +297,9 @@ class Memo:
                 return Result(entry.code, entry.out, entry.err)
         import time
 
-        t0 = time.perf_counter()
+        t0 = time.process_time()  # CPU, not wall time: the machine may be busy with other work
         result = run()  # an exception leaves the chain broken: the next step runs for real
-        elapsed = time.perf_counter() - t0
+        elapsed = time.process_time() - t0
         with self.lock:
             if (entry is None and elapsed > self.keep_slower_than and len(self.entries) < MAX_ENTRIES
                     and not any(p in result.out or p in result.err for p in [state, *paths])
