@@ -6,9 +6,10 @@ import io
 import shlex
 from dataclasses import dataclass
 
-from kubesim.cli.main import Environment, main
+from kubesim.cli.main import Environment, find_verb, main
 
 PINNED_NOW = "2026-11-22T10:00:00Z"
+MEMO = None  # a kubesim.testing.memo.Memo while the test suite runs (tests/conftest.py)
 
 
 @dataclass
@@ -29,6 +30,12 @@ class Harness:
 
     def __call__(self, command: str | list[str], stdin: str = "") -> Result:
         argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if MEMO is not None:
+            i = find_verb(argv)
+            return MEMO.call(self, argv, stdin, lambda: self._run(argv, stdin), None if i is None else argv[i])
+        return self._run(argv, stdin)
+
+    def _run(self, argv: list[str], stdin: str) -> Result:
         out, err = io.StringIO(), io.StringIO()
         env = Environment(stdin=io.StringIO(stdin), stdout=out, stderr=err, vars=dict(self.vars))
         code = main(argv, env)
