@@ -226,10 +226,15 @@ class AuditedClient(LocalClient):
                 return None
             raise
 
-    def list(self, info, namespace=None, label_selector=None, field_selector=None):
+    def list(self, info, namespace=None, label_selector=None, field_selector=None, omit=()):
         return self._request("list", info, namespace or "", query=self._query("list", label_selector, field_selector),
                              call=lambda: super(AuditedClient, self).list(
-            info, namespace, label_selector, field_selector))
+            info, namespace, label_selector, field_selector, omit))
+
+    def list_pieces(self, info, namespace=None, label_selector=None, field_selector=None, omit=(), size=500):
+        # one audited LIST (kubectl's first chunk): the pages after it, with their continue
+        # tokens, are not logged apart
+        return iter([self.list(info, namespace, label_selector, field_selector, omit)])
 
     def watch(self, info, namespace, name=None, label_selector=None, field_selector=None):
         # kubectl get -w: ?resourceVersion=<the list's>&watch=true (one object: a name field selector)
