@@ -849,9 +849,9 @@ def _collector_view(cluster: Cluster, view_kinds: tuple[str, ...]):
                 if v is not None:
                     owners.add((v.get("metadata") or {}).get("uid") or "")
     owners.discard("")
-    for uid in sorted(owners):
+    if owners:
         for kind in COLLECTED_KINDS:
-            keys.update(store.keys_owned_by(kind, uid) or ())
+            keys.update(store.keys_owned_by_any(kind, owners) or ())
     objects: dict[str, list[dict]] = {k: [] for k in view_kinds}
     for k in sorted(keys):
         obj = store.get(*k)

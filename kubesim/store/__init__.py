@@ -988,6 +988,29 @@ class Store:
                 keys.discard(k)
         return sorted(keys)
 
+    def keys_indexed_any(self, kind: str, facet: str, values: set[str]) -> set[Key] | None:
+        """Keys of the ``kind`` objects with an ``object_index`` entry ``facet`` of any of
+        ``values``, this transaction's writes included: keys_indexed for many values in one
+        pass over those writes (None: scan, see keys_indexed)."""
+        if not self._index_ready():
+            return None
+        keys: set[Key] = set()
+        conn = self._require()
+        vals = sorted(values)
+        for i in range(0, len(vals), 500):  # (SQLite's limit on bound parameters)
+            part = vals[i:i + 500]
+            sql = (f"SELECT namespace, name FROM object_index WHERE kind=? AND facet=? "
+                   f"AND value IN ({','.join('?' * len(part))})")
+            keys.update((kind, ns, name) for ns, name in conn.execute(sql, [kind, facet, *part]))
+        for k, o in self._dirty.items():
+            if k[0] != kind:
+                continue
+            if o is not None and any(f == facet and v in values for f, v in index_entries(kind, o)):
+                keys.add(k)
+            else:
+                keys.discard(k)
+        return keys
+
     def keys_annotated(self, kind: str, annotation: str) -> list[Key] | None:
         """Keys of the ``kind`` objects carrying the annotation (None: scan, see keys_indexed)."""
         return self.keys_indexed(kind, FACET_ANNOTATION, annotation)
@@ -1004,6 +1027,10 @@ class Store:
     def keys_owned_by(self, kind: str, uid: str, namespace: str | None = None) -> list[Key] | None:
         """Keys of the ``kind`` objects with an owner reference to ``uid``."""
         return self.keys_indexed(kind, FACET_OWNER, uid, namespace)
+
+    def keys_owned_by_any(self, kind: str, uids: set[str]) -> set[Key] | None:
+        """Keys of the ``kind`` objects with an owner reference to any of ``uids``."""
+        return self.keys_indexed_any(kind, FACET_OWNER, uids)
 
     def keys_controlled_by(self, kind: str, uid: str) -> list[Key] | None:
         """Keys of the ``kind`` objects whose ControllerRef names ``uid`` (None: scan)."""

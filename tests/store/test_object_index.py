@@ -75,6 +75,10 @@ def test_the_index_follows_every_write_and_equals_the_backfill(tmp_path, seed):
                       if e["involvedObject"]["name"] == "node1")
         assert store.keys_of_events_involving(name="node1") == want
         _assert_controller_lookups(store)
+        for kind in ("Pod", "ConfigMap"):  # many owners at once (the collector's question)
+            for uids in ({"u1"}, {"u1", "u3"}, {"u1", "u2", "u3", "nobody"}):
+                want = set().union(*(store.keys_owned_by(kind, u) for u in uids))
+                assert store.keys_owned_by_any(kind, uids) == want
         store.commit()
         store = Store(tmp_path).open()
         assert _rows(store) == _expected(store)
