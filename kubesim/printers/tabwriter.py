@@ -83,18 +83,25 @@ def _tab_format(lines: list[list[str]], line0: int, line1: int, widths: list[int
         while this < line1 and column < len(lines[this]) - 1:
             width = max(width, len(lines[this][column]) + padding)
             this += 1
-        if remembered is not None:  # RememberWidths: a column keeps its widest earlier width
-            if len(remembered) < column:
-                remembered.extend(widths[len(remembered):])
-            if len(remembered) == column:
-                remembered.append(width)
-            elif remembered[column] > width:
-                width = remembered[column]
-            else:
-                remembered[column] = width
+        if remembered is not None:
+            width = _remember_width(remembered, column, width, widths)
         _tab_format(lines, line0, this, widths + [width], remembered, minwidth, padding, out)
         line0 = this
     _tab_write_lines(lines, line0, line1, widths, out)
+
+
+def _remember_width(remembered: list[int], column: int, width: int, widths: list[int]) -> int:
+    """RememberWidths: a column keeps its widest earlier width (``remembered``, across calls,
+    filled from ``widths`` where it is shorter); the width to use now."""
+    if len(remembered) < column:
+        remembered.extend(widths[len(remembered):])
+    if len(remembered) == column:
+        remembered.append(width)
+    elif remembered[column] > width:
+        width = remembered[column]
+    else:
+        remembered[column] = width
+    return width
 
 
 def _tab_write_lines(lines: list[list[str]], line0: int, line1: int, widths: list[int],
@@ -145,11 +152,6 @@ def _uniform(lines: list[list[str]], remembered: list[int] | None) -> str:
             break
         width = max(TABLE_MINWIDTH, max(map(len, column)) + TABLE_PADDING)
         if remembered is not None:
-            if len(remembered) == j:
-                remembered.append(width)
-            elif remembered[j] > width:
-                width = remembered[j]
-            else:
-                remembered[j] = width
+            width = _remember_width(remembered, j, width, widths)
         widths.append(width)
     return "".join("".join([*(c.ljust(w) for c, w in zip(r, widths)), r[-1], "\n"]) for r in lines)
