@@ -55,8 +55,9 @@ def apply_changes(changes: Iterable[Change], *, get: Callable[[str, str, str], d
     refused: dict[tuple[str, str, str], str] = {}  # key -> the API server's refusal
     changed = False
     for ch in changes:
-        if ch.needs is not None and ch.needs in refused:
-            instead = ch.otherwise(refused[ch.needs]) if callable(ch.otherwise) else ch.otherwise
+        refused_key = next((k for k in ch.needs if k in refused), None)
+        if refused_key is not None:
+            instead = ch.otherwise(refused_key, refused[refused_key]) if callable(ch.otherwise) else ch.otherwise
             if instead is None:
                 continue
             ch = instead

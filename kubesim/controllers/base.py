@@ -74,10 +74,11 @@ class Change:
     failure: str | None = None
     failure_reason: str = "FailedCreate"
     failure_owner: dict | None = None  # who hears of it (default: the object's controller)
-    # a change that holds only if the create of this key (in the same list) succeeded, and
-    # what stands instead when it was refused (None: nothing; a callable: made from the refusal)
-    needs: tuple[str, str, str] | None = None
-    otherwise: Change | Callable[[str], Change | None] | None = None
+    # a change that holds only if the creates of these keys (in the same list) succeeded, and
+    # what stands instead when one was refused (None: nothing; a callable: made from the refused
+    # key and the refusal's text)
+    needs: tuple[tuple[str, str, str], ...] = ()
+    otherwise: Change | Callable[[tuple[str, str, str], str], Change | None] | None = None
 
     @property
     def key(self) -> tuple[str, str, str]:

@@ -208,12 +208,12 @@ def sync_cronjob(view: View, cj: dict) -> list[Change]:
     write = _status_write(view, cj, status, active, events)
     if write is not None:
         if saved:
-            write.needs = saved["key"]
+            write.needs = (saved["key"],)
             write.otherwise = _status_write(view, cj, saved["status"], saved["active"], events[:saved["events"]])
         changes.append(write)
     if wake is not None:
         # (a refused create requeues with back-off alone: the next schedule waits for it)
-        changes.append(Change("wake", cj, at=wake, needs=saved.get("key")))
+        changes.append(Change("wake", cj, at=wake, needs=(saved["key"],) if saved else ()))
     return changes
 
 

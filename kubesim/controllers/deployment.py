@@ -546,7 +546,7 @@ def sync_deployment(view: View, d: dict) -> list[Change]:
     for i, ch in enumerate(changes):
         if ch.op == "create" and (ch.obj or {}).get("kind") == "ReplicaSet":
             for later in changes[i + 1:]:
-                later.needs = later.needs or ch.key
+                later.needs = later.needs + (ch.key,)
             break
     return changes
 

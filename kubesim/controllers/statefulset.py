@@ -352,7 +352,7 @@ class _Sync:
         # claims this sync re-owned: later checks in the same sync see them (the real
         # controller's claim lister has caught up by then: no pod update follows)
         self.claims_written: dict[str, dict] = {}
-        self.claims_needed: list[tuple[tuple[str, str, str], str]] = []  # the pod being created's new claims
+        self.claims_needed: list[tuple[str, str, str]] = []  # the keys of the new claims of the pod being created
 
     def event(self, type_: str, reason: str, message: str) -> Event:
         return Event(self.sts, type_, reason, message, COMPONENT)
@@ -463,7 +463,7 @@ class _Sync:
                                                                     f"Create Claim {claim} {who} success")],
                                            failure=f"Create Claim {claim} for {who} failed error: {{error}}",
                                            failure_owner=sts))
-                self.claims_needed.append((("PersistentVolumeClaim", self.ns, claim), claim))
+                self.claims_needed.append(("PersistentVolumeClaim", self.ns, claim))
             elif meta(stored).get("deletionTimestamp"):
                 ok = False
         return ok
@@ -500,10 +500,9 @@ class _Sync:
         failure = f"Create Pod {name_of(pod)} in StatefulSet {name_of(self.sts)} failed error: {{error}}"
         create = Change("create", pod, [self._pod_event("create", pod)], failure=failure)
         if self.claims_needed:  # CreateStatefulPod: no pod when a claim was refused
-            key, claim = self.claims_needed[0]
-            create.needs = key
-            create.otherwise = lambda refusal: Change("event", self.sts, [self.event(
-                "Warning", "FailedCreate", failure.format(error=f"failed to create PVC {claim}: {refusal}"))])
+            create.needs = tuple(self.claims_needed)
+            create.otherwise = lambda key, refusal: Change("event", self.sts, [self.event(
+                "Warning", "FailedCreate", failure.format(error=f"failed to create PVC {key[2]}: {refusal}"))])
         self.changes.append(create)
         return True
 

@@ -233,3 +233,16 @@ def test_a_claim_the_quota_refuses_holds_its_pod_back(kubesim):
         (True, f"Create Claim data-web-0 for Pod web-0 in StatefulSet web failed error: {refused}"),
         (True, f"Create Pod web-0 in StatefulSet web failed error: failed to create PVC data-web-0: {refused}")]
     assert kubesim.ok("get pods,pvc -o name") == ""
+
+
+def test_a_pod_waits_for_every_claim_not_only_its_first(kubesim):
+    """Two claim templates, room for one claim: the second is refused, so no pod (the event
+    names the refused claim), as CreateStatefulPod returns on any claim's error."""
+    kubesim.ok("create quota one --hard=persistentvolumeclaims=1")
+    two = WEB.replace("replicas: 3", "replicas: 1") + \
+        "  - metadata: {name: logs}\n    spec: {accessModes: [ReadWriteOnce], storageClassName: manual, " \
+        "resources: {requests: {storage: 1Gi}}}\n"
+    kubesim.apply(two)
+    assert kubesim.ok("get pods,pvc -o name") == "persistentvolumeclaim/data-web-0\n"
+    pod_event = kubesim.ok("get events --field-selector reason=FailedCreate -o jsonpath={.items[1].message}")
+    assert pod_event.startswith("Create Pod web-0 in StatefulSet web failed error: failed to create PVC logs-web-0: ")

@@ -119,7 +119,7 @@ def test_a_change_that_needs_a_refused_create_gives_way_to_its_otherwise():
 
     with_job = Change("update_status", {**cj, "status": {"active": [{"name": "c-1"}]}},
                       [Event(cj, "Normal", "SuccessfulCreate", "Created job c-1", "cronjob-controller")],
-                      needs=("Job", "default", "c-1"), otherwise=Change("update_status", {**cj, "status": {"x": 1}}))
+                      needs=(("Job", "default", "c-1"),), otherwise=Change("update_status", {**cj, "status": {"x": 1}}))
     apply_changes([Change("create", job, failure="Error creating job: {error}"), with_job], **(s.kw() | {"create": create}))
     assert s.objs[("CronJob", "default", "c")]["status"] == {"x": 1}
     assert s.events == ["Error creating job: exceeded quota"]
