@@ -772,7 +772,7 @@ def _requeue_failures(cluster: Cluster, name: str, view, refused: dict, wakes: l
     if not refused and not mine:
         return False
     owner_kind = FAILURE_OWNERS[name]
-    synced = {(o.get("metadata") or {}).get("uid", "") for o in view.list(owner_kind) if view.wants(o)}
+    by_uid = {(o.get("metadata") or {}).get("uid", ""): o for o in view.list(owner_kind)}
     status_of = getattr(importlib.import_module(f"kubesim.controllers.{name}"), "failure_status", None)
     changes = []
     for uid, (owner, error, message) in refused.items():
@@ -784,10 +784,12 @@ def _requeue_failures(cluster: Cluster, name: str, view, refused: dict, wakes: l
     for uid in list(mine):
         if uid in refused:
             continue
-        if uid in synced:
-            owner = next((o for o in view.list(owner_kind) if (o.get("metadata") or {}).get("uid") == uid), None)
+        owner = by_uid.get(uid)
+        if owner is None:
+            del mine[uid]  # the owner is gone: its queue key with it
+        elif view.wants(owner):  # synced without a refusal: Forget
             del mine[uid]
-            if status_of is not None and owner is not None:
+            if status_of is not None:
                 changes.extend(status_of(store.get(*_key_of(owner)), None, now))
     for _, due in mine.values():
         if float(due) > now:
