@@ -63,6 +63,7 @@ from kubesim.scheduler.plugins.podtopologyspread.filtering import (
     PRE_FILTER_STATE_KEY,
     cal_pre_filter_state,
     fits,
+    fits_fn,
     update_with_pod,
 )
 from kubesim.scheduler.plugins.podtopologyspread.scoring import (
@@ -370,7 +371,7 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
             return lambda node: _not_found(PRE_FILTER_STATE_KEY)
         if not s.constraints:
             return None
-        return lambda node: fits(s, node.labels)
+        return fits_fn(s)
 
     # -- PreScore ----------------------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
