@@ -373,6 +373,44 @@ def existing_anti_affinity_counts(namespace: str, labels: Mapping[str, str],
     return counts
 
 
+def existing_anti_affinity_counts_by_group(namespace: str, labels: Mapping[str, str],
+                                           ns_labels: Mapping[str, str] | None,
+                                           groups: PodGroups) -> dict[TopologyPair, int]:
+    """``existing_anti_affinity_counts`` over every node of the snapshot, from its pods with
+    affinity counted by their required anti-affinity terms (``anti_affinity_terms_group``) per
+    topology value: each distinct term decided once, then its holders added per (topologyKey,
+    value) — the same sums."""
+    counts: dict[TopologyPair, int] = {}
+    verdicts: dict[AffinityTerm, bool] = {}
+    for sig in groups.totals():
+        for t in sig:
+            hit = verdicts.get(t)
+            if hit is None:
+                hit = verdicts[t] = t.matches(namespace, labels, ns_labels)
+            if not hit:
+                continue
+            key = t.topology_key
+            per_value = groups.domains((key,), key).counts.get(sig)
+            if not per_value:
+                continue
+            if counts:
+                get = counts.get
+                for tv, n in per_value.items():
+                    pair = (key, tv)
+                    counts[pair] = get(pair, 0) + n
+            else:
+                counts = {(key, tv): n for tv, n in per_value.items()}
+    return counts
+
+
+def anti_affinity_terms_group(pi: PodInfo) -> tuple[AffinityTerm, ...] | None:
+    """An existing pod's required anti-affinity terms (``PodGroups`` key); None without."""
+    info = pi.scratch.get(NAME)
+    if info is None or info.pod is not pi.pod:
+        info = pod_affinity_info(pi)
+    return info.required_anti_affinity or None
+
+
 def incoming_affinity_anti_affinity_counts(
         required_affinity: tuple[AffinityTerm, ...],
         required_anti_affinity: tuple[AffinityTerm, ...],
@@ -655,10 +693,13 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
         ns_labels = all_ns.get(pod.namespace)
         snapshot = self.handle.snapshot
         # Only nodes holding pods with required anti-affinity contribute; for the snapshot's own
-        # list, the snapshot keeps that subset (same order) between cycles.
-        holders = (snapshot.have_pods_with_required_anti_affinity_list()
-                   if nodes is snapshot.node_info_list else nodes)
-        existing = existing_anti_affinity_counts(pod.namespace, info.labels, ns_labels, holders)
+        # list, those pods are counted by their terms per topology value between cycles.
+        if nodes is snapshot.node_info_list:
+            existing = existing_anti_affinity_counts_by_group(
+                pod.namespace, info.labels, ns_labels,
+                snapshot.pod_groups(anti_affinity_terms_group, affinity_only=True))
+        else:
+            existing = existing_anti_affinity_counts(pod.namespace, info.labels, ns_labels, nodes)
         if nodes is snapshot.node_info_list:
             affinity, anti = incoming_affinity_anti_affinity_counts_by_group(
                 required_affinity, required_anti_affinity, snapshot.pod_groups(match_group)
@@ -714,18 +755,28 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
         anti_keys = tuple(t.topology_key for t in s.required_anti_affinity)
         existing = s.existing_anti_affinity_counts
 
+        existing_keys = s.existing_keys
+        # the nodes it rejects share one Status per reason
+        affinity_rejected = Status(Code.UnschedulableAndUnresolvable,
+                                   ERR_REASON_AFFINITY_RULES_NOT_MATCH)
+        anti_rejected = Status(Code.Unschedulable, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH)
+        existing_rejected = Status(Code.Unschedulable,
+                                   ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
+
         def fn(node: NodeInfo) -> Status | None:
             labels = node.labels
             if required_affinity and not satisfy_pod_affinity(s, labels):
-                return Status(Code.UnschedulableAndUnresolvable,
-                              ERR_REASON_AFFINITY_RULES_NOT_MATCH)
+                return affinity_rejected
             if anti_counts:
                 for key in anti_keys:
                     tv = labels.get(key)
                     if tv is not None and anti_counts.get((key, tv), 0) > 0:
-                        return Status(Code.Unschedulable, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH)
-            if existing and not satisfy_existing_pods_anti_affinity(s, labels):
-                return Status(Code.Unschedulable, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
+                        return anti_rejected
+            if existing:  # satisfy_existing_pods_anti_affinity, inlined
+                for key in existing_keys:
+                    tv = labels.get(key)
+                    if tv is not None and existing.get((key, tv), 0) > 0:
+                        return existing_rejected
             return None
         return fn
 
