@@ -56,4 +56,17 @@ def run_scores(plugin, pod: dict, nodes: list[dict], existing: list[dict] = (),
     if normalize and plugin.has_normalize:
         s = plugin.normalize_score(state, pi, scores)
         assert s is None or s.is_success(), s
+    # The runtime's batch path (score_nodes, then normalize_list when the plugin has one)
+    # must give the same numbers.
+    batch = plugin.score_nodes(state, pi, [by_name[n["metadata"]["name"]] for n in nodes])
+    assert not isinstance(batch, Status), batch
+    if normalize and plugin.has_normalize and plugin.normalize_list is not None:
+        res = plugin.normalize_list(state, pi, list(batch))
+        if isinstance(res, Status):
+            assert res.is_success(), res
+        else:
+            batch = res
+    elif normalize and plugin.has_normalize:
+        batch = [x.score for x in scores]
+    assert list(batch) == [x.score for x in scores]
     return [x.score for x in scores]
