@@ -30,7 +30,14 @@ def run_filter(plugin, pod: dict, node: dict, existing: list[dict] = ()) -> Stat
         if s is not None and not s.is_success():
             return s
     assert isinstance(plugin, FilterPlugin)
-    return plugin.filter(state, pi, ni)
+    got = plugin.filter(state, pi, ni)
+    # The runtime's compiled filter agrees, also when asked again (verdicts some plugins
+    # remember per node) and for another pod like this one (not when the test reads the log
+    # lines Filter writes).
+    for p in () if getattr(plugin.handle, "log", None) is not None else (pi, pi, PodInfo(pod)):
+        fn = plugin.filter_fn(state, p)
+        assert (None if fn is None else fn(ni)) == got
+    return got
 
 
 def run_scores(plugin, pod: dict, nodes: list[dict], existing: list[dict] = (),
