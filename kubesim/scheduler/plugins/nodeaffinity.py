@@ -15,6 +15,10 @@ on): Node Add|UpdateNodeLabel, Queue when the node (matching the scheduler-enfor
 added matching the pod's required affinity, or updated from not matching to matching
 (``isSchedulableAfterNodeChange``). Legacy names: MatchNodeSelector /
 NodeAffinityPriority.
+
+kubesim specifics, for speed at 5,000 nodes: the runtime's compiled Filter remembers each node's
+verdict (NodeInfo.memo) for its node object and the selectors' text, so pods selecting alike
+evaluate the selectors once per node rather than once per node and pod.
 """
 
 from __future__ import annotations

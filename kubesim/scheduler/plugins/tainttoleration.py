@@ -11,6 +11,9 @@ EventsToRegister (queueing hints on): Node Add|UpdateNodeTaint, Queue when the n
 stop rejecting the pod (``isSchedulableAfterNodeChange``); Pod UpdatePodToleration, Queue for
 the pod's own new toleration (``isSchedulableAfterPodTolerationChange``).
 Legacy names: PodToleratesNodeTaints / TaintTolerationPriority.
+
+kubesim specifics: the runtime's compiled Filter remembers a tainted node's verdict
+(NodeInfo.memo) for its taints list and the pod's tolerations' text.
 """
 
 from __future__ import annotations

@@ -5,6 +5,10 @@ Upstream (v1.35): pkg/scheduler/framework/plugins/podtopologyspread/filtering.go
 ``minMatchNum`` treating the global minimum as 0 while fewer domains than minDomains exist;
 ``calPreFilterState``; ``updateWithPod`` for AddPod/RemovePod; Filter's ``matchNum + selfMatch -
 minMatchNum > maxSkew``) and plugin.go (the reasons, in upstream's words).
+
+kubesim specifics: PreFilter finds the critical paths with min() over the counts (the paths
+``CriticalPaths.update`` leaves, see ``critical_paths_of``), and the compiled Filter of a single
+constraint reads the counts directly and shares one Status per reason in its cycle.
 """
 
 from __future__ import annotations
