@@ -486,8 +486,11 @@ class ScheduleOne:
         feasible: list[NodeInfo] = []
         nominated = self.nominated
         fns = fwk.compile_filters(state, pod) if verdicts is None else None
-        if fns is not None and not nominated:
-            return self._scan_compiled(fwk, fns, diagnosis, nodes, start, to_find)
+        if fns is not None:
+            return self._scan_compiled(fwk, fns, diagnosis, nodes, start, to_find,
+                                       (lambda ni, noms: fwk.run_filter_plugins_with_nominated_pods(
+                                           state, pod, ni, noms)) if nominated else None,
+                                       nominated)
         for i in range(n):
             ni = nodes[(start + i) % n]
             noms = nominated.get(ni.name) if nominated else None
@@ -520,12 +523,15 @@ class ScheduleOne:
 
     @staticmethod
     def _scan_compiled(fwk: Framework, fns: list, diagnosis: Diagnosis, nodes: list[NodeInfo],
-                       start: int, to_find: int) -> tuple[list[NodeInfo], Status | None]:
+                       start: int, to_find: int, with_nominated=None,
+                       nominated: dict[str, list[PodInfo]] | None = None
+                       ) -> tuple[list[NodeInfo], Status | None]:
         """``_find_nodes_that_pass_filters``' loop for the common case (compiled filters, no
-        nominated pods, no explanation): nodes from ``start`` round to ``start - 1``, stopping
-        at ``to_find`` feasible nodes or at the first Error. The same filters run in the same
-        order on the same nodes; the first three calls per node are unrolled, and
-        ``run_compiled_filters`` and ``Diagnosis.add_plugin_status`` are inlined."""
+        explanation): nodes from ``start`` round to ``start - 1``, stopping at ``to_find``
+        feasible nodes or at the first Error. The same filters run in the same order on the
+        same nodes; the first three calls per node are unrolled, and ``run_compiled_filters``
+        and ``Diagnosis.add_plugin_status`` are inlined. A node with nominated pods is decided
+        by ``with_nominated(node, its nominated pods)`` (RunFilterPluginsWithNominatedPods)."""
         feasible: list[NodeInfo] = []
         append = feasible.append
         statuses = diagnosis.node_to_status.statuses
@@ -544,6 +550,19 @@ class ScheduleOne:
         for lo, hi in ((start, n), (0, start)):
             for i in range(lo, hi):
                 ni = nodes[i]
+                noms = nominated.get(ni.name) if nominated else None
+                if noms:
+                    st = with_nominated(ni, noms)
+                    if st is None:
+                        append(ni)
+                        if len(feasible) >= to_find:
+                            return feasible, None
+                    elif st.code == Code.Error:
+                        return feasible, st
+                    else:
+                        statuses[ni.name] = st
+                        diagnosis.add_plugin_status(st)
+                    continue
                 st = f0(ni)
                 if st is None:
                     st = f1(ni)

@@ -30,7 +30,14 @@ def run_filter(plugin, pod: dict, node: dict, existing: list[dict] = ()) -> Stat
         if s is not None and not s.is_success():
             return s
     assert isinstance(plugin, FilterPlugin)
-    return plugin.filter(state, pi, ni)
+    got = plugin.filter(state, pi, ni)
+    # The runtime's compiled filter agrees, also when asked again (verdicts some plugins
+    # remember per node) and for another pod like this one (not when the test reads the log
+    # lines Filter writes).
+    for p in () if getattr(plugin.handle, "log", None) is not None else (pi, pi, PodInfo(pod)):
+        fn = plugin.filter_fn(state, p)
+        assert (None if fn is None else fn(ni)) == got
+    return got
 
 
 def run_scores(plugin, pod: dict, nodes: list[dict], existing: list[dict] = (),
@@ -56,4 +63,17 @@ def run_scores(plugin, pod: dict, nodes: list[dict], existing: list[dict] = (),
     if normalize and plugin.has_normalize:
         s = plugin.normalize_score(state, pi, scores)
         assert s is None or s.is_success(), s
+    # The runtime's batch path (score_nodes, then normalize_list when the plugin has one)
+    # must give the same numbers.
+    batch = plugin.score_nodes(state, pi, [by_name[n["metadata"]["name"]] for n in nodes])
+    assert not isinstance(batch, Status), batch
+    if normalize and plugin.has_normalize and plugin.normalize_list is not None:
+        res = plugin.normalize_list(state, pi, list(batch))
+        if isinstance(res, Status):
+            assert res.is_success(), res
+        else:
+            batch = res
+    elif normalize and plugin.has_normalize:
+        batch = [x.score for x in scores]
+    assert list(batch) == [x.score for x in scores]
     return [x.score for x in scores]

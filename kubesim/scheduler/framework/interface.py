@@ -217,7 +217,9 @@ class FilterPlugin(Plugin):
     def filter_fn(self, state: CycleState, pod: PodInfo
                   ) -> Callable[[NodeInfo], Status | None] | None:
         """This cycle's Filter as a one-argument function (a fast path for many nodes), or None
-        when the plugin passes every node for this pod. Must agree with ``filter``."""
+        when the plugin passes every node for this pod. Must agree with ``filter``. It may
+        return one Status object for many nodes of the cycle (a rejection is never changed
+        after Filter but for its plugin, which is this plugin's name on every node)."""
         filt = self.filter
         return lambda node: filt(state, pod, node)
 

@@ -49,6 +49,7 @@ from kubesim.scheduler.framework.interface import (
     PostFilterResult,
     PreBindPlugin,
     PreEnqueuePlugin,
+    PreFilterExtensions,
     PreFilterPlugin,
     PreFilterResult,
     PreScorePlugin,
@@ -368,28 +369,38 @@ class Framework:
                 record[pl.name] = pl.pre_filter(out, pod, nodes)
         return out
 
+    def _pre_filter_extensions(self) -> list[tuple[str, PreFilterExtensions]]:
+        """(name, extensions) of the PreFilter plugins that have AddPod/RemovePod, in order
+        (a plugin's ``pre_filter_extensions`` is fixed; asked once per plugin list)."""
+        c = getattr(self, "_pf_extensions", None)
+        if c is None or c[0] is not self.pre_filter or c[1] != len(self.pre_filter):
+            c = self._pf_extensions = (self.pre_filter, len(self.pre_filter), [
+                (pl.name, ext) for pl in self.pre_filter
+                if (ext := pl.pre_filter_extensions()) is not None])
+        return c[2]
+
     def run_pre_filter_extension_add_pod(self, state: CycleState, pod: PodInfo,
                                          to_add: PodInfo, node: NodeInfo) -> Status | None:
-        for pl in self.pre_filter:
-            ext = pl.pre_filter_extensions()
-            if ext is None or pl.name in state.skip_filter_plugins:
+        skip = state.skip_filter_plugins
+        for name, ext in self._pre_filter_extensions():
+            if name in skip:
                 continue
             s = ext.add_pod(state, pod, to_add, node)
             if s is not None and not s.is_success():
-                return Status(Code.Error, err=f"running AddPod on PreFilter plugin {q(pl.name)}: "
+                return Status(Code.Error, err=f"running AddPod on PreFilter plugin {q(name)}: "
                                               f"{s.as_error()}")
         return None
 
     def run_pre_filter_extension_remove_pod(self, state: CycleState, pod: PodInfo,
                                             to_remove: PodInfo, node: NodeInfo) -> Status | None:
-        for pl in self.pre_filter:
-            ext = pl.pre_filter_extensions()
-            if ext is None or pl.name in state.skip_filter_plugins:
+        skip = state.skip_filter_plugins
+        for name, ext in self._pre_filter_extensions():
+            if name in skip:
                 continue
             s = ext.remove_pod(state, pod, to_remove, node)
             if s is not None and not s.is_success():
                 return Status(Code.Error, err=f"running RemovePod on PreFilter plugin "
-                                              f"{q(pl.name)}: {s.as_error()}")
+                                              f"{q(name)}: {s.as_error()}")
         return None
 
     def _named_filter(self, pl: FilterPlugin, state: CycleState, pod: PodInfo,

@@ -25,6 +25,8 @@ class Code(IntEnum):
     Pending = 6
 
 
+_new_object = object.__new__
+
 _REJECTED = frozenset((Code.Unschedulable, Code.UnschedulableAndUnresolvable, Code.Pending))
 
 
@@ -83,7 +85,12 @@ class Status:
         return self
 
     def clone(self) -> Status:
-        return Status(self.code, *self.reasons, err=self.err, plugin=self.plugin)
+        c = _new_object(Status)
+        c.code = self.code
+        c.reasons = self.reasons.copy()
+        c.err = self.err
+        c.plugin = self.plugin
+        return c
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Status):

@@ -38,9 +38,7 @@ def default_normalize_score(max_priority: int, reverse: bool, scores: list[NodeS
 
 def default_normalize_list(max_priority: int, reverse: bool, raw: Sequence[int]) -> list[int]:
     """``default_normalize_score`` on plain numbers, returning a new list (same arithmetic)."""
-    max_count = 0
-    for v in raw:
-        max_count = max(max_count, v)
+    max_count = max(0, max(raw)) if raw else 0
     if max_count == 0:
         return [max_priority] * len(raw) if reverse else list(raw)
     if reverse:

@@ -58,7 +58,10 @@ counts and PreScore visit groups of pods rather than pods (kubesim/scheduler/fra
 pod_groups.py): the existing pods by (namespace, labels) for the incoming pod's terms, and the
 pods with affinity by the terms they hold (``affinity_terms_group``) for theirs; each term is
 decided once per group and the group's pods are added per topology value — the sums upstream
-makes pod by pod.
+makes pod by pod. PreScore keeps those sums only at the topology values of the nodes it is
+given (the nodes Score then scores), so a hostname term costs the scored nodes, not the
+cluster's; it still skips exactly when upstream's map would be empty. Score and NormalizeScore
+also run over all the scored nodes at once.
 """
 
 from __future__ import annotations
@@ -370,6 +373,44 @@ def existing_anti_affinity_counts(namespace: str, labels: Mapping[str, str],
     return counts
 
 
+def existing_anti_affinity_counts_by_group(namespace: str, labels: Mapping[str, str],
+                                           ns_labels: Mapping[str, str] | None,
+                                           groups: PodGroups) -> dict[TopologyPair, int]:
+    """``existing_anti_affinity_counts`` over every node of the snapshot, from its pods with
+    affinity counted by their required anti-affinity terms (``anti_affinity_terms_group``) per
+    topology value: each distinct term decided once, then its holders added per (topologyKey,
+    value) — the same sums."""
+    counts: dict[TopologyPair, int] = {}
+    verdicts: dict[AffinityTerm, bool] = {}
+    for sig in groups.totals():
+        for t in sig:
+            hit = verdicts.get(t)
+            if hit is None:
+                hit = verdicts[t] = t.matches(namespace, labels, ns_labels)
+            if not hit:
+                continue
+            key = t.topology_key
+            per_value = groups.domains((key,), key).counts.get(sig)
+            if not per_value:
+                continue
+            if counts:
+                get = counts.get
+                for tv, n in per_value.items():
+                    pair = (key, tv)
+                    counts[pair] = get(pair, 0) + n
+            else:
+                counts = {(key, tv): n for tv, n in per_value.items()}
+    return counts
+
+
+def anti_affinity_terms_group(pi: PodInfo) -> tuple[AffinityTerm, ...] | None:
+    """An existing pod's required anti-affinity terms (``PodGroups`` key); None without."""
+    info = pi.scratch.get(NAME)
+    if info is None or info.pod is not pi.pod:
+        info = pod_affinity_info(pi)
+    return info.required_anti_affinity or None
+
+
 def incoming_affinity_anti_affinity_counts(
         required_affinity: tuple[AffinityTerm, ...],
         required_anti_affinity: tuple[AffinityTerm, ...],
@@ -652,10 +693,13 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
         ns_labels = all_ns.get(pod.namespace)
         snapshot = self.handle.snapshot
         # Only nodes holding pods with required anti-affinity contribute; for the snapshot's own
-        # list, the snapshot keeps that subset (same order) between cycles.
-        holders = (snapshot.have_pods_with_required_anti_affinity_list()
-                   if nodes is snapshot.node_info_list else nodes)
-        existing = existing_anti_affinity_counts(pod.namespace, info.labels, ns_labels, holders)
+        # list, those pods are counted by their terms per topology value between cycles.
+        if nodes is snapshot.node_info_list:
+            existing = existing_anti_affinity_counts_by_group(
+                pod.namespace, info.labels, ns_labels,
+                snapshot.pod_groups(anti_affinity_terms_group, affinity_only=True))
+        else:
+            existing = existing_anti_affinity_counts(pod.namespace, info.labels, ns_labels, nodes)
         if nodes is snapshot.node_info_list:
             affinity, anti = incoming_affinity_anti_affinity_counts_by_group(
                 required_affinity, required_anti_affinity, snapshot.pod_groups(match_group)
@@ -711,18 +755,28 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
         anti_keys = tuple(t.topology_key for t in s.required_anti_affinity)
         existing = s.existing_anti_affinity_counts
 
+        existing_keys = s.existing_keys
+        # the nodes it rejects share one Status per reason
+        affinity_rejected = Status(Code.UnschedulableAndUnresolvable,
+                                   ERR_REASON_AFFINITY_RULES_NOT_MATCH)
+        anti_rejected = Status(Code.Unschedulable, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH)
+        existing_rejected = Status(Code.Unschedulable,
+                                   ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
+
         def fn(node: NodeInfo) -> Status | None:
             labels = node.labels
             if required_affinity and not satisfy_pod_affinity(s, labels):
-                return Status(Code.UnschedulableAndUnresolvable,
-                              ERR_REASON_AFFINITY_RULES_NOT_MATCH)
+                return affinity_rejected
             if anti_counts:
                 for key in anti_keys:
                     tv = labels.get(key)
                     if tv is not None and anti_counts.get((key, tv), 0) > 0:
-                        return Status(Code.Unschedulable, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH)
-            if existing and not satisfy_existing_pods_anti_affinity(s, labels):
-                return Status(Code.Unschedulable, ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH)
+                        return anti_rejected
+            if existing:  # satisfy_existing_pods_anti_affinity, inlined
+                for key in existing_keys:
+                    tv = labels.get(key)
+                    if tv is not None and existing.get((key, tv), 0) > 0:
+                        return existing_rejected
             return None
         return fn
 
@@ -747,6 +801,34 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
 
         own_terms = bool(preferred_affinity or preferred_anti_affinity)
         score: ScoreMap = {}
+        # Score reads the map only at the scored nodes' values: each key's entries are summed
+        # for those values (per topology domain, not per node of the cluster); ``recorded``
+        # says whether upstream's full map would hold any entry (else PreScore skips).
+        wanted: dict[str, set[str]] = {}
+        recorded = False
+
+        def add(key: str, per_value: dict[str, int], amount: int) -> None:
+            nonlocal recorded
+            recorded = True
+            want = wanted.get(key)
+            if want is None:
+                want = wanted[key] = {tv for ni in nodes
+                                      if (tv := ni.labels.get(key)) is not None}
+            values = score.get(key)
+            if values is None:
+                values = score[key] = {}
+            get = values.get
+            if len(per_value) <= len(want):
+                for tv, n in per_value.items():
+                    if tv in want:
+                        values[tv] = get(tv, 0) + amount * n
+            else:
+                pv = per_value.get
+                for tv in want:
+                    n = pv(tv)
+                    if n is not None:
+                        values[tv] = get(tv, 0) + amount * n
+
         if own_terms:
             # The incoming pod's preferred terms against every existing pod: decided once per
             # (namespace, labels) group, added per topology value.
@@ -755,9 +837,8 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
                 for w in weighted:
                     term, key, amount = w.term, w.term.topology_key, sign * w.weight
                     for g, per_value in by_labels.domains((key,), key).counts.items():
-                        if term.matches(g.namespace, g.labels, None):
-                            for tv, n in per_value.items():
-                                _add(score, key, tv, amount * n)
+                        if per_value and term.matches(g.namespace, g.labels, None):
+                            add(key, per_value, amount)
         # The existing pods' terms against the incoming pod: decided once per term, added per
         # topology value for the pods holding the same terms.
         by_terms = snapshot.pod_groups(affinity_terms_group, affinity_only=True)
@@ -772,9 +853,8 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
                 key = term.topology_key
                 per_value = by_terms.domains((key,), key).counts.get(sig)
                 if per_value:
-                    for tv, n in per_value.items():
-                        _add(score, key, tv, amount * n)
-        if not score:
+                    add(key, per_value, amount)
+        if not recorded:
             return _SKIP
         state.write(PRE_SCORE_STATE_KEY, _PreScoreState(score))
         return None
@@ -784,6 +864,19 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
         if s is None:
             return 0, _not_found(PRE_SCORE_STATE_KEY, "failed to read")
         return node_score(s.topology_score, node.labels), None
+
+    def score_nodes(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+                    ) -> list[int] | Status:
+        """``score`` of every node (the runtime's batch path)."""
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if s is None:
+            return _not_found(PRE_SCORE_STATE_KEY, "failed to read")
+        ts = s.topology_score
+        if len(ts) == 1:
+            ((key, values),) = ts.items()
+            get = values.get
+            return [get(ni.labels.get(key), 0) for ni in nodes]
+        return [node_score(ts, ni.labels) for ni in nodes]
 
     def normalize_score(self, state: CycleState, pod: PodInfo,
                         scores: list[NodeScore]) -> Status | None:
@@ -795,6 +888,14 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
         for ns, v in zip(scores, normalize([x.score for x in scores])):
             ns.score = v
         return None
+
+    def normalize_list(self, state: CycleState, pod: PodInfo, scores: list[int]
+                       ) -> list[int] | Status:
+        """``normalize_score`` over plain numbers (the runtime's batch path)."""
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if s is None:
+            return _not_found(PRE_SCORE_STATE_KEY, "failed to read")
+        return normalize(scores) if s.topology_score else scores
 
 
 def affinity_terms_group(pi: PodInfo) -> tuple | None:

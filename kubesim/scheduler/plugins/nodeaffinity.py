@@ -15,9 +15,15 @@ on): Node Add|UpdateNodeLabel, Queue when the node (matching the scheduler-enfor
 added matching the pod's required affinity, or updated from not matching to matching
 (``isSchedulableAfterNodeChange``). Legacy names: MatchNodeSelector /
 NodeAffinityPriority.
+
+kubesim specifics, for speed at 5,000 nodes: the runtime's compiled Filter remembers each node's
+verdict (NodeInfo.memo) for its node object and the selectors' text, so pods selecting alike
+evaluate the selectors once per node rather than once per node and pod.
 """
 
 from __future__ import annotations
+
+import json
 
 from kubesim.api.selectors import node_selector_matches, node_selector_term_matches
 from kubesim.scheduler.framework import events as ev
@@ -100,6 +106,21 @@ class RequiredNodeAffinity:
 
     def clone(self) -> RequiredNodeAffinity:
         return self
+
+
+_SELECTORS_KEYS: dict[str, str] = {}
+
+
+def _selectors_key(added: dict | None, req: RequiredNodeAffinity) -> str:
+    """The selectors a Filter verdict depends on as one interned string."""
+    text = json.dumps([added, req.label_selector, req.node_selector], sort_keys=True,
+                      separators=(",", ":"))
+    key = _SELECTORS_KEYS.get(text)
+    if key is None:
+        if len(_SELECTORS_KEYS) >= 4096:
+            _SELECTORS_KEYS.clear()  # old keys then simply miss (identity no longer matches)
+        key = _SELECTORS_KEYS[text] = text
+    return key
 
 
 def preferred_terms(terms: list[dict] | None) -> list[tuple[int, dict]]:
@@ -193,18 +214,34 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin,
         return None
 
     def filter_fn(self, state: CycleState, pod: PodInfo):
+        """``filter`` for one pod. The verdict depends only on the node object and the
+        selectors, so a node remembers it (in ``memo``) for its node object and the selectors'
+        text: pods selecting alike decide it once per node."""
         added = self.added_node_selector
         req = state.get(PRE_FILTER_STATE_KEY)
         if req is None:
             req = RequiredNodeAffinity.of(pod.pod)
+        key = None
+        rejections = (None, Status(Code.UnschedulableAndUnresolvable, ERR_REASON_ENFORCED),
+                      Status(Code.UnschedulableAndUnresolvable, ERR_REASON_POD))
 
         def fn(node: NodeInfo) -> Status | None:
+            nonlocal key
+            if key is None:
+                key = _selectors_key(added, req)
+            obj = node.node
+            e = node.memo.get(NAME)
+            if e is not None and e[0] is obj and e[1] is key:
+                return rejections[e[2]]
             if added is not None and not selector_matches(
                     added, node.labels, {"metadata.name": node.name} if node.name else {}):
-                return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_ENFORCED)
-            if not req.match_labels(node.labels, node.name):
-                return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_POD)
-            return None
+                verdict = 1
+            elif not req.match_labels(node.labels, node.name):
+                verdict = 2
+            else:
+                verdict = 0
+            node.memo[NAME] = (obj, key, verdict)
+            return rejections[verdict]
         return fn
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:

@@ -11,9 +11,14 @@ EventsToRegister (queueing hints on): Node Add|UpdateNodeTaint, Queue when the n
 stop rejecting the pod (``isSchedulableAfterNodeChange``); Pod UpdatePodToleration, Queue for
 the pod's own new toleration (``isSchedulableAfterPodTolerationChange``).
 Legacy names: PodToleratesNodeTaints / TaintTolerationPriority.
+
+kubesim specifics: the runtime's compiled Filter remembers a tainted node's verdict
+(NodeInfo.memo) for its taints list and the pod's tolerations' text.
 """
 
 from __future__ import annotations
+
+import json
 
 from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
@@ -45,6 +50,20 @@ ERR_REASON_UNTOLERATED = "node(s) had untolerated taint(s)"
 def untolerated_taint(taints: list[dict], tolerations: list[dict]) -> dict | None:
     """The first NoSchedule/NoExecute taint the tolerations do not tolerate (None: fits)."""
     return find_matching_untolerated_taint(taints, tolerations, do_not_schedule_taints)
+
+
+_TOLERATIONS_KEYS: dict[str, str] = {}
+
+
+def tolerations_key(tolerations: list[dict]) -> str:
+    """The tolerations as one interned string: pods tolerating alike get the same object."""
+    text = json.dumps(tolerations, sort_keys=True, separators=(",", ":"))
+    key = _TOLERATIONS_KEYS.get(text)
+    if key is None:
+        if len(_TOLERATIONS_KEYS) >= 4096:
+            _TOLERATIONS_KEYS.clear()  # old keys then simply miss (identity no longer matches)
+        key = _TOLERATIONS_KEYS[text] = text
+    return key
 
 
 def _uid(pod: dict) -> str:
@@ -97,13 +116,26 @@ class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensio
         return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNTOLERATED)
 
     def filter_fn(self, state: CycleState, pod: PodInfo):
+        """``filter`` for one pod; a tainted node remembers its verdict (in ``memo``) for its
+        taints list and the pod's tolerations, so pods tolerating alike decide it once."""
         tolerations = (pod.pod.get("spec") or {}).get("tolerations") or []
+        key = None
+        rejected = Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNTOLERATED)
 
         def fn(node: NodeInfo) -> Status | None:
+            nonlocal key
             taints = node.taints
-            if not taints or untolerated_taint(taints, tolerations) is None:
+            if not taints:
                 return None
-            return Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNTOLERATED)
+            if key is None:
+                key = tolerations_key(tolerations)
+            e = node.memo.get(NAME)
+            if e is not None and e[0] is taints and e[1] is key:
+                untolerated = e[2]
+            else:
+                untolerated = untolerated_taint(taints, tolerations) is not None
+                node.memo[NAME] = (taints, key, untolerated)
+            return rejected if untolerated else None
         return fn
 
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:

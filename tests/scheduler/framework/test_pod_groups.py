@@ -201,6 +201,12 @@ def test_plugins_count_by_group_as_upstream_counts_pod_by_pod(seed):
         assert ipa.incoming_affinity_anti_affinity_counts_by_group(
             req, req_anti, snap.pod_groups(match_group)) == \
             ipa.incoming_affinity_anti_affinity_counts(req, req_anti, nodes)
+        # InterPodAffinity PreFilter: the existing pods' anti-affinity counts.
+        ns_labels = affinity.namespace_labels().get(pod.namespace)
+        assert ipa.existing_anti_affinity_counts_by_group(
+            pod.namespace, pod.labels, ns_labels,
+            snap.pod_groups(ipa.anti_affinity_terms_group, affinity_only=True)) == \
+            ipa.existing_anti_affinity_counts(pod.namespace, pod.labels, ns_labels, nodes)
         # InterPodAffinity PreScore: the topology score map.
         state = CycleState()
         s = affinity.pre_score(state, pod, nodes)

@@ -239,3 +239,23 @@ _ENFORCED = {"addedAffinity": {"requiredDuringSchedulingIgnoredDuringExecution":
 def test_is_schedulable_after_node_change(args, old, new, want):
     pod = make_pod().node_affinity_in("foo", ["bar"]).obj()
     assert NodeAffinity(args).is_schedulable_after_node_change(pod, old, new) == want
+
+
+def test_the_compiled_filter_remembers_a_verdict_per_node_object_and_selectors():
+    """A node keeps its verdict for the pods selecting alike; another pod's selector, or a new
+    node object (labels changed), is decided again."""
+    from kubesim.scheduler.framework.types import NodeInfo
+
+    pl = NodeAffinity({})
+    ni = NodeInfo(labelled("n1", zone="foo"))
+    foo = make_pod("p").node_selector({"zone": "foo"}).obj()
+    bar = make_pod("q").node_selector({"zone": "bar"}).obj()
+    for p, want in [(foo, None), (foo, None), (bar, REJECT), (bar, REJECT), (foo, None)]:
+        state = CycleState()
+        pl.pre_filter(state, PodInfo(p), [ni])
+        assert pl.filter_fn(state, PodInfo(p))(ni) == want
+    ni.set_node(labelled("n1", zone="bar"))
+    for p, want in [(foo, REJECT), (bar, None)]:
+        state = CycleState()
+        pl.pre_filter(state, PodInfo(p), [ni])
+        assert pl.filter_fn(state, PodInfo(p))(ni) == want

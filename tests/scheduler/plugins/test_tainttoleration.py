@@ -167,3 +167,24 @@ def test_is_schedulable_after_node_change(old, new, want):
 ])
 def test_is_schedulable_after_pod_toleration_change(pod, old, new, want):
     assert TaintToleration().is_schedulable_after_pod_toleration_change(pod, old, new) == want
+
+
+def test_the_compiled_filter_remembers_a_verdict_per_taints_and_tolerations():
+    """A tainted node keeps its verdict for the pods tolerating alike; another pod's
+    tolerations, or new taints on the node, are decided again."""
+    from kubesim.scheduler.framework.cycle_state import CycleState
+    from kubesim.scheduler.framework.types import NodeInfo, PodInfo
+
+    pl = TaintToleration()
+    ni = NodeInfo(node("nodeA", ("dedicated", "user1", "NoSchedule")))
+    tolerating = pod(("dedicated", "Equal", "user1", "NoSchedule"))
+    plain = pod()
+    untolerated = Status(Code.UnschedulableAndUnresolvable, ERR_REASON_UNTOLERATED)
+    steps = [(tolerating, None), (tolerating, None), (plain, untolerated), (plain, untolerated),
+             (tolerating, None)]
+    for p, want in steps:
+        assert pl.filter_fn(CycleState(), PodInfo(p))(ni) == want
+    ni.set_node(node("nodeA", ("other", "x", "NoExecute")))
+    assert pl.filter_fn(CycleState(), PodInfo(tolerating))(ni) == untolerated
+    ni.set_node(node("nodeA"))
+    assert pl.filter_fn(CycleState(), PodInfo(plain))(ni) is None

@@ -199,6 +199,33 @@ def is_schedulable_after_pod_scale_down(target: dict, old: dict, new: dict) -> b
     return False
 
 
+def simple_fit_status(req: Resource, node: NodeInfo) -> Status | None:
+    """``status_for(fits_request(req, node))`` for a request without scalar resources (which
+    the ignored resources cannot touch), without the InsufficientResource records."""
+    a = node.allocatable
+    u = node.requested
+    reasons = []
+    if len(node.pods) + 1 > a.allowed_pod_number:
+        reasons.append(REASON_TOO_MANY_PODS)
+    cpu, mem, eph = req.milli_cpu, req.memory, req.ephemeral_storage
+    if not cpu and not mem and not eph:
+        return Status(Code.Unschedulable, *reasons) if reasons else None
+    unresolvable = False
+    if cpu > 0 and cpu > a.milli_cpu - u.milli_cpu:
+        reasons.append("Insufficient cpu")
+        unresolvable = cpu > a.milli_cpu
+    if mem > 0 and mem > a.memory - u.memory:
+        reasons.append("Insufficient memory")
+        unresolvable = unresolvable or mem > a.memory
+    if eph > 0 and eph > a.ephemeral_storage - u.ephemeral_storage:
+        reasons.append("Insufficient ephemeral-storage")
+        unresolvable = unresolvable or eph > a.ephemeral_storage
+    if not reasons:
+        return None
+    return Status(Code.UnschedulableAndUnresolvable if unresolvable else Code.Unschedulable,
+                  *reasons)
+
+
 def status_for(lacks: list[InsufficientResource]) -> Status | None:
     if not lacks:
         return None
@@ -309,6 +336,8 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExt
         if req is None:
             return Status(Code.Error, err=f'error reading "{PRE_FILTER_STATE_KEY}" from '
                                           "cycleState: not found")
+        if not req.scalar:
+            return simple_fit_status(req, node)
         return status_for(fits_request(req, node, self.ignored_resources,
                                        self.ignored_resource_groups))
 
@@ -320,6 +349,7 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExt
         cpu, mem, eph = req.milli_cpu, req.memory, req.ephemeral_storage
         zero = req.is_zero()
         simple = not req.scalar
+        rejections: dict[tuple, Status] = {}  # one Status per (code, reasons) this cycle
 
         def fn(node: NodeInfo) -> Status | None:
             a = node.allocatable
@@ -331,6 +361,28 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExt
                         mem <= 0 or mem <= a.memory - u.memory) and (
                         eph <= 0 or eph <= a.ephemeral_storage - u.ephemeral_storage):
                     return None
+            if simple and not zero:
+                # fits_request + status_for without the InsufficientResource records
+                u = node.requested
+                reasons = []
+                unresolvable = False
+                if len(node.pods) + 1 > a.allowed_pod_number:
+                    reasons.append(REASON_TOO_MANY_PODS)
+                if cpu > 0 and cpu > a.milli_cpu - u.milli_cpu:
+                    reasons.append("Insufficient cpu")
+                    unresolvable = cpu > a.milli_cpu
+                if mem > 0 and mem > a.memory - u.memory:
+                    reasons.append("Insufficient memory")
+                    unresolvable = unresolvable or mem > a.memory
+                if eph > 0 and eph > a.ephemeral_storage - u.ephemeral_storage:
+                    reasons.append("Insufficient ephemeral-storage")
+                    unresolvable = unresolvable or eph > a.ephemeral_storage
+                code = Code.UnschedulableAndUnresolvable if unresolvable else \
+                    Code.Unschedulable
+                st = rejections.get((code, *reasons))
+                if st is None:
+                    st = rejections[(code, *reasons)] = Status(code, *reasons)
+                return st
             return status_for(fits_request(req, node, ignored, groups))
         return fn
 

@@ -12,6 +12,8 @@ zero allocatable are skipped; ``calculatePodResourceRequest`` applies the non-ze
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import compress, repeat
+from operator import is_
 
 from kubesim.scheduler.framework.pod_resources import (
     CPU,
@@ -187,15 +189,15 @@ def _score_cpu_memory(kind: str, weights: Sequence[int], nodes: Sequence[NodeInf
     either changed."""
     w0, w1 = weights[0], weights[1]
     key = _memo_key(kind, w0, w1, pc, pm, use_requested)
-    out: list[int] = []
-    append = out.append
-    for node in nodes:
+    # the remembered scores first (None where missing or stale), then the others computed
+    out: list = [e[2] if (e := node.memo.get(kind)) is not None and e[0] is key
+                 and e[1] == node.generation else None for node in nodes]
+    if None not in out:
+        return out
+    for i in compress(range(len(out)), map(is_, out, repeat(None))):  # the missing ones
+        node = nodes[i]
         memo = node.memo
-        e = memo.get(kind)
         gen = node.generation
-        if e is not None and e[0] is key and e[1] == gen:
-            append(e[2])
-            continue
         a = node.allocatable
         r = node.requested if use_requested else node.non_zero_requested
         ac, am = a.milli_cpu, a.memory
@@ -229,5 +231,5 @@ def _score_cpu_memory(kind: str, weights: Sequence[int], nodes: Sequence[NodeInf
                 ws += w1
             v = ns // ws if ws else 0
         memo[kind] = (key, gen, v)
-        append(v)
+        out[i] = v
     return out

@@ -5,6 +5,10 @@ Upstream (v1.35): pkg/scheduler/framework/plugins/podtopologyspread/filtering.go
 ``minMatchNum`` treating the global minimum as 0 while fewer domains than minDomains exist;
 ``calPreFilterState``; ``updateWithPod`` for AddPod/RemovePod; Filter's ``matchNum + selfMatch -
 minMatchNum > maxSkew``) and plugin.go (the reasons, in upstream's words).
+
+kubesim specifics: PreFilter finds the critical paths with min() over the counts (the paths
+``CriticalPaths.update`` leaves, see ``critical_paths_of``), and the compiled Filter of a single
+constraint reads the counts directly and shares one Status per reason in its cycle.
 """
 
 from __future__ import annotations
@@ -149,14 +153,29 @@ def cal_pre_filter_state(constraints: list[Constraint], pod: PodInfo,
     return _with_critical_paths(constraints, counts, pod_labels)
 
 
+def critical_paths_of(m: dict[str, int]) -> CriticalPaths:
+    """The CriticalPaths ``update`` leaves after every (value, count) of ``m`` in order: the
+    first value with the smallest count, then the first value with the smallest count among
+    the others (``("", MAX_INT32)`` where there is none) — found with min() over the counts."""
+    p = CriticalPaths()
+    if not m:
+        return p
+    nums = list(m.values())
+    lo = min(nums)
+    i = nums.index(lo)
+    values = list(m)
+    p.paths[0] = (values[i], lo)
+    if len(nums) > 1:
+        rest = nums[:i] + nums[i + 1:]
+        lo2 = min(rest)
+        j = rest.index(lo2)
+        p.paths[1] = (values[j if j < i else j + 1], lo2)
+    return p
+
+
 def _with_critical_paths(constraints: list[Constraint], counts: list[dict[str, int]],
                          pod_labels: dict) -> PreFilterState:
-    paths = []
-    for m in counts:
-        p = CriticalPaths()
-        for v, n in m.items():
-            p.update(v, n)
-        paths.append(p)
+    paths = [critical_paths_of(m) for m in counts]
     return PreFilterState(constraints, paths, counts,
                           [c.selector.matches(pod_labels) for c in constraints])
 
@@ -173,6 +192,31 @@ def fits(s: PreFilterState, node_labels: dict) -> Status | None:
         if counts[i].get(value, 0) + s.self_match[i] - min_match > c.max_skew:
             return _CONSTRAINTS_NOT_MATCH.clone()
     return None
+
+
+def fits_fn(s: PreFilterState):
+    """``fits`` bound to one state, specialised to a single constraint (the usual case). The
+    counts and critical paths are read at each call (AddPod/RemovePod change them in place);
+    the nodes it rejects share one Status per reason."""
+    if len(s.constraints) != 1:
+        return lambda node: fits(s, node.labels)
+    c = s.constraints[0]
+    key, min_domains = c.topology_key, c.min_domains
+    limit = c.max_skew - s.self_match[0]
+    m = s.tp_value_to_match_num[0]
+    paths = s.critical_paths[0].paths
+    get = m.get
+    label_not_match, not_match = _LABEL_NOT_MATCH.clone(), _CONSTRAINTS_NOT_MATCH.clone()
+
+    def fn(node: NodeInfo) -> Status | None:
+        value = node.labels.get(key)
+        if value is None:
+            return label_not_match
+        if get(value, 0) - (0 if len(m) < min_domains else paths[0][1]) > limit:
+            return not_match
+        return None
+
+    return fn
 
 
 def update_with_pod(s: PreFilterState, updated: PodInfo, preemptor: PodInfo, node: NodeInfo,

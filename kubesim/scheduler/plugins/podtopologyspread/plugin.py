@@ -63,6 +63,7 @@ from kubesim.scheduler.plugins.podtopologyspread.filtering import (
     PRE_FILTER_STATE_KEY,
     cal_pre_filter_state,
     fits,
+    fits_fn,
     update_with_pod,
 )
 from kubesim.scheduler.plugins.podtopologyspread.scoring import (
@@ -71,6 +72,7 @@ from kubesim.scheduler.plugins.podtopologyspread.scoring import (
     init_pre_score_state,
     node_score,
     node_scores,
+    normalize_score_list,
     normalize_scores,
 )
 
@@ -370,7 +372,7 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
             return lambda node: _not_found(PRE_FILTER_STATE_KEY)
         if not s.constraints:
             return None
-        return lambda node: fits(s, node.labels)
+        return fits_fn(s)
 
     # -- PreScore ----------------------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
@@ -407,6 +409,9 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
         s = state.get(PRE_SCORE_STATE_KEY)
         if s is None:
             return _pre_score_not_found()
+        ignored = s.ignored_nodes
+        s.scored_ignored = [i for i, ni in enumerate(nodes) if ni.name in ignored] \
+            if ignored else []
         return node_scores(s, nodes, pod.namespace)
 
     def normalize_score(self, state: CycleState, pod: PodInfo,
@@ -416,3 +421,14 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
             return _pre_score_not_found()
         normalize_scores(scores, s.ignored_nodes)
         return None
+
+    def normalize_list(self, state: CycleState, pod: PodInfo, scores: list[int]
+                       ) -> list[int] | Status:
+        """``normalize_score`` over the plain numbers ``score_nodes`` just returned (the
+        runtime's batch path: it normalizes the list it had scored)."""
+        s = state.get(PRE_SCORE_STATE_KEY)
+        if s is None:
+            return _pre_score_not_found()
+        if s.scored_ignored is None or len(scores) < max(s.scored_ignored, default=-1) + 1:
+            return Status(Code.Error, err="normalizing scores not scored by score_nodes")
+        return normalize_score_list(scores, s.scored_ignored)

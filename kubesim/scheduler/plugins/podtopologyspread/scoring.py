@@ -41,6 +41,7 @@ class PreScoreState:
         "constraints",
         "counters",
         "ignored_nodes",
+        "scored_ignored",
         "topology_normalizing_weight",
         "topology_value_to_pod_counts",
     )
@@ -48,6 +49,8 @@ class PreScoreState:
     def __init__(self) -> None:
         self.constraints: list[Constraint] = []
         self.ignored_nodes: set[str] = set()
+        # kubesim: positions of the ignored nodes in the list the last batch Score scored
+        self.scored_ignored: list[int] | None = None
         self.topology_value_to_pod_counts: list[dict[str, int]] = []
         self.topology_normalizing_weight: list[float] = []
         self.counters: list = []  # kubesim: each constraint's compiled countPodsMatchSelector
@@ -97,6 +100,27 @@ def normalize_scores(scores: list[NodeScore], ignored: set[str] | frozenset[str]
         s.score = MAX_NODE_SCORE * (max_score + min_score - s.score) // max_score
 
 
+def normalize_score_list(scores: list[int], ignored: list[int]) -> list[int]:
+    """``normalize_scores`` on plain numbers, the nodes at positions ``ignored`` scoring 0."""
+    if ignored:
+        skip = set(ignored)
+        counted = [v for i, v in enumerate(scores) if i not in skip]
+    else:
+        counted = scores
+    if not counted:
+        return [0] * len(scores)
+    min_score = min(counted)
+    max_score = max(0, max(counted))
+    if max_score == 0:
+        out = [MAX_NODE_SCORE] * len(scores)
+    else:
+        total = max_score + min_score
+        out = [MAX_NODE_SCORE * (total - v) // max_score for v in scores]
+    for i in ignored:
+        out[i] = 0
+    return out
+
+
 def init_pre_score_state(constraints: list[Constraint], filtered: list[NodeInfo],
                          require_all: bool) -> PreScoreState:
     """``initPreScoreState`` for the pod's soft ``constraints``: ignored nodes, domains and
@@ -107,6 +131,21 @@ def init_pre_score_state(constraints: list[Constraint], filtered: list[NodeInfo]
         return s
     s.topology_value_to_pod_counts = [{} for _ in s.constraints]
     s.counters = [pod_counter(c.selector) for c in s.constraints]
+    if len(constraints) == 1:
+        # the usual single constraint: the same sets, built with comprehensions
+        c = constraints[0]
+        key = c.topology_key
+        if require_all:
+            s.ignored_nodes = {ni.name for ni in filtered if key not in ni.labels}
+        if key == LABEL_HOSTNAME:
+            size = len(filtered) - len(s.ignored_nodes)
+        else:
+            values = s.topology_value_to_pod_counts[0] = dict.fromkeys(
+                [ni.labels.get(key, "") for ni in filtered
+                 if not require_all or key in ni.labels], 0)
+            size = len(values)
+        s.topology_normalizing_weight.append(topology_normalizing_weight(size))
+        return s
     topo_size = [0] * len(s.constraints)
     for ni in filtered:
         labels = ni.labels
@@ -203,6 +242,18 @@ def node_scores(s: PreScoreState, nodes: list[NodeInfo], ns: str) -> list[int]:
         return [node_score(s, ni, ns) for ni in nodes]
     keys = [c.topology_key for c in constraints]
     ignored = s.ignored_nodes
+    if len(keys) == 1 and not ignored:
+        key = keys[0]
+        by_value: dict = {}
+        out = []
+        append = out.append
+        for ni in nodes:
+            value = ni.labels.get(key)
+            v = by_value.get(value)
+            if v is None:
+                v = by_value[value] = node_score(s, ni, ns)
+            append(v)
+        return out
     memo: dict[tuple, int] = {}
     out = []
     for ni in nodes:

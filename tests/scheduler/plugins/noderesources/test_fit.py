@@ -275,3 +275,27 @@ _POD_MEM2_A1 = make_pod().req({"memory": "2", EXT_A: "1"}).obj()
 ])
 def test_is_schedulable_after_node_change(pod, old, new, want):
     assert Fit().is_schedulable_after_node_change(pod, old, new) == want
+
+
+def test_simple_fit_status_is_status_for_fits_request_without_scalar_resources():
+    """The Filter's fast path for cpu/memory/ephemeral-storage requests gives the same status
+    as the InsufficientResource records, on random nodes and requests."""
+    import random
+
+    from kubesim.scheduler.framework.types import NodeInfo, PodInfo
+    from kubesim.scheduler.plugins.noderesources.fit import simple_fit_status, status_for
+
+    rng = random.Random(5)
+    for i in range(400):
+        res = {"cpu": str(rng.choice([0, 1, 2])), "memory": f"{rng.choice([0, 1, 2])}Gi",
+               "pods": str(rng.choice([0, 1, 2, 3]))}
+        if rng.random() < 0.5:
+            res["ephemeral-storage"] = f"{rng.choice([0, 1, 2])}Gi"
+        w = make_node("n").capacity(res)
+        existing = [PodInfo(make_pod(f"e{j}").node("n").req(
+            cpu=f"{rng.choice([0, 500, 1000])}m", memory=f"{rng.choice([0, 512])}Mi").obj())
+            for j in range(rng.randint(0, 2))]
+        ni = NodeInfo(w.obj(), existing)
+        req = Resource(rng.choice([0, 100, 1500, 3000]), rng.choice([0, 1 << 29, 3 << 30]),
+                       rng.choice([0, 0, 1 << 30, 3 << 30]))
+        assert simple_fit_status(req, ni) == status_for(fits_request(req, ni)), i

@@ -12,7 +12,7 @@ from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.plugins.podtopologyspread.filtering import (
     ERR_REASON_CONSTRAINTS_NOT_MATCH, ERR_REASON_NODE_LABEL_NOT_MATCH, MAX_INT32,
-    PRE_FILTER_STATE_KEY, CriticalPaths)
+    PRE_FILTER_STATE_KEY, CriticalPaths, critical_paths_of)
 
 from .builders import (BAR, FOO, HARD, HONOR, IGNORE, NODE, SOFT, ZONE, node, placed, pod, service,
                        zn)
@@ -731,3 +731,33 @@ def test_critical_paths_keep_the_two_smallest_counts():
     p.update("d", 2)  # the minimum domain grows: the other path becomes the minimum
     assert p.paths == [("b", 1), ("d", 2)]
     assert p.min_match == 1
+
+
+@pytest.mark.parametrize("counts", [
+    pytest.param({}, id="no domain leaves both paths unset"),
+    pytest.param({"a": 2}, id="one domain fills only the first path"),
+    pytest.param({"a": 3, "b": 1, "c": 2, "d": 0}, id="the two smallest counts"),
+    pytest.param({"a": 1, "b": 1, "c": 1}, id="ties go to the first domains seen"),
+    pytest.param({"a": 2, "b": 1, "c": 1}, id="the second path is the first tie after the first"),
+    pytest.param({"": 3, "a": 1}, id="an empty topology value is a domain like any other"),
+    pytest.param({"a": 1, "": 1}, id="an empty value tying the minimum comes second"),
+    pytest.param({"a": 2, "b": 1, "": 0}, id="an empty value can be the minimum"),
+])
+def test_critical_paths_of_counts_is_what_update_leaves(counts):
+    p = CriticalPaths()
+    for value, num in counts.items():
+        p.update(value, num)
+    assert critical_paths_of(counts).paths == p.paths
+
+
+def test_critical_paths_of_random_counts_is_what_update_leaves():
+    import random
+
+    rng = random.Random(7)
+    for _ in range(500):
+        values = rng.sample(["", "a", "b", "c", "d", "e", "f", "g"], rng.randint(0, 8))
+        counts = {v: rng.randint(0, 3) for v in values}
+        p = CriticalPaths()
+        for value, num in counts.items():
+            p.update(value, num)
+        assert critical_paths_of(counts).paths == p.paths, counts

@@ -11,6 +11,7 @@ from kubesim.scheduler.framework.interface import NodeScore
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.plugins.podtopologyspread.scoring import (PRE_SCORE_STATE_KEY, go_round,
+                                                                 normalize_score_list,
                                                                  normalize_scores, score_for_count,
                                                                  topology_normalizing_weight)
 
@@ -365,3 +366,20 @@ def test_normalize_scores(raw, ignored, want):
     scores = [NodeScore(n, v) for n, v in zip("abc", raw)]
     normalize_scores(scores, ignored)
     assert [s.score for s in scores] == want
+    # the batch path: the same numbers from the ignored nodes' positions
+    positions = [i for i, n in enumerate("abc"[:len(raw)]) if n in ignored]
+    assert normalize_score_list(raw, positions) == want
+
+
+def test_normalize_score_list_agrees_with_normalize_scores_on_random_scores():
+    import random
+
+    rng = random.Random(3)
+    for _ in range(300):
+        raw = [rng.randint(0, 20) for _ in range(rng.randint(0, 8))]
+        names = [f"n{i}" for i in range(len(raw))]
+        ignored = {n for n in names if rng.random() < 0.3}
+        scores = [NodeScore(n, v) for n, v in zip(names, raw)]
+        normalize_scores(scores, ignored)
+        positions = [i for i, n in enumerate(names) if n in ignored]
+        assert normalize_score_list(raw, positions) == [x.score for x in scores], (raw, ignored)
