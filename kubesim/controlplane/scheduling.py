@@ -436,35 +436,52 @@ def _derive_node(node: dict):
     return node_digest(node)
 
 
+def _fold_pod(acc, key, digest, sign):
+    from kubesim.scheduler.framework.cache import pod_fold
+
+    return pod_fold(acc, key, digest, sign)
+
+
 def keep_scheduler_cache(store) -> None:
     """Have the store keep the scheduler's cache (a digest of every Pod and Node, rewritten
-    with each write of it: kubesim/scheduler/framework/cache.py)."""
-    store.derive("Pod", _derive_pod)
+    with each write of it, and per node the sum of its pods' digests:
+    kubesim/scheduler/framework/cache.py)."""
+    store.derive("Pod", _derive_pod, _fold_pod)
     store.derive("Node", _derive_node)
 
 
 def cached_snapshot(cluster: Cluster):
-    """The scheduler's snapshot from its cache in the state: the bodies of the bound pods and
-    of the nodes stay undecoded until a plugin reads one."""
-    from kubesim.scheduler.framework.cache import snapshot_from_digests
+    """The scheduler's snapshot from its cache in the state: the node digests and, per node,
+    the sums of its pods; a node's pods are read (their digests, their bodies later still)
+    only when a plugin asks for them."""
+    from kubesim.scheduler.framework.cache import snapshot_from_sums
 
     store = cluster.store
     keep_scheduler_cache(store)
     nodes = [d for _, d in store.derived("Node")]
-    pods = [(k[1], k[2], d) for k, d in store.derived("Pod", bound=True)]
+    sums = store.derived_sums("Pod")
 
-    return snapshot_from_digests(nodes, pods, _loader(store))
+    def on_node(name: str) -> list:
+        return [(k[1], k[2], d) for k, d in store.derived_on_node("Pod", name)]
+
+    def all_pods() -> list:
+        return [(k[1], k[2], d) for k, d in store.derived("Pod", bound=True)]
+
+    return snapshot_from_sums(nodes, sums, on_node, all_pods, _loader(store))
 
 
-def use_cached_cluster(cluster: Cluster, scheduler, without_uid: str | None = None) -> None:
+def use_cached_cluster(cluster: Cluster, scheduler, without_uid: str | None = None,
+                       without_node: str | None = None) -> None:
     """``scheduler.set_cluster`` with every node and pod, from the scheduler's cache (the
-    bound pods' bodies undecoded); ``without_uid``: as if that pod were not there."""
+    bound pods' bodies undecoded); ``without_uid``: as if that pod were not there
+    (``without_node``: the node it is bound to, the only one to look at)."""
     store = cluster.store
     snapshot = cached_snapshot(cluster)
     pending = [p for k in store.pod_keys_on_node("") if (p := store.get(*k)) is not None]
     if without_uid:
         pending = [p for p in pending if (p.get("metadata") or {}).get("uid") != without_uid]
-        for ni in snapshot.node_info_list:
+        holder = snapshot.get(without_node) if without_node else None
+        for ni in [holder] if holder is not None else snapshot.node_info_list:
             if any(pi.key == without_uid for pi in ni.pods):
                 ni.remove_pod(without_uid)
     scheduler.use_snapshot(snapshot, pending)
