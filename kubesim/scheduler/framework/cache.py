@@ -25,10 +25,16 @@ once after a few nodes) only when a plugin asks for them.
 
 from __future__ import annotations
 
-import json
-
 from kubesim.scheduler.framework.snapshot import TERMINAL_PHASES, Snapshot, gc_paused
-from kubesim.scheduler.framework.types import NodeInfo, PodInfo
+from kubesim.scheduler.framework.types import (
+    NodeInfo,
+    PodInfo,
+    census_entry,
+    census_key,
+)
+
+__all__ = ["census_entry", "census_key", "node_digest", "pod_digest", "pod_fold", "snapshot_from_digests",
+           "snapshot_from_sums"]
 
 
 def pod_digest(pod: dict) -> list | None:
@@ -128,26 +134,6 @@ def pod_fold(acc: dict | None, key: tuple, d: list | None, sign: int) -> dict | 
     if acc["n"] == 0:
         return None
     return acc
-
-
-def census_key(namespace: str, labels: dict | None, terminating: bool) -> str:
-    """The census's key of a pod: JSON of its namespace, sorted labels and termination."""
-    return json.dumps([namespace, sorted((labels or {}).items()), bool(terminating)],
-                      separators=(",", ":"))
-
-
-_CENSUS: dict[str, tuple] = {}
-
-
-def census_entry(key: str) -> tuple[str, dict, bool]:
-    """(namespace, labels, terminating) of a census key."""
-    e = _CENSUS.get(key)
-    if e is None:
-        ns, labels, terminating = json.loads(key)
-        if len(_CENSUS) >= 4096:
-            _CENSUS.clear()
-        e = _CENSUS[key] = (ns, dict(labels), terminating)
-    return e
 
 
 class _PodsOnDemand:

@@ -14,6 +14,7 @@ A PodInfo's requests come from :mod:`kubesim.scheduler.framework.pod_resources`
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
@@ -430,6 +431,27 @@ _NO_TAINTS: tuple = ()
 NO_IMAGE_STATES: Mapping[str, ImageStateSummary] = MappingProxyType({})  # read-only
 
 
+def census_key(namespace: str, labels: dict | None, terminating: bool) -> str:
+    """The key of a pod in a node's census (``NodeInfo.census``): JSON of its namespace,
+    sorted labels and whether it is terminating."""
+    return json.dumps([namespace, sorted((labels or {}).items()), bool(terminating)],
+                      separators=(",", ":"))
+
+
+_CENSUS: dict[str, tuple[str, dict, bool]] = {}
+
+
+def census_entry(key: str) -> tuple[str, dict, bool]:
+    """(namespace, labels, terminating) of a census key (decoded once; read-only)."""
+    e = _CENSUS.get(key)
+    if e is None:
+        ns, labels, terminating = json.loads(key)
+        if len(_CENSUS) >= 4096:
+            _CENSUS.clear()
+        e = _CENSUS[key] = (ns, dict(labels), terminating)
+    return e
+
+
 class ImageStateSummary:
     """An image's size and how many nodes have it."""
 
@@ -568,8 +590,8 @@ class NodeInfo:
         return len(p) if p is not None else self._lazy[1]
 
     def census(self) -> dict | None:
-        """(namespace, labels as sorted pairs, terminating) -> how many of the node's pods
-        have them, while its pods are not read (None once they are)."""
+        """``census_key`` -> how many of the node's pods have that namespace, labels and
+        termination, while its pods are not read (None once they are)."""
         return self._lazy[4] if self._pods is None else None
 
     def set_sums(self, sums: dict, loader) -> None:

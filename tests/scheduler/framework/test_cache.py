@@ -118,13 +118,13 @@ def assert_same(store: Store) -> None:
 def same_decisions(store: Store, pod: dict) -> None:
     """The scheduler explains ``pod`` the same from the cache as from every object."""
     out = []
-    for snap in (cached(store), rebuilt(store)):
+    for snap in (cached(store), from_sums(store), rebuilt(store)):
         s = Scheduler(None, random.Random(7))
         s.handle.list_objects = lambda kind, ns: store.list(kind, ns)
         s.handle.get_object = store.get
         s.use_snapshot(snap, [])
         out.append(json.dumps(s.explain(json.loads(json.dumps(pod)), 0.0), sort_keys=True))
-    assert out[0] == out[1]
+    assert out[0] == out[1] == out[2]
 
 
 def _node(rng: random.Random, name: str) -> dict:
@@ -157,6 +157,12 @@ def _pod(rng: random.Random, name: str, nodes: list[str]) -> dict:
         pod["spec"]["affinity"] = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
             {"weight": 10, "podAffinityTerm": {"labelSelector": {"matchLabels": {"tier": "front"}},
                                                "topologyKey": "topology.kubernetes.io/zone"}}]}}
+    if rng.random() < 0.3:  # PodTopologySpread counts the pods of every node (from the census)
+        k, v = rng.choice(LABELS)
+        pod["spec"]["topologySpreadConstraints"] = [
+            {"maxSkew": 1, "topologyKey": key, "labelSelector": {"matchLabels": {k: v}},
+             "whenUnsatisfiable": rng.choice(["DoNotSchedule", "ScheduleAnyway"])}
+            for key in rng.sample(["kubernetes.io/hostname", "topology.kubernetes.io/zone"], rng.randint(1, 2))]
     if nodes and rng.random() < 0.7:
         pod["spec"]["nodeName"] = rng.choice(nodes)
         pod["status"]["phase"] = "Running"
@@ -265,4 +271,51 @@ def test_a_pod_s_manifest_is_read_only_when_a_plugin_asks_for_it(tmp_path):
     assert ("", "a") not in store._cache.get("Pod", {}) and ("default", "a") not in store._cache.get("Pod", {})
     assert snap.get("n1").requested.milli_cpu == 1000
     assert pi.pod["metadata"]["name"] == "a"  # read now, from the store
+    store.rollback()
+
+
+@pytest.mark.parametrize("selector, namespace, want", [
+    pytest.param({"matchLabels": {"app": "web"}}, "default", 2, id="the pods of the namespace with the label"),
+    pytest.param({"matchLabels": {"app": "web"}}, "other", 1, id="another namespace counts its own"),
+    pytest.param({"matchExpressions": [{"key": "app", "operator": "Exists"}]}, "default", 3,
+                 id="an expression over the labels"),
+    pytest.param({"matchLabels": {"app": "web", "tier": "front"}}, "default", 1, id="every label must match"),
+    pytest.param({}, "default", 0, id="an empty selector counts nothing"),
+])
+def test_a_node_s_census_counts_what_its_pods_count(tmp_path, selector, namespace, want):
+    """PodTopologySpread's countPodsMatchSelector (not terminating, same namespace, selector
+    matches) from the census of a node whose pods are not read equals the count over its pods."""
+    from kubesim.api.selectors import from_label_selector
+    from kubesim.scheduler.framework.pod_groups import match_group
+    from kubesim.scheduler.plugins.podtopologyspread.common import (
+        count_on_node,
+        pod_counter,
+    )
+
+    store = _keep(Store(tmp_path).open())
+    store.create(make_node("n1").capacity(cpu="8", memory="8Gi", pods="110").obj(), NOW)
+    for name, ns, labels, terminating in [("a", "default", {"app": "web", "tier": "front"}, False),
+                                          ("b", "default", {"app": "web"}, False),
+                                          ("c", "default", {"app": "web"}, True),
+                                          ("d", "default", {"app": "db"}, False),
+                                          ("e", "other", {"app": "web"}, False)]:
+        w = make_pod(name, ns).req(cpu="100m").node("n1")
+        for k, v in labels.items():
+            w.label(k, v)
+        pod = w.obj()
+        if terminating:
+            pod["metadata"]["deletionTimestamp"] = NOW
+        store.create(pod, NOW)
+    store.commit()
+    store = Store(tmp_path).open()
+    ni = from_sums(store).get("n1")
+    counter = pod_counter(from_label_selector(selector))
+    assert ni.census() is not None
+    from_census = count_on_node(counter, ni, namespace)
+    groups = from_sums(store).pod_groups(match_group)._per_node[0]  # from the census too
+    assert ni.census() is not None  # nothing above read the pods
+    assert from_census == want == counter(ni.pods, namespace)
+    read = from_sums(store)
+    assert read.get("n1").pods and read.get("n1").census() is None
+    assert groups == read.pod_groups(match_group)._per_node[0]
     store.rollback()
