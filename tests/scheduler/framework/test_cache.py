@@ -63,8 +63,13 @@ def cached(store: Store) -> Snapshot:
 
 
 def from_sums(store: Store) -> Snapshot:
+    """The snapshot as the scheduler builds it: the node digests saved whole while no Node
+    changes (their image lists shared), the pods' per-node sums."""
+    from kubesim.controlplane.scheduling import node_digests
+
     _keep(store)
-    nodes = [d for _, d in store.derived("Node")]
+    nodes = node_digests(store)
+    assert nodes == [d for _, d in store.derived("Node")]
     return snapshot_from_sums(
         nodes, store.derived_sums("Pod"),
         lambda name: [(k[1], k[2], d) for k, d in store.derived_on_node("Pod", name)],
