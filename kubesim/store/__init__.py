@@ -284,6 +284,9 @@ class Store:
         # ``derived_sums`` with every change of a ``derived`` row (``derive``, ``derived_sums``)
         self._folds: dict[str, object] = {}
         self._index_built = False  # object_index known complete in this transaction
+        # (kind, namespace) -> the names keys_orphaned read from the tables, which hold the
+        # committed objects alone until commit (this transaction's writes are laid over them)
+        self._orphaned: dict[tuple[str, str], set[str]] = {}
         self._derived_synced: set[str] = set()  # kinds whose derived rows this transaction completed
         # called with (key, object) before each put: what keeps managedFields (the API server's)
         self.write_hook = None
@@ -949,6 +952,7 @@ class Store:
         conn.execute("DELETE FROM derived_sums")
         conn.execute("DELETE FROM object_index")
         self._derived_synced.clear()
+        self._orphaned.clear()
         self.wiped = True
         self._events.clear()
         self._events_dirty.clear()
@@ -1065,13 +1069,16 @@ class Store:
         transaction's writes included, sorted (None: scan, see keys_indexed)."""
         if not self._index_ready():
             return None
-        conn = self._require()
-        # keys alone: the node index covers them (the table's rows hold the bodies)
-        names = {name for (name,) in conn.execute(
-            "SELECT name FROM objects INDEXED BY objects_node WHERE kind=? AND namespace=?", (kind, namespace))}
-        names.difference_update(name for (name,) in conn.execute(
-            "SELECT name FROM object_index WHERE kind=? AND facet=? AND namespace=?",
-            (kind, FACET_CONTROLLER, namespace)))
+        names = self._orphaned.get((kind, namespace))
+        if names is None:
+            conn = self._require()
+            # keys alone: the node index covers them (the table's rows hold the bodies)
+            names = {name for (name,) in conn.execute(
+                "SELECT name FROM objects INDEXED BY objects_node WHERE kind=? AND namespace=?", (kind, namespace))}
+            names.difference_update(name for (name,) in conn.execute(
+                "SELECT name FROM object_index WHERE kind=? AND facet=? AND namespace=?",
+                (kind, FACET_CONTROLLER, namespace)))
+            self._orphaned[(kind, namespace)] = names
         keys = {(kind, namespace, name) for name in names}
         for k, o in self._dirty.items():
             if k[0] != kind or k[1] != namespace:
