@@ -475,6 +475,7 @@ def cached_snapshot(cluster: Cluster):
 # ``node_digests`` reads while no Node was written since.
 NODE_DIGESTS_META = "scheduler.nodeDigests"
 NODE_DIGESTS_VERSION = 1
+NODE_DIGESTS_PATCHED = 20  # saved again once more than 1/20 of the Nodes changed since
 
 
 def node_digests(store) -> list[dict]:
@@ -486,12 +487,24 @@ def node_digests(store) -> list[dict]:
         return [d for _, d in store.derived("Node")]
     rv = store.committed_kind_resource_versions().get("Node", 0)
     saved = store.meta(NODE_DIGESTS_META)
-    if isinstance(saved, dict) and saved.get("v") == NODE_DIGESTS_VERSION and saved.get("rv") == rv:
+    if isinstance(saved, dict) and saved.get("v") == NODE_DIGESTS_VERSION:
         images = saved["images"]
         nodes = saved["nodes"]
         for d, i in saved["at"]:
             nodes[d]["status"]["images"] = images[i]
-        return nodes
+        if saved.get("rv") == rv:
+            return nodes
+        # Nodes written since: the saved digests with those in their place (and the deleted
+        # ones left out), saved again once they are more than a twentieth of them
+        since = store.derived_since("Node", int(saved.get("rv") or 0))
+        if since is not None:
+            names, changed = since
+            by_name = {d["metadata"]["name"]: d for d in nodes}
+            by_name.update((k[2], d) for k, d in changed)
+            patched = [by_name.get(n) for n in names]
+            if None not in patched and (len(changed) * NODE_DIGESTS_PATCHED <= len(names)
+                                        or store.read_only):
+                return patched
     nodes = [d for _, d in store.derived("Node")]
     if not store.read_only:
         index: dict[str, int] = {}

@@ -1153,6 +1153,20 @@ class Store:
         return self._overlaid(kind, [(ns, name, json.loads(data)) for ns, name, data in rows], fn,
                               lambda obj: _node_of(obj) == node)
 
+    def derived_since(self, kind: str, rv: int) -> tuple[list[str], list[tuple[Key, object]]] | None:
+        """What changed in the ``kind`` digests since resourceVersion ``rv`` of the committed
+        state: the names of all the objects (namespace ""), sorted, and (key, digest) of those
+        written after ``rv``, sorted. None on a snapshot whose rows cannot be completed. Only
+        for cluster-scoped kinds read without this transaction's writes of them."""
+        if not self._ensure_derived(kind):
+            return None
+        conn = self._require()
+        names = [n for (n,) in conn.execute(
+            "SELECT name FROM derived WHERE kind=? ORDER BY namespace, name", (kind,))]
+        rows = conn.execute("SELECT namespace, name, data FROM derived WHERE kind=? AND rv > ? "
+                            "ORDER BY namespace, name", (kind, rv)).fetchall()
+        return names, [((kind, ns, name), json.loads(data)) for ns, name, data in rows]
+
     def derived_sums(self, kind: str) -> dict[str, object]:
         """node -> the fold of the digests of the ``kind`` objects bound to it (``derive``'s
         ``fold``), this transaction's writes included; nodes with nothing are left out. Reads
