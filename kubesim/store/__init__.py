@@ -1365,7 +1365,9 @@ class Store:
         changes: dict[str, list] = {}
         for kind, keys in by_kind.items():  # the rows as they were, taken out of the sums
             if kind in self._folds or self._sums_valid(kind):
-                changes[kind] = [(k, node, d, -1) for k, (node, d) in self._derived_rows(kind, keys).items()]
+                # (after a wipe the table holds no row from before)
+                old = {} if self.wiped else self._derived_rows(kind, keys)
+                changes[kind] = [(k, node, d, -1) for k, (node, d) in old.items()]
         if dels:
             conn.executemany("DELETE FROM derived WHERE kind=? AND namespace=? AND name=?", dels)
         if puts:
