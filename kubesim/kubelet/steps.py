@@ -260,13 +260,16 @@ def _read_manifests(store, read_dir: str, node_name: str, directory: str) -> SP.
     the last command read taken from what it made of them (kept in the state)."""
     key = MANIFESTS_META.format(node=node_name)
     saved = store.meta(key)
-    made = {}
-    if isinstance(saved, dict) and saved.get("v") == MANIFESTS_VERSION and saved.get("node") == node_name:
-        made = copy.deepcopy(saved.get("made") or {})
+    mine = saved is None or (isinstance(saved, dict) and saved.get("v") == MANIFESTS_VERSION
+                             and saved.get("node") == node_name and saved.get("dir") == directory)
+    made = copy.deepcopy(saved.get("made") or {}) if mine and saved else {}
     manifests = SP.read_manifest_dir(read_dir, node_name, parse=_parse_cached, source_dir=directory,
                                      made=made)
-    value = {"v": MANIFESTS_VERSION, "node": node_name, "made": made} if made else None
-    if value != saved:
+    # What was made of the files depends on their path (the config hash): a state moved to
+    # another directory keeps what it holds (rewriting it would make what a command stores
+    # depend on where the state is) and parses its files each time.
+    value = {"v": MANIFESTS_VERSION, "node": node_name, "dir": directory, "made": made} if made else None
+    if mine and value != saved:
         store.set_meta(key, value)
     return manifests
 
