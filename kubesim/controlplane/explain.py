@@ -64,7 +64,8 @@ def _fresh(cluster, pod: dict, summary: dict) -> dict:
     scheduler = scheduling.make_scheduler(cluster)
     candidate = copy.deepcopy(pod)
     candidate["spec"].pop("nodeName", None)
-    scheduling.use_cached_cluster(cluster, scheduler, without_uid=pod["metadata"].get("uid") or None)
+    scheduling.use_cached_cluster(cluster, scheduler, without_uid=pod["metadata"].get("uid") or None,
+                                  without_node=(pod.get("spec") or {}).get("nodeName") or None)
     exp = scheduler.explain(candidate, cluster.now())
     # the recorded outcome is the fact; the fresh evaluation supplies the per-node detail
     for k in ("outcome", "node", "message"):

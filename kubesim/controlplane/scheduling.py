@@ -436,35 +436,110 @@ def _derive_node(node: dict):
     return node_digest(node)
 
 
+def _fold_pod(acc, key, digest, sign):
+    from kubesim.scheduler.framework.cache import pod_fold
+
+    return pod_fold(acc, key, digest, sign)
+
+
 def keep_scheduler_cache(store) -> None:
     """Have the store keep the scheduler's cache (a digest of every Pod and Node, rewritten
-    with each write of it: kubesim/scheduler/framework/cache.py)."""
-    store.derive("Pod", _derive_pod)
+    with each write of it, and per node the sum of its pods' digests:
+    kubesim/scheduler/framework/cache.py)."""
+    store.derive("Pod", _derive_pod, _fold_pod)
     store.derive("Node", _derive_node)
 
 
 def cached_snapshot(cluster: Cluster):
-    """The scheduler's snapshot from its cache in the state: the bodies of the bound pods and
-    of the nodes stay undecoded until a plugin reads one."""
-    from kubesim.scheduler.framework.cache import snapshot_from_digests
+    """The scheduler's snapshot from its cache in the state: the node digests and, per node,
+    the sums of its pods; a node's pods are read (their digests, their bodies later still)
+    only when a plugin asks for them."""
+    from kubesim.scheduler.framework.cache import snapshot_from_sums
 
     store = cluster.store
     keep_scheduler_cache(store)
+    nodes = node_digests(store)
+    sums = store.derived_sums("Pod")
+
+    def on_node(name: str) -> list:
+        return [(k[1], k[2], d) for k, d in store.derived_on_node("Pod", name)]
+
+    def all_pods() -> list:
+        return [(k[1], k[2], d) for k, d in store.derived("Pod", bound=True)]
+
+    return snapshot_from_sums(nodes, sums, on_node, all_pods, _loader(store))
+
+
+# The node digests of the scheduler's cache as one value, their image lists stored once each
+# (at 5,000 nodes four fifths of the digests' text is the same few image lists): what
+# ``node_digests`` reads while no Node was written since.
+NODE_DIGESTS_META = "scheduler.nodeDigests"
+NODE_DIGESTS_VERSION = 1
+NODE_DIGESTS_PATCHED = 20  # saved again once more than 1/20 of the Nodes changed since
+
+
+def node_digests(store) -> list[dict]:
+    """Every Node's digest (kubesim/scheduler/framework/cache.py: ``node_digest``), in name
+    order: from the saved copy while the Nodes are as when it was saved, else from the
+    ``derived`` rows (and saved, with each distinct image list once, for the next command).
+    Nodes with the same image list share one list object (read-only)."""
+    if store.wiped or "Node" in store.changed_kinds():
+        return [d for _, d in store.derived("Node")]
+    rv = store.committed_kind_resource_versions().get("Node", 0)
+    saved = store.meta(NODE_DIGESTS_META)
+    if isinstance(saved, dict) and saved.get("v") == NODE_DIGESTS_VERSION:
+        images = saved["images"]
+        nodes = saved["nodes"]
+        for d, i in saved["at"]:
+            nodes[d]["status"]["images"] = images[i]
+        if saved.get("rv") == rv:
+            return nodes
+        # Nodes written since: the saved digests with those in their place (and the deleted
+        # ones left out), saved again once they are more than a twentieth of them
+        since = store.derived_since("Node", int(saved.get("rv") or 0))
+        if since is not None:
+            names, changed = since
+            by_name = {d["metadata"]["name"]: d for d in nodes}
+            by_name.update((k[2], d) for k, d in changed)
+            patched = [by_name.get(n) for n in names]
+            if None not in patched and (len(changed) * NODE_DIGESTS_PATCHED <= len(names)
+                                        or store.read_only):
+                return patched
     nodes = [d for _, d in store.derived("Node")]
-    pods = [(k[1], k[2], d) for k, d in store.derived("Pod", bound=True)]
+    if not store.read_only:
+        index: dict[str, int] = {}
+        images: list = []
+        at = []
+        bare = []
+        for n, d in enumerate(nodes):
+            st = d.get("status") or {}
+            lst = st.get("images")
+            if lst:
+                text = json.dumps(lst, separators=(",", ":"))
+                i = index.get(text)
+                if i is None:
+                    i = index[text] = len(images)
+                    images.append(lst)
+                at.append((n, i))
+                d = dict(d, status={k: v for k, v in st.items() if k != "images"})
+            bare.append(d)
+        store.set_meta(NODE_DIGESTS_META, {"v": NODE_DIGESTS_VERSION, "rv": rv, "images": images,
+                                           "at": at, "nodes": bare})
+    return nodes
 
-    return snapshot_from_digests(nodes, pods, _loader(store))
 
-
-def use_cached_cluster(cluster: Cluster, scheduler, without_uid: str | None = None) -> None:
+def use_cached_cluster(cluster: Cluster, scheduler, without_uid: str | None = None,
+                       without_node: str | None = None) -> None:
     """``scheduler.set_cluster`` with every node and pod, from the scheduler's cache (the
-    bound pods' bodies undecoded); ``without_uid``: as if that pod were not there."""
+    bound pods' bodies undecoded); ``without_uid``: as if that pod were not there
+    (``without_node``: the node it is bound to, the only one to look at)."""
     store = cluster.store
     snapshot = cached_snapshot(cluster)
     pending = [p for k in store.pod_keys_on_node("") if (p := store.get(*k)) is not None]
     if without_uid:
         pending = [p for p in pending if (p.get("metadata") or {}).get("uid") != without_uid]
-        for ni in snapshot.node_info_list:
+        holder = snapshot.get(without_node) if without_node else None
+        for ni in [holder] if holder is not None else snapshot.node_info_list:
             if any(pi.key == without_uid for pi in ni.pods):
                 ni.remove_pod(without_uid)
     scheduler.use_snapshot(snapshot, pending)

@@ -329,13 +329,19 @@ def decode_manifest(text: str):
     return docs[0] if docs else None
 
 
-def read_manifest_dir(directory: str, node_name: str, parse=None, source_dir: str | None = None) -> ManifestDir:
+def read_manifest_dir(directory: str, node_name: str, parse=None, source_dir: str | None = None,
+                      made: dict | None = None) -> ManifestDir:
     """Every regular file not starting with ``.`` in ``directory``, in name order, as the
     kubelet's file source reads them. ``parse(text) -> obj`` defaults to :func:`decode_manifest`
     (the first document). A missing directory is an empty set. ``source_dir`` names the files
     (in hashes, errors and logs) when they are read from elsewhere (a new cluster's staged
-    tree, kubesim.store.files)."""
+    tree, kubesim.store.files). ``made``: path -> [sha-256 of the text, the static pod made of
+    it], what an earlier read made of each file; a file whose text is the same is not parsed
+    and checked again, and ``made`` is left holding this read's files."""
     out = ManifestDir()
+    earlier = dict(made) if made is not None else {}
+    if made is not None:
+        made.clear()
     if not os.path.isdir(directory):
         return out
     loader = parse or decode_manifest
@@ -357,15 +363,29 @@ def read_manifest_dir(directory: str, node_name: str, parse=None, source_dir: st
         except (OSError, UnicodeDecodeError) as e:
             out.errors.append((path, f"{path}: couldn't parse as pod({e}), please check config file"))
             continue
+        digest = None
+        if made is not None:
+            import hashlib
+
+            digest = hashlib.sha256(text.encode()).hexdigest()
+            seen = earlier.get(path)
+            if seen is not None and seen[0] == digest:
+                made[path] = seen
+                out.pods.append(copy.deepcopy(seen[1]))
+                continue
         try:
             obj = loader(text)
         except ParseError as e:  # go-yaml's wording: "yaml: line 4: could not find expected ':'"
             out.errors.append((path, f"{path}: couldn't parse as pod({e.detail}), please check config file"))
             continue
         try:
-            out.pods.append(static_pod_from_manifest(obj, path, node_name))
+            pod = static_pod_from_manifest(obj, path, node_name)
         except StaticPodError as e:
             out.errors.append((path, str(e)))
+            continue
+        out.pods.append(pod)
+        if made is not None:
+            made[path] = [digest, copy.deepcopy(pod)]
     return out
 
 

@@ -23,6 +23,11 @@ MEMORY_META = "kubelet/{node}"
 IMAGES_META = "kubelet/{node}/images"  # the node's images (image_service.NodeImages)
 MANIFEST_ERRORS_META = "kubelet/{node}/manifest-errors"
 ERROR_NODES_META = "kubelet/nodes-with-manifest-errors"  # so clean nodes need no lookup
+# what the kubelet made of each file of a node's static pod directory, by the text's hash:
+# a file read again with the same text is not parsed and checked again (the YAML parse and the
+# pod's validation otherwise cost every command that settles)
+MANIFESTS_META = "kubelet/{node}/static-pods"
+MANIFESTS_VERSION = 1
 _PARSE_CACHE: dict[tuple, object] = {}
 
 
@@ -250,6 +255,25 @@ def _save_node_images(store, node: dict, images) -> None:
         store.put(node)
 
 
+def _read_manifests(store, read_dir: str, node_name: str, directory: str) -> SP.ManifestDir:
+    """``read_manifest_dir`` of a node's static pod directory, its files whose text is what
+    the last command read taken from what it made of them (kept in the state)."""
+    key = MANIFESTS_META.format(node=node_name)
+    saved = store.meta(key)
+    mine = saved is None or (isinstance(saved, dict) and saved.get("v") == MANIFESTS_VERSION
+                             and saved.get("node") == node_name and saved.get("dir") == directory)
+    made = copy.deepcopy(saved.get("made") or {}) if mine and saved else {}
+    manifests = SP.read_manifest_dir(read_dir, node_name, parse=_parse_cached, source_dir=directory,
+                                     made=made)
+    # What was made of the files depends on their path (the config hash): a state moved to
+    # another directory keeps what it holds (rewriting it would make what a command stores
+    # depend on where the state is) and parses its files each time.
+    value = {"v": MANIFESTS_VERSION, "node": node_name, "dir": directory, "made": made} if made else None
+    if mine and value != saved:
+        store.set_meta(key, value)
+    return manifests
+
+
 def _parse_cached(text: str):
     key = hash(text)
     if key not in _PARSE_CACHE:
@@ -302,8 +326,7 @@ def static_pods(ctx, static_pod_path, create_mirror_pod, with_files: set[str] | 
                 has_files = False
         if not has_files and not by_node.get(name) and name not in error_nodes:
             continue  # nothing there and nothing mirrored: the common case on big clusters
-        manifests = SP.read_manifest_dir(read_dir, name, parse=_parse_cached, source_dir=directory) if has_files \
-            else SP.ManifestDir()
+        manifests = _read_manifests(store, read_dir, name, directory) if has_files else SP.ManifestDir()
         err_key = MANIFEST_ERRORS_META.format(node=name)
         known = store.meta(err_key) or []
         if known != [list(e) for e in manifests.errors]:

@@ -60,6 +60,13 @@ CREATE TABLE IF NOT EXISTS derived (
   data TEXT NOT NULL,
   PRIMARY KEY (kind, namespace, name)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS derived_node ON derived (kind, node);
+CREATE TABLE IF NOT EXISTS derived_sums (
+  kind TEXT NOT NULL,
+  node TEXT NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (kind, node)
+) WITHOUT ROWID;
 """
 
 DB_NAME = "kubesim.db"
@@ -68,6 +75,9 @@ OBJECT_INDEX_META = "store.objectIndex"  # the version of object_index the state
 OBJECT_INDEX_VERSION = 2  # 2: the ControllerRef facet
 # kind -> the resourceVersion of its last write when its ``derived`` rows were last complete
 DERIVED_SYNCED_META = "store.derivedSynced"
+# kind -> true when its ``derived_sums`` rows are the fold of its ``derived`` rows ("*": every
+# kind not named, both empty after a wipe)
+DERIVED_SUMS_META = "store.derivedSums"
 LEGACY_EVENT_INDEX_META = "events.index"  # older states kept the event index as one meta value
 EVENT_WRITTEN_META = "events.writtenIndexed"  # event_written holds every Event (older states: filled once)
 
@@ -171,6 +181,15 @@ def _node_of(obj: dict) -> str:
 
 
 
+def _fold_into(sums: dict, fold, node: str, key: Key, digest, sign: int) -> None:
+    """``sums[node] = fold(sums.get(node), key, digest, sign)``, dropping a node left empty."""
+    acc = fold(sums.get(node), key, digest, sign)
+    if acc is None:
+        sums.pop(node, None)
+    else:
+        sums[node] = acc
+
+
 def _decode_into(by: dict, rows) -> None:
     """Decode (namespace, name, body) rows into ``by``, keeping what is there already.
     Decoding many objects makes millions of containers that live as long as the command; the
@@ -261,7 +280,13 @@ class Store:
         # beside it in the ``derived`` table and rewritten at commit with every write of it
         # (``derive``, ``derived``). What the scheduler's cache reads instead of the bodies.
         self._derivers: dict[str, object] = {}
+        # kind -> fold(acc, key, digest, sign): the per-node sums of the kind's digests kept in
+        # ``derived_sums`` with every change of a ``derived`` row (``derive``, ``derived_sums``)
+        self._folds: dict[str, object] = {}
         self._index_built = False  # object_index known complete in this transaction
+        # (kind, namespace) -> the names keys_orphaned read from the tables, which hold the
+        # committed objects alone until commit (this transaction's writes are laid over them)
+        self._orphaned: dict[tuple[str, str], set[str]] = {}
         self._derived_synced: set[str] = set()  # kinds whose derived rows this transaction completed
         # called with (key, object) before each put: what keeps managedFields (the API server's)
         self.write_hook = None
@@ -924,8 +949,10 @@ class Store:
         conn.execute("DELETE FROM event_index")
         conn.execute("DELETE FROM event_written")
         conn.execute("DELETE FROM derived")
+        conn.execute("DELETE FROM derived_sums")
         conn.execute("DELETE FROM object_index")
         self._derived_synced.clear()
+        self._orphaned.clear()
         self.wiped = True
         self._events.clear()
         self._events_dirty.clear()
@@ -940,6 +967,7 @@ class Store:
         self._meta.clear()
         self._meta_dirty.clear()
         self._listed = set()
+        self.set_meta(DERIVED_SUMS_META, {"*": True})  # (both tables empty: the sums hold)
 
     # -- object_index: objects by label, annotation, owner, deletion, involved object ---------
     def _index_ready(self) -> bool:
@@ -1041,13 +1069,16 @@ class Store:
         transaction's writes included, sorted (None: scan, see keys_indexed)."""
         if not self._index_ready():
             return None
-        conn = self._require()
-        # keys alone: the node index covers them (the table's rows hold the bodies)
-        names = {name for (name,) in conn.execute(
-            "SELECT name FROM objects INDEXED BY objects_node WHERE kind=? AND namespace=?", (kind, namespace))}
-        names.difference_update(name for (name,) in conn.execute(
-            "SELECT name FROM object_index WHERE kind=? AND facet=? AND namespace=?",
-            (kind, FACET_CONTROLLER, namespace)))
+        names = self._orphaned.get((kind, namespace))
+        if names is None:
+            conn = self._require()
+            # keys alone: the node index covers them (the table's rows hold the bodies)
+            names = {name for (name,) in conn.execute(
+                "SELECT name FROM objects INDEXED BY objects_node WHERE kind=? AND namespace=?", (kind, namespace))}
+            names.difference_update(name for (name,) in conn.execute(
+                "SELECT name FROM object_index WHERE kind=? AND facet=? AND namespace=?",
+                (kind, FACET_CONTROLLER, namespace)))
+            self._orphaned[(kind, namespace)] = names
         keys = {(kind, namespace, name) for name in names}
         for k, o in self._dirty.items():
             if k[0] != kind or k[1] != namespace:
@@ -1080,11 +1111,17 @@ class Store:
             self.set_meta(OBJECT_INDEX_META, OBJECT_INDEX_VERSION)
 
     # -- derived rows: a digest per object, kept with it (the scheduler's cache) --------------
-    def derive(self, kind: str, fn) -> None:
+    def derive(self, kind: str, fn, fold=None) -> None:
         """Keep ``fn(obj)`` (JSON-able) beside every ``kind`` object: written at commit for
         each object this transaction wrote, removed with it; rows a writer without ``fn``
-        left stale (their resourceVersion differs from the object's) are recomputed when read."""
+        left stale (their resourceVersion differs from the object's) are recomputed when read.
+        ``fold(acc, key, digest, sign)``: also keep, per node, the sum of the digests of the
+        objects bound to it (``derived_sums``), changed by each digest added (sign 1) or taken
+        away (sign -1) and returned (None: nothing left); ``acc`` is the node's sum (None for
+        none yet), which ``fold`` may change in place."""
         self._derivers[kind] = fn
+        if fold is not None:
+            self._folds[kind] = fold
 
     def derived(self, kind: str, bound: bool = False) -> list[tuple[Key, object]]:
         """(key, digest) of every ``kind`` object, this transaction's writes included, sorted
@@ -1094,10 +1131,8 @@ class Store:
         transaction. Needs ``derive(kind, fn)`` first."""
         fn = self._derivers[kind]
         conn = self._require()
-        if kind not in self._derived_synced and not self._derived_complete(kind):
-            if self.read_only:
-                return self._derived_slow(kind, bound)
-            self._complete_derived(kind)
+        if not self._ensure_derived(kind):
+            return self._derived_slow(kind, bound)
         where = "WHERE kind=?" + (" AND node != ''" if bound else "")
         # The digests as one JSON text, decoded in one call (a row at a time costs more than
         # the decoding itself at 10,000 pods).
@@ -1105,17 +1140,159 @@ class Store:
             "SELECT '[' || coalesce(group_concat('[' || json_quote(namespace) || ',' || "
             "json_quote(name) || ',' || data || ']', ','), '') || ']' FROM derived " + where,
             (kind,)).fetchone()[0]
+        return self._overlaid(kind, _loads_frozen(text), fn, lambda obj: not bound or _node_of(obj))
+
+    def derived_on_node(self, kind: str, node: str) -> list[tuple[Key, object]]:
+        """``derived(kind, bound=True)`` of the objects bound to ``node`` alone (sorted by key)."""
+        fn = self._derivers[kind]
+        if not self._ensure_derived(kind):
+            return [e for e in self._derived_slow(kind, True) if _node_of(self.get(*e[0]) or {}) == node]
+        rows = self._require().execute(
+            "SELECT namespace, name, data FROM derived WHERE kind=? AND node=? ORDER BY namespace, name",
+            (kind, node)).fetchall()
+        return self._overlaid(kind, [(ns, name, json.loads(data)) for ns, name, data in rows], fn,
+                              lambda obj: _node_of(obj) == node)
+
+    def derived_since(self, kind: str, rv: int) -> tuple[list[str], list[tuple[Key, object]]] | None:
+        """What changed in the ``kind`` digests since resourceVersion ``rv`` of the committed
+        state: the names of all the objects (namespace ""), sorted, and (key, digest) of those
+        written after ``rv``, sorted. None on a snapshot whose rows cannot be completed. Only
+        for cluster-scoped kinds read without this transaction's writes of them."""
+        if not self._ensure_derived(kind):
+            return None
+        conn = self._require()
+        names = [n for (n,) in conn.execute(
+            "SELECT name FROM derived WHERE kind=? ORDER BY namespace, name", (kind,))]
+        rows = conn.execute("SELECT namespace, name, data FROM derived WHERE kind=? AND rv > ? "
+                            "ORDER BY namespace, name", (kind, rv)).fetchall()
+        return names, [((kind, ns, name), json.loads(data)) for ns, name, data in rows]
+
+    def derived_sums(self, kind: str) -> dict[str, object]:
+        """node -> the fold of the digests of the ``kind`` objects bound to it (``derive``'s
+        ``fold``), this transaction's writes included; nodes with nothing are left out. Reads
+        the ``derived_sums`` table alone once it is complete (one row per node: no digest of
+        an object is decoded)."""
+        fn, fold = self._derivers[kind], self._folds[kind]
+        if not self._ensure_derived(kind) or not self._ensure_sums(kind):
+            return self._fold_rows(fold, [(k[1], k[2], _node_of(self.get(*k) or {}), d)
+                                          for k, d in self._derived_slow(kind, True)])
+        conn = self._require()
+        text = conn.execute(
+            "SELECT '{' || coalesce(group_concat(json_quote(node) || ':' || data, ','), '') || '}' "
+            "FROM derived_sums WHERE kind=?", (kind,)).fetchone()[0]
+        sums = _loads_frozen(text)
+        dirty = [k for k in self._dirty if k[0] == kind]
+        if dirty:
+            old = self._derived_rows(kind, dirty)
+            for k in dirty:
+                row = old.get(k)
+                if row is not None and row[0]:
+                    _fold_into(sums, fold, row[0], k, row[1], -1)
+                obj = self._dirty[k]
+                if obj is not None and (node := _node_of(obj)):
+                    _fold_into(sums, fold, node, k, fn(obj), 1)
+        return sums
+
+    def _ensure_derived(self, kind: str) -> bool:
+        """Complete the ``derived`` rows of ``kind`` in this transaction when some writer left
+        them incomplete; False on a snapshot that cannot be completed."""
+        if kind not in self._derived_synced and not self._derived_complete(kind):
+            if self.read_only:
+                return False
+            self._complete_derived(kind)
+        return True
+
+    def _overlaid(self, kind: str, rows: list, fn, keep) -> list[tuple[Key, object]]:
+        """(namespace, name, digest) rows read from ``derived`` with this transaction's writes
+        of ``kind`` in their place (``keep(obj)``: whether a written object belongs)."""
         dirty = self._dirty
-        rows = _loads_frozen(text)
         if any(k[0] == kind for k in dirty):
             out = [((kind, ns, name), data) for ns, name, data in rows
                    if (kind, ns, name) not in dirty]
             out.extend((k, fn(obj)) for k, obj in dirty.items()
-                       if k[0] == kind and obj is not None and (not bound or _node_of(obj)))
+                       if k[0] == kind and obj is not None and keep(obj))
             out.sort(key=lambda e: e[0])
-        else:
-            out = [((kind, ns, name), data) for ns, name, data in rows]
+            return out
+        return [((kind, ns, name), data) for ns, name, data in rows]
+
+    def _derived_rows(self, kind: str, keys: list[Key]) -> dict[Key, tuple[str, object]]:
+        """The ``derived`` rows (node, digest) of ``keys`` as the table holds them."""
+        conn = self._require()
+        out = {}
+        for k in keys:
+            row = conn.execute("SELECT node, data FROM derived WHERE kind=? AND namespace=? AND name=?",
+                               k).fetchone()
+            if row is not None:
+                out[k] = (row[0], json.loads(row[1]))
         return out
+
+    @staticmethod
+    def _fold_rows(fold, rows) -> dict[str, object]:
+        """The sums of (namespace, name, node, digest) rows of one kind."""
+        sums: dict[str, object] = {}
+        for ns, name, node, d in rows:
+            if node:
+                _fold_into(sums, fold, node, (None, ns, name), d, 1)
+        return sums
+
+    def _sums_valid(self, kind: str) -> bool:
+        m = self.meta(DERIVED_SUMS_META) or {}
+        return bool(m.get(kind, m.get("*", False)))
+
+    def _set_sums_valid(self, kind: str, valid: bool) -> None:
+        m = dict(self.meta(DERIVED_SUMS_META) or {})
+        if m.get(kind, m.get("*", False)) != valid:
+            m[kind] = valid
+            self.set_meta(DERIVED_SUMS_META, m)
+
+    def _ensure_sums(self, kind: str) -> bool:
+        """Rebuild the ``derived_sums`` rows of ``kind`` from its (complete) ``derived`` rows
+        when they are not known to be their fold; False on a snapshot that cannot be written."""
+        if self._sums_valid(kind):
+            return True
+        if self.read_only:
+            return False
+        conn = self._require()
+        fold = self._folds[kind]
+        rows = conn.execute("SELECT namespace, name, node, data FROM derived WHERE kind=? AND node != ''",
+                            (kind,)).fetchall()
+        sums = self._fold_rows(fold, ((ns, name, node, json.loads(d)) for ns, name, node, d in rows))
+        conn.execute("DELETE FROM derived_sums WHERE kind=?", (kind,))
+        conn.executemany("INSERT INTO derived_sums VALUES (?,?,?)",
+                         [(kind, node, json.dumps(acc, separators=(",", ":")))
+                          for node, acc in sorted(sums.items())])
+        self._set_sums_valid(kind, True)
+        return True
+
+    def _change_sums(self, kind: str, changes: list[tuple[Key, str, object, int]]) -> None:
+        """Apply (key, node, digest, sign) to the ``derived_sums`` rows of ``kind``, in the
+        same transaction as the ``derived`` rows they follow; a kind without a fold has its
+        sums dropped instead (rebuilt when next read)."""
+        changes = [c for c in changes if c[1]]
+        if not changes:
+            return
+        conn = self._require()
+        fold = self._folds.get(kind)
+        if fold is None or not self._sums_valid(kind):
+            if self._sums_valid(kind):
+                conn.execute("DELETE FROM derived_sums WHERE kind=?", (kind,))
+                self._set_sums_valid(kind, False)
+            return
+        sums: dict[str, object] = {}
+        for node in sorted({c[1] for c in changes}):
+            row = conn.execute("SELECT data FROM derived_sums WHERE kind=? AND node=?", (kind, node)).fetchone()
+            if row is not None:
+                sums[node] = json.loads(row[0])
+        touched = set()
+        for k, node, d, sign in changes:
+            _fold_into(sums, fold, node, k, d, sign)
+            touched.add(node)
+        dels = [(kind, n) for n in sorted(touched) if n not in sums]
+        puts = [(kind, n, json.dumps(sums[n], separators=(",", ":"))) for n in sorted(touched) if n in sums]
+        if dels:
+            conn.executemany("DELETE FROM derived_sums WHERE kind=? AND node=?", dels)
+        if puts:
+            conn.executemany("INSERT OR REPLACE INTO derived_sums VALUES (?,?,?)", puts)
 
     def _derived_complete(self, kind: str) -> bool:
         """Whether the last commit left every ``kind`` object's derived row current."""
@@ -1124,27 +1301,40 @@ class Store:
         synced = (self.committed_meta(DERIVED_SYNCED_META) or {}).get(kind)
         return synced is not None and synced == self.committed_kind_resource_versions().get(kind, 0)
 
-    def _stale_derived(self, kind: str) -> list[tuple[str, str]]:
+    def _stale_derived(self, kind: str) -> list[tuple[str, str, str | None, str | None]]:
+        """(namespace, name, the row's node, its data) of the objects whose derived row is
+        missing (node and data None) or stale."""
         return self._require().execute(
-            "SELECT o.namespace, o.name FROM objects o LEFT JOIN derived d ON d.kind=o.kind AND "
-            "d.namespace=o.namespace AND d.name=o.name WHERE o.kind=? AND (d.rv IS NULL OR "
-            "d.rv != o.rv)", (kind,)).fetchall()
+            "SELECT o.namespace, o.name, d.node, d.data FROM objects o LEFT JOIN derived d ON "
+            "d.kind=o.kind AND d.namespace=o.namespace AND d.name=o.name WHERE o.kind=? AND "
+            "(d.rv IS NULL OR d.rv != o.rv)", (kind,)).fetchall()
 
     def _complete_derived(self, kind: str) -> None:
         """Rewrite the missing and stale derived rows of ``kind`` and drop the orphans."""
         conn = self._require()
         fn = self._derivers[kind]
         puts = []
-        for ns, name in self._stale_derived(kind):
+        changes = []
+        for ns, name, old_node, old_data in self._stale_derived(kind):
             row = conn.execute("SELECT body FROM objects WHERE kind=? AND namespace=? AND name=?",
                                (kind, ns, name)).fetchone()
             obj = json.loads(row[0])
-            puts.append(self._derived_row((kind, ns, name), obj, fn))
+            new = self._derived_row((kind, ns, name), obj, fn)
+            puts.append(new)
+            if old_data is not None:
+                changes.append(((kind, ns, name), old_node, json.loads(old_data), -1))
+            changes.append(((kind, ns, name), new[4], json.loads(new[5]), 1))
+        orphans = conn.execute(
+            "SELECT namespace, name, node, data FROM derived WHERE kind=? AND NOT EXISTS (SELECT 1 "
+            "FROM objects o WHERE o.kind=derived.kind AND o.namespace=derived.namespace AND "
+            "o.name=derived.name)", (kind,)).fetchall()
+        changes.extend(((kind, ns, name), node, json.loads(data), -1) for ns, name, node, data in orphans)
         if puts:
             conn.executemany("INSERT OR REPLACE INTO derived VALUES (?,?,?,?,?,?)", puts)
-        conn.execute("DELETE FROM derived WHERE kind=? AND NOT EXISTS (SELECT 1 FROM objects o "
-                     "WHERE o.kind=derived.kind AND o.namespace=derived.namespace AND "
-                     "o.name=derived.name)", (kind,))
+        if orphans:
+            conn.executemany("DELETE FROM derived WHERE kind=? AND namespace=? AND name=?",
+                             [(kind, ns, name) for ns, name, _, _ in orphans])
+        self._change_sums(kind, changes)
         self._derived_synced.add(kind)
 
     def _derived_slow(self, kind: str, bound: bool) -> list[tuple[Key, object]]:
@@ -1162,19 +1352,32 @@ class Store:
             return
         puts = []
         dels = []
+        by_kind: dict[str, list[Key]] = {}
         for k, obj in self._dirty.items():
             fn = self._derivers.get(k[0])
             if fn is None:
                 continue
+            by_kind.setdefault(k[0], []).append(k)
             if obj is None:
                 dels.append(k)
             else:
                 puts.append(self._derived_row(k, obj, fn))
+        changes: dict[str, list] = {}
+        for kind, keys in by_kind.items():  # the rows as they were, taken out of the sums
+            if kind in self._folds or self._sums_valid(kind):
+                # (after a wipe the table holds no row from before)
+                old = {} if self.wiped else self._derived_rows(kind, keys)
+                changes[kind] = [(k, node, d, -1) for k, (node, d) in old.items()]
         if dels:
             conn.executemany("DELETE FROM derived WHERE kind=? AND namespace=? AND name=?", dels)
         if puts:
             puts.sort(key=_row_key)
             conn.executemany("INSERT OR REPLACE INTO derived VALUES (?,?,?,?,?,?)", puts)
+            for row in puts:
+                if row[0] in changes:
+                    changes[row[0]].append(((row[0], row[1], row[2]), row[4], json.loads(row[5]), 1))
+        for kind, ch in changes.items():
+            self._change_sums(kind, ch)
         synced = dict(self.committed_meta(DERIVED_SYNCED_META) or {}) if not self.wiped else {}
         before = synced.copy()
         fresh = self.wiped or self.created_fresh  # every object of the state written here

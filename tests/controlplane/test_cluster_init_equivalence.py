@@ -4,7 +4,10 @@ and statuses, Events, the event correlator's index, the object index, the schedu
 rows, metadata — and the static pod files, for a pinned clock and seed, equal what the code
 wrote before its cluster init was optimised (the golden digests in
 ``testdata/cluster_init_digests.json`` were made by that code: main before the fast init
-was merged, with the object index's ControllerRef facet).
+was merged, with the object index's ControllerRef facet; regenerated when the scheduler's cache
+gained its per-node sums, which changed only the ``derived_sums`` table and one meta key, and
+when the kubelet began keeping what it made of each static pod file, one meta key per node
+with static pods).
 
 A change that means to change what a new cluster holds regenerates them:
 ``KUBESIM_UPDATE_GOLDEN=1 python -m pytest tests/controlplane/test_cluster_init_equivalence.py``."""

@@ -249,3 +249,41 @@ def test_writing_and_reading_back_the_control_plane(tmp_path):
     assert [p["metadata"]["name"] for p in got.pods] == [
         "etcd-controlplane", "kube-apiserver-controlplane", "kube-controller-manager-controlplane", "kube-scheduler-controlplane"]
     assert (tmp_path / "kube-scheduler.yaml").read_text().startswith("apiVersion: v1\nkind: Pod\nmetadata:\n  creationTimestamp: null\n")
+
+
+@pytest.mark.parametrize("change, parsed_again, names", [
+    pytest.param(None, [], ["a-node01", "b-node01"], id="files read with the same text are not parsed again"),
+    pytest.param(("a.yaml", POD_YAML.format(name="a2")), ["a.yaml"], ["a2-node01", "b-node01"],
+                 id="an edited file is parsed again"),
+    pytest.param(("c.yaml", POD_YAML.format(name="c")), ["c.yaml"], ["a-node01", "b-node01", "c-node01"],
+                 id="a new file is parsed"),
+    pytest.param(("b.yaml", None), [], ["a-node01"], id="a removed file is forgotten"),
+    pytest.param(("b.yaml", "metadata;\n"), ["b.yaml"], ["a-node01"], id="a broken file is parsed and refused"),
+])
+def test_what_was_made_of_a_file_is_kept_while_its_text_is_the_same(tmp_path, change, parsed_again, names):
+    """The kubelet keeps what it made of each file by the hash of its text (kubelet/steps.py
+    keeps it in the state), so a directory read by every command is parsed only when a file
+    changed; the pods are the same as reading it afresh."""
+    for n in ("a", "b"):
+        (tmp_path / f"{n}.yaml").write_text(POD_YAML.format(name=n))
+    made: dict = {}
+    SP.read_manifest_dir(str(tmp_path), "node01", made=made)
+    assert sorted(made) == [str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml")]
+    if change is not None:
+        name, text = change
+        if text is None:
+            (tmp_path / name).unlink()
+        else:
+            (tmp_path / name).write_text(text)
+    parsed = []
+
+    def parse(text):
+        parsed.append(text)
+        return SP.decode_manifest(text)
+
+    got = SP.read_manifest_dir(str(tmp_path), "node01", parse=parse, made=made)
+    fresh = SP.read_manifest_dir(str(tmp_path), "node01")
+    assert len(parsed) == len(parsed_again)
+    assert [p["metadata"]["name"] for p in got.pods] == names
+    assert got.pods == fresh.pods and got.errors == fresh.errors
+    assert sorted(made) == sorted(str(tmp_path / f"{n.split('-')[0][0]}.yaml") for n in names)

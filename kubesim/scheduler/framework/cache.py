@@ -13,12 +13,28 @@ plugin asks for it (``PodInfo.pod``): the requests, ports, affinity flags, label
 of each bound pod, and each node's labels, taints, allocatable and images, come from the
 digests. ``Snapshot.build`` from the full objects gives the same snapshot (the tests check it
 on random histories).
+
+Per node the store also keeps the sum of its pods' digests (``pod_fold``: the requested and
+non-zero requested resources, the used host ports, how many pods, how many with (anti-)affinity,
+and a census of the pods by namespace, labels and termination — what PodTopologySpread and
+InterPodAffinity count), changed with every digest in the same transaction, as upstream's
+cache ``AddPod``/``RemovePod`` keep a NodeInfo. ``snapshot_from_sums`` builds the snapshot from
+the node digests and these sums alone; a node's pods are read (``derived_on_node``, or all at
+once after a few nodes) only when a plugin asks for them.
 """
 
 from __future__ import annotations
 
 from kubesim.scheduler.framework.snapshot import TERMINAL_PHASES, Snapshot, gc_paused
-from kubesim.scheduler.framework.types import NodeInfo, PodInfo
+from kubesim.scheduler.framework.types import (
+    NodeInfo,
+    PodInfo,
+    census_entry,
+    census_key,
+)
+
+__all__ = ["census_entry", "census_key", "node_digest", "pod_digest", "pod_fold", "snapshot_from_digests",
+           "snapshot_from_sums"]
 
 
 def pod_digest(pod: dict) -> list | None:
@@ -60,6 +76,113 @@ def snapshot_from_digests(nodes: list[dict], pods: list[tuple[str, str, list | N
             if ni is not None:
                 ni.pods.append(from_digest(d, ns, name, loader))
         snap.account_appended_pods()
+    return snap
+
+
+def pod_fold(acc: dict | None, key: tuple, d: list | None, sign: int) -> dict | None:
+    """A node's sum of pod digests (``pod_digest``) with one digest added (sign 1) or taken
+    away (-1); None when no pod is left. Counted per distinct value, so that taking a pod away
+    leaves what summing the others gives: host ports and scalar resources by how many pods
+    use them, the census by (namespace, labels, terminating)."""
+    if d is None:
+        return acc
+    if acc is None:
+        acc = {"n": 0, "r": [0, 0, 0], "z": [0, 0], "a": 0, "x": 0}
+    _uid, _prio, _node, r, non0_cpu, non0_mem, ports, aff, anti, labels, terminating = d
+    acc["n"] += sign
+    req = acc["r"]
+    req[0] += sign * r[0]
+    req[1] += sign * r[1]
+    req[2] += sign * r[2]
+    if r[4]:
+        scalar = acc.setdefault("s", {})
+        for k, v in r[4].items():
+            e = scalar.setdefault(k, [0, 0])
+            e[0] += sign * v
+            e[1] += sign
+            if not e[1]:
+                del scalar[k]
+        if not scalar:
+            del acc["s"]
+    z = acc["z"]
+    z[0] += sign * non0_cpu
+    z[1] += sign * non0_mem
+    if ports:
+        used = acc.setdefault("p", [])
+        for ip, proto, port in ports:
+            for e in used:
+                if e[0] == ip and e[1] == proto and e[2] == port:
+                    e[3] += sign
+                    break
+            else:
+                used.append([ip, proto, port, sign])
+        used[:] = [e for e in used if e[3]]
+        used.sort(key=lambda e: (e[0], e[1], e[2]))
+        if not used:
+            del acc["p"]
+    if aff:
+        acc["a"] += sign
+    if anti:
+        acc["x"] += sign
+    census = acc.setdefault("c", {})
+    ck = census_key(key[1] or "default", labels, terminating)
+    n = census.get(ck, 0) + sign
+    if n:
+        census[ck] = n
+    else:
+        census.pop(ck, None)
+    if acc["n"] == 0:
+        return None
+    return acc
+
+
+class _PodsOnDemand:
+    """Reads a node's pods for a NodeInfo built from the sums: one node at a time for the
+    first few, then every node's at once (a plugin walking all nodes' pods pays for one
+    read, as ``snapshot_from_digests`` does)."""
+
+    ONE_AT_A_TIME = 8
+
+    __slots__ = ("all_pods", "calls", "loader", "on_node", "snapshot")
+
+    def __init__(self, snapshot: Snapshot, on_node, all_pods, loader) -> None:
+        self.snapshot = snapshot
+        self.on_node = on_node
+        self.all_pods = all_pods
+        self.loader = loader
+        self.calls = 0
+
+    def __call__(self, ni: NodeInfo) -> list[PodInfo]:
+        self.calls += 1
+        from_digest = PodInfo.from_digest
+        loader = self.loader
+        if self.calls <= self.ONE_AT_A_TIME:
+            return [from_digest(d, ns, name, loader) for ns, name, d in self.on_node(ni.name)
+                    if d is not None]
+        with gc_paused():
+            by_node: dict[str, list[PodInfo]] = {}
+            for ns, name, d in self.all_pods():
+                if d is not None:
+                    by_node.setdefault(d[2], []).append(from_digest(d, ns, name, loader))
+            for other in self.snapshot.node_info_list:
+                if other is not ni and other._pods is None and other._lazy[0] is self:
+                    other.set_loaded_pods(by_node.get(other.name, ()))
+        return by_node.get(ni.name, [])
+
+
+def snapshot_from_sums(nodes: list[dict], sums: dict[str, dict], on_node, all_pods,
+                       loader) -> Snapshot:
+    """``snapshot_from_digests`` from the node digests and each node's sum of its pods'
+    digests (``pod_fold``): ``on_node(name)`` and ``all_pods()`` list (namespace, name,
+    digest) of the bound pods of one node / of all, in (namespace, name) order, read only
+    when a plugin asks for a node's pods."""
+    with gc_paused():
+        snap = Snapshot.of_nodes(nodes)
+        pods = _PodsOnDemand(snap, on_node, all_pods, loader)
+        for ni in snap.node_info_list:
+            acc = sums.get(ni.name)
+            if acc is not None:
+                ni.set_sums(acc, pods)
     return snap
 
 

@@ -28,7 +28,12 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from itertools import count
 
-from kubesim.scheduler.framework.types import NodeInfo, PodInfo, changes_since
+from kubesim.scheduler.framework.types import (
+    NodeInfo,
+    PodInfo,
+    census_entry,
+    changes_since,
+)
 
 KeyFn = Callable[[PodInfo], Hashable | None]
 
@@ -72,6 +77,13 @@ class PodGroups:
     def _count(self, ni: NodeInfo) -> dict[Hashable, int]:
         out: dict[Hashable, int] = {}
         key_fn = self.key_fn
+        if key_fn is match_group and not self.affinity_only:
+            census = ni.census()
+            if census is not None:  # a node of the cache whose pods are not read: its census
+                for key, n in census.items():
+                    g = match_group_of(*census_entry(key))
+                    out[g] = out.get(g, 0) + n
+                return out
         for p in (ni.pods_with_affinity if self.affinity_only else ni.pods):
             k = key_fn(p)
             if k is not None:
@@ -239,12 +251,16 @@ def match_group(pi: PodInfo) -> MatchGroup:
     """The pod's MatchGroup (cached on the PodInfo)."""
     g = pi.scratch.get(_MATCH_SCRATCH)
     if g is None:
-        labels = pi.labels
-        key = (pi.namespace, frozenset(labels.items()) if labels else frozenset(), pi.terminating)
-        g = _MATCH_GROUPS.get(key)
-        if g is None:
-            if len(_MATCH_GROUPS) >= _MATCH_GROUPS_LIMIT:
-                _MATCH_GROUPS.clear()
-            g = _MATCH_GROUPS[key] = MatchGroup(pi.namespace, dict(labels), pi.terminating)
-        pi.scratch[_MATCH_SCRATCH] = g
+        g = pi.scratch[_MATCH_SCRATCH] = match_group_of(pi.namespace, pi.labels, pi.terminating)
+    return g
+
+
+def match_group_of(namespace: str, labels: dict, terminating: bool) -> MatchGroup:
+    """The MatchGroup of pods with this namespace, labels and termination."""
+    key = (namespace, frozenset(labels.items()) if labels else frozenset(), bool(terminating))
+    g = _MATCH_GROUPS.get(key)
+    if g is None:
+        if len(_MATCH_GROUPS) >= _MATCH_GROUPS_LIMIT:
+            _MATCH_GROUPS.clear()
+        g = _MATCH_GROUPS[key] = MatchGroup(namespace, dict(labels), bool(terminating))
     return g

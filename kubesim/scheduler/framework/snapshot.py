@@ -144,10 +144,19 @@ class Snapshot:
 
     def _build_images(self) -> None:
         states: dict[str, ImageStateSummary] = {}
+        # nodes sharing one image list object (the scheduler's cache reads them so) share
+        # their read-only image states: a list is walked once, at the first node having it,
+        # so each image's size is still the first reporting node's
+        shared: dict[int, tuple[list, dict[str, ImageStateSummary], list[int]]] = {}
         for ni in self.node_info_list:
             images = (ni.node.get("status") or {}).get("images")
             if not images:
                 ni.image_states = NO_IMAGE_STATES
+                continue
+            seen = shared.get(id(images))
+            if seen is not None:
+                ni.image_states = seen[1]
+                seen[2][0] += 1
                 continue
             mine: dict[str, ImageStateSummary] = {}
             for image in images:
@@ -160,6 +169,11 @@ class Snapshot:
                         mine[name] = st
                         st.num_nodes += 1
             ni.image_states = mine
+            shared[id(images)] = (images, mine, [0])
+        for _images, mine, more in shared.values():
+            if more[0]:
+                for st in mine.values():
+                    st.num_nodes += more[0]
         self.image_states = states
 
     def get(self, name: str) -> NodeInfo | None:

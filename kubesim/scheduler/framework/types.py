@@ -14,6 +14,7 @@ A PodInfo's requests come from :mod:`kubesim.scheduler.framework.pod_resources`
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
@@ -430,6 +431,27 @@ _NO_TAINTS: tuple = ()
 NO_IMAGE_STATES: Mapping[str, ImageStateSummary] = MappingProxyType({})  # read-only
 
 
+def census_key(namespace: str, labels: dict | None, terminating: bool) -> str:
+    """The key of a pod in a node's census (``NodeInfo.census``): JSON of its namespace,
+    sorted labels and whether it is terminating."""
+    return json.dumps([namespace, sorted((labels or {}).items()), bool(terminating)],
+                      separators=(",", ":"))
+
+
+_CENSUS: dict[str, tuple[str, dict, bool]] = {}
+
+
+def census_entry(key: str) -> tuple[str, dict, bool]:
+    """(namespace, labels, terminating) of a census key (decoded once; read-only)."""
+    e = _CENSUS.get(key)
+    if e is None:
+        ns, labels, terminating = json.loads(key)
+        if len(_CENSUS) >= 4096:
+            _CENSUS.clear()
+        e = _CENSUS[key] = (ns, dict(labels), terminating)
+    return e
+
+
 class ImageStateSummary:
     """An image's size and how many nodes have it."""
 
@@ -466,6 +488,10 @@ class NodeInfo:
     """Node-level aggregates: the node, its pods, requested/allocatable resources, ports, images."""
 
     __slots__ = (
+        "_lazy",
+        "_pods",
+        "_pwa",
+        "_pwra",
         "allocatable",
         "generation",
         "image_states",
@@ -475,9 +501,6 @@ class NodeInfo:
         "name",
         "node",
         "non_zero_requested",
-        "pods",
-        "pods_with_affinity",
-        "pods_with_required_anti_affinity",
         "requested",
         "taints",
         "unschedulable",
@@ -485,10 +508,14 @@ class NodeInfo:
     )
 
     def __init__(self, node: dict | None = None, pods: Iterable[PodInfo] = ()) -> None:
-        self.pods: list[PodInfo] = []
+        self._pods: list[PodInfo] | None = []
         # Read-only empty placeholders until the first such pod / the snapshot's images.
-        self.pods_with_affinity: list[PodInfo] | tuple = _NO_PODS
-        self.pods_with_required_anti_affinity: list[PodInfo] | tuple = _NO_PODS
+        self._pwa: list[PodInfo] | tuple | None = _NO_PODS
+        self._pwra: list[PodInfo] | tuple | None = _NO_PODS
+        # A NodeInfo built from the scheduler's cache (``set_sums``) holds its aggregates
+        # without its pods: (loader, number of pods, with affinity, with required
+        # anti-affinity, census) until a reader of the pods makes ``loader(self)`` list them.
+        self._lazy: tuple | None = None
         self.used_ports = HostPortInfo()
         self.requested = Resource()
         self.non_zero_requested = Resource()
@@ -520,6 +547,107 @@ class NodeInfo:
             self.generation = 0
         for p in pods:
             self.add_pod(p)
+
+    # -- the pods, read from the scheduler's cache when first asked for -------------------------
+    @property
+    def pods(self) -> list[PodInfo]:
+        p = self._pods
+        if p is None:
+            p = self._load_pods()
+        return p
+
+    @pods.setter
+    def pods(self, pods: list[PodInfo]) -> None:
+        self._pods = pods
+
+    @property
+    def pods_with_affinity(self) -> list[PodInfo] | tuple:
+        p = self._pwa
+        if p is None:
+            self._load_pods()
+            p = self._pwa
+        return p
+
+    @pods_with_affinity.setter
+    def pods_with_affinity(self, pods: list[PodInfo] | tuple) -> None:
+        self._pwa = pods
+
+    @property
+    def pods_with_required_anti_affinity(self) -> list[PodInfo] | tuple:
+        p = self._pwra
+        if p is None:
+            self._load_pods()
+            p = self._pwra
+        return p
+
+    @pods_with_required_anti_affinity.setter
+    def pods_with_required_anti_affinity(self, pods: list[PodInfo] | tuple) -> None:
+        self._pwra = pods
+
+    def num_pods(self) -> int:
+        """``len(self.pods)``, without reading the pods of a node built from the cache."""
+        p = self._pods
+        return len(p) if p is not None else self._lazy[1]
+
+    def census(self) -> dict | None:
+        """``census_key`` -> how many of the node's pods have that namespace, labels and
+        termination, while its pods are not read (None once they are)."""
+        return self._lazy[4] if self._pods is None else None
+
+    def set_sums(self, sums: dict, loader) -> None:
+        """Account the pods of a node as the scheduler's cache sums them
+        (kubesim/scheduler/framework/cache.py: ``pod_fold``), leaving them unread until
+        ``loader(self)`` is asked for them; what ``_account_added_pods`` of those pods gives."""
+        u = self.requested
+        cpu, mem, eph = sums["r"]
+        u.milli_cpu += cpu
+        u.memory += mem
+        u.ephemeral_storage += eph
+        scalar = sums.get("s")
+        if scalar:
+            for k, (v, _n) in scalar.items():
+                u.scalar[k] = u.scalar.get(k, 0) + v
+        u = self.non_zero_requested
+        u.milli_cpu += sums["z"][0]
+        u.memory += sums["z"][1]
+        ports = sums.get("p")
+        if ports:
+            used = self.used_ports
+            for ip, proto, port, _n in ports:
+                used.add(ip, proto, port)
+        n, aff, anti = sums["n"], sums.get("a", 0), sums.get("x", 0)
+        self._pods = None
+        self._pwa = None if aff else _NO_PODS
+        self._pwra = None if anti else _NO_PODS
+        if aff:
+            _AFFINITY_EPOCH[0] += 1
+        if anti:
+            _AFFINITY_EPOCH[1] += 1
+        self._lazy = (loader, n, aff, anti, sums.get("c"))
+        self.generation += n
+        if self.journaled:
+            _note_changed(self)
+
+    def _load_pods(self) -> list[PodInfo]:
+        lazy = self._lazy
+        self.set_loaded_pods(lazy[0](self))
+        return self._pods
+
+    def set_loaded_pods(self, pods: list[PodInfo]) -> None:
+        """The pods of a node built from the cache, read: its aggregates counted again from
+        them (they are what the sums were made of, unless the store changed since)."""
+        if self._pods is not None:
+            return
+        self._lazy = None
+        self._pods = []
+        self._pwa = self._pwra = _NO_PODS
+        for r in (self.requested, self.non_zero_requested):
+            r.milli_cpu = r.memory = r.ephemeral_storage = 0
+            r.scalar.clear()
+        self.used_ports.clear()
+        self._pods = list(pods)
+        if pods:
+            self._account_added_pods(self._pods)
 
     def set_node(self, node: dict) -> None:
         meta = node.get("metadata") or {}
@@ -563,16 +691,16 @@ class NodeInfo:
         """Track a pod with (anti-)affinity terms for InterPodAffinity (the lists start as a
         shared read-only placeholder)."""
         if pi.has_affinity:
-            if self.pods_with_affinity is _NO_PODS:
-                self.pods_with_affinity = [pi]
+            if self._pwa is _NO_PODS:
+                self._pwa = [pi]
             else:
-                self.pods_with_affinity.append(pi)
+                self._pwa.append(pi)
             _AFFINITY_EPOCH[0] += 1
         if pi.has_required_anti_affinity:
-            if self.pods_with_required_anti_affinity is _NO_PODS:
-                self.pods_with_required_anti_affinity = [pi]
+            if self._pwra is _NO_PODS:
+                self._pwra = [pi]
             else:
-                self.pods_with_required_anti_affinity.append(pi)
+                self._pwra.append(pi)
             _AFFINITY_EPOCH[1] += 1
 
     def _account_added_pods(self, pis: list[PodInfo]) -> None:
@@ -644,9 +772,10 @@ class NodeInfo:
         c.labels = self.labels
         c.taints = self.taints
         c.unschedulable = self.unschedulable
-        c.pods = list(self.pods)
-        c.pods_with_affinity = list(self.pods_with_affinity)
-        c.pods_with_required_anti_affinity = list(self.pods_with_required_anti_affinity)
+        c._pods = list(self.pods)
+        c._pwa = list(self.pods_with_affinity)
+        c._pwra = list(self.pods_with_required_anti_affinity)
+        c._lazy = None
         c.used_ports = self.used_ports.clone()
         c.requested = self.requested.clone()
         c.non_zero_requested = self.non_zero_requested.clone()
@@ -658,4 +787,4 @@ class NodeInfo:
         return c
 
     def __repr__(self) -> str:
-        return f"NodeInfo({self.name}, pods={len(self.pods)}, requested={self.requested!r})"
+        return f"NodeInfo({self.name}, pods={self.num_pods()}, requested={self.requested!r})"

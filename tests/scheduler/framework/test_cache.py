@@ -18,10 +18,14 @@ import random
 import pytest
 
 from kubesim.scheduler.framework.cache import (
+    _PodsOnDemand,
+    census_entry,
     node_digest,
     node_infos_equal,
     pod_digest,
+    pod_fold,
     snapshot_from_digests,
+    snapshot_from_sums,
 )
 from kubesim.scheduler.framework.snapshot import Snapshot
 from kubesim.scheduler.scheduler import Scheduler
@@ -34,6 +38,14 @@ ZONES = ["z1", "z2", "z3"]
 
 
 def _keep(store: Store) -> Store:
+    store.derive("Pod", pod_digest, pod_fold)
+    store.derive("Node", node_digest)
+    return store
+
+
+def _keep_digests_only(store: Store) -> Store:
+    """A writer that keeps the digests but not the per-node sums (they must be dropped and
+    rebuilt, not left wrong)."""
     store.derive("Pod", pod_digest)
     store.derive("Node", node_digest)
     return store
@@ -50,14 +62,55 @@ def cached(store: Store) -> Snapshot:
     return snapshot_from_digests(nodes, pods, _loader(store))
 
 
+def from_sums(store: Store) -> Snapshot:
+    """The snapshot as the scheduler builds it: the node digests saved whole while no Node
+    changes (their image lists shared), the pods' per-node sums."""
+    from kubesim.controlplane.scheduling import node_digests
+
+    _keep(store)
+    nodes = node_digests(store)
+    assert nodes == [d for _, d in store.derived("Node")]
+    return snapshot_from_sums(
+        nodes, store.derived_sums("Pod"),
+        lambda name: [(k[1], k[2], d) for k, d in store.derived_on_node("Pod", name)],
+        lambda: [(k[1], k[2], d) for k, d in store.derived("Pod", bound=True)], _loader(store))
+
+
 def rebuilt(store: Store) -> Snapshot:
     return Snapshot.build(store.list("Node"), store.list("Pod"))
+
+
+def _aggregates(ni) -> tuple:
+    """What a NodeInfo built from the sums holds before its pods are read."""
+    census = ni.census()
+    if census is not None:
+        census = sorted((census_entry(k)[0], sorted(census_entry(k)[1].items()), census_entry(k)[2], n)
+                        for k, n in census.items())
+    else:
+        counts: dict = {}
+        for p in ni.pods:
+            k = (p.namespace, sorted(p.labels.items()), p.terminating)
+            counts[repr(k)] = (k, counts.get(repr(k), (k, 0))[1] + 1)
+        census = sorted((*k, n) for k, n in counts.values())
+    return (ni.name, ni.requested, ni.non_zero_requested, dict(ni.used_ports), ni.num_pods(),
+            bool(ni.pods_with_affinity), bool(ni.pods_with_required_anti_affinity), census)
 
 
 def assert_same(store: Store) -> None:
     a, b = cached(store), rebuilt(store)
     assert [ni.name for ni in a.list()] == [ni.name for ni in b.list()]
     for x, y in zip(a.list(), b.list(), strict=True):
+        assert node_infos_equal(x, y), (x, y)
+    # the per-node sums, before and after the pods are read, one node at a time or all at once
+    c = from_sums(store)
+    assert [ni.name for ni in c.list()] == [ni.name for ni in b.list()]
+    for x, y in zip(c.list(), b.list(), strict=True):
+        assert _aggregates(x) == _aggregates(y), x.name
+    assert [ni.name for ni in c.have_pods_with_affinity_list()] == \
+        [ni.name for ni in b.have_pods_with_affinity_list()]
+    assert [ni.name for ni in c.have_pods_with_required_anti_affinity_list()] == \
+        [ni.name for ni in b.have_pods_with_required_anti_affinity_list()]
+    for x, y in zip(c.list(), b.list(), strict=True):
         assert node_infos_equal(x, y), (x, y)
     assert {k: (v.size, v.num_nodes) for k, v in a.image_states.items()} == \
         {k: (v.size, v.num_nodes) for k, v in b.image_states.items()}
@@ -70,13 +123,13 @@ def assert_same(store: Store) -> None:
 def same_decisions(store: Store, pod: dict) -> None:
     """The scheduler explains ``pod`` the same from the cache as from every object."""
     out = []
-    for snap in (cached(store), rebuilt(store)):
+    for snap in (cached(store), from_sums(store), rebuilt(store)):
         s = Scheduler(None, random.Random(7))
         s.handle.list_objects = lambda kind, ns: store.list(kind, ns)
         s.handle.get_object = store.get
         s.use_snapshot(snap, [])
         out.append(json.dumps(s.explain(json.loads(json.dumps(pod)), 0.0), sort_keys=True))
-    assert out[0] == out[1]
+    assert out[0] == out[1] == out[2]
 
 
 def _node(rng: random.Random, name: str) -> dict:
@@ -109,6 +162,12 @@ def _pod(rng: random.Random, name: str, nodes: list[str]) -> dict:
         pod["spec"]["affinity"] = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
             {"weight": 10, "podAffinityTerm": {"labelSelector": {"matchLabels": {"tier": "front"}},
                                                "topologyKey": "topology.kubernetes.io/zone"}}]}}
+    if rng.random() < 0.3:  # PodTopologySpread counts the pods of every node (from the census)
+        k, v = rng.choice(LABELS)
+        pod["spec"]["topologySpreadConstraints"] = [
+            {"maxSkew": 1, "topologyKey": key, "labelSelector": {"matchLabels": {k: v}},
+             "whenUnsatisfiable": rng.choice(["DoNotSchedule", "ScheduleAnyway"])}
+            for key in rng.sample(["kubernetes.io/hostname", "topology.kubernetes.io/zone"], rng.randint(1, 2))]
     if nodes and rng.random() < 0.7:
         pod["spec"]["nodeName"] = rng.choice(nodes)
         pod["status"]["phase"] = "Running"
@@ -162,14 +221,25 @@ def _step(rng: random.Random, store: Store, counter: list[int]) -> None:
 
 
 @pytest.mark.parametrize("seed", range(12), ids=lambda s: f"random history {s}")
-def test_the_cache_equals_a_rebuild_after_any_write_sequence(tmp_path, seed):
+def test_the_cache_equals_a_rebuild_after_any_write_sequence(tmp_path, seed, monkeypatch):
     rng = random.Random(seed)
+    # odd histories read every node's pods at once at the first node asked for
+    monkeypatch.setattr(_PodsOnDemand, "ONE_AT_A_TIME", 8 if seed % 2 == 0 else 0)
+    # the saved node digests are patched with the Nodes written since (every time in the
+    # histories 1, 4, 7, ...), or saved again
+    from kubesim.controlplane import scheduling
+
+    monkeypatch.setattr(scheduling, "NODE_DIGESTS_PATCHED", 0 if seed % 3 == 1 else 20)
     counter = [0]
     for command in range(6):
         # every third command is made by a writer that does not keep the cache (its digests
         # go stale and are recomputed when read)
         store = Store(tmp_path).open()
-        if command % 3 != 2:
+        if command % 3 == 0:
+            _keep(store)
+        elif command % 3 == 1 and rng.random() < 0.5:
+            _keep_digests_only(store)
+        elif command % 3 == 1:
             _keep(store)
         for _ in range(rng.randint(1, 12)):
             _step(rng, store, counter)
@@ -191,8 +261,13 @@ def test_the_cache_equals_a_rebuild_after_any_write_sequence(tmp_path, seed):
             "SELECT count(*) FROM objects o LEFT JOIN derived d ON d.kind=o.kind AND "
             "d.namespace=o.namespace AND d.name=o.name WHERE o.kind IN ('Pod','Node') "
             "AND (d.rv IS NULL OR d.rv != o.rv)").fetchone()[0]
+        # the sums kept in the state are those a fold of every digest from scratch gives
+        kept = store.derived_sums("Pod") if _keep(store) else None
+        fresh = Store._fold_rows(pod_fold, [(k[1], k[2], d[2], d) for k, d in store.derived("Pod", bound=True)
+                                             if d is not None])
         store.rollback()
         assert stale == 0
+        assert kept == fresh
 
 
 def test_a_pod_s_manifest_is_read_only_when_a_plugin_asks_for_it(tmp_path):
@@ -206,4 +281,51 @@ def test_a_pod_s_manifest_is_read_only_when_a_plugin_asks_for_it(tmp_path):
     assert ("", "a") not in store._cache.get("Pod", {}) and ("default", "a") not in store._cache.get("Pod", {})
     assert snap.get("n1").requested.milli_cpu == 1000
     assert pi.pod["metadata"]["name"] == "a"  # read now, from the store
+    store.rollback()
+
+
+@pytest.mark.parametrize("selector, namespace, want", [
+    pytest.param({"matchLabels": {"app": "web"}}, "default", 2, id="the pods of the namespace with the label"),
+    pytest.param({"matchLabels": {"app": "web"}}, "other", 1, id="another namespace counts its own"),
+    pytest.param({"matchExpressions": [{"key": "app", "operator": "Exists"}]}, "default", 3,
+                 id="an expression over the labels"),
+    pytest.param({"matchLabels": {"app": "web", "tier": "front"}}, "default", 1, id="every label must match"),
+    pytest.param({}, "default", 0, id="an empty selector counts nothing"),
+])
+def test_a_node_s_census_counts_what_its_pods_count(tmp_path, selector, namespace, want):
+    """PodTopologySpread's countPodsMatchSelector (not terminating, same namespace, selector
+    matches) from the census of a node whose pods are not read equals the count over its pods."""
+    from kubesim.api.selectors import from_label_selector
+    from kubesim.scheduler.framework.pod_groups import match_group
+    from kubesim.scheduler.plugins.podtopologyspread.common import (
+        count_on_node,
+        pod_counter,
+    )
+
+    store = _keep(Store(tmp_path).open())
+    store.create(make_node("n1").capacity(cpu="8", memory="8Gi", pods="110").obj(), NOW)
+    for name, ns, labels, terminating in [("a", "default", {"app": "web", "tier": "front"}, False),
+                                          ("b", "default", {"app": "web"}, False),
+                                          ("c", "default", {"app": "web"}, True),
+                                          ("d", "default", {"app": "db"}, False),
+                                          ("e", "other", {"app": "web"}, False)]:
+        w = make_pod(name, ns).req(cpu="100m").node("n1")
+        for k, v in labels.items():
+            w.label(k, v)
+        pod = w.obj()
+        if terminating:
+            pod["metadata"]["deletionTimestamp"] = NOW
+        store.create(pod, NOW)
+    store.commit()
+    store = Store(tmp_path).open()
+    ni = from_sums(store).get("n1")
+    counter = pod_counter(from_label_selector(selector))
+    assert ni.census() is not None
+    from_census = count_on_node(counter, ni, namespace)
+    groups = from_sums(store).pod_groups(match_group)._per_node[0]  # from the census too
+    assert ni.census() is not None  # nothing above read the pods
+    assert from_census == want == counter(ni.pods, namespace)
+    read = from_sums(store)
+    assert read.get("n1").pods and read.get("n1").census() is None
+    assert groups == read.pod_groups(match_group)._per_node[0]
     store.rollback()

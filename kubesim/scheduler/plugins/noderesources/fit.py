@@ -110,8 +110,8 @@ def fits_request(pod_request: Resource, node: NodeInfo, ignored: frozenset[str] 
     alloc = node.allocatable
     used = node.requested
     allowed = alloc.allowed_pod_number
-    if len(node.pods) + 1 > allowed:
-        out.append(InsufficientResource(PODS, REASON_TOO_MANY_PODS, 1, len(node.pods), allowed))
+    if node.num_pods() + 1 > allowed:
+        out.append(InsufficientResource(PODS, REASON_TOO_MANY_PODS, 1, node.num_pods(), allowed))
     if pod_request.is_zero():
         return out
     r = pod_request.milli_cpu
@@ -353,7 +353,7 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExt
 
         def fn(node: NodeInfo) -> Status | None:
             a = node.allocatable
-            if len(node.pods) + 1 <= a.allowed_pod_number:
+            if node.num_pods() + 1 <= a.allowed_pod_number:
                 if zero:
                     return None
                 u = node.requested

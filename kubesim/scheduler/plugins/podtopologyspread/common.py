@@ -39,7 +39,7 @@ from kubesim.api.selectors import (
     selector_from_set,
 )
 from kubesim.scheduler.framework.pod_groups import Domains
-from kubesim.scheduler.framework.types import NodeInfo, PodInfo
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo, census_entry
 from kubesim.scheduler.plugins.helper import (
     do_not_schedule_taints,
     find_matching_untolerated_taint,
@@ -145,10 +145,27 @@ def _matcher(selector: LabelSelector) -> Callable[[dict], bool]:
 
 
 def pod_counter(selector: LabelSelector) -> Callable[[Iterable[PodInfo], str], int]:
-    """``countPodsMatchSelector`` specialised to one selector."""
+    """``countPodsMatchSelector`` specialised to one selector (``count_on_node`` applies it
+    to a node)."""
     if selector.empty or selector.matches_nothing:
-        return lambda pods, ns: 0
+        def none(pods: Iterable[PodInfo], ns: str) -> int:
+            return 0
+
+        none.census = lambda census, ns: 0
+        return none
     match = _matcher(selector)
+    verdicts: dict[str, bool] = {}  # census key -> not terminating and matching
+
+    def count_census(census: dict[str, int], ns: str) -> int:
+        n = 0
+        for key, k in census.items():
+            hit = verdicts.get(key)
+            if hit is None:
+                c_ns, labels, terminating = census_entry(key)
+                hit = verdicts[key] = (c_ns, not terminating and match(labels))
+            if hit[1] and hit[0] == ns:
+                n += k
+        return n
 
     def count(pods: Iterable[PodInfo], ns: str) -> int:
         n = 0
@@ -165,7 +182,17 @@ def pod_counter(selector: LabelSelector) -> Callable[[Iterable[PodInfo], str], i
                 n += 1
         return n
 
+    count.census = count_census
     return count
+
+
+def count_on_node(counter, node: NodeInfo, ns: str) -> int:
+    """``counter`` (a ``pod_counter``) over the node's pods, or over its census while its pods
+    are not read (a node of the scheduler's cache)."""
+    census = node.census()
+    if census is None:
+        return counter(node.pods, ns)
+    return counter.census(census, ns)
 
 
 def count_pods_match_selector(pods: Iterable[PodInfo], selector: LabelSelector, ns: str) -> int:

@@ -22,6 +22,7 @@ from kubesim.scheduler.plugins.podtopologyspread.common import (
     Constraint,
     NodeInclusion,
     add_matching,
+    count_on_node,
     group_matcher,
     match_node_inclusion_policies,
     node_labels_match_spread_constraints,
@@ -147,7 +148,7 @@ def cal_pre_filter_state(constraints: list[Constraint], pod: PodInfo,
                     continue
                 cnt = per_group[g]
                 if cnt is None:
-                    cnt = per_group[g] = counters[g](ni.pods, ns)
+                    cnt = per_group[g] = count_on_node(counters[g], ni, ns)
                 v = labels[key]
                 m[v] = m.get(v, 0) + cnt
     return _with_critical_paths(constraints, counts, pod_labels)

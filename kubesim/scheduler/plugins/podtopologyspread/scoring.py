@@ -20,6 +20,7 @@ from kubesim.scheduler.plugins.podtopologyspread.common import (
     Constraint,
     NodeInclusion,
     add_matching,
+    count_on_node,
     group_matcher,
     match_node_inclusion_policies,
     node_labels_match_spread_constraints,
@@ -212,7 +213,7 @@ def count_existing_pods(s: PreScoreState, pod: PodInfo, all_nodes: list[NodeInfo
                 g = group[i]
                 cnt = per_group[g]
                 if cnt is None:
-                    cnt = per_group[g] = counters[g](ni.pods, ns)
+                    cnt = per_group[g] = count_on_node(counters[g], ni, ns)
                 m[value] += cnt
 
 
@@ -227,7 +228,7 @@ def node_score(s: PreScoreState, node: NodeInfo, ns: str) -> int:
         if value is None:
             continue
         if c.topology_key == LABEL_HOSTNAME:
-            cnt = s.counters[i](node.pods, ns)
+            cnt = count_on_node(s.counters[i], node, ns)
         else:
             cnt = s.topology_value_to_pod_counts[i].get(value, 0)
         score += score_for_count(cnt, c.max_skew, s.topology_normalizing_weight[i])
