@@ -675,6 +675,8 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             if _owned(obj) or _owned(store.committed(*k)):
                 return True
             continue
+        if k[0] == "Node" and name == "daemonset" and _daemon_ignores_node_update(store.committed(*k), obj):
+            continue
         if claims and k[0] != "Pod" and not (_in_owner_graph(obj) or _in_owner_graph(store.committed(*k))):
             # the collector's graph builder: an update of an object that neither has owners
             # nor is being deleted changes no dependency (its deletion, above, does)
@@ -683,6 +685,16 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
                 _pod_relevant(cluster, store.committed(*k), gate, claims, controlled):
             return True
     return False
+
+
+def _daemon_ignores_node_update(old: dict | None, cur: dict) -> bool:
+    """shouldIgnoreNodeUpdate (pkg/controller/daemon/daemon_controller.go): the DaemonSet
+    controller's node handler queues an updated node only when its labels or taints changed
+    (a kubelet's status, its images, leave it be); a new node is always queued."""
+    if old is None:
+        return False
+    return ((old.get("metadata") or {}).get("labels") or {}) == ((cur.get("metadata") or {}).get("labels") or {}) \
+        and ((old.get("spec") or {}).get("taints") or []) == ((cur.get("spec") or {}).get("taints") or [])
 
 
 def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaSet", "DaemonSet"),
