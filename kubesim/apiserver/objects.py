@@ -299,11 +299,18 @@ def list_objects(cluster: Cluster, info: KindInfo, namespace: str | None,
 
 
 def list_pieces(cluster: Cluster, info: KindInfo, namespace: str | None, label_selector: str | None = None,
-                field_selector: str | None = None, omit: tuple[str, ...] = (), size: int = 500):
+                field_selector: str | None = None, omit: tuple[str, ...] = (), size: int = 500,
+                table: bool = False):
     """``list_objects`` in pieces of at most ``size`` objects, each read from the store only
     when reached (``Store.list_pieces``), as a LIST answered page by page (``limit`` and
-    ``continue``, what kubectl's chunked reads ask); with selectors, one piece."""
+    ``continue``, what kubectl's chunked reads ask); with selectors, one piece. ``table``:
+    the caller prints the kind's table and reads nothing else, so the objects of a kind the
+    store keeps projected (``api.tablefields``) may come as that projection alone."""
     ns = namespace if info.namespaced else None
+    store = cluster.store
+    if table and not field_selector and store.projects(info.kind):
+        yield from _projected_pieces(store, info, ns, label_selector, size)
+        return
     if label_selector and not field_selector and info.kind != "Event":
         from kubesim.api import selectors
 
@@ -326,6 +333,25 @@ def list_pieces(cluster: Cluster, info: KindInfo, namespace: str | None, label_s
 
             piece = events.live(cluster, piece)
         yield piece
+
+
+def _projected_pieces(store, info: KindInfo, namespace: str | None, label_selector: str | None, size: int):
+    """``list_pieces`` of a projected kind for its table (``Store.projected_pieces``): with a
+    label selector, the index's candidates that match (a projection keeps the labels)."""
+    if not label_selector:
+        yield from store.projected_pieces(info.kind, namespace, size=size)
+        return
+    from kubesim.api import selectors
+
+    try:
+        sel = selectors.parse_label_selector(label_selector)
+    except ValueError as e:
+        raise BadRequest(str(e)) from None
+    keys = _labelled_keys(store, info.kind, namespace, sel)
+    pieces = store.projected_pieces(info.kind, namespace, size=size) if keys is None else \
+        store.projected_pieces(info.kind, keys=keys, size=size)
+    for piece in pieces:
+        yield [o for o in piece if sel.matches(o["metadata"].get("labels") or {})]
 
 
 def _list(cluster: Cluster, info: KindInfo, namespace: str | None, label_selector: str | None,

@@ -17,9 +17,13 @@ def open_storage(directory, read_only: bool = False, snapshot: bool = False):
     """Open the state in ``directory`` (creating it) for one transaction; ``read_only`` reads
     a snapshot without taking the write lock, where the state allows it (``store.read_only``);
     ``snapshot``: an existing state, read-only for SQLite itself (shell completion)."""
+    from kubesim.api.tablefields import TABLE_FIELDS, projector, version
     from kubesim.store import Store
 
-    return Store(directory).open(read_only=read_only, snapshot=snapshot)
+    store = Store(directory).open(read_only=read_only, snapshot=snapshot)
+    for kind in TABLE_FIELDS:  # what a table of the kind reads, kept beside each object
+        store.project(kind, projector(kind), version(kind))
+    return store
 
 
 def storage_exists(directory) -> bool:

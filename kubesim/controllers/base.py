@@ -139,6 +139,12 @@ class View:
                 by[(md.get("namespace", ""), md.get("name", ""))] = o
         return by.get((namespace or "", name))
 
+    def selected(self, kind: str, namespace: str, selector) -> list[dict]:
+        """Objects of ``kind`` in ``namespace`` whose labels ``selector`` (an
+        ``api.selectors.LabelSelector``) matches, in ``list``'s order: a lister's List with a
+        selector."""
+        return [o for o in self.list(kind, namespace) if selector.matches((o.get("metadata") or {}).get("labels") or {})]
+
     def owned_by(self, kind: str, owner_uid: str) -> list[dict]:
         """Objects of ``kind`` whose controller reference names ``owner_uid`` (indexed once)."""
         return self._owner_index(kind)[0].get(owner_uid, [])
@@ -181,11 +187,16 @@ class View:
 class StoreView(View):
     """A ``View`` that reads a kind from the store when a controller first asks for it, and
     answers ``owned_by`` / ``orphans`` for pods from the store's ControllerRef index (an
-    informer's indexer), so a sync that visits one ReplicaSet decodes that ReplicaSet's pods,
-    not the cluster's. The answers are the same objects, in the same order, as ``View``'s over
-    every stored object of the kind."""
+    informer's indexer), and ``selected`` from its index of labels (a lister with a selector),
+    so a sync that visits one ReplicaSet decodes that ReplicaSet's pods, not the cluster's. The
+    answers are the objects of ``View``'s over every stored object of the kind, in the same
+    order, but for their managedFields (``UNREAD``)."""
 
     INDEXED = ("Pod",)
+    # What no controller reads (and what a write recomputes from the stored object: the API
+    # server's field manager): the objects listed are decoded without it, as read-only copies
+    # (a third of a pod's memory)
+    UNREAD = ("metadata.managedFields",)
 
     def __init__(self, store, kinds, now: float, rng=None):
         super().__init__({}, now, rng)
@@ -194,11 +205,11 @@ class StoreView(View):
 
     def _ensure(self, kind: str) -> None:
         if kind not in self.objects and kind in self._kinds:
-            self.objects[kind] = self._store.list(kind)
+            self.objects[kind] = self._store.list(kind, None, self.UNREAD)
 
     def list(self, kind: str, namespace: str | None = None) -> list[dict]:
         if kind not in self.objects and kind in self._kinds and namespace is not None:
-            return self._store.list(kind, namespace)
+            return self._store.list(kind, namespace, self.UNREAD)
         self._ensure(kind)
         return super().list(kind, namespace)
 
@@ -207,11 +218,35 @@ class StoreView(View):
             return self._store.get(kind, namespace or "", name) if kind in self._kinds else None
         return super().get(kind, namespace, name)
 
+    def selected(self, kind: str, namespace: str, selector) -> list[dict]:
+        if kind in self.INDEXED and kind not in self.objects:
+            keys = self._labelled(kind, namespace, selector)
+            if keys is not None:
+                return [o for o in self._store.objects(keys, self.UNREAD)
+                        if selector.matches((o.get("metadata") or {}).get("labels") or {})]
+        return super().selected(kind, namespace, selector)
+
+    def _labelled(self, kind: str, namespace: str, selector) -> list | None:
+        """The sorted keys of a superset of what ``selector`` selects, from the store's index
+        of labels: those with the label of its first requirement that names values (None:
+        no requirement narrows, or the index cannot answer)."""
+        for r in selector.requirements:
+            if r.operator not in (selectors.OP_EQUALS, selectors.OP_DOUBLE_EQUALS, selectors.OP_IN):
+                continue
+            keys: set = set()
+            for v in r.values:
+                found = self._store.keys_labelled(kind, r.key, v, namespace or "")
+                if found is None:
+                    return None
+                keys.update(found)
+            return sorted(keys)
+        return None
+
     def owned_by(self, kind: str, owner_uid: str) -> list[dict]:
         if kind in self.INDEXED and kind not in self.objects:
             keys = self._store.keys_controlled_by(kind, owner_uid)
             if keys is not None:
-                return [o for k in keys if (o := self._store.get(*k)) is not None]
+                return self._store.objects(keys, self.UNREAD)
         self._ensure(kind)
         return super().owned_by(kind, owner_uid)
 
@@ -219,7 +254,7 @@ class StoreView(View):
         if kind in self.INDEXED and kind not in self.objects:
             keys = self._store.keys_orphaned(kind, namespace or "")
             if keys is not None:
-                return [o for k in keys if (o := self._store.get(*k)) is not None]
+                return self._store.objects(keys, self.UNREAD)
         self._ensure(kind)
         return super().orphans(kind, namespace)
 

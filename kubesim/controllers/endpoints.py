@@ -41,7 +41,7 @@ def _md(obj: dict) -> dict:
 def service_selects(svc: dict, view: View) -> list[dict]:
     """The pods of the service's namespace its selector matches (labels.SelectorFromSet)."""
     sel = selectors.selector_from_set((svc.get("spec") or {}).get("selector"))
-    return [p for p in view.list("Pod", _md(svc).get("namespace", "")) if sel.matches(_md(p).get("labels") or {})]
+    return view.selected("Pod", _md(svc).get("namespace", ""), sel)
 
 
 def is_pod_terminal(pod: dict) -> bool:

@@ -231,7 +231,8 @@ class AuditedClient(LocalClient):
                              call=lambda: super(AuditedClient, self).list(
             info, namespace, label_selector, field_selector, omit))
 
-    def list_pieces(self, info, namespace=None, label_selector=None, field_selector=None, omit=(), size=500):
+    def list_pieces(self, info, namespace=None, label_selector=None, field_selector=None, omit=(), size=500,
+                    table=False):
         # one audited LIST (kubectl's first chunk): the pages after it, with their continue
         # tokens, are not logged apart
         return iter([self.list(info, namespace, label_selector, field_selector, omit)])

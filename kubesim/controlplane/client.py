@@ -172,12 +172,13 @@ class LocalClient:
                                                        field_selector, omit))
 
     def list_pieces(self, info: KindInfo, namespace: str | None = None, label_selector: str | None = None,
-                    field_selector: str | None = None, omit: tuple[str, ...] = (), size: int = 500):
+                    field_selector: str | None = None, omit: tuple[str, ...] = (), size: int = 500,
+                    table: bool = False):
         self._authorize("list", info, namespace or "")
         if not info.served or _node_name_selector(info, field_selector) is not None:
             return iter([self.list(info, namespace, label_selector, field_selector, omit)])
         return (self._served(info, piece) for piece in objects.list_pieces(
-            self.cluster, info, namespace, label_selector, field_selector, omit, size))
+            self.cluster, info, namespace, label_selector, field_selector, omit, size, table))
 
     def count(self, info: KindInfo) -> int:
         return self.cluster.store.count(info.kind)

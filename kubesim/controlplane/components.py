@@ -675,6 +675,8 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             if _owned(obj) or _owned(store.committed(*k)):
                 return True
             continue
+        if k[0] == "Node" and name == "daemonset" and _daemon_ignores_node_update(store.committed(*k), obj):
+            continue
         if claims and k[0] != "Pod" and not (_in_owner_graph(obj) or _in_owner_graph(store.committed(*k))):
             # the collector's graph builder: an update of an object that neither has owners
             # nor is being deleted changes no dependency (its deletion, above, does)
@@ -683,6 +685,16 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
                 _pod_relevant(cluster, store.committed(*k), gate, claims, controlled):
             return True
     return False
+
+
+def _daemon_ignores_node_update(old: dict | None, cur: dict) -> bool:
+    """shouldIgnoreNodeUpdate (pkg/controller/daemon/daemon_controller.go): the DaemonSet
+    controller's node handler queues an updated node only when its labels or taints changed
+    (a kubelet's status, its images, leave it be); a new node is always queued."""
+    if old is None:
+        return False
+    return ((old.get("metadata") or {}).get("labels") or {}) == ((cur.get("metadata") or {}).get("labels") or {}) \
+        and ((old.get("spec") or {}).get("taints") or []) == ((cur.get("spec") or {}).get("taints") or [])
 
 
 def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaSet", "DaemonSet"),
@@ -712,7 +724,7 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
         cluster.__dict__.setdefault("_controller_rv", {})[name] = store.resource_version()
         sync = importlib.import_module(f"kubesim.controllers.{name}").sync
         targets = _targets(cluster, name, last) if name in TARGETED else None
-        if name in TARGETED:  # kinds read when asked for; a ReplicaSet's pods from the index
+        if name in TARGETED or name in READ_WHEN_ASKED:  # a ReplicaSet's pods from the index
             from kubesim.controllers.base import StoreView
 
             view = StoreView(store, view_kinds, cluster.now(), cluster.rng)
@@ -874,6 +886,9 @@ def _collector_view(cluster: Cluster, view_kinds: tuple[str, ...]):
 # handlers enqueue a pod's controller; the Deployment controller's, a ReplicaSet's or a pod's
 # owning Deployment), so a 10,000-pod ReplicaSet is not recounted when another one scales.
 TARGETED = ("replicaset", "deployment")
+# Controllers whose views read a kind when they first ask for it, and an owner's pods from the
+# store's index (StoreView): the DaemonSet controller reads its own pods, not every pod
+READ_WHEN_ASKED = ("daemonset",)
 
 
 def _targets(cluster: Cluster, name: str, last: int | None) -> tuple[set[str], set[str]] | None:
@@ -1315,16 +1330,18 @@ def endpoint_controllers(cluster: Cluster) -> bool:
     if not written and not (store.count("Service") and _service_selectors(cluster)):
         return False
     from kubesim.controllers import endpoints, endpointslice, endpointslicemirroring
-    from kubesim.controllers.base import View
+    from kubesim.controllers.base import StoreView
 
     cluster.__dict__.setdefault("_controller_rv", {})["endpoints"] = store.resource_version()
-    view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
+    # pods and nodes read as asked for: a Service's pods from the index of labels (the pod
+    # informer's lister with a selector), a node by name
+    view = StoreView(store, ENDPOINT_KINDS, cluster.now(), cluster.rng)
     # the Endpoints of a Service this command deleted go with it, whoever wrote them
     view.deleted_services = {k[1:] for k in store.changed_keys() if k[0] == "Service" and store.get(*k) is None}
     changed = apply_changes(cluster, endpoints.sync(view))
-    view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
+    view = StoreView(store, ENDPOINT_KINDS, cluster.now(), cluster.rng)
     changed = apply_changes(cluster, endpointslice.sync(view)) or changed
-    view = View.from_store(store, cluster.now(), cluster.rng, kinds=ENDPOINT_KINDS)
+    view = StoreView(store, ENDPOINT_KINDS, cluster.now(), cluster.rng)
     return apply_changes(cluster, endpointslicemirroring.sync(view)) or changed
 
 

@@ -50,11 +50,15 @@ class Client(Protocol):
         needs): what get's table printing asks."""
 
     def list_pieces(self, info: KindInfo, namespace: str | None = None, label_selector: str | None = None,
-                    field_selector: str | None = None, omit: tuple[str, ...] = (), size: int = 500):
+                    field_selector: str | None = None, omit: tuple[str, ...] = (), size: int = 500,
+                    table: bool = False):
         """``list`` page by page, as client-go's pager reads a LIST with ``limit`` and
         ``continue`` (kubectl get's ``--chunk-size``, 500): an iterator of lists of at most
         ``size`` objects, in the same order, each read when reached, to be read before the
-        session ends; a reader that keeps only what it makes of each page holds one page."""
+        session ends; a reader that keeps only what it makes of each page holds one page.
+        ``table``: the caller prints the kind's table from them and reads nothing else (as
+        kubectl asks a LIST ``as=Table``): the server may then give each object only what
+        the table reads (``api.tablefields``)."""
 
     def count(self, info: KindInfo) -> int:
         """How many objects of a kind exist (what ``cluster-info`` reports)."""

@@ -223,11 +223,11 @@ def select(client, info: KindInfo, ns: str | None, label_selector: str | None = 
 
 
 def select_pieces(client, info: KindInfo, ns: str | None, label_selector: str | None = None,
-                  field_selector: str | None = None, omit: tuple[str, ...] = ()):
+                  field_selector: str | None = None, omit: tuple[str, ...] = (), table: bool = False):
     """``select`` page by page (``Client.list_pieces``, kubectl's chunked LIST): the same
-    objects, a list of at most 500 at a time."""
+    objects, a list of at most 500 at a time (``table``: as ``Client.list_pieces``)."""
     try:
-        yield from client.list_pieces(info, ns, label_selector, field_selector, omit)
+        yield from client.list_pieces(info, ns, label_selector, field_selector, omit, table=table)
     except BadRequest as e:
         raise _list_error(info, e, label_selector, field_selector) from None
 

@@ -98,6 +98,10 @@ def _failed_mounts(ctx, pod: dict, node: dict, memories: dict, key: str) -> bool
 INDEX_META = "kubelet/index"  # node -> [earliest wake of its pods or None, a pod waits for volumes]
 
 
+# What the kubelet never reads of a pod: a pass over many nodes decodes pods without it
+UNREAD = ("metadata.managedFields",)
+
+
 def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[str] | None = None) -> bool:
     """Every node's kubelet syncs the pods bound to it that are due.
 
@@ -118,7 +122,8 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 ctx.wake_at(wake)
     nodes = {n["metadata"]["name"]: n for n in store.list("Node")} if visit is None else \
         {name: n for name in visit if (n := store.get("Node", "", name)) is not None}
-    by_node: dict[str, list[dict]] = {}
+    by_node: dict[str, list] = {}
+    lazy = False  # by_node holds keys: each node's pods are decoded when it is reached
     if visit is None:
         for p in store.iter_kind("Pod"):
             nn = (p.get("spec") or {}).get("nodeName")
@@ -126,11 +131,14 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 by_node.setdefault(nn, []).append(p)
     elif len(visit) > 50 and hasattr(store, "pod_keys_on_nodes"):
         # many nodes (a bulk apply's pods spread over the cluster): their pods' keys in one
-        # pass over the node index, and only those pods decoded
-        for nn, keys in store.pod_keys_on_nodes(visit).items():
-            pods = [p for k in keys if (p := store.get(*k)) is not None]
-            if pods:
-                by_node[nn] = pods
+        # pass over the node index, and only those pods decoded, a node at a time and without
+        # their managedFields (which a write recomputes from the stored pod: the API server's
+        # field manager), so a pass over thousands of pods holds those it changed
+        by_node = {nn: keys for nn, keys in store.pod_keys_on_nodes(visit).items() if keys}
+        lazy = hasattr(store, "objects")
+        if not lazy:
+            by_node = {nn: pods for nn, keys in by_node.items()
+                       if (pods := [p for k in keys if (p := store.get(*k)) is not None])}
     else:
         for nn in visit:
             pods = [p for k in store.pod_keys_on_node(nn) if (p := store.get(*k)) is not None]
@@ -138,6 +146,11 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 by_node[nn] = pods
     changed = False
     for node_name in sorted(by_node):
+        if lazy:
+            by_node[node_name] = store.objects(by_node[node_name], UNREAD)
+            if not by_node[node_name]:
+                del by_node[node_name]
+                continue
         node = nodes.get(node_name)
         if node is None or kubelet_stopped(node):
             # a pod bound to a missing node stays Pending; a stopped kubelet does nothing, and
@@ -152,6 +165,8 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
         earliest = None
         waiting = False
         pods = sorted(by_node[node_name], key=_key)
+        if lazy:
+            by_node[node_name] = ()  # (the pods it did not change go with this iteration)
         for pod in pods:
             key = L.memory_key(pod)
             mem = memories.get(key)

@@ -128,22 +128,32 @@ def format_cells(rows: list[list[str]], remembered: list[int] | None = None) -> 
     """kubectl get's layout of header + rows (:func:`table_tabwrite`), one newline per row."""
     if not rows:
         return ""
-    cut = _cut_cell
-    lines = [[cut(c if type(c) is str else str(c)) for c in row] for row in rows]
-    return _uniform(lines, remembered) or table_tabwrite("".join("\t".join(r) + "\n" for r in lines), remembered)
+    try:
+        text = "\t".join(["\t".join(r) for r in rows])
+    except TypeError:  # a cell that is not a string yet
+        text = None
+    if text is not None and _LINE_END.search(text) is None:
+        lines = rows  # (no cell to cut: the usual table, laid out without copying it)
+    else:
+        cut = _cut_cell
+        lines = [[cut(c if type(c) is str else str(c)) for c in row] for row in rows]
+        text = None
+    return _uniform(lines, remembered, text) or \
+        table_tabwrite("".join("\t".join(r) + "\n" for r in lines), remembered)
 
 
-def _uniform(lines: list[list[str]], remembered: list[int] | None) -> str:
+def _uniform(lines: list[list[str]], remembered: list[int] | None, text: str | None = None) -> str:
     """:func:`table_tabwrite` of rows that all have the same number of cells (two or more),
     none holding a tab or vertical tab (a table's usual shape), in one pass per column: then
     every column but the last is one block over all the lines, as wide as its widest cell
     plus the padding (at least the minimum width, and what ``remembered`` kept), and the last
     cells are never padded. "" when the rows have another shape (the general writer lays
-    them out)."""
+    them out). ``text``: the cells joined by tabs, when the caller has it already."""
     n = len(lines[0])
     if n < 2 or any(len(r) != n for r in lines):
         return ""
-    text = "\t".join("\t".join(r) for r in lines)
+    if text is None:
+        text = "\t".join("\t".join(r) for r in lines)
     if "\v" in text or text.count("\t") != len(lines) * n - 1:
         return ""
     widths = []

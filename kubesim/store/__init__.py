@@ -67,6 +67,14 @@ CREATE TABLE IF NOT EXISTS derived_sums (
   data TEXT NOT NULL,
   PRIMARY KEY (kind, node)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS projected (
+  kind TEXT NOT NULL,
+  namespace TEXT NOT NULL,
+  name TEXT NOT NULL,
+  rv INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (kind, namespace, name)
+) WITHOUT ROWID;
 """
 
 DB_NAME = "kubesim.db"
@@ -78,6 +86,8 @@ DERIVED_SYNCED_META = "store.derivedSynced"
 # kind -> true when its ``derived_sums`` rows are the fold of its ``derived`` rows ("*": every
 # kind not named, both empty after a wipe)
 DERIVED_SUMS_META = "store.derivedSums"
+# kind -> the resourceVersion of its last write when its ``projected`` rows were last complete
+PROJECTED_SYNCED_META = "store.projectedSynced"
 LEGACY_EVENT_INDEX_META = "events.index"  # older states kept the event index as one meta value
 EVENT_WRITTEN_META = "events.writtenIndexed"  # event_written holds every Event (older states: filled once)
 
@@ -290,6 +300,10 @@ class Store:
         self._derived_synced: set[str] = set()  # kinds whose derived rows this transaction completed
         # called with (key, object) before each put: what keeps managedFields (the API server's)
         self.write_hook = None
+        # kind -> project(obj): the part of each object of that kind its table reads, kept
+        # beside it in the ``projected`` table (``project``, ``projected_pieces``)
+        self._projectors: dict[str, object] = {}
+        self._projected_table: bool | None = None  # whether the state has the projected table
 
     # -- lifecycle -------------------------------------------------------------------------
     def open(self, read_only: bool = False, snapshot: bool = False) -> Store:
@@ -413,6 +427,7 @@ class Store:
                     conn.executemany("INSERT OR REPLACE INTO event_written VALUES (?,?,?)", ev_puts)
             self._write_index(conn)
             self._write_derived(conn)
+            self._write_projected(conn)
             if self._events_dirty:
                 conn.executemany("INSERT OR REPLACE INTO event_index VALUES (?,?)",
                                  [(k, self._events[k]) for k in sorted(self._events_dirty)])
@@ -951,6 +966,7 @@ class Store:
         conn.execute("DELETE FROM derived")
         conn.execute("DELETE FROM derived_sums")
         conn.execute("DELETE FROM object_index")
+        conn.execute("DELETE FROM projected")
         self._derived_synced.clear()
         self._orphaned.clear()
         self.wiped = True
@@ -1403,6 +1419,166 @@ class Store:
         if position > n:
             position = 0
         return list(dict.fromkeys(self._writes[position:])), n
+
+    # -- projected rows: the part of each object a kind's table reads, kept with it ----------
+    def project(self, kind: str, fn, version: str) -> None:
+        """Keep ``fn(obj)`` (JSON-able: what a reader such as the kind's table printer needs
+        of the object) beside every ``kind`` object, in the ``projected`` table: written at
+        commit with each write of the object, removed with it, and completed at commit when an
+        older state (or a writer without ``fn``) left rows missing or stale; all rewritten
+        when ``version`` (what ``fn`` computes) differs from the rows'. Rows are read alone
+        only when the last commit left them all current; else each is checked against its
+        object's resourceVersion, so a stale row is never served."""
+        self._projectors[kind] = (fn, version)
+
+    def projects(self, kind: str) -> bool:
+        return kind in self._projectors
+
+    def projected_pieces(self, kind: str, namespace: str | None = None, keys: list[Key] | None = None,
+                         size: int = 500) -> Iterator[list]:
+        """``fn(obj)`` (``project``) of every ``kind`` object (in ``namespace``), or of the
+        objects of ``keys`` that exist (in that order), in pieces of at most ``size`` in
+        ``list``'s order, each read and decoded when reached: from the projected rows where
+        they are current, from the object where not. Objects this transaction read or wrote
+        are projected as it has them (then the pieces are made once all are read)."""
+        fn = self._projectors[kind][0]
+        if kind in self._listed or self.wiped:
+            objs = self.list(kind, namespace) if keys is None else self.objects(keys)
+            for i in range(0, len(objs), size):
+                yield [fn(o) for o in objs[i:i + size]]
+            return
+        cached = self._cache.get(kind)
+        if cached:  # this transaction's reads and writes win, as in ``get``
+            found = {}
+            for piece in self._projected_rows(kind, namespace, keys, size, skip=cached):
+                found.update(piece)
+            found.update(((ns, name), fn(o)) for (ns, name), o in cached.items() if o is not None
+                         and (keys is not None or namespace is None or ns == namespace))
+            order = sorted(found) if keys is None else [(k[1], k[2]) for k in keys if (k[1], k[2]) in found]
+            for i in range(0, len(order), size):
+                yield [found[k] for k in order[i:i + size]]
+            return
+        for piece in self._projected_rows(kind, namespace, keys, size):
+            yield list(piece.values())
+
+    def _projected_rows(self, kind: str, namespace: str | None, keys: list[Key] | None, size: int,
+                        skip: dict | None = None) -> Iterator[dict]:
+        """``projected_pieces`` from the database alone (as the last commit left it), each
+        piece as {(namespace, name): projection}, without the keys in ``skip``."""
+        fn = self._projectors[kind][0]
+        conn = self._require()
+        synced = (self.committed_meta(PROJECTED_SYNCED_META) or {}).get(kind)
+        if self._projected_complete(kind):  # (the rows alone: no object read)
+            select = "SELECT namespace, name, data, NULL FROM projected o "
+        elif not self._has_projected() or not isinstance(synced, list) or synced[1:] != [self._projectors[kind][1]]:
+            # rows of another version of the projection, or none: the objects, projected here
+            select = "SELECT namespace, name, NULL, json_remove(body, '$.metadata.managedFields') FROM objects o "
+        else:
+            select = ("SELECT o.namespace, o.name, CASE WHEN p.rv = o.rv THEN p.data END, CASE WHEN p.rv = o.rv "
+                      "THEN NULL ELSE json_remove(o.body, '$.metadata.managedFields') END FROM objects o LEFT JOIN "
+                      "projected p ON p.kind = o.kind AND p.namespace = o.namespace AND p.name = o.name ")
+        if keys is None:
+            cursor = conn.execute(select + "WHERE o.kind=?" + (" AND o.namespace=?" if namespace is not None else "")
+                                  + " ORDER BY o.namespace, o.name",
+                                  (kind,) if namespace is None else (kind, namespace))
+            chunks: Iterator[list] = iter(lambda: cursor.fetchmany(size), [])
+        else:
+            one = select + "WHERE o.kind=? AND o.namespace=? AND o.name=?"
+            chunks = ([row for k in keys[i:i + size] if (row := conn.execute(one, k).fetchone()) is not None]
+                      for i in range(0, len(keys), size))
+        import gc
+
+        for rows in chunks:
+            if skip:
+                rows = [r for r in rows if (r[0], r[1]) not in skip]
+            if not rows:
+                continue
+            enabled = gc.isenabled()
+            gc.disable()  # (containers without cycles: see _decode_into)
+            try:
+                piece = json.loads("[" + ",".join(d if d is not None else body for _, _, d, body in rows) + "]")
+            finally:
+                if enabled:
+                    gc.enable()
+            for i, row in enumerate(rows):
+                if row[2] is None:  # a row missing or stale: the object itself, projected here
+                    piece[i] = fn(piece[i])
+            yield {(row[0], row[1]): o for row, o in zip(rows, piece)}
+
+    def _projected_complete(self, kind: str) -> bool:
+        """Whether the last commit left every ``kind`` object's projected row current (and
+        this transaction wrote none of them)."""
+        if self.wiped or kind in self._dirty_kinds:
+            return False
+        synced = (self.committed_meta(PROJECTED_SYNCED_META) or {}).get(kind)
+        return synced == [self.committed_kind_resource_versions().get(kind, 0), self._projectors[kind][1]]
+
+    def _has_projected(self) -> bool:
+        """Whether the state has the ``projected`` table (an older state read from a snapshot
+        may not: it is created by the first write transaction)."""
+        has = self._projected_table
+        if has is None:
+            has = self._projected_table = self._require().execute(
+                "SELECT 1 FROM sqlite_master WHERE name='projected'").fetchone() is not None
+        return has
+
+    def _write_projected(self, conn: sqlite3.Connection) -> None:
+        if not self._projectors:
+            return
+        puts, dels = [], []
+        for k, obj in self._dirty.items():
+            fn = self._projectors.get(k[0])
+            if fn is None:
+                continue
+            fn = fn[0]
+            if obj is None:
+                dels.append(k)
+            else:
+                puts.append((k[0], k[1], k[2], int(obj["metadata"].get("resourceVersion", 0)),
+                             json.dumps(fn(obj), separators=(",", ":"))))
+        if dels:
+            conn.executemany("DELETE FROM projected WHERE kind=? AND namespace=? AND name=?", dels)
+        if puts:
+            puts.sort(key=_row_key)
+            conn.executemany("INSERT OR REPLACE INTO projected VALUES (?,?,?,?,?)", puts)
+        synced = dict(self.committed_meta(PROJECTED_SYNCED_META) or {}) if not self.wiped else {}
+        before = synced.copy()
+        fresh = self.wiped or self.created_fresh  # every object of the state written here
+        committed = None
+        for kind, (_, version) in self._projectors.items():
+            if not fresh:
+                if committed is None:
+                    committed = self.committed_kind_resource_versions()
+                was = synced.get(kind)
+                if was != [committed.get(kind, 0), version]:  # (as _projected_complete)
+                    self._complete_projected(conn, kind, every=not isinstance(was, list) or was[1:] != [version])
+            synced[kind] = [self.kind_resource_version(kind), version]
+        if synced != before:
+            self.set_meta(PROJECTED_SYNCED_META, synced)
+
+    def _complete_projected(self, conn: sqlite3.Connection, kind: str, every: bool = False,
+                            size: int = 500) -> None:
+        """Rewrite the missing and stale projected rows of ``kind`` (``every``: all, written
+        by another version of its function), a few hundred objects decoded at a time, and drop
+        the orphans."""
+        fn = self._projectors[kind][0]
+        if every:  # (the objects' rows hold this transaction's writes already)
+            conn.execute("DELETE FROM projected WHERE kind=?", (kind,))
+        stale = conn.execute(
+            "SELECT o.namespace, o.name FROM objects o LEFT JOIN projected p ON p.kind=o.kind AND "
+            "p.namespace=o.namespace AND p.name=o.name WHERE o.kind=? AND (p.rv IS NULL OR p.rv != o.rv)",
+            (kind,)).fetchall()
+        one = ("SELECT rv, json_remove(body, '$.metadata.managedFields') FROM objects "
+               "WHERE kind=? AND namespace=? AND name=?")
+        for i in range(0, len(stale), size):
+            puts = []
+            for ns, name in stale[i:i + size]:
+                rv, body = conn.execute(one, (kind, ns, name)).fetchone()
+                puts.append((kind, ns, name, rv, json.dumps(fn(json.loads(body)), separators=(",", ":"))))
+            conn.executemany("INSERT OR REPLACE INTO projected VALUES (?,?,?,?,?)", puts)
+        conn.execute("DELETE FROM projected WHERE kind=? AND NOT EXISTS (SELECT 1 FROM objects o "
+                     "WHERE o.kind=projected.kind AND o.namespace=projected.namespace AND "
+                     "o.name=projected.name)", (kind,))
 
 
 def snapshot(obj: dict) -> dict:

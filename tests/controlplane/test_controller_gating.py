@@ -201,7 +201,36 @@ def deployment_and_daemonset_side_by_side(h):
     h.ok("advance 10s")
 
 
-SCENARIOS = [kubelet_back_off_and_probes_across_commands, kubelet_stopped_and_started,
+SELECTIVE_DAEMONSET = """apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: picky}
+spec:
+  selector: {matchLabels: {app: picky}}
+  template:
+    metadata: {labels: {app: picky}}
+    spec:
+      nodeSelector: {agent: "yes"}
+      containers: [{name: c, image: agent}]
+"""
+
+
+def daemonset_follows_node_labels_and_taints_not_their_status(h):
+    h.ok("apply -f -", SELECTIVE_DAEMONSET)
+    h.ok("label node node01 agent=yes")
+    h.ok("advance 10s")
+    h.ok("apply -f -", BARE)  # its image pulled: node01's status changes
+    h.ok("advance 10s")
+    h.ok("taint node node01 k=v:NoExecute")
+    h.ok("advance 10s")
+    h.ok("taint node node01 k-")
+    h.ok("label node node02 agent=yes")
+    h.ok("advance 10s")
+    h.ok("label node node01 agent-")
+    h.ok("advance 10s")
+
+
+SCENARIOS = [daemonset_follows_node_labels_and_taints_not_their_status,
+             kubelet_back_off_and_probes_across_commands, kubelet_stopped_and_started,
              deleted_pod_is_replaced, orphan_matching_a_selector_is_adopted,
              pod_relabelled_out_of_a_selector_is_released_and_replaced,
              readiness_after_min_ready_seconds_updates_status, bare_pod_beside_a_deployment_comes_and_goes,
@@ -386,3 +415,33 @@ def test_the_collector_looks_at_what_the_command_wrote_and_the_dependents_of_own
     kubesim.ok("delete replicaset rs --cascade=orphan")  # its pods lose their ControllerRef
     assert any(len([n for n in names if n.startswith("rs-")]) == 2 for names in listed)
     assert kubesim.ok("get pods -l tier=cache -o jsonpath={.items[*].metadata.ownerReferences}") == ""
+
+
+@pytest.mark.parametrize("write, runs", [
+    pytest.param("apply -f - (a pod whose image its node pulls)", False, id="a node's status written by its kubelet"),
+    pytest.param("label node node01 extra=1", True, id="a node labelled"),
+    pytest.param("taint node node01 k=v:NoSchedule", True, id="a node tainted"),
+    pytest.param("apply -f - (a new node)", True, id="a node added"),
+])
+def test_the_daemonset_controller_wakes_for_a_node_s_labels_and_taints_only(kubesim, monkeypatch, write, runs):
+    """shouldIgnoreNodeUpdate (pkg/controller/daemon/daemon_controller.go): an updated node
+    is queued only when its labels or taints changed."""
+    from kubesim.controllers import daemonset
+
+    kubesim.ok("apply -f -", DAEMONSET)
+    kubesim.ok("advance 10s")
+    ran = []
+    real = daemonset.sync
+    monkeypatch.setattr(daemonset, "sync", lambda view: ran.append(1) or real(view))
+    rv = kubesim.ok("get node node01 -o jsonpath={.metadata.resourceVersion}")
+    if "a pod whose image" in write:
+        kubesim.ok("apply -f -", BARE.replace("image: nginx", "image: httpd").replace(
+            "spec: {", "spec: {nodeName: node01, "))
+        kubesim.ok("advance 1m")  # the pull done, the kubelet posts the node's images
+        assert "httpd" in kubesim.ok("get node node01 -o jsonpath={.status.images}")
+    elif "a new node" in write:
+        kubesim.ok("apply -f -", NODE)
+    else:
+        kubesim.ok(write)
+    assert kubesim.ok("get node node01 -o jsonpath={.metadata.resourceVersion}") != rv or "new node" in write
+    assert bool(ran) == runs

@@ -871,3 +871,47 @@ def test_a_table_reads_nothing_it_calls_unread(kind):
         for value in (None, [], {}, "junk", [{"junk": 1}], {"junk": {"deeper": [1]}}):
             assert render_table(kind, [_with(obj, paths, value)], CTX, wide=True, show_labels=True,
                                 show_namespace=True) == expected, (value, obj)
+
+
+# --- what the store keeps of each object for its table (api.tablefields) ---------------------
+
+
+def _pods_of_the_tables() -> list[dict]:
+    """Every pod of this module's tables and samples."""
+    pods = []
+    for test in (test_pod_status_ready_restarts, test_pod_with_restartable_init_containers, test_pod_wide):
+        for mark in test.pytestmark:
+            if mark.name == "parametrize":
+                pods.extend(p.values[0] for p in mark.args[1])
+    return pods + _samples("Pod")
+
+
+@pytest.mark.parametrize("wide, show_labels, label_columns", [
+    (False, False, ()), (True, False, ()), (False, True, ("app", "a")), (True, True, ())])
+def test_a_pod_prints_the_same_row_from_its_projection(wide, show_labels, label_columns):
+    import json
+
+    from kubesim.api.tablefields import projector
+
+    project = projector("Pod")
+    pods = _pods_of_the_tables()
+    assert len(pods) > 30
+    for p in pods:
+        projected = json.loads(json.dumps(project(p)))  # (as the store keeps it)
+        options = dict(wide=wide, show_labels=show_labels, label_columns=label_columns, show_namespace=True)
+        assert render_table("Pod", [projected], CTX, **options) == render_table("Pod", [p], CTX, **options), p
+
+
+@pytest.mark.parametrize("spec, value, want", [
+    pytest.param(True, {"a": [1]}, {"a": [1]}, id="True keeps a value whole"),
+    pytest.param({"a": True}, {"a": 1, "b": 2}, {"a": 1}, id="a dict keeps its keys"),
+    pytest.param({"a": True, "c": True}, {"b": 2}, {}, id="a key the object lacks stays absent"),
+    pytest.param({"a": [{}]}, {"a": [{"x": 1}, {"y": 2}]}, {"a": [{}, {}]}, id="a list of empty dicts counts items"),
+    pytest.param({"a": [{"x": True}]}, {"a": [{"x": 1, "y": 2}]}, {"a": [{"x": 1}]}, id="each item cut alike"),
+    pytest.param({"a": {"x": True}}, {"a": None}, {"a": None}, id="a value of another shape is kept"),
+    pytest.param({"a": [{"x": True}]}, {"a": "junk"}, {"a": "junk"}, id="a list that is not one is kept"),
+])
+def test_project_with(spec, value, want):
+    from kubesim.api.tablefields import project_with
+
+    assert project_with(spec, value) == want

@@ -115,7 +115,45 @@ def _assert_controller_lookups(store: Store) -> None:
         want = [p for p in pods if p["metadata"]["namespace"] == ns and controller_ref(p) is None]
         assert store.keys_orphaned("Pod", ns) == [("Pod", ns, p["metadata"]["name"]) for p in want]
         assert lazy.orphans("Pod", ns) == full.orphans("Pod", ns) == want
+    from kubesim.api.selectors import selector_from_set
+
+    for labels in ({"app": "web"}, {"app": ""}, {"tier": "db", "app": "web"}, {"app": "nobody"}):
+        sel = selector_from_set(labels)
+        for ns in ("default", "kube-system"):
+            want = [p for p in pods if p["metadata"]["namespace"] == ns
+                    and all((p["metadata"].get("labels") or {}).get(k) == v for k, v in labels.items())]
+            assert lazy.selected("Pod", ns, sel) == full.selected("Pod", ns, sel) == want
     assert "Pod" not in lazy.objects  # answered from the index, nothing listed
+
+
+def test_a_store_view_answers_without_managed_fields_and_leaves_the_store_whole(tmp_path):
+    """What a StoreView lists it decodes without managedFields (StoreView.UNREAD), as copies:
+    the store's own objects keep them."""
+    from kubesim.api.selectors import selector_from_set
+    from kubesim.controllers.base import StoreView, View
+
+    store = Store(tmp_path).open()
+    owner = {"apiVersion": "apps/v1", "kind": "DaemonSet", "name": "ds", "uid": "d1", "controller": True}
+    for i, refs in enumerate(([owner], [], [owner])):
+        store.create({"kind": "Pod", "apiVersion": "v1", "metadata": {
+            "name": f"p{i}", "namespace": "default", "labels": {"app": "web"}, "ownerReferences": refs,
+            "managedFields": [{"manager": "m", "operation": "Update"}]}}, NOW)
+    store.commit()
+    store = Store(tmp_path).open()
+    lazy = StoreView(store, ("Pod", "Node"), 0.0)
+    answers = [lazy.owned_by("Pod", "d1"), lazy.orphans("Pod", "default"),
+               lazy.selected("Pod", "default", selector_from_set({"app": "web"})), lazy.list("Pod", "default")]
+    full = View({"Pod": store.list("Pod")})
+    whole = [full.owned_by("Pod", "d1"), full.orphans("Pod", "default"),
+             full.selected("Pod", "default", selector_from_set({"app": "web"})), full.list("Pod", "default")]
+    assert [[p["metadata"]["name"] for p in a] for a in answers] == [
+        ["p0", "p2"], ["p1"], ["p0", "p1", "p2"], ["p0", "p1", "p2"]]
+    for got, want in zip(answers, whole, strict=True):
+        assert all("managedFields" in p["metadata"] for p in want)
+        assert got == [{**p, "metadata": {k: v for k, v in p["metadata"].items() if k != "managedFields"}}
+                       for p in want]
+    assert store.get("Pod", "default", "p0")["metadata"]["managedFields"]  # the store's own, whole
+    store.rollback()
 
 
 def test_a_read_only_snapshot_of_an_older_state_says_the_index_cannot_answer(tmp_path):

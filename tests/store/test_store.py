@@ -1,6 +1,7 @@
 """The state store's guarantees (DESIGN §3.2): all-or-nothing commands, no lost updates under
 concurrent writers, the last committed state after a kill, nothing rewritten by a read."""
 
+import json
 import os
 import signal
 import subprocess
@@ -356,7 +357,7 @@ def test_pod_keys_on_nodes_answers_as_pod_keys_on_node_for_each(tmp_path, seed):
         store.commit()
 
 
-def _heavy(name, ns):
+def _heavy(name, ns="default"):
     pod = _pod(name, ns)
     pod["metadata"]["managedFields"] = [{"manager": "kubectl", "fieldsV1": {"f:spec": {}}}]
     pod["spec"] = {"volumes": [{"name": "v"}], "nodeName": "n1"}
@@ -407,3 +408,147 @@ def test_a_list_without_unread_paths_and_in_pieces_follows_this_transaction(tmp_
         assert _names(s.objects([("Pod", *k) for k in reversed(expected)] + [("Pod", "a", "zz")], omit)) == \
             list(reversed(expected))
     s.rollback()
+
+
+# --- projected rows: what a kind's table reads, kept beside each object (Store.project) -------
+
+
+def _project(obj):
+    return {"metadata": {"name": obj["metadata"]["name"]}, "node": (obj.get("spec") or {}).get("nodeName")}
+
+
+def _projecting(tmp_path, version="v1"):
+    s = Store(tmp_path).open()
+    s.project("Pod", _project, version)
+    return s
+
+
+def _rows(tmp_path):
+    import sqlite3
+
+    conn = sqlite3.connect(tmp_path / "kubesim.db")
+    try:
+        return {(ns, n): (rv, data) for ns, n, rv, data in
+                conn.execute("SELECT namespace, name, rv, data FROM projected WHERE kind='Pod'")}
+    finally:
+        conn.close()
+
+
+def _flat(pieces):
+    return [(o["metadata"]["name"], o["node"]) for p in pieces for o in p]
+
+
+@pytest.mark.parametrize("write, want", [
+    ("nothing", [("b", "n1"), ("y", "n1"), ("x", "n1")]),
+    ("read one first", [("b", "n1"), ("y", "n1"), ("x", "n1")]),
+    ("create a new object", [("b", "n1"), ("c", "n1"), ("y", "n1"), ("x", "n1")]),
+    ("delete one", [("b", "n1"), ("x", "n1")]),
+    ("change one in place and put it", [("b", "n1"), ("y", "n2"), ("x", "n1")]),
+], ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("size", [1, 2, 500])
+def test_projected_pieces_follow_this_transaction_and_are_kept_at_commit(tmp_path, write, want, size):
+    s = _projecting(tmp_path)
+    for ns, n in (("b", "x"), ("a", "y"), ("a", "b")):
+        s.create(_heavy(n, ns), "t")
+    s.commit()
+    s = _projecting(tmp_path)
+    if write == "read one first":
+        s.get("Pod", "a", "y")
+    elif write == "create a new object":
+        s.create(_heavy("c", "a"), "t")
+    elif write == "delete one":
+        s.delete("Pod", "a", "y")
+    elif write == "change one in place and put it":
+        obj = s.get("Pod", "a", "y")
+        obj["spec"]["nodeName"] = "n2"
+        s.put(obj)
+    pieces = list(s.projected_pieces("Pod", size=size))
+    assert [len(p) for p in pieces] == [len(want[i:i + size]) for i in range(0, len(want), size)]
+    assert _flat(pieces) == want
+    assert _flat(s.projected_pieces("Pod", "b", size=size)) == [("x", "n1")]
+    keys = [("Pod", "a", "y"), ("Pod", "b", "x"), ("Pod", "a", "zz")]
+    assert _flat(s.projected_pieces("Pod", keys=keys, size=size)) == [w for w in [("y", "n2" if "change" in write else "n1"),
+                                                                                ("x", "n1")]
+                                                                       if write != "delete one" or w[0] != "y"]
+    s.commit()
+    rows = _rows(tmp_path)  # one row per object, at its resourceVersion, the projection as JSON
+    s = Store(tmp_path).open()
+    objs = s.list("Pod")
+    s.rollback()
+    assert {(o["metadata"]["namespace"], o["metadata"]["name"]): (int(o["metadata"]["resourceVersion"]),
+            json.dumps(_project(o), separators=(",", ":"))) for o in objs} == rows
+
+
+def test_projected_rows_are_read_alone_once_complete(tmp_path):
+    s = _projecting(tmp_path)
+    s.create(_heavy("a"), "t")
+    s.commit()
+    s = _projecting(tmp_path)
+    assert s._projected_complete("Pod")
+    s.rollback()
+    import sqlite3
+
+    conn = sqlite3.connect(tmp_path / "kubesim.db")
+    conn.execute("UPDATE projected SET data='{\"metadata\":{\"name\":\"a\"},\"node\":\"from the row\"}'")
+    conn.commit()
+    conn.close()
+    s = _projecting(tmp_path)
+    assert _flat(s.projected_pieces("Pod")) == [("a", "from the row")]  # (no object decoded)
+    s.rollback()
+
+
+@pytest.mark.parametrize("how", ["a writer without the projection", "an older state without the table",
+                                 "another version of the projection"])
+def test_a_stale_projection_is_never_served_and_the_next_commit_completes_it(tmp_path, how):
+    s = _projecting(tmp_path)
+    for n in ("a", "b"):
+        s.create(_heavy(n), "t")
+    s.commit()
+    import sqlite3
+
+    if how == "a writer without the projection":
+        s = Store(tmp_path).open()
+        obj = s.get("Pod", "default", "b")
+        obj["spec"]["nodeName"] = "n2"
+        s.put(obj)
+        s.commit()
+    elif how == "an older state without the table":
+        conn = sqlite3.connect(tmp_path / "kubesim.db")
+        conn.execute("DROP TABLE projected")
+        conn.execute("DELETE FROM meta WHERE key='store.projectedSynced'")
+        conn.commit()
+        conn.close()
+        s = Store(tmp_path).open(read_only=True)  # (a snapshot creates no table)
+        s.project("Pod", _project, "v1")
+        assert _flat(s.projected_pieces("Pod")) == [("a", "n1"), ("b", "n1")]
+        s.rollback()
+    version = "v2" if how == "another version of the projection" else "v1"
+    fn = _project if version == "v1" else (lambda o: {**_project(o), "node": "v2"})
+    s = Store(tmp_path).open(read_only=True)
+    s.project("Pod", fn, version)
+    b = "v2" if version == "v2" else ("n2" if how.startswith("a writer") else "n1")
+    assert _flat(s.projected_pieces("Pod")) == [("a", "v2" if version == "v2" else "n1"), ("b", b)]
+    s.rollback()
+    s = Store(tmp_path).open()
+    s.project("Pod", fn, version)
+    s.set_meta("something", 1)  # any write transaction completes the rows at commit
+    s.commit()
+    s = Store(tmp_path).open()
+    s.project("Pod", fn, version)
+    assert s._projected_complete("Pod")
+    objs = s.list("Pod")
+    s.rollback()
+    assert {n: data for (_, n), (_, data) in _rows(tmp_path).items()} == {
+        o["metadata"]["name"]: json.dumps(fn(o), separators=(",", ":")) for o in objs}
+
+
+def test_a_wiped_state_keeps_no_projected_rows_of_what_it_held(tmp_path):
+    s = _projecting(tmp_path)
+    s.create(_heavy("a"), "t")
+    s.commit()
+    s = _projecting(tmp_path)
+    s.wipe()
+    s.create(_heavy("b"), "t")
+    assert _flat(s.projected_pieces("Pod")) == [("b", "n1")]
+    s.commit()
+    assert list(_rows(tmp_path)) == [("default", "b")]
