@@ -201,7 +201,29 @@ def deployment_and_daemonset_side_by_side(h):
     h.ok("advance 10s")
 
 
-SCENARIOS = [kubelet_back_off_and_probes_across_commands, kubelet_stopped_and_started,
+SERVICE = """apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web}
+  ports: [{port: 80}]
+"""
+
+
+def service_endpoints_follow_pods_and_node_zones(h):
+    h.ok("apply -f -", DEPLOYMENT.replace("MRS", "0"))
+    h.ok("apply -f -", SERVICE)
+    h.ok("advance 20s")
+    h.ok("apply -f -", BARE.replace("image: nginx", "image: busybox"))  # a new image in a node's status
+    h.ok("advance 20s")
+    h.ok("label nodes --all topology.kubernetes.io/zone=z1")
+    h.ok("label nodes node01 topology.kubernetes.io/zone=z2 --overwrite")
+    h.ok("advance 20s")
+    h.ok("apply -f -", NODE)
+    h.ok("advance 20s")
+
+
+SCENARIOS = [kubelet_back_off_and_probes_across_commands, service_endpoints_follow_pods_and_node_zones, kubelet_stopped_and_started,
              deleted_pod_is_replaced, orphan_matching_a_selector_is_adopted,
              pod_relabelled_out_of_a_selector_is_released_and_replaced,
              readiness_after_min_ready_seconds_updates_status, bare_pod_beside_a_deployment_comes_and_goes,
@@ -221,6 +243,7 @@ def test_gated_controllers_and_kubelets_leave_the_same_state_as_running_them_all
     from kubesim.kubelet import steps
 
     monkeypatch.setattr(components, "_controller_due", lambda *a: True)
+    monkeypatch.setattr(components, "_endpoints_due", lambda *a: True)
     monkeypatch.setattr(components, "_targets", lambda *a: None)  # every object, every pass
     monkeypatch.setattr(components, "_collector_view", lambda *a: None)  # the collector too
     full_pass = steps.sync_pods
@@ -256,6 +279,35 @@ def test_a_bare_pod_beside_a_replicaset_does_not_run_the_workload_controllers(ku
     kubesim.ok("apply -f -", ORPHAN)  # an orphan some selector matches: the ReplicaSet adopts it
     assert "kubesim.controllers.replicaset" in ran
     assert len(kubesim.ok("get pods -l tier=cache -o name").split()) == 2  # adopted, then one too many
+
+
+@pytest.mark.parametrize(("command", "runs"), [
+    pytest.param("apply -f - BUSYBOX", False,
+                 id="a pod no Service selects, whose image its node posts in its status, does not run them"),
+    pytest.param("label node node01 topology.kubernetes.io/zone=z9", True,
+                 id="a node given a zone runs them (its endpoints carry it)"),
+    pytest.param("apply -f - NODE", True, id="a new node runs them"),
+    pytest.param("apply -f - WEB", True, id="a pod a Service selects runs them"),
+])
+def test_the_endpoint_controllers_look_at_a_node_only_for_its_zone(kubesim, monkeypatch, command, runs):
+    """components._endpoints_due: all the endpoint controllers read of a Node is its existence
+    and zone label (endpointslice.pod_to_endpoint), so the image lists the kubelets post do not
+    make them list every pod again."""
+    from kubesim.controllers import endpoints
+
+    kubesim.ok("apply -f -", SERVICE)
+    kubesim.ok("advance 10s")
+    ran = []
+    real = endpoints.sync
+    monkeypatch.setattr(endpoints, "sync", lambda view: ran.append(1) or real(view))
+    stdin = {"BUSYBOX": BARE.replace("image: nginx", "image: busybox"), "NODE": NODE,
+             "WEB": BARE.replace("name: bare}", "name: bare, labels: {app: web}}")}
+    verb, _, doc = command.partition(" - ")
+    kubesim.ok(verb + (" -" if doc else ""), stdin.get(doc, ""))
+    kubesim.ok("advance 1m")  # (an image is pulled in simulated time)
+    assert bool(ran) == runs
+    if not runs:  # the kubelet did post the image: the Node was written
+        assert "busybox" in kubesim.ok("get nodes -o yaml")
 
 
 def test_a_write_after_the_last_fixed_point_makes_every_controller_look(kubesim, monkeypatch):
