@@ -1069,10 +1069,27 @@ class Store:
             if self.wiped or self.created_fresh:
                 self.set_meta(OBJECT_INDEX_META, OBJECT_INDEX_VERSION)
             return
-        if not self.wiped:  # (wipe emptied the table)
-            conn.executemany("DELETE FROM object_index WHERE kind=? AND namespace=? AND name=?", list(self._dirty))
-        rows = [(k[0], f, v, k[1], k[2]) for k, o in self._dirty.items() if o is not None
-                for f, v in index_entries(k[0], o)]
+        # An object whose committed body this transaction decoded (``committed``: the field
+        # manager reads it before each first write) has its rows compared with what they were:
+        # a new one has none to delete, one whose labels, annotations, owners, deletion and
+        # involved object stayed (a status update) keeps them. The others' rows are replaced.
+        dels = []
+        rows = []
+        committed = self._committed
+        for k, o in self._dirty.items():
+            new = index_entries(k[0], o) if o is not None else set()
+            if not self.wiped and k in committed:
+                before = committed[k]
+                old = index_entries(k[0], before) if before is not None else set()
+                if old == new:
+                    continue
+                if old:
+                    dels.append(k)
+            elif not self.wiped:  # (wipe emptied the table)
+                dels.append(k)
+            rows.extend((k[0], f, v, k[1], k[2]) for f, v in new)
+        if dels:
+            conn.executemany("DELETE FROM object_index WHERE kind=? AND namespace=? AND name=?", dels)
         if rows:
             rows.sort()
             conn.executemany("INSERT OR IGNORE INTO object_index VALUES (?,?,?,?,?)", rows)
