@@ -712,7 +712,8 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
         cluster.__dict__.setdefault("_controller_rv", {})[name] = store.resource_version()
         sync = importlib.import_module(f"kubesim.controllers.{name}").sync
         targets = _targets(cluster, name, last) if name in TARGETED else None
-        if name in TARGETED:  # kinds read when asked for; a ReplicaSet's pods from the index
+        if name in TARGETED or name in INDEXED_VIEWS:
+            # kinds read when asked for; an owner's pods from the ControllerRef index
             from kubesim.controllers.base import StoreView
 
             view = StoreView(store, view_kinds, cluster.now(), cluster.rng)
@@ -874,6 +875,11 @@ def _collector_view(cluster: Cluster, view_kinds: tuple[str, ...]):
 # handlers enqueue a pod's controller; the Deployment controller's, a ReplicaSet's or a pod's
 # owning Deployment), so a 10,000-pod ReplicaSet is not recounted when another one scales.
 TARGETED = ("replicaset", "deployment")
+# Controllers that visit every owner but read an owner's pods through the ControllerRef index
+# (StoreView: its owned pods and its namespace's orphans), as upstream's informer indexers
+# answer them: the DaemonSet controller, resynced by any Node write (updateNode), decodes the
+# daemon pods, not every pod of the cluster.
+INDEXED_VIEWS = ("daemonset",)
 
 
 def _targets(cluster: Cluster, name: str, last: int | None) -> tuple[set[str], set[str]] | None:

@@ -438,3 +438,20 @@ def test_the_collector_looks_at_what_the_command_wrote_and_the_dependents_of_own
     kubesim.ok("delete replicaset rs --cascade=orphan")  # its pods lose their ControllerRef
     assert any(len([n for n in names if n.startswith("rs-")]) == 2 for names in listed)
     assert kubesim.ok("get pods -l tier=cache -o jsonpath={.items[*].metadata.ownerReferences}") == ""
+
+
+def test_a_node_write_resyncs_a_daemonset_over_its_own_pods_not_every_pod(kubesim, monkeypatch):
+    """updateNode enqueues every DaemonSet (daemon_controller.go: any change but conditions'),
+    and its sync reads the daemon pods through the ControllerRef index (INDEXED_VIEWS), as an
+    informer's indexer answers: the other pods of the cluster are not decoded for it."""
+    from kubesim.controllers import daemonset
+
+    kubesim.ok("apply -f -", DAEMONSET)
+    kubesim.ok("apply -f -", DEPLOYMENT.replace("MRS", "0"))
+    kubesim.ok("advance 20s")
+    views = []
+    real = daemonset.sync
+    monkeypatch.setattr(daemonset, "sync", lambda view: views.append(view) or real(view))
+    kubesim.ok("label node node01 bench=1")
+    assert views and all("Pod" not in v.objects for v in views)
+    assert len(kubesim.ok("get pods -l app=agent -o name").split()) == 3  # node01, node02, controlplane
