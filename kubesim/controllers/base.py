@@ -207,11 +207,19 @@ class StoreView(View):
             return self._store.get(kind, namespace or "", name) if kind in self._kinds else None
         return super().get(kind, namespace, name)
 
+    def _objects(self, keys) -> list[dict]:
+        """The stored objects of ``keys`` that exist, in that order (read in batches when the
+        store can: a DaemonSet's 5,000 pods are not 5,000 queries)."""
+        get_many = getattr(self._store, "get_many", None)
+        if get_many is not None:
+            return get_many(keys)
+        return [o for k in keys if (o := self._store.get(*k)) is not None]
+
     def owned_by(self, kind: str, owner_uid: str) -> list[dict]:
         if kind in self.INDEXED and kind not in self.objects:
             keys = self._store.keys_controlled_by(kind, owner_uid)
             if keys is not None:
-                return [o for k in keys if (o := self._store.get(*k)) is not None]
+                return self._objects(keys)
         self._ensure(kind)
         return super().owned_by(kind, owner_uid)
 
@@ -219,7 +227,7 @@ class StoreView(View):
         if kind in self.INDEXED and kind not in self.objects:
             keys = self._store.keys_orphaned(kind, namespace or "")
             if keys is not None:
-                return [o for k in keys if (o := self._store.get(*k)) is not None]
+                return self._objects(keys)
         self._ensure(kind)
         return super().orphans(kind, namespace)
 

@@ -122,7 +122,10 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
     elif len(visit) > 50 and hasattr(store, "pod_keys_on_nodes"):
         # many nodes (a bulk apply's pods spread over the cluster): their pods' keys in one
         # pass over the node index, and only those pods decoded
-        for nn, keys in store.pod_keys_on_nodes(visit).items():
+        on_nodes = store.pod_keys_on_nodes(visit)
+        if hasattr(store, "get_many"):  # read in batches, not a query per pod
+            store.get_many(k for keys in on_nodes.values() for k in keys)
+        for nn, keys in on_nodes.items():
             pods = [p for k in keys if (p := store.get(*k)) is not None]
             if pods:
                 by_node[nn] = pods
