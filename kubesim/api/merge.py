@@ -26,8 +26,10 @@ LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 def last_applied_json(desired: dict) -> str:
     """What kubectl stores: the configuration with the annotation itself removed, compact JSON
     with sorted keys (Go's encoding of a map), and a trailing newline."""
-    cfg = copy.deepcopy(desired)
+    cfg = dict(desired)  # (only its metadata changes: copied below; the rest is only read)
     md = cfg.setdefault("metadata", {})
+    if isinstance(md, dict):
+        md = cfg["metadata"] = dict(md)
     ann = dict(md.get("annotations") or {})
     ann.pop(LAST_APPLIED, None)
     md["annotations"] = ann

@@ -69,18 +69,40 @@ def _resolve(ref):
     return _LIST, ref[1], ref[2] == "a", ref[2], ref[3], (dict(ref[4]) if len(ref) > 4 else {})
 
 
+# (keys, their values in a keyed list's item) -> the item's path element: the items of a kind's
+# lists repeat the same keys (conditions by type, containers by name, ports by number), and
+# writing ``k:{...}`` is a JSON encoding each. Only str and int values are kept (their JSON
+# is their identity: "1" and 1 differ, as do their hashes; True and 1.0 do not, so are not kept).
+_ITEM_PE: dict[tuple, str] = {}
+_ITEM_PE_MAX = 8192
+_ABSENT = object()
+
+
 def _item_pe(item, rel: str, keys, defaults) -> str:
     if rel == "s":
         return fp.value(item)
     if not isinstance(item, dict):
         return fp.value(item)
-    fields = {}
+    vals = []
+    memo = True
     for k in keys:
-        if k in item:
-            fields[k] = item[k]
-        elif k in defaults:
-            fields[k] = defaults[k]
-    return fp.key(fields)
+        v = item[k] if k in item else defaults.get(k, _ABSENT)
+        t = type(v)
+        if t is not str and t is not int and v is not _ABSENT:
+            memo = False
+        vals.append(v)
+    if memo:
+        mk = (keys, tuple(vals))
+        hit = _ITEM_PE.get(mk)
+        if hit is not None:
+            return hit
+    fields = {k: v for k, v in zip(keys, vals) if v is not _ABSENT}
+    pe = fp.key(fields)
+    if memo:
+        if len(_ITEM_PE) >= _ITEM_PE_MAX:
+            _ITEM_PE.clear()
+        _ITEM_PE[mk] = pe
+    return pe
 
 
 def _child_ref(shape, spec, name):

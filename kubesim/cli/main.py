@@ -265,7 +265,22 @@ def _verbosity(argv: list[str]) -> int:
     return level
 
 
+# The cyclic collector's thresholds for a command's process (gc.set_threshold; CPython's are
+# 700, 10, 10). A command decodes and builds objects by the hundred thousand (a bulk apply: a
+# million) that are acyclic JSON-shaped dicts, freed by their reference counts; with the
+# default thresholds the collector walks all of them again every few thousand allocations
+# (a bulk apply on 5,000 nodes made ten full collections, a fifth of its time), finding
+# nothing to collect. Collections still run, a hundred times less often.
+GC_THRESHOLDS = (10_000, 50, 100)
+
+
 def run() -> None:
+    """The ``kubesim`` program: ``main`` with the process's collector tuned (``GC_THRESHOLDS``),
+    and no last full collection at exit (everything alive is moved out of its reach, gc.freeze:
+    the process's memory goes back to the system whole)."""
+    import gc
+
+    gc.set_threshold(*GC_THRESHOLDS)
     try:
         code = main()
     except KeyboardInterrupt:  # Ctrl-C before main's own handler is in place: nothing to undo
@@ -274,4 +289,5 @@ def run() -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         pass
+    gc.freeze()
     sys.exit(code)

@@ -1288,9 +1288,9 @@ def _selected_by_service(cluster: Cluster, pod: dict | None) -> bool:
 
 def _endpoints_due(cluster: Cluster) -> bool:
     """Whether the endpoints controllers have anything to look at: since they last ran (or the
-    last fixed point) a Service, Node, Endpoints or EndpointSlice was written or deleted, or a
-    pod some version of which a Service selects (upstream: their pod, service and node event
-    handlers)."""
+    last fixed point) a Service, Endpoints or EndpointSlice was written or deleted, a Node
+    created, deleted or given another zone (``_node_zone_changed``), or a pod some version of
+    which a Service selects (upstream: their pod, service and node event handlers)."""
     store = cluster.store
     baseline = settled_baseline(cluster)
     if baseline is None:
@@ -1310,10 +1310,30 @@ def _endpoints_due(cluster: Cluster) -> bool:
             continue
         if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
             continue
+        if k[0] == "Node":
+            if _node_zone_changed(store, k, obj):
+                return True
+            continue
         if k[0] != "Pod" or _selected_by_service(cluster, obj) or \
                 _selected_by_service(cluster, store.committed(*k)):
             return True
     return False
+
+
+def _zone(node: dict | None) -> object:
+    from kubesim.controllers.endpointslice import ZONE_LABEL
+
+    return ((node.get("metadata") or {}).get("labels") or {}).get(ZONE_LABEL) if node is not None else None
+
+
+def _node_zone_changed(store, key, node: dict) -> bool:
+    """Whether a Node this command wrote can change an endpoint: all the controllers read of a
+    Node is whether it exists and its zone label (endpointslice.pod_to_endpoint), so a Node
+    created here, or whose zone differs from the one it was committed with, counts; its
+    status (the kubelet's images, conditions) does not. (A bulk apply's pods make their
+    nodes' kubelets post new image lists: that must not relist every pod for the Services.)"""
+    before = store.committed(*key)
+    return before is None or _zone(before) != _zone(node)
 
 
 def endpoint_controllers(cluster: Cluster) -> bool:

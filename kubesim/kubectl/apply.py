@@ -15,6 +15,7 @@ import copy
 import json
 
 from kubesim.api.merge import LAST_APPLIED, last_applied_json, three_way
+from kubesim.api.objcopy import deep_copy
 from kubesim.errors import StatusError, WithSource
 from kubesim.kubectl.resource import Prepared, aggregate
 
@@ -43,19 +44,19 @@ def apply(client, prepared: list[Prepared], pre_errors: list | None = None,
             if live is None:
                 # what apply creates carries no null fields (the annotation keeps them), as the
                 # oracle shows for a ConfigMap's data and a custom resource's spec
-                obj = _without_nulls(copy.deepcopy(desired))
+                obj = _without_nulls(desired)  # (new containers throughout: a copy)
                 obj["metadata"].setdefault("annotations", {})[LAST_APPLIED] = cfg
-                objects.append(copy.deepcopy(client.create(obj, p.info)))
+                objects.append(deep_copy(client.create(obj, p.info)))
                 lines.append(f"{p.info.ref}/{p.name} created")
                 continue
             last_raw = (live["metadata"].get("annotations") or {}).get(LAST_APPLIED)
             last = json.loads(last_raw) if last_raw else {}
-            desired_with = copy.deepcopy(desired)
+            desired_with = deep_copy(desired)
             desired_with["metadata"].setdefault("annotations", {})[LAST_APPLIED] = cfg
             desired_with.pop("status", None)
             before = live["metadata"].get("resourceVersion")
             stored = client.update(p.info, three_way(dict(live), last, desired_with))
-            objects.append(copy.deepcopy(stored))
+            objects.append(deep_copy(stored))
             changed = stored["metadata"].get("resourceVersion") != before
             # a Secret's stringData is never stored, so kubectl's three-way patch always carries
             # it and is never empty: kubectl says configured even when nothing changed
@@ -208,8 +209,8 @@ def create(client, prepared: list[Prepared], pre_errors: list | None = None,
     objects = [] if objects is None else objects
     for p in prepared:
         try:
-            obj = client.create(copy.deepcopy(p.obj), p.info)
-            objects.append(copy.deepcopy(obj))
+            obj = client.create(deep_copy(p.obj), p.info)
+            objects.append(deep_copy(obj))
             lines.append(f"{p.info.ref}/{obj['metadata']['name']} created")
         except StatusError as e:
             errors.append((p.position, WithSource(e, "creating", p.where)))

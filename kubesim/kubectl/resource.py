@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from kubesim.api import kinds
 from kubesim.api.kinds import KindInfo
+from kubesim.api.objcopy import deep_copy
 from kubesim.errors import (
     Aggregate,
     BadRequest,
@@ -143,7 +144,7 @@ def prepare(docs: list[Document], namespace_flag: str | None, verb: str,
                 line = line.replace(f'"{doc.source}"', where, 1)
             errors.append((position, RawError(line)))
             continue
-        obj = copy.deepcopy(obj)
+        obj = deep_copy(obj)
         md = obj.setdefault("metadata", {})
         if info.namespaced:
             if md.get("namespace") and explicit_namespace and namespace_flag and md["namespace"] != namespace_flag:

@@ -67,15 +67,36 @@ class EventRecorder:
                  event.count)
 
 
-def _adapt_recorder(record) -> Callable:
-    """Call ``record`` the engine's way (obj, type, reason, message, component, host,
-    field_path), passing ``at``/``first``/``count`` when it accepts them."""
+_ACCEPTED: dict[object, frozenset[str]] = {}  # a recorder's function -> the keywords it takes
+
+
+def _accepted(record) -> frozenset[str]:
+    """Which of ``at``, ``first`` and ``count`` ``record`` accepts, worked out once per
+    function (a bound method's, ``__func__``, for all its bindings: one per pod sync)."""
+    fn = getattr(record, "__func__", record)
+    try:
+        hit = _ACCEPTED.get(fn)
+    except TypeError:  # (an unhashable callable)
+        hit, fn = None, None
+    if hit is not None:
+        return hit
     try:
         params = inspect.signature(record).parameters
     except (TypeError, ValueError):
         params = {}
     takes_keywords = any(p.kind == p.VAR_KEYWORD for p in params.values())
-    accepted = {n for n in ("at", "first", "count") if n in params or takes_keywords}
+    accepted = frozenset(n for n in ("at", "first", "count") if n in params or takes_keywords)
+    if fn is not None:
+        if len(_ACCEPTED) >= 64:
+            _ACCEPTED.clear()
+        _ACCEPTED[fn] = accepted
+    return accepted
+
+
+def _adapt_recorder(record) -> Callable:
+    """Call ``record`` the engine's way (obj, type, reason, message, component, host,
+    field_path), passing ``at``/``first``/``count`` when it accepts them."""
+    accepted = _accepted(record)
 
     def call(pod, type_, reason, message, host, path, first, last, count):
         extra = {}

@@ -629,6 +629,32 @@ class Store:
         by[nk] = obj
         return obj
 
+    def get_many(self, keys: Iterable[Key]) -> list[dict]:
+        """``get`` of many keys: the objects that exist, in the order of ``keys`` (the cache's
+        own dicts, as ``get`` gives them). Those not read yet are read with one statement per
+        namespace and a few hundred names, and decoded together (``_decode_into``), not one
+        query and one ``json.loads`` each."""
+        keys = list(keys)
+        missing: dict[tuple[str, str], list[str]] = {}
+        for kind, ns, name in keys:
+            if kind in self._listed or self.wiped:
+                continue
+            by = self._cache.get(kind)
+            if by is None or (ns, name) not in by:
+                missing.setdefault((kind, ns), []).append(name)
+        conn = self._require()
+        for (kind, ns), names in missing.items():
+            by = self._cache.setdefault(kind, {})
+            names = list(dict.fromkeys(names))
+            for i in range(0, len(names), 500):  # (SQLite's limit on bound parameters)
+                part = names[i:i + 500]
+                _decode_into(by, conn.execute(
+                    f"SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=? "
+                    f"AND name IN ({','.join('?' * len(part))})", (kind, ns, *part)))
+            for name in names:
+                by.setdefault((ns, name), None)  # known absent, as get records it
+        return [o for k in keys if (o := self.get(*k)) is not None]
+
     def list(self, kind: str, namespace: str | None = None, omit: tuple[str, ...] = ()) -> list[dict]:
         """All objects of a kind (in one namespace when given), sorted by (namespace, name).
 
@@ -710,25 +736,31 @@ class Store:
 
     def objects(self, keys: list[Key], omit: tuple[str, ...] = ()) -> list[dict]:
         """The objects of ``keys`` that exist, in that order; with ``omit``, as ``list`` gives
-        them (those this transaction has not read decoded without those paths, uncached)."""
+        them (those this transaction has not read decoded without those paths, uncached).
+        Those not read yet are read a few hundred names to a statement and decoded together."""
         if not omit:
-            return [o for k in keys if (o := self.get(*k)) is not None]
+            return self.get_many(keys)
         import gc
 
         conn = self._require()
-        sql = "SELECT json_remove(body" + ", ?" * len(omit) + ") FROM objects WHERE kind=? AND namespace=? AND name=?"
         paths = ["$." + p for p in omit]
-        found: list = []  # an object, or the index of its text in ``texts``
-        texts = []
+        unread: dict[tuple[str, str], list[str]] = {}
         for k in keys:
             by = self._cache.get(k[0]) or {}
-            if (k[1], k[2]) in by or k[0] in self._listed:
-                found.append(by.get((k[1], k[2])))
-            else:
-                row = conn.execute(sql, (*paths, *k)).fetchone()
-                if row is not None:
-                    found.append(len(texts))
-                    texts.append(row[0])
+            if (k[1], k[2]) not in by and k[0] not in self._listed:
+                unread.setdefault((k[0], k[1]), []).append(k[2])
+        texts: list[str] = []
+        at: dict[Key, int] = {}  # an unread object's place in ``texts``
+        for (kind, ns), names in unread.items():
+            names = list(dict.fromkeys(names))
+            for i in range(0, len(names), 500):  # (SQLite's limit on bound parameters)
+                part = names[i:i + 500]
+                for name, text in conn.execute(
+                        "SELECT name, json_remove(body" + ", ?" * len(paths) + ") FROM objects "
+                        f"WHERE kind=? AND namespace=? AND name IN ({','.join('?' * len(part))})",
+                        (*paths, kind, ns, *part)):
+                    at[(kind, ns, name)] = len(texts)
+                    texts.append(text)
         enabled = gc.isenabled()
         gc.disable()  # (as in _decode_into; one call, as in list_pieces)
         try:
@@ -736,7 +768,13 @@ class Store:
         finally:
             if enabled:
                 gc.enable()
-        return [decoded[o] if type(o) is int else o for o in found if o is not None]
+        out = []
+        for k in keys:
+            i = at.get(k)
+            o = decoded[i] if i is not None else (self._cache.get(k[0]) or {}).get((k[1], k[2]))
+            if o is not None:
+                out.append(o)
+        return out
 
     def committed(self, kind: str, namespace: str, name: str) -> dict | None:
         """The object as the last committed transaction left it (this one's writes reach the
@@ -1116,10 +1154,27 @@ class Store:
             if self.wiped or self.created_fresh:
                 self.set_meta(OBJECT_INDEX_META, OBJECT_INDEX_VERSION)
             return
-        if not self.wiped:  # (wipe emptied the table)
-            conn.executemany("DELETE FROM object_index WHERE kind=? AND namespace=? AND name=?", list(self._dirty))
-        rows = [(k[0], f, v, k[1], k[2]) for k, o in self._dirty.items() if o is not None
-                for f, v in index_entries(k[0], o)]
+        # An object whose committed body this transaction decoded (``committed``: the field
+        # manager reads it before each first write) has its rows compared with what they were:
+        # a new one has none to delete, one whose labels, annotations, owners, deletion and
+        # involved object stayed (a status update) keeps them. The others' rows are replaced.
+        dels = []
+        rows = []
+        committed = self._committed
+        for k, o in self._dirty.items():
+            new = index_entries(k[0], o) if o is not None else set()
+            if not self.wiped and k in committed:
+                before = committed[k]
+                old = index_entries(k[0], before) if before is not None else set()
+                if old == new:
+                    continue
+                if old:
+                    dels.append(k)
+            elif not self.wiped:  # (wipe emptied the table)
+                dels.append(k)
+            rows.extend((k[0], f, v, k[1], k[2]) for f, v in new)
+        if dels:
+            conn.executemany("DELETE FROM object_index WHERE kind=? AND namespace=? AND name=?", dels)
         if rows:
             rows.sort()
             conn.executemany("INSERT OR IGNORE INTO object_index VALUES (?,?,?,?,?)", rows)

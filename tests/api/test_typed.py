@@ -139,3 +139,21 @@ def test_objects_of_one_creation_shape_compare_alike_with_the_zero_value(a, b, s
         assert (ca.added, ca.modified, ca.removed) == (cb.added, cb.modified, cb.removed)
     else:
         assert (ca.added, ca.modified, ca.removed) != (cb.added, cb.modified, cb.removed)
+
+
+@pytest.mark.parametrize("items", [
+    [{"name": "a"}, {"name": "b"}, {"name": "a"}],
+    [{"containerPort": 80, "protocol": "TCP"}, {"containerPort": 80}, {"containerPort": "80", "protocol": "TCP"}],
+    [{"containerPort": 80, "protocol": "TCP"}, {"containerPort": 80.0, "protocol": "TCP"},
+     {"containerPort": True, "protocol": "TCP"}, {"containerPort": 1, "protocol": "TCP"}],
+    [{"type": "Ready"}, {"type": None}, {"type": {"nested": 1}}, {"other": "x"}],
+], ids=["names repeat", "a key left to its default, a number written as text",
+        "1, 1.0 and true stay apart", "null, an object and a missing key"])
+def test_an_item_s_path_element_is_the_same_worked_out_or_remembered(items):
+    """typed._item_pe remembers the elements of str and int keys; each answer is the one
+    KeyByFields writes afresh (fp.key of the key fields present or defaulted)."""
+    keys, defaults = ("containerPort", "protocol", "name", "type"), {"protocol": "TCP"}
+    for _ in range(2):  # worked out, then remembered
+        for item in items:
+            fields = {k: item[k] if k in item else defaults[k] for k in keys if k in item or k in defaults}
+            assert typed._item_pe(item, "m", keys, defaults) == fp.key(fields)

@@ -198,3 +198,26 @@ def test_go_s_depth_limit_holds_after_a_deep_document_raised_python_s():
     with pytest.raises(ParseError) as e:
         parse_documents("f.yaml", '{"x":' + "[" * 10000 + "]" * 10000 + "}")
     assert "json: offset 10005: invalid character '[' exceeded max depth" in str(e.value)
+
+
+@pytest.mark.parametrize(("text", "walked", "refused"), [
+    pytest.param("a: [" + "1," * 1200 + "1]\n", True, True,
+                 id="a stream long enough to hold too many nodes is counted and refused without an alias"),
+    pytest.param("a: &x [1, 2]\nb: *x\n", True, False, id="a stream with an alias is counted"),
+    pytest.param("a: [1, 2]\nb: {c: d}\n", False, False, id="a short stream without an alias is not walked"),
+])
+def test_only_streams_that_can_exceed_the_limit_are_counted(monkeypatch, text, walked, refused):
+    """decode_yaml's count of expanded nodes (go-yaml's alias limit) runs only where it can
+    refuse: a stream with an alias, or one long enough to hold the limit's nodes (here 1,000)."""
+    from kubesim.codec import load
+
+    calls = []
+    real = load._expanded_size
+    monkeypatch.setattr(load, "MAX_EXPANDED_NODES", 1000)
+    monkeypatch.setattr(load, "_expanded_size", lambda *a: calls.append(1) or real(*a))
+    if refused:
+        with pytest.raises(ParseError, match="excessive aliasing"):
+            decode_yaml("f.yaml", text)
+    else:
+        assert decode_yaml("f.yaml", text)
+    assert bool(calls) == walked

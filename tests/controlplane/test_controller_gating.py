@@ -229,8 +229,31 @@ def daemonset_follows_node_labels_and_taints_not_their_status(h):
     h.ok("advance 10s")
 
 
+SERVICE = """apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web}
+  ports: [{port: 80}]
+"""
+
+
+def service_endpoints_follow_pods_and_node_zones(h):
+    h.ok("apply -f -", DEPLOYMENT.replace("MRS", "0"))
+    h.ok("apply -f -", SERVICE)
+    h.ok("advance 20s")
+    h.ok("apply -f -", BARE.replace("image: nginx", "image: busybox"))  # a new image in a node's status
+    h.ok("advance 20s")
+    h.ok("label nodes --all topology.kubernetes.io/zone=z1")
+    h.ok("label nodes node01 topology.kubernetes.io/zone=z2 --overwrite")
+    h.ok("advance 20s")
+    h.ok("apply -f -", NODE)
+    h.ok("advance 20s")
+
+
 SCENARIOS = [daemonset_follows_node_labels_and_taints_not_their_status,
              kubelet_back_off_and_probes_across_commands, kubelet_stopped_and_started,
+             service_endpoints_follow_pods_and_node_zones,
              deleted_pod_is_replaced, orphan_matching_a_selector_is_adopted,
              pod_relabelled_out_of_a_selector_is_released_and_replaced,
              readiness_after_min_ready_seconds_updates_status, bare_pod_beside_a_deployment_comes_and_goes,
@@ -250,6 +273,7 @@ def test_gated_controllers_and_kubelets_leave_the_same_state_as_running_them_all
     from kubesim.kubelet import steps
 
     monkeypatch.setattr(components, "_controller_due", lambda *a: True)
+    monkeypatch.setattr(components, "_endpoints_due", lambda *a: True)
     monkeypatch.setattr(components, "_targets", lambda *a: None)  # every object, every pass
     monkeypatch.setattr(components, "_collector_view", lambda *a: None)  # the collector too
     full_pass = steps.sync_pods
@@ -285,6 +309,35 @@ def test_a_bare_pod_beside_a_replicaset_does_not_run_the_workload_controllers(ku
     kubesim.ok("apply -f -", ORPHAN)  # an orphan some selector matches: the ReplicaSet adopts it
     assert "kubesim.controllers.replicaset" in ran
     assert len(kubesim.ok("get pods -l tier=cache -o name").split()) == 2  # adopted, then one too many
+
+
+@pytest.mark.parametrize(("command", "runs"), [
+    pytest.param("apply -f - BUSYBOX", False,
+                 id="a pod no Service selects, whose image its node posts in its status, does not run them"),
+    pytest.param("label node node01 topology.kubernetes.io/zone=z9", True,
+                 id="a node given a zone runs them (its endpoints carry it)"),
+    pytest.param("apply -f - NODE", True, id="a new node runs them"),
+    pytest.param("apply -f - WEB", True, id="a pod a Service selects runs them"),
+])
+def test_the_endpoint_controllers_look_at_a_node_only_for_its_zone(kubesim, monkeypatch, command, runs):
+    """components._endpoints_due: all the endpoint controllers read of a Node is its existence
+    and zone label (endpointslice.pod_to_endpoint), so the image lists the kubelets post do not
+    make them list every pod again."""
+    from kubesim.controllers import endpoints
+
+    kubesim.ok("apply -f -", SERVICE)
+    kubesim.ok("advance 10s")
+    ran = []
+    real = endpoints.sync
+    monkeypatch.setattr(endpoints, "sync", lambda view: ran.append(1) or real(view))
+    stdin = {"BUSYBOX": BARE.replace("image: nginx", "image: busybox"), "NODE": NODE,
+             "WEB": BARE.replace("name: bare}", "name: bare, labels: {app: web}}")}
+    verb, _, doc = command.partition(" - ")
+    kubesim.ok(verb + (" -" if doc else ""), stdin.get(doc, ""))
+    kubesim.ok("advance 1m")  # (an image is pulled in simulated time)
+    assert bool(ran) == runs
+    if not runs:  # the kubelet did post the image: the Node was written
+        assert "busybox" in kubesim.ok("get nodes -o yaml")
 
 
 def test_a_write_after_the_last_fixed_point_makes_every_controller_look(kubesim, monkeypatch):
@@ -445,3 +498,20 @@ def test_the_daemonset_controller_wakes_for_a_node_s_labels_and_taints_only(kube
         kubesim.ok(write)
     assert kubesim.ok("get node node01 -o jsonpath={.metadata.resourceVersion}") != rv or "new node" in write
     assert bool(ran) == runs
+
+
+def test_a_node_write_resyncs_a_daemonset_over_its_own_pods_not_every_pod(kubesim, monkeypatch):
+    """updateNode enqueues every DaemonSet (daemon_controller.go: any change but conditions'),
+    and its sync reads the daemon pods through the ControllerRef index (READ_WHEN_ASKED), as an
+    informer's indexer answers: the other pods of the cluster are not decoded for it."""
+    from kubesim.controllers import daemonset
+
+    kubesim.ok("apply -f -", DAEMONSET)
+    kubesim.ok("apply -f -", DEPLOYMENT.replace("MRS", "0"))
+    kubesim.ok("advance 20s")
+    views = []
+    real = daemonset.sync
+    monkeypatch.setattr(daemonset, "sync", lambda view: views.append(view) or real(view))
+    kubesim.ok("label node node01 bench=1")
+    assert views and all("Pod" not in v.objects for v in views)
+    assert len(kubesim.ok("get pods -l app=agent -o name").split()) == 3  # node01, node02, controlplane

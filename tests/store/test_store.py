@@ -552,3 +552,37 @@ def test_a_wiped_state_keeps_no_projected_rows_of_what_it_held(tmp_path):
     assert _flat(s.projected_pieces("Pod")) == [("b", "n1")]
     s.commit()
     assert list(_rows(tmp_path)) == [("default", "b")]
+
+
+def _named_pod(ns: str, name: str, **labels) -> dict:
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": ns, "labels": labels}}
+
+
+@pytest.mark.parametrize("before", ["nothing read", "some read", "one written", "one deleted", "kind listed"],
+                         ids=lambda b: f"get_many answers as get does, with {b} before it")
+def test_get_many_gives_what_get_gives_in_the_order_asked(tmp_path, before):
+    store = Store(tmp_path).open()
+    for i in range(1200):  # past the 500 names of one statement
+        store.create(_named_pod("a" if i % 3 else "b", f"p{i:04d}", n=str(i)), "2026-01-01T00:00:00Z")
+    store.commit()
+    store = Store(tmp_path).open()
+    if before == "some read":
+        store.get("Pod", "a", "p0001")
+        store.get("Pod", "a", "nothere")
+    elif before == "one written":
+        pod = store.get("Pod", "a", "p0002")
+        pod["metadata"]["labels"]["n"] = "changed"
+        store.put(pod)
+        store.create(_named_pod("b", "new"), "2026-01-01T00:00:00Z")
+    elif before == "one deleted":
+        store.delete("Pod", "a", "p0004")
+    elif before == "kind listed":
+        store.list("Pod")
+    keys = [("Pod", "a" if i % 3 else "b", f"p{i:04d}") for i in range(1200, -1, -7)]
+    keys += [("Pod", "a", "p0002"), ("Pod", "a", "p0004"), ("Pod", "b", "new"), ("Pod", "a", "nothere"),
+             ("Pod", "b", "p0001"), ("Node", "", "nothere"), ("Pod", "a", "p0001")]
+    got = store.get_many(keys)
+    want = [o for k in keys if (o := store.get(*k)) is not None]
+    assert got == want and all(g is w for g, w in zip(got, want, strict=True))  # the cache's own dicts
+    assert store.get_many([]) == []
+    store.rollback()

@@ -72,12 +72,23 @@ class ImageLocality(ScorePlugin):
         n = len(images)
         base = calculate_priority(0, n)
 
-        def scored(states: dict) -> int:
-            s = 0
-            for img in images:
-                st = states.get(img)
-                if st is not None:
-                    s += scaled_image_score(st, total_nodes)
-            return calculate_priority(s, n)
-        # Nodes reporting no images all score the base (sum 0).
-        return [scored(node.image_states) if node.image_states else base for node in nodes]
+        # A node's score depends only on which of the pod's images it has, and their states
+        # (ImageStateSummary: one per image name, shared by the nodes that have it): worked
+        # out once per combination of states, not once per node.
+        memo: dict[tuple, int] = {}
+        out = []
+        for node in nodes:
+            states = node.image_states
+            if not states:
+                out.append(base)  # nodes reporting no images all score the base (sum 0)
+                continue
+            key = tuple(map(states.get, images))
+            score = memo.get(key)
+            if score is None:
+                s = 0
+                for st in key:
+                    if st is not None:
+                        s += scaled_image_score(st, total_nodes)
+                score = memo[key] = calculate_priority(s, n)
+            out.append(score)
+        return out

@@ -83,3 +83,30 @@ def test_normalized_image_name(name, expected):
 def test_calculate_priority_clamps():
     assert calculate_priority(0, 1) == 0
     assert calculate_priority(5000 * MB, 1) == 100
+
+
+@pytest.mark.parametrize("p, nodes, expected", [c for c in CASES if c.values[0] is not None] + [
+    # the three machines again, each twice, and two nodes without images: the batch works a
+    # combination of image states out once and scores each node as Score does
+    pytest.param(pod_with("gcr.io/40", "gcr.io/900"),
+                 [node_403002000("a1"), node_25010("b1"), node_60040900("c1"), node_403002000("a2"),
+                  make_node("bare1").capacity(cpu="4").obj(), node_25010("b2"), node_60040900("c2"),
+                  make_node("bare2").capacity(cpu="4").obj()], None,
+                 id="nodes sharing their images score as Score scores each"),
+])
+def test_score_nodes_scores_each_node_as_score_does(p, nodes, expected):
+    from kubesim.scheduler.framework.cycle_state import CycleState
+    from kubesim.scheduler.framework.types import PodInfo
+
+    from ..harness import Handle, snapshot
+
+    plugin = ImageLocality()
+    snap = snapshot(nodes, [])
+    plugin.handle = Handle(snap)
+    infos = snap.list()
+    batch = plugin.score_nodes(CycleState(), PodInfo(p), infos)
+    one_by_one = [plugin.score(CycleState(), PodInfo(p), ni)[0] for ni in infos]
+    assert batch == one_by_one
+    if expected is not None:
+        by_name = dict(zip([ni.name for ni in infos], batch, strict=True))
+        assert [by_name[n["metadata"]["name"]] for n in nodes] == expected

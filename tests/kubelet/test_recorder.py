@@ -1,0 +1,38 @@
+"""kubesim.kubelet.recorder: the folded events reach the engine's recorder with the times and
+counts it accepts, whatever its signature (worked out once per function, not per pod sync)."""
+
+import pytest
+
+from kubesim.kubelet.recorder import EventRecorder
+
+
+class Engine:
+    def __init__(self):
+        self.calls = []
+
+    def record_all(self, obj, type_, reason, message, component, host="", field_path="", at=None, first=None,
+                   count=1):
+        self.calls.append((reason, at, first, count))
+
+    def record_keywords(self, obj, type_, reason, message, component, host="", field_path="", **kw):
+        self.calls.append((reason, kw.get("at"), kw.get("first"), kw.get("count", 1)))
+
+    def record_plain(self, obj, type_, reason, message, component, host="", field_path=""):
+        self.calls.append((reason, None, None, 1))
+
+
+@pytest.mark.parametrize(("method", "expected"), [
+    ("record_all", [("BackOff", 30.0, 10.0, 3)]),
+    ("record_keywords", [("BackOff", 30.0, 10.0, 3)]),
+    ("record_plain", [("BackOff", None, None, 1)] * 3),
+], ids=["a recorder taking times and counts gets one call with them",
+        "a recorder taking any keyword gets them too",
+        "a recorder without counts gets each repeat on its own"])
+def test_folded_events_reach_each_kind_of_recorder(method, expected):
+    for _ in range(2):  # the second flush finds the recorder's function worked out already
+        engine = Engine()
+        events = EventRecorder()
+        events.add(10.0, "Warning", "BackOff", "back-off", count=2)
+        events.add(30.0, "Warning", "BackOff", "back-off")
+        events.flush({"metadata": {"name": "p"}}, getattr(engine, method), "node01")
+        assert engine.calls == expected
