@@ -487,6 +487,7 @@ def node_digests(store) -> list[dict]:
         return [d for _, d in store.derived("Node")]
     rv = store.committed_kind_resource_versions().get("Node", 0)
     saved = store.meta(NODE_DIGESTS_META)
+    current = None  # every Node's digest, when the saved ones patched give them
     if isinstance(saved, dict) and saved.get("v") == NODE_DIGESTS_VERSION:
         images = saved["images"]
         nodes = saved["nodes"]
@@ -502,12 +503,14 @@ def node_digests(store) -> list[dict]:
             by_name = {d["metadata"]["name"]: d for d in nodes}
             by_name.update((k[2], d) for k, d in changed)
             patched = [by_name.get(n) for n in names]
-            if None not in patched and (len(changed) * NODE_DIGESTS_PATCHED <= len(names)
-                                        or store.read_only):
-                return patched
-    nodes = [d for _, d in store.derived("Node")]
+            if None not in patched:
+                if len(changed) * NODE_DIGESTS_PATCHED <= len(names) or store.read_only:
+                    return patched
+                current = patched  # (saved again below, without reading every row)
+    nodes = current if current is not None else [d for _, d in store.derived("Node")]
     if not store.read_only:
         index: dict[str, int] = {}
+        seen: dict[int, int] = {}  # id of an image list -> its place (saved nodes share lists)
         images: list = []
         at = []
         bare = []
@@ -515,11 +518,14 @@ def node_digests(store) -> list[dict]:
             st = d.get("status") or {}
             lst = st.get("images")
             if lst:
-                text = json.dumps(lst, separators=(",", ":"))
-                i = index.get(text)
+                i = seen.get(id(lst))
                 if i is None:
-                    i = index[text] = len(images)
-                    images.append(lst)
+                    text = json.dumps(lst, separators=(",", ":"))
+                    i = index.get(text)
+                    if i is None:
+                        i = index[text] = len(images)
+                        images.append(lst)
+                    seen[id(lst)] = i
                 at.append((n, i))
                 d = dict(d, status={k: v for k, v in st.items() if k != "images"})
             bare.append(d)
