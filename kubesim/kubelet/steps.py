@@ -100,6 +100,7 @@ INDEX_META = "kubelet/index"  # node -> [earliest wake of its pods or None, a po
 
 # What the kubelet never reads of a pod: a pass over many nodes decodes pods without it
 UNREAD = ("metadata.managedFields",)
+LAZY_CHUNK = 500  # pods decoded together in such a pass (one read, a bounded piece in memory)
 
 
 def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[str] | None = None) -> bool:
@@ -145,9 +146,21 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             if pods:
                 by_node[nn] = pods
     changed = False
-    for node_name in sorted(by_node):
+    order = sorted(by_node)
+    decoded_to = 0  # (lazy) the nodes before this place in ``order`` have their pods decoded
+    for at, node_name in enumerate(order):
         if lazy:
-            by_node[node_name] = store.objects(by_node[node_name], UNREAD)
+            if at >= decoded_to:
+                # this node's pods and the next nodes', up to LAZY_CHUNK pods, in one read
+                end, n = at, 0
+                while end < len(order) and (end == at or n + len(by_node[order[end]]) <= LAZY_CHUNK):
+                    n += len(by_node[order[end]])
+                    end += 1
+                keys = [k for nn in order[at:end] for k in by_node[nn]]
+                got = iter(store.objects(keys, UNREAD, aligned=True))
+                for nn in order[at:end]:
+                    by_node[nn] = [p for _ in by_node[nn] if (p := next(got)) is not None]
+                decoded_to = end
             if not by_node[node_name]:
                 del by_node[node_name]
                 continue

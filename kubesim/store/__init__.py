@@ -734,12 +734,14 @@ class Store:
         found.update((k, o) for k, o in cached.items() if namespace is None or k[0] == namespace)
         return [found[k] for k in sorted(found) if found[k] is not None]
 
-    def objects(self, keys: list[Key], omit: tuple[str, ...] = ()) -> list[dict]:
-        """The objects of ``keys`` that exist, in that order; with ``omit``, as ``list`` gives
-        them (those this transaction has not read decoded without those paths, uncached).
-        Those not read yet are read a few hundred names to a statement and decoded together."""
+    def objects(self, keys: list[Key], omit: tuple[str, ...] = (), aligned: bool = False) -> list:
+        """The objects of ``keys`` that exist, in that order (``aligned``: one item per key,
+        None where none exists); with ``omit``, as ``list`` gives them (those this transaction
+        has not read decoded without those paths, uncached). Those not read yet are read a few
+        hundred names to a statement and decoded together."""
         if not omit:
-            return self.get_many(keys)
+            got = self.get_many(keys)
+            return [self.get(*k) for k in keys] if aligned else got
         import gc
 
         conn = self._require()
@@ -772,7 +774,7 @@ class Store:
         for k in keys:
             i = at.get(k)
             o = decoded[i] if i is not None else (self._cache.get(k[0]) or {}).get((k[1], k[2]))
-            if o is not None:
+            if o is not None or aligned:
                 out.append(o)
         return out
 
