@@ -19,6 +19,17 @@ from kubesim.api.selectors import LabelSelector, from_label_selector, selector_f
 from kubesim.scheduler.framework.interface import NodeScore
 
 
+def interned(table: dict, key):
+    """``key``, or the equal key ``table`` interned before it (memo keys compared by identity:
+    inputs alike get one object). The table is emptied at 4,096 keys; old keys then miss."""
+    got = table.get(key)
+    if got is None:
+        if len(table) >= 4096:
+            table.clear()
+        got = table[key] = key
+    return got
+
+
 def default_normalize_score(max_priority: int, reverse: bool, scores: list[NodeScore]) -> None:
     """Scale scores to [0, max_priority] by the maximum (optionally reversed), in place."""
     max_count = 0

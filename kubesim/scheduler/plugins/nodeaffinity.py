@@ -44,6 +44,7 @@ from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.helper import (
     default_normalize_list,
     default_normalize_score,
+    interned,
 )
 
 NAME = "NodeAffinity"
@@ -115,12 +116,7 @@ def _selectors_key(added: dict | None, req: RequiredNodeAffinity) -> str:
     """The selectors a Filter verdict depends on as one interned string."""
     text = json.dumps([added, req.label_selector, req.node_selector], sort_keys=True,
                       separators=(",", ":"))
-    key = _SELECTORS_KEYS.get(text)
-    if key is None:
-        if len(_SELECTORS_KEYS) >= 4096:
-            _SELECTORS_KEYS.clear()  # old keys then simply miss (identity no longer matches)
-        key = _SELECTORS_KEYS[text] = text
-    return key
+    return interned(_SELECTORS_KEYS, text)
 
 
 def preferred_terms(terms: list[dict] | None) -> list[tuple[int, dict]]:

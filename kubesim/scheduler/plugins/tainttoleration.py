@@ -37,6 +37,7 @@ from kubesim.scheduler.plugins.helper import (
     default_normalize_score,
     do_not_schedule_taints,
     find_matching_untolerated_taint,
+    interned,
     tolerations_tolerate_taint,
 )
 
@@ -58,12 +59,7 @@ _TOLERATIONS_KEYS: dict[str, str] = {}
 def tolerations_key(tolerations: list[dict]) -> str:
     """The tolerations as one interned string: pods tolerating alike get the same object."""
     text = json.dumps(tolerations, sort_keys=True, separators=(",", ":"))
-    key = _TOLERATIONS_KEYS.get(text)
-    if key is None:
-        if len(_TOLERATIONS_KEYS) >= 4096:
-            _TOLERATIONS_KEYS.clear()  # old keys then simply miss (identity no longer matches)
-        key = _TOLERATIONS_KEYS[text] = text
-    return key
+    return interned(_TOLERATIONS_KEYS, text)
 
 
 def _uid(pod: dict) -> str:

@@ -199,17 +199,17 @@ def is_schedulable_after_pod_scale_down(target: dict, old: dict, new: dict) -> b
     return False
 
 
-def simple_fit_status(req: Resource, node: NodeInfo) -> Status | None:
-    """``status_for(fits_request(req, node))`` for a request without scalar resources (which
-    the ignored resources cannot touch), without the InsufficientResource records."""
+def simple_fit_reasons(cpu: int, mem: int, eph: int, node: NodeInfo) -> tuple | None:
+    """``(code, *reasons)`` of ``status_for(fits_request(req, node))`` for a request of these
+    cpu, memory and ephemeral-storage without scalar resources (which the ignored resources
+    cannot touch), without the InsufficientResource records; None when it fits."""
     a = node.allocatable
     u = node.requested
     reasons = []
-    if len(node.pods) + 1 > a.allowed_pod_number:
+    if node.num_pods() + 1 > a.allowed_pod_number:
         reasons.append(REASON_TOO_MANY_PODS)
-    cpu, mem, eph = req.milli_cpu, req.memory, req.ephemeral_storage
     if not cpu and not mem and not eph:
-        return Status(Code.Unschedulable, *reasons) if reasons else None
+        return (Code.Unschedulable, *reasons) if reasons else None
     unresolvable = False
     if cpu > 0 and cpu > a.milli_cpu - u.milli_cpu:
         reasons.append("Insufficient cpu")
@@ -222,8 +222,13 @@ def simple_fit_status(req: Resource, node: NodeInfo) -> Status | None:
         unresolvable = unresolvable or eph > a.ephemeral_storage
     if not reasons:
         return None
-    return Status(Code.UnschedulableAndUnresolvable if unresolvable else Code.Unschedulable,
-                  *reasons)
+    return (Code.UnschedulableAndUnresolvable if unresolvable else Code.Unschedulable, *reasons)
+
+
+def simple_fit_status(req: Resource, node: NodeInfo) -> Status | None:
+    """``status_for(fits_request(req, node))`` for a request without scalar resources."""
+    r = simple_fit_reasons(req.milli_cpu, req.memory, req.ephemeral_storage, node)
+    return Status(*r) if r is not None else None
 
 
 def status_for(lacks: list[InsufficientResource]) -> Status | None:
@@ -363,25 +368,12 @@ class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExt
                     return None
             if simple and not zero:
                 # fits_request + status_for without the InsufficientResource records
-                u = node.requested
-                reasons = []
-                unresolvable = False
-                if len(node.pods) + 1 > a.allowed_pod_number:
-                    reasons.append(REASON_TOO_MANY_PODS)
-                if cpu > 0 and cpu > a.milli_cpu - u.milli_cpu:
-                    reasons.append("Insufficient cpu")
-                    unresolvable = cpu > a.milli_cpu
-                if mem > 0 and mem > a.memory - u.memory:
-                    reasons.append("Insufficient memory")
-                    unresolvable = unresolvable or mem > a.memory
-                if eph > 0 and eph > a.ephemeral_storage - u.ephemeral_storage:
-                    reasons.append("Insufficient ephemeral-storage")
-                    unresolvable = unresolvable or eph > a.ephemeral_storage
-                code = Code.UnschedulableAndUnresolvable if unresolvable else \
-                    Code.Unschedulable
-                st = rejections.get((code, *reasons))
+                r = simple_fit_reasons(cpu, mem, eph, node)
+                if r is None:
+                    return None
+                st = rejections.get(r)
                 if st is None:
-                    st = rejections[(code, *reasons)] = Status(code, *reasons)
+                    st = rejections[r] = Status(*r)
                 return st
             return status_for(fits_request(req, node, ignored, groups))
         return fn

@@ -24,6 +24,7 @@ from kubesim.scheduler.framework.pod_resources import (
 )
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
+from kubesim.scheduler.plugins.helper import interned
 
 Scorer = Callable[[Sequence[int], Sequence[int]], int]
 
@@ -171,12 +172,7 @@ _MEMO_KEYS: dict[tuple, tuple] = {}
 
 
 def _memo_key(*parts) -> tuple:
-    key = _MEMO_KEYS.get(parts)
-    if key is None:
-        if len(_MEMO_KEYS) >= 4096:
-            _MEMO_KEYS.clear()  # old entries then simply miss (identity no longer matches)
-        key = _MEMO_KEYS[parts] = parts
-    return key
+    return interned(_MEMO_KEYS, parts)
 
 
 def _score_cpu_memory(kind: str, weights: Sequence[int], nodes: Sequence[NodeInfo], pc: int,
