@@ -364,6 +364,20 @@ def _heavy(name, ns="default"):
     return pod
 
 
+def _write(s, write: str) -> None:
+    """One of the writes the list and projection tests make before reading (on _heavy pods)."""
+    if write == "read one first":
+        s.get("Pod", "a", "y")
+    elif write == "create a new object":
+        s.create(_heavy("c", "a"), "t")
+    elif write == "delete one":
+        s.delete("Pod", "a", "y")
+    elif write == "change one in place and put it":
+        obj = s.get("Pod", "a", "y")
+        obj["spec"]["nodeName"] = "n2"
+        s.put(obj)
+
+
 @pytest.mark.parametrize("write, want", [
     ("nothing", [("a", "b"), ("a", "y"), ("b", "x")]),
     ("read one first", [("a", "b"), ("a", "y"), ("b", "x")]),
@@ -379,18 +393,10 @@ def test_a_list_without_unread_paths_and_in_pieces_follows_this_transaction(tmp_
         s.create(_heavy(n, ns), "t")
     s.commit()
     s = Store(tmp_path).open()
-    if write == "read one first":
-        s.get("Pod", "a", "y")
-    elif write == "create a new object":
-        s.create(_heavy("c", "a"), "t")
-    elif write == "delete one":
-        s.delete("Pod", "a", "y")
-    elif write == "change one in place and put it":
-        obj = s.get("Pod", "a", "y")
-        obj["spec"]["nodeName"] = "n2"
-        s.put(obj)
-    elif write == "load the kind":
+    if write == "load the kind":
         s.list("Pod")
+    else:
+        _write(s, write)
     omit = ("metadata.managedFields", "spec.volumes")
     for ns in (None, "a"):
         expected = [k for k in want if ns is None or k[0] == ns]
@@ -452,16 +458,7 @@ def test_projected_pieces_follow_this_transaction_and_are_kept_at_commit(tmp_pat
         s.create(_heavy(n, ns), "t")
     s.commit()
     s = _projecting(tmp_path)
-    if write == "read one first":
-        s.get("Pod", "a", "y")
-    elif write == "create a new object":
-        s.create(_heavy("c", "a"), "t")
-    elif write == "delete one":
-        s.delete("Pod", "a", "y")
-    elif write == "change one in place and put it":
-        obj = s.get("Pod", "a", "y")
-        obj["spec"]["nodeName"] = "n2"
-        s.put(obj)
+    _write(s, write)
     pieces = list(s.projected_pieces("Pod", size=size))
     assert [len(p) for p in pieces] == [len(want[i:i + size]) for i in range(0, len(want), size)]
     assert _flat(pieces) == want
