@@ -1625,14 +1625,19 @@ class Store:
             "SELECT o.namespace, o.name FROM objects o LEFT JOIN projected p ON p.kind=o.kind AND "
             "p.namespace=o.namespace AND p.name=o.name WHERE o.kind=? AND (p.rv IS NULL OR p.rv != o.rv)",
             (kind,)).fetchall()
-        one = ("SELECT rv, json_remove(body, '$.metadata.managedFields') FROM objects "
-               "WHERE kind=? AND namespace=? AND name=?")
-        for i in range(0, len(stale), size):
-            puts = []
-            for ns, name in stale[i:i + size]:
-                rv, body = conn.execute(one, (kind, ns, name)).fetchone()
-                puts.append((kind, ns, name, rv, json.dumps(fn(json.loads(body)), separators=(",", ":"))))
-            conn.executemany("INSERT OR REPLACE INTO projected VALUES (?,?,?,?,?)", puts)
+        by_ns: dict[str, list[str]] = {}
+        for ns, name in stale:
+            by_ns.setdefault(ns, []).append(name)
+        for ns, names in by_ns.items():
+            for i in range(0, len(names), size):  # (one statement a piece, as get_many reads)
+                part = names[i:i + size]
+                rows = conn.execute(
+                    "SELECT name, rv, json_remove(body, '$.metadata.managedFields') FROM objects "
+                    f"WHERE kind=? AND namespace=? AND name IN ({','.join('?' * len(part))})",
+                    (kind, ns, *part)).fetchall()
+                conn.executemany("INSERT OR REPLACE INTO projected VALUES (?,?,?,?,?)", [
+                    (kind, ns, name, rv, json.dumps(fn(json.loads(body)), separators=(",", ":")))
+                    for name, rv, body in rows])
         conn.execute("DELETE FROM projected WHERE kind=? AND NOT EXISTS (SELECT 1 FROM objects o "
                      "WHERE o.kind=projected.kind AND o.namespace=projected.namespace AND "
                      "o.name=projected.name)", (kind,))
