@@ -470,68 +470,84 @@ def cached_snapshot(cluster: Cluster):
     return snapshot_from_sums(nodes, sums, on_node, all_pods, _loader(store))
 
 
-# The node digests of the scheduler's cache as one value, their image lists stored once each
-# (at 5,000 nodes four fifths of the digests' text is the same few image lists): what
-# ``node_digests`` reads while no Node was written since.
-NODE_DIGESTS_META = "scheduler.nodeDigests"
-NODE_DIGESTS_VERSION = 1
-NODE_DIGESTS_PATCHED = 20  # saved again once more than 1/20 of the Nodes changed since
+# The node digests of the scheduler's cache kept one metadata value a node, without their image
+# lists, which are stored once each (at 5,000 nodes four fifths of the digests' text is the same
+# few image lists): what ``node_digests`` reads, in one statement, with the Nodes written since
+# they were kept put in their place and kept again one value each (a churn that changed the
+# images of a thousand nodes rewrites those thousand, not a single value of every node).
+NODE_DIGESTS_META = "scheduler.nodeDigests"  # {"v": the format, "rv": the Nodes' resourceVersion}
+NODE_DIGEST_PREFIX = "scheduler.nodeDigest/"  # + a node's name: [its digest without images, image key]
+NODE_IMAGES_META = "scheduler.nodeImages"  # image key -> an image list
+NODE_DIGESTS_VERSION = 2
+
+
+def _image_key(images: list) -> str:
+    import hashlib
+
+    return hashlib.sha1(json.dumps(images, separators=(",", ":")).encode()).hexdigest()[:16]
+
+
+def _kept_digest(digest: dict, image_keys: dict[int, str], images: dict[str, list]) -> list:
+    """[the digest without its image list, the list's key (None: no images)], the list added to
+    ``images``."""
+    st = digest.get("status") or {}
+    lst = st.get("images")
+    if not lst:
+        return [digest, None]
+    key = image_keys.get(id(lst))
+    if key is None:
+        key = image_keys[id(lst)] = _image_key(lst)
+        images.setdefault(key, lst)
+    return [dict(digest, status={k: v for k, v in st.items() if k != "images"}), key]
 
 
 def node_digests(store) -> list[dict]:
     """Every Node's digest (kubesim/scheduler/framework/cache.py: ``node_digest``), in name
-    order: from the saved copy while the Nodes are as when it was saved, else from the
-    ``derived`` rows (and saved, with each distinct image list once, for the next command).
-    Nodes with the same image list share one list object (read-only)."""
+    order: from the kept ones (``NODE_DIGEST_PREFIX``) with those of the Nodes written since
+    in their place, else from the ``derived`` rows (and kept, for the next command). Nodes with
+    the same image list share one list object (read-only)."""
     if store.wiped or "Node" in store.changed_kinds():
         return [d for _, d in store.derived("Node")]
     rv = store.committed_kind_resource_versions().get("Node", 0)
-    saved = store.meta(NODE_DIGESTS_META)
-    current = None  # every Node's digest, when the saved ones patched give them
-    if isinstance(saved, dict) and saved.get("v") == NODE_DIGESTS_VERSION:
-        images = saved["images"]
-        nodes = saved["nodes"]
-        for d, i in saved["at"]:
-            nodes[d]["status"]["images"] = images[i]
-        if saved.get("rv") == rv:
-            return nodes
-        # Nodes written since: the saved digests with those in their place (and the deleted
-        # ones left out), saved again once they are more than a twentieth of them
-        since = store.derived_since("Node", int(saved.get("rv") or 0))
-        if since is not None:
+    marker = store.meta(NODE_DIGESTS_META)
+    kept = isinstance(marker, dict) and marker.get("v") == NODE_DIGESTS_VERSION
+    images: dict[str, list] = dict(store.meta(NODE_IMAGES_META) or {}) if kept else {}
+    rows: dict[str, list] = store.meta_prefixed(NODE_DIGEST_PREFIX) if kept else {}
+    if kept and any(row[1] is not None and row[1] not in images for row in rows.values()):
+        kept, rows = False, {}  # (an image list missing: every row again)
+    changed_rows: dict[str, list | None] = {}
+    if not kept or marker.get("rv") != rv:
+        since = store.derived_since("Node", int(marker.get("rv") or 0)) if kept else None
+        if since is None:  # nothing kept yet (or a snapshot that cannot be completed): every row
+            present = None
+            changed = store.derived("Node")
+        else:
             names, changed = since
-            by_name = {d["metadata"]["name"]: d for d in nodes}
-            by_name.update((k[2], d) for k, d in changed)
-            patched = [by_name.get(n) for n in names]
-            if None not in patched:
-                if len(changed) * NODE_DIGESTS_PATCHED <= len(names) or store.read_only:
-                    return patched
-                current = patched  # (saved again below, without reading every row)
-    nodes = current if current is not None else [d for _, d in store.derived("Node")]
-    if not store.read_only:
-        index: dict[str, int] = {}
-        seen: dict[int, int] = {}  # id of an image list -> its place (saved nodes share lists)
-        images: list = []
-        at = []
-        bare = []
-        for n, d in enumerate(nodes):
-            st = d.get("status") or {}
-            lst = st.get("images")
-            if lst:
-                i = seen.get(id(lst))
-                if i is None:
-                    text = json.dumps(lst, separators=(",", ":"))
-                    i = index.get(text)
-                    if i is None:
-                        i = index[text] = len(images)
-                        images.append(lst)
-                    seen[id(lst)] = i
-                at.append((n, i))
-                d = dict(d, status={k: v for k, v in st.items() if k != "images"})
-            bare.append(d)
-        store.set_meta(NODE_DIGESTS_META, {"v": NODE_DIGESTS_VERSION, "rv": rv, "images": images,
-                                           "at": at, "nodes": bare})
-    return nodes
+            present = set(names)
+        image_keys: dict[int, str] = {}
+        changed_rows = {k[2]: _kept_digest(d, image_keys, images) for k, d in changed}
+        changed_rows.update((n, None) for n in rows
+                            if n not in changed_rows and (present is None or n not in present))
+        added = False
+        for n, row in changed_rows.items():
+            if row is None:
+                del rows[n]
+            else:
+                added = added or n not in rows
+                rows[n] = row
+        if added:
+            rows = {n: rows[n] for n in sorted(rows)}
+    out = []
+    for d, key in rows.values():
+        if key is not None:  # (a copy: the kept row stays without its images)
+            d = dict(d, status=dict(d["status"], images=images[key]))
+        out.append(d)
+    if changed_rows and not store.read_only:
+        used = {row[1] for row in rows.values()}
+        store.replace_meta({NODE_DIGEST_PREFIX + n: row for n, row in changed_rows.items()})
+        store.set_meta(NODE_IMAGES_META, {k: v for k, v in images.items() if k in used})
+        store.set_meta(NODE_DIGESTS_META, {"v": NODE_DIGESTS_VERSION, "rv": rv})
+    return out
 
 
 def use_cached_cluster(cluster: Cluster, scheduler, without_uid: str | None = None,

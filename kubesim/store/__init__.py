@@ -272,6 +272,7 @@ class Store:
         self._dirty_kinds: set[str] = set()  # the kinds of the keys in _dirty
         self._meta: dict[str, object] = {}
         self._meta_dirty: set[str] = set()
+        self._meta_gone: set[str] = set()  # (of the dirty ones: deleted at commit, replace_meta)
         self._events: dict[str, str | None] = {}  # event correlation key -> Event name (read or written)
         self._events_dirty: set[str] = set()
         self._events_migrated = False
@@ -431,8 +432,12 @@ class Store:
             if self._events_dirty:
                 conn.executemany("INSERT OR REPLACE INTO event_index VALUES (?,?)",
                                  [(k, self._events[k]) for k in sorted(self._events_dirty)])
+            gone = self._meta_gone
             conn.executemany("INSERT OR REPLACE INTO meta VALUES (?,?)",
-                             [(k, json.dumps(self._meta[k], separators=(",", ":"))) for k in sorted(self._meta_dirty)])
+                             [(k, json.dumps(self._meta[k], separators=(",", ":"))) for k in sorted(self._meta_dirty)
+                              if k not in gone])
+            if gone:
+                conn.executemany("DELETE FROM meta WHERE key=?", [(k,) for k in sorted(gone)])
             conn.execute("COMMIT")
         except sqlite3.DatabaseError as e:
             self._safe_rollback()
@@ -531,6 +536,38 @@ class Store:
             return  # (changes made in place to a stored value go through touch_meta)
         self._meta[key] = value
         self._meta_dirty.add(key)
+        self._meta_gone.discard(key)
+
+    def meta_prefixed(self, prefix: str) -> dict[str, object]:
+        """The metadata values whose key starts with ``prefix``, by the rest of their key, in
+        key order, this transaction's included (a deleted or null one left out): read in one
+        statement and decoded in one call. For a value kept per item (the scheduler's node
+        digests, one key a node), which one large value would rewrite whole for a change of
+        one item. ``prefix`` ends with "/"."""
+        text = "{}" if self.wiped else self._require().execute(
+            "SELECT '{' || coalesce(group_concat(json_quote(substr(key, ?)) || ':' || value, ','), '')"
+            " || '}' FROM (SELECT key, value FROM meta WHERE key > ? AND key < ? ORDER BY key)",
+            (len(prefix) + 1, prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))).fetchone()[0]
+        out = _loads_frozen(text)
+        mine = [k for k in self._meta_dirty if k.startswith(prefix)]
+        if mine:
+            n = len(prefix)
+            out.update((k[n:], self._meta[k]) for k in mine)
+            out = {k: out[k] for k in sorted(out)}
+        if None in out.values():
+            out = {k: v for k, v in out.items() if v is not None}
+        return out
+
+    def replace_meta(self, values: dict[str, object]) -> None:
+        """Set metadata values the caller knows to differ from what is stored (no read of each
+        first); a None value deletes its key at commit."""
+        for k, v in values.items():
+            self._meta[k] = v
+            self._meta_dirty.add(k)
+            if v is None:
+                self._meta_gone.add(k)
+            else:
+                self._meta_gone.discard(k)
 
     def touch_meta(self, key: str) -> None:
         """Mark a metadata value changed in place (e.g. a large dict) for writing at commit."""
@@ -1022,6 +1059,7 @@ class Store:
         self._dirty_kinds.clear()
         self._meta.clear()
         self._meta_dirty.clear()
+        self._meta_gone.clear()
         self._listed = set()
         self.set_meta(DERIVED_SUMS_META, {"*": True})  # (both tables empty: the sums hold)
 
