@@ -475,10 +475,11 @@ def cached_snapshot(cluster: Cluster):
 # few image lists): what ``node_digests`` reads, in one statement, with the Nodes written since
 # they were kept put in their place and kept again one value each (a churn that changed the
 # images of a thousand nodes rewrites those thousand, not a single value of every node).
-NODE_DIGESTS_META = "scheduler.nodeDigests"  # {"v": the format, "rv": the Nodes' resourceVersion}
-NODE_DIGEST_PREFIX = "scheduler.nodeDigest/"  # + a node's name: [its digest without images, image key]
-NODE_IMAGES_META = "scheduler.nodeImages"  # image key -> an image list
+NODE_DIGESTS_META = "scheduler/nodeDigests"  # {"v": the format, "rv": the Nodes' resourceVersion}
+NODE_DIGEST_PREFIX = "scheduler/nodeDigest/"  # + a node's name: [its digest without images, image key]
+NODE_IMAGES_META = "scheduler/nodeImages"  # image key -> an image list
 NODE_DIGESTS_VERSION = 2
+LEGACY_NODE_DIGESTS_META = "scheduler.nodeDigests"  # (an older state's: every digest in one value)
 
 
 def _image_key(images: list) -> str:
@@ -512,31 +513,38 @@ def node_digests(store) -> list[dict]:
     marker = store.meta(NODE_DIGESTS_META)
     kept = isinstance(marker, dict) and marker.get("v") == NODE_DIGESTS_VERSION
     images: dict[str, list] = dict(store.meta(NODE_IMAGES_META) or {}) if kept else {}
-    rows: dict[str, list] = store.meta_prefixed(NODE_DIGEST_PREFIX) if kept else {}
-    if kept and any(row[1] is not None and row[1] not in images for row in rows.values()):
-        kept, rows = False, {}  # (an image list missing: every row again)
+    kept_rows: list[list] = store.meta_prefixed(NODE_DIGEST_PREFIX) if kept else []
+    if kept and any(row[1] is not None and row[1] not in images for row in kept_rows):
+        kept, kept_rows = False, []  # (an image list missing: every row again)
     changed_rows: dict[str, list | None] = {}
-    if not kept or marker.get("rv") != rv:
-        since = store.derived_since("Node", int(marker.get("rv") or 0)) if kept else None
-        if since is None:  # nothing kept yet (or a snapshot that cannot be completed): every row
-            present = None
-            changed = store.derived("Node")
+    if kept and marker.get("rv") == rv:
+        out = []
+        for d, key in kept_rows:  # (read for this call alone: given their images in place)
+            if key is not None:
+                d["status"]["images"] = images[key]
+            out.append(d)
+        return out
+    rows = {row[0]["metadata"]["name"]: row for row in kept_rows}
+    since = store.derived_since("Node", int(marker.get("rv") or 0)) if kept else None
+    if since is None:  # nothing kept yet (or a snapshot that cannot be completed): every row
+        present = None
+        changed = store.derived("Node")
+    else:
+        names, changed = since
+        present = set(names)
+    image_keys: dict[int, str] = {}
+    changed_rows = {k[2]: _kept_digest(d, image_keys, images) for k, d in changed}
+    changed_rows.update((n, None) for n in rows
+                        if n not in changed_rows and (present is None or n not in present))
+    added = False
+    for n, row in changed_rows.items():
+        if row is None:
+            del rows[n]
         else:
-            names, changed = since
-            present = set(names)
-        image_keys: dict[int, str] = {}
-        changed_rows = {k[2]: _kept_digest(d, image_keys, images) for k, d in changed}
-        changed_rows.update((n, None) for n in rows
-                            if n not in changed_rows and (present is None or n not in present))
-        added = False
-        for n, row in changed_rows.items():
-            if row is None:
-                del rows[n]
-            else:
-                added = added or n not in rows
-                rows[n] = row
-        if added:
-            rows = {n: rows[n] for n in sorted(rows)}
+            added = added or n not in rows
+            rows[n] = row
+    if added:
+        rows = {n: rows[n] for n in sorted(rows)}
     out = []
     for d, key in rows.values():
         if key is not None:  # (a copy: the kept row stays without its images)
@@ -544,6 +552,8 @@ def node_digests(store) -> list[dict]:
         out.append(d)
     if changed_rows and not store.read_only:
         used = {row[1] for row in rows.values()}
+        if not kept:
+            store.replace_meta({LEGACY_NODE_DIGESTS_META: None})
         store.replace_meta({NODE_DIGEST_PREFIX + n: row for n, row in changed_rows.items()})
         store.set_meta(NODE_IMAGES_META, {k: v for k, v in images.items() if k in used})
         store.set_meta(NODE_DIGESTS_META, {"v": NODE_DIGESTS_VERSION, "rv": rv})

@@ -433,11 +433,11 @@ class Store:
                 conn.executemany("INSERT OR REPLACE INTO event_index VALUES (?,?)",
                                  [(k, self._events[k]) for k in sorted(self._events_dirty)])
             gone = self._meta_gone
+            if gone:  # (first: a large value deleted is not in the way of the inserts)
+                conn.executemany("DELETE FROM meta WHERE key=?", [(k,) for k in sorted(gone)])
             conn.executemany("INSERT OR REPLACE INTO meta VALUES (?,?)",
                              [(k, json.dumps(self._meta[k], separators=(",", ":"))) for k in sorted(self._meta_dirty)
                               if k not in gone])
-            if gone:
-                conn.executemany("DELETE FROM meta WHERE key=?", [(k,) for k in sorted(gone)])
             conn.execute("COMMIT")
         except sqlite3.DatabaseError as e:
             self._safe_rollback()
@@ -538,25 +538,29 @@ class Store:
         self._meta_dirty.add(key)
         self._meta_gone.discard(key)
 
-    def meta_prefixed(self, prefix: str) -> dict[str, object]:
-        """The metadata values whose key starts with ``prefix``, by the rest of their key, in
-        key order, this transaction's included (a deleted or null one left out): read in one
-        statement and decoded in one call. For a value kept per item (the scheduler's node
-        digests, one key a node), which one large value would rewrite whole for a change of
-        one item. ``prefix`` ends with "/"."""
-        text = "{}" if self.wiped else self._require().execute(
-            "SELECT '{' || coalesce(group_concat(json_quote(substr(key, ?)) || ':' || value, ','), '')"
-            " || '}' FROM (SELECT key, value FROM meta WHERE key > ? AND key < ? ORDER BY key)",
-            (len(prefix) + 1, prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))).fetchone()[0]
-        out = _loads_frozen(text)
-        mine = [k for k in self._meta_dirty if k.startswith(prefix)]
+    def meta_prefixed(self, prefix: str) -> list:
+        """The metadata values whose key starts with ``prefix``, in key order, this
+        transaction's included (a deleted or null one left out): read in one statement and
+        decoded in one call (fresh objects, the caller's to change). For a value kept per item (the scheduler's node digests, one key a
+        node), which one large value would rewrite whole for a change of one item. ``prefix``
+        ends with "/". (The table keeps its rows in key order, values inline: keep a prefix
+        with many keys away from a key of a large value, whose neighbours SQLite inserts a
+        thousand times slower.)"""
+        bounds = (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))
+        mine = sorted(k for k in self._meta_dirty if k.startswith(prefix))
+        if self.wiped:
+            return [json.loads(json.dumps(v)) for k in mine if (v := self._meta[k]) is not None]
+        conn = self._require()
         if mine:
-            n = len(prefix)
-            out.update((k[n:], self._meta[k]) for k in mine)
-            out = {k: out[k] for k in sorted(out)}
-        if None in out.values():
-            out = {k: v for k, v in out.items() if v is not None}
-        return out
+            rows = dict(conn.execute("SELECT key, value FROM meta WHERE key > ? AND key < ?", bounds))
+            rows.update((k, None) for k in mine)
+            return [v for k in sorted(rows) if (v := json.loads(json.dumps(self._meta[k]) if k in self._meta_dirty
+                                                                else rows[k])) is not None]
+        text = conn.execute("SELECT '[' || coalesce(group_concat(value, ','), '') || ']' FROM "
+                            "(SELECT value FROM meta WHERE key > ? AND key < ? ORDER BY key)",
+                            bounds).fetchone()[0]
+        out = _loads_frozen(text)
+        return [v for v in out if v is not None] if None in out else out
 
     def replace_meta(self, values: dict[str, object]) -> None:
         """Set metadata values the caller knows to differ from what is stored (no read of each
