@@ -792,11 +792,16 @@ COMPRESSED_NODES = "nodesDeflated"  # (an older state's: the nodes' entries defl
 PACKED_NODES = "nodesPacked"
 
 
-def _entry_key(entry: dict):
-    """What tells two nodes' entries apart (their keys in order included)."""
+def _entry_key(entry: dict, filters: dict[int, tuple]):
+    """What tells two nodes' entries apart (their keys in order included); ``filters``: the
+    filter verdicts' items by the id of their dict (nodes every filter passed share one)."""
     try:
+        f = entry["filter"]
+        fk = filters.get(id(f))
+        if fk is None:
+            fk = filters[id(f)] = (f, tuple(f.items()))
         score = entry.get("score")
-        key = (tuple(entry), tuple(entry["filter"].items()), entry["feasible"], entry.get("rejectedBy"),
+        key = (tuple(entry), fk[1], entry["feasible"], entry.get("rejectedBy"),
                entry.get("total"), None if score is None else tuple((p, tuple(v.items())) for p, v in score.items()))
         hash(key)
         return key
@@ -809,10 +814,11 @@ def _pack(nodes: dict) -> str:
     import zlib
 
     index: dict = {}
+    filters: dict[int, tuple] = {}  # (holding each dict, so that its id is not reused meanwhile)
     entries: list[dict] = []
     at = []
     for entry in nodes.values():
-        k = _entry_key(entry)
+        k = _entry_key(entry, filters)
         i = index.get(k)
         if i is None:
             i = index[k] = len(entries)
