@@ -10,15 +10,19 @@ WORKERS = 2  # the machines it runs on (a developer's, CI's) have two cores
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config):
-    """Two pytest-xdist workers unless told otherwise (``-n N``; ``-n 0`` or ``-p no:xdist`` runs
-    serially), each taking half of the tests in their collected order and the other's remaining
-    ones when it runs out (``--dist worksteal``): a file's tests stay together, as do their
-    module fixtures and the replays between them. Set here rather than in ``addopts``, so that
-    ``-p no:xdist`` and a venv without pytest-xdist still run the suite, serially."""
+    """The suite, or a directory of it, on two pytest-xdist workers unless told otherwise (``-n N``;
+    ``-n 0`` or ``-p no:xdist`` runs serially), each taking half of the tests in their collected
+    order and the other's remaining ones when it runs out (``--dist worksteal``): a file's tests
+    stay together, as do their module fixtures and the replays between them. Named files and
+    tests run serially (starting a worker costs more than most files take). Set here rather than
+    in ``addopts``, so that ``-p no:xdist`` and a venv without pytest-xdist still run serially."""
     option = config.option
     if getattr(option, "numprocesses", 0) is not None or hasattr(config, "workerinput"):
         return  # no xdist, or told how many, or a worker itself
     if option.usepdb or option.trace or option.collectonly or (os.cpu_count() or 1) < 2:
+        return
+    args = [a for a in config.args if not a.startswith("-")]
+    if args and all("::" in a or a.endswith(".py") for a in args):
         return
     option.numprocesses = WORKERS
     if option.dist == "no":
