@@ -622,7 +622,7 @@ def step(cluster: Cluster) -> bool:
             record["after"] = after
         if result.explanation:
             result.explanation["queue"] = record
-        _write_back(cluster, pod, result, full=scheduler.explain_enabled)
+        _write_back(cluster, pod, result, full=scheduler.explain_enabled, snapshot=snapshot)
         informers.sync(now)  # this cycle's writes, as the informers deliver them
         changed = True
     _save_queue(store, queue)
@@ -667,14 +667,18 @@ def _set_condition(pod: dict, cond: dict, now: str) -> None:
     conds.append(new)
 
 
-def _write_back(cluster: Cluster, pod: dict, result, full: bool = True) -> None:
+def _write_back(cluster: Cluster, pod: dict, result, full: bool = True, snapshot=None) -> None:
+    """The scheduler's writes for one cycle. ``snapshot``: the cycle's, whose node digests
+    (their labels: all the binding copies) stand for the Node, which is then not decoded."""
     store = cluster.store
     now = cluster.stamp()
     nominated_before = (pod.get("status") or {}).get("nominatedNodeName")
     if result.outcome == "Scheduled":
         from kubesim.apiserver.registry.core.pod import bind
 
-        bind(pod, result.node, store.get("Node", "", result.node))
+        ni = snapshot.get(result.node) if snapshot is not None else None
+        bind(pod, result.node, ni.node if ni is not None and ni.node is not None
+             else store.get("Node", "", result.node))
         _set_condition(pod, {"lastProbeTime": None, "status": "True", "type": "PodScheduled"}, now)
         pod["status"].pop("nominatedNodeName", None)
         cluster.fields.handled(pod)  # the binding's write keeps managedFields as they are
