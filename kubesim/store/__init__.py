@@ -266,12 +266,16 @@ class Store:
         # kind -> {(namespace, name): object or None (known absent / deleted)}
         self._cache: dict[str, dict[tuple[str, str], dict | None]] = {}
         self._listed: set[str] = set()  # kinds fully loaded into the cache
+        # (kind, namespace) pairs whose objects are all in the cache (``_list_namespace``): the
+        # cache keeps every later write of them, so they are listed again without reading
+        self._listed_ns: set[tuple[str, str]] = set()
         self._sorted: dict[str, list[dict]] = {}  # kind -> its objects sorted by (namespace, name)
         self._gone: dict[Key, tuple[int, dict]] = {}  # deleted this command: (its rv, last body)
         self._dirty: dict[Key, dict | None] = {}
         self._dirty_kinds: set[str] = set()  # the kinds of the keys in _dirty
         self._meta: dict[str, object] = {}
         self._meta_dirty: set[str] = set()
+        self._meta_absent: set[str] = set()  # keys ``prefetch_meta`` found no value for
         self._events: dict[str, str | None] = {}  # event correlation key -> Event name (read or written)
         self._events_dirty: set[str] = set()
         self._events_migrated = False
@@ -512,10 +516,29 @@ class Store:
     def meta(self, key: str, default=None):
         if key not in self._meta:
             # (after a wipe the table is empty until commit: nothing to look up)
-            row = None if self.wiped else self._require().execute(
+            row = None if self.wiped or key in self._meta_absent else self._require().execute(
                 "SELECT value FROM meta WHERE key=?", (key,)).fetchone()
             self._meta[key] = json.loads(row[0]) if row else default
         return self._meta[key]
+
+    def prefetch_meta(self, keys: Iterable[str]) -> None:
+        """Read the metadata values of ``keys`` not read yet a few hundred to a statement, so
+        that ``meta`` of each (a pass over many nodes reading one value per node) asks nothing
+        more of the database."""
+        if self.wiped:
+            return
+        keys = [k for k in dict.fromkeys(keys) if k not in self._meta]
+        conn = self._require()
+        for i in range(0, len(keys), 500):  # (SQLite's limit on bound parameters)
+            part = keys[i:i + 500]
+            found = dict(conn.execute(
+                f"SELECT key, value FROM meta WHERE key IN ({','.join('?' * len(part))})", part))
+            for k in part:
+                text = found.get(k)
+                if text is None:
+                    self._meta_absent.add(k)
+                else:
+                    self._meta[k] = json.loads(text)
 
     def committed_meta(self, key: str, default=None):
         """A metadata value as the last committed transaction left it (this one's changes
@@ -680,8 +703,11 @@ class Store:
         """``list`` of one namespace, decoding only its objects (the primary key's prefix);
         what this transaction read or wrote before wins, as for ``get``."""
         by = self._cache.setdefault(kind, {})
-        _decode_into(by, self._require().execute(
-            "SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=?", (kind, namespace)))
+        if (kind, namespace) not in self._listed_ns:
+            if not self.wiped:  # (a wipe emptied the table until commit)
+                _decode_into(by, self._require().execute(
+                    "SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=?", (kind, namespace)))
+            self._listed_ns.add((kind, namespace))
         out = [o for (ns, _), o in by.items() if ns == namespace and o is not None]
         out.sort(key=lambda o: o["metadata"]["name"])
         return out
@@ -1023,6 +1049,7 @@ class Store:
         self._meta.clear()
         self._meta_dirty.clear()
         self._listed = set()
+        self._listed_ns = set()
         self.set_meta(DERIVED_SUMS_META, {"*": True})  # (both tables empty: the sums hold)
 
     # -- object_index: objects by label, annotation, owner, deletion, involved object ---------
