@@ -1318,11 +1318,22 @@ class Store:
     def _derived_rows(self, kind: str, keys: list[Key]) -> dict[Key, tuple[str, object]]:
         """The ``derived`` rows (node, digest) of ``keys`` as the table holds them."""
         conn = self._require()
-        out = {}
+        by_ns: dict[str, list[str]] = {}
         for k in keys:
-            row = conn.execute("SELECT node, data FROM derived WHERE kind=? AND namespace=? AND name=?",
-                               k).fetchone()
-            if row is not None:
+            by_ns.setdefault(k[1], []).append(k[2])
+        found: dict[Key, tuple[str, str]] = {}
+        for ns, names in by_ns.items():  # a few hundred names to a statement, not one each
+            names = list(dict.fromkeys(names))
+            for i in range(0, len(names), 500):  # (SQLite's limit on bound parameters)
+                part = names[i:i + 500]
+                for name, node, data in conn.execute(
+                        f"SELECT name, node, data FROM derived WHERE kind=? AND namespace=? "
+                        f"AND name IN ({','.join('?' * len(part))})", (kind, ns, *part)):
+                    found[(kind, ns, name)] = (node, data)
+        out = {}
+        for k in keys:  # (in the order of ``keys``, as before)
+            row = found.get(k)
+            if row is not None and k not in out:
                 out[k] = (row[0], json.loads(row[1]))
         return out
 
@@ -1379,10 +1390,15 @@ class Store:
                 self._set_sums_valid(kind, False)
             return
         sums: dict[str, object] = {}
-        for node in sorted({c[1] for c in changes}):
-            row = conn.execute("SELECT data FROM derived_sums WHERE kind=? AND node=?", (kind, node)).fetchone()
-            if row is not None:
-                sums[node] = json.loads(row[0])
+        nodes = sorted({c[1] for c in changes})
+        found: dict[str, str] = {}
+        for i in range(0, len(nodes), 500):  # a few hundred nodes to a statement, not one each
+            part = nodes[i:i + 500]
+            found.update(conn.execute(f"SELECT node, data FROM derived_sums WHERE kind=? "
+                                      f"AND node IN ({','.join('?' * len(part))})", (kind, *part)))
+        for node in nodes:
+            if node in found:
+                sums[node] = json.loads(found[node])
         touched = set()
         for k, node, d, sign in changes:
             _fold_into(sums, fold, node, k, d, sign)
