@@ -804,6 +804,32 @@ class Store:
                 out.append(o)
         return out
 
+    def prefetch_committed(self, keys: Iterable[Key], absent_only: bool = False) -> None:
+        """Read the committed bodies of ``keys`` not read yet (``committed``) a few hundred to a
+        statement: for a writer about to write many objects that the field manager compares
+        with what they were (most of them new: no body to decode). ``absent_only``: only
+        note which of them the last commit did not have (their bodies are read, each, if
+        asked for): for a reader that may stop at the first it looks at."""
+        if self.wiped:
+            return
+        missing: dict[tuple[str, str], list[str]] = {}
+        for kind, ns, name in keys:
+            if (kind, ns or "", name) not in self._committed:
+                missing.setdefault((kind, ns or ""), []).append(name)
+        conn = self._require()
+        for (kind, ns), names in missing.items():
+            names = list(dict.fromkeys(names))
+            for i in range(0, len(names), 500):  # (SQLite's limit on bound parameters)
+                part = names[i:i + 500]
+                found = dict(conn.execute(
+                    f"SELECT name, {'NULL' if absent_only else 'body'} FROM objects WHERE kind=? "
+                    f"AND namespace=? AND name IN ({','.join('?' * len(part))})", (kind, ns, *part)))
+                for name in part:
+                    if name not in found:
+                        self._committed[(kind, ns, name)] = None
+                    elif not absent_only:
+                        self._committed[(kind, ns, name)] = json.loads(found[name])
+
     def committed(self, kind: str, namespace: str, name: str) -> dict | None:
         """The object as the last committed transaction left it (this one's writes reach the
         database only at commit), decoded afresh: what it was before this command changed it."""

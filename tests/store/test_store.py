@@ -635,3 +635,28 @@ def test_prefetched_metadata_values_are_those_meta_reads(tmp_path):
     store.rollback()
     assert got == want
     assert got["absent"] == "default" and got["k/1299"] == "default" and got["k/6"] == "changed here"
+
+
+@pytest.mark.parametrize("absent_only", [False, True],
+                         ids=["prefetched committed bodies are those committed reads",
+                              "prefetching only which are absent answers committed the same"])
+def test_prefetched_committed_bodies_are_those_committed_reads(tmp_path, absent_only):
+    store = Store(tmp_path).open()
+    for i in range(1200):  # past the 500 names of one statement
+        store.create(_named_pod("a" if i % 3 else "b", f"p{i:04d}", n=str(i)), "2026-01-01T00:00:00Z")
+    store.commit()
+    keys = [("Pod", "a" if i % 3 else "b", f"p{i:04d}") for i in range(0, 1300, 7)]
+    keys += [("Pod", "a", "new"), ("Node", "", "nothere"), ("Pod", "a", "p0001")]
+    store = Store(tmp_path).open()
+    pod = store.get("Pod", "a", "p0001")
+    pod["metadata"]["labels"]["n"] = "changed here"  # (committed is what was, not this)
+    store.put(pod)
+    store.create(_named_pod("a", "new"), "2026-01-01T00:00:00Z")
+    store.prefetch_committed(keys, absent_only=absent_only)
+    got = [store.committed(*k) for k in keys]
+    store.rollback()
+    store = Store(tmp_path).open()
+    want = [store.committed(*k) for k in keys]
+    store.rollback()
+    assert got == want
+    assert got[-1]["metadata"]["labels"]["n"] == "1" and got[-3] is None and got[-2] is None
