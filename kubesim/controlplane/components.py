@@ -659,6 +659,7 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
         cluster.wake_at(float(wake))
     kinds = set(view_kinds)
     controlled = CONTROLLED_KIND.get(name)
+    queued_nodes: list[dict] = []  # the DaemonSet controller's nodeUpdateQueue
     changed = [k for k in list(store.changed_keys()) if k[0] in kinds]
     if len(changed) > 50 and hasattr(store, "prefetch_committed"):
         # which of many objects written (a bulk apply's pods) are new: told together, not by a
@@ -684,7 +685,9 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             if _owned(obj) or _owned(store.committed(*k)):
                 return True
             continue
-        if k[0] == "Node" and name == "daemonset" and _daemon_ignores_node_update(store.committed(*k), obj):
+        if k[0] == "Node" and name == "daemonset":
+            if not _daemon_ignores_node_update(store.committed(*k), obj):
+                queued_nodes.append(obj)
             continue
         if claims and k[0] != "Pod" and not (_in_owner_graph(obj) or _in_owner_graph(store.committed(*k))):
             # the collector's graph builder: an update of an object that neither has owners
@@ -693,6 +696,42 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
         if k[0] != "Pod" or _pod_relevant(cluster, obj, gate, claims, controlled) or \
                 _pod_relevant(cluster, store.committed(*k), gate, claims, controlled):
             return True
+    return bool(queued_nodes) and _daemon_node_updates_enqueue(store, queued_nodes)
+
+
+def _daemon_node_updates_enqueue(store, nodes: list[dict]) -> bool:
+    """syncNodeUpdate (pkg/controller/daemon/daemon_controller.go): a queued node enqueues a
+    DaemonSet only when the node should run its pod and has none, should no longer run the
+    pod it has, or has one while the DaemonSet counts misscheduled pods. Anything else about
+    the node (a label no DaemonSet selects, a taint its pods tolerate) leaves every DaemonSet
+    unsynced, as upstream's node worker does."""
+    from kubesim.api.meta.helpers import controller_ref
+    from kubesim.controllers.daemonset import (
+        daemon_pod_spec,
+        node_should_run_daemon_pod,
+    )
+
+    daemonsets = store.list("DaemonSet")
+    if not daemonsets:
+        return False
+    names = {(n.get("metadata") or {}).get("name") or "" for n in nodes}
+    on_node = store.pod_keys_on_node(next(iter(names))) if len(names) == 1 else \
+        [k for keys in store.pod_keys_on_nodes(names).values() for k in keys]
+    scheduled: set[tuple[str, str, str]] = set()  # (node, namespace, DaemonSet)
+    for pod in store.get_many(on_node):
+        ref = controller_ref(pod)
+        if ref is not None and ref.get("kind") == "DaemonSet":
+            md = pod.get("metadata") or {}
+            scheduled.add(((pod.get("spec") or {}).get("nodeName") or "", md.get("namespace") or "", ref.get("name")))
+    for ds in daemonsets:
+        md = ds.get("metadata") or {}
+        spec = daemon_pod_spec(ds)
+        misscheduled = ((ds.get("status") or {}).get("numberMisscheduled") or 0) > 0
+        for node in nodes:
+            should_run, should_continue = node_should_run_daemon_pod(node, ds, spec)
+            has = ((node.get("metadata") or {}).get("name"), md.get("namespace") or "", md.get("name")) in scheduled
+            if (should_run and not has) or (not should_continue and has) or (has and misscheduled):
+                return True
     return False
 
 

@@ -276,6 +276,7 @@ class Store:
         self._meta: dict[str, object] = {}
         self._meta_dirty: set[str] = set()
         self._meta_absent: set[str] = set()  # keys ``prefetch_meta`` found no value for
+        self._meta_gone: set[str] = set()  # (of the dirty ones: deleted at commit, replace_meta)
         self._events: dict[str, str | None] = {}  # event correlation key -> Event name (read or written)
         self._events_dirty: set[str] = set()
         self._events_migrated = False
@@ -435,8 +436,12 @@ class Store:
             if self._events_dirty:
                 conn.executemany("INSERT OR REPLACE INTO event_index VALUES (?,?)",
                                  [(k, self._events[k]) for k in sorted(self._events_dirty)])
+            gone = self._meta_gone
+            if gone:  # (first: a large value deleted is not in the way of the inserts)
+                conn.executemany("DELETE FROM meta WHERE key=?", [(k,) for k in sorted(gone)])
             conn.executemany("INSERT OR REPLACE INTO meta VALUES (?,?)",
-                             [(k, json.dumps(self._meta[k], separators=(",", ":"))) for k in sorted(self._meta_dirty)])
+                             [(k, json.dumps(self._meta[k], separators=(",", ":"))) for k in sorted(self._meta_dirty)
+                              if k not in gone])
             conn.execute("COMMIT")
         except sqlite3.DatabaseError as e:
             self._safe_rollback()
@@ -554,6 +559,42 @@ class Store:
             return  # (changes made in place to a stored value go through touch_meta)
         self._meta[key] = value
         self._meta_dirty.add(key)
+        self._meta_gone.discard(key)
+
+    def meta_prefixed(self, prefix: str) -> list:
+        """The metadata values whose key starts with ``prefix``, in key order, this
+        transaction's included (a deleted or null one left out): read in one statement and
+        decoded in one call (fresh objects, the caller's to change). For a value kept per item (the scheduler's node digests, one key a
+        node), which one large value would rewrite whole for a change of one item. ``prefix``
+        ends with "/". (The table keeps its rows in key order, values inline: keep a prefix
+        with many keys away from a key of a large value, whose neighbours SQLite inserts a
+        thousand times slower.)"""
+        bounds = (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))
+        mine = sorted(k for k in self._meta_dirty if k.startswith(prefix))
+        if self.wiped:
+            return [json.loads(json.dumps(v)) for k in mine if (v := self._meta[k]) is not None]
+        conn = self._require()
+        if mine:
+            rows = dict(conn.execute("SELECT key, value FROM meta WHERE key > ? AND key < ?", bounds))
+            rows.update((k, None) for k in mine)
+            return [v for k in sorted(rows) if (v := json.loads(json.dumps(self._meta[k]) if k in self._meta_dirty
+                                                                else rows[k])) is not None]
+        text = conn.execute("SELECT '[' || coalesce(group_concat(value, ','), '') || ']' FROM "
+                            "(SELECT value FROM meta WHERE key > ? AND key < ? ORDER BY key)",
+                            bounds).fetchone()[0]
+        out = _loads_frozen(text)
+        return [v for v in out if v is not None] if None in out else out
+
+    def replace_meta(self, values: dict[str, object]) -> None:
+        """Set metadata values the caller knows to differ from what is stored (no read of each
+        first); a None value deletes its key at commit."""
+        for k, v in values.items():
+            self._meta[k] = v
+            self._meta_dirty.add(k)
+            if v is None:
+                self._meta_gone.add(k)
+            else:
+                self._meta_gone.discard(k)
 
     def touch_meta(self, key: str) -> None:
         """Mark a metadata value changed in place (e.g. a large dict) for writing at commit."""
@@ -1074,6 +1115,7 @@ class Store:
         self._dirty_kinds.clear()
         self._meta.clear()
         self._meta_dirty.clear()
+        self._meta_gone.clear()
         self._listed = set()
         self._listed_ns = set()
         self.set_meta(DERIVED_SUMS_META, {"*": True})  # (both tables empty: the sums hold)

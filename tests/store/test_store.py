@@ -660,3 +660,28 @@ def test_prefetched_committed_bodies_are_those_committed_reads(tmp_path, absent_
     store.rollback()
     assert got == want
     assert got[-1]["metadata"]["labels"]["n"] == "1" and got[-3] is None and got[-2] is None
+
+
+@pytest.mark.parametrize("writes, want", [
+    pytest.param({}, [["a"], ["b"], ["c"]], id="the committed values in key order"),
+    pytest.param({"p/b": ["B"]}, [["a"], ["B"], ["c"]], id="this transaction's value in its place"),
+    pytest.param({"p/0": ["0"], "p/bb": ["bb"]}, [["0"], ["a"], ["b"], ["bb"], ["c"]],
+                 id="this transaction's new keys in key order"),
+    pytest.param({"p/a": None}, [["b"], ["c"]], id="a deleted value left out"),
+    pytest.param({"q/a": ["other"], "p": ["bare"], "p0": ["after"]}, [["a"], ["b"], ["c"]],
+                 id="keys without the prefix are not read"),
+])
+def test_meta_prefixed_reads_a_value_kept_per_item(tmp_path, writes, want):
+    s = Store(tmp_path).open()
+    s.replace_meta({"p/c": ["c"], "p/a": ["a"], "p/b": ["b"], "big": ["x" * 100_000]})
+    s.commit()
+    s = Store(tmp_path).open()
+    s.replace_meta(writes)
+    got = s.meta_prefixed("p/")
+    assert got == want
+    got[0].append("changed")  # fresh objects: what is written at commit stays as it was set
+    s.commit()
+    s = Store(tmp_path).open()
+    assert s.meta_prefixed("p/") == want
+    assert all(s.committed_meta(k) is None for k, v in writes.items() if v is None)
+    s.rollback()
