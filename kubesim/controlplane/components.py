@@ -427,9 +427,15 @@ def _pod_gc_news(store, last: int, get_node) -> bool:
     )
 
     many = None  # counted only for a finished pod (the count is the costly part)
-    for k in list(store.changed_keys()):
-        if k[0] not in ("Pod", "Node") or not _written_since(store, k, last):
-            continue
+    written = [k for k in list(store.changed_keys())
+               if k[0] in ("Pod", "Node") and _written_since(store, k, last)]
+    if len(written) > 50 and hasattr(store, "get_many"):
+        # the Nodes of many pods written (a bulk apply or delete), read together rather than
+        # one statement each as ``may_collect`` asks for them
+        pods = (store.get(*k) for k in written if k[0] == "Pod")
+        names = {(p.get("spec") or {}).get("nodeName") for p in pods if p is not None}
+        store.get_many(("Node", "", n) for n in sorted(n for n in names if n))
+    for k in written:
         obj = store.get(*k)
         if k[0] == "Node":
             if obj is None and store.pod_keys_on_node(k[2]):
@@ -654,9 +660,12 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
     kinds = set(view_kinds)
     controlled = CONTROLLED_KIND.get(name)
     queued_nodes: list[dict] = []  # the DaemonSet controller's nodeUpdateQueue
-    for k in list(store.changed_keys()):
-        if k[0] not in kinds:
-            continue
+    changed = [k for k in list(store.changed_keys()) if k[0] in kinds]
+    if len(changed) > 50 and hasattr(store, "prefetch_committed"):
+        # which of many objects written (a bulk apply's pods) are new: told together, not by a
+        # statement each as the loop below asks what each was (the others' bodies, if asked)
+        store.prefetch_committed(changed, absent_only=True)
+    for k in changed:
         obj = store.get(*k)
         if obj is None:
             gone = store.deleted(*k)

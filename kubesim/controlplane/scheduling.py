@@ -249,6 +249,10 @@ class Informers:
                     self.queue.move_all_to_active_or_backoff_queue(
                         self.ev.EVENT_UNOBSERVED_CHANGES, None, None, now)
         keys, cluster._sched_writes = store.writes_since(position)
+        if len(keys) > 50 and hasattr(store, "prefetch_committed"):
+            # what the objects were before this command, for those the view has not seen: read
+            # together (a bulk apply's new pods have none), not one statement each
+            store.prefetch_committed(k for k in keys if k[0] in self.kinds and k not in view)
         changes = []
         for k in keys:
             if k[0] not in self.kinds:
@@ -610,6 +614,11 @@ def step(cluster: Cluster) -> bool:
         if k not in queue:
             queue.add(p, now)
     queue.flush(now)
+    if len(mine) > 50 and hasattr(store, "prefetch_committed"):
+        # the explanations this step will write, as the field manager compares them with what
+        # was stored: read together (most pods are new and have none), not one at a time
+        store.prefetch_committed((EXPLANATION_KIND, p["metadata"].get("namespace", ""), p["metadata"]["name"])
+                                 for p in mine.values())
     changed = False
     nodes = None
     budget = cluster.__dict__.get("_explain_budget")
@@ -648,7 +657,7 @@ def step(cluster: Cluster) -> bool:
             record["after"] = after
         if result.explanation:
             result.explanation["queue"] = record
-        _write_back(cluster, pod, result, full=scheduler.explain_enabled)
+        _write_back(cluster, pod, result, full=scheduler.explain_enabled, snapshot=snapshot)
         informers.sync(now)  # this cycle's writes, as the informers deliver them
         changed = True
     _save_queue(store, queue)
@@ -693,14 +702,18 @@ def _set_condition(pod: dict, cond: dict, now: str) -> None:
     conds.append(new)
 
 
-def _write_back(cluster: Cluster, pod: dict, result, full: bool = True) -> None:
+def _write_back(cluster: Cluster, pod: dict, result, full: bool = True, snapshot=None) -> None:
+    """The scheduler's writes for one cycle. ``snapshot``: the cycle's, whose node digests
+    (their labels: all the binding copies) stand for the Node, which is then not decoded."""
     store = cluster.store
     now = cluster.stamp()
     nominated_before = (pod.get("status") or {}).get("nominatedNodeName")
     if result.outcome == "Scheduled":
         from kubesim.apiserver.registry.core.pod import bind
 
-        bind(pod, result.node, store.get("Node", "", result.node))
+        ni = snapshot.get(result.node) if snapshot is not None else None
+        bind(pod, result.node, ni.node if ni is not None and ni.node is not None
+             else store.get("Node", "", result.node))
         _set_condition(pod, {"lastProbeTime": None, "status": "True", "type": "PodScheduled"}, now)
         pod["status"].pop("nominatedNodeName", None)
         cluster.fields.handled(pod)  # the binding's write keeps managedFields as they are

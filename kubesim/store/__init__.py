@@ -266,12 +266,16 @@ class Store:
         # kind -> {(namespace, name): object or None (known absent / deleted)}
         self._cache: dict[str, dict[tuple[str, str], dict | None]] = {}
         self._listed: set[str] = set()  # kinds fully loaded into the cache
+        # (kind, namespace) pairs whose objects are all in the cache (``_list_namespace``): the
+        # cache keeps every later write of them, so they are listed again without reading
+        self._listed_ns: set[tuple[str, str]] = set()
         self._sorted: dict[str, list[dict]] = {}  # kind -> its objects sorted by (namespace, name)
         self._gone: dict[Key, tuple[int, dict]] = {}  # deleted this command: (its rv, last body)
         self._dirty: dict[Key, dict | None] = {}
         self._dirty_kinds: set[str] = set()  # the kinds of the keys in _dirty
         self._meta: dict[str, object] = {}
         self._meta_dirty: set[str] = set()
+        self._meta_absent: set[str] = set()  # keys ``prefetch_meta`` found no value for
         self._meta_gone: set[str] = set()  # (of the dirty ones: deleted at commit, replace_meta)
         self._events: dict[str, str | None] = {}  # event correlation key -> Event name (read or written)
         self._events_dirty: set[str] = set()
@@ -517,10 +521,29 @@ class Store:
     def meta(self, key: str, default=None):
         if key not in self._meta:
             # (after a wipe the table is empty until commit: nothing to look up)
-            row = None if self.wiped else self._require().execute(
+            row = None if self.wiped or key in self._meta_absent else self._require().execute(
                 "SELECT value FROM meta WHERE key=?", (key,)).fetchone()
             self._meta[key] = json.loads(row[0]) if row else default
         return self._meta[key]
+
+    def prefetch_meta(self, keys: Iterable[str]) -> None:
+        """Read the metadata values of ``keys`` not read yet a few hundred to a statement, so
+        that ``meta`` of each (a pass over many nodes reading one value per node) asks nothing
+        more of the database."""
+        if self.wiped:
+            return
+        keys = [k for k in dict.fromkeys(keys) if k not in self._meta]
+        conn = self._require()
+        for i in range(0, len(keys), 500):  # (SQLite's limit on bound parameters)
+            part = keys[i:i + 500]
+            found = dict(conn.execute(
+                f"SELECT key, value FROM meta WHERE key IN ({','.join('?' * len(part))})", part))
+            for k in part:
+                text = found.get(k)
+                if text is None:
+                    self._meta_absent.add(k)
+                else:
+                    self._meta[k] = json.loads(text)
 
     def committed_meta(self, key: str, default=None):
         """A metadata value as the last committed transaction left it (this one's changes
@@ -721,8 +744,11 @@ class Store:
         """``list`` of one namespace, decoding only its objects (the primary key's prefix);
         what this transaction read or wrote before wins, as for ``get``."""
         by = self._cache.setdefault(kind, {})
-        _decode_into(by, self._require().execute(
-            "SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=?", (kind, namespace)))
+        if (kind, namespace) not in self._listed_ns:
+            if not self.wiped:  # (a wipe emptied the table until commit)
+                _decode_into(by, self._require().execute(
+                    "SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=?", (kind, namespace)))
+            self._listed_ns.add((kind, namespace))
         out = [o for (ns, _), o in by.items() if ns == namespace and o is not None]
         out.sort(key=lambda o: o["metadata"]["name"])
         return out
@@ -818,6 +844,32 @@ class Store:
             if o is not None or aligned:
                 out.append(o)
         return out
+
+    def prefetch_committed(self, keys: Iterable[Key], absent_only: bool = False) -> None:
+        """Read the committed bodies of ``keys`` not read yet (``committed``) a few hundred to a
+        statement: for a writer about to write many objects that the field manager compares
+        with what they were (most of them new: no body to decode). ``absent_only``: only
+        note which of them the last commit did not have (their bodies are read, each, if
+        asked for): for a reader that may stop at the first it looks at."""
+        if self.wiped:
+            return
+        missing: dict[tuple[str, str], list[str]] = {}
+        for kind, ns, name in keys:
+            if (kind, ns or "", name) not in self._committed:
+                missing.setdefault((kind, ns or ""), []).append(name)
+        conn = self._require()
+        for (kind, ns), names in missing.items():
+            names = list(dict.fromkeys(names))
+            for i in range(0, len(names), 500):  # (SQLite's limit on bound parameters)
+                part = names[i:i + 500]
+                found = dict(conn.execute(
+                    f"SELECT name, {'NULL' if absent_only else 'body'} FROM objects WHERE kind=? "
+                    f"AND namespace=? AND name IN ({','.join('?' * len(part))})", (kind, ns, *part)))
+                for name in part:
+                    if name not in found:
+                        self._committed[(kind, ns, name)] = None
+                    elif not absent_only:
+                        self._committed[(kind, ns, name)] = json.loads(found[name])
 
     def committed(self, kind: str, namespace: str, name: str) -> dict | None:
         """The object as the last committed transaction left it (this one's writes reach the
@@ -1065,6 +1117,7 @@ class Store:
         self._meta_dirty.clear()
         self._meta_gone.clear()
         self._listed = set()
+        self._listed_ns = set()
         self.set_meta(DERIVED_SUMS_META, {"*": True})  # (both tables empty: the sums hold)
 
     # -- object_index: objects by label, annotation, owner, deletion, involved object ---------
@@ -1333,11 +1386,22 @@ class Store:
     def _derived_rows(self, kind: str, keys: list[Key]) -> dict[Key, tuple[str, object]]:
         """The ``derived`` rows (node, digest) of ``keys`` as the table holds them."""
         conn = self._require()
-        out = {}
+        by_ns: dict[str, list[str]] = {}
         for k in keys:
-            row = conn.execute("SELECT node, data FROM derived WHERE kind=? AND namespace=? AND name=?",
-                               k).fetchone()
-            if row is not None:
+            by_ns.setdefault(k[1], []).append(k[2])
+        found: dict[Key, tuple[str, str]] = {}
+        for ns, names in by_ns.items():  # a few hundred names to a statement, not one each
+            names = list(dict.fromkeys(names))
+            for i in range(0, len(names), 500):  # (SQLite's limit on bound parameters)
+                part = names[i:i + 500]
+                for name, node, data in conn.execute(
+                        f"SELECT name, node, data FROM derived WHERE kind=? AND namespace=? "
+                        f"AND name IN ({','.join('?' * len(part))})", (kind, ns, *part)):
+                    found[(kind, ns, name)] = (node, data)
+        out = {}
+        for k in keys:  # (in the order of ``keys``, as before)
+            row = found.get(k)
+            if row is not None and k not in out:
                 out[k] = (row[0], json.loads(row[1]))
         return out
 
@@ -1394,10 +1458,15 @@ class Store:
                 self._set_sums_valid(kind, False)
             return
         sums: dict[str, object] = {}
-        for node in sorted({c[1] for c in changes}):
-            row = conn.execute("SELECT data FROM derived_sums WHERE kind=? AND node=?", (kind, node)).fetchone()
-            if row is not None:
-                sums[node] = json.loads(row[0])
+        nodes = sorted({c[1] for c in changes})
+        found: dict[str, str] = {}
+        for i in range(0, len(nodes), 500):  # a few hundred nodes to a statement, not one each
+            part = nodes[i:i + 500]
+            found.update(conn.execute(f"SELECT node, data FROM derived_sums WHERE kind=? "
+                                      f"AND node IN ({','.join('?' * len(part))})", (kind, *part)))
+        for node in nodes:
+            if node in found:
+                sums[node] = json.loads(found[node])
         touched = set()
         for k, node, d, sign in changes:
             _fold_into(sums, fold, node, k, d, sign)
