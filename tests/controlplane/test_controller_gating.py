@@ -470,8 +470,6 @@ def test_the_collector_looks_at_what_the_command_wrote_and_the_dependents_of_own
     assert kubesim.ok("get pods -l tier=cache -o jsonpath={.items[*].metadata.ownerReferences}") == ""
 
 
-SELECTIVE_DAEMONSET = DAEMONSET.replace(
-    "      tolerations: [{operator: Exists}]\n", "      nodeSelector: {agent: \"yes\"}\n")
 INTOLERANT_DAEMONSET = DAEMONSET.replace("      tolerations: [{operator: Exists}]\n", "")
 
 
@@ -513,7 +511,7 @@ def test_the_daemonset_controller_syncs_for_a_node_update_only_when_a_daemon_pod
         kubesim.ok(write)
     assert kubesim.ok("get node node01 -o jsonpath={.metadata.resourceVersion}") != rv or "new node" in write
     assert bool(ran) == runs
-    on_node01 = kubesim.ok("get pods -l app=agent --field-selector spec.nodeName=node01 -o name")
+    on_node01 = kubesim.ok("get pods -l 'app in (agent,picky)' --field-selector spec.nodeName=node01 -o name")
     assert bool(on_node01) == ("NoExecute" not in write and (daemonset != SELECTIVE_DAEMONSET or runs))
 
 
@@ -539,7 +537,8 @@ def test_a_node_update_resyncs_a_daemonset_counting_misscheduled_pods(kubesim, m
 
 
 def test_a_node_write_resyncs_a_daemonset_over_its_own_pods_not_every_pod(kubesim, monkeypatch):
-    """A node update that needs a daemon pod enqueues the DaemonSet (syncNodeUpdate), and its sync reads the daemon pods through the ControllerRef index (READ_WHEN_ASKED), as an
+    """A node update that needs a daemon pod enqueues the DaemonSet (syncNodeUpdate), and its
+    sync reads the daemon pods through the ControllerRef index (READ_WHEN_ASKED), as an
     informer's indexer answers: the other pods of the cluster are not decoded for it."""
     from kubesim.controllers import daemonset
 
@@ -551,4 +550,4 @@ def test_a_node_write_resyncs_a_daemonset_over_its_own_pods_not_every_pod(kubesi
     monkeypatch.setattr(daemonset, "sync", lambda view: views.append(view) or real(view))
     kubesim.ok("label node node01 agent=yes")
     assert views and all("Pod" not in v.objects for v in views)
-    assert len(kubesim.ok("get pods -l app=agent -o name").split()) == 1  # node01's
+    assert len(kubesim.ok("get pods -l app=picky -o name").split()) == 1  # node01's
