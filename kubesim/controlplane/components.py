@@ -705,7 +705,7 @@ def _daemon_node_updates_enqueue(store, nodes: list[dict]) -> bool:
     pod it has, or has one while the DaemonSet counts misscheduled pods. Anything else about
     the node (a label no DaemonSet selects, a taint its pods tolerate) leaves every DaemonSet
     unsynced, as upstream's node worker does."""
-    from kubesim.api.meta.helpers import controller_ref
+    from kubesim.api.meta.helpers import controller_ref, meta, name_of
     from kubesim.controllers.daemonset import (
         daemon_pod_spec,
         node_should_run_daemon_pod,
@@ -714,22 +714,20 @@ def _daemon_node_updates_enqueue(store, nodes: list[dict]) -> bool:
     daemonsets = store.list("DaemonSet")
     if not daemonsets:
         return False
-    names = {(n.get("metadata") or {}).get("name") or "" for n in nodes}
+    names = {name_of(n) for n in nodes}
     on_node = store.pod_keys_on_node(next(iter(names))) if len(names) == 1 else \
         [k for keys in store.pod_keys_on_nodes(names).values() for k in keys]
     scheduled: set[tuple[str, str, str]] = set()  # (node, namespace, DaemonSet)
     for pod in store.get_many(on_node):
         ref = controller_ref(pod)
         if ref is not None and ref.get("kind") == "DaemonSet":
-            md = pod.get("metadata") or {}
-            scheduled.add(((pod.get("spec") or {}).get("nodeName") or "", md.get("namespace") or "", ref.get("name")))
+            scheduled.add(((pod.get("spec") or {}).get("nodeName") or "", meta(pod).get("namespace", ""), ref.get("name")))
     for ds in daemonsets:
-        md = ds.get("metadata") or {}
         spec = daemon_pod_spec(ds)
         misscheduled = ((ds.get("status") or {}).get("numberMisscheduled") or 0) > 0
         for node in nodes:
             should_run, should_continue = node_should_run_daemon_pod(node, ds, spec)
-            has = ((node.get("metadata") or {}).get("name"), md.get("namespace") or "", md.get("name")) in scheduled
+            has = (name_of(node), meta(ds).get("namespace", ""), name_of(ds)) in scheduled
             if (should_run and not has) or (not should_continue and has) or (has and misscheduled):
                 return True
     return False
