@@ -184,6 +184,14 @@ _INDEX_BACKFILL = (
 _row_key = operator.itemgetter(0, 1, 2)  # a row's (kind, namespace, name)
 
 
+def _in_batches(values: list, size: int = 500) -> Iterator[tuple[list, str]]:
+    """``values`` ``size`` at a time (SQLite bounds a statement's parameters), each part with
+    its ``?,?,…`` list for an ``IN (…)``."""
+    for i in range(0, len(values), size):
+        part = values[i:i + size]
+        yield part, ",".join("?" * len(part))
+
+
 def _node_of(obj: dict) -> str:
     if obj.get("kind") == "Pod":
         return (obj.get("spec") or {}).get("nodeName") or ""
@@ -534,10 +542,9 @@ class Store:
             return
         keys = [k for k in dict.fromkeys(keys) if k not in self._meta]
         conn = self._require()
-        for i in range(0, len(keys), 500):  # (SQLite's limit on bound parameters)
-            part = keys[i:i + 500]
+        for part, marks in _in_batches(keys):
             found = dict(conn.execute(
-                f"SELECT key, value FROM meta WHERE key IN ({','.join('?' * len(part))})", part))
+                f"SELECT key, value FROM meta WHERE key IN ({marks})", part))
             for k in part:
                 text = found.get(k)
                 if text is None:
@@ -710,11 +717,10 @@ class Store:
         for (kind, ns), names in missing.items():
             by = self._cache.setdefault(kind, {})
             names = list(dict.fromkeys(names))
-            for i in range(0, len(names), 500):  # (SQLite's limit on bound parameters)
-                part = names[i:i + 500]
+            for part, marks in _in_batches(names):
                 _decode_into(by, conn.execute(
                     f"SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=? "
-                    f"AND name IN ({','.join('?' * len(part))})", (kind, ns, *part)))
+                    f"AND name IN ({marks})", (kind, ns, *part)))
             for name in names:
                 by.setdefault((ns, name), None)  # known absent, as get records it
         return [o for k in keys if (o := self.get(*k)) is not None]
@@ -822,11 +828,10 @@ class Store:
         at: dict[Key, int] = {}  # an unread object's place in ``texts``
         for (kind, ns), names in unread.items():
             names = list(dict.fromkeys(names))
-            for i in range(0, len(names), 500):  # (SQLite's limit on bound parameters)
-                part = names[i:i + 500]
+            for part, marks in _in_batches(names):
                 for name, text in conn.execute(
                         "SELECT name, json_remove(body" + ", ?" * len(paths) + ") FROM objects "
-                        f"WHERE kind=? AND namespace=? AND name IN ({','.join('?' * len(part))})",
+                        f"WHERE kind=? AND namespace=? AND name IN ({marks})",
                         (*paths, kind, ns, *part)):
                     at[(kind, ns, name)] = len(texts)
                     texts.append(text)
@@ -860,11 +865,10 @@ class Store:
         conn = self._require()
         for (kind, ns), names in missing.items():
             names = list(dict.fromkeys(names))
-            for i in range(0, len(names), 500):  # (SQLite's limit on bound parameters)
-                part = names[i:i + 500]
+            for part, marks in _in_batches(names):
                 found = dict(conn.execute(
                     f"SELECT name, {'NULL' if absent_only else 'body'} FROM objects WHERE kind=? "
-                    f"AND namespace=? AND name IN ({','.join('?' * len(part))})", (kind, ns, *part)))
+                    f"AND namespace=? AND name IN ({marks})", (kind, ns, *part)))
                 for name in part:
                     if name not in found:
                         self._committed[(kind, ns, name)] = None
@@ -1176,10 +1180,9 @@ class Store:
         keys: set[Key] = set()
         conn = self._require()
         vals = sorted(values)
-        for i in range(0, len(vals), 500):  # (SQLite's limit on bound parameters)
-            part = vals[i:i + 500]
+        for part, marks in _in_batches(vals):
             sql = (f"SELECT namespace, name FROM object_index WHERE kind=? AND facet=? "
-                   f"AND value IN ({','.join('?' * len(part))})")
+                   f"AND value IN ({marks})")
             keys.update((kind, ns, name) for ns, name in conn.execute(sql, [kind, facet, *part]))
         for k, o in self._dirty.items():
             if k[0] != kind:
@@ -1392,11 +1395,10 @@ class Store:
         found: dict[Key, tuple[str, str]] = {}
         for ns, names in by_ns.items():  # a few hundred names to a statement, not one each
             names = list(dict.fromkeys(names))
-            for i in range(0, len(names), 500):  # (SQLite's limit on bound parameters)
-                part = names[i:i + 500]
+            for part, marks in _in_batches(names):
                 for name, node, data in conn.execute(
                         f"SELECT name, node, data FROM derived WHERE kind=? AND namespace=? "
-                        f"AND name IN ({','.join('?' * len(part))})", (kind, ns, *part)):
+                        f"AND name IN ({marks})", (kind, ns, *part)):
                     found[(kind, ns, name)] = (node, data)
         out = {}
         for k in keys:  # (in the order of ``keys``, as before)
@@ -1460,10 +1462,9 @@ class Store:
         sums: dict[str, object] = {}
         nodes = sorted({c[1] for c in changes})
         found: dict[str, str] = {}
-        for i in range(0, len(nodes), 500):  # a few hundred nodes to a statement, not one each
-            part = nodes[i:i + 500]
+        for part, marks in _in_batches(nodes):
             found.update(conn.execute(f"SELECT node, data FROM derived_sums WHERE kind=? "
-                                      f"AND node IN ({','.join('?' * len(part))})", (kind, *part)))
+                                      f"AND node IN ({marks})", (kind, *part)))
         for node in nodes:
             if node in found:
                 sums[node] = json.loads(found[node])
@@ -1740,11 +1741,10 @@ class Store:
         for ns, name in stale:
             by_ns.setdefault(ns, []).append(name)
         for ns, names in by_ns.items():
-            for i in range(0, len(names), size):  # (one statement a piece, as get_many reads)
-                part = names[i:i + size]
+            for part, marks in _in_batches(names, size):  # (one statement a piece, as get_many reads)
                 rows = conn.execute(
                     "SELECT name, rv, json_remove(body, '$.metadata.managedFields') FROM objects "
-                    f"WHERE kind=? AND namespace=? AND name IN ({','.join('?' * len(part))})",
+                    f"WHERE kind=? AND namespace=? AND name IN ({marks})",
                     (kind, ns, *part)).fetchall()
                 conn.executemany("INSERT OR REPLACE INTO projected VALUES (?,?,?,?,?)", [
                     (kind, ns, name, rv, json.dumps(fn(json.loads(body)), separators=(",", ":")))
