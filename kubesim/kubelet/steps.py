@@ -133,7 +133,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 ctx.wake_at(wake)
     if visit is None:
         nodes = {n["metadata"]["name"]: n for n in store.list("Node")}
-    elif len(visit) > 50 and hasattr(store, "get_many"):
+    elif len(visit) > 50:
         # many nodes: read together, a few hundred to a statement and one decode
         nodes = {n["metadata"]["name"]: n for n in store.get_many(("Node", "", name) for name in sorted(visit))}
     else:
@@ -145,16 +145,13 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             nn = (p.get("spec") or {}).get("nodeName")
             if nn:
                 by_node.setdefault(nn, []).append(p)
-    elif len(visit) > 50 and hasattr(store, "pod_keys_on_nodes"):
+    elif len(visit) > 50:
         # many nodes (a bulk apply's pods spread over the cluster): their pods' keys in one
         # pass over the node index, and only those pods decoded, a node at a time and without
         # their managedFields (which a write recomputes from the stored pod: the API server's
         # field manager), so a pass over thousands of pods holds those it changed
         by_node = {nn: keys for nn, keys in store.pod_keys_on_nodes(visit).items() if keys}
-        lazy = hasattr(store, "objects")
-        if not lazy:
-            by_node = {nn: pods for nn, keys in by_node.items()
-                       if (pods := [p for k in keys if (p := store.get(*k)) is not None])}
+        lazy = True
     else:
         for nn in visit:
             pods = [p for k in store.pod_keys_on_node(nn) if (p := store.get(*k)) is not None]
@@ -162,7 +159,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 by_node[nn] = pods
     changed = False
     order = sorted(by_node)
-    if len(order) > 50 and hasattr(store, "prefetch_meta"):
+    if len(order) > 50:
         store.prefetch_meta(MEMORY_META.format(node=nn) for nn in order)  # one read, not one a node
     decoded_to = 0  # (lazy) the nodes before this place in ``order`` have their pods decoded
     for at, node_name in enumerate(order):
@@ -264,8 +261,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             changed = True
         if mem_changed:
             store.set_meta(meta_key, memories)
-            if hasattr(store, "touch_meta"):
-                store.touch_meta(meta_key)
+            store.touch_meta(meta_key)
         if earliest is None and not waiting:
             index.pop(node_name, None)
         else:
@@ -304,8 +300,7 @@ def _save_node_images(store, node: dict, images) -> None:
     changed."""
     key = IMAGES_META.format(node=node["metadata"]["name"])
     store.set_meta(key, images.data)
-    if hasattr(store, "touch_meta"):
-        store.touch_meta(key)  # changed in place
+    store.touch_meta(key)  # changed in place
     listed = images.node_status_images()
     if (node.get("status") or {}).get("images") != listed:
         node.setdefault("status", {})["images"] = listed
@@ -351,8 +346,8 @@ def static_pods(ctx, static_pod_path, create_mirror_pod, with_files: set[str] | 
     changed = False
     restarted = set(store.meta(RESTARTED_META) or ())
     by_node: dict[str, list[dict]] = {}
-    keys = store.keys_annotated("Pod", MIRROR_POD_ANNOTATION) if hasattr(store, "keys_annotated") else None
-    if keys is None and hasattr(store, "keys_containing"):  # the pods whose stored text names it
+    keys = store.keys_annotated("Pod", MIRROR_POD_ANNOTATION)
+    if keys is None:  # the pods whose stored text names it
         keys = store.keys_containing("Pod", MIRROR_POD_ANNOTATION)
     if keys is not None:
         pods = (p for k in keys if (p := store.get(*k)) is not None)
@@ -470,8 +465,7 @@ def _replace_static_pods(ctx, node_name: str, pairs: list[tuple[dict, dict | Non
             starting.append(new)
     if mem_changed:
         store.set_meta(meta_key, memories)
-        if hasattr(store, "touch_meta"):
-            store.touch_meta(meta_key)
+        store.touch_meta(meta_key)
     return changed or mem_changed, starting
 
 
