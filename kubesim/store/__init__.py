@@ -592,6 +592,17 @@ class Store:
         out = _loads_frozen(text)
         return [v for v in out if v is not None] if None in out else out
 
+    def meta_keys_below(self, prefix: str, field: str, bound: float) -> list[str]:
+        """Keys of the stored metadata values under ``prefix`` whose number ``field`` is below
+        ``bound`` (compared in SQLite, nothing decoded), except those this transaction set."""
+        if self.wiped:
+            return []
+        bounds = (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))
+        rows = self._require().execute(
+            "SELECT key FROM meta WHERE key > ? AND key < ? AND json_extract(value, ?) < ?",
+            (*bounds, "$." + field, bound))
+        return [k for (k,) in rows if k not in self._meta_dirty]
+
     def replace_meta(self, values: dict[str, object]) -> None:
         """Set metadata values the caller knows to differ from what is stored (no read of each
         first); a None value deletes its key at commit."""
