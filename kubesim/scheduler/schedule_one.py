@@ -58,6 +58,7 @@ from kubesim.scheduler.explain import (
     trace_pre_filter,
     trace_scheduling,
 )
+from kubesim.scheduler.framework import equivalence
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.runtime import (
     Framework,
@@ -487,10 +488,14 @@ class ScheduleOne:
         nominated = self.nominated
         fns = fwk.compile_filters(state, pod) if verdicts is None else None
         if fns is not None:
+            with_nominated = (lambda ni, noms: fwk.run_filter_plugins_with_nominated_pods(
+                state, pod, ni, noms)) if nominated else None
+            tok = None if fwk._verbose() else equivalence.filter_token(fwk, pod, fns)
+            if tok is not None:
+                return self._scan_cached(fwk, fns, tok, diagnosis, nodes, start, to_find,
+                                         with_nominated, nominated)
             return self._scan_compiled(fwk, fns, diagnosis, nodes, start, to_find,
-                                       (lambda ni, noms: fwk.run_filter_plugins_with_nominated_pods(
-                                           state, pod, ni, noms)) if nominated else None,
-                                       nominated)
+                                       with_nominated, nominated)
         for i in range(n):
             ni = nodes[(start + i) % n]
             noms = nominated.get(ni.name) if nominated else None
@@ -599,6 +604,67 @@ class ScheduleOne:
                         pending_add(name)
         return feasible, None
 
+    @staticmethod
+    def _scan_cached(fwk: Framework, fns: list, tok: str, diagnosis: Diagnosis,
+                     nodes: list[NodeInfo], start: int, to_find: int, with_nominated=None,
+                     nominated: dict[str, list[PodInfo]] | None = None
+                     ) -> tuple[list[NodeInfo], Status | None]:
+        """``_scan_compiled`` for filters that are all node-local (framework/equivalence.py):
+        the same nodes in the same order, each node's first rejection taken from its memo
+        for the pod's class while the node's generation holds, else computed and kept."""
+        feasible: list[NodeInfo] = []
+        append = feasible.append
+        statuses = diagnosis.node_to_status.statuses
+        unschedulable_add = diagnosis.unschedulable_plugins.add
+        pending_add = diagnosis.pending_plugins.add
+        pending = Code.Pending
+        rejected = _REJECTED_CODES
+        fl = list(fns)
+        f0 = fl[0][1]
+
+        def run(ni: NodeInfo) -> tuple[Status | None, str]:
+            return _resume_filters(fl, 0, f0(ni), ni)
+
+        n = len(nodes)
+        start %= n
+        for lo, hi in ((start, n), (0, start)):
+            for i in range(lo, hi):
+                ni = nodes[i]
+                noms = nominated.get(ni.name) if nominated else None
+                if noms:
+                    st = with_nominated(ni, noms)
+                    if st is None:
+                        append(ni)
+                        if len(feasible) >= to_find:
+                            return feasible, None
+                    elif st.code == Code.Error:
+                        return feasible, st
+                    else:
+                        statuses[ni.name] = st
+                        diagnosis.add_plugin_status(st)
+                    continue
+                e = ni.memo.get(tok)
+                if e is not None and e[0] == ni.generation:
+                    st, name = e[1], e[2]
+                else:
+                    st, name = equivalence.cached_filter(tok, fl, ni, run)
+                if st is None:
+                    append(ni)
+                    if len(feasible) >= to_find:
+                        return feasible, None
+                    continue
+                code = st.code
+                if code not in rejected:
+                    return feasible, fwk.run_compiled_filters([(name, lambda _n, _s=st: _s)],
+                                                              ni)
+                st.plugin = name
+                statuses[ni.name] = st
+                if name:
+                    unschedulable_add(name)
+                    if code == pending:
+                        pending_add(name)
+        return feasible, None
+
     def _prioritize(self, fwk: Framework, state: CycleState, pod: PodInfo,
                     nodes: list[NodeInfo], algo: _Algo, commit: bool
                     ) -> tuple[list[str], list[int], Status | None]:
@@ -607,6 +673,11 @@ class ScheduleOne:
         s = fwk.run_pre_score_plugins(state, pod, nodes)
         if s is not None:
             return [ni.name for ni in nodes], [], s
+        if algo.verdicts is None and not (commit and self._v(10)):
+            # nothing explained or logged: the weighted sums are all that is read
+            totals = fwk.score_totals(state, pod, nodes)
+            if totals is not None:
+                return [ni.name for ni in nodes], totals, None
         table, s = fwk.run_score_plugins(state, pod, nodes)
         if s is not None or table is None:
             return [ni.name for ni in nodes], [], s

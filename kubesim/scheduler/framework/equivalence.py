@@ -1,0 +1,148 @@
+"""Equivalence classes: what the node-local plugins said of a pod of the same shape, remembered
+per node until the node changes.
+
+Upstream: kube-scheduler up to v1.13 kept an equivalence cache (pkg/scheduler/core/
+equivalence/eqivalence.go, ``Cache`` / ``NodeCache`` / ``GetEquivalenceClassHash``: per node, the
+predicate results of an equivalence class of pods, invalidated when the node or its pods
+changed); it was removed in v1.14 (kubernetes/kubernetes#71123) to simplify maintenance, not
+because its results differed. v1.35 computes every Filter and Score afresh; these helpers
+return exactly what that computation returns, only computed once per (class, node, node
+generation).
+
+A plugin opts in with ``node_local = True``: its Filter, and its Score if it has no
+NormalizeScore, depend only on the pod, the plugin's arguments, the node's NodeInfo (so they
+stay valid while its ``generation`` does) and the snapshot's image states and size
+(ImageLocality's spread), and they read no volume of the pod. The pod's class is its spec and
+status (``pod_class``): the same class, the same inputs for every such plugin. A cycle uses the cache only when every
+filter it runs (and, for scores, at least one score plugin) is node-local, nothing is logged
+at the verbosities that name plugins and no explanation is recorded: then the per-plugin
+verdicts and scores are not needed, only the first rejection and the weighted sum.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+
+from kubesim.scheduler.framework.interface import MAX_NODE_SCORE, MIN_NODE_SCORE
+from kubesim.scheduler.framework.status import Status
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo
+
+ENABLED = True  # tests turn it off to compare with the computation afresh
+
+# class key -> (token, what the key names by id, kept alive so that no id is reused while
+# the token is handed out); a token is a short string: hashed once, looked up in each
+# NodeInfo's memo
+_TOKENS: dict[tuple, tuple[str, object]] = {}
+_TOKENS_MAX = 4096
+_SERIAL = [0]
+
+
+def _token(key: tuple, keep: object = None) -> str:
+    got = _TOKENS.get(key)
+    if got is None:
+        if len(_TOKENS) >= _TOKENS_MAX:
+            _TOKENS.clear()  # (NodeInfos holding old tokens only miss: serials are not reused)
+        _SERIAL[0] += 1
+        got = _TOKENS[key] = (f"equivalence:{_SERIAL[0]}", keep)
+    return got[0]
+
+
+_CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
+_CLASS_SCRATCH = "equivalence.class"  # the PodInfo's (made once per cycle) scratch key
+
+
+def pod_class(pod: PodInfo) -> str:
+    """The pod's equivalence class, as canonical JSON: its spec without its volumes and the
+    containers' volume mounts (the service account token's volume is named afresh for every
+    pod; no node-local plugin reads volumes), and its status without the conditions (what the
+    scheduler writes of a pod it retries)."""
+    got = pod.scratch.get(_CLASS_SCRATCH)
+    if got is not None:
+        return got
+    p = pod.pod
+    spec = p.get("spec") or {}
+    if "volumes" in spec:
+        spec = {k: v for k, v in spec.items() if k != "volumes"}
+        for key in _CONTAINER_LISTS:
+            cs = spec.get(key)
+            if cs:
+                spec[key] = [{k: v for k, v in c.items() if k != "volumeMounts"}
+                             if isinstance(c, dict) else c for c in cs]
+    status = p.get("status") or {}
+    if "conditions" in status:
+        status = {k: v for k, v in status.items() if k != "conditions"}
+    got = pod.scratch[_CLASS_SCRATCH] = json.dumps([spec, status], sort_keys=True,
+                                                   separators=(",", ":"), default=str)
+    return got
+
+
+def filter_token(fwk, pod: PodInfo, fns: Sequence[tuple[str, Callable]]) -> str | None:
+    """The memo key of this cycle's compiled filters ``fns`` (name, fn) for the pod's class, or
+    None when the cache may not serve them."""
+    if not ENABLED or not fns:
+        return None
+    plugins = fwk.plugins
+    for name, _fn in fns:
+        pl = plugins.get(name)
+        if pl is None or not getattr(pl, "node_local", False):
+            return None
+    return _token(("filter", fwk, tuple(name for name, _ in fns), pod_class(pod)))
+
+
+def cached_filter(tok: str, fns: list, ni: NodeInfo, run) -> tuple[Status | None, str]:
+    """The first rejection (status, plugin) of the filters on ``ni`` (None, "" when all pass),
+    ``run(ni)`` computing it when the node's memo has none for this generation. Errors are not
+    remembered."""
+    e = ni.memo.get(tok)
+    if e is not None and e[0] == ni.generation:
+        return e[1], e[2]
+    st, name = run(ni)
+    if st is None or st.is_rejected():
+        ni.memo[tok] = (ni.generation, st, name)
+    return st, name
+
+
+def score_token(fwk, pod: PodInfo, plugins: Sequence) -> str:
+    snap = fwk.handle.snapshot
+    states = snap.image_states  # (a new dict whenever the snapshot's images are counted again)
+    return _token(("score", fwk, tuple(p.name for p in plugins), pod_class(pod), id(states),
+                   snap.num_nodes()), states)
+
+
+def split_scores(plugins: Sequence) -> tuple[list, list]:
+    """(the node-local plugins without NormalizeScore, the others), each in profile order."""
+    local, rest = [], []
+    for pl in plugins:
+        (local if getattr(pl, "node_local", False) and not pl.has_normalize else rest).append(pl)
+    return local, rest
+
+
+def local_totals(fwk, state, pod: PodInfo, nodes: list[NodeInfo], local: Sequence,
+                 score_nodes) -> list[int] | None:
+    """Each node's weighted sum of the ``local`` plugins' scores (each in [0, 100]: they have
+    no NormalizeScore), remembered per node; ``score_nodes(plugin, nodes)`` scores the nodes
+    whose memo has none for their generation. None when a plugin fails or scores out of range
+    (the caller then scores afresh, which reports it as upstream does)."""
+    tok = score_token(fwk, pod, local)
+    out: list = [e[1] if (e := n.memo.get(tok)) is not None and e[0] == n.generation else None
+                 for n in nodes]
+    if None not in out:
+        return out
+    missing = [i for i, v in enumerate(out) if v is None]
+    sub = [nodes[i] for i in missing]
+    sums = [0] * len(sub)
+    weights = fwk.weights
+    for pl in local:
+        raw = score_nodes(pl, sub)
+        if isinstance(raw, Status):
+            return None
+        raw = list(raw)
+        if len(raw) != len(sub) or any(not MIN_NODE_SCORE <= v <= MAX_NODE_SCORE for v in raw):
+            return None
+        w = weights[pl.name]
+        sums = [a + v * w for a, v in zip(sums, raw)]
+    for i, n, v in zip(missing, sub, sums):
+        n.memo[tok] = (n.generation, v)
+        out[i] = v
+    return out
