@@ -176,19 +176,31 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 # first only their metadata: a node whose every pod the loop below passes over
                 # (synced at its resourceVersion, no wake due: the kubelet's own writes of the
                 # round before bring it back here) needs no more; the others' pods are read whole
+                # of the others, the pods it syncs are read whole, and the rest of the node's
+                # pods too when one of those may be a first sync (admission and the pod IP read
+                # the other pods: L.sync_pod); the pods passed over stay as read
                 keys = [k for nn in order[at:end] for k in by_node[nn]]
                 heads = iter(store.objects(keys, HEADS, aligned=True))
                 whole: list = []
+                mixed: dict[str, tuple[list, list[bool]]] = {}  # node -> (its heads, read whole)
                 for nn in order[at:end]:
-                    pods = [p for _ in by_node[nn] if (p := next(heads)) is not None]
+                    hs = [next(heads) for _ in by_node[nn]]
                     memories = store.meta(MEMORY_META.format(node=nn)) or {}
-                    if all(_passed_over(memories.get(L.memory_key(p)), p, now) for p in pods):
-                        by_node[nn] = pods
+                    mems = [memories.get(L.memory_key(p)) if p is not None else None for p in hs]
+                    todo = [p is not None and not _passed_over(m, p, now) for p, m in zip(hs, mems)]
+                    if not any(todo):
+                        by_node[nn] = [p for p in hs if p is not None]
+                    elif any(t and (m is None or not m.get("c")) for t, m in zip(todo, mems)):
+                        whole.extend(by_node[nn])  # (keys: read whole below)
                     else:
-                        whole.extend(by_node[nn])
+                        whole.extend(k for k, t in zip(by_node[nn], todo) if t)
+                        mixed[nn] = (hs, todo)
                 got = iter(store.objects(whole, UNREAD, aligned=True))
                 for nn in order[at:end]:
-                    if by_node[nn] and not isinstance(by_node[nn][0], dict):  # keys: read whole
+                    if nn in mixed:
+                        hs, todo = mixed[nn]
+                        by_node[nn] = [p for h, t in zip(hs, todo) if (p := next(got) if t else h) is not None]
+                    elif by_node[nn] and not isinstance(by_node[nn][0], dict):  # keys: read whole
                         by_node[nn] = [p for _ in by_node[nn] if (p := next(got)) is not None]
                 decoded_to = end
             if not by_node[node_name]:
