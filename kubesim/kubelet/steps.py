@@ -179,11 +179,25 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 # of the others, the pods it syncs are read whole, and the rest of the node's
                 # pods too when one of those may be a first sync (admission and the pod IP read
                 # the other pods: L.sync_pod); the pods passed over stay as read
-                keys = [k for nn in order[at:end] for k in by_node[nn]]
+                # (a node where a pod already read, as one this command bound, is admitted
+                # now: read whole at once, its pods' metadata not read first)
+                first = set()
+                if hasattr(store, "already_read"):
+                    for nn in order[at:end]:
+                        memories = store.meta(MEMORY_META.format(node=nn)) or {}
+                        for p in store.already_read(by_node[nn]).values():
+                            if p is not None and not _passed_over(m := memories.get(L.memory_key(p)), p, now) \
+                                    and (m is None or not m.get("c")):
+                                first.add(nn)
+                                break
+                keys = [k for nn in order[at:end] if nn not in first for k in by_node[nn]]
                 heads = iter(store.objects(keys, HEADS, aligned=True))
                 whole: list = []
                 mixed: dict[str, tuple[list, list[bool]]] = {}  # node -> (its heads, read whole)
                 for nn in order[at:end]:
+                    if nn in first:
+                        whole.extend(by_node[nn])
+                        continue
                     hs = [next(heads) for _ in by_node[nn]]
                     memories = store.meta(MEMORY_META.format(node=nn)) or {}
                     mems = [memories.get(L.memory_key(p)) if p is not None else None for p in hs]

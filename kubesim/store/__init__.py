@@ -700,6 +700,20 @@ class Store:
         by[nk] = obj
         return obj
 
+    def already_read(self, keys: Iterable[Key]) -> dict[Key, dict | None]:
+        """Of ``keys``, those ``get`` answers without reading the database, with its answer:
+        the object this transaction has read or written (None: it has none)."""
+        out: dict[Key, dict | None] = {}
+        for k in keys:
+            kind, ns, name = k
+            by = self._cache.get(kind)
+            nk = (ns or "", name)
+            if by is not None and nk in by:
+                out[k] = by[nk]
+            elif kind in self._listed or self.wiped:
+                out[k] = None
+        return out
+
     def get_many(self, keys: Iterable[Key]) -> list[dict]:
         """``get`` of many keys: the objects that exist, in the order of ``keys`` (the cache's
         own dicts, as ``get`` gives them). Those not read yet are read with one statement per
