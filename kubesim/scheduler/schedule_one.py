@@ -44,6 +44,7 @@ Choices kubesim makes (documented, deterministic):
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import eq
@@ -492,6 +493,10 @@ class ScheduleOne:
                 state, pod, ni, noms)) if nominated else None
             tok = None if fwk._verbose() else equivalence.filter_token(fwk, pod, fns)
             if tok is not None:
+                if not nominated and nodes is self.snapshot.node_info_list:
+                    found = self._scan_indexed(fns, tok, diagnosis, nodes, start, to_find)
+                    if found is not None:
+                        return found, None
                 return self._scan_cached(fwk, fns, tok, diagnosis, nodes, start, to_find,
                                          with_nominated, nominated)
             return self._scan_compiled(fwk, fns, diagnosis, nodes, start, to_find,
@@ -603,6 +608,53 @@ class ScheduleOne:
                     if code == pending:
                         pending_add(name)
         return feasible, None
+
+    @staticmethod
+    def _scan_indexed(fns: list, tok: str, diagnosis: Diagnosis, nodes: list[NodeInfo],
+                      start: int, to_find: int) -> list[NodeInfo] | None:
+        """``_scan_cached`` without nominated pods, over the snapshot's whole node list: the
+        class's FilterIndex (framework/equivalence.py) knows which nodes reject the pod, so
+        the feasible nodes between two of them are taken as one slice of the list. The same
+        nodes in the same order, the same statuses. None when some node's verdict is an Error
+        (the node by node scan reports the first one it meets)."""
+        fl = list(fns)
+        f0 = fl[0][1]
+
+        def run(ni: NodeInfo) -> tuple[Status | None, str]:
+            return _resume_filters(fl, 0, f0(ni), ni)
+
+        idx = equivalence.filter_index(tok).refresh(nodes, run)
+        if idx.errors:
+            return None
+        bad = idx.rejected()
+        verdicts = idx.verdicts
+        feasible: list[NodeInfo] = []
+        statuses = diagnosis.node_to_status.statuses
+        unschedulable_add = diagnosis.unschedulable_plugins.add
+        pending_add = diagnosis.pending_plugins.add
+        pending = Code.Pending
+        n = len(nodes)
+        start %= n
+        for lo, hi in ((start, n), (0, start)):
+            pos = lo
+            for b in bad[bisect_left(bad, lo):bisect_left(bad, hi)]:
+                take = min(b - pos, to_find - len(feasible))
+                feasible.extend(nodes[pos:pos + take])
+                if len(feasible) >= to_find:
+                    return feasible
+                st, name = verdicts[b]
+                st.plugin = name
+                statuses[nodes[b].name] = st
+                if name:
+                    unschedulable_add(name)
+                    if st.code == pending:
+                        pending_add(name)
+                pos = b + 1
+            take = min(hi - pos, to_find - len(feasible))
+            feasible.extend(nodes[pos:pos + take])
+            if len(feasible) >= to_find:
+                return feasible
+        return feasible
 
     @staticmethod
     def _scan_cached(fwk: Framework, fns: list, tok: str, diagnosis: Diagnosis,

@@ -22,11 +22,12 @@ verdicts and scores are not needed, only the first rejection and the weighted su
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import count
 
 from kubesim.scheduler.framework.interface import MAX_NODE_SCORE, MIN_NODE_SCORE
 from kubesim.scheduler.framework.status import Status
-from kubesim.scheduler.framework.types import NodeInfo, PodInfo
+from kubesim.scheduler.framework.types import NodeInfo, PodInfo, changes_since
 
 ENABLED = True  # tests turn it off to compare with the computation afresh
 
@@ -146,3 +147,94 @@ def local_totals(fwk, state, pod: PodInfo, nodes: list[NodeInfo], local: Sequenc
         n.memo[tok] = (n.generation, v)
         out[i] = v
     return out
+
+
+class FilterIndex:
+    """Every node's first rejection for one class (a filter token), in the order of the node
+    list it was built for, kept up to date from the NodeInfo change journal as PodGroups
+    (framework/pod_groups.py) keeps its counts: only the nodes that changed are filtered
+    again. A cycle then takes its feasible nodes as runs of the list between the rejected
+    ones, not node by node. ``errors``: nodes whose verdict is an Error (not remembered: the
+    cycle scans node by node)."""
+
+    __slots__ = ("_bad", "_bad_sorted", "_epoch", "_gens", "_nis", "_nodes", "_position",
+                 "_where", "errors", "verdicts")
+
+    def __init__(self) -> None:
+        self._nodes: list | None = None
+        self._nis: list[NodeInfo] = []
+        self._gens: list[int] = []
+        self._where: dict[int, int] = {}
+        self._epoch = self._position = 0
+        self.verdicts: list[tuple[Status | None, str]] = []
+        self._bad: set[int] = set()  # places of the rejected nodes
+        self._bad_sorted: list[int] | None = []
+        self.errors: set[int] = set()
+
+    def refresh(self, nodes: list[NodeInfo], run) -> FilterIndex:
+        """Bring the verdicts up to date with ``nodes`` (the snapshot's node list), ``run(ni)``
+        giving a node's (status, plugin)."""
+        if nodes is not self._nodes or len(nodes) != len(self._nis):
+            _, self._epoch, self._position = changes_since(-1, 0)
+            self._nodes = nodes
+            self._nis = list(nodes)
+            self._gens = [ni.generation for ni in nodes]
+            self._where = {id(ni): i for i, ni in enumerate(nodes)}
+            self.verdicts = [(None, "")] * len(nodes)
+            self._bad, self.errors = set(), set()
+            changed: Iterable[int] = range(len(nodes))
+        else:
+            journal, self._epoch, self._position = changes_since(self._epoch, self._position)
+            gens, nis = self._gens, self._nis
+            if journal is None:  # the journal was cleared: compare every node's generation
+                changed = [i for i, ni, g, old in zip(count(), nodes, gens, nis)
+                           if ni.generation != g or ni is not old]
+            elif not journal:
+                return self
+            else:
+                where = self._where
+                changed = sorted({i for ni in journal
+                                  if (i := where.get(id(ni))) is not None and nis[i] is ni
+                                  and ni.generation != gens[i]})
+        for i in changed:
+            ni = nodes[i]
+            self._nis[i] = ni
+            self._gens[i] = ni.generation
+            v = run(ni)
+            self.verdicts[i] = v
+            st = v[0]
+            was = i in self._bad
+            self.errors.discard(i)
+            if st is None:
+                if was:
+                    self._bad.discard(i)
+                    self._bad_sorted = None
+            elif st.is_rejected():
+                if not was:
+                    self._bad.add(i)
+                    self._bad_sorted = None
+            else:
+                self.errors.add(i)
+                if was:
+                    self._bad.discard(i)
+                    self._bad_sorted = None
+        return self
+
+    def rejected(self) -> list[int]:
+        """The places of the rejected nodes, in order."""
+        if self._bad_sorted is None:
+            self._bad_sorted = sorted(self._bad)
+        return self._bad_sorted
+
+
+_INDEXES: dict[str, FilterIndex] = {}
+_INDEXES_MAX = 64
+
+
+def filter_index(tok: str) -> FilterIndex:
+    idx = _INDEXES.get(tok)
+    if idx is None:
+        if len(_INDEXES) >= _INDEXES_MAX:
+            _INDEXES.clear()
+        idx = _INDEXES[tok] = FilterIndex()
+    return idx

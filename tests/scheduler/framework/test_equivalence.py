@@ -8,7 +8,8 @@ random histories — pods of a few shapes scheduled one after another (each land
 node), nodes relabelled, tainted, cordoned, resized, pods removed — and at every step the
 scheduler with the cache must decide exactly as the one without it and as the one explaining
 every plugin (which never uses it): the same outcome, node, message, evaluated and feasible
-counts and rejecting plugins.
+counts and rejecting plugins, whether the class indexes follow the change journal or, once it
+was cleared, every node's generation.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import random
 
 import pytest
 
-from kubesim.scheduler.framework import equivalence
+from kubesim.scheduler.framework import equivalence, types
 from kubesim.scheduler.framework.types import PodInfo
 from kubesim.scheduler.scheduler import Scheduler
 from tests.scheduler.test_fast_paths import random_node, random_pod
@@ -102,10 +103,14 @@ def _run(seed: int, enabled: bool, explain: bool) -> list[tuple]:
 
 
 @pytest.mark.parametrize("seed", range(30))
-def test_cached_decisions_equal_fresh_ones_on_random_histories(seed):
+def test_cached_decisions_equal_fresh_ones_on_random_histories(seed, monkeypatch):
     cached = _run(seed, enabled=True, explain=False)
     assert cached == _run(seed, enabled=False, explain=False)
     assert cached == _run(seed, enabled=True, explain=True)
+    # the change journal cleared every few changes: the class indexes compare every node's
+    # generation instead (FilterIndex.refresh)
+    monkeypatch.setattr(types, "_CHANGED_LIMIT", 3)
+    assert _run(seed, enabled=True, explain=False) == cached
 
 
 def _pod(**spec) -> PodInfo:
