@@ -231,6 +231,8 @@ class ScheduleOne:
     explain_enabled: bool
     next_start_node_index: int
     percentage_of_nodes_to_score: int
+    # the last indexed scan's (feasible nodes, the node list, the slices of it they are)
+    _ranges: tuple | None = None
 
     # -- the cycle -------------------------------------------------------------------------
     def _cycle(self, pod: dict, now: float, commit: bool, queue_position: int = 0
@@ -494,8 +496,10 @@ class ScheduleOne:
             tok = None if fwk._verbose() else equivalence.filter_token(fwk, pod, fns)
             if tok is not None:
                 if not nominated and nodes is self.snapshot.node_info_list:
-                    found = self._scan_indexed(fns, tok, diagnosis, nodes, start, to_find)
+                    ranges: list[tuple[int, int]] = []
+                    found = self._scan_indexed(fns, tok, diagnosis, nodes, start, to_find, ranges)
                     if found is not None:
+                        self._ranges = (found, nodes, ranges)  # (for _prioritize)
                         return found, None
                 return self._scan_cached(fwk, fns, tok, diagnosis, nodes, start, to_find,
                                          with_nominated, nominated)
@@ -611,12 +615,14 @@ class ScheduleOne:
 
     @staticmethod
     def _scan_indexed(fns: list, tok: str, diagnosis: Diagnosis, nodes: list[NodeInfo],
-                      start: int, to_find: int) -> list[NodeInfo] | None:
+                      start: int, to_find: int, ranges: list[tuple[int, int]]
+                      ) -> list[NodeInfo] | None:
         """``_scan_cached`` without nominated pods, over the snapshot's whole node list: the
         class's FilterIndex (framework/equivalence.py) knows which nodes reject the pod, so
-        the feasible nodes between two of them are taken as one slice of the list. The same
-        nodes in the same order, the same statuses. None when some node's verdict is an Error
-        (the node by node scan reports the first one it meets)."""
+        the feasible nodes between two of them are taken as one slice of the list (each
+        slice's (start, end) appended to ``ranges``). The same nodes in the same order, the
+        same statuses. None when some node's verdict is an Error (the node by node scan
+        reports the first one it meets)."""
         fl = list(fns)
         f0 = fl[0][1]
 
@@ -639,7 +645,9 @@ class ScheduleOne:
             pos = lo
             for b in bad[bisect_left(bad, lo):bisect_left(bad, hi)]:
                 take = min(b - pos, to_find - len(feasible))
-                feasible.extend(nodes[pos:pos + take])
+                if take:
+                    feasible.extend(nodes[pos:pos + take])
+                    ranges.append((pos, pos + take))
                 if len(feasible) >= to_find:
                     return feasible
                 st, name = verdicts[b]
@@ -651,7 +659,9 @@ class ScheduleOne:
                         pending_add(name)
                 pos = b + 1
             take = min(hi - pos, to_find - len(feasible))
-            feasible.extend(nodes[pos:pos + take])
+            if take:
+                feasible.extend(nodes[pos:pos + take])
+                ranges.append((pos, pos + take))
             if len(feasible) >= to_find:
                 return feasible
         return feasible
@@ -727,7 +737,10 @@ class ScheduleOne:
             return [ni.name for ni in nodes], [], s
         if algo.verdicts is None and not (commit and self._v(10)):
             # nothing explained or logged: the weighted sums are all that is read
-            totals = fwk.score_totals(state, pod, nodes)
+            got = self._ranges
+            self._ranges = None
+            totals = fwk.score_totals(state, pod, nodes, got[1:] if got is not None and got[0] is nodes
+                                      else None)
             if totals is not None:
                 return [ni.name for ni in nodes], totals, None
         table, s = fwk.run_score_plugins(state, pod, nodes)

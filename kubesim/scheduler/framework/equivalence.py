@@ -132,33 +132,39 @@ def local_totals(fwk, state, pod: PodInfo, nodes: list[NodeInfo], local: Sequenc
         return out
     missing = [i for i, v in enumerate(out) if v is None]
     sub = [nodes[i] for i in missing]
-    sums = [0] * len(sub)
-    weights = fwk.weights
-    for pl in local:
-        raw = score_nodes(pl, sub)
-        if isinstance(raw, Status):
-            return None
-        raw = list(raw)
-        if len(raw) != len(sub) or any(not MIN_NODE_SCORE <= v <= MAX_NODE_SCORE for v in raw):
-            return None
-        w = weights[pl.name]
-        sums = [a + v * w for a, v in zip(sums, raw)]
+    sums = _weighted_sums(sub, local, fwk.weights, score_nodes)
+    if sums is None:
+        return None
     for i, n, v in zip(missing, sub, sums):
         n.memo[tok] = (n.generation, v)
         out[i] = v
     return out
 
 
-class FilterIndex:
-    """Every node's first rejection for one class (a filter token), in the order of the node
-    list it was built for, kept up to date from the NodeInfo change journal as PodGroups
-    (framework/pod_groups.py) keeps its counts: only the nodes that changed are filtered
-    again. A cycle then takes its feasible nodes as runs of the list between the rejected
-    ones, not node by node. ``errors``: nodes whose verdict is an Error (not remembered: the
-    cycle scans node by node)."""
+def _weighted_sums(nodes: list[NodeInfo], local: Sequence, weights: dict[str, int],
+                   score_nodes) -> list[int] | None:
+    """Each node's weighted sum of the ``local`` plugins' scores; None when one fails or
+    scores out of [0, 100]."""
+    sums = [0] * len(nodes)
+    for pl in local:
+        raw = score_nodes(pl, nodes)
+        if isinstance(raw, Status):
+            return None
+        raw = list(raw)
+        if len(raw) != len(nodes) or any(not MIN_NODE_SCORE <= v <= MAX_NODE_SCORE for v in raw):
+            return None
+        w = weights[pl.name]
+        sums = [a + v * w for a, v in zip(sums, raw)]
+    return sums
 
-    __slots__ = ("_bad", "_bad_sorted", "_epoch", "_gens", "_nis", "_nodes", "_position",
-                 "_where", "errors", "verdicts")
+
+class _NodeIndex:
+    """Something known of every node for one class (a token), in the order of the node list
+    it was built for, kept up to date from the NodeInfo change journal as PodGroups
+    (framework/pod_groups.py) keeps its counts: only the nodes that changed are looked at
+    again (every node's generation is compared once the journal was cleared)."""
+
+    __slots__ = ("_epoch", "_gens", "_nis", "_nodes", "_position", "_where")
 
     def __init__(self) -> None:
         self._nodes: list | None = None
@@ -166,7 +172,50 @@ class FilterIndex:
         self._gens: list[int] = []
         self._where: dict[int, int] = {}
         self._epoch = self._position = 0
-        self.verdicts: list[tuple[Status | None, str]] = []
+
+    def _changed(self, nodes: list[NodeInfo]) -> Iterable[int]:
+        """The places in ``nodes`` to look at again (all of them for another list), noted as
+        looked at."""
+        if nodes is not self._nodes or len(nodes) != len(self._nis):
+            _, self._epoch, self._position = changes_since(-1, 0)
+            self._nodes = nodes
+            self._nis = list(nodes)
+            self._gens = [ni.generation for ni in nodes]
+            self._where = {id(ni): i for i, ni in enumerate(nodes)}
+            self._reset(len(nodes))
+            return range(len(nodes))
+        journal, self._epoch, self._position = changes_since(self._epoch, self._position)
+        gens, nis = self._gens, self._nis
+        if journal is None:  # the journal was cleared: compare every node's generation
+            changed = [i for i, ni, g, old in zip(count(), nodes, gens, nis)
+                       if ni.generation != g or ni is not old]
+        elif not journal:
+            return ()
+        else:
+            where = self._where
+            changed = sorted({i for ni in journal
+                              if (i := where.get(id(ni))) is not None and nis[i] is ni
+                              and ni.generation != gens[i]})
+        for i in changed:
+            ni = nodes[i]
+            nis[i] = ni
+            gens[i] = ni.generation
+        return changed
+
+    def _reset(self, n: int) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class FilterIndex(_NodeIndex):
+    """Every node's first rejection (status, plugin) for one filter token: a cycle takes its
+    feasible nodes as runs of the list between the rejected ones, not node by node.
+    ``errors``: nodes whose verdict is an Error (not remembered: the cycle scans node by
+    node)."""
+
+    __slots__ = ("_bad", "_bad_sorted", "errors", "verdicts")
+
+    def _reset(self, n: int) -> None:
+        self.verdicts: list[tuple[Status | None, str]] = [(None, "")] * n
         self._bad: set[int] = set()  # places of the rejected nodes
         self._bad_sorted: list[int] | None = []
         self.errors: set[int] = set()
@@ -174,50 +223,22 @@ class FilterIndex:
     def refresh(self, nodes: list[NodeInfo], run) -> FilterIndex:
         """Bring the verdicts up to date with ``nodes`` (the snapshot's node list), ``run(ni)``
         giving a node's (status, plugin)."""
-        if nodes is not self._nodes or len(nodes) != len(self._nis):
-            _, self._epoch, self._position = changes_since(-1, 0)
-            self._nodes = nodes
-            self._nis = list(nodes)
-            self._gens = [ni.generation for ni in nodes]
-            self._where = {id(ni): i for i, ni in enumerate(nodes)}
-            self.verdicts = [(None, "")] * len(nodes)
-            self._bad, self.errors = set(), set()
-            changed: Iterable[int] = range(len(nodes))
-        else:
-            journal, self._epoch, self._position = changes_since(self._epoch, self._position)
-            gens, nis = self._gens, self._nis
-            if journal is None:  # the journal was cleared: compare every node's generation
-                changed = [i for i, ni, g, old in zip(count(), nodes, gens, nis)
-                           if ni.generation != g or ni is not old]
-            elif not journal:
-                return self
-            else:
-                where = self._where
-                changed = sorted({i for ni in journal
-                                  if (i := where.get(id(ni))) is not None and nis[i] is ni
-                                  and ni.generation != gens[i]})
-        for i in changed:
-            ni = nodes[i]
-            self._nis[i] = ni
-            self._gens[i] = ni.generation
-            v = run(ni)
+        for i in self._changed(nodes):
+            v = run(nodes[i])
             self.verdicts[i] = v
             st = v[0]
             was = i in self._bad
             self.errors.discard(i)
-            if st is None:
-                if was:
-                    self._bad.discard(i)
-                    self._bad_sorted = None
-            elif st.is_rejected():
+            if st is not None and st.is_rejected():
                 if not was:
                     self._bad.add(i)
                     self._bad_sorted = None
-            else:
+                continue
+            if was:
+                self._bad.discard(i)
+                self._bad_sorted = None
+            if st is not None:
                 self.errors.add(i)
-                if was:
-                    self._bad.discard(i)
-                    self._bad_sorted = None
         return self
 
     def rejected(self) -> list[int]:
@@ -227,14 +248,61 @@ class FilterIndex:
         return self._bad_sorted
 
 
-_INDEXES: dict[str, FilterIndex] = {}
+class ScoreIndex(_NodeIndex):
+    """Every node's weighted sum of the node-local plugins' scores for one score token
+    (``local_totals``' sums): a cycle whose feasible nodes are runs of the list takes theirs
+    as slices. ``failed``: a plugin failed or scored out of range somewhere (the cycle scores
+    afresh)."""
+
+    __slots__ = ("failed", "sums")
+
+    def _reset(self, n: int) -> None:
+        self.sums: list[int] = [0] * n
+        self.failed = False
+
+    def refresh(self, nodes: list[NodeInfo], local: Sequence, weights: dict[str, int],
+                score_nodes) -> ScoreIndex:
+        changed = list(self._changed(nodes))
+        if changed:
+            sums = _weighted_sums([nodes[i] for i in changed], local, weights, score_nodes)
+            if sums is None:
+                self.failed = True
+                self._nodes = None  # (built again when next asked)
+                return self
+            for i, v in zip(changed, sums):
+                self.sums[i] = v
+        return self
+
+
+_INDEXES: dict[str, _NodeIndex] = {}
 _INDEXES_MAX = 64
 
 
-def filter_index(tok: str) -> FilterIndex:
+def _index(tok: str, cls):
     idx = _INDEXES.get(tok)
     if idx is None:
         if len(_INDEXES) >= _INDEXES_MAX:
             _INDEXES.clear()
-        idx = _INDEXES[tok] = FilterIndex()
+        idx = _INDEXES[tok] = cls()
     return idx
+
+
+def filter_index(tok: str) -> FilterIndex:
+    return _index(tok, FilterIndex)
+
+
+def ranged_local_totals(fwk, pod: PodInfo, nodes: list[NodeInfo],
+                        ranges: Sequence[tuple[int, int]], local: Sequence,
+                        score_nodes) -> list[int] | None:
+    """``local_totals`` of the nodes ``nodes[a:b]`` for each (a, b) of ``ranges``, in that
+    order (``nodes``: the snapshot's node list), from the class's ScoreIndex."""
+    idx = _index("ranges:" + score_token(fwk, pod, local), ScoreIndex)
+    idx.refresh(nodes, local, fwk.weights, score_nodes)
+    if idx.failed:
+        idx.failed = False
+        return None
+    sums = idx.sums
+    out: list[int] = []
+    for a, b in ranges:
+        out.extend(sums[a:b])
+    return out

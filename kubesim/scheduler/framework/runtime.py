@@ -621,12 +621,15 @@ class Framework:
                     h.log_name = saved
         return out, s
 
-    def score_totals(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]
+    def score_totals(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
+                     ranges: tuple[list[NodeInfo], list[tuple[int, int]]] | None = None
                      ) -> list[int] | None:
         """``run_score_plugins``' totals alone, the node-local plugins' weighted sum taken from
-        each node's memo for the pod's class (framework/equivalence.py), the other plugins
-        scored and normalized as there. None when the cache does not apply or something
-        failed: the caller then runs ``run_score_plugins``, which reports it."""
+        each node's memo for the pod's class (framework/equivalence.py) — or, with
+        ``ranges`` = (the node list, the (start, end) slices of it ``nodes`` is made of), from
+        the class's index of them —, the other plugins scored and normalized as there. None
+        when the cache does not apply or something failed: the caller then runs
+        ``run_score_plugins``, which reports it."""
         h = self.handle
         if not equivalence.ENABLED or (h.log is not None and h.v(10)):
             return None
@@ -642,7 +645,11 @@ class Framework:
             finally:
                 h.unscope(saved)
 
-        totals = equivalence.local_totals(self, state, pod, nodes, local, score_nodes)
+        if ranges is not None:
+            totals = equivalence.ranged_local_totals(self, pod, ranges[0], ranges[1], local,
+                                                     score_nodes)
+        else:
+            totals = equivalence.local_totals(self, state, pod, nodes, local, score_nodes)
         if totals is None:
             return None
         if not rest:
