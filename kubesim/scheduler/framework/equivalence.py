@@ -39,6 +39,16 @@ _TOKENS_MAX = 4096
 _SERIAL = [0]
 
 
+def _framework_serial(fwk) -> int:
+    """A number for the framework (a profile as one command built it), never reused: keys hold
+    it, not the framework, which would keep its snapshot alive in a long-running process."""
+    serial = getattr(fwk, "_equivalence_serial", None)
+    if serial is None:
+        _SERIAL[0] += 1
+        serial = fwk._equivalence_serial = _SERIAL[0]
+    return serial
+
+
 def _token(key: tuple, keep: object = None) -> str:
     got = _TOKENS.get(key)
     if got is None:
@@ -88,7 +98,7 @@ def filter_token(fwk, pod: PodInfo, fns: Sequence[tuple[str, Callable]]) -> str 
         pl = plugins.get(name)
         if pl is None or not getattr(pl, "node_local", False):
             return None
-    return _token(("filter", fwk, tuple(name for name, _ in fns), pod_class(pod)))
+    return _token(("filter", _framework_serial(fwk), tuple(name for name, _ in fns), pod_class(pod)))
 
 
 def cached_filter(tok: str, fns: list, ni: NodeInfo, run) -> tuple[Status | None, str]:
@@ -107,8 +117,8 @@ def cached_filter(tok: str, fns: list, ni: NodeInfo, run) -> tuple[Status | None
 def score_token(fwk, pod: PodInfo, plugins: Sequence) -> str:
     snap = fwk.handle.snapshot
     states = snap.image_states  # (a new dict whenever the snapshot's images are counted again)
-    return _token(("score", fwk, tuple(p.name for p in plugins), pod_class(pod), id(states),
-                   snap.num_nodes()), states)
+    return _token(("score", _framework_serial(fwk), tuple(p.name for p in plugins), pod_class(pod),
+                   id(states), snap.num_nodes()), states)
 
 
 def split_scores(plugins: Sequence) -> tuple[list, list]:
@@ -275,7 +285,7 @@ class ScoreIndex(_NodeIndex):
 
 
 _INDEXES: dict[str, _NodeIndex] = {}
-_INDEXES_MAX = 64
+_INDEXES_MAX = 8  # (each holds the last node list it was refreshed with)
 
 
 def _index(tok: str, cls):
