@@ -495,7 +495,8 @@ class ScheduleOne:
                 state, pod, ni, noms)) if nominated else None
             tok = None if fwk._verbose() else equivalence.filter_token(fwk, pod, fns)
             if tok is not None:
-                if not nominated and nodes is self.snapshot.node_info_list:
+                if not nominated and nodes is self.snapshot.node_info_list \
+                        and equivalence.indexed(tok):
                     ranges: list[tuple[int, int]] = []
                     found = self._scan_indexed(fns, tok, diagnosis, nodes, start, to_find, ranges)
                     if found is not None:
@@ -629,7 +630,10 @@ class ScheduleOne:
         def run(ni: NodeInfo) -> tuple[Status | None, str]:
             return _resume_filters(fl, 0, f0(ni), ni)
 
-        idx = equivalence.filter_index(tok).refresh(nodes, run)
+        def verdict(ni: NodeInfo) -> tuple[Status | None, str]:
+            return equivalence.cached_filter(tok, fl, ni, run)
+
+        idx = equivalence.filter_index(tok).refresh(nodes, verdict)
         if idx.errors:
             return None
         bad = idx.rejected()

@@ -270,11 +270,12 @@ class ScoreIndex(_NodeIndex):
         self.sums: list[int] = [0] * n
         self.failed = False
 
-    def refresh(self, nodes: list[NodeInfo], local: Sequence, weights: dict[str, int],
-                score_nodes) -> ScoreIndex:
+    def refresh(self, nodes: list[NodeInfo], sums_of) -> ScoreIndex:
+        """Bring the sums up to date with ``nodes``, ``sums_of(some nodes)`` giving theirs (None
+        on a failure)."""
         changed = list(self._changed(nodes))
         if changed:
-            sums = _weighted_sums([nodes[i] for i in changed], local, weights, score_nodes)
+            sums = sums_of([nodes[i] for i in changed])
             if sums is None:
                 self.failed = True
                 self._nodes = None  # (built again when next asked)
@@ -297,17 +298,36 @@ def _index(tok: str, cls):
     return idx
 
 
+INDEX_AFTER = 8  # cycles of a class that go node by node before its indexes are built
+_CYCLES: dict[str, int] = {}
+
+
+def indexed(tok: str) -> bool:
+    """Whether a cycle of the class of filter token ``tok`` uses the class's indexes: not for
+    its first ``INDEX_AFTER`` cycles in this process (an index is built for every node: a
+    class scheduled once, as one pod applied, visits a tenth of them at 5,000 nodes; by then
+    the nodes' memos hold most of what the index needs)."""
+    n = _CYCLES.get(tok, 0)
+    if n >= INDEX_AFTER:
+        return True
+    if len(_CYCLES) >= _TOKENS_MAX:
+        _CYCLES.clear()
+    _CYCLES[tok] = n + 1
+    return False
+
+
 def filter_index(tok: str) -> FilterIndex:
     return _index(tok, FilterIndex)
 
 
-def ranged_local_totals(fwk, pod: PodInfo, nodes: list[NodeInfo],
+def ranged_local_totals(fwk, state, pod: PodInfo, nodes: list[NodeInfo],
                         ranges: Sequence[tuple[int, int]], local: Sequence,
                         score_nodes) -> list[int] | None:
     """``local_totals`` of the nodes ``nodes[a:b]`` for each (a, b) of ``ranges``, in that
-    order (``nodes``: the snapshot's node list), from the class's ScoreIndex."""
+    order (``nodes``: the snapshot's node list), from the class's ScoreIndex (whose nodes to
+    score again are scored by ``local_totals``, from their memos where they hold them)."""
     idx = _index("ranges:" + score_token(fwk, pod, local), ScoreIndex)
-    idx.refresh(nodes, local, fwk.weights, score_nodes)
+    idx.refresh(nodes, lambda some: local_totals(fwk, state, pod, some, local, score_nodes))
     if idx.failed:
         idx.failed = False
         return None

@@ -646,8 +646,8 @@ class Framework:
                 h.unscope(saved)
 
         if ranges is not None:
-            totals = equivalence.ranged_local_totals(self, pod, ranges[0], ranges[1], local,
-                                                     score_nodes)
+            totals = equivalence.ranged_local_totals(self, state, pod, ranges[0], ranges[1],
+                                                     local, score_nodes)
         else:
             totals = equivalence.local_totals(self, state, pod, nodes, local, score_nodes)
         if totals is None:

@@ -107,8 +107,11 @@ def test_cached_decisions_equal_fresh_ones_on_random_histories(seed, monkeypatch
     cached = _run(seed, enabled=True, explain=False)
     assert cached == _run(seed, enabled=False, explain=False)
     assert cached == _run(seed, enabled=True, explain=True)
+    # the class indexes from a class's first cycle on (as from its ninth, above)
+    monkeypatch.setattr(equivalence, "INDEX_AFTER", 0)
+    assert _run(seed, enabled=True, explain=False) == cached
     # the change journal cleared every few changes: the class indexes compare every node's
-    # generation instead (FilterIndex.refresh)
+    # generation instead (_NodeIndex._changed)
     monkeypatch.setattr(types, "_CHANGED_LIMIT", 3)
     assert _run(seed, enabled=True, explain=False) == cached
 
