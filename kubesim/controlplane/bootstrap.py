@@ -112,6 +112,7 @@ def add_worker_nodes(cluster: Cluster, start: int, count: int, zones: str | int 
     ``initialize`` creates its own (their kubelets register them when the cluster settles)."""
     from kubesim.apiserver.objects import prepare_for_create
     from kubesim.apiserver.storage import make_state_dirs
+    from kubesim.controlplane.components import register_nodes
 
     store = cluster.store
     now = cluster.stamp()
@@ -121,6 +122,7 @@ def add_worker_nodes(cluster: Cluster, start: int, count: int, zones: str | int 
         prepare_for_create(m, rng=cluster.rng, manage=_created_by("kubelet", now))
         store.create(m, now)
         make_state_dirs(store.nodes_dir, m["metadata"]["name"], "manifests")
+    register_nodes(cluster)  # (as _kubeadm_control_plane registers the first ones)
 
 
 def _created_by(manager: str, now: str):

@@ -57,13 +57,17 @@ def static_pod_directories(cluster: Cluster, every: bool = False) -> bool:
     return False
 
 
+_NODE_BULK = ("metadata.managedFields", "status.images", "status.conditions")
+
+
 def register_nodes(cluster: Cluster) -> bool:
     from kubesim.kubelet import node as kubelet_node
 
     todo = [n for n in _changed(cluster, "Node") if kubelet_node.needs_registration(n)]
     if not todo:
         return False
-    alloc = kubelet_node.Allocator(cluster.store.list("Node"))
+    # (what the allocator reads of the nodes: their pod CIDRs and addresses)
+    alloc = kubelet_node.Allocator(cluster.store.list("Node", omit=_NODE_BULK))
     for n in todo:
         kubelet_node.register(n, alloc, cluster, static_pod_path(cluster, n["metadata"]["name"]))
         cluster.store.put(n)
@@ -250,8 +254,10 @@ def node_lifecycle(cluster: Cluster) -> bool:
     quiet = store.meta(NODE_LIFECYCLE_QUIET_META)
     if rv and quiet == rv:
         return False
-    if quiet and quiet == store.committed_kind_resource_versions().get("Node"):
-        # quiet when this command began: only the Nodes it wrote can have changed that
+    committed = store.committed_kind_resource_versions().get("Node")
+    if quiet and committed is not None and quiet >= committed:
+        # quiet when this command began, or found so by it since: only the Nodes it wrote
+        # can have changed that
         written = [n for k in list(store.changed_keys()) if k[0] == "Node" and (n := store.get(*k)) is not None]
         if not nodelifecycle.pending(written):
             store.set_meta(NODE_LIFECYCLE_QUIET_META, rv)
@@ -820,6 +826,12 @@ def _key_of(obj: dict) -> tuple[str, str, str]:
     return obj.get("kind", ""), md.get("namespace", ""), md.get("name", "")
 
 
+def _being_deleted(obj: dict | None) -> bool:
+    """Being deleted, or with finalizers that may make it so (orphan, foreground deletion)."""
+    md = (obj or {}).get("metadata") or {}
+    return bool(md.get("deletionTimestamp") or md.get("finalizers"))
+
+
 def _collector_view(cluster: Cluster, view_kinds: tuple[str, ...]):
     """The garbage collector's view of only the objects that can have work for it, when every
     earlier write is known to be seen (``settled_baseline``), else None (every object). As
@@ -859,7 +871,13 @@ def _collector_view(cluster: Cluster, view_kinds: tuple[str, ...]):
             keys.add(k)
         if k[0] in OWNER_KINDS:
             gone = store.deleted(*k) if obj is None else None
-            for v in (obj, store.committed(*k), gone[1] if gone else None):
+            versions = (obj, store.committed(*k), gone[1] if gone else None)
+            if obj is not None and versions[1] is not None and not any(map(_being_deleted, versions)):
+                # an update of an owner neither deleted nor being deleted (a DaemonSet's
+                # status) changes nothing for its dependents (processTransitions acts only
+                # on a move to orphan or foreground deletion)
+                continue
+            for v in versions:
                 if v is not None:
                     owners.add((v.get("metadata") or {}).get("uid") or "")
     owners.discard("")
