@@ -103,8 +103,16 @@ def worker_manifest(i: int, zones: list[str]) -> dict:
 
 # A new cluster's worker nodes are added this many at a time beyond the first slice
 # (kubesim.controlplane.session.init_cluster): each slice settles and goes to the database
-# before the next, so what is held in memory is one slice's, not the whole cluster's.
+# before the next, so what is held in memory is one slice's, not the whole cluster's. At
+# most MAX_SLICES of them: each slice's DaemonSet controller and scheduler still read every
+# node there is, so more slices would cost time growing with the square of the nodes.
 NODES_PER_SLICE = 500
+MAX_SLICES = 10
+
+
+def slice_size(nodes: int) -> int:
+    """How many worker nodes each slice of a new cluster of ``nodes`` workers adds."""
+    return max(NODES_PER_SLICE, -(-nodes // MAX_SLICES))
 
 
 def add_worker_nodes(cluster: Cluster, start: int, count: int, zones: str | int | None = None) -> None:

@@ -254,8 +254,8 @@ def node_lifecycle(cluster: Cluster) -> bool:
     quiet = store.meta(NODE_LIFECYCLE_QUIET_META)
     if rv and quiet == rv:
         return False
-    committed = store.committed_kind_resource_versions().get("Node")
-    if quiet and committed is not None and quiet >= committed:
+    if quiet and (committed := store.committed_kind_resource_versions().get("Node")) is not None \
+            and quiet >= committed:
         # quiet when this command began, or found so by it since: only the Nodes it wrote
         # can have changed that
         written = [n for k in list(store.changed_keys()) if k[0] == "Node" and (n := store.get(*k)) is not None]

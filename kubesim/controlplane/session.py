@@ -115,7 +115,8 @@ def init_cluster(opts: Options, reset: bool = False, nodes: int = 2, cpu: str | 
                  memory: str | None = None, zones: str | None = None, empty: bool = False) -> str:
     """Replace the state's contents with a fresh cluster, in one transaction; the state's path.
 
-    A cluster of more than ``NODES_PER_SLICE`` workers is built a slice at a time, as a real
+    A cluster of more than ``NODES_PER_SLICE`` workers is built a slice at a time (at most
+    ``MAX_SLICES``; kubesim.controlplane.bootstrap), as a real
     one grows when its kubelets join in waves: the control plane, the add-ons and the first
     slice of nodes settle, then each later slice of nodes is created and settles on what the
     earlier ones left. Between slices the transaction's writes go to the database
@@ -132,7 +133,7 @@ def init_cluster(opts: Options, reset: bool = False, nodes: int = 2, cpu: str | 
             bootstrap.initialize(cluster)
             settle(cluster, force=True)
         else:
-            step = bootstrap.NODES_PER_SLICE
+            step = bootstrap.slice_size(nodes)
             first = nodes if empty else min(nodes, step)
             bootstrap.initialize(cluster, nodes=first, cpu=cpu, memory=memory, zones=zones, empty=empty)
             settle(cluster, force=True)
