@@ -433,9 +433,15 @@ def _pod_gc_news(store, last: int, get_node) -> bool:
     )
 
     many = None  # counted only for a finished pod (the count is the costly part)
-    for k in list(store.changed_keys()):
-        if k[0] not in ("Pod", "Node") or not _written_since(store, k, last):
-            continue
+    written = [k for k in list(store.changed_keys())
+               if k[0] in ("Pod", "Node") and _written_since(store, k, last)]
+    if len(written) > 50 and hasattr(store, "get_many"):
+        # the Nodes of many pods written (a bulk apply or delete), read together rather than
+        # one statement each as ``may_collect`` asks for them
+        pods = (store.get(*k) for k in written if k[0] == "Pod")
+        names = {(p.get("spec") or {}).get("nodeName") for p in pods if p is not None}
+        store.get_many(("Node", "", n) for n in sorted(n for n in names if n))
+    for k in written:
         obj = store.get(*k)
         if k[0] == "Node":
             if obj is None and store.pod_keys_on_node(k[2]):
@@ -659,9 +665,13 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
         cluster.wake_at(float(wake))
     kinds = set(view_kinds)
     controlled = CONTROLLED_KIND.get(name)
-    for k in list(store.changed_keys()):
-        if k[0] not in kinds:
-            continue
+    queued_nodes: list[dict] = []  # the DaemonSet controller's nodeUpdateQueue
+    changed = [k for k in list(store.changed_keys()) if k[0] in kinds]
+    if len(changed) > 50 and hasattr(store, "prefetch_committed"):
+        # which of many objects written (a bulk apply's pods) are new: told together, not by a
+        # statement each as the loop below asks what each was (the others' bodies, if asked)
+        store.prefetch_committed(changed, absent_only=True)
+    for k in changed:
         obj = store.get(*k)
         if obj is None:
             gone = store.deleted(*k)
@@ -681,7 +691,9 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             if _owned(obj) or _owned(store.committed(*k)):
                 return True
             continue
-        if k[0] == "Node" and name == "daemonset" and _daemon_ignores_node_update(store.committed(*k), obj):
+        if k[0] == "Node" and name == "daemonset":
+            if not _daemon_ignores_node_update(store.committed(*k), obj):
+                queued_nodes.append(obj)
             continue
         if claims and k[0] != "Pod" and not (_in_owner_graph(obj) or _in_owner_graph(store.committed(*k))):
             # the collector's graph builder: an update of an object that neither has owners
@@ -690,6 +702,40 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
         if k[0] != "Pod" or _pod_relevant(cluster, obj, gate, claims, controlled) or \
                 _pod_relevant(cluster, store.committed(*k), gate, claims, controlled):
             return True
+    return bool(queued_nodes) and _daemon_node_updates_enqueue(store, queued_nodes)
+
+
+def _daemon_node_updates_enqueue(store, nodes: list[dict]) -> bool:
+    """syncNodeUpdate (pkg/controller/daemon/daemon_controller.go): a queued node enqueues a
+    DaemonSet only when the node should run its pod and has none, should no longer run the
+    pod it has, or has one while the DaemonSet counts misscheduled pods. Anything else about
+    the node (a label no DaemonSet selects, a taint its pods tolerate) leaves every DaemonSet
+    unsynced, as upstream's node worker does."""
+    from kubesim.api.meta.helpers import controller_ref, meta, name_of
+    from kubesim.controllers.daemonset import (
+        daemon_pod_spec,
+        node_should_run_daemon_pod,
+    )
+
+    daemonsets = store.list("DaemonSet")
+    if not daemonsets:
+        return False
+    names = {name_of(n) for n in nodes}
+    on_node = store.pod_keys_on_node(next(iter(names))) if len(names) == 1 else \
+        [k for keys in store.pod_keys_on_nodes(names).values() for k in keys]
+    scheduled: set[tuple[str, str, str]] = set()  # (node, namespace, DaemonSet)
+    for pod in store.get_many(on_node):
+        ref = controller_ref(pod)
+        if ref is not None and ref.get("kind") == "DaemonSet":
+            scheduled.add(((pod.get("spec") or {}).get("nodeName") or "", meta(pod).get("namespace", ""), ref.get("name")))
+    for ds in daemonsets:
+        spec = daemon_pod_spec(ds)
+        misscheduled = ((ds.get("status") or {}).get("numberMisscheduled") or 0) > 0
+        for node in nodes:
+            should_run, should_continue = node_should_run_daemon_pod(node, ds, spec)
+            has = (name_of(node), meta(ds).get("namespace", ""), name_of(ds)) in scheduled
+            if (should_run and not has) or (not should_continue and has) or (has and misscheduled):
+                return True
     return False
 
 

@@ -256,6 +256,10 @@ class Informers:
                     self.queue.move_all_to_active_or_backoff_queue(
                         self.ev.EVENT_UNOBSERVED_CHANGES, None, None, now)
         keys, cluster._sched_writes = store.writes_since(position)
+        if len(keys) > 50 and hasattr(store, "prefetch_committed"):
+            # what the objects were before this command, for those the view has not seen: read
+            # together (a bulk apply's new pods have none), not one statement each
+            store.prefetch_committed(k for k in keys if k[0] in self.kinds and k not in view)
         changes = []
         for k in keys:
             if k[0] not in self.kinds:
@@ -477,68 +481,94 @@ def cached_snapshot(cluster: Cluster):
     return snapshot_from_sums(nodes, sums, on_node, all_pods, _loader(store))
 
 
-# The node digests of the scheduler's cache as one value, their image lists stored once each
-# (at 5,000 nodes four fifths of the digests' text is the same few image lists): what
-# ``node_digests`` reads while no Node was written since.
-NODE_DIGESTS_META = "scheduler.nodeDigests"
-NODE_DIGESTS_VERSION = 1
-NODE_DIGESTS_PATCHED = 20  # saved again once more than 1/20 of the Nodes changed since
+# The node digests of the scheduler's cache kept one metadata value a node, without their image
+# lists, which are stored once each (at 5,000 nodes four fifths of the digests' text is the same
+# few image lists): what ``node_digests`` reads, in one statement, with the Nodes written since
+# they were kept put in their place and kept again one value each (a churn that changed the
+# images of a thousand nodes rewrites those thousand, not a single value of every node).
+NODE_DIGESTS_META = "scheduler/nodeDigests"  # {"v": the format, "rv": the Nodes' resourceVersion}
+NODE_DIGEST_PREFIX = "scheduler/nodeDigest/"  # + a node's name: [its digest without images, image key]
+NODE_IMAGES_META = "scheduler/nodeImages"  # image key -> an image list
+NODE_DIGESTS_VERSION = 2
+LEGACY_NODE_DIGESTS_META = "scheduler.nodeDigests"  # (an older state's: every digest in one value)
+
+
+def _image_key(images: list) -> str:
+    import hashlib
+
+    return hashlib.sha1(json.dumps(images, separators=(",", ":")).encode()).hexdigest()[:16]
+
+
+def _kept_digest(digest: dict, image_keys: dict[int, str], images: dict[str, list]) -> list:
+    """[the digest without its image list, the list's key (None: no images)], the list added to
+    ``images``."""
+    st = digest.get("status") or {}
+    lst = st.get("images")
+    if not lst:
+        return [digest, None]
+    key = image_keys.get(id(lst))
+    if key is None:
+        key = image_keys[id(lst)] = _image_key(lst)
+        images.setdefault(key, lst)
+    return [dict(digest, status={k: v for k, v in st.items() if k != "images"}), key]
 
 
 def node_digests(store) -> list[dict]:
     """Every Node's digest (kubesim/scheduler/framework/cache.py: ``node_digest``), in name
-    order: from the saved copy while the Nodes are as when it was saved, else from the
-    ``derived`` rows (and saved, with each distinct image list once, for the next command).
-    Nodes with the same image list share one list object (read-only)."""
+    order: from the kept ones (``NODE_DIGEST_PREFIX``) with those of the Nodes written since
+    in their place, else from the ``derived`` rows (and kept, for the next command). Nodes with
+    the same image list share one list object (read-only)."""
     if store.wiped or "Node" in store.changed_kinds():
         return [d for _, d in store.derived("Node")]
     rv = store.committed_kind_resource_versions().get("Node", 0)
-    saved = store.meta(NODE_DIGESTS_META)
-    current = None  # every Node's digest, when the saved ones patched give them
-    if isinstance(saved, dict) and saved.get("v") == NODE_DIGESTS_VERSION:
-        images = saved["images"]
-        nodes = saved["nodes"]
-        for d, i in saved["at"]:
-            nodes[d]["status"]["images"] = images[i]
-        if saved.get("rv") == rv:
-            return nodes
-        # Nodes written since: the saved digests with those in their place (and the deleted
-        # ones left out), saved again once they are more than a twentieth of them
-        since = store.derived_since("Node", int(saved.get("rv") or 0))
-        if since is not None:
-            names, changed = since
-            by_name = {d["metadata"]["name"]: d for d in nodes}
-            by_name.update((k[2], d) for k, d in changed)
-            patched = [by_name.get(n) for n in names]
-            if None not in patched:
-                if len(changed) * NODE_DIGESTS_PATCHED <= len(names) or store.read_only:
-                    return patched
-                current = patched  # (saved again below, without reading every row)
-    nodes = current if current is not None else [d for _, d in store.derived("Node")]
-    if not store.read_only:
-        index: dict[str, int] = {}
-        seen: dict[int, int] = {}  # id of an image list -> its place (saved nodes share lists)
-        images: list = []
-        at = []
-        bare = []
-        for n, d in enumerate(nodes):
-            st = d.get("status") or {}
-            lst = st.get("images")
-            if lst:
-                i = seen.get(id(lst))
-                if i is None:
-                    text = json.dumps(lst, separators=(",", ":"))
-                    i = index.get(text)
-                    if i is None:
-                        i = index[text] = len(images)
-                        images.append(lst)
-                    seen[id(lst)] = i
-                at.append((n, i))
-                d = dict(d, status={k: v for k, v in st.items() if k != "images"})
-            bare.append(d)
-        store.set_meta(NODE_DIGESTS_META, {"v": NODE_DIGESTS_VERSION, "rv": rv, "images": images,
-                                           "at": at, "nodes": bare})
-    return nodes
+    marker = store.meta(NODE_DIGESTS_META)
+    kept = isinstance(marker, dict) and marker.get("v") == NODE_DIGESTS_VERSION
+    images: dict[str, list] = dict(store.meta(NODE_IMAGES_META) or {}) if kept else {}
+    kept_rows: list[list] = store.meta_prefixed(NODE_DIGEST_PREFIX) if kept else []
+    if kept and any(row[1] is not None and row[1] not in images for row in kept_rows):
+        kept, kept_rows = False, []  # (an image list missing: every row again)
+    changed_rows: dict[str, list | None] = {}
+    if kept and marker.get("rv") == rv:
+        out = []
+        for d, key in kept_rows:  # (read for this call alone: given their images in place)
+            if key is not None:
+                d["status"]["images"] = images[key]
+            out.append(d)
+        return out
+    rows = {row[0]["metadata"]["name"]: row for row in kept_rows}
+    since = store.derived_since("Node", int(marker.get("rv") or 0)) if kept else None
+    if since is None:  # nothing kept yet (or a snapshot that cannot be completed): every row
+        present = None
+        changed = store.derived("Node")
+    else:
+        names, changed = since
+        present = set(names)
+    image_keys: dict[int, str] = {}
+    changed_rows = {k[2]: _kept_digest(d, image_keys, images) for k, d in changed}
+    changed_rows.update((n, None) for n in rows
+                        if n not in changed_rows and (present is None or n not in present))
+    added = False
+    for n, row in changed_rows.items():
+        if row is None:
+            del rows[n]
+        else:
+            added = added or n not in rows
+            rows[n] = row
+    if added:
+        rows = {n: rows[n] for n in sorted(rows)}
+    out = []
+    for d, key in rows.values():
+        if key is not None:  # (a copy: the kept row stays without its images)
+            d = dict(d, status=dict(d["status"], images=images[key]))
+        out.append(d)
+    if changed_rows and not store.read_only:
+        used = {row[1] for row in rows.values()}
+        if not kept:
+            store.replace_meta({LEGACY_NODE_DIGESTS_META: None})
+        store.replace_meta({NODE_DIGEST_PREFIX + n: row for n, row in changed_rows.items()})
+        store.set_meta(NODE_IMAGES_META, {k: v for k, v in images.items() if k in used})
+        store.set_meta(NODE_DIGESTS_META, {"v": NODE_DIGESTS_VERSION, "rv": rv})
+    return out
 
 
 def use_cached_cluster(cluster: Cluster, scheduler, without_uid: str | None = None,
@@ -591,6 +621,11 @@ def step(cluster: Cluster) -> bool:
         if k not in queue:
             queue.add(p, now)
     queue.flush(now)
+    if len(mine) > 50 and hasattr(store, "prefetch_committed"):
+        # the explanations this step will write, as the field manager compares them with what
+        # was stored: read together (most pods are new and have none), not one at a time
+        store.prefetch_committed((EXPLANATION_KIND, p["metadata"].get("namespace", ""), p["metadata"]["name"])
+                                 for p in mine.values())
     changed = False
     nodes = None
     budget = cluster.__dict__.get("_explain_budget")
@@ -629,7 +664,7 @@ def step(cluster: Cluster) -> bool:
             record["after"] = after
         if result.explanation:
             result.explanation["queue"] = record
-        _write_back(cluster, pod, result, full=scheduler.explain_enabled)
+        _write_back(cluster, pod, result, full=scheduler.explain_enabled, snapshot=snapshot)
         informers.sync(now)  # this cycle's writes, as the informers deliver them
         changed = True
     _save_queue(store, queue)
@@ -674,14 +709,18 @@ def _set_condition(pod: dict, cond: dict, now: str) -> None:
     conds.append(new)
 
 
-def _write_back(cluster: Cluster, pod: dict, result, full: bool = True) -> None:
+def _write_back(cluster: Cluster, pod: dict, result, full: bool = True, snapshot=None) -> None:
+    """The scheduler's writes for one cycle. ``snapshot``: the cycle's, whose node digests
+    (their labels: all the binding copies) stand for the Node, which is then not decoded."""
     store = cluster.store
     now = cluster.stamp()
     nominated_before = (pod.get("status") or {}).get("nominatedNodeName")
     if result.outcome == "Scheduled":
         from kubesim.apiserver.registry.core.pod import bind
 
-        bind(pod, result.node, store.get("Node", "", result.node))
+        ni = snapshot.get(result.node) if snapshot is not None else None
+        bind(pod, result.node, ni.node if ni is not None and ni.node is not None
+             else store.get("Node", "", result.node))
         _set_condition(pod, {"lastProbeTime": None, "status": "True", "type": "PodScheduled"}, now)
         pod["status"].pop("nominatedNodeName", None)
         cluster.fields.handled(pod)  # the binding's write keeps managedFields as they are
@@ -759,21 +798,63 @@ def save_explanation(cluster: Cluster, pod: dict, explanation: dict, full: bool 
         obj["nodes"] = {}
         obj["metadata"]["annotations"] = {SUMMARY_MARK: "summary"}
     elif obj.get("nodes"):  # in its place: `-o json` prints the keys in stored order
-        obj = {(COMPRESSED_NODES if k == "nodes" else k): (_compress(v) if k == "nodes" else v)
+        obj = {(PACKED_NODES if k == "nodes" else k): (_pack(v) if k == "nodes" else v)
                for k, v in obj.items()}
     cluster.store.put(obj)
 
 
 # One verdict per node differs from the next by a score or two: deflated, an explanation of
 # 5,000 nodes takes 29 KB in the state instead of 2.3 MB (and decodes as fast).
-COMPRESSED_NODES = "nodesDeflated"
+COMPRESSED_NODES = "nodesDeflated"  # (an older state's: the nodes' entries deflated)
+# Most nodes' entries are the same as others' (every filter passed, not scored; or scored alike
+# on nodes alike): the names, each distinct entry once and the place of each node's, deflated.
+# An explanation of 5,000 nodes then encodes and decodes as a few hundred entries.
+PACKED_NODES = "nodesPacked"
 
 
-def _compress(nodes: dict) -> str:
+def _entry_key(entry: dict, filters: dict[int, tuple]):
+    """What tells two nodes' entries apart (their keys in order included); ``filters``: the
+    filter verdicts' items by the id of their dict (nodes every filter passed share one)."""
+    try:
+        f = entry["filter"]
+        fk = filters.get(id(f))
+        if fk is None:
+            fk = filters[id(f)] = (f, tuple(f.items()))
+        score = entry.get("score")
+        key = (tuple(entry), fk[1], entry["feasible"], entry.get("rejectedBy"),
+               entry.get("total"), None if score is None else tuple((p, tuple(v.items())) for p, v in score.items()))
+        hash(key)
+        return key
+    except (AttributeError, KeyError, TypeError):  # (another shape)
+        return json.dumps(entry, separators=(",", ":"))
+
+
+def _pack(nodes: dict) -> str:
     import base64
     import zlib
 
-    return base64.b64encode(zlib.compress(json.dumps(nodes, separators=(",", ":")).encode(), 1)).decode("ascii")
+    index: dict = {}
+    filters: dict[int, tuple] = {}  # (holding each dict, so that its id is not reused meanwhile)
+    entries: list[dict] = []
+    at = []
+    for entry in nodes.values():
+        k = _entry_key(entry, filters)
+        i = index.get(k)
+        if i is None:
+            i = index[k] = len(entries)
+            entries.append(entry)
+        at.append(i)
+    text = json.dumps([list(nodes), entries, at], separators=(",", ":"))
+    return base64.b64encode(zlib.compress(text.encode(), 1)).decode("ascii")
+
+
+def _unpack(data: str) -> dict:
+    """The nodes' entries (read-only: nodes whose entries are alike share one)."""
+    import base64
+    import zlib
+
+    names, entries, at = json.loads(zlib.decompress(base64.b64decode(data)))
+    return dict(zip(names, [entries[i] for i in at], strict=True))
 
 
 def _decompress(data: str) -> dict:
@@ -788,8 +869,14 @@ def load_explanation(cluster: Cluster, namespace: str, name: str) -> tuple[dict,
     obj = cluster.store.get(EXPLANATION_KIND, namespace, name)
     if obj is None:
         return None
-    out = {("nodes" if k == COMPRESSED_NODES else k): (_decompress(v) if k == COMPRESSED_NODES else v)
-           for k, v in obj.items() if k != "metadata"}
+    out = {}
+    for k, v in obj.items():
+        if k == PACKED_NODES:
+            out["nodes"] = _unpack(v)
+        elif k == COMPRESSED_NODES:
+            out["nodes"] = _decompress(v)
+        elif k != "metadata":
+            out[k] = v
     out["kind"] = EXPLANATION_KIND
     full = ((obj.get("metadata") or {}).get("annotations") or {}).get(SUMMARY_MARK) != "summary"
     return out, full

@@ -35,27 +35,28 @@ def static_pod_signature(nodes_dir, with_files: set[str] | None = None,
     import hashlib
     import os
 
-    h = hashlib.sha1()
     root = str(nodes_dir)
     try:
         nodes = sorted(os.listdir(root))
     except OSError:
         return ""
+    stat = os.stat
+    parts = []  # (one line a node, hashed at the end: at 5,000 nodes the stat calls are the cost)
     for n in nodes:
-        d = os.path.join(root, n, "manifests")
+        d = f"{root}/{n}/manifests"
         try:
-            mtime = os.stat(d).st_mtime_ns
+            mtime = stat(d).st_mtime_ns
             if listed is not None and n not in listed:
-                entries = []
-            else:
-                with os.scandir(d) as it:
-                    entries = sorted((e.name, e.stat().st_mtime_ns, e.stat().st_size) for e in it)
+                parts.append(f"{n}\0{mtime}")
+                continue
+            with os.scandir(d) as it:
+                entries = sorted((e.name, e.stat().st_mtime_ns, e.stat().st_size) for e in it)
         except OSError:
             continue
-        h.update(repr((n, mtime, entries)).encode())
+        parts.append(f"{n}\0{mtime}\0{entries!r}" if entries else f"{n}\0{mtime}")
         if entries and with_files is not None:
             with_files.add(n)
-    return h.hexdigest()
+    return hashlib.sha1("\n".join(parts).encode()).hexdigest()
 
 
 def _recorded_signature(store) -> tuple[str | None, set[str] | None]:

@@ -29,6 +29,9 @@ def apply(client, prepared: list[Prepared], pre_errors: list | None = None,
     what the server returned, for ``-o``."""
     objects = [] if objects is None else objects
     lines, errors = [], list(pre_errors or [])
+    hint = getattr(client, "prefetch", None)
+    if hint is not None:  # (the objects' GETs, answered together where the client can)
+        hint([(p.info, p.namespace, p.name) for p in prepared if p.info.served])
     for p in prepared:
         desired = p.obj
         try:

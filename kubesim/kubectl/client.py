@@ -41,6 +41,11 @@ class Client(Protocol):
     def find(self, info: KindInfo, namespace: str, name: str) -> dict | None:
         """GET, None when absent (a 404 the caller expects)."""
 
+    def prefetch(self, refs: list[tuple[KindInfo, str, str]]) -> None:
+        """Not a request: a hint that GETs (or DELETEs) of these (info, namespace, name)
+        objects follow (a file of many objects), which the server may read together. kubectl
+        calls it only where the client has it."""
+
     def list(self, info: KindInfo, namespace: str | None = None, label_selector: str | None = None,
              field_selector: str | None = None, omit: tuple[str, ...] = ()) -> list[dict]:
         """LIST, sorted by (namespace, name); ``namespace`` None: all namespaces. A malformed

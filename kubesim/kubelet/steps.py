@@ -101,6 +101,16 @@ INDEX_META = "kubelet/index"  # node -> [earliest wake of its pods or None, a po
 # What the kubelet never reads of a pod: a pass over many nodes decodes pods without it
 UNREAD = ("metadata.managedFields",)
 LAZY_CHUNK = 500  # pods decoded together in such a pass (one read, a bounded piece in memory)
+# What of a pod the kubelet reads to pass over it (``_passed_over``): its metadata
+HEADS = ("metadata.managedFields", "spec", "status")
+
+
+def _passed_over(mem: dict | None, pod: dict, now: float) -> bool:
+    """Whether the kubelet has nothing to do for the pod now: it synced it at its current
+    resourceVersion (its memory ``mem`` says) and no wake it asked for is due. Reads only the
+    pod's metadata."""
+    return (mem is not None and mem.get("rv") == (pod.get("metadata") or {}).get("resourceVersion")
+            and (mem.get("wake") is None or mem["wake"] > now))
 
 
 def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[str] | None = None) -> bool:
@@ -121,8 +131,13 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 visit.add(name)
             elif wake is not None and name not in visit:  # a visited node's pods ask for themselves
                 ctx.wake_at(wake)
-    nodes = {n["metadata"]["name"]: n for n in store.list("Node")} if visit is None else \
-        {name: n for name in visit if (n := store.get("Node", "", name)) is not None}
+    if visit is None:
+        nodes = {n["metadata"]["name"]: n for n in store.list("Node")}
+    elif len(visit) > 50 and hasattr(store, "get_many"):
+        # many nodes: read together, a few hundred to a statement and one decode
+        nodes = {n["metadata"]["name"]: n for n in store.get_many(("Node", "", name) for name in sorted(visit))}
+    else:
+        nodes = {name: n for name in visit if (n := store.get("Node", "", name)) is not None}
     by_node: dict[str, list] = {}
     lazy = False  # by_node holds keys: each node's pods are decoded when it is reached
     if visit is None:
@@ -147,6 +162,8 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 by_node[nn] = pods
     changed = False
     order = sorted(by_node)
+    if len(order) > 50 and hasattr(store, "prefetch_meta"):
+        store.prefetch_meta(MEMORY_META.format(node=nn) for nn in order)  # one read, not one a node
     decoded_to = 0  # (lazy) the nodes before this place in ``order`` have their pods decoded
     for at, node_name in enumerate(order):
         if lazy:
@@ -156,10 +173,23 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 while end < len(order) and (end == at or n + len(by_node[order[end]]) <= LAZY_CHUNK):
                     n += len(by_node[order[end]])
                     end += 1
+                # first only their metadata: a node whose every pod the loop below passes over
+                # (synced at its resourceVersion, no wake due: the kubelet's own writes of the
+                # round before bring it back here) needs no more; the others' pods are read whole
                 keys = [k for nn in order[at:end] for k in by_node[nn]]
-                got = iter(store.objects(keys, UNREAD, aligned=True))
+                heads = iter(store.objects(keys, HEADS, aligned=True))
+                whole: list = []
                 for nn in order[at:end]:
-                    by_node[nn] = [p for _ in by_node[nn] if (p := next(got)) is not None]
+                    pods = [p for _ in by_node[nn] if (p := next(heads)) is not None]
+                    memories = store.meta(MEMORY_META.format(node=nn)) or {}
+                    if all(_passed_over(memories.get(L.memory_key(p)), p, now) for p in pods):
+                        by_node[nn] = pods
+                    else:
+                        whole.extend(by_node[nn])
+                got = iter(store.objects(whole, UNREAD, aligned=True))
+                for nn in order[at:end]:
+                    if by_node[nn] and not isinstance(by_node[nn][0], dict):  # keys: read whole
+                        by_node[nn] = [p for _ in by_node[nn] if (p := next(got)) is not None]
                 decoded_to = end
             if not by_node[node_name]:
                 del by_node[node_name]
@@ -183,8 +213,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
         for pod in pods:
             key = L.memory_key(pod)
             mem = memories.get(key)
-            rv = (pod.get("metadata") or {}).get("resourceVersion")
-            if mem is not None and mem.get("rv") == rv and (mem.get("wake") is None or mem["wake"] > now):
+            if _passed_over(mem, pod, now):
                 if mem.get("wake") is not None:
                     ctx.wake_at(mem["wake"])
                     earliest = mem["wake"] if earliest is None else min(earliest, mem["wake"])

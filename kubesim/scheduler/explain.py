@@ -72,7 +72,8 @@ def filter_verdicts(fwk: Framework, state: CycleState, pod: PodInfo, all_nodes: 
                 if st is not None and st.code != Code.Success:
                     break
             else:
-                verdicts[ni.name] = {"filter": dict(all_passed), "feasible": True, "_first": None,
+                # (one verdict dict shared by every such node: read-only)
+                verdicts[ni.name] = {"filter": all_passed, "feasible": True, "_first": None,
                                      "_codes": {}, "_rejected_by": None}
                 continue
         # With nominated pods the verdicts are those of upstream's first pass (nominated

@@ -184,6 +184,14 @@ _INDEX_BACKFILL = (
 _row_key = operator.itemgetter(0, 1, 2)  # a row's (kind, namespace, name)
 
 
+def _in_batches(values: list, size: int = 500) -> Iterator[tuple[list, str]]:
+    """``values`` ``size`` at a time (SQLite bounds a statement's parameters), each part with
+    its ``?,?,…`` list for an ``IN (…)``."""
+    for i in range(0, len(values), size):
+        part = values[i:i + size]
+        yield part, ",".join("?" * len(part))
+
+
 def _node_of(obj: dict) -> str:
     if obj.get("kind") == "Pod":
         return (obj.get("spec") or {}).get("nodeName") or ""
@@ -266,12 +274,17 @@ class Store:
         # kind -> {(namespace, name): object or None (known absent / deleted)}
         self._cache: dict[str, dict[tuple[str, str], dict | None]] = {}
         self._listed: set[str] = set()  # kinds fully loaded into the cache
+        # (kind, namespace) pairs whose objects are all in the cache (``_list_namespace``): the
+        # cache keeps every later write of them, so they are listed again without reading
+        self._listed_ns: set[tuple[str, str]] = set()
         self._sorted: dict[str, list[dict]] = {}  # kind -> its objects sorted by (namespace, name)
         self._gone: dict[Key, tuple[int, dict]] = {}  # deleted this command: (its rv, last body)
         self._dirty: dict[Key, dict | None] = {}
         self._dirty_kinds: set[str] = set()  # the kinds of the keys in _dirty
         self._meta: dict[str, object] = {}
         self._meta_dirty: set[str] = set()
+        self._meta_absent: set[str] = set()  # keys ``prefetch_meta`` found no value for
+        self._meta_gone: set[str] = set()  # (of the dirty ones: deleted at commit, replace_meta)
         self._events: dict[str, str | None] = {}  # event correlation key -> Event name (read or written)
         self._events_dirty: set[str] = set()
         self._events_migrated = False
@@ -435,12 +448,15 @@ class Store:
             raise StateError(f"cannot write state {self.directory}: {e}") from None
         self._cache.clear()
         self._listed = set()
+        self._listed_ns = set()
         self._sorted.clear()
         self._gone.clear()
         self._dirty.clear()
         self._dirty_kinds.clear()
         self._meta.clear()
         self._meta_dirty.clear()
+        self._meta_absent.clear()
+        self._meta_gone.clear()
         self._events.clear()
         self._events_dirty.clear()
         self._opened_rv = None
@@ -485,8 +501,12 @@ class Store:
         if self._events_dirty:
             conn.executemany("INSERT OR REPLACE INTO event_index VALUES (?,?)",
                              [(k, self._events[k]) for k in sorted(self._events_dirty)])
+        gone = self._meta_gone
+        if gone:  # (first: a large value deleted is not in the way of the inserts)
+            conn.executemany("DELETE FROM meta WHERE key=?", [(k,) for k in sorted(gone)])
         conn.executemany("INSERT OR REPLACE INTO meta VALUES (?,?)",
-                         [(k, json.dumps(self._meta[k], separators=(",", ":"))) for k in sorted(self._meta_dirty)])
+                         [(k, json.dumps(self._meta[k], separators=(",", ":"))) for k in sorted(self._meta_dirty)
+                          if k not in gone])
 
     def rollback(self) -> None:
         self._safe_rollback()
@@ -550,10 +570,28 @@ class Store:
     def meta(self, key: str, default=None):
         if key not in self._meta:
             # (after a wipe the table is empty until commit: nothing to look up)
-            row = None if self.wiped else self._require().execute(
+            row = None if self.wiped or key in self._meta_absent else self._require().execute(
                 "SELECT value FROM meta WHERE key=?", (key,)).fetchone()
             self._meta[key] = json.loads(row[0]) if row else default
         return self._meta[key]
+
+    def prefetch_meta(self, keys: Iterable[str]) -> None:
+        """Read the metadata values of ``keys`` not read yet a few hundred to a statement, so
+        that ``meta`` of each (a pass over many nodes reading one value per node) asks nothing
+        more of the database."""
+        if self.wiped:
+            return
+        keys = [k for k in dict.fromkeys(keys) if k not in self._meta]
+        conn = self._require()
+        for part, marks in _in_batches(keys):
+            found = dict(conn.execute(
+                f"SELECT key, value FROM meta WHERE key IN ({marks})", part))
+            for k in part:
+                text = found.get(k)
+                if text is None:
+                    self._meta_absent.add(k)
+                else:
+                    self._meta[k] = json.loads(text)
 
     def committed_meta(self, key: str, default=None):
         """A metadata value as the last committed transaction left it (this one's changes
@@ -569,6 +607,42 @@ class Store:
             return  # (changes made in place to a stored value go through touch_meta)
         self._meta[key] = value
         self._meta_dirty.add(key)
+        self._meta_gone.discard(key)
+
+    def meta_prefixed(self, prefix: str) -> list:
+        """The metadata values whose key starts with ``prefix``, in key order, this
+        transaction's included (a deleted or null one left out): read in one statement and
+        decoded in one call (fresh objects, the caller's to change). For a value kept per item (the scheduler's node digests, one key a
+        node), which one large value would rewrite whole for a change of one item. ``prefix``
+        ends with "/". (The table keeps its rows in key order, values inline: keep a prefix
+        with many keys away from a key of a large value, whose neighbours SQLite inserts a
+        thousand times slower.)"""
+        bounds = (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))
+        mine = sorted(k for k in self._meta_dirty if k.startswith(prefix))
+        if self.wiped:
+            return [json.loads(json.dumps(v)) for k in mine if (v := self._meta[k]) is not None]
+        conn = self._require()
+        if mine:
+            rows = dict(conn.execute("SELECT key, value FROM meta WHERE key > ? AND key < ?", bounds))
+            rows.update((k, None) for k in mine)
+            return [v for k in sorted(rows) if (v := json.loads(json.dumps(self._meta[k]) if k in self._meta_dirty
+                                                                else rows[k])) is not None]
+        text = conn.execute("SELECT '[' || coalesce(group_concat(value, ','), '') || ']' FROM "
+                            "(SELECT value FROM meta WHERE key > ? AND key < ? ORDER BY key)",
+                            bounds).fetchone()[0]
+        out = _loads_frozen(text)
+        return [v for v in out if v is not None] if None in out else out
+
+    def replace_meta(self, values: dict[str, object]) -> None:
+        """Set metadata values the caller knows to differ from what is stored (no read of each
+        first); a None value deletes its key at commit."""
+        for k, v in values.items():
+            self._meta[k] = v
+            self._meta_dirty.add(k)
+            if v is None:
+                self._meta_gone.add(k)
+            else:
+                self._meta_gone.discard(k)
 
     def touch_meta(self, key: str) -> None:
         """Mark a metadata value changed in place (e.g. a large dict) for writing at commit."""
@@ -684,11 +758,10 @@ class Store:
         for (kind, ns), names in missing.items():
             by = self._cache.setdefault(kind, {})
             names = list(dict.fromkeys(names))
-            for i in range(0, len(names), 500):  # (SQLite's limit on bound parameters)
-                part = names[i:i + 500]
+            for part, marks in _in_batches(names):
                 _decode_into(by, conn.execute(
                     f"SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=? "
-                    f"AND name IN ({','.join('?' * len(part))})", (kind, ns, *part)))
+                    f"AND name IN ({marks})", (kind, ns, *part)))
             for name in names:
                 by.setdefault((ns, name), None)  # known absent, as get records it
         return [o for k in keys if (o := self.get(*k)) is not None]
@@ -718,8 +791,11 @@ class Store:
         """``list`` of one namespace, decoding only its objects (the primary key's prefix);
         what this transaction read or wrote before wins, as for ``get``."""
         by = self._cache.setdefault(kind, {})
-        _decode_into(by, self._require().execute(
-            "SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=?", (kind, namespace)))
+        if (kind, namespace) not in self._listed_ns:
+            if not self.wiped:  # (a wipe emptied the table until commit)
+                _decode_into(by, self._require().execute(
+                    "SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=?", (kind, namespace)))
+            self._listed_ns.add((kind, namespace))
         out = [o for (ns, _), o in by.items() if ns == namespace and o is not None]
         out.sort(key=lambda o: o["metadata"]["name"])
         return out
@@ -793,11 +869,10 @@ class Store:
         at: dict[Key, int] = {}  # an unread object's place in ``texts``
         for (kind, ns), names in unread.items():
             names = list(dict.fromkeys(names))
-            for i in range(0, len(names), 500):  # (SQLite's limit on bound parameters)
-                part = names[i:i + 500]
+            for part, marks in _in_batches(names):
                 for name, text in conn.execute(
                         "SELECT name, json_remove(body" + ", ?" * len(paths) + ") FROM objects "
-                        f"WHERE kind=? AND namespace=? AND name IN ({','.join('?' * len(part))})",
+                        f"WHERE kind=? AND namespace=? AND name IN ({marks})",
                         (*paths, kind, ns, *part)):
                     at[(kind, ns, name)] = len(texts)
                     texts.append(text)
@@ -815,6 +890,31 @@ class Store:
             if o is not None or aligned:
                 out.append(o)
         return out
+
+    def prefetch_committed(self, keys: Iterable[Key], absent_only: bool = False) -> None:
+        """Read the committed bodies of ``keys`` not read yet (``committed``) a few hundred to a
+        statement: for a writer about to write many objects that the field manager compares
+        with what they were (most of them new: no body to decode). ``absent_only``: only
+        note which of them the last commit did not have (their bodies are read, each, if
+        asked for): for a reader that may stop at the first it looks at."""
+        if self.wiped:
+            return
+        missing: dict[tuple[str, str], list[str]] = {}
+        for kind, ns, name in keys:
+            if (kind, ns or "", name) not in self._committed:
+                missing.setdefault((kind, ns or ""), []).append(name)
+        conn = self._require()
+        for (kind, ns), names in missing.items():
+            names = list(dict.fromkeys(names))
+            for part, marks in _in_batches(names):
+                found = dict(conn.execute(
+                    f"SELECT name, {'NULL' if absent_only else 'body'} FROM objects WHERE kind=? "
+                    f"AND namespace=? AND name IN ({marks})", (kind, ns, *part)))
+                for name in part:
+                    if name not in found:
+                        self._committed[(kind, ns, name)] = None
+                    elif not absent_only:
+                        self._committed[(kind, ns, name)] = json.loads(found[name])
 
     def committed(self, kind: str, namespace: str, name: str) -> dict | None:
         """The object as the last committed transaction left it (this one's writes reach the
@@ -1060,7 +1160,9 @@ class Store:
         self._dirty_kinds.clear()
         self._meta.clear()
         self._meta_dirty.clear()
+        self._meta_gone.clear()
         self._listed = set()
+        self._listed_ns = set()
         self.set_meta(DERIVED_SUMS_META, {"*": True})  # (both tables empty: the sums hold)
 
     # -- object_index: objects by label, annotation, owner, deletion, involved object ---------
@@ -1119,10 +1221,9 @@ class Store:
         keys: set[Key] = set()
         conn = self._require()
         vals = sorted(values)
-        for i in range(0, len(vals), 500):  # (SQLite's limit on bound parameters)
-            part = vals[i:i + 500]
+        for part, marks in _in_batches(vals):
             sql = (f"SELECT namespace, name FROM object_index WHERE kind=? AND facet=? "
-                   f"AND value IN ({','.join('?' * len(part))})")
+                   f"AND value IN ({marks})")
             keys.update((kind, ns, name) for ns, name in conn.execute(sql, [kind, facet, *part]))
         for k, o in self._dirty.items():
             if k[0] != kind:
@@ -1329,11 +1430,21 @@ class Store:
     def _derived_rows(self, kind: str, keys: list[Key]) -> dict[Key, tuple[str, object]]:
         """The ``derived`` rows (node, digest) of ``keys`` as the table holds them."""
         conn = self._require()
-        out = {}
+        by_ns: dict[str, list[str]] = {}
         for k in keys:
-            row = conn.execute("SELECT node, data FROM derived WHERE kind=? AND namespace=? AND name=?",
-                               k).fetchone()
-            if row is not None:
+            by_ns.setdefault(k[1], []).append(k[2])
+        found: dict[Key, tuple[str, str]] = {}
+        for ns, names in by_ns.items():  # a few hundred names to a statement, not one each
+            names = list(dict.fromkeys(names))
+            for part, marks in _in_batches(names):
+                for name, node, data in conn.execute(
+                        f"SELECT name, node, data FROM derived WHERE kind=? AND namespace=? "
+                        f"AND name IN ({marks})", (kind, ns, *part)):
+                    found[(kind, ns, name)] = (node, data)
+        out = {}
+        for k in keys:  # (in the order of ``keys``, as before)
+            row = found.get(k)
+            if row is not None and k not in out:
                 out[k] = (row[0], json.loads(row[1]))
         return out
 
@@ -1390,10 +1501,14 @@ class Store:
                 self._set_sums_valid(kind, False)
             return
         sums: dict[str, object] = {}
-        for node in sorted({c[1] for c in changes}):
-            row = conn.execute("SELECT data FROM derived_sums WHERE kind=? AND node=?", (kind, node)).fetchone()
-            if row is not None:
-                sums[node] = json.loads(row[0])
+        nodes = sorted({c[1] for c in changes})
+        found: dict[str, str] = {}
+        for part, marks in _in_batches(nodes):
+            found.update(conn.execute(f"SELECT node, data FROM derived_sums WHERE kind=? "
+                                      f"AND node IN ({marks})", (kind, *part)))
+        for node in nodes:
+            if node in found:
+                sums[node] = json.loads(found[node])
         touched = set()
         for k, node, d, sign in changes:
             _fold_into(sums, fold, node, k, d, sign)
@@ -1667,11 +1782,10 @@ class Store:
         for ns, name in stale:
             by_ns.setdefault(ns, []).append(name)
         for ns, names in by_ns.items():
-            for i in range(0, len(names), size):  # (one statement a piece, as get_many reads)
-                part = names[i:i + size]
+            for part, marks in _in_batches(names, size):  # (one statement a piece, as get_many reads)
                 rows = conn.execute(
                     "SELECT name, rv, json_remove(body, '$.metadata.managedFields') FROM objects "
-                    f"WHERE kind=? AND namespace=? AND name IN ({','.join('?' * len(part))})",
+                    f"WHERE kind=? AND namespace=? AND name IN ({marks})",
                     (kind, ns, *part)).fetchall()
                 conn.executemany("INSERT OR REPLACE INTO projected VALUES (?,?,?,?,?)", [
                     (kind, ns, name, rv, json.dumps(fn(json.loads(body)), separators=(",", ":")))

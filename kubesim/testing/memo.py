@@ -33,12 +33,17 @@ What keeps it honest:
   and are not kept (``tests/conftest.py`` hands pytest's ``monkeypatch`` to the replay);
 * only the main thread takes part (``tests/cli/test_concurrency.py`` runs harnesses in threads).
 
+Under pytest-xdist every worker has its Memo, all in one directory the controller made
+(``shared``): a step kept by one worker is there for the others to replay, under its key (its
+state directory complete before the ``<key>.json`` naming it is renamed into place).
+
 ``KUBESIM_TEST_MEMO=0`` turns it off (every command runs for real, as before).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -53,6 +58,8 @@ UNCACHED_FLAGS = ("--state", "--kubeconfig", "-k", "--kustomize")
 # a step is kept only when running it cost more CPU (seconds) than copying its state back will
 KEEP_SLOWER_THAN = 0.05
 MAX_ENTRIES = 4000
+# what pytest sets for its own bookkeeping (the running test, which xdist worker): not an input
+PYTEST_VARS = frozenset({"PYTEST_CURRENT_TEST", "PYTEST_XDIST_WORKER"})
 MAX_DIRECTORY_ENTRIES = 500  # an argument naming a bigger directory is not hashed: the step runs for real
 
 
@@ -215,11 +222,14 @@ def _remove_stale() -> None:
 
 
 class Memo:
-    def __init__(self, directory: str | None = None):
+    def __init__(self, directory: str | None = None, shared: bool = False):
+        """``shared``: the directory is also other processes' (pytest-xdist's workers), and its
+        maker removes it."""
         if directory is None:
             _remove_stale()
             directory = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-")
         self.dir = directory
+        self.shared = shared
         self.entries: dict[str, Entry] = {}
         self.chains: dict[str, Chain] = {}
         self.test = ""  # the running test's node id
@@ -229,7 +239,32 @@ class Memo:
         self.lock = threading.Lock()
 
     def close(self) -> None:
-        shutil.rmtree(self.dir, ignore_errors=True)
+        if not self.shared:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def _entry(self, key: str) -> Entry | None:
+        entry = self.entries.get(key)
+        if entry is None and self.shared:
+            try:
+                with open(os.path.join(self.dir, f"{key}.json"), encoding="utf-8") as fh:
+                    entry = self.entries[key] = Entry(**json.load(fh))
+            except FileNotFoundError:
+                pass
+        return entry
+
+    def _keep(self, key: str, state: str, result) -> None:
+        if not self.shared:
+            kept = os.path.join(self.dir, str(len(self.entries)))
+            shutil.copytree(state, kept, symlinks=True)
+            self.entries[key] = Entry(kept, state, result.code, result.out, result.err, self.test)
+            return
+        kept = os.path.join(self.dir, f"{key}-{os.getpid()}")
+        shutil.copytree(state, kept, symlinks=True)
+        entry = self.entries[key] = Entry(kept, state, result.code, result.out, result.err, self.test)
+        meta = os.path.join(self.dir, f".{key}-{os.getpid()}.json")
+        with open(meta, "w", encoding="utf-8") as fh:
+            json.dump(entry.__dict__, fh)
+        os.replace(meta, os.path.join(self.dir, f"{key}.json"))
 
     def _key(self, prev: str, argv: list[str], stdin: str, vars_: dict, state: str) -> tuple | None:
         """The step's key and the local paths its argv names (None: this step runs for real)."""
@@ -238,7 +273,7 @@ class Memo:
             return None
         args, paths = inputs
         env = sorted((k, v) for k, v in vars_.items() if k != "KUBESIM_STATE")
-        proc = sorted((k, v) for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST")
+        proc = sorted((k, v) for k, v in os.environ.items() if k not in PYTEST_VARS)
         h = hashlib.sha256(repr((prev, args, stdin, env, proc, os.getcwd())).encode())
         return h.hexdigest(), paths
 
@@ -287,7 +322,7 @@ class Memo:
             if keyed is None:
                 return run()
             key, paths = keyed
-            entry = self.entries.get(key)
+            entry = self._entry(key)
             if entry is not None and entry.owner != self.test:
                 self._copy(entry, state)
                 self.hits += 1
@@ -304,9 +339,7 @@ class Memo:
             if (entry is None and elapsed > self.keep_slower_than and len(self.entries) < MAX_ENTRIES
                     and not any(p in result.out or p in result.err for p in [state, *paths])
                     and os.path.isdir(state) and not _mentions(state, paths)):
-                kept = os.path.join(self.dir, str(len(self.entries)))
-                shutil.copytree(state, kept, symlinks=True)
-                self.entries[key] = Entry(kept, state, result.code, result.out, result.err, self.test)
+                self._keep(key, state, result)
                 self.kept += 1
             self.chains[state] = Chain(key, fingerprint(state))
         return result

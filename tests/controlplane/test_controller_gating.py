@@ -470,22 +470,35 @@ def test_the_collector_looks_at_what_the_command_wrote_and_the_dependents_of_own
     assert kubesim.ok("get pods -l tier=cache -o jsonpath={.items[*].metadata.ownerReferences}") == ""
 
 
-@pytest.mark.parametrize("write, runs", [
-    pytest.param("apply -f - (a pod whose image its node pulls)", False, id="a node's status written by its kubelet"),
-    pytest.param("label node node01 extra=1", True, id="a node labelled"),
-    pytest.param("taint node node01 k=v:NoSchedule", True, id="a node tainted"),
-    pytest.param("apply -f - (a new node)", True, id="a node added"),
-])
-def test_the_daemonset_controller_wakes_for_a_node_s_labels_and_taints_only(kubesim, monkeypatch, write, runs):
-    """shouldIgnoreNodeUpdate (pkg/controller/daemon/daemon_controller.go): an updated node
-    is queued only when its labels or taints changed."""
-    from kubesim.controllers import daemonset
+INTOLERANT_DAEMONSET = DAEMONSET.replace("      tolerations: [{operator: Exists}]\n", "")
 
-    kubesim.ok("apply -f -", DAEMONSET)
+
+@pytest.mark.parametrize("daemonset, write, runs", [
+    # (pkg/controller/daemon/daemon_controller_test.go TestUpdateNode, through the CLI)
+    pytest.param(DAEMONSET, "apply -f - (a pod whose image its node pulls)", False,
+                 id="nothing but the node's status changed"),
+    pytest.param(SELECTIVE_DAEMONSET, "label node node01 agent=yes", True, id="labels changed: the node now selected"),
+    pytest.param(DAEMONSET, "label node node01 extra=1", False, id="labels changed: every node has its pod"),
+    pytest.param(DAEMONSET, "taint node node01 k=v:NoSchedule", False, id="a taint the pods tolerate"),
+    pytest.param(INTOLERANT_DAEMONSET, "taint node node01 k=v:NoSchedule", False,
+                 id="a NoSchedule taint: the running pod may continue"),
+    pytest.param(INTOLERANT_DAEMONSET, "taint node node01 k=v:NoExecute", True,
+                 id="a NoExecute taint: the pod must go"),
+    pytest.param(DAEMONSET, "apply -f - (a new node)", True, id="a node added"),
+])
+def test_the_daemonset_controller_syncs_for_a_node_update_only_when_a_daemon_pod_must_change(
+        kubesim, monkeypatch, daemonset, write, runs):
+    """shouldIgnoreNodeUpdate and syncNodeUpdate (pkg/controller/daemon/daemon_controller.go):
+    an updated node is queued only when its labels or taints changed, and it enqueues a
+    DaemonSet only when a pod must be created or removed there (or misscheduled pods are
+    counted)."""
+    from kubesim.controllers import daemonset as controller
+
+    kubesim.ok("apply -f -", daemonset)
     kubesim.ok("advance 10s")
     ran = []
-    real = daemonset.sync
-    monkeypatch.setattr(daemonset, "sync", lambda view: ran.append(1) or real(view))
+    real = controller.sync
+    monkeypatch.setattr(controller, "sync", lambda view: ran.append(1) or real(view))
     rv = kubesim.ok("get node node01 -o jsonpath={.metadata.resourceVersion}")
     if "a pod whose image" in write:
         kubesim.ok("apply -f -", BARE.replace("image: nginx", "image: httpd").replace(
@@ -498,20 +511,43 @@ def test_the_daemonset_controller_wakes_for_a_node_s_labels_and_taints_only(kube
         kubesim.ok(write)
     assert kubesim.ok("get node node01 -o jsonpath={.metadata.resourceVersion}") != rv or "new node" in write
     assert bool(ran) == runs
+    on_node01 = kubesim.ok("get pods -l 'app in (agent,picky)' --field-selector spec.nodeName=node01 -o name")
+    assert bool(on_node01) == ("NoExecute" not in write and (daemonset != SELECTIVE_DAEMONSET or runs))
+
+
+def test_a_node_update_resyncs_a_daemonset_counting_misscheduled_pods(kubesim, monkeypatch):
+    """syncNodeUpdate's third case (TestUpdateNode "Pod transitions from misscheduled to
+    scheduled due to node label change"): a NoSchedule taint leaves the running pod (no sync);
+    once a sync of the DaemonSet counts it misscheduled, the node's next update syncs it again
+    and the count goes back to 0."""
+    from kubesim.controllers import daemonset as controller
+
+    kubesim.ok("apply -f -", INTOLERANT_DAEMONSET)
+    kubesim.ok("advance 10s")
+    kubesim.ok("taint node node01 k=v:NoSchedule")
+    assert kubesim.ok("get daemonset agent -o jsonpath={.status.numberMisscheduled}") == "0"
+    kubesim.ok("annotate daemonset agent touched=1")  # any DaemonSet update syncs it
+    assert kubesim.ok("get daemonset agent -o jsonpath={.status.numberMisscheduled}") == "1"
+    ran = []
+    real = controller.sync
+    monkeypatch.setattr(controller, "sync", lambda view: ran.append(1) or real(view))
+    kubesim.ok("taint node node01 k=v:NoSchedule-")
+    assert ran
+    assert kubesim.ok("get daemonset agent -o jsonpath={.status.numberMisscheduled}") == "0"
 
 
 def test_a_node_write_resyncs_a_daemonset_over_its_own_pods_not_every_pod(kubesim, monkeypatch):
-    """updateNode enqueues every DaemonSet (daemon_controller.go: any change but conditions'),
-    and its sync reads the daemon pods through the ControllerRef index (READ_WHEN_ASKED), as an
+    """A node update that needs a daemon pod enqueues the DaemonSet (syncNodeUpdate), and its
+    sync reads the daemon pods through the ControllerRef index (READ_WHEN_ASKED), as an
     informer's indexer answers: the other pods of the cluster are not decoded for it."""
     from kubesim.controllers import daemonset
 
-    kubesim.ok("apply -f -", DAEMONSET)
+    kubesim.ok("apply -f -", SELECTIVE_DAEMONSET)
     kubesim.ok("apply -f -", DEPLOYMENT.replace("MRS", "0"))
     kubesim.ok("advance 20s")
     views = []
     real = daemonset.sync
     monkeypatch.setattr(daemonset, "sync", lambda view: views.append(view) or real(view))
-    kubesim.ok("label node node01 bench=1")
+    kubesim.ok("label node node01 agent=yes")
     assert views and all("Pod" not in v.objects for v in views)
-    assert len(kubesim.ok("get pods -l app=agent -o name").split()) == 3  # node01, node02, controlplane
+    assert len(kubesim.ok("get pods -l app=picky -o name").split()) == 1  # node01's

@@ -225,11 +225,15 @@ def test_ctrl_c_stops_a_command_promptly_and_keeps_the_last_commit(tmp_path, arg
     time.sleep(0.6)
     if proc.poll() is not None:
         pytest.skip("the command finished before it could be interrupted")
-    sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
+    err = proc.stderr.read()  # (to its end: the command exited)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
     assert proc.returncode == 130 and "Traceback" not in err
-    assert time.monotonic() - sent < 10  # a liveness guard, not a speed test: the rollback removes a staged tree
+    # A liveness guard, not a speed test: the CPU the command used, start-up and the rollback of
+    # a staged tree included, is far below what running to its end takes (~10 CPU-s), however
+    # busy the machine (wall time is not: CI's load once stretched a prompt stop past 10 s).
+    assert usage.ru_utime + usage.ru_stime < 5, usage
     assert snapshot(h.state_dir) == before
     assert whole(h) == ["controlplane", "node01", "node02"]
 

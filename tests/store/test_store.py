@@ -583,3 +583,105 @@ def test_get_many_gives_what_get_gives_in_the_order_asked(tmp_path, before):
     assert got == want and all(g is w for g, w in zip(got, want, strict=True))  # the cache's own dicts
     assert store.get_many([]) == []
     store.rollback()
+
+
+@pytest.mark.parametrize("between", ["nothing", "one created", "one changed", "one deleted", "another namespace written",
+                                     "kind listed"],
+                         ids=lambda b: f"a namespace listed again after {b} answers as a fresh read would")
+def test_a_namespace_listed_again_is_answered_from_the_cache_as_the_database_would(tmp_path, between):
+    store = Store(tmp_path).open()
+    for i in range(6):
+        store.create(_named_pod("a" if i % 2 else "b", f"p{i}", n=str(i)), "2026-01-01T00:00:00Z")
+    store.commit()
+    store = Store(tmp_path).open()
+    first = store.list("Pod", "a")
+    assert [p["metadata"]["name"] for p in first] == ["p1", "p3", "p5"]
+    if between == "one created":
+        store.create(_named_pod("a", "p0a"), "2026-01-01T00:00:00Z")
+    elif between == "one changed":
+        pod = store.get("Pod", "a", "p3")
+        pod["metadata"]["labels"]["n"] = "changed"
+        store.put(pod)
+    elif between == "one deleted":
+        store.delete("Pod", "a", "p1")
+    elif between == "another namespace written":
+        store.create(_named_pod("b", "q"), "2026-01-01T00:00:00Z")
+    elif between == "kind listed":
+        store.list("Pod")
+    again = store.list("Pod", "a")
+    # what a transaction that had read nothing would list, with this one's writes laid over
+    want = [o for o in store.list("Pod") if o["metadata"]["namespace"] == "a"]
+    assert again == want and all(g is w for g, w in zip(again, want, strict=True))
+    store.commit()
+    fresh = Store(tmp_path).open()
+    assert fresh.list("Pod", "a") == again
+    fresh.rollback()
+
+
+def test_prefetched_metadata_values_are_those_meta_reads(tmp_path):
+    store = Store(tmp_path).open()
+    for i in range(1200):  # past the 500 keys of one statement
+        store.set_meta(f"k/{i}", {"i": i} if i % 5 else [i, "x"])
+    store.commit()
+    keys = [f"k/{i}" for i in range(0, 1300, 3)] + ["absent", "k/3"]
+    store = Store(tmp_path).open()
+    store.set_meta("k/6", "changed here")  # this transaction's own value stays
+    store.prefetch_meta(keys)
+    got = {k: store.meta(k, "default") for k in keys}
+    store.rollback()
+    store = Store(tmp_path).open()
+    store.set_meta("k/6", "changed here")
+    want = {k: store.meta(k, "default") for k in keys}
+    store.rollback()
+    assert got == want
+    assert got["absent"] == "default" and got["k/1299"] == "default" and got["k/6"] == "changed here"
+
+
+@pytest.mark.parametrize("absent_only", [False, True],
+                         ids=["prefetched committed bodies are those committed reads",
+                              "prefetching only which are absent answers committed the same"])
+def test_prefetched_committed_bodies_are_those_committed_reads(tmp_path, absent_only):
+    store = Store(tmp_path).open()
+    for i in range(1200):  # past the 500 names of one statement
+        store.create(_named_pod("a" if i % 3 else "b", f"p{i:04d}", n=str(i)), "2026-01-01T00:00:00Z")
+    store.commit()
+    keys = [("Pod", "a" if i % 3 else "b", f"p{i:04d}") for i in range(0, 1300, 7)]
+    keys += [("Pod", "a", "new"), ("Node", "", "nothere"), ("Pod", "a", "p0001")]
+    store = Store(tmp_path).open()
+    pod = store.get("Pod", "a", "p0001")
+    pod["metadata"]["labels"]["n"] = "changed here"  # (committed is what was, not this)
+    store.put(pod)
+    store.create(_named_pod("a", "new"), "2026-01-01T00:00:00Z")
+    store.prefetch_committed(keys, absent_only=absent_only)
+    got = [store.committed(*k) for k in keys]
+    store.rollback()
+    store = Store(tmp_path).open()
+    want = [store.committed(*k) for k in keys]
+    store.rollback()
+    assert got == want
+    assert got[-1]["metadata"]["labels"]["n"] == "1" and got[-3] is None and got[-2] is None
+
+
+@pytest.mark.parametrize("writes, want", [
+    pytest.param({}, [["a"], ["b"], ["c"]], id="the committed values in key order"),
+    pytest.param({"p/b": ["B"]}, [["a"], ["B"], ["c"]], id="this transaction's value in its place"),
+    pytest.param({"p/0": ["0"], "p/bb": ["bb"]}, [["0"], ["a"], ["b"], ["bb"], ["c"]],
+                 id="this transaction's new keys in key order"),
+    pytest.param({"p/a": None}, [["b"], ["c"]], id="a deleted value left out"),
+    pytest.param({"q/a": ["other"], "p": ["bare"], "p0": ["after"]}, [["a"], ["b"], ["c"]],
+                 id="keys without the prefix are not read"),
+])
+def test_meta_prefixed_reads_a_value_kept_per_item(tmp_path, writes, want):
+    s = Store(tmp_path).open()
+    s.replace_meta({"p/c": ["c"], "p/a": ["a"], "p/b": ["b"], "big": ["x" * 100_000]})
+    s.commit()
+    s = Store(tmp_path).open()
+    s.replace_meta(writes)
+    got = s.meta_prefixed("p/")
+    assert got == want
+    got[0].append("changed")  # fresh objects: what is written at commit stays as it was set
+    s.commit()
+    s = Store(tmp_path).open()
+    assert s.meta_prefixed("p/") == want
+    assert all(s.committed_meta(k) is None for k, v in writes.items() if v is None)
+    s.rollback()

@@ -123,3 +123,39 @@ def test_a_test_never_replays_its_own_run(memo, tmp_path):
     memo.test = "one"
     outputs = [_run(Harness(tmp_path / d / "state"), ["get nodes"]) for d in ("a", "b")]
     assert memo.hits == 0 and memo.kept == 1 and outputs[0] == outputs[1]
+
+
+def _as_worker(m, name, monkeypatch):
+    """``m`` becomes the memo of pytest-xdist's worker ``name`` (what tests/conftest.py sets up)."""
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", name)
+    monkeypatch.setattr(cli, "MEMO", m)
+    m.patches.clear()
+
+
+@pytest.mark.parametrize("second_test, replays", [
+    ("second", 4),
+    ("first", 0),
+], ids=["another worker's test replays what the first worker kept",
+        "the same test on another worker does not replay its own run"])
+def test_workers_share_one_directory_and_each_replays_what_another_kept(tmp_path, monkeypatch, second_test, replays):
+    shared = tmp_path / "controller"
+    shared.mkdir()
+    one, two = Memo(str(shared), shared=True), Memo(str(shared), shared=True)
+    one.keep_slower_than = two.keep_slower_than = 0
+    _as_worker(one, "gw0", monkeypatch)
+    one.test = "first"
+    real = Harness(tmp_path / "a" / "state")
+    outputs = _run(real, _steps(tmp_path, "a"))
+    assert one.kept == 4
+    _as_worker(two, "gw1", monkeypatch)
+    two.test = second_test
+    replayed = Harness(tmp_path / "b" / "state")
+    assert _run(replayed, _steps(tmp_path, "b")) == outputs
+    assert two.hits == replays
+    # (run for real, the static pod directory's fingerprint differs: its files' times are the wall clock's)
+    skip = () if replays else (("meta", "settle.staticPods"),)
+    assert ([r for r in _rows(replayed.state_dir, replayed.state_dir) if r[:2] not in skip]
+            == [r for r in _rows(real.state_dir, real.state_dir) if r[:2] not in skip])
+    one.close()
+    two.close()
+    assert len(list(shared.glob("*.json"))) == 4, "a worker leaves the shared directory to the controller"

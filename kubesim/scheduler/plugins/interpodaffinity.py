@@ -381,26 +381,37 @@ def existing_anti_affinity_counts_by_group(namespace: str, labels: Mapping[str, 
     topology value: each distinct term decided once, then its holders added per (topologyKey,
     value) — the same sums."""
     counts: dict[TopologyPair, int] = {}
+    for _, key, per_value in matched_term_domains(groups, _with_none, namespace, labels, ns_labels):
+        if counts:
+            get = counts.get
+            for tv, n in per_value.items():
+                pair = (key, tv)
+                counts[pair] = get(pair, 0) + n
+        else:
+            counts = {(key, tv): n for tv, n in per_value.items()}
+    return counts
+
+
+def _with_none(sig: tuple[AffinityTerm, ...]) -> Iterable[tuple[AffinityTerm, None]]:
+    return ((t, None) for t in sig)
+
+
+def matched_term_domains(groups: PodGroups, terms_of: Callable, namespace: str, labels: Mapping[str, str],
+                         ns_labels: Mapping[str, str] | None) -> Iterable[tuple[object, str, dict[str, int]]]:
+    """For the existing pods grouped by their terms (``groups``; ``terms_of(signature)`` gives
+    each group's (term, extra) pairs), every term the incoming pod matches, as (extra,
+    topologyKey, that group's pods per topology value): each distinct term decided once."""
     verdicts: dict[AffinityTerm, bool] = {}
     for sig in groups.totals():
-        for t in sig:
-            hit = verdicts.get(t)
+        for term, extra in terms_of(sig):
+            hit = verdicts.get(term)
             if hit is None:
-                hit = verdicts[t] = t.matches(namespace, labels, ns_labels)
-            if not hit:
-                continue
-            key = t.topology_key
-            per_value = groups.domains((key,), key).counts.get(sig)
-            if not per_value:
-                continue
-            if counts:
-                get = counts.get
-                for tv, n in per_value.items():
-                    pair = (key, tv)
-                    counts[pair] = get(pair, 0) + n
-            else:
-                counts = {(key, tv): n for tv, n in per_value.items()}
-    return counts
+                hit = verdicts[term] = term.matches(namespace, labels, ns_labels)
+            if hit:
+                key = term.topology_key
+                per_value = groups.domains((key,), key).counts.get(sig)
+                if per_value:
+                    yield extra, key, per_value
 
 
 def anti_affinity_terms_group(pi: PodInfo) -> tuple[AffinityTerm, ...] | None:
@@ -842,18 +853,9 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
         # The existing pods' terms against the incoming pod: decided once per term, added per
         # topology value for the pods holding the same terms.
         by_terms = snapshot.pod_groups(affinity_terms_group, affinity_only=True)
-        verdicts: dict[AffinityTerm, bool] = {}
-        for sig in by_terms.totals():
-            for term, amount in _existing_terms(sig, hard_weight):
-                hit = verdicts.get(term)
-                if hit is None:
-                    hit = verdicts[term] = term.matches(namespace, labels, ns_labels)
-                if not hit:
-                    continue
-                key = term.topology_key
-                per_value = by_terms.domains((key,), key).counts.get(sig)
-                if per_value:
-                    add(key, per_value, amount)
+        for amount, key, per_value in matched_term_domains(
+                by_terms, lambda sig: _existing_terms(sig, hard_weight), namespace, labels, ns_labels):
+            add(key, per_value, amount)
         if not recorded:
             return _SKIP
         state.write(PRE_SCORE_STATE_KEY, _PreScoreState(score))

@@ -70,6 +70,7 @@ def from_sums(store: Store) -> Snapshot:
     _keep(store)
     nodes = node_digests(store)
     assert nodes == [d for _, d in store.derived("Node")]
+    assert node_digests(store) == nodes  # (again, from what the first call kept)
     return snapshot_from_sums(
         nodes, store.derived_sums("Pod"),
         lambda name: [(k[1], k[2], d) for k, d in store.derived_on_node("Pod", name)],
@@ -225,11 +226,6 @@ def test_the_cache_equals_a_rebuild_after_any_write_sequence(tmp_path, seed, mon
     rng = random.Random(seed)
     # odd histories read every node's pods at once at the first node asked for
     monkeypatch.setattr(_PodsOnDemand, "ONE_AT_A_TIME", 8 if seed % 2 == 0 else 0)
-    # the saved node digests are patched with the Nodes written since (every time in the
-    # histories 1, 4, 7, ...), or saved again
-    from kubesim.controlplane import scheduling
-
-    monkeypatch.setattr(scheduling, "NODE_DIGESTS_PATCHED", 0 if seed % 3 == 1 else 20)
     counter = [0]
     for command in range(6):
         # every third command is made by a writer that does not keep the cache (its digests
@@ -328,4 +324,65 @@ def test_a_node_s_census_counts_what_its_pods_count(tmp_path, selector, namespac
     read = from_sums(store)
     assert read.get("n1").pods and read.get("n1").census() is None
     assert groups == read.pod_groups(match_group)._per_node[0]
+    store.rollback()
+
+
+def _kept_rows(store: Store) -> dict[str, str]:
+    from kubesim.controlplane.scheduling import NODE_DIGEST_PREFIX
+
+    return dict(store._require().execute("SELECT substr(key, ?), value FROM meta WHERE key LIKE ?",
+                                         (len(NODE_DIGEST_PREFIX) + 1, NODE_DIGEST_PREFIX + "%")))
+
+
+def _images_node(name: str, *images: str) -> dict:
+    w = make_node(name).capacity(cpu="4", memory="8Gi")
+    for image in images:
+        w.image(1000, image)
+    return w.obj()
+
+
+@pytest.mark.parametrize("change, rewritten", [
+    pytest.param(lambda s: None, set(), id="nothing written since: no digest kept again"),
+    pytest.param(lambda s: s.put(_images_node("n2", "nginx:1", "redis:7")), {"n2"},
+                 id="a node's images changed: its digest alone kept again"),
+    pytest.param(lambda s: s.delete("Node", "", "n3"), {"n3"}, id="a node removed: its digest dropped"),
+    pytest.param(lambda s: s.create(_images_node("n0", "nginx:1"), NOW), {"n0"},
+                 id="a node added: its digest kept, in name order"),
+    pytest.param(lambda s: [s.put(_images_node(n, "pause:3")) for n in ("n1", "n2", "n3", "n4")],
+                 {"n1", "n2", "n3", "n4"}, id="every node changed: every digest kept again"),
+])
+def test_node_digests_are_kept_one_a_node(tmp_path, change, rewritten):
+    """The scheduler keeps each node's digest (without its image list, each distinct list once)
+    and, after Nodes are written, keeps again only theirs: a churn that changes the images of a
+    thousand nodes of 5,000 rewrites a thousand small values, not one value of every node."""
+    from kubesim.controlplane.scheduling import NODE_IMAGES_META, node_digests
+
+    store = _keep(Store(tmp_path).open())
+    for name, images in [("n1", ["nginx:1"]), ("n2", ["nginx:1"]), ("n3", []), ("n4", ["redis:7"])]:
+        store.create(_images_node(name, *images), NOW)
+    store.commit()
+    store = _keep(Store(tmp_path).open())
+    node_digests(store)
+    store.commit()
+    before = _kept_rows(store := _keep(Store(tmp_path).open()))
+    assert set(before) == {"n1", "n2", "n3", "n4"}
+    store.rollback()
+    store = _keep(Store(tmp_path).open())  # a writer of Nodes that does not read the digests
+    change(store)
+    store.commit()
+    store = _keep(Store(tmp_path).open())
+    nodes = node_digests(store)
+    assert nodes == [d for _, d in store.derived("Node")]
+    by_image = {}
+    for d in nodes:  # nodes with the same image list share it
+        for lst in [(d.get("status") or {}).get("images")] if (d.get("status") or {}).get("images") else []:
+            by_image.setdefault(json.dumps(lst), set()).add(id(lst))
+    assert all(len(ids) == 1 for ids in by_image.values())
+    store.commit()
+    store = _keep(Store(tmp_path).open())
+    after = _kept_rows(store)
+    assert {n for n in set(before) | set(after) if before.get(n) != after.get(n)} == rewritten
+    assert list(after) == sorted(d["metadata"]["name"] for d in nodes)
+    assert len(store.meta(NODE_IMAGES_META)) == len(by_image)  # the lists no node has are dropped
+    assert node_digests(store) == nodes
     store.rollback()
