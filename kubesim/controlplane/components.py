@@ -749,6 +749,74 @@ def _daemon_ignores_node_update(old: dict | None, cur: dict) -> bool:
         and ((old.get("spec") or {}).get("taints") or []) == ((cur.get("spec") or {}).get("taints") or [])
 
 
+def _daemon_nodes(cluster: Cluster):
+    """The nodes the DaemonSet controller's sync must visit (``DaemonNodes``,
+    kubesim/controllers/daemonset.py), when every DaemonSet was at rest at the last fixed
+    point and this command changed none of them (but for the status the controller writes),
+    none of their histories, and no pod some DaemonSet may adopt: the nodes its node and pod
+    event handlers would enqueue the DaemonSets for (pkg/controller/daemon/daemon_controller.go
+    addNode, updateNode, deleteNode; addPod, updatePod, deletePod by the pod's node). None:
+    every node (a wake or a back-off of the controller due, nothing known at rest)."""
+    from kubesim.api.meta.helpers import controller_ref
+    from kubesim.controllers.daemonset import DaemonNodes, target_node_name
+
+    store = cluster.store
+    if settled_baseline(cluster) is None or (store.meta(CONTROLLER_WAKES_META) or {}).get("daemonset") is not None \
+            or (store.meta(CONTROLLER_FAILURES_META) or {}).get("daemonset"):
+        return None
+    names: set[str] = set()
+    changed_pods: list[tuple[str, str, str]] = []
+    for k in list(store.changed_keys()):
+        kind = k[0]
+        if kind == "Node":
+            names.add(k[2])
+        elif kind == "ControllerRevision":
+            return None
+        elif kind == "DaemonSet":
+            now, then = store.get(*k), store.committed(*k)
+            if now is None or then is None or now.get("spec") != then.get("spec") \
+                    or _but_status(now) != _but_status(then):
+                return None
+        elif kind == "Pod":
+            gone = store.deleted(*k) if store.get(*k) is None else None
+            daemon = False
+            for v in (store.get(*k), store.committed(*k), gone[1] if gone else None):
+                if v is None:
+                    continue
+                ref = controller_ref(v)
+                if ref is not None and ref.get("kind") == "DaemonSet":
+                    node = target_node_name(v)
+                    if node is None:
+                        return None
+                    names.add(node)
+                    daemon = True
+                elif ref is None and _pod_relevant(cluster, v, ("DaemonSet",), controlled_kind="DaemonSet"):
+                    return None  # (an orphan some DaemonSet selects: adoption looks at every pod)
+            if daemon:
+                changed_pods.append(k)
+    ordered = sorted(names)
+    keys = [k for ks in store.pod_keys_on_nodes(names).values() for k in ks] if names else []
+    keys += store.pod_keys_on_node("")
+    omit = ("metadata.managedFields",)
+    pods = [p for p in store.objects(keys, omit) if (ref := controller_ref(p)) is not None
+            and ref.get("kind") == "DaemonSet" and target_node_name(p) in names]
+    changed = set(changed_pods)
+    then_pods = [p for p in pods if _key_of(p) not in changed]
+    then_pods += [p for k in changed_pods if (p := store.committed(*k)) is not None]
+    nodes = dict(zip(ordered, store.objects([("Node", "", n) for n in ordered], omit + ("status.images",),
+                                            aligned=True)))
+    then_nodes = {n: store.committed("Node", "", n) for n in ordered}
+    then_sets = {(ds.get("metadata") or {}).get("uid", ""): ds for d in store.list("DaemonSet")
+                 if (ds := store.committed(*_key_of(d))) is not None}
+    return DaemonNodes(ordered, nodes, pods, then_nodes, then_pods, then_sets)
+
+
+def _but_status(obj: dict) -> dict:
+    """An object's metadata but what each write of it changes (resourceVersion, managedFields)."""
+    md = obj.get("metadata") or {}
+    return {k: v for k, v in md.items() if k not in ("resourceVersion", "managedFields")}
+
+
 def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaSet", "DaemonSet"),
                      view_kinds: tuple[str, ...] = WORKLOAD_KINDS, claims: bool = False):
     """A settle step running one controller (``kubesim.controllers.<name>.sync``): sync over a
@@ -785,6 +853,8 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
         else:
             view = View.from_store(store, cluster.now(), cluster.rng, kinds=view_kinds)
         view.targets = targets
+        if name == "daemonset":
+            view.daemon_nodes = _daemon_nodes(cluster)
         wakes: list[float] = []
         changes = sync(view)
         if name in TARGETED:

@@ -161,6 +161,8 @@ def _next_slice(cluster):
     store.checkpoint()
     fresh = Cluster(store, cluster.env, cluster.log)
     fresh.rng = cluster.rng
+    if "_explain_budget" in cluster.__dict__:  # (the command's, not a slice's: scheduling.py)
+        fresh._explain_budget = cluster._explain_budget
     store.rng = cluster.rng if "KUBESIM_SEED" in cluster.env else None
     # what the slice's components kept (their caches on the cluster, which refer back to it)
     # goes with it; the store's readers froze what they decoded out of the collector's reach

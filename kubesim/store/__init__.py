@@ -739,6 +739,8 @@ class Store:
             "SELECT body FROM objects WHERE kind=? AND namespace=? AND name=?", k).fetchone()
         obj = json.loads(row[0]) if row else None
         by[nk] = obj
+        if obj is None:  # (the table holds what was committed: nothing, ``committed`` says too)
+            self._committed.setdefault(k, None)
         return obj
 
     def get_many(self, keys: Iterable[Key]) -> list[dict]:
@@ -763,7 +765,9 @@ class Store:
                     f"SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=? "
                     f"AND name IN ({marks})", (kind, ns, *part)))
             for name in names:
-                by.setdefault((ns, name), None)  # known absent, as get records it
+                if (ns, name) not in by:  # known absent, as get records it
+                    by[(ns, name)] = None
+                    self._committed.setdefault((kind, ns, name), None)
         return [o for k in keys if (o := self.get(*k)) is not None]
 
     def list(self, kind: str, namespace: str | None = None, omit: tuple[str, ...] = ()) -> list[dict]:

@@ -37,9 +37,11 @@ def _objects(state) -> list[tuple[str, str, str, dict]]:
 
 def _summary(objs) -> dict:
     counts = collections.Counter(k for k, _, _, _ in objs)
-    pods, nodes, events = [], [], collections.Counter()
+    pods, nodes, events, sets = [], [], collections.Counter(), []
     for kind, ns, name, o in objs:
         md = o["metadata"]
+        if kind == "DaemonSet":  # (its counts: kept from slice to slice, of the changed nodes)
+            sets.append((ns, name, json.dumps(o.get("status"), sort_keys=True)))
         if kind == "Pod":
             owner = next((r["name"] for r in md.get("ownerReferences") or () if r.get("controller")), None)
             node = o["spec"].get("nodeName")
@@ -57,7 +59,7 @@ def _summary(objs) -> dict:
         elif kind == "Event":
             io = o.get("involvedObject") or {}
             events[(io.get("kind"), o.get("reason"), o.get("type"), o.get("count"))] += 1
-    return {"counts": counts, "pods": sorted(pods), "nodes": sorted(nodes), "events": events}
+    return {"counts": counts, "pods": sorted(pods), "nodes": sorted(nodes), "events": events, "sets": sorted(sets)}
 
 
 def _init(tmp_path, monkeypatch, name: str, nodes: int, per_slice: int, extra: str = "") -> dict:
@@ -76,6 +78,8 @@ def test_a_cluster_built_in_slices_is_the_one_built_at_once(tmp_path, monkeypatc
     assert sliced["nodes"] == at_once["nodes"]
     assert sliced["pods"] == at_once["pods"]
     assert sliced["events"] == at_once["events"]
+    assert sliced["sets"] == at_once["sets"]
+    assert '"desiredNumberScheduled": 41' in sliced["sets"][0][2]
 
 
 def test_a_cluster_built_in_slices_serves_commands_as_one_built_at_once(tmp_path, monkeypatch):
