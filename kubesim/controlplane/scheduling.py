@@ -668,6 +668,10 @@ def step(cluster: Cluster) -> bool:
         informers.sync(now)  # this cycle's writes, as the informers deliver them
         changed = True
     _save_queue(store, queue)
+    if nodes is not None:
+        # (the scheduler, its framework and handle refer to each other: without this, the
+        # snapshot of every node would wait for the garbage collector's cycle search)
+        scheduler.snapshot = scheduler.handle.snapshot = None
     if isinstance(sink, SchedulerLog):
         sink.save(store)
     store.set_meta(START_INDEX_META, scheduler.next_start_node_index)
