@@ -141,6 +141,10 @@ def init_cluster(opts: Options, reset: bool = False, nodes: int = 2, cpu: str | 
                 cluster = _next_slice(cluster)
                 bootstrap.add_worker_nodes(cluster, start, min(step, nodes - start), zones)
                 settle(cluster, force=True)
+            if nodes > first:
+                from kubesim.controlplane.settle import record_static_pod_signature
+
+                record_static_pod_signature(store)  # (with the later slices' directories)
     except BaseException:
         store.rollback()  # (Cluster.rollback: a slice's cluster may be half made)
         raise
@@ -163,6 +167,12 @@ def _next_slice(cluster):
     fresh.rng = cluster.rng
     if "_explain_budget" in cluster.__dict__:  # (the command's, not a slice's: scheduling.py)
         fresh._explain_budget = cluster._explain_budget
+    if getattr(cluster, "_static_pods_checked", False):
+        # the static pod directories are checked once a command (settle.py): the slices add
+        # empty ones (their kubelets have no static pods), recorded once the last has settled
+        fresh._static_pods_checked = True
+        if cluster.__dict__.get("_static_pod_dirs") is not None:
+            fresh._static_pod_dirs = set(cluster._static_pod_dirs)
     store.rng = cluster.rng if "KUBESIM_SEED" in cluster.env else None
     # what the slice's components kept (their caches on the cluster, which refer back to it)
     # goes with it; the store's readers froze what they decoded out of the collector's reach
