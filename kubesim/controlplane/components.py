@@ -57,7 +57,8 @@ def static_pod_directories(cluster: Cluster, every: bool = False) -> bool:
     return False
 
 
-_NODE_BULK = ("metadata.managedFields", "status.images", "status.conditions")
+_NODE_BULK = ("metadata.managedFields", "metadata.labels", "metadata.annotations", "status.images",
+              "status.conditions", "status.nodeInfo", "status.capacity", "status.allocatable")
 
 
 def register_nodes(cluster: Cluster) -> bool:
@@ -805,6 +806,7 @@ def _daemon_nodes(cluster: Cluster):
     then_pods += [p for k in changed_pods if (p := store.committed(*k)) is not None]
     nodes = dict(zip(ordered, store.objects([("Node", "", n) for n in ordered], omit + ("status.images",),
                                             aligned=True)))
+    store.prefetch_committed([("Node", "", n) for n in ordered])  # (mostly new: one statement)
     then_nodes = {n: store.committed("Node", "", n) for n in ordered}
     then_sets = {(ds.get("metadata") or {}).get("uid", ""): ds for d in store.list("DaemonSet")
                  if (ds := store.committed(*_key_of(d))) is not None}
