@@ -135,6 +135,13 @@ def init_cluster(opts: Options, reset: bool = False, nodes: int = 2, cpu: str | 
         else:
             step = bootstrap.slice_size(nodes)
             first = nodes if empty else min(nodes, step)
+            if nodes > first and cluster.clock.pinned is None:
+                # one instant for the whole init, as for an init at once (where the seconds the
+                # slices take would have every earlier kubelet renew its lease and post its
+                # status again, slice after slice)
+                import time
+
+                cluster.clock.pinned = time.time()
             bootstrap.initialize(cluster, nodes=first, cpu=cpu, memory=memory, zones=zones, empty=empty)
             settle(cluster, force=True)
             for start in range(first, nodes, step):
@@ -164,6 +171,7 @@ def _next_slice(cluster):
     store = cluster.store
     store.checkpoint()
     fresh = Cluster(store, cluster.env, cluster.log)
+    fresh.clock = cluster.clock
     fresh.rng = cluster.rng
     if "_explain_budget" in cluster.__dict__:  # (the command's, not a slice's: scheduling.py)
         fresh._explain_budget = cluster._explain_budget
