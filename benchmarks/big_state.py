@@ -137,6 +137,7 @@ def main() -> int:
         copy = tempfile.mkdtemp(prefix=f"kubesim-big-copy{i}-")
         shutil.copytree(state, copy, dirs_exist_ok=True)
         copies.append(dict(env, KUBESIM_STATE=copy))
+    os.sync()  # else the first write's checkpoint pays for writing the copies back to disk
     pod = subprocess.run([kubesims[-1], "get", "pods", "-o", "jsonpath={.items[0].metadata.name}"],
                          env=copies[-1], check=True, capture_output=True, text=True).stdout
 

@@ -61,7 +61,9 @@ def expire(cluster: Cluster) -> bool:
     from kubesim.store import event_written
 
     store = cluster.store
-    cutoff = _cutoff(cluster.now())
+    now = cluster.now()
+    _forget_quiet_groups(store, now)
+    cutoff = _cutoff(now)
     gone = False
     for k in store.events_written_before(cutoff):
         if store.delete_unread(*k):
@@ -72,6 +74,23 @@ def expire(cluster: Cluster) -> bool:
             store.delete(*k)
             gone = True
     return gone
+
+
+def _forget_quiet_groups(store, now: float) -> None:
+    """Drop the aggregator's groups that no later event can find: ``_aggregate`` starts a group
+    quiet for more than AGGREGATE_INTERVAL again as if it were absent, so such groups only
+    took space (one per pod and reason ever seen; upstream's cache is an LRU of 4096). Looked
+    for once an interval; quiet as of the previous look, because a settle may record events
+    dated between the commands (the kubelet catching up), never before the previous one."""
+    last = store.meta(_AGGREGATOR_PRUNED_META)
+    # (the first look: an interval after the components started, so a new cluster has no mark)
+    if now - float(store.meta(STARTED_META, 0) if last is None else last) < AGGREGATE_INTERVAL:
+        return
+    store.set_meta(_AGGREGATOR_PRUNED_META, now)
+    if last is not None:
+        quiet = store.meta_keys_below(_AGGREGATOR_META, "last", float(last) - AGGREGATE_INTERVAL)
+        if quiet:
+            store.replace_meta(dict.fromkeys(quiet))
 
 
 def involved_ref(obj: dict) -> dict:
@@ -158,6 +177,7 @@ AGGREGATE_INTERVAL = 600     # defaultAggregateIntervalInSeconds: a group quiet 
 AGGREGATED_MESSAGE_PREFIX = "(combined from similar events): "  # EventAggregatorByReasonMessageFunc
 _AGGREGATE_PREFIX = "aggregate|"  # the eventLogger's key of a group's aggregate Event
 _AGGREGATOR_META = "events.aggregator|"  # + group key: {"keys": [messages, in order seen], "last": time}
+_AGGREGATOR_PRUNED_META = "events.aggregatorPruned"  # when quiet groups were last dropped
 
 
 def aggregate_key(component: str, host: str, ref: dict, type_: str, reason: str) -> str:

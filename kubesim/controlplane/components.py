@@ -436,7 +436,7 @@ def _pod_gc_news(store, last: int, get_node) -> bool:
     many = None  # counted only for a finished pod (the count is the costly part)
     written = [k for k in list(store.changed_keys())
                if k[0] in ("Pod", "Node") and _written_since(store, k, last)]
-    if len(written) > 50 and hasattr(store, "get_many"):
+    if len(written) > 50:
         # the Nodes of many pods written (a bulk apply or delete), read together rather than
         # one statement each as ``may_collect`` asks for them
         pods = (store.get(*k) for k in written if k[0] == "Pod")
@@ -668,7 +668,7 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
     controlled = CONTROLLED_KIND.get(name)
     queued_nodes: list[dict] = []  # the DaemonSet controller's nodeUpdateQueue
     changed = [k for k in list(store.changed_keys()) if k[0] in kinds]
-    if len(changed) > 50 and hasattr(store, "prefetch_committed"):
+    if len(changed) > 50:
         # which of many objects written (a bulk apply's pods) are new: told together, not by a
         # statement each as the loop below asks what each was (the others' bodies, if asked)
         store.prefetch_committed(changed, absent_only=True)

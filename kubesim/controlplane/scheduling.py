@@ -256,7 +256,7 @@ class Informers:
                     self.queue.move_all_to_active_or_backoff_queue(
                         self.ev.EVENT_UNOBSERVED_CHANGES, None, None, now)
         keys, cluster._sched_writes = store.writes_since(position)
-        if len(keys) > 50 and hasattr(store, "prefetch_committed"):
+        if len(keys) > 50:
             # what the objects were before this command, for those the view has not seen: read
             # together (a bulk apply's new pods have none), not one statement each
             store.prefetch_committed(k for k in keys if k[0] in self.kinds and k not in view)
@@ -621,7 +621,7 @@ def step(cluster: Cluster) -> bool:
         if k not in queue:
             queue.add(p, now)
     queue.flush(now)
-    if len(mine) > 50 and hasattr(store, "prefetch_committed"):
+    if len(mine) > 50:
         # the explanations this step will write, as the field manager compares them with what
         # was stored: read together (most pods are new and have none), not one at a time
         store.prefetch_committed((EXPLANATION_KIND, p["metadata"].get("namespace", ""), p["metadata"]["name"])

@@ -105,6 +105,61 @@ LAZY_CHUNK = 500  # pods decoded together in such a pass (one read, a bounded pi
 HEADS = ("metadata.managedFields", "spec", "status")
 
 
+_HEADS_SEEN = "_kubelet_heads_seen"  # on the command's context: (its store, key -> marshalled heads)
+
+
+def _heads_seen(ctx) -> dict:
+    """The heads (``HEADS`` left out) of the pods the passes of this command read whole and
+    did not write: such a pod is unchanged in the database until commit, and its heads are
+    what a later pass would read again. Kept per transaction (its store)."""
+    d = getattr(ctx, "__dict__", None)
+    if d is None:
+        return {}
+    got = d.get(_HEADS_SEEN)
+    if got is None or got[0] is not ctx.store:
+        got = d[_HEADS_SEEN] = (ctx.store, {})
+    return got[1]
+
+
+def _remember_heads(store, seen: dict, keys: list, pods: list) -> None:
+    if not hasattr(store, "already_read"):
+        return
+    import marshal
+
+    tops = {p for p in HEADS if "." not in p}
+    if not set(UNREAD) <= set(HEADS) or not set(HEADS) <= tops | {"metadata.managedFields"}:
+        return  # (heads this view of a whole pod does not give)
+    known = store.already_read(keys)
+    for k, p in zip(keys, pods):
+        if p is not None and k not in known:
+            md = p.get("metadata")
+            head = {f: v for f, v in p.items() if f not in tops}
+            if isinstance(md, dict) and "managedFields" in md and "metadata.managedFields" in HEADS:
+                head["metadata"] = {f: v for f, v in md.items() if f != "managedFields"}
+            seen[k] = marshal.dumps(head)
+
+
+def _heads(store, seen: dict, keys: list) -> list:
+    """``store.objects(keys, HEADS, aligned=True)``, the heads this command's passes already
+    read whole (``_heads_seen``) not read again."""
+    if not seen or not hasattr(store, "already_read"):
+        return store.objects(keys, HEADS, aligned=True)
+    import marshal
+
+    known = store.already_read(keys)
+    out: list = [None] * len(keys)
+    ask = []
+    for i, k in enumerate(keys):
+        text = seen.get(k) if k not in known else None
+        if text is None:
+            ask.append(i)
+        else:
+            out[i] = marshal.loads(text)
+    for i, p in zip(ask, store.objects([keys[i] for i in ask], HEADS, aligned=True)):
+        out[i] = p
+    return out
+
+
 def _passed_over(mem: dict | None, pod: dict, now: float) -> bool:
     """Whether the kubelet has nothing to do for the pod now: it synced it at its current
     resourceVersion (its memory ``mem`` says) and no wake it asked for is due. Reads only the
@@ -133,7 +188,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 ctx.wake_at(wake)
     if visit is None:
         nodes = {n["metadata"]["name"]: n for n in store.list("Node")}
-    elif len(visit) > 50 and hasattr(store, "get_many"):
+    elif len(visit) > 50:
         # many nodes: read together, a few hundred to a statement and one decode
         nodes = {n["metadata"]["name"]: n for n in store.get_many(("Node", "", name) for name in sorted(visit))}
     else:
@@ -145,16 +200,13 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             nn = (p.get("spec") or {}).get("nodeName")
             if nn:
                 by_node.setdefault(nn, []).append(p)
-    elif len(visit) > 50 and hasattr(store, "pod_keys_on_nodes"):
+    elif len(visit) > 50:
         # many nodes (a bulk apply's pods spread over the cluster): their pods' keys in one
         # pass over the node index, and only those pods decoded, a node at a time and without
         # their managedFields (which a write recomputes from the stored pod: the API server's
         # field manager), so a pass over thousands of pods holds those it changed
         by_node = {nn: keys for nn, keys in store.pod_keys_on_nodes(visit).items() if keys}
-        lazy = hasattr(store, "objects")
-        if not lazy:
-            by_node = {nn: pods for nn, keys in by_node.items()
-                       if (pods := [p for k in keys if (p := store.get(*k)) is not None])}
+        lazy = True
     else:
         for nn in visit:
             pods = [p for k in store.pod_keys_on_node(nn) if (p := store.get(*k)) is not None]
@@ -162,9 +214,10 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 by_node[nn] = pods
     changed = False
     order = sorted(by_node)
-    if len(order) > 50 and hasattr(store, "prefetch_meta"):
+    if len(order) > 50:
         store.prefetch_meta(MEMORY_META.format(node=nn) for nn in order)  # one read, not one a node
     decoded_to = 0  # (lazy) the nodes before this place in ``order`` have their pods decoded
+    seen = _heads_seen(ctx) if lazy else {}
     for at, node_name in enumerate(order):
         if lazy:
             if at >= decoded_to:
@@ -175,20 +228,47 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                     end += 1
                 # first only their metadata: a node whose every pod the loop below passes over
                 # (synced at its resourceVersion, no wake due: the kubelet's own writes of the
-                # round before bring it back here) needs no more; the others' pods are read whole
-                keys = [k for nn in order[at:end] for k in by_node[nn]]
-                heads = iter(store.objects(keys, HEADS, aligned=True))
+                # round before bring it back here) needs no more. Of the others, the pods it
+                # syncs are read whole, and the rest of the node's pods too when one of those
+                # may be a first sync (admission and the pod IP read the other pods:
+                # L.sync_pod); the pods passed over stay as read. A node where a pod already
+                # read (one this command bound) is admitted now is read whole at once.
+                first = set()
+                if hasattr(store, "already_read"):
+                    for nn in order[at:end]:
+                        memories = store.meta(MEMORY_META.format(node=nn)) or {}
+                        for p in store.already_read(by_node[nn]).values():
+                            if p is not None and not _passed_over(m := memories.get(L.memory_key(p)), p, now) \
+                                    and (m is None or not m.get("c")):
+                                first.add(nn)
+                                break
+                keys = [k for nn in order[at:end] if nn not in first for k in by_node[nn]]
+                heads = iter(_heads(store, seen, keys))
                 whole: list = []
+                mixed: dict[str, tuple[list, list[bool]]] = {}  # node -> (its heads, read whole)
                 for nn in order[at:end]:
-                    pods = [p for _ in by_node[nn] if (p := next(heads)) is not None]
-                    memories = store.meta(MEMORY_META.format(node=nn)) or {}
-                    if all(_passed_over(memories.get(L.memory_key(p)), p, now) for p in pods):
-                        by_node[nn] = pods
-                    else:
+                    if nn in first:
                         whole.extend(by_node[nn])
-                got = iter(store.objects(whole, UNREAD, aligned=True))
+                        continue
+                    hs = [next(heads) for _ in by_node[nn]]
+                    memories = store.meta(MEMORY_META.format(node=nn)) or {}
+                    mems = [memories.get(L.memory_key(p)) if p is not None else None for p in hs]
+                    todo = [p is not None and not _passed_over(m, p, now) for p, m in zip(hs, mems)]
+                    if not any(todo):
+                        by_node[nn] = [p for p in hs if p is not None]
+                    elif any(t and (m is None or not m.get("c")) for t, m in zip(todo, mems)):
+                        whole.extend(by_node[nn])  # (keys: read whole below)
+                    else:
+                        whole.extend(k for k, t in zip(by_node[nn], todo) if t)
+                        mixed[nn] = (hs, todo)
+                got_whole = store.objects(whole, UNREAD, aligned=True)
+                _remember_heads(store, seen, whole, got_whole)
+                got = iter(got_whole)
                 for nn in order[at:end]:
-                    if by_node[nn] and not isinstance(by_node[nn][0], dict):  # keys: read whole
+                    if nn in mixed:
+                        hs, todo = mixed[nn]
+                        by_node[nn] = [p for h, t in zip(hs, todo) if (p := next(got) if t else h) is not None]
+                    elif by_node[nn] and not isinstance(by_node[nn][0], dict):  # keys: read whole
                         by_node[nn] = [p for _ in by_node[nn] if (p := next(got)) is not None]
                 decoded_to = end
             if not by_node[node_name]:
@@ -264,8 +344,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             changed = True
         if mem_changed:
             store.set_meta(meta_key, memories)
-            if hasattr(store, "touch_meta"):
-                store.touch_meta(meta_key)
+            store.touch_meta(meta_key)
         if earliest is None and not waiting:
             index.pop(node_name, None)
         else:
@@ -304,8 +383,7 @@ def _save_node_images(store, node: dict, images) -> None:
     changed."""
     key = IMAGES_META.format(node=node["metadata"]["name"])
     store.set_meta(key, images.data)
-    if hasattr(store, "touch_meta"):
-        store.touch_meta(key)  # changed in place
+    store.touch_meta(key)  # changed in place
     listed = images.node_status_images()
     if (node.get("status") or {}).get("images") != listed:
         node.setdefault("status", {})["images"] = listed
@@ -351,8 +429,8 @@ def static_pods(ctx, static_pod_path, create_mirror_pod, with_files: set[str] | 
     changed = False
     restarted = set(store.meta(RESTARTED_META) or ())
     by_node: dict[str, list[dict]] = {}
-    keys = store.keys_annotated("Pod", MIRROR_POD_ANNOTATION) if hasattr(store, "keys_annotated") else None
-    if keys is None and hasattr(store, "keys_containing"):  # the pods whose stored text names it
+    keys = store.keys_annotated("Pod", MIRROR_POD_ANNOTATION)
+    if keys is None:  # the pods whose stored text names it
         keys = store.keys_containing("Pod", MIRROR_POD_ANNOTATION)
     if keys is not None:
         pods = (p for k in keys if (p := store.get(*k)) is not None)
@@ -470,8 +548,7 @@ def _replace_static_pods(ctx, node_name: str, pairs: list[tuple[dict, dict | Non
             starting.append(new)
     if mem_changed:
         store.set_meta(meta_key, memories)
-        if hasattr(store, "touch_meta"):
-            store.touch_meta(meta_key)
+        store.touch_meta(meta_key)
     return changed or mem_changed, starting
 
 

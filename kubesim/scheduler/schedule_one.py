@@ -44,6 +44,7 @@ Choices kubesim makes (documented, deterministic):
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import eq
@@ -58,6 +59,7 @@ from kubesim.scheduler.explain import (
     trace_pre_filter,
     trace_scheduling,
 )
+from kubesim.scheduler.framework import equivalence
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.runtime import (
     Framework,
@@ -229,6 +231,8 @@ class ScheduleOne:
     explain_enabled: bool
     next_start_node_index: int
     percentage_of_nodes_to_score: int
+    # the last indexed scan's (feasible nodes, the node list, the slices of it they are)
+    _ranges: tuple | None = None
 
     # -- the cycle -------------------------------------------------------------------------
     def _cycle(self, pod: dict, now: float, commit: bool, queue_position: int = 0
@@ -487,10 +491,21 @@ class ScheduleOne:
         nominated = self.nominated
         fns = fwk.compile_filters(state, pod) if verdicts is None else None
         if fns is not None:
+            with_nominated = (lambda ni, noms: fwk.run_filter_plugins_with_nominated_pods(
+                state, pod, ni, noms)) if nominated else None
+            tok = None if fwk._verbose() else equivalence.filter_token(fwk, pod, fns)
+            if tok is not None:
+                if not nominated and nodes is self.snapshot.node_info_list \
+                        and equivalence.indexed(tok):
+                    ranges: list[tuple[int, int]] = []
+                    found = self._scan_indexed(fns, tok, diagnosis, nodes, start, to_find, ranges)
+                    if found is not None:
+                        self._ranges = (found, nodes, ranges)  # (for _prioritize)
+                        return found, None
+                return self._scan_cached(fwk, fns, tok, diagnosis, nodes, start, to_find,
+                                         with_nominated, nominated)
             return self._scan_compiled(fwk, fns, diagnosis, nodes, start, to_find,
-                                       (lambda ni, noms: fwk.run_filter_plugins_with_nominated_pods(
-                                           state, pod, ni, noms)) if nominated else None,
-                                       nominated)
+                                       with_nominated, nominated)
         for i in range(n):
             ni = nodes[(start + i) % n]
             noms = nominated.get(ni.name) if nominated else None
@@ -599,6 +614,123 @@ class ScheduleOne:
                         pending_add(name)
         return feasible, None
 
+    @staticmethod
+    def _scan_indexed(fns: list, tok: str, diagnosis: Diagnosis, nodes: list[NodeInfo],
+                      start: int, to_find: int, ranges: list[tuple[int, int]]
+                      ) -> list[NodeInfo] | None:
+        """``_scan_cached`` without nominated pods, over the snapshot's whole node list: the
+        class's FilterIndex (framework/equivalence.py) knows which nodes reject the pod, so
+        the feasible nodes between two of them are taken as one slice of the list (each
+        slice's (start, end) appended to ``ranges``). The same nodes in the same order, the
+        same statuses. None when some node's verdict is an Error (the node by node scan
+        reports the first one it meets)."""
+        fl = list(fns)
+        f0 = fl[0][1]
+
+        def run(ni: NodeInfo) -> tuple[Status | None, str]:
+            return _resume_filters(fl, 0, f0(ni), ni)
+
+        def verdict(ni: NodeInfo) -> tuple[Status | None, str]:
+            return equivalence.cached_filter(tok, fl, ni, run)
+
+        idx = equivalence.filter_index(tok).refresh(nodes, verdict)
+        if idx.errors:
+            return None
+        bad = idx.rejected()
+        verdicts = idx.verdicts
+        feasible: list[NodeInfo] = []
+        statuses = diagnosis.node_to_status.statuses
+        unschedulable_add = diagnosis.unschedulable_plugins.add
+        pending_add = diagnosis.pending_plugins.add
+        pending = Code.Pending
+        n = len(nodes)
+        start %= n
+        for lo, hi in ((start, n), (0, start)):
+            pos = lo
+            for b in bad[bisect_left(bad, lo):bisect_left(bad, hi)]:
+                take = min(b - pos, to_find - len(feasible))
+                if take:
+                    feasible.extend(nodes[pos:pos + take])
+                    ranges.append((pos, pos + take))
+                if len(feasible) >= to_find:
+                    return feasible
+                st, name = verdicts[b]
+                st.plugin = name
+                statuses[nodes[b].name] = st
+                if name:
+                    unschedulable_add(name)
+                    if st.code == pending:
+                        pending_add(name)
+                pos = b + 1
+            take = min(hi - pos, to_find - len(feasible))
+            if take:
+                feasible.extend(nodes[pos:pos + take])
+                ranges.append((pos, pos + take))
+            if len(feasible) >= to_find:
+                return feasible
+        return feasible
+
+    @staticmethod
+    def _scan_cached(fwk: Framework, fns: list, tok: str, diagnosis: Diagnosis,
+                     nodes: list[NodeInfo], start: int, to_find: int, with_nominated=None,
+                     nominated: dict[str, list[PodInfo]] | None = None
+                     ) -> tuple[list[NodeInfo], Status | None]:
+        """``_scan_compiled`` for filters that are all node-local (framework/equivalence.py):
+        the same nodes in the same order, each node's first rejection taken from its memo
+        for the pod's class while the node's generation holds, else computed and kept."""
+        feasible: list[NodeInfo] = []
+        append = feasible.append
+        statuses = diagnosis.node_to_status.statuses
+        unschedulable_add = diagnosis.unschedulable_plugins.add
+        pending_add = diagnosis.pending_plugins.add
+        pending = Code.Pending
+        rejected = _REJECTED_CODES
+        fl = list(fns)
+        f0 = fl[0][1]
+
+        def run(ni: NodeInfo) -> tuple[Status | None, str]:
+            return _resume_filters(fl, 0, f0(ni), ni)
+
+        n = len(nodes)
+        start %= n
+        for lo, hi in ((start, n), (0, start)):
+            for i in range(lo, hi):
+                ni = nodes[i]
+                noms = nominated.get(ni.name) if nominated else None
+                if noms:
+                    st = with_nominated(ni, noms)
+                    if st is None:
+                        append(ni)
+                        if len(feasible) >= to_find:
+                            return feasible, None
+                    elif st.code == Code.Error:
+                        return feasible, st
+                    else:
+                        statuses[ni.name] = st
+                        diagnosis.add_plugin_status(st)
+                    continue
+                e = ni.memo.get(tok)
+                if e is not None and e[0] == ni.generation:
+                    st, name = e[1], e[2]
+                else:
+                    st, name = equivalence.cached_filter(tok, fl, ni, run)
+                if st is None:
+                    append(ni)
+                    if len(feasible) >= to_find:
+                        return feasible, None
+                    continue
+                code = st.code
+                if code not in rejected:
+                    return feasible, fwk.run_compiled_filters([(name, lambda _n, _s=st: _s)],
+                                                              ni)
+                st.plugin = name
+                statuses[ni.name] = st
+                if name:
+                    unschedulable_add(name)
+                    if code == pending:
+                        pending_add(name)
+        return feasible, None
+
     def _prioritize(self, fwk: Framework, state: CycleState, pod: PodInfo,
                     nodes: list[NodeInfo], algo: _Algo, commit: bool
                     ) -> tuple[list[str], list[int], Status | None]:
@@ -607,6 +739,14 @@ class ScheduleOne:
         s = fwk.run_pre_score_plugins(state, pod, nodes)
         if s is not None:
             return [ni.name for ni in nodes], [], s
+        if algo.verdicts is None and not (commit and self._v(10)):
+            # nothing explained or logged: the weighted sums are all that is read
+            got = self._ranges
+            self._ranges = None
+            totals = fwk.score_totals(state, pod, nodes, got[1:] if got is not None and got[0] is nodes
+                                      else None)
+            if totals is not None:
+                return [ni.name for ni in nodes], totals, None
         table, s = fwk.run_score_plugins(state, pod, nodes)
         if s is not None or table is None:
             return [ni.name for ni in nodes], [], s

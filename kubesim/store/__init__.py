@@ -291,6 +291,9 @@ class Store:
         self._opened_rv: int | None = None  # the resourceVersion before this transaction's writes
         self.wiped = False  # wipe() ran in this transaction (resourceVersions start again)
         self._committed: dict[Key, dict | None] = {}
+        # ``objects`` with ``omit``: the texts it read, per omit, of objects this transaction had
+        # not read (the database holds them unchanged until commit): read again, decoded again
+        self._omitted: dict[tuple[str, ...], dict[Key, str]] = {}
         self._writes: list[Key] = []  # every put and delete of this transaction, in order
         self._staged: Path | None = None  # a new cluster's node tree, until commit
         self.read_only = False  # this transaction reads a snapshot (open(read_only=True))
@@ -633,6 +636,17 @@ class Store:
         out = _loads_frozen(text)
         return [v for v in out if v is not None] if None in out else out
 
+    def meta_keys_below(self, prefix: str, field: str, bound: float) -> list[str]:
+        """Keys of the stored metadata values under ``prefix`` whose number ``field`` is below
+        ``bound`` (compared in SQLite, nothing decoded), except those this transaction set."""
+        if self.wiped:
+            return []
+        bounds = (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))
+        rows = self._require().execute(
+            "SELECT key FROM meta WHERE key > ? AND key < ? AND json_extract(value, ?) < ?",
+            (*bounds, "$." + field, bound))
+        return [k for (k,) in rows if k not in self._meta_dirty]
+
     def replace_meta(self, values: dict[str, object]) -> None:
         """Set metadata values the caller knows to differ from what is stored (no read of each
         first); a None value deletes its key at commit."""
@@ -742,6 +756,20 @@ class Store:
         if obj is None:  # (the table holds what was committed: nothing, ``committed`` says too)
             self._committed.setdefault(k, None)
         return obj
+
+    def already_read(self, keys: Iterable[Key]) -> dict[Key, dict | None]:
+        """Of ``keys``, those ``get`` answers without reading the database, with its answer:
+        the object this transaction has read or written (None: it has none)."""
+        out: dict[Key, dict | None] = {}
+        for k in keys:
+            kind, ns, name = k
+            by = self._cache.get(kind)
+            nk = (ns or "", name)
+            if by is not None and nk in by:
+                out[k] = by[nk]
+            elif kind in self._listed or self.wiped:
+                out[k] = None
+        return out
 
     def get_many(self, keys: Iterable[Key]) -> list[dict]:
         """``get`` of many keys: the objects that exist, in the order of ``keys`` (the cache's
@@ -871,15 +899,25 @@ class Store:
                 unread.setdefault((k[0], k[1]), []).append(k[2])
         texts: list[str] = []
         at: dict[Key, int] = {}  # an unread object's place in ``texts``
+        seen = self._omitted.setdefault(tuple(omit), {})
         for (kind, ns), names in unread.items():
             names = list(dict.fromkeys(names))
-            for part, marks in _in_batches(names):
+            rest = []
+            for name in names:
+                text = seen.get((kind, ns, name))
+                if text is None:
+                    rest.append(name)
+                else:
+                    at[(kind, ns, name)] = len(texts)
+                    texts.append(text)
+            for part, marks in _in_batches(rest):
                 for name, text in conn.execute(
                         "SELECT name, json_remove(body" + ", ?" * len(paths) + ") FROM objects "
                         f"WHERE kind=? AND namespace=? AND name IN ({marks})",
                         (*paths, kind, ns, *part)):
                     at[(kind, ns, name)] = len(texts)
                     texts.append(text)
+                    seen[(kind, ns, name)] = text
         enabled = gc.isenabled()
         gc.disable()  # (as in _decode_into; one call, as in list_pieces)
         try:
@@ -1159,6 +1197,7 @@ class Store:
         self._sorted.clear()
         self._gone.clear()
         self._committed.clear()
+        self._omitted.clear()
         self._writes.clear()
         self._dirty.clear()
         self._dirty_kinds.clear()

@@ -173,3 +173,49 @@ def test_an_aggregated_message_still_counts_as_recorded(cluster):
     ten_similar(cluster)
     messages = {m for (_, _, _, m) in events.recorded(cluster, "kubelet", "Pod")}
     assert messages == {f"message {i}" for i in range(AGGREGATE_MAX_EVENTS)}
+
+
+def _history(seed: int) -> list[tuple[float, list[tuple[float, str, str, str]]]]:
+    """Commands at increasing times, each recording similar events about one of a few pods,
+    dated between the previous command and itself (as a kubelet catching up does):
+    (now, [(at, object, reason, message)])."""
+    import random
+
+    rng = random.Random(seed)
+    now, out = T0, []
+    for _ in range(60):
+        before, now = now, now + rng.choice([30, 200, AGGREGATE_INTERVAL - 1, AGGREGATE_INTERVAL + 1, 2000])
+        pod = f"pod-{rng.randrange(4)}"
+        out.append((now, sorted((rng.uniform(before, now), pod, "reason", f"message {rng.randrange(12)}")
+                                for _ in range(rng.randrange(1, 12)))))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_quiet_groups_are_forgotten_without_changing_what_is_recorded(tmp_path, seed, monkeypatch):
+    from kubesim.api.kinds import REGISTRY
+
+    # the groups ``expire`` drops are those the aggregator would start again anyway: the same
+    # histories, recorded with and without dropping them, give the same events
+    def run(state, forget):
+        recorded, groups = [], 0
+        for now, happened in _history(seed):
+            # each command's Cluster serves its own CRDs, falling back to the previous one's:
+            # a process runs one command (the registry is left as the test found it)
+            monkeypatch.setattr(REGISTRY, "custom_source", None)
+            store = Store(str(tmp_path / state)).open()
+            c = Cluster(store, {"KUBESIM_NOW": format_time(now), "KUBESIM_SEED": "1"})
+            if forget:
+                events._forget_quiet_groups(store, now)
+            for at, name, reason, message in happened:
+                ev = record(c, obj(name=name), "Normal", reason, message, "kubelet", HOST, at=at)
+                recorded.append((ev["metadata"]["name"], ev["message"], ev["count"], ev["lastTimestamp"]))
+            groups += len(store.meta_prefixed(events._AGGREGATOR_META))
+            store.commit()
+        return recorded, groups
+
+    kept, all_groups = run("kept", False)
+    forgot, groups_left = run("forgot", True)
+    assert forgot == kept
+    assert any(m.startswith(AGGREGATED_MESSAGE_PREFIX) for _, m, _, _ in kept)  # groups that aggregated
+    assert groups_left < all_groups  # and some were dropped (groups held, summed over commands)

@@ -1,8 +1,10 @@
 """The kubelets' pass over many nodes (kubelet/steps.py ``sync_pods``, more than 50 nodes to
 visit: a bulk apply's pods spread over the cluster) decodes their pods a piece at a time,
 ``LAZY_CHUNK`` pods to a read, without managedFields, and of the nodes whose every pod it passes
-over (synced at its resourceVersion, no wake due) only the pods' metadata (``HEADS``): neither
-the piece size nor what is left out changes a stored row."""
+over (synced at its resourceVersion, no wake due) only the pods' metadata (``HEADS``), as of the
+pods it passes over on a node where it syncs others but admits none (a restart, a deletion),
+and of the pods an earlier pass of the command read whole and nobody wrote, their metadata
+taken from that read: neither the piece size nor what is left out changes a stored row."""
 
 from __future__ import annotations
 

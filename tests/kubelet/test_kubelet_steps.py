@@ -22,7 +22,7 @@ from kubesim.testing.kubelet import T0, container, node, pod
 
 class FakeStore:
     def __init__(self):
-        self.objects: dict[tuple, dict] = {}
+        self.objs: dict[tuple, dict] = {}
         self.metas: dict = {}
         self.rv = 0
         self.uids = 0
@@ -31,10 +31,10 @@ class FakeStore:
         return (kind, ns or "", name)
 
     def get(self, kind, ns, name):
-        return self.objects.get(self._k(kind, ns, name))
+        return self.objs.get(self._k(kind, ns, name))
 
     def list(self, kind, namespace=None):
-        out = [o for (k, ns, _), o in self.objects.items() if k == kind and (namespace is None or ns == namespace)]
+        out = [o for (k, ns, _), o in self.objs.items() if k == kind and (namespace is None or ns == namespace)]
         return sorted(out, key=lambda o: (o["metadata"].get("namespace", ""), o["metadata"]["name"]))
 
     def iter_kind(self, kind):
@@ -44,7 +44,7 @@ class FakeStore:
         self.rv += 1
         obj["metadata"]["resourceVersion"] = str(self.rv)
         kind = obj.get("kind", "Pod")
-        self.objects[self._k(kind, obj["metadata"].get("namespace", ""), obj["metadata"]["name"])] = obj
+        self.objs[self._k(kind, obj["metadata"].get("namespace", ""), obj["metadata"]["name"])] = obj
         return obj
 
     def create(self, obj, now):
@@ -54,7 +54,31 @@ class FakeStore:
         return self.put(obj)
 
     def delete(self, kind, ns, name):
-        return self.objects.pop(self._k(kind, ns, name), None)
+        return self.objs.pop(self._k(kind, ns, name), None)
+
+    # the real store's batched reads, one object at a time (kubesim.store.Store)
+    def get_many(self, keys):
+        return [o for k in keys if (o := self.get(*k)) is not None]
+
+    def objects(self, keys, omit=(), aligned=False):
+        got = [self.get(*k) for k in keys]
+        return got if aligned else [o for o in got if o is not None]
+
+    def pod_keys_on_node(self, node):
+        return [k for k, o in self.objs.items() if k[0] == "Pod" and (o.get("spec") or {}).get("nodeName") == node]
+
+    def pod_keys_on_nodes(self, nodes):
+        return {n: self.pod_keys_on_node(n) for n in nodes}
+
+    def keys_annotated(self, kind, annotation):
+        return [k for k, o in self.objs.items()
+                if k[0] == kind and annotation in (o["metadata"].get("annotations") or {})]
+
+    def prefetch_meta(self, keys):
+        pass
+
+    def touch_meta(self, key):
+        pass
 
     def kind_resource_version(self, kind):
         return 0  # unknown: the node lifecycle step looks every time

@@ -163,6 +163,10 @@ class Plugin:
     """Base of all plugins. ``name`` is upstream's plugin name; ``args`` the defaulted args dict."""
 
     name: ClassVar[str] = ""
+    # Filter (and Score, without NormalizeScore) depend only on the pod (not its volumes), the
+    # args and the node's NodeInfo: results may be kept per pod class and node generation
+    # (equivalence.py)
+    node_local: ClassVar[bool] = False
 
     def __init__(self, args: dict | None = None, handle: Handle | None = None) -> None:
         self.args = args or {}

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from operator import add, mul
 
+from kubesim.scheduler.framework import equivalence
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.events import (
     ClusterEventWithHint,
@@ -619,6 +620,46 @@ class Framework:
                     log(*args)
                     h.log_name = saved
         return out, s
+
+    def score_totals(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
+                     ranges: tuple[list[NodeInfo], list[tuple[int, int]]] | None = None
+                     ) -> list[int] | None:
+        """``run_score_plugins``' totals alone, the node-local plugins' weighted sum taken from
+        each node's memo for the pod's class (framework/equivalence.py) — or, with
+        ``ranges`` = (the node list, the (start, end) slices of it ``nodes`` is made of), from
+        the class's index of them —, the other plugins scored and normalized as there. None
+        when the cache does not apply or something failed: the caller then runs
+        ``run_score_plugins``, which reports it."""
+        h = self.handle
+        if not equivalence.ENABLED or (h.log is not None and h.v(10)):
+            return None
+        skip = state.skip_score_plugins
+        local, rest = equivalence.split_scores([pl for pl in self.score if pl.name not in skip])
+        if not local:
+            return None
+
+        def score_nodes(pl, sub: list[NodeInfo]):
+            saved = h.scope("Score", pl.name)
+            try:
+                return pl.score_nodes(state, pod, sub)
+            finally:
+                h.unscope(saved)
+
+        if ranges is not None:
+            totals = equivalence.ranged_local_totals(self, state, pod, ranges[0], ranges[1],
+                                                     local, score_nodes)
+        else:
+            totals = equivalence.local_totals(self, state, pod, nodes, local, score_nodes)
+        if totals is None:
+            return None
+        if not rest:
+            return totals
+        table = ScoreTable(node_names=[n.name for n in nodes], plugins=[p.name for p in rest],
+                           weights=dict(self.weights), skipped=[])
+        out, s = self._score(state, pod, nodes, rest, table)
+        if s is not None or out is None:
+            return None
+        return list(map(add, totals, out.totals))
 
     def _score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo], plugins: list,
                table: ScoreTable) -> tuple[ScoreTable | None, Status | None]:

@@ -56,6 +56,7 @@ def calculate_priority(sum_scores: int, num_containers: int) -> int:
 
 class ImageLocality(ScorePlugin):
     name = NAME
+    node_local = True  # (framework/equivalence.py)
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> tuple[int, Status | None]:
         total_nodes = self.handle.snapshot.num_nodes()

@@ -156,6 +156,7 @@ def required_node_names(terms: list[dict]) -> set[str] | None:
 class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin,
                    EnqueueExtensions):
     name = NAME
+    node_local = True  # (framework/equivalence.py)
 
     def __init__(self, args: dict | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

@@ -25,6 +25,7 @@ def fits(pod: dict, node_name: str) -> bool:
 
 class NodeName(FilterPlugin, EnqueueExtensions):
     name = NAME
+    node_local = True  # (framework/equivalence.py)
 
     def events_to_register(self) -> list[ev.ClusterEventWithHint]:
         return [ev.ClusterEventWithHint(ev.ClusterEvent(ev.NODE, ev.ADD))]

@@ -49,6 +49,7 @@ def fits(pod: dict, node: NodeInfo) -> bool:
 
 class NodePorts(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
     name = NAME
+    node_local = True  # (framework/equivalence.py)
 
     def events_to_register(self) -> list[ev.ClusterEventWithHint]:
         return [

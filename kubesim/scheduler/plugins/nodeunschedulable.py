@@ -36,6 +36,7 @@ def fits(pod: dict, node: dict) -> bool:
 
 class NodeUnschedulable(FilterPlugin, EnqueueExtensions):
     name = NAME
+    node_local = True  # (framework/equivalence.py)
 
     def events_to_register(self) -> list[ev.ClusterEventWithHint]:
         return [

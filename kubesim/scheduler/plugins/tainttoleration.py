@@ -79,6 +79,7 @@ def count_intolerable_prefer_no_schedule(taints: list[dict], tolerations: list[d
 
 class TaintToleration(FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions):
     name = NAME
+    node_local = True  # (framework/equivalence.py)
 
     def events_to_register(self) -> list[ev.ClusterEventWithHint]:
         return [

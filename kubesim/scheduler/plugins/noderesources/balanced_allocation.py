@@ -78,6 +78,7 @@ def validate_args(args: dict, path: str = "") -> list[str]:
 
 class BalancedAllocation(PreScorePlugin, ScorePlugin):
     name = NAME
+    node_local = True  # (framework/equivalence.py)
 
     def __init__(self, args: dict | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)

@@ -294,6 +294,7 @@ def build_scorer(args: dict) -> ResourceAllocationScorer:
 
 class Fit(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions):
     name = NAME
+    node_local = True  # (framework/equivalence.py)
 
     def __init__(self, args: dict | None = None, handle: Handle | None = None) -> None:
         super().__init__(args, handle)
