@@ -166,6 +166,7 @@ def _next_slice(cluster):
     import gc
 
     from kubesim.apiserver.context import Cluster
+    from kubesim.scheduler.framework.equivalence import forget_indexes
     from kubesim.scheduler.framework.types import forget_changes
 
     store = cluster.store
@@ -187,6 +188,7 @@ def _next_slice(cluster):
     # (store._decode_into): let it collect those cycles now
     cluster.__dict__.clear()
     forget_changes()  # (the scheduler's journal of the NodeInfos it changed: the slice's)
+    forget_indexes()  # (and its equivalence classes' indexes of the slice's snapshots)
     gc.unfreeze()
     gc.collect()
     return fresh

@@ -466,6 +466,7 @@ class Store:
         self.wiped = False
         self.created_fresh = False
         self._committed.clear()
+        self._omitted.clear()  # (texts read before: the tables changed under them)
         self._writes.clear()
         self._index_built = False
         self._orphaned.clear()
