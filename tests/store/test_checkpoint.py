@@ -142,3 +142,33 @@ def test_a_rollback_after_checkpoints_leaves_the_state_as_it_was(tmp_path):
     s.checkpoint()
     s.rollback()
     assert _rows(tmp_path) == before
+
+
+@pytest.mark.parametrize("omit", [(), ("metadata.managedFields",), ("metadata.labels", "spec")],
+                         ids=["whole", "without managedFields", "without labels and spec"])
+def test_an_object_read_changed_and_checkpointed_is_read_as_written(tmp_path, omit):
+    """Reads keep what they read while the tables do not change (``get``'s cache, the texts
+    ``objects`` read without some paths, what ``committed`` and ``meta`` found absent): a
+    checkpoint changes the tables, and the reads after it see what it wrote."""
+    s = _open(tmp_path)
+    s.create(_pod("p", node="n1"), NOW)
+    s.commit()
+    s = _open(tmp_path)
+    key = ("Pod", "default", "p")
+    assert [o["metadata"]["name"] for o in s.objects([key], omit)] == ["p"]  # (read before)
+    assert s.get("Pod", "default", "q") is None and s.meta("absent.key") is None
+    p = s.get(*key)
+    p["metadata"]["labels"] = {"app": "changed"}
+    s.put(p)
+    s.create(_pod("q"), NOW)
+    s.set_meta("absent.key", 1)
+    s.checkpoint()
+    (got,) = s.objects([key], omit)
+    if "metadata.labels" in omit:
+        assert "labels" not in got["metadata"] and "spec" not in got
+    else:
+        assert got["metadata"]["labels"] == {"app": "changed"}
+    assert s.get("Pod", "default", "q") is not None and s.committed("Pod", "default", "q") is not None
+    assert s.meta("absent.key") == 1
+    assert s.committed(*key)["metadata"]["labels"] == {"app": "changed"}
+    s.rollback()
