@@ -115,6 +115,10 @@ class View:
     # or (uids, namespaces): sync only the objects with one of these uids or in one of these
     # namespaces (upstream's work queue holds the keys its event handlers enqueued).
     targets: tuple[set[str], set[str]] | None = None
+    # The DaemonSet controller's: None (sync every node), or the nodes whose daemon pods may
+    # have changed since it was last at rest, with what they were then
+    # (kubesim.controllers.daemonset.DaemonNodes)
+    daemon_nodes = None
 
     def wants(self, obj: dict) -> bool:
         """Whether a sync over every object of a kind should sync ``obj`` (``targets``)."""

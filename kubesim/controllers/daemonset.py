@@ -12,13 +12,23 @@ A daemon pod is created unscheduled (no ``spec.nodeName``) with a required node 
 Each DaemonSet's template history is kept in ControllerRevisions ``<ds>-<hash>`` (what
 ``kubectl rollout history ds`` reads). ``maxSurge`` > 0 rolling updates are not modelled
 (treated as surge 0).
+
+A sync told which nodes changed (``DaemonNodes``: upstream's node and pod event handlers enqueue
+a DaemonSet for the node an event names, and its informer cache answers the rest) visits those
+nodes only, when every DaemonSet was at rest before and neither it nor its history changed: the
+pods it creates or deletes are the ones a sync over every node would (the other nodes needed
+none before and nothing of them changed), and its status counts are the ones it had then, less
+what the changed nodes counted then, plus what they count now. Otherwise it visits every node.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from kubesim.api import selectors
 from kubesim.api.apps.daemonset_util import TEMPLATE_GENERATION_ANNOTATION, get_patch
 from kubesim.api.meta.helpers import (
+    controller_ref,
     creation_time,
     meta,
     name_of,
@@ -64,6 +74,26 @@ def sync(view: View) -> list[Change]:
     for ds in view.list("DaemonSet"):
         changes.extend(sync_daemonset(view, ds))
     return changes
+
+
+@dataclass
+class DaemonNodes:
+    """What a sync of only some nodes reads (kubesim.controlplane.components builds it from
+    the store): the nodes whose daemon pods may differ from when every DaemonSet was last at
+    rest — each Node added, updated or deleted since, and each node a daemon pod added,
+    updated or deleted since names (``target_node_name``) — and, for each, what it was then."""
+
+    names: list[str]  # sorted
+    nodes: dict[str, dict | None]  # name -> the Node now (None: there is none)
+    pods: list[dict]  # the pods of any DaemonSet whose target node is one of ``names``, now
+    then_nodes: dict[str, dict | None]  # name -> the Node at rest
+    then_pods: list[dict]  # those pods at rest
+    then_sets: dict[str, dict]  # uid -> each DaemonSet at rest (none for a new one)
+
+
+def _controlled_by(obj: dict, uid: str) -> bool:
+    ref = controller_ref(obj)
+    return ref is not None and ref.get("uid") == uid
 
 
 # ---------------------------------------------------------------------------------------------
@@ -185,6 +215,12 @@ class _Sync:
             self.changes.append(Change("event", ds, [self.event(
                 "Warning", "SelectingAll", "This daemon set is selecting all pods. A non-empty selector is required.")]))
             return self.changes
+        targeted = getattr(view, "daemon_nodes", None)
+        if targeted is not None:
+            done = self._run_on_nodes(targeted)
+            if done is not None:
+                return done
+            self.changes = []  # (nothing of it applied: every node, as without)
         nodes = view.list("Node")
         cur, old = self._construct_history()
         hash_ = (meta(cur).get("labels") or {}).get(UNIQUE_LABEL, "")
@@ -201,6 +237,41 @@ class _Sync:
         if not created_or_deleted:
             self._cleanup_history(old, pods)
         self._update_status(nodes, node_to_pods, hash_)
+        return self.changes
+
+    def _run_on_nodes(self, t: DaemonNodes) -> list[Change] | None:
+        """The sync over ``t.names`` alone (None: it cannot stand for one over every node)."""
+        ds = self.ds
+        then = t.then_sets.get(uid_of(ds))
+        if then is None or meta(ds).get("deletionTimestamp"):
+            return None
+        st = then.get("status") or {}
+        if st.get("observedGeneration") != int(meta(ds).get("generation", 1)) or st.get("numberMisscheduled") \
+                or (st.get("updatedNumberScheduled") or 0) != (st.get("currentNumberScheduled") or 0):
+            return None  # (a rolling update or misscheduled pods: every node counts)
+        cur, old = self._construct_history()
+        limit = (ds.get("spec") or {}).get("revisionHistoryLimit")
+        if self.changes or len(old) > (10 if limit is None else int(limit)):
+            return None
+        hash_ = (meta(cur).get("labels") or {}).get(UNIQUE_LABEL, "")
+        generation = template_generation(ds)
+        uid = uid_of(ds)
+        pods = claim(self.view, ds, sorted((p for p in t.pods if _controlled_by(p, uid)), key=name_of),
+                     selector_of(ds), self.changes)
+        node_to_pods = {n: ps for n, ps in self._nodes_to_daemon_pods(pods).items() if n in t.nodes}
+        if _strategy(ds) == "RollingUpdate" and any(
+                not meta(p).get("deletionTimestamp") and not is_pod_updated(p, hash_, generation)
+                for ps in node_to_pods.values() for p in ps):
+            return None  # (a pod of an older template: the rolling update counts every node)
+        nodes = [n for name in t.names if (n := t.nodes.get(name)) is not None]
+        self._manage(nodes, node_to_pods, hash_)
+        # (no rolling update: no pod of an older template anywhere; the history is within
+        # its limit)
+        then_pods = sorted((p for p in t.then_pods if _controlled_by(p, uid)), key=name_of)
+        then_nodes = [n for name in t.names if (n := t.then_nodes.get(name)) is not None]
+        base = (st, then_nodes, {n: ps for n, ps in self._nodes_to_daemon_pods(then_pods).items()
+                                 if n in t.then_nodes})
+        self._update_status(nodes, node_to_pods, hash_, base)
         return self.changes
 
     def _daemon_pods(self) -> list[dict]:
@@ -367,12 +438,48 @@ class _Sync:
         self._sync_nodes(allowed + candidates[:remaining], [], hash_)
 
     # -- status -----------------------------------------------------------------------------
-    def _update_status(self, nodes: list[dict], node_to_pods: dict[str, list[dict]], hash_: str) -> None:
+    def _update_status(self, nodes: list[dict], node_to_pods: dict[str, list[dict]], hash_: str,
+                       base: tuple[dict, list[dict], dict[str, list[dict]]] | None = None) -> None:
+        """updateDaemonSetStatus over ``nodes``; with ``base`` (the status at rest, and the
+        same nodes and their pods then), the status at rest with these nodes' counts then
+        replaced by their counts now."""
+        ds = self.ds
+        wake: list[float] = []
+        desired, current, misscheduled, ready, updated, available = self._counts(nodes, node_to_pods, hash_, wake)
+        if base is not None:
+            st, then_nodes, then_pods = base
+            before = self._counts(then_nodes, then_pods, hash_, [])
+            prior = [st.get(k) or 0 for k in ("desiredNumberScheduled", "currentNumberScheduled", "numberMisscheduled",
+                                             "numberReady", "updatedNumberScheduled", "numberAvailable")]
+            desired, current, misscheduled, ready, updated, available = (
+                p - b + n for p, b, n in zip(prior, before,
+                                             (desired, current, misscheduled, ready, updated, available)))
+        old = ds.get("status") or {}
+        status = {"currentNumberScheduled": current, "numberMisscheduled": misscheduled,
+                  "desiredNumberScheduled": desired, "numberReady": ready}
+        status["observedGeneration"] = int(meta(ds).get("generation", 1))
+        for k, v in (("updatedNumberScheduled", updated), ("numberAvailable", available),
+                     ("numberUnavailable", desired - available)):
+            if v:
+                status[k] = v
+        for k in ("collisionCount", "conditions"):
+            if old.get(k) is not None:
+                status[k] = old[k]
+        if status != old:
+            new = deepcopy(ds)
+            new["status"] = status
+            self.changes.append(Change("update_status", new))
+        if wake:
+            self.changes.append(Change("wake", ds, at=min(wake)))
+
+    def _counts(self, nodes: list[dict], node_to_pods: dict[str, list[dict]], hash_: str,
+                wake: list[float]) -> tuple[int, int, int, int, int, int]:
+        """(desired, current, misscheduled, ready, updated, available) over ``nodes``; when a
+        ready pod becomes available, appended to ``wake``."""
         ds, now = self.ds, self.view.now
         mrs = int((ds.get("spec") or {}).get("minReadySeconds") or 0)
         generation = template_generation(ds)
         desired = current = misscheduled = ready = updated = available = 0
-        wake: list[float] = []
         for node in nodes:
             should_run, _ = node_should_run_daemon_pod(node, ds, self.pod_spec)
             pods = node_to_pods.get(name_of(node)) or []
@@ -392,23 +499,7 @@ class _Sync:
                     updated += 1
             elif pods:
                 misscheduled += 1
-        old = ds.get("status") or {}
-        status = {"currentNumberScheduled": current, "numberMisscheduled": misscheduled,
-                  "desiredNumberScheduled": desired, "numberReady": ready}
-        status["observedGeneration"] = int(meta(ds).get("generation", 1))
-        for k, v in (("updatedNumberScheduled", updated), ("numberAvailable", available),
-                     ("numberUnavailable", desired - available)):
-            if v:
-                status[k] = v
-        for k in ("collisionCount", "conditions"):
-            if old.get(k) is not None:
-                status[k] = old[k]
-        if status != old:
-            new = deepcopy(ds)
-            new["status"] = status
-            self.changes.append(Change("update_status", new))
-        if wake:
-            self.changes.append(Change("wake", ds, at=min(wake)))
+        return desired, current, misscheduled, ready, updated, available
 
 
 def _strategy(ds: dict) -> str:

@@ -84,8 +84,7 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
     if not empty:
         zl = zone_names(zones)
         manifests = [node_manifest(CONTROL_PLANE_NODE, control_plane=True, zone=zl[0] if zl else None)]
-        for i in range(nodes):
-            manifests.append(node_manifest(f"node{i + 1:02d}", zone=zl[(i + 1) % len(zl)] if zl else None))
+        manifests.extend(worker_manifest(i, zl) for i in range(nodes))
         for m in manifests:
             prepare_for_create(m, rng=cluster.rng, manage=_created_by("kubelet", now))
             store.create(m, now)
@@ -95,6 +94,43 @@ def initialize(cluster: Cluster, nodes: int = 2, cpu: str | None = None, memory:
     _kubeadm_addons(cluster)
     store.set_meta("cluster.initialized", True)
     store.set_meta(STARTED_META, cluster.now())  # when the components' tickers started
+
+
+def worker_manifest(i: int, zones: list[str]) -> dict:
+    """The ``i``-th worker node (0: node01) of a new cluster, in its zone when there are zones."""
+    return node_manifest(f"node{i + 1:02d}", zone=zones[(i + 1) % len(zones)] if zones else None)
+
+
+# A new cluster's worker nodes are added this many at a time beyond the first slice
+# (kubesim.controlplane.session.init_cluster): each slice settles and goes to the database
+# before the next, so what is held in memory is one slice's, not the whole cluster's. At
+# most MAX_SLICES of them: each slice's DaemonSet controller and scheduler still read every
+# node there is, so more slices would cost time growing with the square of the nodes.
+NODES_PER_SLICE = 500
+MAX_SLICES = 10
+
+
+def slice_size(nodes: int) -> int:
+    """How many worker nodes each slice of a new cluster of ``nodes`` workers adds."""
+    return max(NODES_PER_SLICE, -(-nodes // MAX_SLICES))
+
+
+def add_worker_nodes(cluster: Cluster, start: int, count: int, zones: str | int | None = None) -> None:
+    """Create the worker nodes ``start``..``start + count - 1`` of a new cluster as
+    ``initialize`` creates its own (their kubelets register them when the cluster settles)."""
+    from kubesim.apiserver.objects import prepare_for_create
+    from kubesim.apiserver.storage import make_state_dirs
+    from kubesim.controlplane.components import register_nodes
+
+    store = cluster.store
+    now = cluster.stamp()
+    zl = zone_names(zones)
+    for i in range(start, start + count):
+        m = worker_manifest(i, zl)
+        prepare_for_create(m, rng=cluster.rng, manage=_created_by("kubelet", now))
+        store.create(m, now)
+        make_state_dirs(store.nodes_dir, m["metadata"]["name"], "manifests")
+    register_nodes(cluster)  # (as _kubeadm_control_plane registers the first ones)
 
 
 def _created_by(manager: str, now: str):

@@ -57,13 +57,18 @@ def static_pod_directories(cluster: Cluster, every: bool = False) -> bool:
     return False
 
 
+_NODE_BULK = ("metadata.managedFields", "metadata.labels", "metadata.annotations", "status.images",
+              "status.conditions", "status.nodeInfo", "status.capacity", "status.allocatable")
+
+
 def register_nodes(cluster: Cluster) -> bool:
     from kubesim.kubelet import node as kubelet_node
 
     todo = [n for n in _changed(cluster, "Node") if kubelet_node.needs_registration(n)]
     if not todo:
         return False
-    alloc = kubelet_node.Allocator(cluster.store.list("Node"))
+    # (what the allocator reads of the nodes: their pod CIDRs and addresses)
+    alloc = kubelet_node.Allocator(cluster.store.list("Node", omit=_NODE_BULK))
     for n in todo:
         kubelet_node.register(n, alloc, cluster, static_pod_path(cluster, n["metadata"]["name"]))
         cluster.store.put(n)
@@ -250,8 +255,10 @@ def node_lifecycle(cluster: Cluster) -> bool:
     quiet = store.meta(NODE_LIFECYCLE_QUIET_META)
     if rv and quiet == rv:
         return False
-    if quiet and quiet == store.committed_kind_resource_versions().get("Node"):
-        # quiet when this command began: only the Nodes it wrote can have changed that
+    if quiet and (committed := store.committed_kind_resource_versions().get("Node")) is not None \
+            and quiet >= committed:
+        # quiet when this command began, or found so by it since: only the Nodes it wrote
+        # can have changed that
         written = [n for k in list(store.changed_keys()) if k[0] == "Node" and (n := store.get(*k)) is not None]
         if not nodelifecycle.pending(written):
             store.set_meta(NODE_LIFECYCLE_QUIET_META, rv)
@@ -743,6 +750,75 @@ def _daemon_ignores_node_update(old: dict | None, cur: dict) -> bool:
         and ((old.get("spec") or {}).get("taints") or []) == ((cur.get("spec") or {}).get("taints") or [])
 
 
+def _daemon_nodes(cluster: Cluster):
+    """The nodes the DaemonSet controller's sync must visit (``DaemonNodes``,
+    kubesim/controllers/daemonset.py), when every DaemonSet was at rest at the last fixed
+    point and this command changed none of them (but for the status the controller writes),
+    none of their histories, and no pod some DaemonSet may adopt: the nodes its node and pod
+    event handlers would enqueue the DaemonSets for (pkg/controller/daemon/daemon_controller.go
+    addNode, updateNode, deleteNode; addPod, updatePod, deletePod by the pod's node). None:
+    every node (a wake or a back-off of the controller due, nothing known at rest)."""
+    from kubesim.api.meta.helpers import controller_ref
+    from kubesim.controllers.daemonset import DaemonNodes, target_node_name
+
+    store = cluster.store
+    if settled_baseline(cluster) is None or (store.meta(CONTROLLER_WAKES_META) or {}).get("daemonset") is not None \
+            or (store.meta(CONTROLLER_FAILURES_META) or {}).get("daemonset"):
+        return None
+    names: set[str] = set()
+    changed_pods: list[tuple[str, str, str]] = []
+    for k in list(store.changed_keys()):
+        kind = k[0]
+        if kind == "Node":
+            names.add(k[2])
+        elif kind == "ControllerRevision":
+            return None
+        elif kind == "DaemonSet":
+            now, then = store.get(*k), store.committed(*k)
+            if now is None or then is None or now.get("spec") != then.get("spec") \
+                    or _but_status(now) != _but_status(then):
+                return None
+        elif kind == "Pod":
+            gone = store.deleted(*k) if store.get(*k) is None else None
+            daemon = False
+            for v in (store.get(*k), store.committed(*k), gone[1] if gone else None):
+                if v is None:
+                    continue
+                ref = controller_ref(v)
+                if ref is not None and ref.get("kind") == "DaemonSet":
+                    node = target_node_name(v)
+                    if node is None:
+                        return None
+                    names.add(node)
+                    daemon = True
+                elif ref is None and _pod_relevant(cluster, v, ("DaemonSet",), controlled_kind="DaemonSet"):
+                    return None  # (an orphan some DaemonSet selects: adoption looks at every pod)
+            if daemon:
+                changed_pods.append(k)
+    ordered = sorted(names)
+    keys = [k for ks in store.pod_keys_on_nodes(names).values() for k in ks] if names else []
+    keys += store.pod_keys_on_node("")
+    omit = ("metadata.managedFields",)
+    pods = [p for p in store.objects(keys, omit) if (ref := controller_ref(p)) is not None
+            and ref.get("kind") == "DaemonSet" and target_node_name(p) in names]
+    changed = set(changed_pods)
+    then_pods = [p for p in pods if _key_of(p) not in changed]
+    then_pods += [p for k in changed_pods if (p := store.committed(*k)) is not None]
+    nodes = dict(zip(ordered, store.objects([("Node", "", n) for n in ordered], omit + ("status.images",),
+                                            aligned=True)))
+    store.prefetch_committed([("Node", "", n) for n in ordered])  # (mostly new: one statement)
+    then_nodes = {n: store.committed("Node", "", n) for n in ordered}
+    then_sets = {(ds.get("metadata") or {}).get("uid", ""): ds for d in store.list("DaemonSet")
+                 if (ds := store.committed(*_key_of(d))) is not None}
+    return DaemonNodes(ordered, nodes, pods, then_nodes, then_pods, then_sets)
+
+
+def _but_status(obj: dict) -> dict:
+    """An object's metadata but what each write of it changes (resourceVersion, managedFields)."""
+    md = obj.get("metadata") or {}
+    return {k: v for k, v in md.items() if k not in ("resourceVersion", "managedFields")}
+
+
 def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaSet", "DaemonSet"),
                      view_kinds: tuple[str, ...] = WORKLOAD_KINDS, claims: bool = False):
     """A settle step running one controller (``kubesim.controllers.<name>.sync``): sync over a
@@ -779,6 +855,8 @@ def _controller_step(name: str, gate: tuple[str, ...] = ("Deployment", "ReplicaS
         else:
             view = View.from_store(store, cluster.now(), cluster.rng, kinds=view_kinds)
         view.targets = targets
+        if name == "daemonset":
+            view.daemon_nodes = _daemon_nodes(cluster)
         wakes: list[float] = []
         changes = sync(view)
         if name in TARGETED:
@@ -866,6 +944,12 @@ def _key_of(obj: dict) -> tuple[str, str, str]:
     return obj.get("kind", ""), md.get("namespace", ""), md.get("name", "")
 
 
+def _being_deleted(obj: dict | None) -> bool:
+    """Being deleted, or with finalizers that may make it so (orphan, foreground deletion)."""
+    md = (obj or {}).get("metadata") or {}
+    return bool(md.get("deletionTimestamp") or md.get("finalizers"))
+
+
 def _collector_view(cluster: Cluster, view_kinds: tuple[str, ...]):
     """The garbage collector's view of only the objects that can have work for it, when every
     earlier write is known to be seen (``settled_baseline``), else None (every object). As
@@ -905,7 +989,13 @@ def _collector_view(cluster: Cluster, view_kinds: tuple[str, ...]):
             keys.add(k)
         if k[0] in OWNER_KINDS:
             gone = store.deleted(*k) if obj is None else None
-            for v in (obj, store.committed(*k), gone[1] if gone else None):
+            versions = (obj, store.committed(*k), gone[1] if gone else None)
+            if obj is not None and versions[1] is not None and not any(map(_being_deleted, versions)):
+                # an update of an owner neither deleted nor being deleted (a DaemonSet's
+                # status) changes nothing for its dependents (processTransitions acts only
+                # on a move to orphan or foreground deletion)
+                continue
+            for v in versions:
                 if v is not None:
                     owners.add((v.get("metadata") or {}).get("uid") or "")
     owners.discard("")

@@ -129,11 +129,18 @@ def scheduler_log(cluster: Cluster):
     return SchedulerLog(cluster, v) if v > 0 else cluster.log
 
 
+MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
+
+
 def scheduler_verbosity(cluster: Cluster) -> None:
     """The ``--v`` of the kube-scheduler static pods' command (the highest, 0 without one)."""
     v = 0
-    for pod in cluster.store.list("Pod", "kube-system"):
-        if not ((pod.get("metadata") or {}).get("annotations") or {}).get("kubernetes.io/config.mirror"):
+    store = cluster.store
+    keys = store.keys_annotated("Pod", MIRROR_ANNOTATION)  # (not every pod of kube-system)
+    pods = store.list("Pod", "kube-system") if keys is None else store.objects(
+        [k for k in keys if k[1] == "kube-system"])
+    for pod in pods:
+        if not ((pod.get("metadata") or {}).get("annotations") or {}).get(MIRROR_ANNOTATION):
             continue
         for c in (pod.get("spec") or {}).get("containers") or []:
             argv = list(c.get("command") or []) + list(c.get("args") or [])
@@ -661,6 +668,10 @@ def step(cluster: Cluster) -> bool:
         informers.sync(now)  # this cycle's writes, as the informers deliver them
         changed = True
     _save_queue(store, queue)
+    if nodes is not None:
+        # (the scheduler, its framework and handle refer to each other: without this, the
+        # snapshot of every node would wait for the garbage collector's cycle search)
+        scheduler.snapshot = scheduler.handle.snapshot = None
     if isinstance(sink, SchedulerLog):
         sink.save(store)
     store.set_meta(START_INDEX_META, scheduler.next_start_node_index)

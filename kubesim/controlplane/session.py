@@ -113,8 +113,16 @@ def read_session(opts: Options):
 
 def init_cluster(opts: Options, reset: bool = False, nodes: int = 2, cpu: str | None = None,
                  memory: str | None = None, zones: str | None = None, empty: bool = False) -> str:
-    """Replace the state's contents with a fresh cluster, in one transaction; the state's path."""
-    from kubesim.controlplane.bootstrap import initialize
+    """Replace the state's contents with a fresh cluster, in one transaction; the state's path.
+
+    A cluster of more than ``NODES_PER_SLICE`` workers is built a slice at a time (at most
+    ``MAX_SLICES``; kubesim.controlplane.bootstrap), as a real
+    one grows when its kubelets join in waves: the control plane, the add-ons and the first
+    slice of nodes settle, then each later slice of nodes is created and settles on what the
+    earlier ones left. Between slices the transaction's writes go to the database
+    (``Store.checkpoint``, still uncommitted: the init stays all or nothing) and every
+    component's view of them is dropped, so memory holds one slice, not the cluster."""
+    from kubesim.controlplane import bootstrap
     from kubesim.controlplane.settle import settle
 
     cluster = _open(opts)
@@ -122,15 +130,68 @@ def init_cluster(opts: Options, reset: bool = False, nodes: int = 2, cpu: str | 
     try:
         store.wipe()  # (initialize stages a new node tree: the old one goes at commit)
         if reset:
-            initialize(cluster)
+            bootstrap.initialize(cluster)
+            settle(cluster, force=True)
         else:
-            initialize(cluster, nodes=nodes, cpu=cpu, memory=memory, zones=zones, empty=empty)
-        settle(cluster, force=True)
+            step = bootstrap.slice_size(nodes)
+            first = nodes if empty else min(nodes, step)
+            if nodes > first and cluster.clock.pinned is None:
+                # one instant for the whole init, as for an init at once (where the seconds the
+                # slices take would have every earlier kubelet renew its lease and post its
+                # status again, slice after slice)
+                import time
+
+                cluster.clock.pinned = time.time()
+            bootstrap.initialize(cluster, nodes=first, cpu=cpu, memory=memory, zones=zones, empty=empty)
+            settle(cluster, force=True)
+            for start in range(first, nodes, step):
+                cluster = _next_slice(cluster)
+                bootstrap.add_worker_nodes(cluster, start, min(step, nodes - start), zones)
+                settle(cluster, force=True)
+            if nodes > first:
+                from kubesim.controlplane.settle import record_static_pod_signature
+
+                record_static_pod_signature(store)  # (with the later slices' directories)
     except BaseException:
-        cluster.rollback()
+        store.rollback()  # (Cluster.rollback: a slice's cluster may be half made)
         raise
     cluster.commit()
     return str(store.directory)
+
+
+def _next_slice(cluster):
+    """The written part of a new cluster checkpointed into the transaction and a fresh
+    command's view of it (as the next command would open it: every component at rest), which
+    goes on drawing from the same random source (names and uids stay unique)."""
+    import gc
+
+    from kubesim.apiserver.context import Cluster
+    from kubesim.scheduler.framework.equivalence import forget_indexes
+    from kubesim.scheduler.framework.types import forget_changes
+
+    store = cluster.store
+    store.checkpoint()
+    fresh = Cluster(store, cluster.env, cluster.log)
+    fresh.clock = cluster.clock
+    fresh.rng = cluster.rng
+    if "_explain_budget" in cluster.__dict__:  # (the command's, not a slice's: scheduling.py)
+        fresh._explain_budget = cluster._explain_budget
+    if getattr(cluster, "_static_pods_checked", False):
+        # the static pod directories are checked once a command (settle.py): the slices add
+        # empty ones (their kubelets have no static pods), recorded once the last has settled
+        fresh._static_pods_checked = True
+        if cluster.__dict__.get("_static_pod_dirs") is not None:
+            fresh._static_pod_dirs = set(cluster._static_pod_dirs)
+    store.rng = cluster.rng if "KUBESIM_SEED" in cluster.env else None
+    # what the slice's components kept (their caches on the cluster, which refer back to it)
+    # goes with it; the store's readers froze what they decoded out of the collector's reach
+    # (store._decode_into): let it collect those cycles now
+    cluster.__dict__.clear()
+    forget_changes()  # (the scheduler's journal of the NodeInfos it changed: the slice's)
+    forget_indexes()  # (and its equivalence classes' indexes of the slice's snapshots)
+    gc.unfreeze()
+    gc.collect()
+    return fresh
 
 
 def state_directory(client) -> str:

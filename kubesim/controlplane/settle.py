@@ -59,6 +59,15 @@ def static_pod_signature(nodes_dir, with_files: set[str] | None = None,
     return hashlib.sha1("\n".join(parts).encode()).hexdigest()
 
 
+def record_static_pod_signature(store) -> None:
+    """Record every node's static pod directory as settle does when it finds one changed (for
+    a new cluster built a slice at a time, whose later slices took the first one's check as
+    the command's: kubesim.controlplane.session)."""
+    with_files: set[str] = set()
+    signature = static_pod_signature(store.nodes_dir, with_files)
+    store.set_meta("settle.staticPods", [signature, sorted(with_files)])
+
+
 def _recorded_signature(store) -> tuple[str | None, set[str] | None]:
     """The fingerprint the last command recorded and the nodes whose directories held files."""
     v = store.meta("settle.staticPods")

@@ -123,7 +123,10 @@ class Allocator:
     def internal_ip(self) -> str:
         sub = int(ipaddress.ip_network(NODE_SUBNET).network_address)
         while True:
-            ip = str(ipaddress.ip_address(sub + (self._next_ip << 8) + 2))
+            v = sub + (self._next_ip << 8) + 2
+            # (str(IPv4Address(v)), without building one per address taken: a slice of a
+            # new cluster passes every earlier slice's nodes)
+            ip = f"{v >> 24 & 255}.{v >> 16 & 255}.{v >> 8 & 255}.{v & 255}"
             self._next_ip += 1
             if ip not in self.ips:
                 self.ips.add(ip)

@@ -417,42 +417,7 @@ class Store:
         conn = self._require()
         wrote = bool(self._dirty or self._meta_dirty or self._events_dirty)
         try:
-            if self._dirty:
-                puts = []
-                dels = []
-                for k, obj in self._dirty.items():
-                    if obj is None:
-                        dels.append(k)
-                    else:
-                        puts.append((k[0], k[1], k[2], int(obj["metadata"].get("resourceVersion", 0)),
-                                     _node_of(obj), json.dumps(obj, separators=(",", ":"))))
-                if dels:
-                    conn.executemany("DELETE FROM objects WHERE kind=? AND namespace=? AND name=?", dels)
-                if puts:
-                    # in primary-key order: the B-tree grows at its edge instead of splitting
-                    # pages all over (a new cluster's 100,000 rows go in twice as fast)
-                    puts.sort(key=_row_key)
-                    conn.executemany("INSERT OR REPLACE INTO objects VALUES (?,?,?,?,?,?)", puts)
-                ev_dels = [(k[1], k[2]) for k in dels if k[0] == "Event"]
-                if ev_dels:
-                    conn.executemany("DELETE FROM event_written WHERE namespace=? AND name=?", ev_dels)
-                ev_puts = [(k[1], k[2], event_written(obj)) for k, obj in self._dirty.items()
-                           if k[0] == "Event" and obj is not None]
-                if ev_puts:
-                    ev_puts.sort()
-                    conn.executemany("INSERT OR REPLACE INTO event_written VALUES (?,?,?)", ev_puts)
-            self._write_index(conn)
-            self._write_derived(conn)
-            self._write_projected(conn)
-            if self._events_dirty:
-                conn.executemany("INSERT OR REPLACE INTO event_index VALUES (?,?)",
-                                 [(k, self._events[k]) for k in sorted(self._events_dirty)])
-            gone = self._meta_gone
-            if gone:  # (first: a large value deleted is not in the way of the inserts)
-                conn.executemany("DELETE FROM meta WHERE key=?", [(k,) for k in sorted(gone)])
-            conn.executemany("INSERT OR REPLACE INTO meta VALUES (?,?)",
-                             [(k, json.dumps(self._meta[k], separators=(",", ":"))) for k in sorted(self._meta_dirty)
-                              if k not in gone])
+            self._write(conn)
             conn.execute("COMMIT")
         except sqlite3.DatabaseError as e:
             self._safe_rollback()
@@ -469,6 +434,83 @@ class Store:
             except OSError:
                 pass  # the next command's open finishes it (the mark matches the commit)
         return wrote
+
+    def checkpoint(self) -> None:
+        """Write what this transaction holds into it, exactly as ``commit`` does (objects and
+        every row kept with them: indexes, derived rows and sums, projections, the event
+        index, metadata), without committing, then forget it all as a new transaction on the
+        database would: reads come back from the tables, ``committed`` and ``committed_meta``
+        answer with what was written so far, and this transaction's writes start again. Still
+        all or nothing: ``rollback`` drops it all, ``commit`` makes it one commit. What lets a
+        new cluster of thousands of nodes be built a slice at a time in memory a slice holds
+        (kubesim.controlplane.session.init_cluster)."""
+        conn = self._require()
+        try:
+            self._write(conn)
+        except sqlite3.DatabaseError as e:
+            raise StateError(f"cannot write state {self.directory}: {e}") from None
+        self._cache.clear()
+        self._listed = set()
+        self._listed_ns = set()
+        self._sorted.clear()
+        self._gone.clear()
+        self._dirty.clear()
+        self._dirty_kinds.clear()
+        self._meta.clear()
+        self._meta_dirty.clear()
+        self._meta_absent.clear()
+        self._meta_gone.clear()
+        self._events.clear()
+        self._events_dirty.clear()
+        self._opened_rv = None
+        self.wiped = False
+        self.created_fresh = False
+        self._committed.clear()
+        self._omitted.clear()  # (texts read before: the tables changed under them)
+        self._writes.clear()
+        self._index_built = False
+        self._orphaned.clear()
+        self._derived_synced.clear()
+        self._projected_table = None
+
+    def _write(self, conn: sqlite3.Connection) -> None:
+        """Write this transaction's objects, their rows and the metadata (commit's work)."""
+        if self._dirty:
+            puts = []
+            dels = []
+            for k, obj in self._dirty.items():
+                if obj is None:
+                    dels.append(k)
+                else:
+                    puts.append((k[0], k[1], k[2], int(obj["metadata"].get("resourceVersion", 0)),
+                                 _node_of(obj), json.dumps(obj, separators=(",", ":"))))
+            if dels:
+                conn.executemany("DELETE FROM objects WHERE kind=? AND namespace=? AND name=?", dels)
+            if puts:
+                # in primary-key order: the B-tree grows at its edge instead of splitting
+                # pages all over (a new cluster's 100,000 rows go in twice as fast)
+                puts.sort(key=_row_key)
+                conn.executemany("INSERT OR REPLACE INTO objects VALUES (?,?,?,?,?,?)", puts)
+            ev_dels = [(k[1], k[2]) for k in dels if k[0] == "Event"]
+            if ev_dels:
+                conn.executemany("DELETE FROM event_written WHERE namespace=? AND name=?", ev_dels)
+            ev_puts = [(k[1], k[2], event_written(obj)) for k, obj in self._dirty.items()
+                       if k[0] == "Event" and obj is not None]
+            if ev_puts:
+                ev_puts.sort()
+                conn.executemany("INSERT OR REPLACE INTO event_written VALUES (?,?,?)", ev_puts)
+        self._write_index(conn)
+        self._write_derived(conn)
+        self._write_projected(conn)
+        if self._events_dirty:
+            conn.executemany("INSERT OR REPLACE INTO event_index VALUES (?,?)",
+                             [(k, self._events[k]) for k in sorted(self._events_dirty)])
+        gone = self._meta_gone
+        if gone:  # (first: a large value deleted is not in the way of the inserts)
+            conn.executemany("DELETE FROM meta WHERE key=?", [(k,) for k in sorted(gone)])
+        conn.executemany("INSERT OR REPLACE INTO meta VALUES (?,?)",
+                         [(k, json.dumps(self._meta[k], separators=(",", ":"))) for k in sorted(self._meta_dirty)
+                          if k not in gone])
 
     def rollback(self) -> None:
         self._safe_rollback()
@@ -712,6 +754,8 @@ class Store:
             "SELECT body FROM objects WHERE kind=? AND namespace=? AND name=?", k).fetchone()
         obj = json.loads(row[0]) if row else None
         by[nk] = obj
+        if obj is None:  # (the table holds what was committed: nothing, ``committed`` says too)
+            self._committed.setdefault(k, None)
         return obj
 
     def already_read(self, keys: Iterable[Key]) -> dict[Key, dict | None]:
@@ -750,7 +794,9 @@ class Store:
                     f"SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=? "
                     f"AND name IN ({marks})", (kind, ns, *part)))
             for name in names:
-                by.setdefault((ns, name), None)  # known absent, as get records it
+                if (ns, name) not in by:  # known absent, as get records it
+                    by[(ns, name)] = None
+                    self._committed.setdefault((kind, ns, name), None)
         return [o for k in keys if (o := self.get(*k)) is not None]
 
     def list(self, kind: str, namespace: str | None = None, omit: tuple[str, ...] = ()) -> list[dict]:

@@ -146,7 +146,12 @@ class _PodsOnDemand:
     __slots__ = ("all_pods", "calls", "loader", "on_node", "snapshot")
 
     def __init__(self, snapshot: Snapshot, on_node, all_pods, loader) -> None:
-        self.snapshot = snapshot
+        import weakref
+
+        # (weakly: each NodeInfo holds this, which would hold every NodeInfo, a cycle only the
+        # garbage collector frees; a new cluster built a slice at a time drops a snapshot of
+        # every node each slice)
+        self.snapshot = weakref.ref(snapshot)
         self.on_node = on_node
         self.all_pods = all_pods
         self.loader = loader
@@ -156,7 +161,8 @@ class _PodsOnDemand:
         self.calls += 1
         from_digest = PodInfo.from_digest
         loader = self.loader
-        if self.calls <= self.ONE_AT_A_TIME:
+        snapshot = self.snapshot()
+        if self.calls <= self.ONE_AT_A_TIME or snapshot is None:
             return [from_digest(d, ns, name, loader) for ns, name, d in self.on_node(ni.name)
                     if d is not None]
         with gc_paused():
@@ -164,7 +170,7 @@ class _PodsOnDemand:
             for ns, name, d in self.all_pods():
                 if d is not None:
                     by_node.setdefault(d[2], []).append(from_digest(d, ns, name, loader))
-            for other in self.snapshot.node_info_list:
+            for other in snapshot.node_info_list:
                 if other is not ni and other._pods is None and other._lazy[0] is self:
                     other.set_loaded_pods(by_node.get(other.name, ()))
         return by_node.get(ni.name, [])

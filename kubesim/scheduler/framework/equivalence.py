@@ -289,6 +289,13 @@ _INDEXES: dict[str, _NodeIndex] = {}
 _INDEXES_MAX = 8  # (each holds the last node list it was refreshed with)
 
 
+def forget_indexes() -> None:
+    """Drop every class's indexes (each holds the node list it was last refreshed with): for
+    a caller that drops every snapshot (kubesim.controlplane.session, between the slices of a
+    new cluster)."""
+    _INDEXES.clear()
+
+
 def _index(tok: str, cls):
     idx = _INDEXES.get(tok)
     if idx is None:

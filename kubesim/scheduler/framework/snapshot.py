@@ -93,7 +93,7 @@ def gc_paused():
 class Snapshot:
     """The node infos of one scheduling cycle, in the node tree's order, plus lookups."""
 
-    __slots__ = ("_affinity_lists", "_pod_groups", "image_states", "node_info_list",
+    __slots__ = ("__weakref__", "_affinity_lists", "_pod_groups", "image_states", "node_info_list",
                  "node_info_map")
 
     def __init__(self, node_infos: list[NodeInfo] | None = None) -> None:

@@ -417,6 +417,13 @@ def _note_changed(ni: NodeInfo) -> None:
     _CHANGED.append(ni)
 
 
+def forget_changes() -> None:
+    """Empty the journal as when it grows long (its readers rescan): for a caller that drops
+    every snapshot the journal's NodeInfos belong to, so they and their pods are freed."""
+    _CHANGED.clear()
+    _CHANGED_EPOCH[0] += 1
+
+
 def changes_since(epoch: int, position: int) -> tuple[list[NodeInfo] | None, int, int]:
     """The NodeInfos changed since a reader's (epoch, position) — None when the journal was
     cleared meanwhile — and the reader's new (epoch, position)."""
