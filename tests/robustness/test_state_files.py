@@ -98,6 +98,30 @@ def test_init_killed_at_any_moment_leaves_one_whole_cluster(tmp_path, fraction):
     assert len(whole(h)) in (3, 41)
 
 
+def test_a_sliced_init_killed_at_any_moment_leaves_one_whole_cluster(tmp_path):
+    """Above 500 workers ``cluster init`` writes each slice into the open transaction before
+    the next (kubesim.controlplane.session): a SIGKILL in any slice still leaves the old
+    cluster (3 nodes) or the new one (521), never the slices written so far."""
+    from kubesim.controlplane.bootstrap import NODES_PER_SLICE
+
+    workers = NODES_PER_SLICE + 20  # two slices
+    h = Harness(tmp_path / "state")
+    whole(h)
+    env = {**os.environ, **{k: str(v) for k, v in h.vars.items()}}
+    cmd = [sys.executable, "-m", "kubesim", "cluster", "init", "--nodes", str(workers)]
+    t0 = time.monotonic()
+    subprocess.run(cmd, env=env, check=True, capture_output=True)
+    took = time.monotonic() - t0
+    assert len(whole(h)) == workers + 1
+    for fraction in (0.35, 0.65, 0.9):
+        h.ok("cluster init")  # back to the default cluster
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(took * fraction)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert len(whole(h)) in (3, workers + 1), f"killed at {fraction:.0%} of {took:.2f} s"
+
+
 @pytest.mark.parametrize("link, target_kind", [
     ("nodes/controlplane/manifests/etcd.yaml", "file"),
     ("nodes", "dir"),
