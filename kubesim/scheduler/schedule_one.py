@@ -206,6 +206,38 @@ def _resume_filters(fl: list, j: int, st: Status | None, ni: NodeInfo
         st = fl[j][1](ni)
 
 
+def _nominated_node(ni: NodeInfo, noms: list, with_nominated, feasible: list[NodeInfo], to_find: int,
+                    diagnosis: Diagnosis) -> tuple[list[NodeInfo], Status | None] | None:
+    """A scan's step for a node with nominated pods (RunFilterPluginsWithNominatedPods through
+    ``with_nominated``): the scan's result when it ends here (enough feasible nodes, or an
+    Error), else None once the node is counted as feasible or rejected."""
+    st = with_nominated(ni, noms)
+    if st is None:
+        feasible.append(ni)
+        return (feasible, None) if len(feasible) >= to_find else None
+    if st.code == Code.Error:
+        return feasible, st
+    diagnosis.node_to_status.statuses[ni.name] = st
+    diagnosis.add_plugin_status(st)
+    return None
+
+
+def _rejection(fwk, diagnosis: Diagnosis, ni: NodeInfo, st: Status, name: str) -> Status | None:
+    """Count ``name``'s rejection of ``ni`` (``Diagnosis.add_plugin_status`` inlined); a status
+    that is not a rejection is returned as the scan's error, as ``run_compiled_filters``
+    reports it."""
+    code = st.code
+    if code not in _REJECTED_CODES:
+        return fwk.run_compiled_filters([(name, lambda _n, _s=st: _s)], ni)
+    st.plugin = name
+    diagnosis.node_to_status.statuses[ni.name] = st
+    if name:
+        diagnosis.unschedulable_plugins.add(name)
+        if code == Code.Pending:
+            diagnosis.pending_plugins.add(name)
+    return None
+
+
 @dataclass
 class _Algo:
     host: str | None = None
@@ -544,16 +576,11 @@ class ScheduleOne:
         """``_find_nodes_that_pass_filters``' loop for the common case (compiled filters, no
         explanation): nodes from ``start`` round to ``start - 1``, stopping at ``to_find``
         feasible nodes or at the first Error. The same filters run in the same order on the
-        same nodes; the first three calls per node are unrolled, and ``run_compiled_filters``
-        and ``Diagnosis.add_plugin_status`` are inlined. A node with nominated pods is decided
-        by ``with_nominated(node, its nominated pods)`` (RunFilterPluginsWithNominatedPods)."""
+        same nodes; the first three calls per node are unrolled, and a rejection is counted
+        by ``_rejection`` (``Diagnosis.add_plugin_status`` inlined). A node with nominated pods
+        is decided by ``_nominated_node``."""
         feasible: list[NodeInfo] = []
         append = feasible.append
-        statuses = diagnosis.node_to_status.statuses
-        unschedulable_add = diagnosis.unschedulable_plugins.add
-        pending_add = diagnosis.pending_plugins.add
-        pending = Code.Pending
-        rejected = _REJECTED_CODES
         fl = list(fns)
         while len(fl) < 3:
             fl.append(("", _pass_filter))
@@ -567,16 +594,9 @@ class ScheduleOne:
                 ni = nodes[i]
                 noms = nominated.get(ni.name) if nominated else None
                 if noms:
-                    st = with_nominated(ni, noms)
-                    if st is None:
-                        append(ni)
-                        if len(feasible) >= to_find:
-                            return feasible, None
-                    elif st.code == Code.Error:
-                        return feasible, st
-                    else:
-                        statuses[ni.name] = st
-                        diagnosis.add_plugin_status(st)
+                    done = _nominated_node(ni, noms, with_nominated, feasible, to_find, diagnosis)
+                    if done is not None:
+                        return done
                     continue
                 st = f0(ni)
                 if st is None:
@@ -602,16 +622,9 @@ class ScheduleOne:
                     if len(feasible) >= to_find:
                         return feasible, None
                     continue
-                code = st.code
-                if code not in rejected:
-                    return feasible, fwk.run_compiled_filters([(name, lambda _n, _s=st: _s)],
-                                                              ni)
-                st.plugin = name
-                statuses[ni.name] = st
-                if name:
-                    unschedulable_add(name)
-                    if code == pending:
-                        pending_add(name)
+                err = _rejection(fwk, diagnosis, ni, st, name)
+                if err is not None:
+                    return feasible, err
         return feasible, None
 
     @staticmethod
@@ -680,11 +693,6 @@ class ScheduleOne:
         for the pod's class while the node's generation holds, else computed and kept."""
         feasible: list[NodeInfo] = []
         append = feasible.append
-        statuses = diagnosis.node_to_status.statuses
-        unschedulable_add = diagnosis.unschedulable_plugins.add
-        pending_add = diagnosis.pending_plugins.add
-        pending = Code.Pending
-        rejected = _REJECTED_CODES
         fl = list(fns)
         f0 = fl[0][1]
 
@@ -698,16 +706,9 @@ class ScheduleOne:
                 ni = nodes[i]
                 noms = nominated.get(ni.name) if nominated else None
                 if noms:
-                    st = with_nominated(ni, noms)
-                    if st is None:
-                        append(ni)
-                        if len(feasible) >= to_find:
-                            return feasible, None
-                    elif st.code == Code.Error:
-                        return feasible, st
-                    else:
-                        statuses[ni.name] = st
-                        diagnosis.add_plugin_status(st)
+                    done = _nominated_node(ni, noms, with_nominated, feasible, to_find, diagnosis)
+                    if done is not None:
+                        return done
                     continue
                 e = ni.memo.get(tok)
                 if e is not None and e[0] == ni.generation:
@@ -719,16 +720,9 @@ class ScheduleOne:
                     if len(feasible) >= to_find:
                         return feasible, None
                     continue
-                code = st.code
-                if code not in rejected:
-                    return feasible, fwk.run_compiled_filters([(name, lambda _n, _s=st: _s)],
-                                                              ni)
-                st.plugin = name
-                statuses[ni.name] = st
-                if name:
-                    unschedulable_add(name)
-                    if code == pending:
-                        pending_add(name)
+                err = _rejection(fwk, diagnosis, ni, st, name)
+                if err is not None:
+                    return feasible, err
         return feasible, None
 
     def _prioritize(self, fwk: Framework, state: CycleState, pod: PodInfo,
