@@ -23,11 +23,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from itertools import count
 
 from kubesim.scheduler.framework.interface import MAX_NODE_SCORE, MIN_NODE_SCORE
 from kubesim.scheduler.framework.status import Status
-from kubesim.scheduler.framework.types import NodeInfo, PodInfo, changes_since
+from kubesim.scheduler.framework.types import (
+    NodeInfo,
+    PodInfo,
+    changed_places,
+    changes_since,
+)
 
 ENABLED = True  # tests turn it off to compare with the computation afresh
 
@@ -195,17 +199,10 @@ class _NodeIndex:
             self._reset(len(nodes))
             return range(len(nodes))
         journal, self._epoch, self._position = changes_since(self._epoch, self._position)
-        gens, nis = self._gens, self._nis
-        if journal is None:  # the journal was cleared: compare every node's generation
-            changed = [i for i, ni, g, old in zip(count(), nodes, gens, nis)
-                       if ni.generation != g or ni is not old]
-        elif not journal:
+        if journal is not None and not journal:
             return ()
-        else:
-            where = self._where
-            changed = sorted({i for ni in journal
-                              if (i := where.get(id(ni))) is not None and nis[i] is ni
-                              and ni.generation != gens[i]})
+        gens, nis = self._gens, self._nis
+        changed = changed_places(journal, nodes, nis, gens, self._where)
         for i in changed:
             ni = nodes[i]
             nis[i] = ni

@@ -26,12 +26,12 @@ a pod (PodInfos are replaced, never mutated, when a pod changes).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from itertools import count
 
 from kubesim.scheduler.framework.types import (
     NodeInfo,
     PodInfo,
     census_entry,
+    changed_places,
     changes_since,
 )
 
@@ -110,16 +110,9 @@ class PodGroups:
             return self
         gens, nis = self._gens, self._nis
         journal, self._epoch, self._position = changes_since(self._epoch, self._position)
-        if journal is None:  # the journal was cleared: compare every node's generation
-            changed = [i for i, ni, g, old in zip(count(), nodes, gens, nis)
-                       if ni.generation != g or ni is not old]
-        elif not journal:
+        if journal is not None and not journal:
             return self
-        else:  # the changed nodes of this list (not copies, not other snapshots' nodes)
-            where = self._where
-            changed = sorted({i for ni in journal
-                              if (i := where.get(id(ni))) is not None and nis[i] is ni
-                              and ni.generation != gens[i]})
+        changed = changed_places(journal, nodes, nis, gens, self._where)
         for i in changed:
             ni = nodes[i]
             old = self._per_node[i]

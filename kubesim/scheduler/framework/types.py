@@ -433,6 +433,19 @@ def changes_since(epoch: int, position: int) -> tuple[list[NodeInfo] | None, int
     return _CHANGED[position:], now, len(_CHANGED)
 
 
+def changed_places(journal: list[NodeInfo] | None, nodes: list[NodeInfo], seen: list[NodeInfo],
+                   gens: list[int], where: dict[int, int]) -> list[int]:
+    """The places in ``nodes`` whose NodeInfo changed since a reader noted each place's
+    NodeInfo (``seen``) and generation (``gens``), ``where`` giving a noted NodeInfo's place:
+    from ``changes_since``'s journal (only this list's nodes, not copies or other snapshots'),
+    or, the journal cleared (None), by comparing every place."""
+    if journal is None:
+        return [i for i, ni, g, old in zip(range(len(nodes)), nodes, gens, seen)
+                if ni.generation != g or ni is not old]
+    return sorted({i for ni in journal
+                   if (i := where.get(id(ni))) is not None and seen[i] is ni and ni.generation != gens[i]})
+
+
 _NO_PODS: tuple = ()
 _NO_TAINTS: tuple = ()
 NO_IMAGE_STATES: Mapping[str, ImageStateSummary] = MappingProxyType({})  # read-only
