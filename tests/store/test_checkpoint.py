@@ -99,32 +99,27 @@ def test_checkpoints_commit_the_rows_one_commit_does(tmp_path, every):
     assert _rows(sliced) == _rows(plain)
 
 
+def _reads(s) -> dict:
+    """What the store's read paths answer, each from its own index or cache."""
+    return {
+        "list": [o["metadata"]["name"] for o in s.list("Pod")],
+        "count": s.count("Pod"),
+        "on n9": s.pod_keys_on_node("n9"),
+        "labelled": s.keys_labelled("Pod", "moved", "yes"),
+        "owned": s.keys_owned_by("Pod", "u1"),
+        "events": s.keys_of_events_involving(name="p02"),
+        "event name": s.event_name("key4"),
+        "sums": s.derived_sums("Pod"),
+        "meta": s.meta("some.key"),
+    }
+
+
 def test_reads_after_a_checkpoint_see_what_was_written(tmp_path):
     s = _open(tmp_path)
     _history(s, None)
-    expected = {
-        "list": [o["metadata"]["name"] for o in s.list("Pod")],
-        "count": s.count("Pod"),
-        "on n9": s.pod_keys_on_node("n9"),
-        "labelled": s.keys_labelled("Pod", "moved", "yes"),
-        "owned": s.keys_owned_by("Pod", "u1"),
-        "events": s.keys_of_events_involving(name="p02"),
-        "event name": s.event_name("key4"),
-        "sums": s.derived_sums("Pod"),
-        "meta": s.meta("some.key"),
-    }
+    expected = _reads(s)
     s.checkpoint()
-    got = {
-        "list": [o["metadata"]["name"] for o in s.list("Pod")],
-        "count": s.count("Pod"),
-        "on n9": s.pod_keys_on_node("n9"),
-        "labelled": s.keys_labelled("Pod", "moved", "yes"),
-        "owned": s.keys_owned_by("Pod", "u1"),
-        "events": s.keys_of_events_involving(name="p02"),
-        "event name": s.event_name("key4"),
-        "sums": s.derived_sums("Pod"),
-        "meta": s.meta("some.key"),
-    }
+    got = _reads(s)
     assert got == expected
     # as a new transaction on what was written: the checkpointed objects are committed ones
     assert s.committed("Pod", "default", "p00") is not None
