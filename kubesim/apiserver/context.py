@@ -60,19 +60,32 @@ def _kv(v) -> str:
 
 
 def _stored_crds(store: Store, before):
-    """The CRDs of ``store`` while it is open; then those last read, else ``before``'s."""
+    """The CRDs of ``store`` while it is open; then those last read, else ``before``'s. Only
+    the thread that opened the store reads it: the registry is the process's, and another
+    thread (``kubesim serve`` parsing a request before it takes the server's lock) must not use
+    the connection while its owner does (SQLite's Python module crashed so), and gets what
+    was last read, else ``before``'s."""
+    from _thread import get_ident
+
     from kubesim.errors import StateError
 
     last: list[dict] | None = None
+    owner = get_ident()
 
     def source() -> list[dict]:
         nonlocal last
-        try:
-            last = store.list("CustomResourceDefinition")
-        except StateError:
-            if last is None:
-                last = before() if before is not None else []
-        return last
+        if get_ident() == owner:
+            try:
+                last = store.list("CustomResourceDefinition")
+                return last
+            except StateError:
+                pass
+        if last is not None:
+            return last
+        got = before() if before is not None else []
+        if get_ident() == owner:
+            last = got
+        return got
     return source
 
 
