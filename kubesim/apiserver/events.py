@@ -64,16 +64,23 @@ def expire(cluster: Cluster) -> bool:
     now = cluster.now()
     _forget_quiet_groups(store, now)
     cutoff = _cutoff(now)
-    gone = False
+    gone: list[str] = []
     for k in store.events_written_before(cutoff):
         if store.delete_unread(*k):
-            gone = True
+            gone.append(k[2])
             continue
         ev = store.get(*k)  # read or written by this command: as it is now
         if ev is not None and event_written(ev) < cutoff:
             store.delete(*k)
-            gone = True
-    return gone
+            gone.append(k[2])
+    series = store.meta(_SERIES_META) if gone else None
+    if series and any(name in series for name in gone):
+        # the broadcaster's cache of a series whose Event is gone: the next occurrence makes
+        # an Event of a new name, so the entry would never be read again
+        for name in gone:
+            series.pop(name, None)
+        store.touch_meta(_SERIES_META)
+    return bool(gone)
 
 
 def _forget_quiet_groups(store, now: float) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from kubesim.apiserver.context import Cluster
 from kubesim.apiserver.events import FINISH_TIME, REFRESH_TIME, STARTED_META, eventf
-from kubesim.clock import parse_time
+from kubesim.clock import format_time, parse_time
 from kubesim.store import Store
 
 T0 = parse_time("2026-11-22T10:00:00Z")
@@ -95,3 +95,30 @@ def test_a_different_note_is_a_different_event(cluster):
     failed(cluster, 0)
     eventf(cluster, POD, None, "Warning", "FailedScheduling", "Scheduling", "other", "default-scheduler", at=T0 + 1)
     assert len(stored(cluster)) == 2
+
+
+def test_an_expired_series_leaves_the_broadcasters_cache(tmp_path):
+    # its Event gone (--event-ttl), the next occurrence is a new Event with a new name: the
+    # cache entry of the old one would never be read again
+    from kubesim.apiserver import events
+
+    def command(at):
+        store = Store(str(tmp_path / "state")).open()
+        return Cluster(store, {"KUBESIM_NOW": format_time(at), "KUBESIM_SEED": "1"})
+
+    c = command(T0)
+    c.store.set_meta(STARTED_META, T0)
+    for t in (0, 60):
+        failed(c, t)
+    [ev] = stored(c)
+    assert list(c.store.meta(events._SERIES_META)) == [ev["metadata"]["name"]]
+    c.store.commit()
+    c = command(T0 + 2 * 3600)
+    assert events.expire(c)
+    assert stored(c) == [] and c.store.meta(events._SERIES_META) == {}
+    c.store.commit()
+    c = command(T0 + 2 * 3600 + 1)
+    failed(c, 2 * 3600 + 1)
+    [again] = stored(c)
+    assert again.get("series") is None and again["metadata"]["name"] != ev["metadata"]["name"]
+    c.store.rollback()
