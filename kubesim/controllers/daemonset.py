@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from kubesim.api import selectors
 from kubesim.api.apps.daemonset_util import TEMPLATE_GENERATION_ANNOTATION, get_patch
 from kubesim.api.meta.helpers import (
-    controller_ref,
     creation_time,
+    is_controlled_by,
     meta,
     name_of,
     new_controller_ref,
@@ -89,11 +89,6 @@ class DaemonNodes:
     then_nodes: dict[str, dict | None]  # name -> the Node at rest
     then_pods: list[dict]  # those pods at rest
     then_sets: dict[str, dict]  # uid -> each DaemonSet at rest (none for a new one)
-
-
-def _controlled_by(obj: dict, uid: str) -> bool:
-    ref = controller_ref(obj)
-    return ref is not None and ref.get("uid") == uid
 
 
 # ---------------------------------------------------------------------------------------------
@@ -255,8 +250,7 @@ class _Sync:
             return None
         hash_ = (meta(cur).get("labels") or {}).get(UNIQUE_LABEL, "")
         generation = template_generation(ds)
-        uid = uid_of(ds)
-        pods = claim(self.view, ds, sorted((p for p in t.pods if _controlled_by(p, uid)), key=name_of),
+        pods = claim(self.view, ds, sorted((p for p in t.pods if is_controlled_by(p, ds)), key=name_of),
                      selector_of(ds), self.changes)
         node_to_pods = {n: ps for n, ps in self._nodes_to_daemon_pods(pods).items() if n in t.nodes}
         if _strategy(ds) == "RollingUpdate" and any(
@@ -267,7 +261,7 @@ class _Sync:
         self._manage(nodes, node_to_pods, hash_)
         # (no rolling update: no pod of an older template anywhere; the history is within
         # its limit)
-        then_pods = sorted((p for p in t.then_pods if _controlled_by(p, uid)), key=name_of)
+        then_pods = sorted((p for p in t.then_pods if is_controlled_by(p, ds)), key=name_of)
         then_nodes = [n for name in t.names if (n := t.then_nodes.get(name)) is not None]
         base = (st, then_nodes, {n: ps for n, ps in self._nodes_to_daemon_pods(then_pods).items()
                                  if n in t.then_nodes})

@@ -29,9 +29,7 @@ def apply(client, prepared: list[Prepared], pre_errors: list | None = None,
     what the server returned, for ``-o``."""
     objects = [] if objects is None else objects
     lines, errors = [], list(pre_errors or [])
-    hint = getattr(client, "prefetch", None)
-    if hint is not None:  # (the objects' GETs, answered together where the client can)
-        hint([(p.info, p.namespace, p.name) for p in prepared if p.info.served])
+    client.prefetch([(p.info, p.namespace, p.name) for p in prepared if p.info.served])  # (the GETs below)
     for p in prepared:
         desired = p.obj
         try:

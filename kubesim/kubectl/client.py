@@ -43,8 +43,7 @@ class Client(Protocol):
 
     def prefetch(self, refs: list[tuple[KindInfo, str, str]]) -> None:
         """Not a request: a hint that GETs (or DELETEs) of these (info, namespace, name)
-        objects follow (a file of many objects), which the server may read together. kubectl
-        calls it only where the client has it."""
+        objects follow (a file of many objects), which the server may read together."""
 
     def list(self, info: KindInfo, namespace: str | None = None, label_selector: str | None = None,
              field_selector: str | None = None, omit: tuple[str, ...] = ()) -> list[dict]:

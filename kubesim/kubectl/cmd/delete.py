@@ -111,9 +111,7 @@ def run(f, args, env) -> int:
         prepared = prepare(docs, f.namespace_flag, "deleting", explicit_namespace=f.explicit_namespace, default_namespace=f.namespace())
         validate()
         with f.connect() as client:
-            hint = getattr(client, "prefetch", None)
-            if hint is not None:  # (the objects the deletes read, read together where the client can)
-                hint([(p.info, p.namespace, p.name) for p in prepared if p.info.served])
+            client.prefetch([(p.info, p.namespace, p.name) for p in prepared if p.info.served])  # (the deletes' reads)
             for p in prepared:
                 try:
                     delete(client, p.info, p.namespace, p.name)
