@@ -961,6 +961,7 @@ def _collector_view(cluster: Cluster, view_kinds: tuple[str, ...]):
     point no other object had an absent owner (the collector had acted on each), so ``sync``
     over these gives the same changes, in the same order, as over every object. Owners are
     looked up in the store."""
+    from kubesim.api.meta.helpers import uid_of
     from kubesim.controllers.base import View
     from kubesim.controllers.garbagecollector import COLLECTED_KINDS, OWNER_KINDS
 
@@ -990,10 +991,12 @@ def _collector_view(cluster: Cluster, view_kinds: tuple[str, ...]):
         if k[0] in OWNER_KINDS:
             gone = store.deleted(*k) if obj is None else None
             versions = (obj, store.committed(*k), gone[1] if gone else None)
-            if obj is not None and versions[1] is not None and not any(map(_being_deleted, versions)):
+            if obj is not None and versions[1] is not None and not any(map(_being_deleted, versions)) \
+                    and uid_of(obj) == uid_of(versions[1]):
                 # an update of an owner neither deleted nor being deleted (a DaemonSet's
                 # status) changes nothing for its dependents (processTransitions acts only
-                # on a move to orphan or foreground deletion)
+                # on a move to orphan or foreground deletion); one deleted and made again
+                # under its name (another uid) leaves the old one's dependents to collect
                 continue
             for v in versions:
                 if v is not None:
