@@ -122,8 +122,6 @@ def _heads_seen(ctx) -> dict:
 
 
 def _remember_heads(store, seen: dict, keys: list, pods: list) -> None:
-    if not hasattr(store, "already_read"):
-        return
     import marshal
 
     tops = {p for p in HEADS if "." not in p}
@@ -142,7 +140,7 @@ def _remember_heads(store, seen: dict, keys: list, pods: list) -> None:
 def _heads(store, seen: dict, keys: list) -> list:
     """``store.objects(keys, HEADS, aligned=True)``, the heads this command's passes already
     read whole (``_heads_seen``) not read again."""
-    if not seen or not hasattr(store, "already_read"):
+    if not seen:
         return store.objects(keys, HEADS, aligned=True)
     import marshal
 
@@ -234,14 +232,13 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 # L.sync_pod); the pods passed over stay as read. A node where a pod already
                 # read (one this command bound) is admitted now is read whole at once.
                 first = set()
-                if hasattr(store, "already_read"):
-                    for nn in order[at:end]:
-                        memories = store.meta(MEMORY_META.format(node=nn)) or {}
-                        for p in store.already_read(by_node[nn]).values():
-                            if p is not None and not _passed_over(m := memories.get(L.memory_key(p)), p, now) \
-                                    and (m is None or not m.get("c")):
-                                first.add(nn)
-                                break
+                for nn in order[at:end]:
+                    memories = store.meta(MEMORY_META.format(node=nn)) or {}
+                    for p in store.already_read(by_node[nn]).values():
+                        if p is not None and not _passed_over(m := memories.get(L.memory_key(p)), p, now) \
+                                and (m is None or not m.get("c")):
+                            first.add(nn)
+                            break
                 keys = [k for nn in order[at:end] if nn not in first for k in by_node[nn]]
                 heads = iter(_heads(store, seen, keys))
                 whole: list = []

@@ -64,6 +64,9 @@ class FakeStore:
         got = [self.get(*k) for k in keys]
         return got if aligned else [o for o in got if o is not None]
 
+    def already_read(self, keys):
+        return {k: self.get(*k) for k in keys}  # (everything is in memory)
+
     def pod_keys_on_node(self, node):
         return [k for k, o in self.objs.items() if k[0] == "Pod" and (o.get("spec") or {}).get("nodeName") == node]
 
