@@ -459,6 +459,7 @@ def keep_scheduler_cache(store) -> None:
     kubesim/scheduler/framework/cache.py)."""
     store.derive("Pod", _derive_pod, _fold_pod)
     store.derive("Node", _derive_node)
+    store.before_commit(keep_node_digests)
 
 
 def cached_snapshot(cluster: Cluster):
@@ -569,6 +570,50 @@ def node_digests(store) -> list[dict]:
         store.set_meta(NODE_IMAGES_META, {k: v for k, v in images.items() if k in used})
         store.set_meta(NODE_DIGESTS_META, {"v": NODE_DIGESTS_VERSION, "rv": rv})
     return out
+
+
+def keep_node_digests(store) -> None:
+    """At the commit of a transaction that wrote Nodes (``Store.before_commit``): keep again
+    the digests of those whose digest changed, in the same commit, as kube-scheduler's cache
+    takes each Node update from its informer. The next command's ``node_digests`` then finds
+    every digest kept, instead of keeping again those of every Node written since (after a
+    churn that pulled an image on a thousand nodes, that was the next scheduling command's
+    cost). A Node written without a change of its digest (a heartbeat, a condition) keeps its
+    row. Nothing is done when the kept digests were already behind the committed Nodes: the
+    next ``node_digests`` brings them up to date as before."""
+    if store.wiped or store.read_only or "Node" not in store.changed_kinds():
+        return
+    marker = store.meta(NODE_DIGESTS_META)
+    if not (isinstance(marker, dict) and marker.get("v") == NODE_DIGESTS_VERSION) \
+            or marker.get("rv") != store.committed_kind_resource_versions().get("Node", 0):
+        return
+    names = sorted({k[2] for k in store.changed_keys() if k[0] == "Node"})
+    keys = [NODE_DIGEST_PREFIX + n for n in names]
+    store.prefetch_meta(keys)
+    images: dict[str, list] = store.meta(NODE_IMAGES_META) or {}
+    lists: dict[str, list] = {}  # (the image lists of the changed rows)
+    image_keys: dict[int, str] = {}
+    rows: dict[str, list | None] = {}
+    dropped: set[str] = set()
+    for name, key in zip(names, keys, strict=True):
+        obj = store.get("Node", "", name)
+        row = _kept_digest(_derive_node(obj), image_keys, lists) if obj is not None else None
+        old = store.meta(key)
+        if row != old:
+            rows[key] = row
+            if old is not None and old[1] is not None and (row is None or row[1] != old[1]):
+                dropped.add(old[1])
+    if rows:
+        store.replace_meta(rows)
+        kept = dict(images)
+        kept.update((k, v) for k, v in lists.items() if k not in kept)
+        if dropped:  # a list no node has any more is not kept
+            used = {v for k, v in store.meta_prefixed_field(NODE_DIGEST_PREFIX, "$[1]").items() if k not in rows}
+            used.update(row[1] for row in rows.values() if row is not None)
+            kept = {k: v for k, v in kept.items() if k in used}
+        if kept != images:
+            store.set_meta(NODE_IMAGES_META, kept)
+    store.set_meta(NODE_DIGESTS_META, {"v": NODE_DIGESTS_VERSION, "rv": store.kind_resource_version("Node")})
 
 
 def use_cached_cluster(cluster: Cluster, scheduler, without_uid: str | None = None,

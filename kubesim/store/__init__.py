@@ -320,6 +320,9 @@ class Store:
         # beside it in the ``projected`` table (``project``, ``projected_pieces``)
         self._projectors: dict[str, object] = {}
         self._projected_table: bool | None = None  # whether the state has the projected table
+        # callables run at the start of each commit (and checkpoint), before anything is
+        # written: they may still set metadata (``before_commit``)
+        self._before_commit: list = []
 
     # -- lifecycle -------------------------------------------------------------------------
     def open(self, read_only: bool = False, snapshot: bool = False) -> Store:
@@ -473,8 +476,18 @@ class Store:
         self._derived_synced.clear()
         self._projected_table = None
 
+    def before_commit(self, fn) -> None:
+        """Have ``fn(store)`` run at the start of each commit (and checkpoint) of this
+        transaction, once its writes are done and before any is written: what keeps a value
+        derived from many objects (the scheduler's node digests) in step in the transaction
+        that changed them. It may set metadata, not write objects. Registered once per ``fn``."""
+        if fn not in self._before_commit:
+            self._before_commit.append(fn)
+
     def _write(self, conn: sqlite3.Connection) -> None:
         """Write this transaction's objects, their rows and the metadata (commit's work)."""
+        for fn in self._before_commit:
+            fn(self)
         if self._dirty:
             puts = []
             dels = []
@@ -647,6 +660,16 @@ class Store:
             "SELECT key FROM meta WHERE key > ? AND key < ? AND json_extract(value, ?) < ?",
             (*bounds, "$." + field, bound))
         return [k for (k,) in rows if k not in self._meta_dirty]
+
+    def meta_prefixed_field(self, prefix: str, path: str) -> dict[str, object]:
+        """key -> ``json_extract(value, path)`` of the stored metadata values under ``prefix``
+        (extracted in SQLite, nothing else decoded), as the last commit left them: this
+        transaction's own values are not included."""
+        if self.wiped:
+            return {}
+        bounds = (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))
+        return dict(self._require().execute(
+            "SELECT key, json_extract(value, ?) FROM meta WHERE key > ? AND key < ?", (path, *bounds)))
 
     def replace_meta(self, values: dict[str, object]) -> None:
         """Set metadata values the caller knows to differ from what is stored (no read of each

@@ -38,6 +38,19 @@ ZONES = ["z1", "z2", "z3"]
 
 
 def _keep(store: Store) -> Store:
+    """A writer as kubesim's commands are: the digests and sums kept, and the node digests kept
+    again at commit (``keep_node_digests``)."""
+    from kubesim.controlplane.scheduling import keep_node_digests
+
+    store.derive("Pod", pod_digest, pod_fold)
+    store.derive("Node", node_digest)
+    store.before_commit(keep_node_digests)
+    return store
+
+
+def _keep_without_node_digests(store: Store) -> Store:
+    """A writer that keeps the derived rows but leaves the kept node digests behind (the next
+    reader must bring them up to date)."""
     store.derive("Pod", pod_digest, pod_fold)
     store.derive("Node", node_digest)
     return store
@@ -236,7 +249,7 @@ def test_the_cache_equals_a_rebuild_after_any_write_sequence(tmp_path, seed, mon
         elif command % 3 == 1 and rng.random() < 0.5:
             _keep_digests_only(store)
         elif command % 3 == 1:
-            _keep(store)
+            _keep_without_node_digests(store)
         for _ in range(rng.randint(1, 12)):
             _step(rng, store, counter)
             if rng.random() < 0.3:
@@ -341,8 +354,18 @@ def _images_node(name: str, *images: str) -> dict:
     return w.obj()
 
 
+def _condition_changed(store: Store, name: str) -> None:
+    node = store.get("Node", "", name)
+    node.setdefault("status", {})["conditions"] = [{"type": "Ready", "status": "False"}]
+    store.put(node)
+
+
+@pytest.mark.parametrize("keep_at_commit", [True, False], ids=["kept at the write's commit", "kept by the next reader"])
 @pytest.mark.parametrize("change, rewritten", [
     pytest.param(lambda s: None, set(), id="nothing written since: no digest kept again"),
+    pytest.param(lambda s: _condition_changed(s, "n2"), set(), id="a node written, its digest the same: kept as it was"),
+    pytest.param(lambda s: [s.put(_images_node("n2", "redis:7")), s.put(_images_node("n4", "nginx:1"))],
+                 {"n2", "n4"}, id="two nodes swap image lists: both kept again, both lists still kept"),
     pytest.param(lambda s: s.put(_images_node("n2", "nginx:1", "redis:7")), {"n2"},
                  id="a node's images changed: its digest alone kept again"),
     pytest.param(lambda s: s.delete("Node", "", "n3"), {"n3"}, id="a node removed: its digest dropped"),
@@ -351,11 +374,15 @@ def _images_node(name: str, *images: str) -> dict:
     pytest.param(lambda s: [s.put(_images_node(n, "pause:3")) for n in ("n1", "n2", "n3", "n4")],
                  {"n1", "n2", "n3", "n4"}, id="every node changed: every digest kept again"),
 ])
-def test_node_digests_are_kept_one_a_node(tmp_path, change, rewritten):
+def test_node_digests_are_kept_one_a_node(tmp_path, change, rewritten, keep_at_commit):
     """The scheduler keeps each node's digest (without its image list, each distinct list once)
     and, after Nodes are written, keeps again only theirs: a churn that changes the images of a
     thousand nodes of 5,000 rewrites a thousand small values, not one value of every node."""
-    from kubesim.controlplane.scheduling import NODE_IMAGES_META, node_digests
+    from kubesim.controlplane.scheduling import (
+        NODE_DIGESTS_META,
+        NODE_IMAGES_META,
+        node_digests,
+    )
 
     store = _keep(Store(tmp_path).open())
     for name, images in [("n1", ["nginx:1"]), ("n2", ["nginx:1"]), ("n3", []), ("n4", ["redis:7"])]:
@@ -367,10 +394,16 @@ def test_node_digests_are_kept_one_a_node(tmp_path, change, rewritten):
     before = _kept_rows(store := _keep(Store(tmp_path).open()))
     assert set(before) == {"n1", "n2", "n3", "n4"}
     store.rollback()
-    store = _keep(Store(tmp_path).open())  # a writer of Nodes that does not read the digests
+    # a writer of Nodes that does not read the digests
+    store = (_keep if keep_at_commit else _keep_without_node_digests)(Store(tmp_path).open())
     change(store)
     store.commit()
     store = _keep(Store(tmp_path).open())
+    if keep_at_commit:  # the writer's commit kept them: the reader finds them all in place
+        assert _kept_rows(store) != before or not rewritten
+        assert store.meta(NODE_DIGESTS_META)["rv"] == store.committed_kind_resource_versions().get("Node")
+        assert {n for n, v in _kept_rows(store).items() if before.get(n) != v} | \
+            {n for n in before if n not in _kept_rows(store)} == rewritten
     nodes = node_digests(store)
     assert nodes == [d for _, d in store.derived("Node")]
     by_image = {}
