@@ -387,14 +387,19 @@ def _save_node_images(store, node: dict, images) -> None:
         store.put(node)
 
 
-def _read_manifests(store, read_dir: str, node_name: str, directory: str) -> SP.ManifestDir:
+def _read_manifests(store, read_dir: str, node_name: str, directory: str,
+                    memo: dict | None = None) -> SP.ManifestDir:
     """``read_manifest_dir`` of a node's static pod directory, its files whose text is what
-    the last command read taken from what it made of them (kept in the state)."""
+    the last command read taken from what it made of them (kept in the state). ``memo``: what
+    this command made of them so far, for a state kept elsewhere before (the kept copy is
+    then neither used nor rewritten: each settle round would parse the files again)."""
     key = MANIFESTS_META.format(node=node_name)
     saved = store.meta(key)
     mine = saved is None or (isinstance(saved, dict) and saved.get("v") == MANIFESTS_VERSION
                              and saved.get("node") == node_name and saved.get("dir") == directory)
     made = copy.deepcopy(saved.get("made") or {}) if mine and saved else {}
+    if not mine and memo is not None:
+        made = memo.setdefault((node_name, directory), {})
     manifests = SP.read_manifest_dir(read_dir, node_name, parse=_parse_cached, source_dir=directory,
                                      made=made)
     # What was made of the files depends on their path (the config hash): a state moved to
@@ -437,6 +442,7 @@ def static_pods(ctx, static_pod_path, create_mirror_pod, with_files: set[str] | 
         if MIRROR_POD_ANNOTATION in ((p.get("metadata") or {}).get("annotations") or {}):
             by_node.setdefault((p.get("spec") or {}).get("nodeName") or "", []).append(p)
     error_nodes = set(store.meta(ERROR_NODES_META) or [])
+    memo = vars(ctx).setdefault("_static_pods_made", {})  # (this command's: _read_manifests)
     if with_files is not None:
         # only these nodes can have anything to do; the same order as listing them all
         nodes = (n for name in sorted(with_files | set(by_node) | error_nodes)
@@ -458,7 +464,7 @@ def static_pods(ctx, static_pod_path, create_mirror_pod, with_files: set[str] | 
                 has_files = False
         if not has_files and not by_node.get(name) and name not in error_nodes:
             continue  # nothing there and nothing mirrored: the common case on big clusters
-        manifests = _read_manifests(store, read_dir, name, directory) if has_files else SP.ManifestDir()
+        manifests = _read_manifests(store, read_dir, name, directory, memo) if has_files else SP.ManifestDir()
         err_key = MANIFEST_ERRORS_META.format(node=name)
         known = store.meta(err_key) or []
         if known != [list(e) for e in manifests.errors]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from kubesim.kubelet import staticpods as SP
@@ -287,3 +289,36 @@ def test_what_was_made_of_a_file_is_kept_while_its_text_is_the_same(tmp_path, ch
     assert [p["metadata"]["name"] for p in got.pods] == names
     assert got.pods == fresh.pods and got.errors == fresh.errors
     assert sorted(made) == sorted(str(tmp_path / f"{n.split('-')[0][0]}.yaml") for n in names)
+
+
+@pytest.mark.parametrize("moved", [False, True], ids=["the state where it was made", "a state copied elsewhere"])
+def test_a_command_parses_each_static_pod_file_at_most_once(tmp_path, monkeypatch, moved):
+    """What the kubelet made of the control plane's files is kept in the state for its own
+    directory; in a state copied elsewhere it is neither used nor rewritten, and the files
+    are parsed once a command (not once each settle round), the mirror pods unchanged."""
+    import io
+    import shutil
+
+    from kubesim.cli.main import Environment, main
+
+    def run(state, *argv):
+        out = io.StringIO()
+        env = Environment(stdin=io.StringIO(POD_YAML.format(name="web")), stdout=out, stderr=out,
+                          vars={"KUBESIM_NOW": "2026-01-01T00:00:00Z", "KUBESIM_SEED": "1"})
+        assert main(["--state", str(state), *argv], env) == 0, out.getvalue()
+        return out.getvalue()
+
+    made = tmp_path / "made"
+    run(made, "cluster", "init")
+    state = made
+    if moved:
+        state = tmp_path / "copy"
+        shutil.copytree(made, state)
+    mirrors = run(state, "get", "pods", "-n", "kube-system", "-o", "name")
+    parsed = []
+    real = SP.static_pod_from_manifest
+    monkeypatch.setattr(SP, "static_pod_from_manifest", lambda *a: parsed.append(a[1]) or real(*a))
+    run(state, "apply", "-f", "-")  # (a pod to schedule and run: several settle rounds)
+    files = sorted(p.name for p in (made / "nodes" / "controlplane" / "manifests").iterdir())
+    assert sorted(os.path.basename(p) for p in parsed) == (files if moved else [])
+    assert run(state, "get", "pods", "-n", "kube-system", "-o", "name") == mirrors
