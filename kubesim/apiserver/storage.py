@@ -48,3 +48,11 @@ def write_state_file(directory, name: str, text: str):
     from kubesim.store import files
 
     return files.write_file(directory, name, text)
+
+
+def new_uid(rng=None) -> str:
+    """A version-4 UUID for an object the API server creates, from ``rng`` (the command's
+    seeded random source) when given, as the store gives one to an object stored without."""
+    from kubesim.store import new_uid as uid
+
+    return uid(rng)

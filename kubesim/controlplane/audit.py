@@ -19,7 +19,6 @@ only what kubectl sends for the common verbs (``fieldManager``, ``fieldValidatio
 from __future__ import annotations
 
 import hashlib
-import uuid
 
 from kubesim.apiserver.context import Cluster
 from kubesim.controlplane.client import LocalClient
@@ -168,6 +167,8 @@ class AuditedClient(LocalClient):
                    "subresource": subresource}
         self._count += 1
         seed = f"{received}/{c.store.resource_version()}/{self._count}/{verb}/{uri}".encode()
+        import uuid  # (here: an audited request alone pays for importing it)
+
         audit_id = str(uuid.UUID(int=int(hashlib.sha256(seed).hexdigest()[:32], 16), version=4))
         node = c.store.get("Node", "", CONTROL_PLANE_NODE)
         ip = internal_ip(node) if node is not None else ""

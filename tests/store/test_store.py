@@ -717,3 +717,12 @@ def test_meta_prefixed_reads_a_value_kept_per_item(tmp_path, writes, want):
     assert s.meta_prefixed("p/") == want
     assert all(s.committed_meta(k) is None for k, v in writes.items() if v is None)
     s.rollback()
+
+
+@pytest.mark.parametrize("n", [0, 1, (1 << 128) - 1, 0x0123456789ABCDEF0123456789ABCDEF, 1 << 76, 0xC000 << 48])
+def test_uuid4_is_what_the_uuid_module_formats(n):
+    import uuid
+
+    from kubesim.store import uuid4
+
+    assert uuid4(n) == str(uuid.UUID(int=n, version=4))

@@ -119,7 +119,7 @@ def before_create(strategy: Strategy, obj: dict, rng=None, now: str | None = Non
             rng = random.Random()
         meta["name"] = generate_name(meta["generateName"], rng)
     if strategy.uid_before_prepare and not meta.get("uid"):
-        import uuid
+        from kubesim.apiserver.storage import new_uid
 
-        meta["uid"] = str(uuid.UUID(int=rng.getrandbits(128), version=4)) if rng is not None else str(uuid.uuid4())
+        meta["uid"] = new_uid(rng)
     strategy.prepare_for_create(obj, now)
