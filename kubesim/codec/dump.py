@@ -51,7 +51,9 @@ def _dumper():
     global _DUMPER
     if _DUMPER is not None:
         return _DUMPER
-    import yaml
+    from kubesim.codec.pyyaml import import_yaml
+
+    yaml = import_yaml()
 
     base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -71,7 +73,9 @@ def _dumper():
 
 
 def to_yaml(obj) -> str:
-    import yaml
+    from kubesim.codec.pyyaml import import_yaml
+
+    yaml = import_yaml()
 
     return yaml.dump(obj, Dumper=_dumper(), default_flow_style=False, sort_keys=True,
                      allow_unicode=True, width=80)

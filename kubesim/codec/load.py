@@ -191,7 +191,9 @@ def _loader_class():
         return _LOADER[0]
     import re
 
-    import yaml
+    from kubesim.codec.pyyaml import import_yaml
+
+    yaml = import_yaml()
 
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -247,7 +249,9 @@ def _yaml_sharp_v(value) -> str:
 
 def _expanded_size(node, memo: dict, limit: int) -> int:
     """Number of nodes the document would have with every alias expanded (stops past limit)."""
-    import yaml
+    from kubesim.codec.pyyaml import import_yaml
+
+    yaml = import_yaml()
 
     stack = [(node, False)]
     # iterative post-order to survive deep nesting
@@ -285,7 +289,9 @@ def decode_yaml(source: str, text: str) -> list:
     file source, pkg/kubelet/config/common.go), with aliases expanded within
     ``MAX_EXPANDED_NODES``. Raises ParseError(source, go-yaml's message), e.g. ``yaml: line 4:
     could not find expected ':'``."""
-    import yaml
+    from kubesim.codec.pyyaml import import_yaml
+
+    yaml = import_yaml()
 
     loader = _loader_class()(text)
     docs = []
