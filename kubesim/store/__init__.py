@@ -264,6 +264,9 @@ def _loads_frozen(text: str):
     return out
 
 
+AUTO_VACUUM_FULL = 1  # (PRAGMA auto_vacuum's value for FULL)
+
+
 def uuid4(n: int) -> str:
     """``str(uuid.UUID(int=n, version=4))``: ``n``'s 128 bits with the version and RFC 4122
     variant set, in the 8-4-4-4-12 form (without importing uuid, which imports platform: a
@@ -336,6 +339,7 @@ class Store:
         # callables run at the start of each commit (and checkpoint), before anything is
         # written: they may still set metadata (``before_commit``)
         self._before_commit: list = []
+        self._compact_at_commit = False  # a wiped state (a new cluster): see ``_compact``
 
     # -- lifecycle -------------------------------------------------------------------------
     def open(self, read_only: bool = False, snapshot: bool = False) -> Store:
@@ -368,6 +372,10 @@ class Store:
         try:
             conn = sqlite3.connect(str(db), timeout=60.0, isolation_level=None,
                                    check_same_thread=False)
+            if self.created_fresh:
+                # (before the first table: a database decides it when it is made) each commit
+                # gives the pages it freed back to the file system (``_compact``)
+                conn.execute(f"PRAGMA auto_vacuum={AUTO_VACUUM_FULL}")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("BEGIN" if self.read_only else "BEGIN IMMEDIATE")
@@ -435,6 +443,8 @@ class Store:
         try:
             self._write(conn)
             conn.execute("COMMIT")
+            if self._compact_at_commit:
+                self._compact(conn)
         except sqlite3.DatabaseError as e:
             self._safe_rollback()
             self._discard_staged()
@@ -450,6 +460,21 @@ class Store:
             except OSError:
                 pass  # the next command's open finishes it (the mark matches the commit)
         return wrote
+
+    @staticmethod
+    def _compact(conn: sqlite3.Connection) -> None:
+        """After the commit of a new cluster in a state made before its commits gave freed
+        pages back (auto_vacuum off: the file only grew, an hour's expired Events leaving
+        half of it free): the file rewritten once, holding what the new cluster holds, and
+        from now on as a new state's, in which SQLite moves the last pages into the freed ones
+        and truncates the file at each commit. Not done (disk full) is no error: the commit
+        stands."""
+        try:
+            if conn.execute("PRAGMA auto_vacuum").fetchone()[0] != AUTO_VACUUM_FULL:
+                conn.execute(f"PRAGMA auto_vacuum={AUTO_VACUUM_FULL}")
+                conn.execute("VACUUM")
+        except sqlite3.DatabaseError:
+            pass
 
     def checkpoint(self) -> None:
         """Write what this transaction holds into it, exactly as ``commit`` does (objects and
@@ -1224,6 +1249,7 @@ class Store:
         self._derived_synced.clear()
         self._orphaned.clear()
         self.wiped = True
+        self._compact_at_commit = True
         self._events.clear()
         self._events_dirty.clear()
         self._events_migrated = True

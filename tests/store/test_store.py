@@ -726,3 +726,56 @@ def test_uuid4_is_what_the_uuid_module_formats(n):
     from kubesim.store import uuid4
 
     assert uuid4(n) == str(uuid.UUID(int=n, version=4))
+
+
+def _pages(directory) -> tuple[int, int, int]:
+    """(auto_vacuum, pages, free pages) of a state's database."""
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{directory / 'kubesim.db'}?mode=ro", uri=True)
+    try:
+        return tuple(conn.execute(f"PRAGMA {p}").fetchone()[0] for p in ("auto_vacuum", "page_count", "freelist_count"))
+    finally:
+        conn.close()
+
+
+def _config_map(i: int) -> dict:
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": f"c{i}", "namespace": "default"},
+            "data": {"x": "y" * 2000}}
+
+
+@pytest.mark.parametrize("made_before, then, want_auto_vacuum, want_free", [
+    pytest.param(False, "delete", 1, 0, id="a new state gives the pages a commit freed back"),
+    pytest.param(True, "delete", 0, "most", id="a state made before keeps them"),
+    pytest.param(True, "wipe", 1, 0, id="until a new cluster: the file is rewritten once"),
+])
+def test_freed_pages_go_back_to_the_file_system(tmp_path, made_before, then, want_auto_vacuum, want_free):
+    import sqlite3
+
+    store = Store(tmp_path).open()
+    for i in range(600):
+        store.create(_config_map(i), "2026-11-22T10:00:00Z")
+    store.commit()
+    if made_before:  # (as kubesim made states before: auto_vacuum off)
+        conn = sqlite3.connect(tmp_path / "kubesim.db", isolation_level=None)
+        conn.execute("PRAGMA auto_vacuum=NONE")
+        conn.execute("VACUUM")
+        conn.close()
+    _, full, _ = _pages(tmp_path)
+    store = Store(tmp_path).open()
+    if then == "wipe":
+        store.wipe()
+        store.create(_config_map(0), "2026-11-22T10:00:00Z")
+    else:
+        for i in range(500):
+            store.delete("ConfigMap", "default", f"c{i}")
+    store.commit()
+    auto_vacuum, pages, free = _pages(tmp_path)
+    assert auto_vacuum == want_auto_vacuum
+    if want_free == "most":
+        assert pages == full and free > pages // 2
+    else:
+        assert free == 0 and pages < full // 4
+    store = Store(tmp_path).open()  # (and what is left reads back)
+    assert len(store.list("ConfigMap", "default")) == (1 if then == "wipe" else 100)
+    store.rollback()
