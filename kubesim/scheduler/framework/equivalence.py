@@ -22,6 +22,7 @@ verdicts and scores are not needed, only the first rejection and the weighted su
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 
 from kubesim.scheduler.framework.interface import MAX_NODE_SCORE, MIN_NODE_SCORE
@@ -118,35 +119,42 @@ def cached_filter(tok: str, fns: list, ni: NodeInfo, run) -> tuple[Status | None
     return st, name
 
 
-def score_token(fwk, pod: PodInfo, plugins: Sequence) -> str:
+def score_token(fwk, pod: PodInfo, plugins: Sequence, raw: Sequence = ()) -> str:
     snap = fwk.handle.snapshot
     states = snap.image_states  # (a new dict whenever the snapshot's images are counted again)
-    return _token(("score", _framework_serial(fwk), tuple(p.name for p in plugins), pod_class(pod),
-                   id(states), snap.num_nodes()), states)
+    return _token(("score", _framework_serial(fwk), tuple(p.name for p in plugins),
+                   tuple(p.name for p in raw), pod_class(pod), id(states), snap.num_nodes()),
+                  states)
 
 
-def split_scores(plugins: Sequence) -> tuple[list, list]:
-    """(the node-local plugins without NormalizeScore, the others), each in profile order."""
-    local, rest = [], []
+def split_scores(plugins: Sequence) -> tuple[list, list, list]:
+    """(the node-local plugins without NormalizeScore, the node-local ones with it — whose raw
+    scores are node-local, normalized over the cycle's nodes —, the others), each in profile
+    order."""
+    local, raw, rest = [], [], []
     for pl in plugins:
-        (local if getattr(pl, "node_local", False) and not pl.has_normalize else rest).append(pl)
-    return local, rest
+        if not getattr(pl, "node_local", False):
+            rest.append(pl)
+        else:
+            (raw if pl.has_normalize else local).append(pl)
+    return local, raw, rest
 
 
 def local_totals(fwk, state, pod: PodInfo, nodes: list[NodeInfo], local: Sequence,
-                 score_nodes) -> list[int] | None:
+                 score_nodes, raw: Sequence = ()) -> list | None:
     """Each node's weighted sum of the ``local`` plugins' scores (each in [0, 100]: they have
-    no NormalizeScore), remembered per node; ``score_nodes(plugin, nodes)`` scores the nodes
-    whose memo has none for their generation. None when a plugin fails or scores out of range
-    (the caller then scores afresh, which reports it as upstream does)."""
-    tok = score_token(fwk, pod, local)
+    no NormalizeScore) — with ``raw`` plugins, a tuple of it and each one's raw score —,
+    remembered per node; ``score_nodes(plugin, nodes)`` scores the nodes whose memo has none
+    for their generation. None when a plugin fails or scores out of range (the caller then
+    scores afresh, which reports it as upstream does)."""
+    tok = score_token(fwk, pod, local, raw)
     out: list = [e[1] if (e := n.memo.get(tok)) is not None and e[0] == n.generation else None
                  for n in nodes]
     if None not in out:
         return out
     missing = [i for i, v in enumerate(out) if v is None]
     sub = [nodes[i] for i in missing]
-    sums = _weighted_sums(sub, local, fwk.weights, score_nodes)
+    sums = _weighted_sums(sub, local, fwk.weights, score_nodes, raw)
     if sums is None:
         return None
     for i, n, v in zip(missing, sub, sums):
@@ -156,20 +164,32 @@ def local_totals(fwk, state, pod: PodInfo, nodes: list[NodeInfo], local: Sequenc
 
 
 def _weighted_sums(nodes: list[NodeInfo], local: Sequence, weights: dict[str, int],
-                   score_nodes) -> list[int] | None:
-    """Each node's weighted sum of the ``local`` plugins' scores; None when one fails or
-    scores out of [0, 100]."""
+                   score_nodes, raw: Sequence = ()) -> list | None:
+    """Each node's weighted sum of the ``local`` plugins' scores (with ``raw`` plugins: a
+    tuple of it and their raw scores); None when one fails or a ``local`` one scores out of
+    [0, 100]."""
     sums = [0] * len(nodes)
     for pl in local:
-        raw = score_nodes(pl, nodes)
-        if isinstance(raw, Status):
+        got = score_nodes(pl, nodes)
+        if isinstance(got, Status):
             return None
-        raw = list(raw)
-        if len(raw) != len(nodes) or any(not MIN_NODE_SCORE <= v <= MAX_NODE_SCORE for v in raw):
+        got = list(got)
+        if len(got) != len(nodes) or any(not MIN_NODE_SCORE <= v <= MAX_NODE_SCORE for v in got):
             return None
         w = weights[pl.name]
-        sums = [a + v * w for a, v in zip(sums, raw)]
-    return sums
+        sums = [a + v * w for a, v in zip(sums, got)]
+    if not raw:
+        return sums
+    columns = [sums]
+    for pl in raw:
+        got = score_nodes(pl, nodes)
+        if isinstance(got, Status):
+            return None
+        got = list(got)
+        if len(got) != len(nodes):
+            return None
+        columns.append(got)
+    return list(zip(*columns))
 
 
 class _NodeIndex:
@@ -258,27 +278,42 @@ class FilterIndex(_NodeIndex):
 class ScoreIndex(_NodeIndex):
     """Every node's weighted sum of the node-local plugins' scores for one score token
     (``local_totals``' sums): a cycle whose feasible nodes are runs of the list takes theirs
-    as slices. ``failed``: a plugin failed or scored out of range somewhere (the cycle scores
-    afresh)."""
+    as slices. A node that changed is scored again when a cycle next asks for it (``stale``:
+    their places; a bulk of pods lands each on a node the next cycles' runs mostly do not
+    visit). ``failed``: a plugin failed or scored out of range on a node asked for (the cycle
+    scores afresh)."""
 
-    __slots__ = ("failed", "sums")
+    __slots__ = ("failed", "stale", "sums")
 
     def _reset(self, n: int) -> None:
-        self.sums: list[int] = [0] * n
+        self.sums: list = [0] * n
+        self.stale: set[int] = set()
         self.failed = False
 
-    def refresh(self, nodes: list[NodeInfo], sums_of) -> ScoreIndex:
-        """Bring the sums up to date with ``nodes``, ``sums_of(some nodes)`` giving theirs (None
-        on a failure)."""
-        changed = list(self._changed(nodes))
-        if changed:
-            sums = sums_of([nodes[i] for i in changed])
+    def refresh(self, nodes: list[NodeInfo], sums_of,
+                ranges: Sequence[tuple[int, int]] | None = None) -> ScoreIndex:
+        """Bring the sums of the nodes ``nodes[a:b]`` of ``ranges`` (every node without) up to
+        date with ``nodes``, ``sums_of(some nodes)`` giving theirs (None on a failure)."""
+        changed = self._changed(nodes)  # (another list: _reset first)
+        stale = self.stale
+        stale.update(changed)
+        if not stale:
+            return self
+        if ranges is None:
+            want = sorted(stale)
+        else:
+            spans = sorted(ranges)
+            starts = [a for a, _ in spans]
+            want = sorted(i for i in stale
+                          if (j := bisect_right(starts, i) - 1) >= 0 and i < spans[j][1])
+        if want:
+            sums = sums_of([nodes[i] for i in want])
             if sums is None:
                 self.failed = True
-                self._nodes = None  # (built again when next asked)
                 return self
-            for i, v in zip(changed, sums):
+            for i, v in zip(want, sums):
                 self.sums[i] = v
+            stale.difference_update(want)
         return self
 
 
@@ -326,12 +361,13 @@ def filter_index(tok: str) -> FilterIndex:
 
 def ranged_local_totals(fwk, state, pod: PodInfo, nodes: list[NodeInfo],
                         ranges: Sequence[tuple[int, int]], local: Sequence,
-                        score_nodes) -> list[int] | None:
+                        score_nodes, raw: Sequence = ()) -> list | None:
     """``local_totals`` of the nodes ``nodes[a:b]`` for each (a, b) of ``ranges``, in that
     order (``nodes``: the snapshot's node list), from the class's ScoreIndex (whose nodes to
     score again are scored by ``local_totals``, from their memos where they hold them)."""
-    idx = _index("ranges:" + score_token(fwk, pod, local), ScoreIndex)
-    idx.refresh(nodes, lambda some: local_totals(fwk, state, pod, some, local, score_nodes))
+    idx = _index("ranges:" + score_token(fwk, pod, local, raw), ScoreIndex)
+    idx.refresh(nodes, lambda some: local_totals(fwk, state, pod, some, local, score_nodes, raw),
+                ranges)
     if idx.failed:
         idx.failed = False
         return None

@@ -634,8 +634,8 @@ class Framework:
         if not equivalence.ENABLED or (h.log is not None and h.v(10)):
             return None
         skip = state.skip_score_plugins
-        local, rest = equivalence.split_scores([pl for pl in self.score if pl.name not in skip])
-        if not local:
+        local, raw, rest = equivalence.split_scores([pl for pl in self.score if pl.name not in skip])
+        if not local and not raw:
             return None
 
         def score_nodes(pl, sub: list[NodeInfo]):
@@ -647,11 +647,15 @@ class Framework:
 
         if ranges is not None:
             totals = equivalence.ranged_local_totals(self, state, pod, ranges[0], ranges[1],
-                                                     local, score_nodes)
+                                                     local, score_nodes, raw)
         else:
-            totals = equivalence.local_totals(self, state, pod, nodes, local, score_nodes)
+            totals = equivalence.local_totals(self, state, pod, nodes, local, score_nodes, raw)
         if totals is None:
             return None
+        if raw:
+            totals = self._add_normalized(state, pod, nodes, raw, totals)
+            if totals is None:
+                return None
         if not rest:
             return totals
         table = ScoreTable(node_names=[n.name for n in nodes], plugins=[p.name for p in rest],
@@ -660,6 +664,45 @@ class Framework:
         if s is not None or out is None:
             return None
         return list(map(add, totals, out.totals))
+
+    def _add_normalized(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
+                        raw: list, rows: list[tuple]) -> list[int] | None:
+        """``_score``'s NormalizeScore, range check and weights for the ``raw`` plugins, whose
+        raw scores are the columns of ``rows`` after the first (the weighted sum of the
+        others): the totals, or None when a normalization fails or leaves a score out of
+        range (``run_score_plugins`` then reports it)."""
+        columns = list(zip(*rows)) if rows else [() for _ in range(len(raw) + 1)]
+        totals = list(columns[0])
+        for pl, column in zip(raw, columns[1:]):
+            scores = list(column)
+            if pl.normalize_list is not None:
+                norm = pl.normalize_list(state, pod, scores)
+                if isinstance(norm, Status):
+                    if not norm.is_success():
+                        return None
+                    norm = scores
+            else:
+                node_scores = [NodeScore(n.name, v) for n, v in zip(nodes, scores)]
+                s = pl.normalize_score(state, pod, node_scores)
+                if s is not None and not s.is_success():
+                    return None
+                norm = [x.score for x in node_scores]
+            if not norm:
+                continue
+            hi, lo = max(norm), min(norm)
+            if hi > MAX_NODE_SCORE or lo < MIN_NODE_SCORE:
+                return None
+            if hi == 0 and lo == 0:
+                continue
+            w = self.weights[pl.name]
+            if hi == lo:  # (every node alike: TaintToleration where no node has a taint)
+                v = hi * w
+                totals = [t + v for t in totals]
+            elif w == 1:
+                totals = list(map(add, totals, norm))
+            else:
+                totals = list(map(add, totals, map(mul, norm, repeat(w))))
+        return totals
 
     def _score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo], plugins: list,
                table: ScoreTable) -> tuple[ScoreTable | None, Status | None]:
