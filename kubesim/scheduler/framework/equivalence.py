@@ -22,7 +22,6 @@ verdicts and scores are not needed, only the first rejection and the weighted su
 from __future__ import annotations
 
 import json
-from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 
 from kubesim.scheduler.framework.interface import MAX_NODE_SCORE, MIN_NODE_SCORE
@@ -277,43 +276,41 @@ class FilterIndex(_NodeIndex):
 
 class ScoreIndex(_NodeIndex):
     """Every node's weighted sum of the node-local plugins' scores for one score token
-    (``local_totals``' sums): a cycle whose feasible nodes are runs of the list takes theirs
-    as slices. A node that changed is scored again when a cycle next asks for it (``stale``:
-    their places; a bulk of pods lands each on a node the next cycles' runs mostly do not
-    visit). ``failed``: a plugin failed or scored out of range on a node asked for (the cycle
-    scores afresh)."""
+    (``local_totals``' sums), and each raw score of its node-local plugins with a
+    NormalizeScore (``raws``, a list a plugin): a cycle whose feasible nodes are runs of the
+    list takes theirs as slices. ``failed``: a plugin failed or scored out of range somewhere
+    (the cycle scores afresh)."""
 
-    __slots__ = ("failed", "stale", "sums")
+    __slots__ = ("failed", "raws", "sums")
 
     def _reset(self, n: int) -> None:
-        self.sums: list = [0] * n
-        self.stale: set[int] = set()
+        self.sums: list[int] = [0] * n
+        self.raws: list[list[int]] = []  # (one list a plugin with NormalizeScore, once scored)
         self.failed = False
 
-    def refresh(self, nodes: list[NodeInfo], sums_of,
-                ranges: Sequence[tuple[int, int]] | None = None) -> ScoreIndex:
-        """Bring the sums of the nodes ``nodes[a:b]`` of ``ranges`` (every node without) up to
-        date with ``nodes``, ``sums_of(some nodes)`` giving theirs (None on a failure)."""
-        changed = self._changed(nodes)  # (another list: _reset first)
-        stale = self.stale
-        stale.update(changed)
-        if not stale:
-            return self
-        if ranges is None:
-            want = sorted(stale)
-        else:
-            spans = sorted(ranges)
-            starts = [a for a, _ in spans]
-            want = sorted(i for i in stale
-                          if (j := bisect_right(starts, i) - 1) >= 0 and i < spans[j][1])
-        if want:
-            sums = sums_of([nodes[i] for i in want])
-            if sums is None:
+    def refresh(self, nodes: list[NodeInfo], sums_of) -> ScoreIndex:
+        """Bring the sums up to date with ``nodes``, ``sums_of(some nodes)`` giving theirs (None
+        on a failure; with plugins whose raw scores are kept, a tuple a node: the sum, then
+        each raw score)."""
+        changed = list(self._changed(nodes))
+        if changed:
+            got = sums_of([nodes[i] for i in changed])
+            if got is None:
                 self.failed = True
+                self._nodes = None  # (built again when next asked)
                 return self
-            for i, v in zip(want, sums):
-                self.sums[i] = v
-            stale.difference_update(want)
+            sums = self.sums
+            if got and isinstance(got[0], tuple):
+                columns = list(zip(*got))
+                raws = self.raws
+                if not raws:
+                    raws.extend([0] * len(sums) for _ in columns[1:])
+                for column, values in zip(columns, [sums, *raws]):
+                    for i, v in zip(changed, column):
+                        values[i] = v
+            else:
+                for i, v in zip(changed, got):
+                    sums[i] = v
         return self
 
 
@@ -361,18 +358,34 @@ def filter_index(tok: str) -> FilterIndex:
 
 def ranged_local_totals(fwk, state, pod: PodInfo, nodes: list[NodeInfo],
                         ranges: Sequence[tuple[int, int]], local: Sequence,
-                        score_nodes, raw: Sequence = ()) -> list | None:
+                        score_nodes, raw: Sequence = ()) -> tuple[list[int], list[list[int]]] | None:
     """``local_totals`` of the nodes ``nodes[a:b]`` for each (a, b) of ``ranges``, in that
     order (``nodes``: the snapshot's node list), from the class's ScoreIndex (whose nodes to
-    score again are scored by ``local_totals``, from their memos where they hold them)."""
+    score again are scored by ``local_totals``, from their memos where they hold them), as
+    ``columns`` gives them."""
     idx = _index("ranges:" + score_token(fwk, pod, local, raw), ScoreIndex)
-    idx.refresh(nodes, lambda some: local_totals(fwk, state, pod, some, local, score_nodes, raw),
-                ranges)
+    idx.refresh(nodes, lambda some: local_totals(fwk, state, pod, some, local, score_nodes, raw))
     if idx.failed:
         idx.failed = False
         return None
-    sums = idx.sums
-    out: list[int] = []
-    for a, b in ranges:
-        out.extend(sums[a:b])
-    return out
+    if len(idx.raws) < len(raw):  # (no node scored yet)
+        return None
+    out: list[list[int]] = []
+    for values in [idx.sums, *idx.raws[:len(raw)]]:
+        if len(ranges) == 1:
+            a, b = ranges[0]
+            out.append(values[a:b])
+        else:
+            column: list[int] = []
+            for a, b in ranges:
+                column.extend(values[a:b])
+            out.append(column)
+    return out[0], out[1:]
+
+
+def columns(values: list, raw: Sequence) -> tuple[list[int], list[list[int]]]:
+    """``local_totals``' values as (the weighted sums, each ``raw`` plugin's raw scores)."""
+    if not raw:
+        return values, []
+    cols = [list(c) for c in zip(*values)] if values else [[] for _ in range(len(raw) + 1)]
+    return cols[0], cols[1:]

@@ -646,14 +646,16 @@ class Framework:
                 h.unscope(saved)
 
         if ranges is not None:
-            totals = equivalence.ranged_local_totals(self, state, pod, ranges[0], ranges[1],
-                                                     local, score_nodes, raw)
+            got = equivalence.ranged_local_totals(self, state, pod, ranges[0], ranges[1], local,
+                                                  score_nodes, raw)
         else:
-            totals = equivalence.local_totals(self, state, pod, nodes, local, score_nodes, raw)
-        if totals is None:
+            values = equivalence.local_totals(self, state, pod, nodes, local, score_nodes, raw)
+            got = None if values is None else equivalence.columns(values, raw)
+        if got is None:
             return None
+        totals, raw_scores = got
         if raw:
-            totals = self._add_normalized(state, pod, nodes, raw, totals)
+            totals = self._add_normalized(state, pod, nodes, raw, totals, raw_scores)
             if totals is None:
                 return None
         if not rest:
@@ -666,15 +668,13 @@ class Framework:
         return list(map(add, totals, out.totals))
 
     def _add_normalized(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
-                        raw: list, rows: list[tuple]) -> list[int] | None:
-        """``_score``'s NormalizeScore, range check and weights for the ``raw`` plugins, whose
-        raw scores are the columns of ``rows`` after the first (the weighted sum of the
-        others): the totals, or None when a normalization fails or leaves a score out of
-        range (``run_score_plugins`` then reports it)."""
-        columns = list(zip(*rows)) if rows else [() for _ in range(len(raw) + 1)]
-        totals = list(columns[0])
-        for pl, column in zip(raw, columns[1:]):
-            scores = list(column)
+                        raw: list, totals: list[int], raw_scores: list[list[int]]
+                        ) -> list[int] | None:
+        """``totals`` (the other plugins' weighted sums) plus ``_score``'s NormalizeScore, range
+        check and weights for the ``raw`` plugins, of raw scores ``raw_scores``: the totals,
+        or None when a normalization fails or leaves a score out of range
+        (``run_score_plugins`` then reports it)."""
+        for pl, scores in zip(raw, raw_scores):
             if pl.normalize_list is not None:
                 norm = pl.normalize_list(state, pod, scores)
                 if isinstance(norm, Status):
