@@ -22,6 +22,7 @@ verdicts and scores are not needed, only the first rejection and the weighted su
 from __future__ import annotations
 
 import json
+import marshal
 from collections.abc import Callable, Iterable, Sequence
 
 from kubesim.scheduler.framework.interface import MAX_NODE_SCORE, MIN_NODE_SCORE
@@ -67,11 +68,13 @@ _CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
 _CLASS_SCRATCH = "equivalence.class"  # the PodInfo's (made once per cycle) scratch key
 
 
-def pod_class(pod: PodInfo) -> str:
-    """The pod's equivalence class, as canonical JSON: its spec without its volumes and the
-    containers' volume mounts (the service account token's volume is named afresh for every
-    pod; no node-local plugin reads volumes), and its status without the conditions (what the
-    scheduler writes of a pod it retries)."""
+def pod_class(pod: PodInfo) -> bytes | str:
+    """The pod's equivalence class: its spec without its volumes and the containers' volume
+    mounts (the service account token's volume is named afresh for every pod; no node-local
+    plugin reads volumes), and its status without the conditions (what the scheduler writes of
+    a pod it retries), marshalled (format 2: no back-references, so equal bytes are equal
+    values; pods decoded alike, as a file's or a template's, have their keys in one order) —
+    canonical JSON for what marshal does not take."""
     got = pod.scratch.get(_CLASS_SCRATCH)
     if got is not None:
         return got
@@ -87,8 +90,11 @@ def pod_class(pod: PodInfo) -> str:
     status = p.get("status") or {}
     if "conditions" in status:
         status = {k: v for k, v in status.items() if k != "conditions"}
-    got = pod.scratch[_CLASS_SCRATCH] = json.dumps([spec, status], sort_keys=True,
-                                                   separators=(",", ":"), default=str)
+    try:
+        got = marshal.dumps((spec, status), 2)
+    except ValueError:
+        got = json.dumps([spec, status], sort_keys=True, separators=(",", ":"), default=str)
+    pod.scratch[_CLASS_SCRATCH] = got
     return got
 
 

@@ -105,9 +105,10 @@ class NodeToStatus(NodeToStatusReader):
 
 @dataclass
 class ScoreTable:
-    """Every score plugin's raw and normalized scores per node, the weights and the totals."""
+    """Every score plugin's raw and normalized scores per node, the weights and the totals
+    (``node_names`` None: a table of totals alone, ``score_totals``')."""
 
-    node_names: list[str]
+    node_names: list[str] | None
     plugins: list[str]
     weights: dict[str, int]
     raw: dict[str, list[int]] = field(default_factory=dict)
@@ -660,7 +661,8 @@ class Framework:
                 return None
         if not rest:
             return totals
-        table = ScoreTable(node_names=[n.name for n in nodes], plugins=[p.name for p in rest],
+        # (the names only if a NormalizeScore without normalize_list asks for them)
+        table = ScoreTable(node_names=None, plugins=[p.name for p in rest],
                            weights=dict(self.weights), skipped=[])
         out, s = self._score(state, pod, nodes, rest, table)
         if s is not None or out is None:
@@ -728,7 +730,8 @@ class Framework:
                                                             f"{res.as_error()}")
                 table.normalized[pl.name] = list(res)
             elif pl.has_normalize:
-                scores = [NodeScore(n, v) for n, v in zip(table.node_names, raw)]
+                names = table.node_names if table.node_names is not None else [n.name for n in nodes]
+                scores = [NodeScore(n, v) for n, v in zip(names, raw)]
                 s = pl.normalize_score(state, pod, scores)
                 if s is not None and not s.is_success():
                     return None, Status(Code.Error, err=f"running Normalize on Score plugins: "
