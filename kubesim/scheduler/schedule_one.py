@@ -183,8 +183,11 @@ def select_host(names: Sequence[str], totals: list[int], rng: random.Random) -> 
     if not names:
         raise ValueError("empty priorityList")
     best = max(totals)
-    if totals.count(best) == 1:
+    count = totals.count(best)
+    if count == 1:
         return names[totals.index(best)]
+    if count == len(totals):  # (every node tied: the tied places are 0..n-1)
+        return names[rng.randrange(count)]
     tied = list(compress(range(len(totals)), map(eq, totals, repeat(best))))
     return names[tied[rng.randrange(len(tied))]]
 
