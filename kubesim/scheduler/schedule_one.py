@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import eq
@@ -176,16 +177,35 @@ def num_feasible_nodes_to_find(percentage: int, num_all_nodes: int) -> int:
     return max(n, MIN_FEASIBLE_NODES_TO_FIND)
 
 
-def select_host(names: list[str], totals: list[int], rng: random.Random) -> str:
+def select_host(names: Sequence[str], totals: list[int], rng: random.Random) -> str:
     """The best total; a tie is broken by one uniform draw among the tied nodes (in evaluation
     order), the same distribution as upstream's random tiebreakers."""
     if not names:
         raise ValueError("empty priorityList")
     best = max(totals)
-    if totals.count(best) == 1:
+    count = totals.count(best)
+    if count == 1:
         return names[totals.index(best)]
+    if count == len(totals):  # (every node tied: the tied places are 0..n-1)
+        return names[rng.randrange(count)]
     tied = list(compress(range(len(totals)), map(eq, totals, repeat(best))))
     return names[tied[rng.randrange(len(tied))]]
+
+
+class _NodeNames:
+    """The names of ``nodes``, read only for the node ``select_host`` picks (a cycle scores
+    ~500 nodes)."""
+
+    __slots__ = ("_nodes",)
+
+    def __init__(self, nodes: list[NodeInfo]) -> None:
+        self._nodes = nodes
+
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+    def __getitem__(self, i: int) -> str:
+        return self._nodes[i].name
 
 
 def _pass_filter(node: NodeInfo) -> None:
@@ -727,7 +747,7 @@ class ScheduleOne:
 
     def _prioritize(self, fwk: Framework, state: CycleState, pod: PodInfo,
                     nodes: list[NodeInfo], algo: _Algo, commit: bool
-                    ) -> tuple[list[str], list[int], Status | None]:
+                    ) -> tuple[Sequence[str], list[int], Status | None]:
         if not fwk.has_score_plugins():
             return [ni.name for ni in nodes], [1] * len(nodes), None
         s = fwk.run_pre_score_plugins(state, pod, nodes)
@@ -740,7 +760,7 @@ class ScheduleOne:
             totals = fwk.score_totals(state, pod, nodes, got[1:] if got is not None and got[0] is nodes
                                       else None)
             if totals is not None:
-                return [ni.name for ni in nodes], totals, None
+                return _NodeNames(nodes), totals, None
         table, s = fwk.run_score_plugins(state, pod, nodes)
         if s is not None or table is None:
             return [ni.name for ni in nodes], [], s

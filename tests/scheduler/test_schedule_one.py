@@ -265,6 +265,17 @@ def test_select_host(totals, draws, expected):
     assert select_host(["a", "b", "c"], totals, FakeRng()) == expected
 
 
+@pytest.mark.parametrize("n", [2, 3, 100, 500])
+def test_select_host_draws_alike_when_every_node_ties(n):
+    """Every node tied: the tied places are the nodes' own, so one draw over all of them picks
+    what the draw over the list of tied places picks, consuming the same randomness."""
+    names = [f"n{i}" for i in range(n)]
+    for seed in range(20):
+        rng, ref = random.Random(seed), random.Random(seed)
+        assert select_host(names, [7] * n, rng) == names[list(range(n))[ref.randrange(n)]]
+        assert rng.getstate() == ref.getstate()
+
+
 def test_select_host_is_uniform_among_ties():
     rng = random.Random(1)
     counts = {"a": 0, "b": 0, "c": 0}

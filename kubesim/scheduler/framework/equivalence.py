@@ -22,6 +22,7 @@ verdicts and scores are not needed, only the first rejection and the weighted su
 from __future__ import annotations
 
 import json
+import marshal
 from collections.abc import Callable, Iterable, Sequence
 
 from kubesim.scheduler.framework.interface import MAX_NODE_SCORE, MIN_NODE_SCORE
@@ -67,11 +68,13 @@ _CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
 _CLASS_SCRATCH = "equivalence.class"  # the PodInfo's (made once per cycle) scratch key
 
 
-def pod_class(pod: PodInfo) -> str:
-    """The pod's equivalence class, as canonical JSON: its spec without its volumes and the
-    containers' volume mounts (the service account token's volume is named afresh for every
-    pod; no node-local plugin reads volumes), and its status without the conditions (what the
-    scheduler writes of a pod it retries)."""
+def pod_class(pod: PodInfo) -> bytes | str:
+    """The pod's equivalence class: its spec without its volumes and the containers' volume
+    mounts (the service account token's volume is named afresh for every pod; no node-local
+    plugin reads volumes), and its status without the conditions (what the scheduler writes of
+    a pod it retries), marshalled (format 2: no back-references, so equal bytes are equal
+    values; pods decoded alike, as a file's or a template's, have their keys in one order) —
+    canonical JSON for what marshal does not take."""
     got = pod.scratch.get(_CLASS_SCRATCH)
     if got is not None:
         return got
@@ -87,8 +90,11 @@ def pod_class(pod: PodInfo) -> str:
     status = p.get("status") or {}
     if "conditions" in status:
         status = {k: v for k, v in status.items() if k != "conditions"}
-    got = pod.scratch[_CLASS_SCRATCH] = json.dumps([spec, status], sort_keys=True,
-                                                   separators=(",", ":"), default=str)
+    try:
+        got = marshal.dumps((spec, status), 2)
+    except ValueError:
+        got = json.dumps([spec, status], sort_keys=True, separators=(",", ":"), default=str)
+    pod.scratch[_CLASS_SCRATCH] = got
     return got
 
 
@@ -118,35 +124,42 @@ def cached_filter(tok: str, fns: list, ni: NodeInfo, run) -> tuple[Status | None
     return st, name
 
 
-def score_token(fwk, pod: PodInfo, plugins: Sequence) -> str:
+def score_token(fwk, pod: PodInfo, plugins: Sequence, raw: Sequence = ()) -> str:
     snap = fwk.handle.snapshot
     states = snap.image_states  # (a new dict whenever the snapshot's images are counted again)
-    return _token(("score", _framework_serial(fwk), tuple(p.name for p in plugins), pod_class(pod),
-                   id(states), snap.num_nodes()), states)
+    return _token(("score", _framework_serial(fwk), tuple(p.name for p in plugins),
+                   tuple(p.name for p in raw), pod_class(pod), id(states), snap.num_nodes()),
+                  states)
 
 
-def split_scores(plugins: Sequence) -> tuple[list, list]:
-    """(the node-local plugins without NormalizeScore, the others), each in profile order."""
-    local, rest = [], []
+def split_scores(plugins: Sequence) -> tuple[list, list, list]:
+    """(the node-local plugins without NormalizeScore, the node-local ones with it — whose raw
+    scores are node-local, normalized over the cycle's nodes —, the others), each in profile
+    order."""
+    local, raw, rest = [], [], []
     for pl in plugins:
-        (local if getattr(pl, "node_local", False) and not pl.has_normalize else rest).append(pl)
-    return local, rest
+        if not getattr(pl, "node_local", False):
+            rest.append(pl)
+        else:
+            (raw if pl.has_normalize else local).append(pl)
+    return local, raw, rest
 
 
 def local_totals(fwk, state, pod: PodInfo, nodes: list[NodeInfo], local: Sequence,
-                 score_nodes) -> list[int] | None:
+                 score_nodes, raw: Sequence = ()) -> list | None:
     """Each node's weighted sum of the ``local`` plugins' scores (each in [0, 100]: they have
-    no NormalizeScore), remembered per node; ``score_nodes(plugin, nodes)`` scores the nodes
-    whose memo has none for their generation. None when a plugin fails or scores out of range
-    (the caller then scores afresh, which reports it as upstream does)."""
-    tok = score_token(fwk, pod, local)
+    no NormalizeScore) — with ``raw`` plugins, a tuple of it and each one's raw score —,
+    remembered per node; ``score_nodes(plugin, nodes)`` scores the nodes whose memo has none
+    for their generation. None when a plugin fails or scores out of range (the caller then
+    scores afresh, which reports it as upstream does)."""
+    tok = score_token(fwk, pod, local, raw)
     out: list = [e[1] if (e := n.memo.get(tok)) is not None and e[0] == n.generation else None
                  for n in nodes]
     if None not in out:
         return out
     missing = [i for i, v in enumerate(out) if v is None]
     sub = [nodes[i] for i in missing]
-    sums = _weighted_sums(sub, local, fwk.weights, score_nodes)
+    sums = _weighted_sums(sub, local, fwk.weights, score_nodes, raw)
     if sums is None:
         return None
     for i, n, v in zip(missing, sub, sums):
@@ -156,20 +169,32 @@ def local_totals(fwk, state, pod: PodInfo, nodes: list[NodeInfo], local: Sequenc
 
 
 def _weighted_sums(nodes: list[NodeInfo], local: Sequence, weights: dict[str, int],
-                   score_nodes) -> list[int] | None:
-    """Each node's weighted sum of the ``local`` plugins' scores; None when one fails or
-    scores out of [0, 100]."""
+                   score_nodes, raw: Sequence = ()) -> list | None:
+    """Each node's weighted sum of the ``local`` plugins' scores (with ``raw`` plugins: a
+    tuple of it and their raw scores); None when one fails or a ``local`` one scores out of
+    [0, 100]."""
     sums = [0] * len(nodes)
     for pl in local:
-        raw = score_nodes(pl, nodes)
-        if isinstance(raw, Status):
+        got = score_nodes(pl, nodes)
+        if isinstance(got, Status):
             return None
-        raw = list(raw)
-        if len(raw) != len(nodes) or any(not MIN_NODE_SCORE <= v <= MAX_NODE_SCORE for v in raw):
+        got = list(got)
+        if len(got) != len(nodes) or any(not MIN_NODE_SCORE <= v <= MAX_NODE_SCORE for v in got):
             return None
         w = weights[pl.name]
-        sums = [a + v * w for a, v in zip(sums, raw)]
-    return sums
+        sums = [a + v * w for a, v in zip(sums, got)]
+    if not raw:
+        return sums
+    columns = [sums]
+    for pl in raw:
+        got = score_nodes(pl, nodes)
+        if isinstance(got, Status):
+            return None
+        got = list(got)
+        if len(got) != len(nodes):
+            return None
+        columns.append(got)
+    return list(zip(*columns))
 
 
 class _NodeIndex:
@@ -257,28 +282,41 @@ class FilterIndex(_NodeIndex):
 
 class ScoreIndex(_NodeIndex):
     """Every node's weighted sum of the node-local plugins' scores for one score token
-    (``local_totals``' sums): a cycle whose feasible nodes are runs of the list takes theirs
-    as slices. ``failed``: a plugin failed or scored out of range somewhere (the cycle scores
-    afresh)."""
+    (``local_totals``' sums), and each raw score of its node-local plugins with a
+    NormalizeScore (``raws``, a list a plugin): a cycle whose feasible nodes are runs of the
+    list takes theirs as slices. ``failed``: a plugin failed or scored out of range somewhere
+    (the cycle scores afresh)."""
 
-    __slots__ = ("failed", "sums")
+    __slots__ = ("failed", "raws", "sums")
 
     def _reset(self, n: int) -> None:
         self.sums: list[int] = [0] * n
+        self.raws: list[list[int]] = []  # (one list a plugin with NormalizeScore, once scored)
         self.failed = False
 
     def refresh(self, nodes: list[NodeInfo], sums_of) -> ScoreIndex:
         """Bring the sums up to date with ``nodes``, ``sums_of(some nodes)`` giving theirs (None
-        on a failure)."""
+        on a failure; with plugins whose raw scores are kept, a tuple a node: the sum, then
+        each raw score)."""
         changed = list(self._changed(nodes))
         if changed:
-            sums = sums_of([nodes[i] for i in changed])
-            if sums is None:
+            got = sums_of([nodes[i] for i in changed])
+            if got is None:
                 self.failed = True
                 self._nodes = None  # (built again when next asked)
                 return self
-            for i, v in zip(changed, sums):
-                self.sums[i] = v
+            sums = self.sums
+            if got and isinstance(got[0], tuple):
+                columns = list(zip(*got))
+                raws = self.raws
+                if not raws:
+                    raws.extend([0] * len(sums) for _ in columns[1:])
+                for column, values in zip(columns, [sums, *raws]):
+                    for i, v in zip(changed, column):
+                        values[i] = v
+            else:
+                for i, v in zip(changed, got):
+                    sums[i] = v
         return self
 
 
@@ -326,17 +364,34 @@ def filter_index(tok: str) -> FilterIndex:
 
 def ranged_local_totals(fwk, state, pod: PodInfo, nodes: list[NodeInfo],
                         ranges: Sequence[tuple[int, int]], local: Sequence,
-                        score_nodes) -> list[int] | None:
+                        score_nodes, raw: Sequence = ()) -> tuple[list[int], list[list[int]]] | None:
     """``local_totals`` of the nodes ``nodes[a:b]`` for each (a, b) of ``ranges``, in that
     order (``nodes``: the snapshot's node list), from the class's ScoreIndex (whose nodes to
-    score again are scored by ``local_totals``, from their memos where they hold them)."""
-    idx = _index("ranges:" + score_token(fwk, pod, local), ScoreIndex)
-    idx.refresh(nodes, lambda some: local_totals(fwk, state, pod, some, local, score_nodes))
+    score again are scored by ``local_totals``, from their memos where they hold them), as
+    ``columns`` gives them."""
+    idx = _index("ranges:" + score_token(fwk, pod, local, raw), ScoreIndex)
+    idx.refresh(nodes, lambda some: local_totals(fwk, state, pod, some, local, score_nodes, raw))
     if idx.failed:
         idx.failed = False
         return None
-    sums = idx.sums
-    out: list[int] = []
-    for a, b in ranges:
-        out.extend(sums[a:b])
-    return out
+    if len(idx.raws) < len(raw):  # (no node scored yet)
+        return None
+    out: list[list[int]] = []
+    for values in [idx.sums, *idx.raws[:len(raw)]]:
+        if len(ranges) == 1:
+            a, b = ranges[0]
+            out.append(values[a:b])
+        else:
+            column: list[int] = []
+            for a, b in ranges:
+                column.extend(values[a:b])
+            out.append(column)
+    return out[0], out[1:]
+
+
+def columns(values: list, raw: Sequence) -> tuple[list[int], list[list[int]]]:
+    """``local_totals``' values as (the weighted sums, each ``raw`` plugin's raw scores)."""
+    if not raw:
+        return values, []
+    cols = [list(c) for c in zip(*values)] if values else [[] for _ in range(len(raw) + 1)]
+    return cols[0], cols[1:]

@@ -105,9 +105,10 @@ class NodeToStatus(NodeToStatusReader):
 
 @dataclass
 class ScoreTable:
-    """Every score plugin's raw and normalized scores per node, the weights and the totals."""
+    """Every score plugin's raw and normalized scores per node, the weights and the totals
+    (``node_names`` None: a table of totals alone, ``score_totals``')."""
 
-    node_names: list[str]
+    node_names: list[str] | None
     plugins: list[str]
     weights: dict[str, int]
     raw: dict[str, list[int]] = field(default_factory=dict)
@@ -634,8 +635,8 @@ class Framework:
         if not equivalence.ENABLED or (h.log is not None and h.v(10)):
             return None
         skip = state.skip_score_plugins
-        local, rest = equivalence.split_scores([pl for pl in self.score if pl.name not in skip])
-        if not local:
+        local, raw, rest = equivalence.split_scores([pl for pl in self.score if pl.name not in skip])
+        if not local and not raw:
             return None
 
         def score_nodes(pl, sub: list[NodeInfo]):
@@ -646,20 +647,64 @@ class Framework:
                 h.unscope(saved)
 
         if ranges is not None:
-            totals = equivalence.ranged_local_totals(self, state, pod, ranges[0], ranges[1],
-                                                     local, score_nodes)
+            got = equivalence.ranged_local_totals(self, state, pod, ranges[0], ranges[1], local,
+                                                  score_nodes, raw)
         else:
-            totals = equivalence.local_totals(self, state, pod, nodes, local, score_nodes)
-        if totals is None:
+            values = equivalence.local_totals(self, state, pod, nodes, local, score_nodes, raw)
+            got = None if values is None else equivalence.columns(values, raw)
+        if got is None:
             return None
+        totals, raw_scores = got
+        if raw:
+            totals = self._add_normalized(state, pod, nodes, raw, totals, raw_scores)
+            if totals is None:
+                return None
         if not rest:
             return totals
-        table = ScoreTable(node_names=[n.name for n in nodes], plugins=[p.name for p in rest],
+        # (the names only if a NormalizeScore without normalize_list asks for them)
+        table = ScoreTable(node_names=None, plugins=[p.name for p in rest],
                            weights=dict(self.weights), skipped=[])
         out, s = self._score(state, pod, nodes, rest, table)
         if s is not None or out is None:
             return None
         return list(map(add, totals, out.totals))
+
+    def _add_normalized(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
+                        raw: list, totals: list[int], raw_scores: list[list[int]]
+                        ) -> list[int] | None:
+        """``totals`` (the other plugins' weighted sums) plus ``_score``'s NormalizeScore, range
+        check and weights for the ``raw`` plugins, of raw scores ``raw_scores``: the totals,
+        or None when a normalization fails or leaves a score out of range
+        (``run_score_plugins`` then reports it)."""
+        for pl, scores in zip(raw, raw_scores):
+            if pl.normalize_list is not None:
+                norm = pl.normalize_list(state, pod, scores)
+                if isinstance(norm, Status):
+                    if not norm.is_success():
+                        return None
+                    norm = scores
+            else:
+                node_scores = [NodeScore(n.name, v) for n, v in zip(nodes, scores)]
+                s = pl.normalize_score(state, pod, node_scores)
+                if s is not None and not s.is_success():
+                    return None
+                norm = [x.score for x in node_scores]
+            if not norm:
+                continue
+            hi, lo = max(norm), min(norm)
+            if hi > MAX_NODE_SCORE or lo < MIN_NODE_SCORE:
+                return None
+            if hi == 0 and lo == 0:
+                continue
+            w = self.weights[pl.name]
+            if hi == lo:  # (every node alike: TaintToleration where no node has a taint)
+                v = hi * w
+                totals = [t + v for t in totals]
+            elif w == 1:
+                totals = list(map(add, totals, norm))
+            else:
+                totals = list(map(add, totals, map(mul, norm, repeat(w))))
+        return totals
 
     def _score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo], plugins: list,
                table: ScoreTable) -> tuple[ScoreTable | None, Status | None]:
@@ -685,7 +730,8 @@ class Framework:
                                                             f"{res.as_error()}")
                 table.normalized[pl.name] = list(res)
             elif pl.has_normalize:
-                scores = [NodeScore(n, v) for n, v in zip(table.node_names, raw)]
+                names = table.node_names if table.node_names is not None else [n.name for n in nodes]
+                scores = [NodeScore(n, v) for n, v in zip(names, raw)]
                 s = pl.normalize_score(state, pod, scores)
                 if s is not None and not s.is_success():
                     return None, Status(Code.Error, err=f"running Normalize on Score plugins: "

@@ -508,6 +508,7 @@ class NodeInfo:
     """Node-level aggregates: the node, its pods, requested/allocatable resources, ports, images."""
 
     __slots__ = (
+        "_added",
         "_lazy",
         "_pods",
         "_pwa",
@@ -536,6 +537,9 @@ class NodeInfo:
         # without its pods: (loader, number of pods, with affinity, with required
         # anti-affinity, census) until a reader of the pods makes ``loader(self)`` list them.
         self._lazy: tuple | None = None
+        # Pods assumed onto such a node before its pods were read (``add_pod``), in order:
+        # put after the pods read, in place of the same pods' entries there.
+        self._added: list[PodInfo] | None = None
         self.used_ports = HostPortInfo()
         self.requested = Resource()
         self.non_zero_requested = Resource()
@@ -607,12 +611,25 @@ class NodeInfo:
     def num_pods(self) -> int:
         """``len(self.pods)``, without reading the pods of a node built from the cache."""
         p = self._pods
-        return len(p) if p is not None else self._lazy[1]
+        if p is not None:
+            return len(p)
+        added = self._added
+        return self._lazy[1] + (len(added) if added else 0)
 
     def census(self) -> dict | None:
         """``census_key`` -> how many of the node's pods have that namespace, labels and
         termination, while its pods are not read (None once they are)."""
-        return self._lazy[4] if self._pods is None else None
+        if self._pods is not None:
+            return None
+        census = self._lazy[4]
+        added = self._added
+        if not added or census is None:
+            return census
+        census = dict(census)
+        for pi in added:
+            k = census_key(pi.namespace, pi.labels, pi.terminating)
+            census[k] = census.get(k, 0) + 1
+        return census
 
     def set_sums(self, sums: dict, loader) -> None:
         """Account the pods of a node as the scheduler's cache sums them
@@ -658,6 +675,13 @@ class NodeInfo:
         them (they are what the sums were made of, unless the store changed since)."""
         if self._pods is not None:
             return
+        added = self._added
+        if added:
+            # (the pods read may hold those assumed here meanwhile, written since: each
+            # takes its place after the others, as when it was added to the pods read)
+            keys = {pi.key for pi in added}
+            pods = [pi for pi in pods if pi.key not in keys] + added
+        self._added = None
         self._lazy = None
         self._pods = []
         self._pwa = self._pwra = _NO_PODS
@@ -683,7 +707,17 @@ class NodeInfo:
             _note_changed(self)
 
     def add_pod(self, pi: PodInfo) -> None:
-        self.pods.append(pi)
+        pods = self._pods
+        if pods is not None:
+            pods.append(pi)
+        elif pi.has_affinity or pi.has_required_anti_affinity:
+            self.pods.append(pi)  # (read: its lists of pods with affinity are kept)
+        else:  # a node of the cache whose pods are not read: read later, if ever
+            added = self._added
+            if added is None:
+                self._added = [pi]
+            else:
+                added.append(pi)
         if pi.has_affinity or pi.has_required_anti_affinity:
             self._note_affinity(pi)
         # _update(pi, 1), inlined
@@ -796,6 +830,7 @@ class NodeInfo:
         c._pwa = list(self.pods_with_affinity)
         c._pwra = list(self.pods_with_required_anti_affinity)
         c._lazy = None
+        c._added = None
         c.used_ports = self.used_ports.clone()
         c.requested = self.requested.clone()
         c.non_zero_requested = self.non_zero_requested.clone()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import random
+from decimal import Decimal
 
 import pytest
 
@@ -140,6 +141,13 @@ def _pod(**spec) -> PodInfo:
     pytest.param(_pod(containers=[{"name": "c"}]),
                  _pod(containers=[{"name": "c"}], tolerations=[{"operator": "Exists"}]), False,
                  id="a toleration makes another class"),
+    pytest.param(_pod(containers=[{"name": "c", "image": "nginx"}], dnsPolicy="ClusterFirst"),
+                 _pod(dnsPolicy="ClusterFirst", containers=[{"name": "c", "image": "nginx"}]), False,
+                 id="the same spec with its keys in another order is another class (a miss, "
+                    "never a wrong share)"),
+    pytest.param(_pod(containers=[{"name": "c", "image": "nginx"}], x=Decimal("1")),
+                 _pod(containers=[{"name": "c", "image": "nginx"}], x=Decimal("1")), True,
+                 id="what marshal does not take is told apart as JSON"),
 ])
 def test_pod_class(a, b, same):
     assert (equivalence.pod_class(a) == equivalence.pod_class(b)) is same
