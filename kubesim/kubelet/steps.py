@@ -166,6 +166,25 @@ def _passed_over(mem: dict | None, pod: dict, now: float) -> bool:
             and (mem.get("wake") is None or mem["wake"] > now))
 
 
+_RESTED = "_kubelet_rested"  # on the command's context: (its store, key -> resourceVersion)
+
+
+def left_at_rest(ctx) -> dict:
+    """The Pods and Nodes the kubelet passes of this command left at rest, by store key, with
+    the resourceVersion each had then: every pod of such a node was synced at that version
+    with no wake due (``_passed_over``), nothing waits for volumes, no static pod is killed.
+    A node none of whose keys was written since needs no visit: its pod workers sleep (the
+    caller of ``sync_pods`` leaves it out of ``only_nodes``; its wakes stay in the index).
+    Kept per transaction (its store)."""
+    d = getattr(ctx, "__dict__", None)
+    if d is None:
+        return {}
+    got = d.get(_RESTED)
+    if got is None or got[0] is not ctx.store:
+        got = d[_RESTED] = (ctx.store, {})
+    return got[1]
+
+
 def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[str] | None = None) -> bool:
     """Every node's kubelet syncs the pods bound to it that are due.
 
@@ -284,6 +303,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
         mem_changed = False
         earliest = None
         waiting = False
+        resting = True  # every pod of the node ends this visit at rest (``left_at_rest``)
         pods = sorted(by_node[node_name], key=_key)
         if lazy:
             by_node[node_name] = ()  # (the pods it did not change go with this iteration)
@@ -297,8 +317,10 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 continue
             kill = (mem or {}).get(STATIC_KILL)
             if kill and mem.get("removed") is not None:
+                resting = False
                 continue  # a killed static pod: static_pods deletes or replaces its mirror pod
             if (mem is None or not mem.get("c")) and _waiting_for_volumes(ctx, pod, node, memories, key):
+                resting = False
                 mem_changed = mem_changed or memories.get(key) is not mem
                 changed = changed or memories.get(key) is not mem
                 waiting = True
@@ -310,6 +332,8 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                                 network=getattr(ctx, "pod_network", None),
                                 images=images)
             md = pod["metadata"]
+            if result.remove or target is not pod or (result.next_wake is not None and result.next_wake <= now):
+                resting = False
             if result.remove and kill:
                 if target is pod and result.changed:
                     store.put(pod)
@@ -339,6 +363,12 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
         if images is not None and images.changed:
             _save_node_images(store, node, images)
             changed = True
+        if resting and not waiting:
+            rested = left_at_rest(ctx)
+            for pod in pods:
+                md = pod["metadata"]
+                rested[("Pod", md.get("namespace") or "", md["name"])] = md.get("resourceVersion")
+            rested[("Node", "", node_name)] = node["metadata"].get("resourceVersion")
         if mem_changed:
             store.set_meta(meta_key, memories)
             store.touch_meta(meta_key)
