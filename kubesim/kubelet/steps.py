@@ -185,13 +185,17 @@ def left_at_rest(ctx) -> dict:
     return got[1]
 
 
-def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[str] | None = None) -> bool:
+def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[str] | None = None,
+              rested_nodes: set[str] | None = None) -> bool:
     """Every node's kubelet syncs the pods bound to it that are due.
 
     ``only_nodes``, when given, limits the pass to those nodes plus the ones the index
     (``INDEX_META``) says have a wake due or a pod waiting for its volumes; the other nodes'
     wakes stay registered from the index. The caller names every node whose pods or Node may
-    have changed since the index was last complete."""
+    have changed since the index was last complete, but for ``rested_nodes``: those whose
+    every write this command's passes have seen and left at rest (``left_at_rest``). They are
+    not visited, yet read as a visit would read them (which decides how the pods it syncs
+    are read, whole or without their managedFields: where a write puts that key)."""
     store = ctx.store
     now = ctx.now()
     index = dict(store.meta(INDEX_META) or {})
@@ -203,13 +207,15 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 visit.add(name)
             elif wake is not None and name not in visit:  # a visited node's pods ask for themselves
                 ctx.wake_at(wake)
+    rested = set(rested_nodes or ()) - visit if visit is not None else set()
+    reads = visit | rested if rested else visit  # (what a visit of the rested nodes too would read)
     if visit is None:
         nodes = {n["metadata"]["name"]: n for n in store.list("Node")}
-    elif len(visit) > 50:
+    elif len(reads) > 50:
         # many nodes: read together, a few hundred to a statement and one decode
-        nodes = {n["metadata"]["name"]: n for n in store.get_many(("Node", "", name) for name in sorted(visit))}
+        nodes = {n["metadata"]["name"]: n for n in store.get_many(("Node", "", name) for name in sorted(reads))}
     else:
-        nodes = {name: n for name in visit if (n := store.get("Node", "", name)) is not None}
+        nodes = {name: n for name in reads if (n := store.get("Node", "", name)) is not None}
     by_node: dict[str, list] = {}
     lazy = False  # by_node holds keys: each node's pods are decoded when it is reached
     if visit is None:
@@ -217,7 +223,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             nn = (p.get("spec") or {}).get("nodeName")
             if nn:
                 by_node.setdefault(nn, []).append(p)
-    elif len(visit) > 50:
+    elif len(reads) > 50:
         # many nodes (a bulk apply's pods spread over the cluster): their pods' keys in one
         # pass over the node index, and only those pods decoded, a node at a time and without
         # their managedFields (which a write recomputes from the stored pod: the API server's
@@ -229,6 +235,9 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             pods = [p for k in store.pod_keys_on_node(nn) if (p := store.get(*k)) is not None]
             if pods:
                 by_node[nn] = pods
+        for nn in rested:  # (read whole, as their visit would read them; it would pass over each)
+            for k in store.pod_keys_on_node(nn):
+                store.get(*k)
     changed = False
     order = sorted(by_node)
     if len(order) > 50:

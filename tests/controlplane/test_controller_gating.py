@@ -318,7 +318,7 @@ def test_gated_controllers_and_kubelets_leave_the_same_state_as_running_them_all
     monkeypatch.setattr(components, "_targets", lambda *a: None)  # every object, every pass
     monkeypatch.setattr(components, "_collector_view", lambda *a: None)  # the collector too
     full_pass = steps.sync_pods
-    monkeypatch.setattr(steps, "sync_pods", lambda ctx, only_nodes=None: full_pass(ctx))
+    monkeypatch.setattr(steps, "sync_pods", lambda ctx, only_nodes=None, rested_nodes=None: full_pass(ctx))
     from kubesim.controllers import nodelifecycle
 
     monkeypatch.setattr(nodelifecycle, "pending", lambda nodes: True)  # no quiet-nodes shortcut
@@ -432,9 +432,9 @@ def test_the_kubelet_does_not_visit_again_a_node_it_left_at_rest_this_command(ku
     visits = []
     real = steps.sync_pods
 
-    def sync_pods(ctx, only_nodes=None):
+    def sync_pods(ctx, only_nodes=None, rested_nodes=None):
         visits.append(sorted(only_nodes) if only_nodes is not None else None)
-        return real(ctx, only_nodes=only_nodes)
+        return real(ctx, only_nodes=only_nodes, rested_nodes=rested_nodes)
 
     monkeypatch.setattr(steps, "sync_pods", sync_pods)
     kubesim.ok("apply -f -", BARE.replace("spec: {", "spec: {nodeName: node02, "))
