@@ -210,16 +210,29 @@ def sync_pods(cluster: Cluster) -> bool:
     only = None
     if settled_baseline(cluster) is not None:
         # every kubelet was at rest when the last command ended: look at the nodes whose Node
-        # or pods this command wrote (the kubelet index adds those with something due)
+        # or pods this command wrote (the kubelet index adds those with something due), but
+        # not for a write an earlier pass of this command has seen and left at rest (its
+        # pod workers are not woken again: pkg/kubelet/pod_workers.go)
         only = set()
+        skipped = set()
+        rested = steps.left_at_rest(cluster)
         for k in list(store.changed_keys()):
             if k[0] == "Node":
+                if rested and k in rested:
+                    obj = store.get(*k)
+                    if obj is not None and rested[k] == obj["metadata"].get("resourceVersion"):
+                        skipped.add(k[2])
+                        continue
                 only.add(k[2])
             elif k[0] == "Pod":
                 obj = store.get(*k)
                 nn = (obj.get("spec") or {}).get("nodeName") if obj is not None else None
-                if nn:
+                if nn and rested and rested.get(k, 0) == obj["metadata"].get("resourceVersion"):
+                    skipped.add(nn)
+                elif nn:
                     only.add(nn)
+        _wire_pod_network(cluster)
+        return steps.sync_pods(cluster, only_nodes=only, rested_nodes=skipped - only)
     _wire_pod_network(cluster)
     return steps.sync_pods(cluster, only_nodes=only)
 

@@ -157,13 +157,34 @@ def behaviour(container: dict, image_defaults: dict | None = None, *, pod_name: 
     if image_defaults is not None or resolve is not None or network is not None:
         return _derive(container, image_defaults, pod_name=pod_name, override=override, start=start, resolve=resolve,
                        network=network)
+    # what the container does in any pod of its template (its run read neither the pod's name
+    # nor its mounted files), else in this pod
+    base = json.dumps([[container.get(f) for f in DERIVED_FROM], override, start], sort_keys=True, default=str)
+    derived = _ANY_POD.get(base)
+    if derived is not None:
+        return derived
     key = json.dumps([container, pod_name, override, start], sort_keys=True, default=str)
     derived = _CACHE.get(key)
     if derived is None:
         if len(_CACHE) > 4096:
             _CACHE.clear()
-        derived = _CACHE[key] = _derive(container, None, pod_name=pod_name, override=override, start=start)
+        if len(_ANY_POD) > 4096:
+            _ANY_POD.clear()
+        reads: list = []
+        derived = _CACHE[key] = _derive(container, None, pod_name=pod_name, override=override, start=start,
+                                        name_reads=reads)
+        if not reads and derived.program is None:
+            _ANY_POD[base] = derived
     return derived
+
+
+# behaviours whose run read neither the pod's name nor its files (shell.RunContext.pod_read),
+# by what of the container ``_derive`` reads: the pods of one template (a Deployment's, a file
+# of bare pods; their volume names differ) derive theirs once
+_ANY_POD: dict[str, Behaviour] = {}
+# every field of a container ``_derive`` reads, but for MOUNTED_FILES_KEY (the files, which the
+# run reads or not)
+DERIVED_FROM = ("image", "command", "args", "env", "resources", "stdin", "tty", "ports")
 
 
 def uses_network(container: dict) -> bool:
@@ -175,7 +196,10 @@ def uses_network(container: dict) -> bool:
 
 
 def _derive(container: dict, image_defaults: dict | None = None, *, pod_name: str = "",
-            override: dict | None = None, start: float = 0.0, resolve=None, network=None) -> Behaviour:
+            override: dict | None = None, start: float = 0.0, resolve=None, network=None,
+            name_reads: list | None = None) -> Behaviour:
+    """``behaviour``'s derivation; ``name_reads``, when given, gets an entry when the
+    container's program read the pod's name (its hostname) or its mounted files."""
     argv, info = effective_argv(container, image_defaults)
     from kubesim.kubelet.imagefiles import start_error
 
@@ -219,6 +243,8 @@ def _derive(container: dict, image_defaults: dict | None = None, *, pod_name: st
                              resolve=resolve, files=files, network=network,
                              not_found=_script_lookup(argv, container))
             run = run_program(argv, ctx)
+            if ctx.pod_read and name_reads is not None:
+                name_reads.append(True)
             output = tuple((t, line) for t, line in run.output[:MAX_LOG_LINES])
             if info is not None and run.serves and info.output and _same_program(argv, info):
                 output = tuple((0.0, line) for line in info.output) + output

@@ -6,12 +6,15 @@ IPAM hands them out, and images resolve to the references containerd reports
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 
 
+@functools.lru_cache(maxsize=4096)
 def image_ref(image: str) -> tuple[str, str]:
-    """(status.image, status.imageID) as containerd reports them for a reference."""
+    """(status.image, status.imageID) as containerd reports them for a reference (pure: kept
+    per reference, which every container status and image check of a command asks again)."""
     name = image
     if "@" not in name:
         last = name.rsplit("/", 1)[-1]
@@ -29,10 +32,15 @@ def allocate_ip(node: dict, pods_on_node: list[dict]) -> str:
     cidr = (node.get("spec") or {}).get("podCIDR")
     if not cidr:
         return ""
-    net = ipaddress.ip_network(cidr, strict=False)
+    net = _network(cidr)
     used = {(p.get("status") or {}).get("podIP") for p in pods_on_node}
     for i in range(2, net.num_addresses - 1):
         ip = str(net.network_address + i)
         if ip not in used:
             return ip
     return ""
+
+
+@functools.lru_cache(maxsize=1024)
+def _network(cidr: str):
+    return ipaddress.ip_network(cidr, strict=False)

@@ -88,6 +88,51 @@ class RunContext:
     until: float | None = None                         # stop (as if forever) past this offset
     loop_cap: int | None = LOOP_CAP                    # None: loops run until the step budget
     not_found: object = None                           # callable(exe) -> the shell's "not found" line or None
+    pod_read: bool = False                             # set when the run reads its pod's name or files
+
+
+class _Vars(dict):
+    """The shell's variables: a read of ``HOSTNAME`` (the pod's name), or of them all, is
+    noted on the run's context (``RunContext.pod_read``: a run that reads neither its pod's
+    name nor its mounted files does the same in every pod of a template,
+    kubesim.kubelet.behaviour)."""
+
+    __slots__ = ("ctx",)
+
+    def __init__(self, data, ctx: RunContext):
+        super().__init__(data)
+        self.ctx = ctx
+
+    def get(self, key, default=None):
+        if key == "HOSTNAME":
+            self.ctx.pod_read = True
+        return super().get(key, default)
+
+    def __getitem__(self, key):
+        if key == "HOSTNAME":
+            self.ctx.pod_read = True
+        return super().__getitem__(key)
+
+    def __contains__(self, key):
+        if key == "HOSTNAME":
+            self.ctx.pod_read = True
+        return super().__contains__(key)
+
+    def items(self):
+        self.ctx.pod_read = True
+        return super().items()
+
+    def keys(self):
+        self.ctx.pod_read = True
+        return super().keys()
+
+    def values(self):
+        self.ctx.pod_read = True
+        return super().values()
+
+    def __iter__(self):
+        self.ctx.pod_read = True
+        return super().__iter__()
 
 
 class _Shell:
@@ -97,7 +142,7 @@ class _Shell:
     def __init__(self, ctx: RunContext):
         self.ctx = ctx
         self.elapsed = 0.0
-        self.vars = dict(ctx.env)
+        self.vars = _Vars(ctx.env, ctx)
         self.status = 0
         self.run = Run()
         self.steps = 0
@@ -299,6 +344,7 @@ class _Shell:
         elif name == "date":
             self.write("{ts:%a %b %e %H:%M:%S UTC %Y}")
         elif name == "hostname":
+            self.ctx.pod_read = True
             self.write(self.ctx.pod_name)
         elif name in ("env", "printenv"):
             if args:
@@ -327,7 +373,9 @@ class _Shell:
                     for line in (self.run.files[f][1] or "").split("\n"):
                         if line:
                             self.write(line)
-                elif self.ctx.files and f in self.ctx.files:
+                    continue
+                self.ctx.pod_read = True  # (what the pod's volumes hold)
+                if self.ctx.files and f in self.ctx.files:
                     text = self.ctx.files[f]
                     for line in text.removesuffix("\n").split("\n"):
                         self.write(line)

@@ -166,13 +166,36 @@ def _passed_over(mem: dict | None, pod: dict, now: float) -> bool:
             and (mem.get("wake") is None or mem["wake"] > now))
 
 
-def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[str] | None = None) -> bool:
+_RESTED = "_kubelet_rested"  # on the command's context: (its store, key -> resourceVersion)
+
+
+def left_at_rest(ctx) -> dict:
+    """The Pods and Nodes the kubelet passes of this command left at rest, by store key, with
+    the resourceVersion each had then: every pod of such a node was synced at that version
+    with no wake due (``_passed_over``), nothing waits for volumes, no static pod is killed.
+    A node none of whose keys was written since needs no visit: its pod workers sleep (the
+    caller of ``sync_pods`` leaves it out of ``only_nodes``; its wakes stay in the index).
+    Kept per transaction (its store)."""
+    d = getattr(ctx, "__dict__", None)
+    if d is None:
+        return {}
+    got = d.get(_RESTED)
+    if got is None or got[0] is not ctx.store:
+        got = d[_RESTED] = (ctx.store, {})
+    return got[1]
+
+
+def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[str] | None = None,
+              rested_nodes: set[str] | None = None) -> bool:
     """Every node's kubelet syncs the pods bound to it that are due.
 
     ``only_nodes``, when given, limits the pass to those nodes plus the ones the index
     (``INDEX_META``) says have a wake due or a pod waiting for its volumes; the other nodes'
     wakes stay registered from the index. The caller names every node whose pods or Node may
-    have changed since the index was last complete."""
+    have changed since the index was last complete, but for ``rested_nodes``: those whose
+    every write this command's passes have seen and left at rest (``left_at_rest``). They are
+    not visited, yet read as a visit would read them (which decides how the pods it syncs
+    are read, whole or without their managedFields: where a write puts that key)."""
     store = ctx.store
     now = ctx.now()
     index = dict(store.meta(INDEX_META) or {})
@@ -184,13 +207,15 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 visit.add(name)
             elif wake is not None and name not in visit:  # a visited node's pods ask for themselves
                 ctx.wake_at(wake)
+    rested = set(rested_nodes or ()) - visit if visit is not None else set()
+    reads = visit | rested if rested else visit  # (what a visit of the rested nodes too would read)
     if visit is None:
         nodes = {n["metadata"]["name"]: n for n in store.list("Node")}
-    elif len(visit) > 50:
+    elif len(reads) > 50:
         # many nodes: read together, a few hundred to a statement and one decode
-        nodes = {n["metadata"]["name"]: n for n in store.get_many(("Node", "", name) for name in sorted(visit))}
+        nodes = {n["metadata"]["name"]: n for n in store.get_many(("Node", "", name) for name in sorted(reads))}
     else:
-        nodes = {name: n for name in visit if (n := store.get("Node", "", name)) is not None}
+        nodes = {name: n for name in reads if (n := store.get("Node", "", name)) is not None}
     by_node: dict[str, list] = {}
     lazy = False  # by_node holds keys: each node's pods are decoded when it is reached
     if visit is None:
@@ -198,7 +223,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             nn = (p.get("spec") or {}).get("nodeName")
             if nn:
                 by_node.setdefault(nn, []).append(p)
-    elif len(visit) > 50:
+    elif len(reads) > 50:
         # many nodes (a bulk apply's pods spread over the cluster): their pods' keys in one
         # pass over the node index, and only those pods decoded, a node at a time and without
         # their managedFields (which a write recomputes from the stored pod: the API server's
@@ -210,6 +235,9 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             pods = [p for k in store.pod_keys_on_node(nn) if (p := store.get(*k)) is not None]
             if pods:
                 by_node[nn] = pods
+        for nn in rested:  # (read whole, as their visit would read them; it would pass over each)
+            for k in store.pod_keys_on_node(nn):
+                store.get(*k)
     changed = False
     order = sorted(by_node)
     if len(order) > 50:
@@ -284,6 +312,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
         mem_changed = False
         earliest = None
         waiting = False
+        resting = True  # every pod of the node ends this visit at rest (``left_at_rest``)
         pods = sorted(by_node[node_name], key=_key)
         if lazy:
             by_node[node_name] = ()  # (the pods it did not change go with this iteration)
@@ -297,8 +326,10 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 continue
             kill = (mem or {}).get(STATIC_KILL)
             if kill and mem.get("removed") is not None:
+                resting = False
                 continue  # a killed static pod: static_pods deletes or replaces its mirror pod
             if (mem is None or not mem.get("c")) and _waiting_for_volumes(ctx, pod, node, memories, key):
+                resting = False
                 mem_changed = mem_changed or memories.get(key) is not mem
                 changed = changed or memories.get(key) is not mem
                 waiting = True
@@ -310,6 +341,8 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                                 network=getattr(ctx, "pod_network", None),
                                 images=images)
             md = pod["metadata"]
+            if result.remove or target is not pod or (result.next_wake is not None and result.next_wake <= now):
+                resting = False
             if result.remove and kill:
                 if target is pod and result.changed:
                     store.put(pod)
@@ -339,6 +372,12 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
         if images is not None and images.changed:
             _save_node_images(store, node, images)
             changed = True
+        if resting and not waiting:
+            rested = left_at_rest(ctx)
+            for pod in pods:
+                md = pod["metadata"]
+                rested[("Pod", md.get("namespace") or "", md["name"])] = md.get("resourceVersion")
+            rested[("Node", "", node_name)] = node["metadata"].get("resourceVersion")
         if mem_changed:
             store.set_meta(meta_key, memories)
             store.touch_meta(meta_key)

@@ -180,6 +180,46 @@ def kubelet_back_off_and_probes_across_commands(h):
         h.ok("get pods")
 
 
+MOUNTING = """apiVersion: v1
+kind: Pod
+metadata: {name: mounting}
+spec:
+  nodeName: node01
+  containers:
+  - name: c
+    image: busybox
+    command: [sh, -c, "cat /etc/cfg/k; sleep 3600"]
+    volumeMounts: [{name: cfg, mountPath: /etc/cfg}]
+  volumes: [{name: cfg, configMap: {name: settings}}]
+"""
+
+SPREAD = "\n---\n".join(f"""apiVersion: v1
+kind: Pod
+metadata: {{name: spread-{i}}}
+spec:
+  nodeName: node0{1 + i % 2}
+  terminationGracePeriodSeconds: {5 * i}
+  containers:
+  - name: c
+    image: {("nginx", "redis:7", "busybox")[i % 3]}
+    command: {'[sleep, "3600"]' if i % 3 == 2 else '[]'}
+    readinessProbe: {{exec: {{command: ["true"]}}, periodSeconds: {5 + i}}}
+""" for i in range(4))
+
+
+def kubelet_mounts_pulls_probes_and_grace_over_nodes(h):
+    # the kubelet's later passes of a command skip the nodes it left at rest (steps.left_at_rest)
+    h.ok("apply -f -", MOUNTING)
+    h.ok("apply -f -", SPREAD)
+    h.ok("advance 5s")
+    h.ok("create configmap settings --from-literal=k=v")
+    h.ok("advance 10s")
+    h.ok("delete pod spread-3 spread-2 --wait=false")
+    h.ok("apply -f -", CRASHING)
+    h.ok("advance 3s")
+    h.ok("advance 40s")
+
+
 def kubelet_stopped_and_started(h):
     h.ok("apply -f -", DEPLOYMENT.replace("MRS", "0"))
     h.ok("advance 20s")
@@ -253,6 +293,7 @@ def service_endpoints_follow_pods_and_node_zones(h):
 
 SCENARIOS = [daemonset_follows_node_labels_and_taints_not_their_status,
              kubelet_back_off_and_probes_across_commands, kubelet_stopped_and_started,
+             kubelet_mounts_pulls_probes_and_grace_over_nodes,
              service_endpoints_follow_pods_and_node_zones,
              deleted_pod_is_replaced, orphan_matching_a_selector_is_adopted,
              pod_relabelled_out_of_a_selector_is_released_and_replaced,
@@ -277,7 +318,7 @@ def test_gated_controllers_and_kubelets_leave_the_same_state_as_running_them_all
     monkeypatch.setattr(components, "_targets", lambda *a: None)  # every object, every pass
     monkeypatch.setattr(components, "_collector_view", lambda *a: None)  # the collector too
     full_pass = steps.sync_pods
-    monkeypatch.setattr(steps, "sync_pods", lambda ctx, only_nodes=None: full_pass(ctx))
+    monkeypatch.setattr(steps, "sync_pods", lambda ctx, only_nodes=None, rested_nodes=None: full_pass(ctx))
     from kubesim.controllers import nodelifecycle
 
     monkeypatch.setattr(nodelifecycle, "pending", lambda nodes: True)  # no quiet-nodes shortcut
@@ -381,6 +422,29 @@ def test_the_kubelets_pass_reads_only_the_memory_of_nodes_with_something_to_do(k
     read.clear()
     kubesim.ok("get pods")  # nothing due: no settle at all
     assert read == []
+
+
+def test_the_kubelet_does_not_visit_again_a_node_it_left_at_rest_this_command(kubesim, monkeypatch):
+    from kubesim.kubelet import steps
+
+    kubesim.ok("apply -f -", DEPLOYMENT.replace("MRS", "0"))
+    kubesim.ok("advance 1m")
+    visits = []
+    real = steps.sync_pods
+
+    def sync_pods(ctx, only_nodes=None, rested_nodes=None):
+        visits.append(sorted(only_nodes) if only_nodes is not None else None)
+        return real(ctx, only_nodes=only_nodes, rested_nodes=rested_nodes)
+
+    monkeypatch.setattr(steps, "sync_pods", sync_pods)
+    kubesim.ok("apply -f -", BARE.replace("spec: {", "spec: {nodeName: node02, "))
+    # its pod is synced in the first pass; the status that pass wrote does not wake it again
+    assert visits[0] == ["node02"] and len(visits) >= 2
+    assert all(v == [] for v in visits[1:])
+    visits.clear()
+    kubesim.ok("label pod bare x=y")  # a write another component made: visited again
+    assert visits[0] == ["node02"]
+    assert all(v == [] for v in visits[1:])
 
 
 def test_the_baseline_follows_this_command_s_own_fixed_points_and_is_unknown_after_a_wipe(kubesim):

@@ -87,3 +87,57 @@ def test_files_a_script_touches_and_removes_are_tracked_for_exec_probes():
 def test_agnhost_liveness_answers_for_ten_seconds_then_fails():
     b = behaviour({"name": "c", "image": "registry.k8s.io/e2e-test-images/agnhost:2.40", "args": ["liveness"]})
     assert (b.ports, b.http_fail_after, b.exits_after) == (frozenset({8080}), 10.0, None)
+
+
+# What a container does is derived once for every pod of its template when its run reads
+# neither the pod's name (``hostname``, ``$HOSTNAME``, the whole environment) nor the files its
+# volumes hold; then the pods' volume names (kube-api-access-<random>) and names do not matter.
+# Each case: two pods' containers (name, container); the derivation must equal one made afresh
+# (uncached) for each, and whether the second pod reuses the first one's.
+_MOUNTS_A = {"volumeMounts": [{"name": "kube-api-access-aaaaa", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"}]}
+_MOUNTS_B = {"volumeMounts": [{"name": "kube-api-access-bbbbb", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"}]}
+_FILES = "kubesim.io/mounted-files"
+ANY_POD_CASES = [
+    ("nginx's image default serves in every pod alike", {"image": "nginx"}, {"image": "nginx"}, True),
+    ("pods differing only in their volume names share it",
+     {"image": "busybox", "command": ["sh", "-c", "echo up; sleep 3600"], **_MOUNTS_A},
+     {"image": "busybox", "command": ["sh", "-c", "echo up; sleep 3600"], **_MOUNTS_B}, True),
+    ("hostname prints each pod's name", {"image": "busybox", "command": ["sh", "-c", "hostname; sleep 5"]},
+     {"image": "busybox", "command": ["sh", "-c", "hostname; sleep 5"]}, False),
+    ("$HOSTNAME expands to each pod's name", {"image": "busybox", "command": ["sh", "-c", "echo $HOSTNAME"]},
+     {"image": "busybox", "command": ["sh", "-c", "echo $HOSTNAME"]}, False),
+    ("a test of $HOSTNAME decides by each pod's name",
+     {"image": "busybox", "command": ["sh", "-c", "[ \"${HOSTNAME}\" = pod-a ] && exit 3; sleep 9"]},
+     {"image": "busybox", "command": ["sh", "-c", "[ \"${HOSTNAME}\" = pod-a ] && exit 3; sleep 9"]}, False),
+    ("env prints the whole environment", {"image": "busybox", "command": ["sh", "-c", "env"]},
+     {"image": "busybox", "command": ["sh", "-c", "env"]}, False),
+    ("printenv HOSTNAME", {"image": "busybox", "command": ["printenv", "HOSTNAME"]},
+     {"image": "busybox", "command": ["printenv", "HOSTNAME"]}, False),
+    ("cat of a mounted file reads each pod's files",
+     {"image": "busybox", "command": ["sh", "-c", "cat /etc/cfg/k; sleep 5"], _FILES: {"/etc/cfg/k": "one"}},
+     {"image": "busybox", "command": ["sh", "-c", "cat /etc/cfg/k; sleep 5"], _FILES: {"/etc/cfg/k": "two"}}, False),
+    ("cat of a file the pod may not have", {"image": "busybox", "command": ["sh", "-c", "cat /etc/cfg/k"]},
+     {"image": "busybox", "command": ["sh", "-c", "cat /etc/cfg/k"], _FILES: {"/etc/cfg/k": "two"}}, False),
+    ("other variables do not make it the pod's own",
+     {"image": "busybox", "command": ["sh", "-c", "echo $GREETING"], "env": [{"name": "GREETING", "value": "hi"}]},
+     {"image": "busybox", "command": ["sh", "-c", "echo $GREETING"], "env": [{"name": "GREETING", "value": "hi"}]}, True),
+    ("a different environment is another template",
+     {"image": "busybox", "command": ["sh", "-c", "echo $GREETING"], "env": [{"name": "GREETING", "value": "hi"}]},
+     {"image": "busybox", "command": ["sh", "-c", "echo $GREETING"], "env": [{"name": "GREETING", "value": "yo"}]}, False),
+    ("a program that runs until stopped keeps its pod's name (logs replay it)",
+     {"image": "busybox", "command": ["sh", "-c", "while true; do date; sleep 1; done"]},
+     {"image": "busybox", "command": ["sh", "-c", "while true; do date; sleep 1; done"]}, False),
+]
+
+
+@pytest.mark.parametrize("first,second,shared", [c[1:] for c in ANY_POD_CASES], ids=[c[0] for c in ANY_POD_CASES])
+def test_a_template_s_pods_share_a_behaviour_that_reads_nothing_of_the_pod(first, second, shared):
+    from kubesim.kubelet import behaviour as B
+
+    B._ANY_POD.clear()
+    B._CACHE.clear()
+    a = behaviour({"name": "c", **first}, pod_name="pod-a")
+    b = behaviour({"name": "c", **second}, pod_name="pod-b")
+    assert a == B._derive({"name": "c", **first}, pod_name="pod-a")
+    assert b == B._derive({"name": "c", **second}, pod_name="pod-b")
+    assert (a is b) == shared
