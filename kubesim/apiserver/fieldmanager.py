@@ -240,8 +240,12 @@ def _update(old: dict, new: dict, ref: str, managed: dict[tuple, Entry], manager
     out: dict[tuple, Entry] = {}
     for key, e in managed.items():  # the manager's own entry too: it is merged back below
         s = e.fields
-        s = fp.difference(s, changed) if changed else s
-        s = fp.difference(s, removed) if removed else s
+        # (a set sharing no top-level field with the change keeps what it has: a status
+        # write leaves the spec's managers as they were)
+        if changed and not s.keys().isdisjoint(changed):
+            s = fp.difference(s, changed)
+        if removed and not s.keys().isdisjoint(removed):
+            s = fp.difference(s, removed)
         if s:
             out[key] = Entry(e.manager, e.operation, e.api_version, e.subresource, e.time, s)
     if changed:
@@ -497,7 +501,7 @@ class Tracker:
         self._last[key] = _marshal(obj)
 
     def _record(self, key: tuple, obj: dict, manager: str) -> None:
-        t = _type_of(obj)
+        t = typed.kind_ref(obj.get("apiVersion", ""), obj.get("kind", ""))
         if t is None:
             return
         old = self.previous(key)
@@ -509,8 +513,7 @@ class Tracker:
         if not managed:
             md.pop("managedFields", None)
             return
-        ref, zero = t
-        has_status = "status" in zero
+        ref, has_status = t
         cmp_status = obj.get("status") != old.get("status")
         subresource = "status" if has_status and cmp_status else ""
         _store(md, _update(old, obj, ref, managed, manager, obj.get("apiVersion", ""), subresource,
