@@ -69,16 +69,29 @@ def decode(entries) -> dict[tuple, Entry]:
     return out
 
 
+_SECONDS: dict[str, float] = {}  # an entry's time -> its seconds (a command writes a few times)
+
+
+def _seconds(e: Entry) -> float:
+    if not e.time:
+        return 0
+    s = _SECONDS.get(e.time)
+    if s is None:
+        from kubesim.clock import parse_time
+
+        try:
+            s = parse_time(e.time)
+        except ValueError:
+            s = 0
+        if len(_SECONDS) >= 4096:
+            _SECONDS.clear()
+        _SECONDS[e.time] = s
+    return s
+
+
 def encode(managed: dict[tuple, Entry]) -> list[dict]:
     """The entries as the object stores them, in ``sortEncodedManagedFields``' order."""
-    from kubesim.clock import parse_time
-
-    def seconds(e: Entry) -> float:
-        try:
-            return parse_time(e.time) if e.time else 0
-        except ValueError:
-            return 0
-
+    seconds = _seconds
     out = []
     for e in sorted(managed.values(), key=lambda e: (e.operation, seconds(e), e.manager, e.api_version, e.subresource)):
         d = {"apiVersion": e.api_version, "fieldsType": "FieldsV1", "fieldsV1": fp.encode(e.fields),
