@@ -505,18 +505,17 @@ class Tracker:
         return self.cluster.store.committed(*key)
 
     def before_write(self, key: tuple, obj: dict) -> None:
+        t = typed.kind_ref(obj.get("apiVersion", ""), obj.get("kind", ""))
         if id(obj) in self._handled:
             self._handled.discard(id(obj))
-        else:
+        elif t is not None:
             manager = getattr(self.cluster, "field_manager", None)
             if manager:
-                self._record(key, obj, manager)
-        self._last[key] = _marshal(obj)
+                self._record(key, obj, manager, t)
+        if t is not None:  # (a kind without a schema has no managedFields: nothing compares it)
+            self._last[key] = _marshal(obj)
 
-    def _record(self, key: tuple, obj: dict, manager: str) -> None:
-        t = typed.kind_ref(obj.get("apiVersion", ""), obj.get("kind", ""))
-        if t is None:
-            return
+    def _record(self, key: tuple, obj: dict, manager: str, t: tuple) -> None:
         old = self.previous(key)
         md = obj.setdefault("metadata", {})
         if old is None:
