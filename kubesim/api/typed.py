@@ -209,11 +209,16 @@ def creation_shape(obj, ref: str):
     if shape == _LEAF or atomic:
         return "D" if t is dict else "L"  # compared whole, as a leaf: set is all that matters
     if t is dict:
-        if shape == _STRUCT:
-            return tuple((k, creation_shape(v, spec.get(k, ""))) for k, v in obj.items())
-        if shape == _MAP:
-            return tuple((k, creation_shape(v, spec)) for k, v in obj.items())
-        return "D"  # an object where a list belongs: a leaf
+        if shape != _STRUCT and shape != _MAP:
+            return "D"  # an object where a list belongs: a leaf
+        out = []
+        for k, v in obj.items():
+            tv = type(v)
+            if tv is dict or tv is list:  # (a scalar's shape is worked out here, without a call)
+                out.append((k, creation_shape(v, spec.get(k, "") if shape == _STRUCT else spec)))
+            else:
+                out.append((k, "N" if v is None else "S"))
+        return tuple(out)
     if shape == _LIST:
         import marshal
 
@@ -304,12 +309,13 @@ def _only(v, ref) -> dict:
             items[pe] = _ABSENT if pe in items else item
         for pe, item in items.items():
             node[pe] = {} if item is _ABSENT else _only(item, spec)
-    elif shape == _STRUCT:
-        for name, val in v.items():
-            node["f:" + name] = _only(val, spec.get(name, ""))
     else:
+        struct = shape == _STRUCT
         for name, val in v.items():
-            node["f:" + name] = _only(val, spec)
+            tv = type(val)
+            # (a scalar is a leaf whatever its type: no call)
+            node["f:" + name] = _only(val, spec.get(name, "") if struct else spec) \
+                if tv is dict or tv is list else {}
     return _mark(node)
 
 

@@ -131,12 +131,12 @@ def update(live: dict | None, new: dict, manager: str, now: str, subresource: st
     ``new``'s managedFields, in place. ``client_fields`` is the managedFields the request
     carried (None when it carried none): a non-empty one replaces the live entries, an empty
     one (or ``[{}]``) resets them."""
-    t = _type_of(new)
+    t = typed.kind_ref(new.get("apiVersion", ""), new.get("kind", ""))
     md = new.setdefault("metadata", {})
     if t is None:
         md.pop("managedFields", None)
         return
-    ref, zero = t
+    ref, has_status = t
     if client_fields is not None and client_fields != (live or {}).get("metadata", {}).get("managedFields"):
         if client_fields == [] or client_fields == [{}]:
             md.pop("managedFields", None)
@@ -149,11 +149,11 @@ def update(live: dict | None, new: dict, manager: str, now: str, subresource: st
         md.pop("managedFields", None)
         return
     if live is None and not managed and subresource != "scale":
-        _store_created(md, new, t, manager, subresource, now)
+        _store_created(md, new, ref, manager, subresource, now)
         return
     before = managed.get((manager, UPDATE, new.get("apiVersion", ""), subresource))
-    managed = _update(live if live is not None else zero, new, ref, managed, manager, new.get("apiVersion", ""),
-                      subresource, now, "status" in zero)
+    managed = _update(live if live is not None else _type_of(new)[1], new, ref, managed, manager,
+                      new.get("apiVersion", ""), subresource, now, has_status)
     if subresource == "scale":
         # scalehandler.go ToParent: the parent's entries keep the times they had (none when new)
         entry = managed.get((manager, UPDATE, new.get("apiVersion", ""), subresource))
@@ -170,14 +170,14 @@ _CREATED: dict[tuple, list] = {}
 _CREATED_MAX = 4096
 
 
-def _store_created(md: dict, new: dict, t: tuple, manager: str, subresource: str, now: str) -> None:
+def _store_created(md: dict, new: dict, ref: str, manager: str, subresource: str, now: str) -> None:
     from kubesim.api.objcopy import deep_copy
 
-    ref, zero = t
     api_version = new.get("apiVersion", "")
     key = (ref, manager, api_version, subresource, typed.creation_shape(_body(new), ref))
     entries = _CREATED.get(key)
     if entries is None:
+        zero = _type_of(new)[1]
         managed = cap_update_managers(_update(zero, new, ref, {}, manager, api_version, subresource, now,
                                               "status" in zero))
         entries = [{k: v for k, v in e.items() if k != "time"} for e in encode(managed)]
