@@ -165,13 +165,13 @@ def update(live: dict | None, new: dict, manager: str, now: str, subresource: st
 # A create's entry (its Update from the kind's zero value) depends on which fields the object
 # has, not on their values (``typed.creation_shape``). Objects of one shape (the Events of a
 # reason, the pods of a DaemonSet) share it: worked out once per (type, manager, subresource,
-# shape), copied for each.
-_CREATED: dict[tuple, list] = {}
+# shape), copied for each (kept marshalled: a copy is one load).
+_CREATED: dict[tuple, bytes] = {}
 _CREATED_MAX = 4096
 
 
 def _store_created(md: dict, new: dict, ref: str, manager: str, subresource: str, now: str) -> None:
-    from kubesim.api.objcopy import deep_copy
+    import marshal
 
     api_version = new.get("apiVersion", "")
     key = (ref, manager, api_version, subresource, typed.creation_shape(_body(new), ref))
@@ -180,14 +180,14 @@ def _store_created(md: dict, new: dict, ref: str, manager: str, subresource: str
         zero = _type_of(new)[1]
         managed = cap_update_managers(_update(zero, new, ref, {}, manager, api_version, subresource, now,
                                               "status" in zero))
-        entries = [{k: v for k, v in e.items() if k != "time"} for e in encode(managed)]
+        entries = marshal.dumps([{k: v for k, v in e.items() if k != "time"} for e in encode(managed)])
         if len(_CREATED) >= _CREATED_MAX:
             _CREATED.clear()
         _CREATED[key] = entries
-    if not entries:
+    out = marshal.loads(entries)
+    if not out:
         md.pop("managedFields", None)
         return
-    out = deep_copy(entries)
     if now:
         for e in out:
             e["time"] = now
