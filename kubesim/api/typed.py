@@ -54,6 +54,14 @@ def kind_type(api_version: str, kind: str) -> tuple[str, dict] | None:
     return (entry[0], marshal.loads(marshal.dumps(entry[1]))) if entry else None
 
 
+@functools.lru_cache(maxsize=256)
+def kind_ref(api_version: str, kind: str) -> tuple[str, bool] | None:
+    """The type name of a kind and whether it has a status (``kind_type`` without copying the
+    zero value); None for a kind the schema lacks."""
+    entry = _schema()["kinds"].get(f"{api_version}/{kind}")
+    return (entry[0], "status" in entry[1]) if entry else None
+
+
 @functools.lru_cache(maxsize=4096)
 def _resolve(ref):
     """(shape, fields or element ref, atomic, list relation, keys, key defaults)."""
@@ -201,11 +209,16 @@ def creation_shape(obj, ref: str):
     if shape == _LEAF or atomic:
         return "D" if t is dict else "L"  # compared whole, as a leaf: set is all that matters
     if t is dict:
-        if shape == _STRUCT:
-            return tuple((k, creation_shape(v, spec.get(k, ""))) for k, v in obj.items())
-        if shape == _MAP:
-            return tuple((k, creation_shape(v, spec)) for k, v in obj.items())
-        return "D"  # an object where a list belongs: a leaf
+        if shape != _STRUCT and shape != _MAP:
+            return "D"  # an object where a list belongs: a leaf
+        out = []
+        for k, v in obj.items():
+            tv = type(v)
+            if tv is dict or tv is list:  # (a scalar's shape is worked out here, without a call)
+                out.append((k, creation_shape(v, spec.get(k, "") if shape == _STRUCT else spec)))
+            else:
+                out.append((k, "N" if v is None else "S"))
+        return tuple(out)
     if shape == _LIST:
         import marshal
 
@@ -253,22 +266,57 @@ def _cmp(lhs, rhs, ref, root: bool = False):
         lm = lhs if isinstance(lhs, dict) else {}
         rm = rhs if isinstance(rhs, dict) else {}
         fields = spec if shape == _STRUCT else None
-        for name in list(lm) + [k for k in rm if k not in lm]:
+        for name, lv in lm.items():
+            rv = rm.get(name, MISSING)
+            if rv is not MISSING and type(lv) is type(rv) and lv == rv:
+                continue  # (what _cmp answers first: nothing changed)
             cref = (fields.get(name, "") if fields is not None else spec)
-            a, m, r = _cmp(lm.get(name, MISSING), rm.get(name, MISSING), cref)
             pe = "f:" + name
+            if rv is MISSING:
+                removed[pe] = _only(lv, cref)
+                continue
+            a, m, r = _cmp(lv, rv, cref)
             if a is not None:
                 added[pe] = a
             if m is not None:
                 modified[pe] = m
             if r is not None:
                 removed[pe] = r
+        for name, rv in rm.items():
+            if name not in lm:
+                added["f:" + name] = _only(rv, fields.get(name, "") if fields is not None else spec)
     if not root:
         if lhs is MISSING:
             return _mark(added), modified or None, removed or None
         if rhs is MISSING:
             return added or None, modified or None, _mark(removed)
     return added or None, modified or None, removed or None
+
+
+def _only(v, ref) -> dict:
+    """The node of a value only one side has: what ``_cmp(MISSING, v, ref)`` returns as added
+    (and ``_cmp(v, MISSING, ref)`` as removed), every field of ``v`` a member, built without
+    comparing anything."""
+    shape, spec, atomic, rel, keys, defaults = _resolve(ref)
+    if shape == _LEAF or atomic or v is None or not v or not isinstance(v, list if shape == _LIST else dict):
+        return {}
+    node: dict = {}
+    if shape == _LIST:
+        items: dict = {}
+        for item in v:
+            pe = _item_pe(item, rel, keys, defaults)
+            # a duplicate is a member leaf (as _cmp_list makes it)
+            items[pe] = _ABSENT if pe in items else item
+        for pe, item in items.items():
+            node[pe] = {} if item is _ABSENT else _only(item, spec)
+    else:
+        struct = shape == _STRUCT
+        for name, val in v.items():
+            tv = type(val)
+            # (a scalar is a leaf whatever its type: no call)
+            node["f:" + name] = _only(val, spec.get(name, "") if struct else spec) \
+                if tv is dict or tv is list else {}
+    return _mark(node)
 
 
 def _cmp_list(lhs: list, rhs: list, elem, rel, keys, defaults, added: dict, modified: dict, removed: dict) -> None:
@@ -293,7 +341,12 @@ def _cmp_list(lhs: list, rhs: list, elem, rel, keys, defaults, added: dict, modi
     for pe in order:
         ll, rl = lvals.get(pe, []), rvals.get(pe, [])
         if len(ll) <= 1 and len(rl) <= 1:
-            a, m, r = _cmp(ll[0] if ll else MISSING, rl[0] if rl else MISSING, elem)
+            if not ll:
+                a, m, r = _only(rl[0], elem), None, None
+            elif not rl:
+                a, m, r = None, None, _only(ll[0], elem)
+            else:
+                a, m, r = _cmp(ll[0], rl[0], elem)
         elif len(ll) >= 2 and len(rl) >= 2:
             a, m, r = None, ({} if ll != rl else None), None
         elif len(ll) >= 2:

@@ -69,16 +69,29 @@ def decode(entries) -> dict[tuple, Entry]:
     return out
 
 
+_SECONDS: dict[str, float] = {}  # an entry's time -> its seconds (a command writes a few times)
+
+
+def _seconds(e: Entry) -> float:
+    if not e.time:
+        return 0
+    s = _SECONDS.get(e.time)
+    if s is None:
+        from kubesim.clock import parse_time
+
+        try:
+            s = parse_time(e.time)
+        except ValueError:
+            s = 0
+        if len(_SECONDS) >= 4096:
+            _SECONDS.clear()
+        _SECONDS[e.time] = s
+    return s
+
+
 def encode(managed: dict[tuple, Entry]) -> list[dict]:
     """The entries as the object stores them, in ``sortEncodedManagedFields``' order."""
-    from kubesim.clock import parse_time
-
-    def seconds(e: Entry) -> float:
-        try:
-            return parse_time(e.time) if e.time else 0
-        except ValueError:
-            return 0
-
+    seconds = _seconds
     out = []
     for e in sorted(managed.values(), key=lambda e: (e.operation, seconds(e), e.manager, e.api_version, e.subresource)):
         d = {"apiVersion": e.api_version, "fieldsType": "FieldsV1", "fieldsV1": fp.encode(e.fields),
@@ -118,12 +131,12 @@ def update(live: dict | None, new: dict, manager: str, now: str, subresource: st
     ``new``'s managedFields, in place. ``client_fields`` is the managedFields the request
     carried (None when it carried none): a non-empty one replaces the live entries, an empty
     one (or ``[{}]``) resets them."""
-    t = _type_of(new)
+    t = typed.kind_ref(new.get("apiVersion", ""), new.get("kind", ""))
     md = new.setdefault("metadata", {})
     if t is None:
         md.pop("managedFields", None)
         return
-    ref, zero = t
+    ref, has_status = t
     if client_fields is not None and client_fields != (live or {}).get("metadata", {}).get("managedFields"):
         if client_fields == [] or client_fields == [{}]:
             md.pop("managedFields", None)
@@ -136,11 +149,11 @@ def update(live: dict | None, new: dict, manager: str, now: str, subresource: st
         md.pop("managedFields", None)
         return
     if live is None and not managed and subresource != "scale":
-        _store_created(md, new, t, manager, subresource, now)
+        _store_created(md, new, ref, manager, subresource, now)
         return
     before = managed.get((manager, UPDATE, new.get("apiVersion", ""), subresource))
-    managed = _update(live if live is not None else zero, new, ref, managed, manager, new.get("apiVersion", ""),
-                      subresource, now, "status" in zero)
+    managed = _update(live if live is not None else _type_of(new)[1], new, ref, managed, manager,
+                      new.get("apiVersion", ""), subresource, now, has_status)
     if subresource == "scale":
         # scalehandler.go ToParent: the parent's entries keep the times they had (none when new)
         entry = managed.get((manager, UPDATE, new.get("apiVersion", ""), subresource))
@@ -152,29 +165,29 @@ def update(live: dict | None, new: dict, manager: str, now: str, subresource: st
 # A create's entry (its Update from the kind's zero value) depends on which fields the object
 # has, not on their values (``typed.creation_shape``). Objects of one shape (the Events of a
 # reason, the pods of a DaemonSet) share it: worked out once per (type, manager, subresource,
-# shape), copied for each.
-_CREATED: dict[tuple, list] = {}
+# shape), copied for each (kept marshalled: a copy is one load).
+_CREATED: dict[tuple, bytes] = {}
 _CREATED_MAX = 4096
 
 
-def _store_created(md: dict, new: dict, t: tuple, manager: str, subresource: str, now: str) -> None:
-    from kubesim.api.objcopy import deep_copy
+def _store_created(md: dict, new: dict, ref: str, manager: str, subresource: str, now: str) -> None:
+    import marshal
 
-    ref, zero = t
     api_version = new.get("apiVersion", "")
     key = (ref, manager, api_version, subresource, typed.creation_shape(_body(new), ref))
     entries = _CREATED.get(key)
     if entries is None:
+        zero = _type_of(new)[1]
         managed = cap_update_managers(_update(zero, new, ref, {}, manager, api_version, subresource, now,
                                               "status" in zero))
-        entries = [{k: v for k, v in e.items() if k != "time"} for e in encode(managed)]
+        entries = marshal.dumps([{k: v for k, v in e.items() if k != "time"} for e in encode(managed)])
         if len(_CREATED) >= _CREATED_MAX:
             _CREATED.clear()
         _CREATED[key] = entries
-    if not entries:
+    out = marshal.loads(entries)
+    if not out:
         md.pop("managedFields", None)
         return
-    out = deep_copy(entries)
     if now:
         for e in out:
             e["time"] = now
@@ -240,8 +253,12 @@ def _update(old: dict, new: dict, ref: str, managed: dict[tuple, Entry], manager
     out: dict[tuple, Entry] = {}
     for key, e in managed.items():  # the manager's own entry too: it is merged back below
         s = e.fields
-        s = fp.difference(s, changed) if changed else s
-        s = fp.difference(s, removed) if removed else s
+        # (a set sharing no top-level field with the change keeps what it has: a status
+        # write leaves the spec's managers as they were)
+        if changed and not s.keys().isdisjoint(changed):
+            s = fp.difference(s, changed)
+        if removed and not s.keys().isdisjoint(removed):
+            s = fp.difference(s, removed)
         if s:
             out[key] = Entry(e.manager, e.operation, e.api_version, e.subresource, e.time, s)
     if changed:
@@ -488,18 +505,17 @@ class Tracker:
         return self.cluster.store.committed(*key)
 
     def before_write(self, key: tuple, obj: dict) -> None:
+        t = typed.kind_ref(obj.get("apiVersion", ""), obj.get("kind", ""))
         if id(obj) in self._handled:
             self._handled.discard(id(obj))
-        else:
+        elif t is not None:
             manager = getattr(self.cluster, "field_manager", None)
             if manager:
-                self._record(key, obj, manager)
-        self._last[key] = _marshal(obj)
+                self._record(key, obj, manager, t)
+        if t is not None:  # (a kind without a schema has no managedFields: nothing compares it)
+            self._last[key] = _marshal(obj)
 
-    def _record(self, key: tuple, obj: dict, manager: str) -> None:
-        t = _type_of(obj)
-        if t is None:
-            return
+    def _record(self, key: tuple, obj: dict, manager: str, t: tuple) -> None:
         old = self.previous(key)
         md = obj.setdefault("metadata", {})
         if old is None:
@@ -509,8 +525,7 @@ class Tracker:
         if not managed:
             md.pop("managedFields", None)
             return
-        ref, zero = t
-        has_status = "status" in zero
+        ref, has_status = t
         cmp_status = obj.get("status") != old.get("status")
         subresource = "status" if has_status and cmp_status else ""
         _store(md, _update(old, obj, ref, managed, manager, obj.get("apiVersion", ""), subresource,

@@ -179,6 +179,7 @@ def _json_depth(text: str) -> tuple[int, int]:
 
 
 _LOADER: list[type] = []
+_RESOLVED_MAX = 65536
 _GO_YAML_BOOLS = {"y": True, "yes": True, "true": True, "on": True, "n": False, "no": False, "false": False,
                   "off": False}
 
@@ -226,12 +227,91 @@ def _loader_class():
         # go-yaml v2 (resolve.go) reads y/Y/n/N as booleans besides YAML 1.1's yes/no/on/off
         return _GO_YAML_BOOLS[loader.construct_scalar(node).lower()]
 
+    resolved: dict = {}
+    base_resolve = base.resolve
+
+    def resolve(loader, kind, value, implicit):
+        # what a scalar resolves to depends on its text and its implicit flags alone (this
+        # loader has no path resolvers): a file of 1,000 manifests repeats the same few
+        # hundred scalars, each resolved by regular expressions once
+        if kind is not yaml.ScalarNode:
+            return base_resolve(loader, kind, value, implicit)
+        key = (value, implicit)
+        tag = resolved.get(key)
+        if tag is None:
+            tag = base_resolve(loader, kind, value, implicit)
+            if len(resolved) >= _RESOLVED_MAX:
+                resolved.clear()
+            resolved[key] = tag
+        return tag
+
+    def no_path(loader, *args):  # (no path resolvers: nothing to track)
+        return None
+
+    JSONCompatibleLoader.resolve = resolve
+    JSONCompatibleLoader.descend_resolver = no_path
+    JSONCompatibleLoader.ascend_resolver = no_path
     JSONCompatibleLoader.add_constructor("tag:yaml.org,2002:map", construct_mapping)
     JSONCompatibleLoader.add_constructor("tag:yaml.org,2002:timestamp", construct_timestamp)
     JSONCompatibleLoader.add_constructor("tag:yaml.org,2002:bool", construct_bool)
     JSONCompatibleLoader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:y|Y|n|N)$"), list("yYnN"))
     _LOADER.append(JSONCompatibleLoader)
     return JSONCompatibleLoader
+
+
+_STR, _MAP, _SEQ = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+_PLAIN_SCALARS = frozenset(("tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
+                            "tag:yaml.org,2002:null", "tag:yaml.org,2002:timestamp"))
+
+
+class _NotPlain(Exception):
+    """A document ``_construct_plain`` leaves to the loader's own constructors."""
+
+
+def _construct_plain(loader, node):
+    """``loader.construct_document(node)`` for a document of plain mappings, sequences and the
+    scalars YAML resolves implicitly, without aliases, built directly (the loader's generic
+    constructor costs several calls per node); raises ``_NotPlain`` for anything else (merge
+    keys, explicit tags such as ``!!binary``, complex keys), which the loader then constructs."""
+    import yaml
+
+    constructors = loader.yaml_constructors
+    scalar_node, mapping_node = yaml.ScalarNode, yaml.MappingNode
+
+    def build(n):
+        tag = n.tag
+        if type(n) is scalar_node:
+            if tag == _STR:
+                return n.value
+            if tag in _PLAIN_SCALARS:
+                return constructors[tag](loader, n)
+            raise _NotPlain
+        if type(n) is mapping_node:
+            if tag != _MAP:
+                raise _NotPlain
+            out = {}
+            for key_node, value_node in n.value:
+                if type(key_node) is not scalar_node or key_node.tag not in _PLAIN_KEYS:
+                    raise _NotPlain
+                k = key_node.value if key_node.tag == _STR else constructors[key_node.tag](loader, key_node)
+                # JSON object keys are strings (as the loader's construct_mapping makes them)
+                if isinstance(k, bool):
+                    k = "true" if k else "false"
+                elif not isinstance(k, str):
+                    k = str(k)
+                out[k] = build(value_node)
+            return out
+        if tag != _SEQ:
+            raise _NotPlain
+        return [build(c) for c in n.value]
+
+    try:
+        return build(node)
+    except RecursionError:
+        raise _NotPlain from None
+
+
+_PLAIN_KEYS = _PLAIN_SCALARS | {_STR}
 
 
 def _yaml_sharp_v(value) -> str:
@@ -300,6 +380,7 @@ def decode_yaml(source: str, text: str) -> list:
     # short to hold MAX_EXPANDED_NODES nodes needs no count (a file of 1,000 pods: a tenth of
     # its decoding).
     count = "*" in text or 4 * len(text) + 4 > MAX_EXPANDED_NODES
+    plain = "*" not in text  # no alias: no node is shared, each can be built as it is read
     try:
         while loader.check_node():
             node = loader.get_node()
@@ -308,6 +389,12 @@ def decode_yaml(source: str, text: str) -> list:
             if count and _expanded_size(node, {}, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
                 # also covers an anchor whose value contains itself
                 raise ParseError(source, "yaml: document contains excessive aliasing")
+            if plain:
+                try:
+                    docs.append(_construct_plain(loader, node))
+                    continue
+                except _NotPlain:
+                    pass
             docs.append(loader.construct_document(node))
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark

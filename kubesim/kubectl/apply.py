@@ -26,8 +26,8 @@ def apply(client, prepared: list[Prepared], pre_errors: list | None = None,
           objects: list | None = None) -> list[str]:
     """kubectl apply: create, or three-way merge into the live object. ``pre_errors`` are
     ``prepare``'s; all errors are raised together, in document order. ``objects`` collects
-    what the server returned, for ``-o``."""
-    objects = [] if objects is None else objects
+    what the server returned, for ``-o`` (None: nothing is kept)."""
+    keep = objects is not None
     lines, errors = [], list(pre_errors or [])
     client.prefetch([(p.info, p.namespace, p.name) for p in prepared if p.info.served])  # (the GETs below)
     for p in prepared:
@@ -47,7 +47,9 @@ def apply(client, prepared: list[Prepared], pre_errors: list | None = None,
                 # oracle shows for a ConfigMap's data and a custom resource's spec
                 obj = _without_nulls(desired)  # (new containers throughout: a copy)
                 obj["metadata"].setdefault("annotations", {})[LAST_APPLIED] = cfg
-                objects.append(deep_copy(client.create(obj, p.info)))
+                created = client.create(obj, p.info)
+                if keep:
+                    objects.append(deep_copy(created))
                 lines.append(f"{p.info.ref}/{p.name} created")
                 continue
             last_raw = (live["metadata"].get("annotations") or {}).get(LAST_APPLIED)
@@ -57,7 +59,8 @@ def apply(client, prepared: list[Prepared], pre_errors: list | None = None,
             desired_with.pop("status", None)
             before = live["metadata"].get("resourceVersion")
             stored = client.update(p.info, three_way(dict(live), last, desired_with))
-            objects.append(deep_copy(stored))
+            if keep:
+                objects.append(deep_copy(stored))
             changed = stored["metadata"].get("resourceVersion") != before
             # a Secret's stringData is never stored, so kubectl's three-way patch always carries
             # it and is never empty: kubectl says configured even when nothing changed
@@ -205,13 +208,14 @@ def _retrieving(p: Prepared) -> str:
 
 def create(client, prepared: list[Prepared], pre_errors: list | None = None,
            objects: list | None = None) -> list[str]:
-    """kubectl create -f: refuse what exists. ``objects`` collects the created objects."""
+    """kubectl create -f: refuse what exists. ``objects`` collects the created objects (None:
+    nothing is kept)."""
     lines, errors = [], list(pre_errors or [])
-    objects = [] if objects is None else objects
     for p in prepared:
         try:
             obj = client.create(deep_copy(p.obj), p.info)
-            objects.append(deep_copy(obj))
+            if objects is not None:
+                objects.append(deep_copy(obj))
             lines.append(f"{p.info.ref}/{obj['metadata']['name']} created")
         except StatusError as e:
             errors.append((p.position, WithSource(e, "creating", p.where)))

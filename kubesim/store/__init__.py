@@ -180,6 +180,10 @@ _INDEX_BACKFILL = (
 )
 
 
+# json.dumps(o, separators=(",", ":")), built once; without the check for cycles (what is
+# stored is decoded JSON, a tree), which costs a sixth of encoding a pod
+_dumps = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
 _row_key = operator.itemgetter(0, 1, 2)  # a row's (kind, namespace, name)
 
 
@@ -534,7 +538,7 @@ class Store:
                     dels.append(k)
                 else:
                     puts.append((k[0], k[1], k[2], int(obj["metadata"].get("resourceVersion", 0)),
-                                 _node_of(obj), json.dumps(obj, separators=(",", ":"))))
+                                 _node_of(obj), _dumps(obj)))
             if dels:
                 conn.executemany("DELETE FROM objects WHERE kind=? AND namespace=? AND name=?", dels)
             if puts:
@@ -560,7 +564,7 @@ class Store:
         if gone:  # (first: a large value deleted is not in the way of the inserts)
             conn.executemany("DELETE FROM meta WHERE key=?", [(k,) for k in sorted(gone)])
         conn.executemany("INSERT OR REPLACE INTO meta VALUES (?,?)",
-                         [(k, json.dumps(self._meta[k], separators=(",", ":"))) for k in sorted(self._meta_dirty)
+                         [(k, _dumps(self._meta[k])) for k in sorted(self._meta_dirty)
                           if k not in gone])
 
     def rollback(self) -> None:

@@ -157,3 +157,50 @@ def test_an_item_s_path_element_is_the_same_worked_out_or_remembered(items):
         for item in items:
             fields = {k: item[k] if k in item else defaults[k] for k in keys if k in item or k in defaults}
             assert typed._item_pe(item, "m", keys, defaults) == fp.key(fields)
+
+
+# -- a value only one side has: its node without a comparison ------------------------------------
+
+POD = "io.k8s.api.core.v1.Pod"
+
+
+@pytest.mark.parametrize("value, ref", [
+    pytest.param({"conditions": [{"type": "Ready", "status": "True", "lastProbeTime": None}],
+                  "podIPs": [{"ip": "10.244.1.2"}], "hostIP": "172.30.2.2"},
+                 "io.k8s.api.core.v1.PodStatus", id="a kubelet's first status: keyed lists by their keys"),
+    pytest.param({"containers": [{"name": "c", "image": "nginx"}, {"name": "c", "image": "other"}]},
+                 POD_SPEC, id="a keyed list with a duplicate key: the item is a member leaf"),
+    pytest.param({"metadata": {"finalizers": ["a", "b", "a"]}}, CM, id="a set list with a duplicate value"),
+    pytest.param({"data": {}}, CM, id="an empty map is a leaf"),
+    pytest.param({"data": None, "binaryData": {"k": "djE="}}, CM, id="a null is a leaf"),
+    pytest.param({"spec": {"template": {"spec": {"nodeSelector": {"a": "b"}}}}}, DEPLOY,
+                 id="a granular map inside structs"),
+    pytest.param({"spec": {"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+        "nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In"}]}]}}}}}, POD,
+        id="an atomic struct is a leaf"),
+    pytest.param({"undeclared": {"x": [1, 2]}, "data": ["a list where a map belongs"]}, CM,
+                 id="fields the schema lacks, and values of the wrong shape"),
+])
+def test_a_value_only_one_side_has_is_the_node_the_comparison_makes_of_it(value, ref):
+    # typed._only builds, in one walk, what _cmp returns for a value one side lacks (the root
+    # of a set is never a member itself)
+    node = {k: v for k, v in typed._only(value, ref).items() if k != fp.MEMBER}
+    c = typed.compare({}, value, ref)
+    assert (c.added, c.modified, c.removed) == (node, {}, {})
+    c = typed.compare(value, {}, ref)
+    assert (c.added, c.modified, c.removed) == ({}, {}, node)
+
+
+def test_a_status_write_compared_field_by_field_is_what_the_whole_comparison_was():
+    # the kubelet's first status write over a bound pod: equal children skipped, new ones built
+    old = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "labels": {"a": "b"}},
+           "spec": {"containers": [{"name": "c", "image": "nginx"}], "nodeName": "n1"},
+           "status": {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "True"}]}}
+    new = {**old, "status": {"phase": "Pending", "hostIP": "172.30.2.2", "podIPs": [{"ip": "10.244.1.2"}],
+                             "conditions": [{"type": "Initialized", "status": "True"},
+                                            {"type": "PodScheduled", "status": "True"}]}}
+    c = typed.compare(old, new, POD)
+    got = [sorted(fp.path_string(p) for p in fp.paths(s)) for s in (c.added, c.modified, c.removed)]
+    assert got == [['.status.conditions[type="Initialized"]', '.status.conditions[type="Initialized"].status',
+                    '.status.conditions[type="Initialized"].type', ".status.hostIP", ".status.podIPs",
+                    '.status.podIPs[ip="10.244.1.2"]', '.status.podIPs[ip="10.244.1.2"].ip'], [], []]

@@ -221,3 +221,41 @@ def test_only_streams_that_can_exceed_the_limit_are_counted(monkeypatch, text, w
     else:
         assert decode_yaml("f.yaml", text)
     assert bool(calls) == walked
+
+
+# A document of plain mappings, sequences and implicit scalars is built in one walk over
+# libyaml's nodes (codec.load._construct_plain); anything else is left to PyYAML's
+# constructors. Both must read every document alike.
+PLAIN_OR_NOT = [
+    pytest.param("a: 1\nb: yes\nc: y\nd: ~\ne: 2001-01-01\nf: 1.5\ng: 0x1F\nh: 1_000\ni: 1:30\n",
+                 id="YAML 1.1 scalars as go-yaml resolves them, timestamps kept as strings"),
+    pytest.param("1: x\ntrue: y\nnull: z\n1.5: w\n", id="keys that are not strings become strings"),
+    pytest.param("a: 1\na: 2\n", id="a key given twice keeps its last value"),
+    pytest.param("a: .inf\nb: -.Inf\nc: 'yes'\nd: \"on\"\ne: !!str 1\n", id="quoted and tagged scalars"),
+    pytest.param("- a\n- b: [1, {c: d}]\n", id="a sequence at the top"),
+    pytest.param("a: !!binary aGVsbG8=\n", id="an explicit tag: the loader's constructor"),
+    pytest.param("<<: {a: 1}\nb: 2\n", id="a merge key: the loader's constructor"),
+    pytest.param("a: &x {b: 1}\nc: *x\n", id="an alias: the loader's constructor"),
+    pytest.param("? [a]\n: 1\n", id="a complex key: the loader's error"),
+    pytest.param("a: =\n", id="the value tag: the loader's error"),
+    pytest.param("a: !foo bar\n", id="an unknown tag: the loader's error"),
+]
+
+
+@pytest.mark.parametrize("text", PLAIN_OR_NOT)
+def test_plain_documents_are_read_as_the_loaders_constructors_read_them(text, monkeypatch):
+    from kubesim.codec import load as codec_load
+
+    def outcome():
+        try:
+            return decode_yaml("f.yaml", text)
+        except ParseError as e:
+            return str(e)
+
+    fast = outcome()
+
+    def not_plain(*_):
+        raise codec_load._NotPlain
+
+    monkeypatch.setattr(codec_load, "_construct_plain", not_plain)
+    assert repr(fast) == repr(outcome())

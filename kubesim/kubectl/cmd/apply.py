@@ -53,7 +53,8 @@ def from_manifests(f, args, env, verb: str, send) -> int:
     prepared, errors = prepare(docs, f.namespace_flag, "creating", explicit_namespace=f.explicit_namespace, default_namespace=f.namespace(),
                                collect=True, applying=verb == "apply",
                                server_side=bool(getattr(args, "server_side", False)))
-    objects: list[dict] = []
+    # what the server returned, kept only to be printed (-o yaml|json|jsonpath...)
+    objects: list[dict] | None = [] if fmt and fmt != "name" else None
     with f.connect() as client:
         try:
             lines = send(client, prepared, errors, objects)
