@@ -9,6 +9,7 @@ pattern is compiled only if the pure-Python reader is ever used.
 from __future__ import annotations
 
 import sys
+import threading
 
 
 class _Deferred:
@@ -30,9 +31,25 @@ _COMPILE: list = []
 
 
 def import_yaml():
-    """``import yaml``, its reader's non-printable pattern deferred."""
-    yaml = sys.modules.get("yaml")
-    if yaml is not None:
+    """``import yaml``, its reader's non-printable pattern deferred. Thread-safe: ``kubesim
+    serve`` decodes request bodies on its threads, and ``re.compile`` is swapped only while
+    the first of them imports (the others wait for it, as ``import`` itself would make them)."""
+    if _YAML:
+        return _YAML[0]
+    with _LOCK:
+        if not _YAML:
+            _YAML.append(_import())
+    return _YAML[0]
+
+
+_YAML: list = []
+_LOCK = threading.Lock()
+
+
+def _import():
+    if "yaml" in sys.modules:  # (imported by someone else: an import waits for it to finish)
+        import yaml
+
         return yaml
     import re
 
