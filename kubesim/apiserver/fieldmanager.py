@@ -254,10 +254,11 @@ def _update(old: dict, new: dict, ref: str, managed: dict[tuple, Entry], manager
     for key, e in managed.items():  # the manager's own entry too: it is merged back below
         s = e.fields
         # (a set sharing no top-level field with the change keeps what it has: a status
-        # write leaves the spec's managers as they were)
-        if changed and not s.keys().isdisjoint(changed):
+        # write leaves the spec's managers as they were; but a difference drops a root "."
+        # a client's managedFields may carry)
+        if changed and ("." in s or not s.keys().isdisjoint(changed)):
             s = fp.difference(s, changed)
-        if removed and not s.keys().isdisjoint(removed):
+        if removed and ("." in s or not s.keys().isdisjoint(removed)):
             s = fp.difference(s, removed)
         if s:
             out[key] = Entry(e.manager, e.operation, e.api_version, e.subresource, e.time, s)

@@ -148,3 +148,20 @@ def test_past_ten_update_managers_the_oldest_become_ancient_changes():
     assert [m for m, _ in managers[1:]] == [f"m{i:02d}" for i in range(2, 11)]
     ancient = obj["metadata"]["managedFields"][0]["fieldsV1"]
     assert ancient == {"f:data": {".": {}, "f:k0": {}, "f:k1": {}}}  # m00's create and m01's key
+
+
+@pytest.mark.parametrize("fields, kept", [
+    pytest.param({"f:data": {".": {}, "f:a": {}}}, {"f:data": {".": {}, "f:a": {}}},
+                 id="a set sharing no field with the change keeps what it has"),
+    pytest.param({".": {}, "f:data": {".": {}, "f:a": {}}}, {"f:data": {".": {}, "f:a": {}}},
+                 id="but a root '.' a client's managedFields carried goes, as a difference drops it"),
+])
+def test_another_manager_s_change_leaves_a_disjoint_set(fields, kept):
+    old = _cm({"a": "1"})
+    old["metadata"]["managedFields"] = [{"manager": "x", "operation": "Update", "apiVersion": "v1",
+                                         "time": NOW, "fieldsType": "FieldsV1", "fieldsV1": fields}]
+    new = _cm({"a": "1"}, labels={"app": "web"})
+    new["metadata"]["managedFields"] = old["metadata"]["managedFields"]
+    fm.update(old, new, "bob", LATER)
+    assert _entries(new) == [("x", "Update", NOW, kept),
+                             ("bob", "Update", LATER, {"f:metadata": {"f:labels": {".": {}, "f:app": {}}}})]
