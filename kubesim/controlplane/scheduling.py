@@ -608,8 +608,12 @@ def keep_node_digests(store) -> None:
         kept = dict(images)
         kept.update((k, v) for k, v in lists.items() if k not in kept)
         if dropped:  # a list no node has any more is not kept
-            used = {v for k, v in store.meta_prefixed_field(NODE_DIGEST_PREFIX, "$[1]").items() if k not in rows}
-            used.update(row[1] for row in rows.values() if row is not None)
+            # (the rows as this transaction leaves them: those it kept, these and any that
+            # node_digests kept before, in place of what the last commit left)
+            mine = set(store.changed_meta_keys(NODE_DIGEST_PREFIX))
+            used = {v for k, v in store.meta_prefixed_field(NODE_DIGEST_PREFIX, "$[1]").items()
+                    if k not in mine}
+            used.update(row[1] for k in mine if (row := store.meta(k)) is not None)
             kept = {k: v for k, v in kept.items() if k in used}
         if kept != images:
             store.set_meta(NODE_IMAGES_META, kept)

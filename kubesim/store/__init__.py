@@ -703,6 +703,10 @@ class Store:
             (*bounds, "$." + field, bound))
         return [k for (k,) in rows if k not in self._meta_dirty]
 
+    def changed_meta_keys(self, prefix: str) -> list[str]:
+        """The metadata keys under ``prefix`` this transaction set or deleted."""
+        return sorted(k for k in self._meta_dirty if k.startswith(prefix))
+
     def meta_prefixed_field(self, prefix: str, path: str) -> dict[str, object]:
         """key -> ``json_extract(value, path)`` of the stored metadata values under ``prefix``
         (extracted in SQLite, nothing else decoded), as the last commit left them: this

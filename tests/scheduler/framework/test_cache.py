@@ -419,3 +419,35 @@ def test_node_digests_are_kept_one_a_node(tmp_path, change, rewritten, keep_at_c
     assert len(store.meta(NODE_IMAGES_META)) == len(by_image)  # the lists no node has are dropped
     assert node_digests(store) == nodes
     store.rollback()
+
+
+def test_an_image_list_kept_earlier_in_the_transaction_is_not_dropped(tmp_path):
+    """A command whose node_digests first caught up with Nodes another writer changed (keeping
+    their rows again), then wrote a Node that gave up a list: the lists the caught-up rows name
+    stay kept, so the next command reads every digest in place."""
+    from kubesim.controlplane.scheduling import NODE_DIGESTS_META, NODE_IMAGES_META, node_digests
+
+    store = _keep(Store(tmp_path).open())
+    for name in ("n1", "n2"):
+        store.create(_images_node(name, "nginx:1"), NOW)
+    store.commit()
+    store = _keep(Store(tmp_path).open())
+    node_digests(store)
+    store.commit()
+    store = _keep_without_node_digests(Store(tmp_path).open())  # (the kept rows fall behind)
+    store.put(_images_node("n1", "redis:7"))
+    store.commit()
+    store = _keep(Store(tmp_path).open())
+    node_digests(store)  # catches up: n1's row kept again, naming the redis list
+    store.put(_images_node("n2", "busybox:1"))  # the nginx list is no node's any more
+    store.commit()
+    store = _keep(Store(tmp_path).open())
+    assert store.meta(NODE_DIGESTS_META)["rv"] == store.committed_kind_resource_versions()["Node"]
+    images = store.meta(NODE_IMAGES_META)
+    assert {row[1] for row in _kept_rows_decoded(store)} == set(images)
+    assert node_digests(store) == [d for _, d in store.derived("Node")]
+    store.rollback()
+
+
+def _kept_rows_decoded(store: Store) -> list:
+    return [json.loads(v) for v in _kept_rows(store).values()]
