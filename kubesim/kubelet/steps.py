@@ -112,12 +112,18 @@ def _heads_seen(ctx) -> dict:
     """The heads (``HEADS`` left out) of the pods the passes of this command read whole and
     did not write: such a pod is unchanged in the database until commit, and its heads are
     what a later pass would read again. Kept per transaction (its store)."""
+    return _per_transaction(ctx, _HEADS_SEEN)
+
+
+def _per_transaction(ctx, name: str) -> dict:
+    """A dict kept on the command's context under ``name`` for as long as its store (the
+    transaction) is the same; a context that keeps nothing gets a fresh one."""
     d = getattr(ctx, "__dict__", None)
     if d is None:
         return {}
-    got = d.get(_HEADS_SEEN)
+    got = d.get(name)
     if got is None or got[0] is not ctx.store:
-        got = d[_HEADS_SEEN] = (ctx.store, {})
+        got = d[name] = (ctx.store, {})
     return got[1]
 
 
@@ -176,13 +182,7 @@ def left_at_rest(ctx) -> dict:
     A node none of whose keys was written since needs no visit: its pod workers sleep (the
     caller of ``sync_pods`` leaves it out of ``only_nodes``; its wakes stay in the index).
     Kept per transaction (its store)."""
-    d = getattr(ctx, "__dict__", None)
-    if d is None:
-        return {}
-    got = d.get(_RESTED)
-    if got is None or got[0] is not ctx.store:
-        got = d[_RESTED] = (ctx.store, {})
-    return got[1]
+    return _per_transaction(ctx, _RESTED)
 
 
 def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[str] | None = None,
