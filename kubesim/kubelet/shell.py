@@ -91,50 +91,6 @@ class RunContext:
     pod_read: bool = False                             # set when the run reads its pod's name or files
 
 
-class _Vars(dict):
-    """The shell's variables: a read of ``HOSTNAME`` (the pod's name), or of them all, is
-    noted on the run's context (``RunContext.pod_read``: a run that reads neither its pod's
-    name nor its mounted files does the same in every pod of a template,
-    kubesim.kubelet.behaviour)."""
-
-    __slots__ = ("ctx",)
-
-    def __init__(self, data, ctx: RunContext):
-        super().__init__(data)
-        self.ctx = ctx
-
-    def get(self, key, default=None):
-        if key == "HOSTNAME":
-            self.ctx.pod_read = True
-        return super().get(key, default)
-
-    def __getitem__(self, key):
-        if key == "HOSTNAME":
-            self.ctx.pod_read = True
-        return super().__getitem__(key)
-
-    def __contains__(self, key):
-        if key == "HOSTNAME":
-            self.ctx.pod_read = True
-        return super().__contains__(key)
-
-    def items(self):
-        self.ctx.pod_read = True
-        return super().items()
-
-    def keys(self):
-        self.ctx.pod_read = True
-        return super().keys()
-
-    def values(self):
-        self.ctx.pod_read = True
-        return super().values()
-
-    def __iter__(self):
-        self.ctx.pod_read = True
-        return super().__iter__()
-
-
 class _Shell:
     """A small POSIX-sh subset, executed in simulated time: ``elapsed`` is the seconds since
     the run started, ``steps`` the interpreter steps spent."""
@@ -142,7 +98,7 @@ class _Shell:
     def __init__(self, ctx: RunContext):
         self.ctx = ctx
         self.elapsed = 0.0
-        self.vars = _Vars(ctx.env, ctx)
+        self.vars = dict(ctx.env)
         self.status = 0
         self.run = Run()
         self.steps = 0
@@ -171,10 +127,18 @@ class _Shell:
             self.run.file_log.append((path, f[0], self.elapsed))
 
     # ---- expansion
+    def var(self, name: str, default: str | None = None) -> str | None:
+        """A variable's value. Reading ``HOSTNAME`` (the pod's name) is noted on the run's
+        context (``RunContext.pod_read``: a run that reads neither its pod's name nor its
+        mounted files does the same in every pod of a template, kubesim.kubelet.behaviour)."""
+        if name == "HOSTNAME":
+            self.ctx.pod_read = True
+        return self.vars.get(name, default)
+
     def expand(self, word: str) -> str:
         def arith(m):
             expr = re.sub(r"\$?\{?([A-Za-z_][A-Za-z0-9_]*)\}?",
-                          lambda v: str(self._integer(self.vars.get(v.group(1), "0"))), m.group(1))
+                          lambda v: str(self._integer(self.var(v.group(1), "0"))), m.group(1))
             try:
                 # digits and + - * / % only: no ** (an exponent could take forever to compute)
                 if not re.fullmatch(r"[\d\s+\-*/%()]+", expr) or "**" in expr:
@@ -191,10 +155,10 @@ class _Shell:
 
         word = re.sub(r"\$\(([^()]*)\)|`([^`]*)`", subst, word)
         word = re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}",
-                      lambda m: self.vars.get(m.group(1)) or (m.group(2) or ""), word)
+                      lambda m: self.var(m.group(1)) or (m.group(2) or ""), word)
         word = re.sub(r"\$([A-Za-z_][A-Za-z0-9_]*|\?|\$)",
                       lambda m: str(self.status) if m.group(1) == "?" else
-                      ("1" if m.group(1) == "$" else self.vars.get(m.group(1), "")), word)
+                      ("1" if m.group(1) == "$" else self.var(m.group(1), "")), word)
         return word
 
     @staticmethod
@@ -349,11 +313,13 @@ class _Shell:
         elif name in ("env", "printenv"):
             if args:
                 for a in args:
-                    if a in self.vars:
-                        self.write(self.vars[a])
+                    value = self.var(a)
+                    if value is not None:
+                        self.write(value)
                     else:
                         self.status = 1
             else:
+                self.ctx.pod_read = True  # (every variable: HOSTNAME too)
                 for k, v in self.vars.items():
                     self.write(f"{k}={v}")
         elif name == "touch":
