@@ -680,13 +680,16 @@ class ScheduleOne:
         start %= n
         for lo, hi in ((start, n), (0, start)):
             pos = lo
-            for b in bad[bisect_left(bad, lo):bisect_left(bad, hi)]:
+            # the feasible run before each rejected node, and (``hi`` closing the list) after the last
+            for b in (*bad[bisect_left(bad, lo):bisect_left(bad, hi)], hi):
                 take = min(b - pos, to_find - len(feasible))
                 if take:
                     feasible.extend(nodes[pos:pos + take])
                     ranges.append((pos, pos + take))
                 if len(feasible) >= to_find:
                     return feasible
+                if b == hi:
+                    break
                 st, name = verdicts[b]
                 st.plugin = name
                 statuses[nodes[b].name] = st
@@ -695,12 +698,6 @@ class ScheduleOne:
                     if st.code == pending:
                         pending_add(name)
                 pos = b + 1
-            take = min(hi - pos, to_find - len(feasible))
-            if take:
-                feasible.extend(nodes[pos:pos + take])
-                ranges.append((pos, pos + take))
-            if len(feasible) >= to_find:
-                return feasible
         return feasible
 
     @staticmethod
