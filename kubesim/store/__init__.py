@@ -268,6 +268,11 @@ def _loads_frozen(text: str):
     return out
 
 
+def _prefix_bounds(prefix: str) -> tuple[str, str]:
+    """The keys that start with ``prefix`` (which ends with "/") lie strictly between these."""
+    return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
+
+
 AUTO_VACUUM_FULL = 1  # (PRAGMA auto_vacuum's value for FULL)
 
 
@@ -676,8 +681,8 @@ class Store:
         ends with "/". (The table keeps its rows in key order, values inline: keep a prefix
         with many keys away from a key of a large value, whose neighbours SQLite inserts a
         thousand times slower.)"""
-        bounds = (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))
-        mine = sorted(k for k in self._meta_dirty if k.startswith(prefix))
+        bounds = _prefix_bounds(prefix)
+        mine = self.changed_meta_keys(prefix)
         if self.wiped:
             return [json.loads(json.dumps(v)) for k in mine if (v := self._meta[k]) is not None]
         conn = self._require()
@@ -697,7 +702,7 @@ class Store:
         ``bound`` (compared in SQLite, nothing decoded), except those this transaction set."""
         if self.wiped:
             return []
-        bounds = (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))
+        bounds = _prefix_bounds(prefix)
         rows = self._require().execute(
             "SELECT key FROM meta WHERE key > ? AND key < ? AND json_extract(value, ?) < ?",
             (*bounds, "$." + field, bound))
@@ -713,7 +718,7 @@ class Store:
         transaction's own values are not included."""
         if self.wiped:
             return {}
-        bounds = (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))
+        bounds = _prefix_bounds(prefix)
         return dict(self._require().execute(
             "SELECT key, json_extract(value, ?) FROM meta WHERE key > ? AND key < ?", (path, *bounds)))
 
