@@ -136,8 +136,7 @@ def create_token(store, namespace: str, name: str, spec: dict, now: float, rng, 
     ``spec`` (audiences, expirationSeconds, boundObjectRef): the TokenRequest returned. Raises
     NotFound, Invalid, BadRequest or Conflict with upstream's texts. The signing key, if new, is
     stored (``SIGNING_KEY_META``)."""
-    import uuid
-
+    from kubesim.apiserver.storage import new_uid
     from kubesim.clock import format_time
 
     sa = store.get("ServiceAccount", namespace, name)
@@ -185,7 +184,7 @@ def create_token(store, namespace: str, name: str, spec: dict, now: float, rng, 
     issued = int(now)
     expires = issued + int(spec["expirationSeconds"])
     claims = {"aud": spec["audiences"], "exp": expires, "iat": issued, "iss": ISSUER,
-              "jti": str(uuid.UUID(int=rng.getrandbits(128), version=4)) if rng is not None else str(uuid.uuid4()),
+              "jti": new_uid(rng),
               "kubernetes.io": {"namespace": namespace,
                                 "serviceaccount": {"name": name, "uid": sa_md.get("uid", "")}, **bound},
               "nbf": issued, "sub": f"system:serviceaccount:{namespace}:{name}"}
