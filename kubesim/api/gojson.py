@@ -33,7 +33,6 @@ text is written here.
 
 from __future__ import annotations
 
-import difflib
 import functools
 from typing import Any
 
@@ -76,6 +75,8 @@ def marshal(value: Any, go_type: str | None = None, indent: str | None = None) -
 def diff(old: Any, new: Any, go_type: str) -> str:
     """apimachinery's ``diff.Diff(old, new)`` of two values of the Go type ``go_type``: the
     unified diff of their ``MarshalIndent`` texts, ``""`` when they are the same."""
+    import difflib  # (here: only a refused pod update prints a diff; every pod create imports this module)
+
     a = _split_lines(marshal(old, go_type, " "))
     b = _split_lines(marshal(new, go_type, " "))
     out: list[str] = []

@@ -31,10 +31,7 @@ def _schema() -> dict:
     from pathlib import Path
 
     with lzma.open(Path(__file__).resolve().parent.parent / "data" / "ssa-schema.json.xz", "rt") as fh:
-        data = json.load(fh)
-    # references as tuples: hashable, so that resolving one is looked up once
-    data["types"] = {name: {**t, "f": {k: _frozen(r) for k, r in t["f"].items()}} for name, t in data["types"].items()}
-    return data
+        return json.load(fh)
 
 
 def _frozen(ref):
@@ -71,7 +68,9 @@ def _resolve(ref):
         t = _schema()["types"].get(ref)
         if t is None:
             return _LEAF, None, True, None, None, None
-        return _STRUCT, t["f"], bool(t.get("a")), None, None, None
+        # the field references as tuples: hashable, so that resolving one is looked up once
+        # (frozen here, for the types a command meets: a few dozen of the schema's 700)
+        return _STRUCT, {k: _frozen(r) for k, r in t["f"].items()}, bool(t.get("a")), None, None, None
     if ref[0] == "m":
         return _MAP, ref[1], bool(ref[2]), None, None, None
     return _LIST, ref[1], ref[2] == "a", ref[2], ref[3], (dict(ref[4]) if len(ref) > 4 else {})

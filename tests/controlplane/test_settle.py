@@ -56,3 +56,59 @@ def test_a_long_advance_jumps_after_max_stops(cluster, monkeypatch):
     step, ran = recorder(list(range(1, 100)))
     assert S.advance(cluster, 50, steps=[step]) == 3
     assert [round(t - T0, 6) for t in ran] == [0, 1, 2, 3, 50]
+
+
+# -- the static pod directories' fingerprint (settle.static_pod_signature) ------------------
+
+def _nodes(tmp_path):
+    root = tmp_path / "nodes"
+    for n in ("node01", "node02", "node03"):
+        (root / n / "manifests").mkdir(parents=True)
+    (root / ".kubesim-generation").write_text("c0")  # (a file beside the nodes' directories)
+    (root / "node01" / "manifests" / "web.yaml").write_text("kind: Pod\n")
+    return root
+
+
+def _bump(path):
+    import os
+
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+
+
+SIGNATURE_CHANGES = [
+    pytest.param(lambda r: (r / "node02" / "manifests" / "db.yaml").write_text("x"),
+                 id="a manifest written into an empty directory"),
+    pytest.param(lambda r: (r / "node01" / "manifests" / "db.yaml").write_text("x"),
+                 id="a manifest written beside another"),
+    pytest.param(lambda r: _bump(r / "node01" / "manifests" / "web.yaml"),
+                 id="a manifest edited in place (same size, new mtime)"),
+    pytest.param(lambda r: (r / "node01" / "manifests" / "web.yaml").rename(r / "node01" / "manifests" / "w.yaml"),
+                 id="a manifest renamed"),
+    pytest.param(lambda r: (r / "node01" / "manifests" / "web.yaml").unlink(), id="a manifest removed"),
+    pytest.param(lambda r: (r / "node03" / "manifests" / "web.yaml").write_bytes(b""),
+                 id="an empty file written"),
+    pytest.param(lambda r: (r / "node04" / "manifests").mkdir(parents=True), id="a node's directory added"),
+]
+
+
+@pytest.mark.parametrize("change", SIGNATURE_CHANGES)
+def test_the_static_pod_fingerprint_changes_with_every_manifest_change(tmp_path, change):
+    from kubesim.controlplane.settle import static_pod_signature
+
+    root = _nodes(tmp_path)
+    listed: set[str] = set()
+    before = static_pod_signature(root, listed)
+    assert listed == {"node01"}
+    assert static_pod_signature(root, listed=listed) == before
+    _bump(root / "node02" / "manifests")  # (every directory's mtime moves on a change; this one's too)
+    before = static_pod_signature(root, set())
+    change(root)
+    assert static_pod_signature(root, listed=listed) != before
+    assert static_pod_signature(root) != before
+
+
+def test_no_nodes_directory_has_no_fingerprint(tmp_path):
+    from kubesim.controlplane.settle import static_pod_signature
+
+    assert static_pod_signature(tmp_path / "nodes") == ""

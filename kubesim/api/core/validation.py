@@ -119,7 +119,7 @@ def _validate_pod_metadata_and_spec(pod: dict, old: dict | None = None) -> list[
     spec = _dict(pod.get("spec"))
     errs = validate_object_meta(meta, True, name_is_dns_subdomain)
     errs.extend(_validate_pod_specific_annotations(meta, spec, old))
-    errs.extend(validate_pod_spec(spec, meta, "spec"))
+    errs.extend(_validate_pod_spec_shared(spec, meta))
     if not spec.get("serviceAccountName"):
         for vi, vol in enumerate(_list(spec.get("volumes"))):
             proj = _dict(_dict(vol).get("projected"))
@@ -132,6 +132,46 @@ def _validate_pod_metadata_and_spec(pod: dict, old: dict | None = None) -> list[
             image = _str(_dict(c).get("image"))
             if len(image) != len(image.strip()):
                 errs.append(invalid(f"spec.{key}[{i}].image", image, "must not have leading or trailing whitespace"))
+    return errs
+
+
+# The PodSpecs found valid (``validate_pod_spec`` reads the spec alone): the pods of one file or
+# one template repeat a spec, differing only in the ServiceAccount admission plugin's token
+# volume name (``kube-api-access-`` and 5 random characters), so each spec is keyed with that
+# name replaced by a placeholder no valid name can be. Renaming one valid DNS label to another
+# of the same length that the spec does not hold otherwise changes no verdict. Only valid
+# specs are kept: an invalid one is validated again for its errors.
+_VALID_SPECS: set[bytes] = set()
+_VALID_SPECS_MAX = 4096
+_TOKEN_VOLUME = re.compile(r"kube-api-access-[a-z0-9]{5}\Z")
+_TOKEN_PLACEHOLDER = b"kube-api-access-_____"
+
+
+def _spec_key(spec: dict) -> bytes | None:
+    """The spec's key in ``_VALID_SPECS`` (None: not to be shared)."""
+    import marshal
+
+    tokens = [v["name"] for v in _list(spec.get("volumes"))
+              if isinstance(v, dict) and isinstance(v.get("name"), str) and _TOKEN_VOLUME.match(v["name"])]
+    try:
+        raw = marshal.dumps(spec)
+    except ValueError:  # (a value marshal cannot hold: not decoded JSON)
+        return None
+    if len(tokens) > 1 or _TOKEN_PLACEHOLDER in raw:
+        return None
+    return raw.replace(tokens[0].encode(), _TOKEN_PLACEHOLDER) if tokens else raw
+
+
+def _validate_pod_spec_shared(spec: dict, meta: dict) -> list[FieldError]:
+    """``validate_pod_spec(spec, meta, "spec")``, once for the pods sharing a spec."""
+    key = _spec_key(spec)
+    if key is not None and key in _VALID_SPECS:
+        return []
+    errs = validate_pod_spec(spec, meta, "spec")
+    if key is not None and not errs:
+        if len(_VALID_SPECS) >= _VALID_SPECS_MAX:
+            _VALID_SPECS.clear()
+        _VALID_SPECS.add(key)
     return errs
 
 
