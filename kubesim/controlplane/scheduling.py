@@ -537,13 +537,12 @@ def node_digests(store) -> list[dict]:
             out.append(d)
         return out
     rows = {row[0]["metadata"]["name"]: row for row in kept_rows}
-    since = store.derived_since("Node", int(marker.get("rv") or 0)) if kept else None
+    since = store.derived_since("Node", int(marker.get("rv") or 0), rows) if kept else None
     if since is None:  # nothing kept yet (or a snapshot that cannot be completed): every row
         present = None
         changed = store.derived("Node")
     else:
-        names, changed = since
-        present = set(names)
+        present, changed = since
     image_keys: dict[int, str] = {}
     changed_rows = {k[2]: _kept_digest(d, image_keys, images) for k, d in changed}
     changed_rows.update((n, None) for n in rows
@@ -558,9 +557,12 @@ def node_digests(store) -> list[dict]:
     if added:
         rows = {n: rows[n] for n in sorted(rows)}
     out = []
-    for d, key in rows.values():
-        if key is not None:  # (a copy: the kept row stays without its images)
-            d = dict(d, status=dict(d["status"], images=images[key]))
+    for n, (d, key) in rows.items():
+        if key is not None:
+            if n in changed_rows:  # (a copy: the row to keep stays without its images)
+                d = dict(d, status=dict(d["status"], images=images[key]))
+            else:  # (read for this call alone: given its images in place)
+                d["status"]["images"] = images[key]
         out.append(d)
     if changed_rows and not store.read_only:
         used = {row[1] for row in rows.values()}

@@ -1481,19 +1481,27 @@ class Store:
         return self._overlaid(kind, [(ns, name, json.loads(data)) for ns, name, data in rows], fn,
                               lambda obj: _node_of(obj) == node)
 
-    def derived_since(self, kind: str, rv: int) -> tuple[list[str], list[tuple[Key, object]]] | None:
+    def derived_since(self, kind: str, rv: int, known: Iterable[str] = ()
+                      ) -> tuple[set[str], list[tuple[Key, object]]] | None:
         """What changed in the ``kind`` digests since resourceVersion ``rv`` of the committed
-        state: the names of all the objects (namespace ""), sorted, and (key, digest) of those
-        written after ``rv``, sorted. None on a snapshot whose rows cannot be completed. Only
-        for cluster-scoped kinds read without this transaction's writes of them."""
+        state: the names of all the objects (namespace ""), and (key, digest) of those written
+        after ``rv``, sorted. None on a snapshot whose rows cannot be completed. Only for
+        cluster-scoped kinds read without this transaction's writes of them. ``known``: the
+        names the caller knows were there at ``rv``; when none of them is gone (the rows count
+        as many as those and the ones written since) the names are not read one by one."""
         if not self._ensure_derived(kind):
             return None
         conn = self._require()
-        names = [n for (n,) in conn.execute(
-            "SELECT name FROM derived WHERE kind=? ORDER BY namespace, name", (kind,))]
         rows = conn.execute("SELECT namespace, name, data FROM derived WHERE kind=? AND rv > ? "
                             "ORDER BY namespace, name", (kind, rv)).fetchall()
-        return names, [((kind, ns, name), json.loads(data)) for ns, name, data in rows]
+        changed = [((kind, ns, name), json.loads(data)) for ns, name, data in rows]
+        if known:
+            names = set(known)
+            names.update(k[2] for k, _ in changed)
+            (count,) = conn.execute("SELECT count(*) FROM derived WHERE kind=?", (kind,)).fetchone()
+            if count == len(names):
+                return names, changed
+        return {n for (n,) in conn.execute("SELECT name FROM derived WHERE kind=?", (kind,))}, changed
 
     def derived_sums(self, kind: str) -> dict[str, object]:
         """node -> the fold of the digests of the ``kind`` objects bound to it (``derive``'s

@@ -371,6 +371,8 @@ def _condition_changed(store: Store, name: str) -> None:
     pytest.param(lambda s: s.delete("Node", "", "n3"), {"n3"}, id="a node removed: its digest dropped"),
     pytest.param(lambda s: s.create(_images_node("n0", "nginx:1"), NOW), {"n0"},
                  id="a node added: its digest kept, in name order"),
+    pytest.param(lambda s: [s.delete("Node", "", "n3"), s.create(_images_node("n0", "nginx:1"), NOW)],
+                 {"n0", "n3"}, id="a node removed and another added (as many nodes as before): both seen"),
     pytest.param(lambda s: [s.put(_images_node(n, "pause:3")) for n in ("n1", "n2", "n3", "n4")],
                  {"n1", "n2", "n3", "n4"}, id="every node changed: every digest kept again"),
 ])
