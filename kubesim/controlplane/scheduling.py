@@ -867,14 +867,17 @@ COMPRESSED_NODES = "nodesDeflated"  # (an older state's: the nodes' entries defl
 PACKED_NODES = "nodesPacked"
 
 
-def _entry_key(entry: dict, filters: dict[int, tuple]):
+def _entry_key(entry: dict, filters: dict):
     """What tells two nodes' entries apart (their keys in order included); ``filters``: the
-    filter verdicts' items by the id of their dict (nodes every filter passed share one)."""
+    filter verdicts by the id of their dict (nodes every filter passed share one), each
+    standing in the key for a number, the same for verdicts alike (a key hashed per node
+    then holds no tuple of every filter's verdict)."""
     try:
         f = entry["filter"]
         fk = filters.get(id(f))
         if fk is None:
-            fk = filters[id(f)] = (f, tuple(f.items()))
+            alike = filters.setdefault(None, {})
+            fk = filters[id(f)] = (f, alike.setdefault(tuple(f.items()), len(alike)))
         score = entry.get("score")
         key = (tuple(entry), fk[1], entry["feasible"], entry.get("rejectedBy"),
                entry.get("total"), None if score is None else tuple((p, tuple(v.items())) for p, v in score.items()))
@@ -889,7 +892,7 @@ def _pack(nodes: dict) -> str:
     import zlib
 
     index: dict = {}
-    filters: dict[int, tuple] = {}  # (holding each dict, so that its id is not reused meanwhile)
+    filters: dict = {}  # (holding each dict, so that its id is not reused meanwhile)
     entries: list[dict] = []
     at = []
     for entry in nodes.values():
