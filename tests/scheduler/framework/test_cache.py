@@ -453,3 +453,46 @@ def test_an_image_list_kept_earlier_in_the_transaction_is_not_dropped(tmp_path):
 
 def _kept_rows_decoded(store: Store) -> list:
     return [json.loads(v) for v in _kept_rows(store).values()]
+
+
+def _slots(ni) -> dict:
+    from kubesim.scheduler.framework.types import NodeInfo
+
+    return {s: getattr(ni, s) for s in NodeInfo.__slots__}
+
+
+_SUMS_PLAIN = {"n": 2, "r": [300, 2 << 20, 0], "z": [300, 2 << 20], "a": 0, "x": 0,
+               "c": {'["default",[["app","web"]],false]': 2}}
+
+
+@pytest.mark.parametrize("node", [
+    pytest.param(make_node("n1").capacity(cpu="4", memory="8Gi").obj(), id="a node with allocatable"),
+    pytest.param({"metadata": {"name": "bare"}}, id="a node without status or labels"),
+    pytest.param(make_node("n2").capacity(cpu="2", memory="1Gi").label("zone", "z1")
+                 .taint("k", "v", "NoSchedule").obj() | {"spec": {"unschedulable": True,
+                                                               "taints": [{"key": "k", "effect": "NoSchedule"}]}},
+                 id="a tainted, cordoned node"),
+])
+@pytest.mark.parametrize("sums", [
+    pytest.param(None, id="no pods"),
+    pytest.param(_SUMS_PLAIN, id="pods without ports or scalars"),
+    pytest.param(dict(_SUMS_PLAIN, s={"example.com/gpu": [2, 1], "hugepages-2Mi": [0, 1]},
+                      p=[["0.0.0.0", "TCP", 80, 1], ["10.0.0.1", "UDP", 53, 2]]),
+                 id="pods with scalar resources and host ports"),
+    pytest.param(dict(_SUMS_PLAIN, n=3, a=1, x=1), id="pods with affinity and required anti-affinity"),
+])
+def test_a_node_info_from_the_cache_is_the_node_info_with_its_sums_set(node, sums):
+    """``NodeInfo.from_cache`` (what snapshot_from_sums builds) holds what ``NodeInfo(node)``
+    then ``set_sums`` hold, slot for slot."""
+    from kubesim.scheduler.framework.types import NodeInfo, affinity_epoch
+
+    loader = object()
+    want = NodeInfo(node)
+    if sums is not None:
+        want.set_sums(json.loads(json.dumps(sums)), loader)
+    epochs = (affinity_epoch(False), affinity_epoch(True))
+    got = NodeInfo.from_cache(node, json.loads(json.dumps(sums)) if sums is not None else None, loader)
+    moved = (affinity_epoch(False) - epochs[0], affinity_epoch(True) - epochs[1])
+    assert moved == ((1 if sums and sums.get("a") else 0), (1 if sums and sums.get("x") else 0))
+    assert _slots(got) == _slots(want)
+    assert got.num_pods() == want.num_pods() and got.census() == want.census()
