@@ -1507,19 +1507,25 @@ class Store:
         """node -> the fold of the digests of the ``kind`` objects bound to it (``derive``'s
         ``fold``), this transaction's writes included; nodes with nothing are left out. Reads
         the ``derived_sums`` table alone once it is complete (one row per node: no digest of
-        an object is decoded)."""
+        an object is decoded). Nodes whose rows are the same text share one sum (many nodes
+        hold alike pods: at 5,000 nodes a handful of distinct rows), read-only: each distinct
+        text is decoded once, all of them in one call."""
         fn, fold = self._derivers[kind], self._folds[kind]
         if not self._ensure_derived(kind) or not self._ensure_sums(kind):
             return self._fold_rows(fold, [(k[1], k[2], _node_of(self.get(*k) or {}), d)
                                           for k, d in self._derived_slow(kind, True)])
         conn = self._require()
-        text = conn.execute(
-            "SELECT '{' || coalesce(group_concat(json_quote(node) || ':' || data, ','), '') || '}' "
-            "FROM derived_sums WHERE kind=?", (kind,)).fetchone()[0]
-        sums = _loads_frozen(text)
+        texts: dict[str, str] = dict(conn.execute("SELECT node, data FROM derived_sums WHERE kind=?", (kind,)))
+        distinct = dict.fromkeys(texts.values())
+        decoded = dict(zip(distinct, _loads_frozen("[" + ",".join(distinct) + "]"), strict=True))
+        sums = {node: decoded[text] for node, text in texts.items()}
         dirty = [k for k in self._dirty if k[0] == kind]
         if dirty:
             old = self._derived_rows(kind, dirty)
+            for node in {row[0] for row in old.values()} | {_node_of(obj) for k in dirty
+                                                            if (obj := self._dirty[k]) is not None}:
+                if node in texts:  # (its own copy, to fold this transaction's writes into)
+                    sums[node] = json.loads(texts[node])
             for k in dirty:
                 row = old.get(k)
                 if row is not None and row[0]:

@@ -496,3 +496,36 @@ def test_a_node_info_from_the_cache_is_the_node_info_with_its_sums_set(node, sum
     assert moved == ((1 if sums and sums.get("a") else 0), (1 if sums and sums.get("x") else 0))
     assert _slots(got) == _slots(want)
     assert got.num_pods() == want.num_pods() and got.census() == want.census()
+
+
+@pytest.mark.parametrize("write, changed", [
+    pytest.param(lambda s: s.create(make_pod("c").req(cpu="1").node("n1").obj(), NOW), {"n1"},
+                 id="a pod bound to one of two alike nodes: the other's sum stays"),
+    pytest.param(lambda s: s.delete("Pod", "default", "a2"), {"n2"},
+                 id="a pod of one of two alike nodes deleted: the other's sum stays"),
+    pytest.param(lambda s: s.create(make_pod("c").req(cpu="1").node("n3").obj(), NOW), {"n3"},
+                 id="a pod bound to a node without pods: the alike nodes' sums stay"),
+    pytest.param(lambda s: [s.delete("Pod", "default", "a1"), s.delete("Pod", "default", "a2")], {"n1", "n2"},
+                 id="both alike nodes emptied: both sums gone"),
+])
+def test_nodes_alike_share_a_sum_and_a_write_folds_into_its_own(tmp_path, write, changed):
+    """derived_sums decodes each distinct row once (nodes alike share the sum); this
+    transaction's writes fold into a copy of the node's own, as a fold from scratch gives."""
+    store = _keep(Store(tmp_path).open())
+    for n in ("n1", "n2", "n3"):
+        store.create(make_node(n).capacity(cpu="4", memory="8Gi").obj(), NOW)
+    store.create(make_pod("a1").req(cpu="1").label("app", "web").node("n1").obj(), NOW)
+    store.create(make_pod("a2").req(cpu="1").label("app", "web").node("n2").obj(), NOW)
+    store.commit()
+    store = _keep(Store(tmp_path).open())
+    before = store.derived_sums("Pod")
+    assert before["n1"] is before["n2"]  # (one decoded row for both)
+    expected_before = json.loads(json.dumps(before))
+    write(store)
+    got = store.derived_sums("Pod")
+    fresh = Store._fold_rows(pod_fold, [(k[1], k[2], d[2], d) for k, d in store.derived("Pod", bound=True)
+                                         if d is not None])
+    assert got == fresh
+    assert {n for n in set(got) | set(expected_before) if got.get(n) != expected_before.get(n)} == changed
+    assert store.derived_sums("Pod") == fresh  # (asked again: the shared rows were not folded into)
+    store.rollback()
