@@ -667,52 +667,12 @@ class NodeInfo:
 
     @classmethod
     def from_cache(cls, node: dict, sums: dict | None, loader) -> NodeInfo:
-        """``NodeInfo(node)`` then, with ``sums``, ``set_sums(sums, loader)``, built in one
-        step (a snapshot of the scheduler's cache builds one a node: its resources made once
-        with the sums, not zero then added to), not journaled."""
-        self = cls.__new__(cls)
-        self._added = None
-        self.used_ports = HostPortInfo()
-        self.image_states = NO_IMAGE_STATES
-        self.memo = {}
-        self.journaled = False
-        meta = node.get("metadata") or {}
-        spec = node.get("spec") or {}
-        self.node = node
-        self.name = meta.get("name", "")
-        self.labels = meta.get("labels") or {}
-        self.taints = spec.get("taints") or _NO_TAINTS
-        self.unschedulable = bool(spec.get("unschedulable"))
-        self.allocatable = _allocatable((node.get("status") or {}).get("allocatable"))
-        if sums is None:
-            self._pods = []
-            self._pwa = self._pwra = _NO_PODS
-            self._lazy = None
-            self.requested = Resource()
-            self.non_zero_requested = Resource()
-            self.generation = 1
-            return self
-        cpu, mem, eph = sums["r"]
-        scalar = sums.get("s")
-        self.requested = Resource(cpu, mem, eph, 0,
-                                  {k: v for k, (v, _n) in scalar.items()} if scalar else None)
-        z = sums["z"]
-        self.non_zero_requested = Resource(z[0], z[1])
-        ports = sums.get("p")
-        if ports:
-            used = self.used_ports
-            for ip, proto, port, _n in ports:
-                used.add(ip, proto, port)
-        n, aff, anti = sums["n"], sums.get("a", 0), sums.get("x", 0)
-        self._pods = None
-        self._pwa = None if aff else _NO_PODS
-        self._pwra = None if anti else _NO_PODS
-        if aff:
-            _AFFINITY_EPOCH[0] += 1
-        if anti:
-            _AFFINITY_EPOCH[1] += 1
-        self._lazy = (loader, n, aff, anti, sums.get("c"))
-        self.generation = 1 + n
+        """``NodeInfo(node)`` then, with ``sums``, ``set_sums(sums, loader)``, not journaled
+        (a snapshot of the scheduler's cache builds one a node: no reader needs each noted
+        as changed, every index rebuilds for a new node list)."""
+        self = cls(node)
+        if sums is not None:
+            self.set_sums(sums, loader)
         return self
 
     def _load_pods(self) -> list[PodInfo]:
