@@ -537,13 +537,12 @@ def node_digests(store) -> list[dict]:
             out.append(d)
         return out
     rows = {row[0]["metadata"]["name"]: row for row in kept_rows}
-    since = store.derived_since("Node", int(marker.get("rv") or 0)) if kept else None
+    since = store.derived_since("Node", int(marker.get("rv") or 0), rows) if kept else None
     if since is None:  # nothing kept yet (or a snapshot that cannot be completed): every row
         present = None
         changed = store.derived("Node")
     else:
-        names, changed = since
-        present = set(names)
+        present, changed = since
     image_keys: dict[int, str] = {}
     changed_rows = {k[2]: _kept_digest(d, image_keys, images) for k, d in changed}
     changed_rows.update((n, None) for n in rows
@@ -558,9 +557,12 @@ def node_digests(store) -> list[dict]:
     if added:
         rows = {n: rows[n] for n in sorted(rows)}
     out = []
-    for d, key in rows.values():
-        if key is not None:  # (a copy: the kept row stays without its images)
-            d = dict(d, status=dict(d["status"], images=images[key]))
+    for n, (d, key) in rows.items():
+        if key is not None:
+            if n in changed_rows:  # (a copy: the row to keep stays without its images)
+                d = dict(d, status=dict(d["status"], images=images[key]))
+            else:  # (read for this call alone: given its images in place)
+                d["status"]["images"] = images[key]
         out.append(d)
     if changed_rows and not store.read_only:
         used = {row[1] for row in rows.values()}
@@ -865,14 +867,17 @@ COMPRESSED_NODES = "nodesDeflated"  # (an older state's: the nodes' entries defl
 PACKED_NODES = "nodesPacked"
 
 
-def _entry_key(entry: dict, filters: dict[int, tuple]):
+def _entry_key(entry: dict, filters: dict):
     """What tells two nodes' entries apart (their keys in order included); ``filters``: the
-    filter verdicts' items by the id of their dict (nodes every filter passed share one)."""
+    filter verdicts by the id of their dict (nodes every filter passed share one), each
+    standing in the key for a number, the same for verdicts alike (a key hashed per node
+    then holds no tuple of every filter's verdict)."""
     try:
         f = entry["filter"]
         fk = filters.get(id(f))
         if fk is None:
-            fk = filters[id(f)] = (f, tuple(f.items()))
+            alike = filters.setdefault(None, {})
+            fk = filters[id(f)] = (f, alike.setdefault(tuple(f.items()), len(alike)))
         score = entry.get("score")
         key = (tuple(entry), fk[1], entry["feasible"], entry.get("rejectedBy"),
                entry.get("total"), None if score is None else tuple((p, tuple(v.items())) for p, v in score.items()))
@@ -887,7 +892,7 @@ def _pack(nodes: dict) -> str:
     import zlib
 
     index: dict = {}
-    filters: dict[int, tuple] = {}  # (holding each dict, so that its id is not reused meanwhile)
+    filters: dict = {}  # (holding each dict, so that its id is not reused meanwhile)
     entries: list[dict] = []
     at = []
     for entry in nodes.values():

@@ -66,6 +66,17 @@ def _rejected(i: int) -> dict:
                  id="entries whose keys differ in order are kept apart"),
     pytest.param(lambda i: {"filter": [{"plugin": "NodeResourcesFit"}], "feasible": True}, 1,
                  id="an entry of another shape is told apart by its text"),
+    pytest.param(lambda i: {"filter": {"NodeResourcesFit": "passed", "TaintToleration": "passed"},
+                            "feasible": True}, 1,
+                 id="filter verdicts alike in a dict each node share one entry"),
+    pytest.param(lambda i: {"filter": {"NodeResourcesFit": "passed", "TaintToleration": "passed" if i % 3 else
+                                       "node(s) had untolerated taint {a: b}"}, "feasible": bool(i % 3)}, 2,
+                 id="filter verdicts differing in one plugin's are kept apart"),
+    pytest.param(lambda i: {"filter": {"NodeResourcesFit": "passed", "TaintToleration": "passed"},
+                            "feasible": False}, 1,
+                 id="the same verdicts, infeasible: one entry"),
+    pytest.param(lambda i: {"filter": {"NodeResourcesFit": ["passed", i % 2]}, "feasible": True}, 2,
+                 id="a verdict of another shape is told apart by the entry's text"),
 ])
 def test_an_explanation_keeps_each_distinct_node_entry_once(tmp_path, entry, distinct):
     store = Store(str(tmp_path / "state")).open()

@@ -25,7 +25,12 @@ once after a few nodes) only when a plugin asks for them.
 
 from __future__ import annotations
 
-from kubesim.scheduler.framework.snapshot import TERMINAL_PHASES, Snapshot, gc_paused
+from kubesim.scheduler.framework.snapshot import (
+    TERMINAL_PHASES,
+    Snapshot,
+    gc_paused,
+    zone_interleaved,
+)
 from kubesim.scheduler.framework.types import (
     NodeInfo,
     PodInfo,
@@ -145,17 +150,23 @@ class _PodsOnDemand:
 
     __slots__ = ("all_pods", "calls", "loader", "on_node", "snapshot")
 
-    def __init__(self, snapshot: Snapshot, on_node, all_pods, loader) -> None:
+    def __init__(self, snapshot: Snapshot | None, on_node, all_pods, loader) -> None:
+        self.snapshot = lambda: None
+        if snapshot is not None:
+            self.watch(snapshot)
+        self.on_node = on_node
+        self.all_pods = all_pods
+        self.loader = loader
+        self.calls = 0
+
+    def watch(self, snapshot: Snapshot) -> None:
+        """The snapshot whose nodes' pods this reads."""
         import weakref
 
         # (weakly: each NodeInfo holds this, which would hold every NodeInfo, a cycle only the
         # garbage collector frees; a new cluster built a slice at a time drops a snapshot of
         # every node each slice)
         self.snapshot = weakref.ref(snapshot)
-        self.on_node = on_node
-        self.all_pods = all_pods
-        self.loader = loader
-        self.calls = 0
 
     def __call__(self, ni: NodeInfo) -> list[PodInfo]:
         self.calls += 1
@@ -183,12 +194,14 @@ def snapshot_from_sums(nodes: list[dict], sums: dict[str, dict], on_node, all_po
     digest) of the bound pods of one node / of all, in (namespace, name) order, read only
     when a plugin asks for a node's pods."""
     with gc_paused():
-        snap = Snapshot.of_nodes(nodes)
-        pods = _PodsOnDemand(snap, on_node, all_pods, loader)
-        for ni in snap.node_info_list:
-            acc = sums.get(ni.name)
-            if acc is not None:
-                ni.set_sums(acc, pods)
+        # (Snapshot.of_nodes with each node's sums set, as ``NodeInfo.from_cache`` builds it)
+        pods = _PodsOnDemand(None, on_node, all_pods, loader)
+        from_cache = NodeInfo.from_cache
+        get = sums.get
+        snap = Snapshot([from_cache(n, get((n.get("metadata") or {}).get("name", "")), pods)
+                         for n in zone_interleaved(list(nodes))])
+        snap._build_images()
+        pods.watch(snap)
     return snap
 
 

@@ -665,6 +665,16 @@ class NodeInfo:
         if self.journaled:
             _note_changed(self)
 
+    @classmethod
+    def from_cache(cls, node: dict, sums: dict | None, loader) -> NodeInfo:
+        """``NodeInfo(node)`` then, with ``sums``, ``set_sums(sums, loader)``, not journaled
+        (a snapshot of the scheduler's cache builds one a node: no reader needs each noted
+        as changed, every index rebuilds for a new node list)."""
+        self = cls(node)
+        if sums is not None:
+            self.set_sums(sums, loader)
+        return self
+
     def _load_pods(self) -> list[PodInfo]:
         lazy = self._lazy
         self.set_loaded_pods(lazy[0](self))

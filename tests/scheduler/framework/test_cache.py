@@ -371,6 +371,8 @@ def _condition_changed(store: Store, name: str) -> None:
     pytest.param(lambda s: s.delete("Node", "", "n3"), {"n3"}, id="a node removed: its digest dropped"),
     pytest.param(lambda s: s.create(_images_node("n0", "nginx:1"), NOW), {"n0"},
                  id="a node added: its digest kept, in name order"),
+    pytest.param(lambda s: [s.delete("Node", "", "n3"), s.create(_images_node("n0", "nginx:1"), NOW)],
+                 {"n0", "n3"}, id="a node removed and another added (as many nodes as before): both seen"),
     pytest.param(lambda s: [s.put(_images_node(n, "pause:3")) for n in ("n1", "n2", "n3", "n4")],
                  {"n1", "n2", "n3", "n4"}, id="every node changed: every digest kept again"),
 ])
@@ -451,3 +453,79 @@ def test_an_image_list_kept_earlier_in_the_transaction_is_not_dropped(tmp_path):
 
 def _kept_rows_decoded(store: Store) -> list:
     return [json.loads(v) for v in _kept_rows(store).values()]
+
+
+def _slots(ni) -> dict:
+    from kubesim.scheduler.framework.types import NodeInfo
+
+    return {s: getattr(ni, s) for s in NodeInfo.__slots__}
+
+
+_SUMS_PLAIN = {"n": 2, "r": [300, 2 << 20, 0], "z": [300, 2 << 20], "a": 0, "x": 0,
+               "c": {'["default",[["app","web"]],false]': 2}}
+
+
+@pytest.mark.parametrize("node", [
+    pytest.param(make_node("n1").capacity(cpu="4", memory="8Gi").obj(), id="a node with allocatable"),
+    pytest.param({"metadata": {"name": "bare"}}, id="a node without status or labels"),
+    pytest.param(make_node("n2").capacity(cpu="2", memory="1Gi").label("zone", "z1")
+                 .taint("k", "v", "NoSchedule").obj() | {"spec": {"unschedulable": True,
+                                                               "taints": [{"key": "k", "effect": "NoSchedule"}]}},
+                 id="a tainted, cordoned node"),
+])
+@pytest.mark.parametrize("sums", [
+    pytest.param(None, id="no pods"),
+    pytest.param(_SUMS_PLAIN, id="pods without ports or scalars"),
+    pytest.param(dict(_SUMS_PLAIN, s={"example.com/gpu": [2, 1], "hugepages-2Mi": [0, 1]},
+                      p=[["0.0.0.0", "TCP", 80, 1], ["10.0.0.1", "UDP", 53, 2]]),
+                 id="pods with scalar resources and host ports"),
+    pytest.param(dict(_SUMS_PLAIN, n=3, a=1, x=1), id="pods with affinity and required anti-affinity"),
+])
+def test_a_node_info_from_the_cache_is_the_node_info_with_its_sums_set(node, sums):
+    """``NodeInfo.from_cache`` (what snapshot_from_sums builds) holds what ``NodeInfo(node)``
+    then ``set_sums`` hold, slot for slot."""
+    from kubesim.scheduler.framework.types import NodeInfo, affinity_epoch
+
+    loader = object()
+    want = NodeInfo(node)
+    if sums is not None:
+        want.set_sums(json.loads(json.dumps(sums)), loader)
+    epochs = (affinity_epoch(False), affinity_epoch(True))
+    got = NodeInfo.from_cache(node, json.loads(json.dumps(sums)) if sums is not None else None, loader)
+    moved = (affinity_epoch(False) - epochs[0], affinity_epoch(True) - epochs[1])
+    assert moved == ((1 if sums and sums.get("a") else 0), (1 if sums and sums.get("x") else 0))
+    assert _slots(got) == _slots(want)
+    assert got.num_pods() == want.num_pods() and got.census() == want.census()
+
+
+@pytest.mark.parametrize("write, changed", [
+    pytest.param(lambda s: s.create(make_pod("c").req(cpu="1").node("n1").obj(), NOW), {"n1"},
+                 id="a pod bound to one of two alike nodes: the other's sum stays"),
+    pytest.param(lambda s: s.delete("Pod", "default", "a2"), {"n2"},
+                 id="a pod of one of two alike nodes deleted: the other's sum stays"),
+    pytest.param(lambda s: s.create(make_pod("c").req(cpu="1").node("n3").obj(), NOW), {"n3"},
+                 id="a pod bound to a node without pods: the alike nodes' sums stay"),
+    pytest.param(lambda s: [s.delete("Pod", "default", "a1"), s.delete("Pod", "default", "a2")], {"n1", "n2"},
+                 id="both alike nodes emptied: both sums gone"),
+])
+def test_nodes_alike_share_a_sum_and_a_write_folds_into_its_own(tmp_path, write, changed):
+    """derived_sums decodes each distinct row once (nodes alike share the sum); this
+    transaction's writes fold into a copy of the node's own, as a fold from scratch gives."""
+    store = _keep(Store(tmp_path).open())
+    for n in ("n1", "n2", "n3"):
+        store.create(make_node(n).capacity(cpu="4", memory="8Gi").obj(), NOW)
+    store.create(make_pod("a1").req(cpu="1").label("app", "web").node("n1").obj(), NOW)
+    store.create(make_pod("a2").req(cpu="1").label("app", "web").node("n2").obj(), NOW)
+    store.commit()
+    store = _keep(Store(tmp_path).open())
+    before = store.derived_sums("Pod")
+    assert before["n1"] is before["n2"]  # (one decoded row for both)
+    expected_before = json.loads(json.dumps(before))
+    write(store)
+    got = store.derived_sums("Pod")
+    fresh = Store._fold_rows(pod_fold, [(k[1], k[2], d[2], d) for k, d in store.derived("Pod", bound=True)
+                                         if d is not None])
+    assert got == fresh
+    assert {n for n in set(got) | set(expected_before) if got.get(n) != expected_before.get(n)} == changed
+    assert store.derived_sums("Pod") == fresh  # (asked again: the shared rows were not folded into)
+    store.rollback()
