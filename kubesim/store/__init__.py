@@ -846,6 +846,27 @@ class Store:
                 out[k] = None
         return out
 
+    def resource_versions(self, keys: Iterable[Key]) -> dict[Key, str | None]:
+        """The resourceVersion of each of ``keys`` as ``get`` would answer (None: no such
+        object), without decoding a body: this transaction's reads and writes from its cache,
+        the others from the table's ``rv`` column, a few hundred names to a statement."""
+        out: dict[Key, str | None] = {}
+        unread: dict[tuple[str, str], list[str]] = {}
+        for k, obj in self.already_read(keys).items():
+            out[k] = obj["metadata"].get("resourceVersion") if obj is not None else None
+        for k in keys:
+            if k not in out:
+                out[k] = None
+                unread.setdefault((k[0], k[1] or ""), []).append(k[2])
+        conn = self._require()
+        for (kind, ns), names in unread.items():
+            for part, marks in _in_batches(list(dict.fromkeys(names))):
+                for name, rv in conn.execute(
+                        f"SELECT name, rv FROM objects WHERE kind=? AND namespace=? AND name IN ({marks})",
+                        (kind, ns, *part)):
+                    out[(kind, ns, name)] = str(rv)
+        return out
+
     def get_many(self, keys: Iterable[Key]) -> list[dict]:
         """``get`` of many keys: the objects that exist, in the order of ``keys`` (the cache's
         own dicts, as ``get`` gives them). Those not read yet are read with one statement per
