@@ -295,7 +295,9 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
     changed = False
     order = sorted(by_node)
     if len(order) > 50:
-        store.prefetch_meta(MEMORY_META.format(node=nn) for nn in order)  # one read, not one a node
+        # one read, not one a node: the kubelets' memories and their nodes' images
+        store.prefetch_meta([MEMORY_META.format(node=nn) for nn in order]
+                            + [IMAGES_META.format(node=nn) for nn in order])
     decoded_to = 0  # (lazy) the nodes before this place in ``order`` have their pods decoded
     unread: dict[str, list[_Unread]] = {}  # (lazy) node -> the pods it passes over unread
     for at, node_name in enumerate(order):
