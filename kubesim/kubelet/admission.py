@@ -22,6 +22,7 @@ static pod, device plugins, topology/CPU/memory managers, sysctls, AppArmor.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 from kubesim.api.pods import MIRROR_POD_ANNOTATION
@@ -43,6 +44,19 @@ NODE_OS = "linux"
 
 
 def _q(v) -> Fraction:
+    try:
+        return _parsed(v)
+    except TypeError:  # (unhashable: not a quantity)
+        return _parse(v)
+
+
+@functools.lru_cache(maxsize=256, typed=True)
+def _parsed(v) -> Fraction:
+    """``_parse``, kept per value: a node's allocatable is read again for each pod admitted."""
+    return _parse(v)
+
+
+def _parse(v) -> Fraction:
     from kubesim.api.quantity import parse_quantity
 
     try:
@@ -56,8 +70,32 @@ def _add(into: dict, other: dict) -> None:
         into[k] = into.get(k, Fraction(0)) + v
 
 
+_REQUESTS: dict[bytes, dict[str, Fraction]] = {}  # what PodRequests reads of a spec -> its requests
+
+
 def _requests(pod: dict) -> dict[str, Fraction]:
-    """kubesim.api.pods.pod_requests as exact values."""
+    """kubesim.api.pods.pod_requests as exact values (a fresh dict). PodRequests reads of the
+    spec only its containers' resources, its init containers' resources and restartPolicy,
+    the pod-level resources and the overhead, so pods of one template share the answer (kept
+    per those parts' marshalled form, which tells 1 from 1.0)."""
+    import marshal
+
+    try:
+        spec = pod.get("spec") or {}
+        key = marshal.dumps(([c.get("resources") for c in spec.get("containers") or ()],
+                             [(c.get("resources"), c.get("restartPolicy")) for c in spec.get("initContainers") or ()],
+                             spec.get("resources"), spec.get("overhead")), 2)  # (version 2: no references)
+    except (AttributeError, TypeError, ValueError):  # (not decoded JSON of a pod)
+        return _pod_requests(pod)
+    got = _REQUESTS.get(key)
+    if got is None:
+        if len(_REQUESTS) >= 1024:
+            _REQUESTS.clear()
+        got = _REQUESTS[key] = _pod_requests(pod)
+    return dict(got)
+
+
+def _pod_requests(pod: dict) -> dict[str, Fraction]:
     from kubesim.api.resource import pod_requests
 
     return {name: q.value for name, q in pod_requests(pod).items()}

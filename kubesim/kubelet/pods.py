@@ -34,6 +34,15 @@ def allocate_ip(node: dict, pods_on_node: list[dict]) -> str:
         return ""
     net = _network(cidr)
     used = {(p.get("status") or {}).get("podIP") for p in pods_on_node}
+    if net.version == 4:
+        # (str(IPv4Address) of each candidate, without making one: the dotted quad of its int)
+        base = int(net.network_address)
+        for i in range(2, net.num_addresses - 1):
+            x = base + i
+            ip = f"{x >> 24}.{(x >> 16) & 255}.{(x >> 8) & 255}.{x & 255}"
+            if ip not in used:
+                return ip
+        return ""
     for i in range(2, net.num_addresses - 1):
         ip = str(net.network_address + i)
         if ip not in used:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 
 @dataclass
@@ -51,7 +51,8 @@ class EventRecorder:
             key = (event.type, event.reason, event.message, event.field_path)
             folded = out.get(key)
             if folded is None:
-                out[key] = replace(event)
+                out[key] = RecordedEvent(event.first, event.seq, event.type, event.reason, event.message,
+                                         event.field_path, event.last, event.count)  # (a copy)
             else:
                 folded.last = max(folded.last, event.last)
                 folded.count += event.count

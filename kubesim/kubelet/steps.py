@@ -101,18 +101,12 @@ INDEX_META = "kubelet/index"  # node -> [earliest wake of its pods or None, a po
 # What the kubelet never reads of a pod: a pass over many nodes decodes pods without it
 UNREAD = ("metadata.managedFields",)
 LAZY_CHUNK = 500  # pods decoded together in such a pass (one read, a bounded piece in memory)
-# What of a pod the kubelet reads to pass over it (``_passed_over``): its metadata
-HEADS = ("metadata.managedFields", "spec", "status")
-
-
-_HEADS_SEEN = "_kubelet_heads_seen"  # on the command's context: (its store, key -> marshalled heads)
-
-
-def _heads_seen(ctx) -> dict:
-    """The heads (``HEADS`` left out) of the pods the passes of this command read whole and
-    did not write: such a pod is unchanged in the database until commit, and its heads are
-    what a later pass would read again. Kept per transaction (its store)."""
-    return _per_transaction(ctx, _HEADS_SEEN)
+# What of a pod the kubelet leaves out when it reads it as one of the node's other pods, where a
+# pod may be admitted (L.sync_pod: admission reads their requests and host ports and whether
+# they are active, the pod IP their status.podIP; passing over them reads their metadata)
+ADMITTED = ("metadata.managedFields", "spec.volumes", "spec.tolerations", "spec.affinity",
+            "spec.topologySpreadConstraints", "status.conditions", "status.containerStatuses",
+            "status.initContainerStatuses", "status.ephemeralContainerStatuses")
 
 
 def _per_transaction(ctx, name: str) -> dict:
@@ -127,41 +121,101 @@ def _per_transaction(ctx, name: str) -> dict:
     return got[1]
 
 
-def _remember_heads(store, seen: dict, keys: list, pods: list) -> None:
-    import marshal
+class _Unread:
+    """A pod a pass over many nodes passes over without reading it: its key, its
+    resourceVersion and the kubelet's memory of it (``_passed_over_unread``)."""
+    __slots__ = ("key", "mem", "rv")
 
-    tops = {p for p in HEADS if "." not in p}
-    if not set(UNREAD) <= set(HEADS) or not set(HEADS) <= tops | {"metadata.managedFields"}:
-        return  # (heads this view of a whole pod does not give)
-    known = store.already_read(keys)
-    for k, p in zip(keys, pods):
-        if p is not None and k not in known:
-            md = p.get("metadata")
-            head = {f: v for f, v in p.items() if f not in tops}
-            if isinstance(md, dict) and "managedFields" in md and "metadata.managedFields" in HEADS:
-                head["metadata"] = {f: v for f, v in md.items() if f != "managedFields"}
-            seen[k] = marshal.dumps(head)
+    def __init__(self, key: tuple, rv: str, mem: dict):
+        self.key, self.rv, self.mem = key, rv, mem
 
 
-def _heads(store, seen: dict, keys: list) -> list:
-    """``store.objects(keys, HEADS, aligned=True)``, the heads this command's passes already
-    read whole (``_heads_seen``) not read again."""
-    if not seen:
-        return store.objects(keys, HEADS, aligned=True)
-    import marshal
-
-    known = store.already_read(keys)
-    out: list = [None] * len(keys)
-    ask = []
-    for i, k in enumerate(keys):
-        text = seen.get(k) if k not in known else None
-        if text is None:
-            ask.append(i)
-        else:
-            out[i] = marshal.loads(text)
-    for i, p in zip(ask, store.objects([keys[i] for i in ask], HEADS, aligned=True)):
-        out[i] = p
+def _passed_over_unread(memories: dict, keys: list, rvs: dict, now: float) -> dict:
+    """Of a node's pod ``keys``, those ``_passed_over`` passes over, told from their
+    resourceVersions (``rvs``: None where the pod is gone) and the node's ``memories`` alone:
+    a memory kept at a pod's resourceVersion is that pod's (no two writes share one, and the
+    key ``memory_key`` gives is a function of the version's metadata). key -> ``_Unread``."""
+    by_rv = {m["rv"]: m for m in memories.values() if isinstance(m, dict) and m.get("rv") is not None}
+    out = {}
+    for k in keys:
+        rv = rvs.get(k)
+        m = by_rv.get(rv) if rv is not None else None
+        if m is not None and (m.get("wake") is None or m["wake"] > now):
+            out[k] = _Unread(k, rv, m)
     return out
+
+
+def _read_piece(store, by_node: dict, names: list[str], now: float) -> dict[str, list]:
+    """The pods of the nodes ``names`` (``by_node``: node -> pod keys) as the pass over them
+    reads them, in few reads: ``by_node`` then holds each node's pods read, and the answer
+    the pods it passes over unread (``_Unread``), by node.
+
+    A node where a pod already read (one this command bound) is admitted now has its pods read
+    as admission and the pod IP read them (``ADMITTED``). Of every other node, first only the
+    resourceVersions: a node whose every pod the loop passes over (synced at its
+    resourceVersion, no wake due: the kubelet's own writes of the round before bring it back
+    here) needs no more. The pods it syncs are read whole, and the rest of the node's pods
+    as admission reads them when one of those may be a first sync (L.sync_pod)."""
+    memories_of = {nn: store.meta(MEMORY_META.format(node=nn)) or {} for nn in names}
+    first = set()
+    for nn in names:
+        memories = memories_of[nn]
+        for p in store.already_read(by_node[nn]).values():
+            if p is not None and not _passed_over(m := memories.get(L.memory_key(p)), p, now) \
+                    and (m is None or not m.get("c")):
+                first.add(nn)
+                break
+    admitted = [k for nn in names if nn in first for k in by_node[nn]]
+    got_admitted = iter(store.objects(admitted, ADMITTED, aligned=True) if admitted else ())
+    rest = [k for nn in names if nn not in first for k in by_node[nn]]
+    rvs = store.resource_versions(rest) if rest else {}
+    whole: list = []
+    plan: dict[str, list] = {}  # node -> its pods: read (dict), to read whole (key), unread
+    for nn in names:
+        memories = memories_of[nn]
+        items = []
+        if nn in first:
+            for k in by_node[nn]:
+                p = next(got_admitted)
+                if p is not None and _passed_over(memories.get(L.memory_key(p)), p, now):
+                    items.append(p)
+                elif p is not None:
+                    items.append(k)
+                    whole.append(k)
+        else:
+            passed = _passed_over_unread(memories, by_node[nn], rvs, now)
+            for k in by_node[nn]:
+                if k in passed:
+                    items.append(passed[k])
+                elif rvs.get(k) is not None:
+                    items.append(k)
+                    whole.append(k)
+        plan[nn] = items
+    got_whole = dict(zip(whole, store.objects(whole, UNREAD, aligned=True))) if whole else {}
+    others = []  # unread pods of a node where a pod may be admitted: read as admission reads them
+    for nn in names:
+        if nn in first:
+            continue
+        memories = memories_of[nn]
+        if any(type(it) is tuple and (p := got_whole[it]) is not None
+               and ((m := memories.get(L.memory_key(p))) is None or not m.get("c")) for it in plan[nn]):
+            others.extend(it.key for it in plan[nn] if type(it) is _Unread)
+    got_others = dict(zip(others, store.objects(others, ADMITTED, aligned=True))) if others else {}
+    unread: dict[str, list] = {}
+    for nn in names:
+        pods = []
+        for it in plan[nn]:
+            if type(it) is tuple:
+                it = got_whole[it]
+            elif type(it) is _Unread and it.key in got_others:
+                it = got_others[it.key]
+            elif type(it) is _Unread:
+                unread.setdefault(nn, []).append(it)
+                continue
+            if it is not None:
+                pods.append(it)
+        by_node[nn] = pods
+    return unread
 
 
 def _passed_over(mem: dict | None, pod: dict, now: float) -> bool:
@@ -241,62 +295,22 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
     changed = False
     order = sorted(by_node)
     if len(order) > 50:
-        store.prefetch_meta(MEMORY_META.format(node=nn) for nn in order)  # one read, not one a node
+        # one read, not one a node: the kubelets' memories and their nodes' images
+        store.prefetch_meta([MEMORY_META.format(node=nn) for nn in order]
+                            + [IMAGES_META.format(node=nn) for nn in order])
     decoded_to = 0  # (lazy) the nodes before this place in ``order`` have their pods decoded
-    seen = _heads_seen(ctx) if lazy else {}
+    unread: dict[str, list[_Unread]] = {}  # (lazy) node -> the pods it passes over unread
     for at, node_name in enumerate(order):
         if lazy:
             if at >= decoded_to:
-                # this node's pods and the next nodes', up to LAZY_CHUNK pods, in one read
+                # this node's pods and the next nodes', up to LAZY_CHUNK pods, in few reads
                 end, n = at, 0
                 while end < len(order) and (end == at or n + len(by_node[order[end]]) <= LAZY_CHUNK):
                     n += len(by_node[order[end]])
                     end += 1
-                # first only their metadata: a node whose every pod the loop below passes over
-                # (synced at its resourceVersion, no wake due: the kubelet's own writes of the
-                # round before bring it back here) needs no more. Of the others, the pods it
-                # syncs are read whole, and the rest of the node's pods too when one of those
-                # may be a first sync (admission and the pod IP read the other pods:
-                # L.sync_pod); the pods passed over stay as read. A node where a pod already
-                # read (one this command bound) is admitted now is read whole at once.
-                first = set()
-                for nn in order[at:end]:
-                    memories = store.meta(MEMORY_META.format(node=nn)) or {}
-                    for p in store.already_read(by_node[nn]).values():
-                        if p is not None and not _passed_over(m := memories.get(L.memory_key(p)), p, now) \
-                                and (m is None or not m.get("c")):
-                            first.add(nn)
-                            break
-                keys = [k for nn in order[at:end] if nn not in first for k in by_node[nn]]
-                heads = iter(_heads(store, seen, keys))
-                whole: list = []
-                mixed: dict[str, tuple[list, list[bool]]] = {}  # node -> (its heads, read whole)
-                for nn in order[at:end]:
-                    if nn in first:
-                        whole.extend(by_node[nn])
-                        continue
-                    hs = [next(heads) for _ in by_node[nn]]
-                    memories = store.meta(MEMORY_META.format(node=nn)) or {}
-                    mems = [memories.get(L.memory_key(p)) if p is not None else None for p in hs]
-                    todo = [p is not None and not _passed_over(m, p, now) for p, m in zip(hs, mems)]
-                    if not any(todo):
-                        by_node[nn] = [p for p in hs if p is not None]
-                    elif any(t and (m is None or not m.get("c")) for t, m in zip(todo, mems)):
-                        whole.extend(by_node[nn])  # (keys: read whole below)
-                    else:
-                        whole.extend(k for k, t in zip(by_node[nn], todo) if t)
-                        mixed[nn] = (hs, todo)
-                got_whole = store.objects(whole, UNREAD, aligned=True)
-                _remember_heads(store, seen, whole, got_whole)
-                got = iter(got_whole)
-                for nn in order[at:end]:
-                    if nn in mixed:
-                        hs, todo = mixed[nn]
-                        by_node[nn] = [p for h, t in zip(hs, todo) if (p := next(got) if t else h) is not None]
-                    elif by_node[nn] and not isinstance(by_node[nn][0], dict):  # keys: read whole
-                        by_node[nn] = [p for _ in by_node[nn] if (p := next(got)) is not None]
+                unread.update(_read_piece(store, by_node, order[at:end], now))
                 decoded_to = end
-            if not by_node[node_name]:
+            if not by_node[node_name] and node_name not in unread:
                 del by_node[node_name]
                 continue
         node = nodes.get(node_name)
@@ -314,8 +328,13 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
         waiting = False
         resting = True  # every pod of the node ends this visit at rest (``left_at_rest``)
         pods = sorted(by_node[node_name], key=_key)
+        passed = unread.pop(node_name, ()) if lazy else ()
         if lazy:
             by_node[node_name] = ()  # (the pods it did not change go with this iteration)
+        for p in passed:  # (as ``_passed_over`` pods below)
+            if p.mem.get("wake") is not None:
+                ctx.wake_at(p.mem["wake"])
+                earliest = p.mem["wake"] if earliest is None else min(earliest, p.mem["wake"])
         for pod in pods:
             key = L.memory_key(pod)
             mem = memories.get(key)
@@ -377,6 +396,8 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             for pod in pods:
                 md = pod["metadata"]
                 rested[("Pod", md.get("namespace") or "", md["name"])] = md.get("resourceVersion")
+            for p in passed:
+                rested[p.key] = p.rv
             rested[("Node", "", node_name)] = node["metadata"].get("resourceVersion")
         if mem_changed:
             store.set_meta(meta_key, memories)

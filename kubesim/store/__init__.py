@@ -187,6 +187,9 @@ _dumps = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 _row_key = operator.itemgetter(0, 1, 2)  # a row's (kind, namespace, name)
 
 
+NODE_SEEKS = 2000  # pod_keys_on_nodes: up to this many nodes, seeks beat a pass over the index
+
+
 def _in_batches(values: list, size: int = 500) -> Iterator[tuple[list, str]]:
     """``values`` ``size`` at a time (SQLite bounds a statement's parameters), each part with
     its ``?,?,…`` list for an ``IN (…)``."""
@@ -846,6 +849,27 @@ class Store:
                 out[k] = None
         return out
 
+    def resource_versions(self, keys: Iterable[Key]) -> dict[Key, str | None]:
+        """The resourceVersion of each of ``keys`` as ``get`` would answer (None: no such
+        object), without decoding a body: this transaction's reads and writes from its cache,
+        the others from the table's ``rv`` column, a few hundred names to a statement."""
+        out: dict[Key, str | None] = {}
+        unread: dict[tuple[str, str], list[str]] = {}
+        for k, obj in self.already_read(keys).items():
+            out[k] = obj["metadata"].get("resourceVersion") if obj is not None else None
+        for k in keys:
+            if k not in out:
+                out[k] = None
+                unread.setdefault((k[0], k[1] or ""), []).append(k[2])
+        conn = self._require()
+        for (kind, ns), names in unread.items():
+            for part, marks in _in_batches(list(dict.fromkeys(names))):
+                for name, rv in conn.execute(
+                        f"SELECT name, rv FROM objects WHERE kind=? AND namespace=? AND name IN ({marks})",
+                        (kind, ns, *part)):
+                    out[(kind, ns, name)] = str(rv)
+        return out
+
     def get_many(self, keys: Iterable[Key]) -> list[dict]:
         """``get`` of many keys: the objects that exist, in the order of ``keys`` (the cache's
         own dicts, as ``get`` gives them). Those not read yet are read with one statement per
@@ -1088,10 +1112,19 @@ class Store:
 
     def pod_keys_on_nodes(self, nodes: set[str]) -> dict[str, list[Key]]:
         """``pod_keys_on_node`` of many nodes at once (node -> sorted keys; nodes without pods
-        left out): one pass over the covering node index, no body read."""
-        where: dict[Key, str] = {("Pod", ns, name): node for node, ns, name in self._require().execute(
-            "SELECT node, namespace, name FROM objects INDEXED BY objects_node WHERE kind='Pod' AND node != ''")
-            if node in nodes}
+        left out): a seek a node in the covering node index (a few hundred to a statement), or
+        for more than ``NODE_SEEKS`` nodes one pass over it; no body read."""
+        conn = self._require()
+        if len(nodes) <= NODE_SEEKS:  # a seek in the node index for each node
+            where: dict[Key, str] = {}
+            for part, marks in _in_batches(sorted(n for n in nodes if n)):
+                where.update((("Pod", ns, name), node) for node, ns, name in conn.execute(
+                    "SELECT node, namespace, name FROM objects INDEXED BY objects_node "
+                    f"WHERE kind='Pod' AND node IN ({marks})", part))
+        else:  # most of the nodes: one pass over the index
+            where = {("Pod", ns, name): node for node, ns, name in conn.execute(
+                "SELECT node, namespace, name FROM objects INDEXED BY objects_node WHERE kind='Pod' AND node != ''")
+                if node in nodes}
         for k, o in self._dirty.items():  # this transaction's own changes
             if k[0] == "Pod":
                 where[k] = _node_of(o) if o is not None else ""

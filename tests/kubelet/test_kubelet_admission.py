@@ -67,3 +67,59 @@ def test_an_os_label_that_does_not_match_the_node():
     p["metadata"]["labels"] = {"kubernetes.io/os": "windows"}
     assert admit(p, node(), []) == ("PodOSSelectorNodeLabelDoesNotMatch",
                                     "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label")
+
+
+def _spec(**spec) -> dict:
+    return {"metadata": {"name": "p", "namespace": "default"}, "spec": spec}
+
+
+def _c(name: str, requests=None, **extra) -> dict:
+    c = {"name": name, "image": "nginx", **extra}
+    if requests is not None:
+        c["resources"] = {"requests": requests}
+    return c
+
+
+# what PodRequests reads (k8s.io/component-helpers/resource/helpers.go), one shape a case; each
+# is asked after the others, so a shape answered from another's kept answer would show
+REQUEST_SHAPES = [
+    ("no requests", _spec(containers=[_c("a")])),
+    ("one container", _spec(containers=[_c("a", {"cpu": "100m", "memory": "64Mi"})])),
+    ("the same, another volume mount", _spec(containers=[_c("a", {"cpu": "100m", "memory": "64Mi"},
+                                                             volumeMounts=[{"name": "x", "mountPath": "/x"}])])),
+    ("containers summed", _spec(containers=[_c("a", {"cpu": "100m"}), _c("b", {"cpu": "200m"})])),
+    ("an init container as a running maximum",
+     _spec(containers=[_c("a", {"cpu": "100m"})], initContainers=[_c("i", {"cpu": "1"})])),
+    ("a sidecar added to the containers",
+     _spec(containers=[_c("a", {"cpu": "100m"})], initContainers=[_c("i", {"cpu": "1"}, restartPolicy="Always")])),
+    ("pod-level requests", _spec(containers=[_c("a", {"cpu": "100m"})], resources={"requests": {"cpu": "2"}})),
+    ("overhead added", _spec(containers=[_c("a", {"cpu": "100m"})], overhead={"cpu": "250m"})),
+    ("an integer quantity", _spec(containers=[_c("a", {"cpu": 1})])),
+    ("a float quantity", _spec(containers=[_c("a", {"cpu": 1.5})])),
+    ("a string quantity", _spec(containers=[_c("a", {"cpu": "1"})])),
+    ("an extended resource", _spec(containers=[_c("a", {"example.com/gpu": "2"})])),
+    ("no spec", {"metadata": {"name": "p"}}),
+]
+
+
+@pytest.mark.parametrize("shape", [s for _, s in REQUEST_SHAPES], ids=[i for i, _ in REQUEST_SHAPES])
+def test_a_pods_requests_are_what_pod_requests_says_whatever_was_asked_before(shape):
+    """``_requests`` keeps PodRequests' answer per what it reads of the spec: every shape gets
+    its own answer, pods of one template (differing elsewhere) share it."""
+    from kubesim.kubelet import admission
+
+    for _, other in REQUEST_SHAPES:
+        admission._requests(other)
+    assert admission._requests(shape) == admission._pod_requests(shape)
+
+
+def test_pods_of_one_template_share_their_requests():
+    from kubesim.kubelet import admission
+
+    admission._REQUESTS.clear()
+    one, two = (_spec(containers=[_c("a", {"cpu": "100m"}, volumeMounts=[{"name": f"kube-api-access-{s}",
+                                                                          "mountPath": "/var/run"}])])
+                for s in ("abcde", "fghij"))
+    admission._requests(one)
+    admission._requests(two)
+    assert len(admission._REQUESTS) == 1

@@ -333,11 +333,16 @@ def test_delete_unread_deletes_without_decoding_and_reads_back_the_old_body(tmp_
     assert [o["metadata"]["name"] for o in s.list("Event")] == ["b"]
 
 
+@pytest.mark.parametrize("seeks", [2000, 0], ids=["a seek a node", "one pass over the index"])
 @pytest.mark.parametrize("seed", range(3), ids=lambda s: f"random binds, moves and deletes {s}")
-def test_pod_keys_on_nodes_answers_as_pod_keys_on_node_for_each(tmp_path, seed):
+def test_pod_keys_on_nodes_answers_as_pod_keys_on_node_for_each(tmp_path, seed, seeks, monkeypatch):
     """The kubelets' pass over many nodes (kubelet/steps.py sync_pods) takes their pods' keys
-    in one pass: the same as asking node by node, this transaction's writes included."""
+    in one read: the same as asking node by node, this transaction's writes included."""
     import random
+
+    import kubesim.store
+
+    monkeypatch.setattr(kubesim.store, "NODE_SEEKS", seeks)
 
     rng = random.Random(seed)
     nodes = [f"n{i}" for i in range(6)]
