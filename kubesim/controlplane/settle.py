@@ -37,16 +37,16 @@ def static_pod_signature(nodes_dir, with_files: set[str] | None = None,
 
     root = str(nodes_dir)
     try:
-        # (each directory stat'ed relative to the nodes directory: the kernel walks two path
-        # components a node, not the state's whole path)
+        # (each node's directory is stat'ed relative to the open nodes directory: the kernel walks
+        # two path components a node, not the state's whole path; only the directories listed
+        # below, a few, are opened by their full path)
         fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
         return ""
+    parts = []  # (one line a node, hashed at the end: at 5,000 nodes the stat calls are the cost)
     try:
-        nodes = sorted(os.listdir(fd))
         stat = os.stat
-        parts = []  # (one line a node, hashed at the end: at 5,000 nodes the stat calls are the cost)
-        for n in nodes:
+        for n in sorted(os.listdir(fd)):
             try:
                 mtime = stat(n + "/manifests", dir_fd=fd).st_mtime_ns
                 if listed is not None and n not in listed:
@@ -59,7 +59,7 @@ def static_pod_signature(nodes_dir, with_files: set[str] | None = None,
             parts.append(f"{n}\0{mtime}\0{entries!r}" if entries else f"{n}\0{mtime}")
             if entries and with_files is not None:
                 with_files.add(n)
-    except OSError:
+    except OSError:  # (the nodes directory itself unreadable)
         return ""
     finally:
         os.close(fd)

@@ -88,6 +88,12 @@ class SyncResult(NamedTuple):
     status_changed: bool = False  # the pod's status differs from what it was before the sync
 
 
+def first_sync(mem: dict | None) -> bool:
+    """Whether the kubelet's next sync of the pod with this memory is its first (admission runs,
+    the pod gets its IP): no memory yet, or one without containers."""
+    return mem is None or not mem.get("c")
+
+
 def memory_key(pod: dict) -> str:
     """Where the engine keeps this pod's kubelet memory: a mirror pod's is its static pod's
     (the config hash), so deleting and recreating the mirror pod keeps the containers running."""
@@ -325,7 +331,7 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
     host = (node.get("metadata") or {}).get("name", "")
     mem = memory
     fresh = False
-    if mem is None or not mem.get("c"):
+    if first_sync(mem):
         recovered = recover_memory(pod, now)
         if recovered is not None:
             mem = recovered if mem is None else (mem.update(recovered) or mem)

@@ -162,7 +162,7 @@ def _read_piece(store, by_node: dict, names: list[str], now: float) -> dict[str,
         memories = memories_of[nn]
         for p in store.already_read(by_node[nn]).values():
             if p is not None and not _passed_over(m := memories.get(L.memory_key(p)), p, now) \
-                    and (m is None or not m.get("c")):
+                    and L.first_sync(m):
                 first.add(nn)
                 break
     admitted = [k for nn in names if nn in first for k in by_node[nn]]
@@ -198,7 +198,7 @@ def _read_piece(store, by_node: dict, names: list[str], now: float) -> dict[str,
             continue
         memories = memories_of[nn]
         if any(type(it) is tuple and (p := got_whole[it]) is not None
-               and ((m := memories.get(L.memory_key(p))) is None or not m.get("c")) for it in plan[nn]):
+               and L.first_sync(memories.get(L.memory_key(p))) for it in plan[nn]):
             others.extend(it.key for it in plan[nn] if type(it) is _Unread)
     got_others = dict(zip(others, store.objects(others, ADMITTED, aligned=True))) if others else {}
     unread: dict[str, list] = {}
@@ -347,7 +347,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             if kill and mem.get("removed") is not None:
                 resting = False
                 continue  # a killed static pod: static_pods deletes or replaces its mirror pod
-            if (mem is None or not mem.get("c")) and _waiting_for_volumes(ctx, pod, node, memories, key):
+            if L.first_sync(mem) and _waiting_for_volumes(ctx, pod, node, memories, key):
                 resting = False
                 mem_changed = mem_changed or memories.get(key) is not mem
                 changed = changed or memories.get(key) is not mem

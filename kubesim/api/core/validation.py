@@ -154,7 +154,7 @@ def _spec_key(spec: dict) -> bytes | None:
     tokens = [v["name"] for v in _list(spec.get("volumes"))
               if isinstance(v, dict) and isinstance(v.get("name"), str) and _TOKEN_VOLUME.match(v["name"])]
     try:
-        raw = marshal.dumps(spec)
+        raw = marshal.dumps(spec, 2)  # (version 2: no references, so equal specs give equal bytes)
     except ValueError:  # (a value marshal cannot hold: not decoded JSON)
         return None
     if len(tokens) > 1 or _TOKEN_PLACEHOLDER in raw:
