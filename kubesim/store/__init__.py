@@ -211,8 +211,9 @@ def _fold_into(sums: dict, fold, node: str, key: Key, digest, sign: int) -> None
         sums[node] = acc
 
 
-def _decode_into(by: dict, rows) -> None:
-    """Decode (namespace, name, body) rows into ``by``, keeping what is there already.
+def _decode_into(by: dict, rows, texts: dict | None = None) -> None:
+    """Decode (namespace, name, body) rows into ``by``, keeping what is there already (and,
+    with ``texts``, the text of each body decoded, by (namespace, name)).
     Decoding many objects makes millions of containers that live as long as the command; the
     cyclic collector would scan them again and again (about a second on 20,000 objects). They
     hold no cycles: collect nothing while decoding, then move everything alive into the
@@ -238,6 +239,8 @@ def _decode_into(by: dict, rows) -> None:
             if (ns, name) not in by:
                 keys.append((ns, name))
                 bodies.append(body)
+                if texts is not None:
+                    texts[(ns, name)] = body
                 count += 1
                 if len(bodies) >= 2000:
                     flush()
@@ -316,6 +319,9 @@ class Store:
         self._opened_rv: int | None = None  # the resourceVersion before this transaction's writes
         self.wiped = False  # wipe() ran in this transaction (resourceVersions start again)
         self._committed: dict[Key, dict | None] = {}
+        # the stored text of each object ``get`` and ``get_many`` read whose committed body
+        # nobody asked for yet: ``committed`` decodes it instead of reading it again
+        self._texts: dict[Key, str] = {}
         # ``objects`` with ``omit``: the texts it read, per omit, of objects this transaction had
         # not read (the database holds them unchanged until commit): read again, decoded again
         self._omitted: dict[tuple[str, ...], dict[Key, str]] = {}
@@ -516,6 +522,7 @@ class Store:
         self.wiped = False
         self.created_fresh = False
         self._committed.clear()
+        self._texts.clear()
         self._omitted.clear()  # (texts read before: the tables changed under them)
         self._writes.clear()
         self._index_built = False
@@ -830,6 +837,8 @@ class Store:
         by[nk] = obj
         if obj is None:  # (the table holds what was committed: nothing, ``committed`` says too)
             self._committed.setdefault(k, None)
+        elif k not in self._committed:
+            self._texts[k] = row[0]
         return obj
 
     def already_read(self, keys: Iterable[Key]) -> dict[Key, dict | None]:
@@ -863,10 +872,14 @@ class Store:
         for (kind, ns), names in missing.items():
             by = self._cache.setdefault(kind, {})
             names = list(dict.fromkeys(names))
+            texts: dict[tuple[str, str], str] = {}
             for part, marks in _in_batches(names):
                 _decode_into(by, conn.execute(
                     f"SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=? "
-                    f"AND name IN ({marks})", (kind, ns, *part)))
+                    f"AND name IN ({marks})", (kind, ns, *part)), texts)
+            for (ns_, name), text in texts.items():
+                if (kind, ns_, name) not in self._committed:
+                    self._texts[(kind, ns_, name)] = text
             for name in names:
                 if (ns, name) not in by:  # known absent, as get records it
                     by[(ns, name)] = None
@@ -1040,9 +1053,12 @@ class Store:
         if self.wiped:
             return None  # (the wipe is this transaction's: nothing was committed before it)
         if k not in self._committed:
-            row = self._require().execute(
-                "SELECT body FROM objects WHERE kind=? AND namespace=? AND name=?", k).fetchone()
-            self._committed[k] = json.loads(row[0]) if row else None
+            text = self._texts.pop(k, None)  # (read in this transaction: the same text)
+            if text is None:
+                row = self._require().execute(
+                    "SELECT body FROM objects WHERE kind=? AND namespace=? AND name=?", k).fetchone()
+                text = row[0] if row else None
+            self._committed[k] = json.loads(text) if text is not None else None
         return self._committed[k]
 
     def deleted(self, kind: str, namespace: str, name: str) -> tuple[int, dict] | None:
@@ -1270,6 +1286,7 @@ class Store:
         self._sorted.clear()
         self._gone.clear()
         self._committed.clear()
+        self._texts.clear()
         self._omitted.clear()
         self._writes.clear()
         self._dirty.clear()
@@ -1630,7 +1647,10 @@ class Store:
             _fold_into(sums, fold, node, k, d, sign)
             touched.add(node)
         dels = [(kind, n) for n in sorted(touched) if n not in sums]
-        puts = [(kind, n, json.dumps(sums[n], separators=(",", ":"))) for n in sorted(touched) if n in sums]
+        # (a node whose sum comes out as it was, a status write's digest taken away and added
+        # back, keeps its row: the same text)
+        puts = [(kind, n, text) for n in sorted(touched) if n in sums
+                and (text := json.dumps(sums[n], separators=(",", ":"))) != found.get(n)]
         if dels:
             conn.executemany("DELETE FROM derived_sums WHERE kind=? AND node=?", dels)
         if puts:
