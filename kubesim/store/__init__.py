@@ -322,6 +322,9 @@ class Store:
         # the stored text of each object ``get`` and ``get_many`` read whose committed body
         # nobody asked for yet: ``committed`` decodes it instead of reading it again
         self._texts: dict[Key, str] = {}
+        # (namespace, "<object>.") -> the names of the Events the last commit holds that start
+        # so (``committed`` of a new Event: one lookup for all the Events of an object)
+        self._event_names: dict[tuple[str, str], set[str]] = {}
         # ``objects`` with ``omit``: the texts it read, per omit, of objects this transaction had
         # not read (the database holds them unchanged until commit): read again, decoded again
         self._omitted: dict[tuple[str, ...], dict[Key, str]] = {}
@@ -523,6 +526,7 @@ class Store:
         self.created_fresh = False
         self._committed.clear()
         self._texts.clear()
+        self._event_names.clear()
         self._omitted.clear()  # (texts read before: the tables changed under them)
         self._writes.clear()
         self._index_built = False
@@ -1054,12 +1058,31 @@ class Store:
             return None  # (the wipe is this transaction's: nothing was committed before it)
         if k not in self._committed:
             text = self._texts.pop(k, None)  # (read in this transaction: the same text)
+            if text is None and kind == "Event" and self._no_committed_event(k):
+                self._committed[k] = None
+                return None
             if text is None:
                 row = self._require().execute(
                     "SELECT body FROM objects WHERE kind=? AND namespace=? AND name=?", k).fetchone()
                 text = row[0] if row else None
             self._committed[k] = json.loads(text) if text is not None else None
         return self._committed[k]
+
+    def _no_committed_event(self, k: Key) -> bool:
+        """Whether the last commit holds no Event of key ``k``, answered from the names of the
+        Events that share its prefix (makeEvent names an Event ``<object>.<number>``: the
+        Events one object gets, written one after another, cost one read, not one each)."""
+        ns, name = k[1], k[2]
+        dot = name.rfind(".")
+        if dot <= 0:
+            return False
+        prefix = name[:dot + 1]
+        names = self._event_names.get((ns, prefix))
+        if names is None:  # (names from "<object>." up to "<object>/": those starting with the prefix)
+            names = self._event_names[(ns, prefix)] = {r[0] for r in self._require().execute(
+                "SELECT name FROM objects WHERE kind='Event' AND namespace=? AND name >= ? AND name < ?",
+                (ns, prefix, prefix[:-1] + "/"))}
+        return name not in names
 
     def deleted(self, kind: str, namespace: str, name: str) -> tuple[int, dict] | None:
         """For an object this transaction deleted: the resourceVersion of the deletion and the
@@ -1202,8 +1225,20 @@ class Store:
         k = key_of(obj)
         if self.write_hook is not None:
             self.write_hook(k, obj)
-        obj["metadata"]["resourceVersion"] = rv = self.next_resource_version()
-        self._kind_written(k[0], rv)
+        meta = self._meta
+        kinds = meta.get(KIND_RV_META)
+        if self._opened_rv is not None and kinds is not None and "resourceVersion" in meta:
+            # (next_resource_version and _kind_written, on the values already read)
+            n = int(meta["resourceVersion"]) + 1
+            meta["resourceVersion"] = n
+            self._meta_dirty.add("resourceVersion")
+            self._meta_gone.discard("resourceVersion")
+            obj["metadata"]["resourceVersion"] = str(n)
+            kinds[k[0]] = n
+            self._meta_dirty.add(KIND_RV_META)
+        else:
+            obj["metadata"]["resourceVersion"] = rv = self.next_resource_version()
+            self._kind_written(k[0], rv)
         by = self._cache.setdefault(k[0], {})
         if by.get((k[1], k[2])) is not obj:
             self._sorted.pop(k[0], None)  # a new object, or a new body for one: list again
@@ -1287,6 +1322,7 @@ class Store:
         self._gone.clear()
         self._committed.clear()
         self._texts.clear()
+        self._event_names.clear()
         self._omitted.clear()
         self._writes.clear()
         self._dirty.clear()
