@@ -146,6 +146,7 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
             store.put(ev)
             return ev
     name = _event_name(store, ref["name"], now)
+    stamp = format_time(now)
     source = {"component": component}
     if host:
         source["host"] = host
@@ -157,15 +158,15 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
         "reason": reason,
         "message": message,
         "source": source,
-        "firstTimestamp": format_time(first if first is not None else now),
-        "lastTimestamp": format_time(now),
+        "firstTimestamp": format_time(first) if first is not None and first != now else stamp,
+        "lastTimestamp": stamp,
         "count": count,
         "type": type_,
         "eventTime": None,
         "reportingComponent": reporting[0],
         "reportingInstance": reporting[1],
     }
-    store.create(ev, format_time(now))
+    store.create(ev, stamp)
     store.set_event_name(key, name)
     return ev
 

@@ -214,8 +214,9 @@ def _fold_into(sums: dict, fold, node: str, key: Key, digest, sign: int) -> None
         sums[node] = acc
 
 
-def _decode_into(by: dict, rows) -> None:
-    """Decode (namespace, name, body) rows into ``by``, keeping what is there already.
+def _decode_into(by: dict, rows, texts: dict | None = None) -> None:
+    """Decode (namespace, name, body) rows into ``by``, keeping what is there already (and,
+    with ``texts``, the text of each body decoded, by (namespace, name)).
     Decoding many objects makes millions of containers that live as long as the command; the
     cyclic collector would scan them again and again (about a second on 20,000 objects). They
     hold no cycles: collect nothing while decoding, then move everything alive into the
@@ -241,6 +242,8 @@ def _decode_into(by: dict, rows) -> None:
             if (ns, name) not in by:
                 keys.append((ns, name))
                 bodies.append(body)
+                if texts is not None:
+                    texts[(ns, name)] = body
                 count += 1
                 if len(bodies) >= 2000:
                     flush()
@@ -319,6 +322,12 @@ class Store:
         self._opened_rv: int | None = None  # the resourceVersion before this transaction's writes
         self.wiped = False  # wipe() ran in this transaction (resourceVersions start again)
         self._committed: dict[Key, dict | None] = {}
+        # the stored text of each object ``get`` and ``get_many`` read whose committed body
+        # nobody asked for yet: ``committed`` decodes it instead of reading it again
+        self._texts: dict[Key, str] = {}
+        # (namespace, "<object>.") -> the names of the Events the last commit holds that start
+        # so (``committed`` of a new Event: one lookup for all the Events of an object)
+        self._event_names: dict[tuple[str, str], set[str]] = {}
         # ``objects`` with ``omit``: the texts it read, per omit, of objects this transaction had
         # not read (the database holds them unchanged until commit): read again, decoded again
         self._omitted: dict[tuple[str, ...], dict[Key, str]] = {}
@@ -519,6 +528,8 @@ class Store:
         self.wiped = False
         self.created_fresh = False
         self._committed.clear()
+        self._texts.clear()
+        self._event_names.clear()
         self._omitted.clear()  # (texts read before: the tables changed under them)
         self._writes.clear()
         self._index_built = False
@@ -833,6 +844,8 @@ class Store:
         by[nk] = obj
         if obj is None:  # (the table holds what was committed: nothing, ``committed`` says too)
             self._committed.setdefault(k, None)
+        elif k not in self._committed:
+            self._texts[k] = row[0]
         return obj
 
     def already_read(self, keys: Iterable[Key]) -> dict[Key, dict | None]:
@@ -887,10 +900,14 @@ class Store:
         for (kind, ns), names in missing.items():
             by = self._cache.setdefault(kind, {})
             names = list(dict.fromkeys(names))
+            texts: dict[tuple[str, str], str] = {}
             for part, marks in _in_batches(names):
                 _decode_into(by, conn.execute(
                     f"SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=? "
-                    f"AND name IN ({marks})", (kind, ns, *part)))
+                    f"AND name IN ({marks})", (kind, ns, *part)), texts)
+            for (ns_, name), text in texts.items():
+                if (kind, ns_, name) not in self._committed:
+                    self._texts[(kind, ns_, name)] = text
             for name in names:
                 if (ns, name) not in by:  # known absent, as get records it
                     by[(ns, name)] = None
@@ -1064,10 +1081,32 @@ class Store:
         if self.wiped:
             return None  # (the wipe is this transaction's: nothing was committed before it)
         if k not in self._committed:
-            row = self._require().execute(
-                "SELECT body FROM objects WHERE kind=? AND namespace=? AND name=?", k).fetchone()
-            self._committed[k] = json.loads(row[0]) if row else None
+            text = self._texts.pop(k, None)  # (read in this transaction: the same text)
+            if text is None and kind == "Event" and self._no_committed_event(k):
+                self._committed[k] = None
+                return None
+            if text is None:
+                row = self._require().execute(
+                    "SELECT body FROM objects WHERE kind=? AND namespace=? AND name=?", k).fetchone()
+                text = row[0] if row else None
+            self._committed[k] = json.loads(text) if text is not None else None
         return self._committed[k]
+
+    def _no_committed_event(self, k: Key) -> bool:
+        """Whether the last commit holds no Event of key ``k``, answered from the names of the
+        Events that share its prefix (makeEvent names an Event ``<object>.<number>``: the
+        Events one object gets, written one after another, cost one read, not one each)."""
+        ns, name = k[1], k[2]
+        dot = name.rfind(".")
+        if dot <= 0:
+            return False
+        prefix = name[:dot + 1]
+        names = self._event_names.get((ns, prefix))
+        if names is None:  # (names from "<object>." up to "<object>/": those starting with the prefix)
+            names = self._event_names[(ns, prefix)] = {r[0] for r in self._require().execute(
+                "SELECT name FROM objects WHERE kind='Event' AND namespace=? AND name >= ? AND name < ?",
+                (ns, prefix, prefix[:-1] + "/"))}
+        return name not in names
 
     def deleted(self, kind: str, namespace: str, name: str) -> tuple[int, dict] | None:
         """For an object this transaction deleted: the resourceVersion of the deletion and the
@@ -1219,8 +1258,20 @@ class Store:
         k = key_of(obj)
         if self.write_hook is not None:
             self.write_hook(k, obj)
-        obj["metadata"]["resourceVersion"] = rv = self.next_resource_version()
-        self._kind_written(k[0], rv)
+        meta = self._meta
+        kinds = meta.get(KIND_RV_META)
+        if self._opened_rv is not None and kinds is not None and "resourceVersion" in meta:
+            # (next_resource_version and _kind_written, on the values already read)
+            n = int(meta["resourceVersion"]) + 1
+            meta["resourceVersion"] = n
+            self._meta_dirty.add("resourceVersion")
+            self._meta_gone.discard("resourceVersion")
+            obj["metadata"]["resourceVersion"] = str(n)
+            kinds[k[0]] = n
+            self._meta_dirty.add(KIND_RV_META)
+        else:
+            obj["metadata"]["resourceVersion"] = rv = self.next_resource_version()
+            self._kind_written(k[0], rv)
         by = self._cache.setdefault(k[0], {})
         if by.get((k[1], k[2])) is not obj:
             self._sorted.pop(k[0], None)  # a new object, or a new body for one: list again
@@ -1303,6 +1354,8 @@ class Store:
         self._sorted.clear()
         self._gone.clear()
         self._committed.clear()
+        self._texts.clear()
+        self._event_names.clear()
         self._omitted.clear()
         self._writes.clear()
         self._dirty.clear()
@@ -1677,7 +1730,10 @@ class Store:
             _fold_into(sums, fold, node, k, d, sign)
             touched.add(node)
         dels = [(kind, n) for n in sorted(touched) if n not in sums]
-        puts = [(kind, n, json.dumps(sums[n], separators=(",", ":"))) for n in sorted(touched) if n in sums]
+        # (a node whose sum comes out as it was, a status write's digest taken away and added
+        # back, keeps its row: the same text)
+        puts = [(kind, n, text) for n in sorted(touched) if n in sums
+                and (text := json.dumps(sums[n], separators=(",", ":"))) != found.get(n)]
         if dels:
             conn.executemany("DELETE FROM derived_sums WHERE kind=? AND node=?", dels)
         if puts:
