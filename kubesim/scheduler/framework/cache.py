@@ -29,7 +29,6 @@ from kubesim.scheduler.framework.snapshot import (
     TERMINAL_PHASES,
     Snapshot,
     gc_paused,
-    zone_interleaved,
 )
 from kubesim.scheduler.framework.types import (
     NodeInfo,
@@ -194,13 +193,11 @@ def snapshot_from_sums(nodes: list[dict], sums: dict[str, dict], on_node, all_po
     digest) of the bound pods of one node / of all, in (namespace, name) order, read only
     when a plugin asks for a node's pods."""
     with gc_paused():
-        # (Snapshot.of_nodes with each node's sums set, as ``NodeInfo.from_cache`` builds it)
         pods = _PodsOnDemand(None, on_node, all_pods, loader)
         from_cache = NodeInfo.from_cache
         get = sums.get
-        snap = Snapshot([from_cache(n, get((n.get("metadata") or {}).get("name", "")), pods)
-                         for n in zone_interleaved(list(nodes))])
-        snap._build_images()
+        snap = Snapshot.of_nodes(
+            nodes, lambda n: from_cache(n, get((n.get("metadata") or {}).get("name", "")), pods))
         pods.watch(snap)
     return snap
 

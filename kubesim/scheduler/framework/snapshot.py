@@ -128,11 +128,13 @@ class Snapshot:
         return snap
 
     @classmethod
-    def of_nodes(cls, nodes: list[dict]) -> Snapshot:
+    def of_nodes(cls, nodes: list[dict], node_info=NodeInfo) -> Snapshot:
         """The first half of ``build``: the nodes (in node tree order) and images, no pods
         yet. Pods may then be appended to ``NodeInfo.pods`` in order, followed by
-        ``account_appended_pods``, which makes it the same as ``build`` with those pods."""
-        snap = cls([NodeInfo(n) for n in zone_interleaved(list(nodes))])
+        ``account_appended_pods``, which makes it the same as ``build`` with those pods.
+        ``node_info(node)`` makes each node's NodeInfo (the scheduler's cache gives its
+        sums at once: cache.snapshot_from_sums)."""
+        snap = cls([node_info(n) for n in zone_interleaved(list(nodes))])
         snap._build_images()
         return snap
 
