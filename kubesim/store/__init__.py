@@ -1258,20 +1258,8 @@ class Store:
         k = key_of(obj)
         if self.write_hook is not None:
             self.write_hook(k, obj)
-        meta = self._meta
-        kinds = meta.get(KIND_RV_META)
-        if self._opened_rv is not None and kinds is not None and "resourceVersion" in meta:
-            # (next_resource_version and _kind_written, on the values already read)
-            n = int(meta["resourceVersion"]) + 1
-            meta["resourceVersion"] = n
-            self._meta_dirty.add("resourceVersion")
-            self._meta_gone.discard("resourceVersion")
-            obj["metadata"]["resourceVersion"] = str(n)
-            kinds[k[0]] = n
-            self._meta_dirty.add(KIND_RV_META)
-        else:
-            obj["metadata"]["resourceVersion"] = rv = self.next_resource_version()
-            self._kind_written(k[0], rv)
+        obj["metadata"]["resourceVersion"] = rv = self.next_resource_version()
+        self._kind_written(k[0], rv)
         by = self._cache.setdefault(k[0], {})
         if by.get((k[1], k[2])) is not obj:
             self._sorted.pop(k[0], None)  # a new object, or a new body for one: list again
