@@ -139,8 +139,7 @@ def _passed_over_unread(memories: dict, keys: list, rvs: dict, now: float) -> di
     out = {}
     for k in keys:
         rv = rvs.get(k)
-        m = by_rv.get(rv) if rv is not None else None
-        if m is not None and (m.get("wake") is None or m["wake"] > now):
+        if rv is not None and _at_rest(m := by_rv.get(rv), rv, now):
             out[k] = _Unread(k, rv, m)
     return out
 
@@ -157,73 +156,63 @@ def _read_piece(store, by_node: dict, names: list[str], now: float) -> dict[str,
     here) needs no more. The pods it syncs are read whole, and the rest of the node's pods
     as admission reads them when one of those may be a first sync (L.sync_pod)."""
     memories_of = {nn: store.meta(MEMORY_META.format(node=nn)) or {} for nn in names}
-    first = set()
-    for nn in names:
-        memories = memories_of[nn]
-        for p in store.already_read(by_node[nn]).values():
-            if p is not None and not _passed_over(m := memories.get(L.memory_key(p)), p, now) \
-                    and L.first_sync(m):
-                first.add(nn)
-                break
+
+    def first_sync_of(nn: str, pod: dict) -> bool:
+        return L.first_sync(memories_of[nn].get(L.memory_key(pod)))
+
+    first = {nn for nn in names
+             if any(p is not None and not _passed_over(memories_of[nn].get(L.memory_key(p)), p, now)
+                    and first_sync_of(nn, p) for p in store.already_read(by_node[nn]).values())}
+    read: dict = {}  # key -> the pod as read (None: gone)
+    unread_of: dict = {}  # key -> _Unread: passed over unread
+    whole: list = []  # the keys of the pods the pass syncs: read whole
     admitted = [k for nn in names if nn in first for k in by_node[nn]]
     got_admitted = iter(store.objects(admitted, ADMITTED, aligned=True) if admitted else ())
     rest = [k for nn in names if nn not in first for k in by_node[nn]]
     rvs = store.resource_versions(rest) if rest else {}
-    whole: list = []
-    plan: dict[str, list] = {}  # node -> its pods: read (dict), to read whole (key), unread
     for nn in names:
-        memories = memories_of[nn]
-        items = []
         if nn in first:
             for k in by_node[nn]:
                 p = next(got_admitted)
-                if p is not None and _passed_over(memories.get(L.memory_key(p)), p, now):
-                    items.append(p)
-                elif p is not None:
-                    items.append(k)
+                if p is not None and not _passed_over(memories_of[nn].get(L.memory_key(p)), p, now):
                     whole.append(k)
+                else:
+                    read[k] = p
         else:
-            passed = _passed_over_unread(memories, by_node[nn], rvs, now)
-            for k in by_node[nn]:
-                if k in passed:
-                    items.append(passed[k])
-                elif rvs.get(k) is not None:
-                    items.append(k)
-                    whole.append(k)
-        plan[nn] = items
-    got_whole = dict(zip(whole, store.objects(whole, UNREAD, aligned=True))) if whole else {}
-    others = []  # unread pods of a node where a pod may be admitted: read as admission reads them
-    for nn in names:
-        if nn in first:
-            continue
-        memories = memories_of[nn]
-        if any(type(it) is tuple and (p := got_whole[it]) is not None
-               and L.first_sync(memories.get(L.memory_key(p))) for it in plan[nn]):
-            others.extend(it.key for it in plan[nn] if type(it) is _Unread)
-    got_others = dict(zip(others, store.objects(others, ADMITTED, aligned=True))) if others else {}
+            unread_of.update(passed := _passed_over_unread(memories_of[nn], by_node[nn], rvs, now))
+            whole.extend(k for k in by_node[nn] if k not in passed and rvs.get(k) is not None)
+    if whole:
+        read.update(zip(whole, store.objects(whole, UNREAD, aligned=True)))
+    # the unread pods of a node where a synced pod may be a first sync: read as admission reads them
+    others = [k for nn in names if nn not in first
+              and any((p := read.get(k2)) is not None and first_sync_of(nn, p) for k2 in by_node[nn])
+              for k in by_node[nn] if k in unread_of]
+    if others:
+        read.update(zip(others, store.objects(others, ADMITTED, aligned=True)))
+        for k in others:
+            del unread_of[k]
     unread: dict[str, list] = {}
     for nn in names:
         pods = []
-        for it in plan[nn]:
-            if type(it) is tuple:
-                it = got_whole[it]
-            elif type(it) is _Unread and it.key in got_others:
-                it = got_others[it.key]
-            elif type(it) is _Unread:
-                unread.setdefault(nn, []).append(it)
-                continue
-            if it is not None:
-                pods.append(it)
+        for k in by_node[nn]:
+            if k in unread_of:
+                unread.setdefault(nn, []).append(unread_of[k])
+            elif (p := read.get(k)) is not None:
+                pods.append(p)
         by_node[nn] = pods
     return unread
 
 
+def _at_rest(mem: dict | None, rv: str | None, now: float) -> bool:
+    """Whether the kubelet synced a pod at resourceVersion ``rv`` (its memory ``mem`` says)
+    and no wake it asked for is due."""
+    return mem is not None and mem.get("rv") == rv and (mem.get("wake") is None or mem["wake"] > now)
+
+
 def _passed_over(mem: dict | None, pod: dict, now: float) -> bool:
-    """Whether the kubelet has nothing to do for the pod now: it synced it at its current
-    resourceVersion (its memory ``mem`` says) and no wake it asked for is due. Reads only the
-    pod's metadata."""
-    return (mem is not None and mem.get("rv") == (pod.get("metadata") or {}).get("resourceVersion")
-            and (mem.get("wake") is None or mem["wake"] > now))
+    """Whether the kubelet has nothing to do for the pod now (``_at_rest`` at its current
+    resourceVersion). Reads only the pod's metadata."""
+    return _at_rest(mem, (pod.get("metadata") or {}).get("resourceVersion"), now)
 
 
 _RESTED = "_kubelet_rested"  # on the command's context: (its store, key -> resourceVersion)
