@@ -514,6 +514,21 @@ def _kept_digest(digest: dict, image_keys: dict[int, str], images: dict[str, lis
     return [dict(digest, status={k: v for k, v in st.items() if k != "images"}), key]
 
 
+def _with_images(rows, images: dict[str, list], kept_now=()) -> list[dict]:
+    """The digests of kept ``rows`` ([digest, image key]) with their image lists in place: a
+    row read for this call alone gets its list itself; one being kept now (its node's name in
+    ``kept_now``) is copied, so the row stays without it."""
+    out = []
+    for d, key in rows:
+        if key is not None:
+            if d["metadata"]["name"] in kept_now:
+                d = dict(d, status=dict(d["status"], images=images[key]))
+            else:
+                d["status"]["images"] = images[key]
+        out.append(d)
+    return out
+
+
 def node_digests(store) -> list[dict]:
     """Every Node's digest (kubesim/scheduler/framework/cache.py: ``node_digest``), in name
     order: from the kept ones (``NODE_DIGEST_PREFIX``) with those of the Nodes written since
@@ -528,14 +543,8 @@ def node_digests(store) -> list[dict]:
     kept_rows: list[list] = store.meta_prefixed(NODE_DIGEST_PREFIX) if kept else []
     if kept and any(row[1] is not None and row[1] not in images for row in kept_rows):
         kept, kept_rows = False, []  # (an image list missing: every row again)
-    changed_rows: dict[str, list | None] = {}
     if kept and marker.get("rv") == rv:
-        out = []
-        for d, key in kept_rows:  # (read for this call alone: given their images in place)
-            if key is not None:
-                d["status"]["images"] = images[key]
-            out.append(d)
-        return out
+        return _with_images(kept_rows, images)
     rows = {row[0]["metadata"]["name"]: row for row in kept_rows}
     since = store.derived_since("Node", int(marker.get("rv") or 0), rows) if kept else None
     if since is None:  # nothing kept yet (or a snapshot that cannot be completed): every row
@@ -556,14 +565,7 @@ def node_digests(store) -> list[dict]:
             rows[n] = row
     if added:
         rows = {n: rows[n] for n in sorted(rows)}
-    out = []
-    for n, (d, key) in rows.items():
-        if key is not None:
-            if n in changed_rows:  # (a copy: the row to keep stays without its images)
-                d = dict(d, status=dict(d["status"], images=images[key]))
-            else:  # (read for this call alone: given its images in place)
-                d["status"]["images"] = images[key]
-        out.append(d)
+    out = _with_images(rows.values(), images, changed_rows)
     if changed_rows and not store.read_only:
         used = {row[1] for row in rows.values()}
         if not kept:
