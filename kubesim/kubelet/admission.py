@@ -22,7 +22,6 @@ static pod, device plugins, topology/CPU/memory managers, sysctls, AppArmor.
 
 from __future__ import annotations
 
-import functools
 from fractions import Fraction
 
 from kubesim.api.pods import MIRROR_POD_ANNOTATION
@@ -44,20 +43,7 @@ NODE_OS = "linux"
 
 
 def _q(v) -> Fraction:
-    try:
-        return _parsed(v)
-    except TypeError:  # (unhashable: not a quantity)
-        return _parse(v)
-
-
-@functools.lru_cache(maxsize=256, typed=True)
-def _parsed(v) -> Fraction:
-    """``_parse``, kept per value: a node's allocatable is read again for each pod admitted."""
-    return _parse(v)
-
-
-def _parse(v) -> Fraction:
-    from kubesim.api.quantity import parse_quantity
+    from kubesim.api.quantity import parse_quantity  # (which keeps each text's parse)
 
     try:
         return parse_quantity(v)
