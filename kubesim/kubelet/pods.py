@@ -29,25 +29,29 @@ def image_ref(image: str) -> tuple[str, str]:
 
 
 def allocate_ip(node: dict, pods_on_node: list[dict]) -> str:
+    """The lowest address of the node's podCIDR after the network address and the gateway
+    (.1) that none of ``pods_on_node`` holds, as host-local IPAM hands them out ("" when the
+    node has no podCIDR or none is free)."""
     cidr = (node.get("spec") or {}).get("podCIDR")
     if not cidr:
         return ""
     net = _network(cidr)
     used = {(p.get("status") or {}).get("podIP") for p in pods_on_node}
-    if net.version == 4:
-        # (str(IPv4Address) of each candidate, without making one: the dotted quad of its int)
-        base = int(net.network_address)
-        for i in range(2, net.num_addresses - 1):
-            x = base + i
-            ip = f"{x >> 24}.{(x >> 16) & 255}.{(x >> 8) & 255}.{x & 255}"
-            if ip not in used:
-                return ip
-        return ""
+    text = _dotted_quad if net.version == 4 else _ipv6_text
+    base = int(net.network_address)
     for i in range(2, net.num_addresses - 1):
-        ip = str(net.network_address + i)
-        if ip not in used:
+        if (ip := text(base + i)) not in used:
             return ip
     return ""
+
+
+def _dotted_quad(x: int) -> str:
+    """``str(IPv4Address(x))`` without making one (a candidate address per pod admitted)."""
+    return f"{x >> 24}.{(x >> 16) & 255}.{(x >> 8) & 255}.{x & 255}"
+
+
+def _ipv6_text(x: int) -> str:
+    return str(ipaddress.IPv6Address(x))
 
 
 @functools.lru_cache(maxsize=1024)
