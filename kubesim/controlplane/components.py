@@ -593,9 +593,10 @@ def settled_baseline(cluster: Cluster) -> int | None:
     return None
 
 
-def _selectors_of(cluster: Cluster, kinds: tuple[str, ...]) -> list[tuple[str, object]]:
-    """(namespace, compiled spec.selector) of every object of ``kinds``, compiled once per
-    write of those kinds."""
+def _selectors_of(cluster: Cluster, kinds: tuple[str, ...]) -> dict[str, list]:
+    """The compiled spec.selector of every object of ``kinds``, by namespace, compiled once per
+    write of those kinds (a pod is matched only against its namespace's: a bulk apply's pods
+    are looked at by every controller, twice)."""
     from kubesim.api.meta.helpers import selector_of
 
     store = cluster.store
@@ -603,8 +604,10 @@ def _selectors_of(cluster: Cluster, kinds: tuple[str, ...]) -> list[tuple[str, o
     stamp = tuple(store.kind_resource_version(k) for k in kinds)
     hit = memo.get(kinds)
     if hit is None or hit[0] != stamp:
-        sels = [((o.get("metadata") or {}).get("namespace") or "", selector_of(o))
-                for k in kinds for o in store.iter_kind(k)]
+        sels: dict[str, list] = {}
+        for k in kinds:
+            for o in store.iter_kind(k):
+                sels.setdefault((o.get("metadata") or {}).get("namespace") or "", []).append(selector_of(o))
         hit = memo[kinds] = (stamp, sels)
     return hit[1]
 
@@ -618,7 +621,7 @@ CONTROLLED_KIND = {"daemonset": "DaemonSet", "replicaset": "ReplicaSet"}
 
 
 def _pod_relevant(cluster: Cluster, pod: dict | None, selector_kinds: tuple[str, ...], claims: bool = False,
-                  controlled_kind: str | None = None) -> bool:
+                  controlled_kind: str | None = None, selectors: dict[str, list] | None = None) -> bool:
     """Whether a workload controller (or the disruption controller, ``selector_kinds`` being
     its PDBs) can care about this version of a pod: one with owners (its controller keeps
     count, the collector follows them), finalizers (foreground/orphan deletion), a
@@ -626,7 +629,8 @@ def _pod_relevant(cluster: Cluster, pod: dict | None, selector_kinds: tuple[str,
     controller's selector in its namespace matches (adoption; a PDB's pods); with ``claims``
     (the collector), also one with generic ephemeral volumes (it owns their claims). With
     ``controlled_kind`` (``CONTROLLED_KIND``): a pod whose ControllerRef names that kind, or
-    an orphan some selector matches."""
+    an orphan some selector matches. ``selectors``: ``_selectors_of(selector_kinds)``, when the
+    caller has it."""
     if pod is None:
         return False
     md = pod.get("metadata") or {}
@@ -641,9 +645,10 @@ def _pod_relevant(cluster: Cluster, pod: dict | None, selector_kinds: tuple[str,
     for c in (pod.get("status") or {}).get("conditions") or ():
         if c.get("type") == "DisruptionTarget":
             return True
+    if selectors is None:
+        selectors = _selectors_of(cluster, selector_kinds)
     labels = md.get("labels") or {}
-    ns = md.get("namespace") or ""
-    return any(sns == ns and sel.matches(labels) for sns, sel in _selectors_of(cluster, selector_kinds))
+    return any(sel.matches(labels) for sel in selectors.get(md.get("namespace") or "", ()))
 
 
 def _owned(obj: dict | None) -> bool:
@@ -681,6 +686,8 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
     controlled = CONTROLLED_KIND.get(name)
     queued_nodes: list[dict] = []  # the DaemonSet controller's nodeUpdateQueue
     changed = [k for k in list(store.changed_keys()) if k[0] in kinds]
+    # (read once: nothing is written while a controller asks)
+    selectors = _selectors_of(cluster, gate) if any(k[0] == "Pod" for k in changed) else {}
     if len(changed) > 50:
         # which of many objects written (a bulk apply's pods) are new: told together, not by a
         # statement each as the loop below asks what each was (the others' bodies, if asked)
@@ -695,8 +702,8 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
                 if _owned(gone[1]) or _owned(store.committed(*k)):
                     return True
                 continue
-            if k[0] != "Pod" or _pod_relevant(cluster, gone[1], gate, claims, controlled) or \
-                    _pod_relevant(cluster, store.committed(*k), gate, claims, controlled):
+            if k[0] != "Pod" or _pod_relevant(cluster, gone[1], gate, claims, controlled, selectors) or \
+                    _pod_relevant(cluster, store.committed(*k), gate, claims, controlled, selectors):
                 return True
             continue
         if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
@@ -713,8 +720,8 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             # the collector's graph builder: an update of an object that neither has owners
             # nor is being deleted changes no dependency (its deletion, above, does)
             continue
-        if k[0] != "Pod" or _pod_relevant(cluster, obj, gate, claims, controlled) or \
-                _pod_relevant(cluster, store.committed(*k), gate, claims, controlled):
+        if k[0] != "Pod" or _pod_relevant(cluster, obj, gate, claims, controlled, selectors) or \
+                _pod_relevant(cluster, store.committed(*k), gate, claims, controlled, selectors):
             return True
     return bool(queued_nodes) and _daemon_node_updates_enqueue(store, queued_nodes)
 
