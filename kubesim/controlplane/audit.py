@@ -18,8 +18,6 @@ only what kubectl sends for the common verbs (``fieldManager``, ``fieldValidatio
 
 from __future__ import annotations
 
-import hashlib
-
 from kubesim.apiserver.context import Cluster
 from kubesim.controlplane.client import LocalClient
 from kubesim.errors import RawError, StatusError
@@ -167,7 +165,8 @@ class AuditedClient(LocalClient):
                    "subresource": subresource}
         self._count += 1
         seed = f"{received}/{c.store.resource_version()}/{self._count}/{verb}/{uri}".encode()
-        import uuid  # (here: an audited request alone pays for importing it)
+        import hashlib  # (here: an audited request alone pays for importing these)
+        import uuid
 
         audit_id = str(uuid.UUID(int=int(hashlib.sha256(seed).hexdigest()[:32], 16), version=4))
         node = c.store.get("Node", "", CONTROL_PLANE_NODE)
