@@ -10,7 +10,6 @@ schema-checked table in kubesim.api.patch.
 import copy
 import json
 import os
-import shutil
 import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -19,8 +18,9 @@ import pytest
 
 from kubesim.api.merge import LAST_APPLIED, last_applied_json, three_way
 from kubesim.api.patch import strategic_merge_patch
+from kubesim.testing import real_kubectl
 
-KUBECTL = shutil.which("kubectl") or ("/tmp/venv/bin/kubectl" if os.path.exists("/tmp/venv/bin/kubectl") else None)
+KUBECTL = real_kubectl()
 
 
 def _resource(name, kind, namespaced):

