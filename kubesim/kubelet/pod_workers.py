@@ -280,8 +280,10 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
                 break
         self.memory["t"] = t
 
-    def run_until(self, now: float):
-        """Step from one wake time to the next up to ``now`` (at most ``config.max_steps``)."""
+    def run_until(self, now: float) -> bool:
+        """Step from one wake time to the next up to ``now`` (at most ``config.max_steps``).
+        True when it stepped (what it flushes after the last step changes no status)."""
+        stepped = False
         while True:
             self.steps_taken += 1
             if self.steps_taken > self.config.max_steps:
@@ -292,8 +294,9 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
             wake = max(wake, self.memory["t"])
             self.step_to(wake)
             self.generate_pod_status(wake)
+            stepped = True
             if self.memory.get("removed"):
-                return
+                return stepped
             for name in self.container_specs:
                 cycles = self.record_of(name).get("cycs")
                 if cycles and abs(cycles[-1]["start"] - wake) < EPS and self.skip_repeating_cycles(name, now):
@@ -302,6 +305,7 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
             self.flush_probe_ticks(name, now)
             self.flush_waiting_events(name, now)
         self.memory["t"] = max(self.memory["t"], now)
+        return stepped
 
 
 # --------------------------------------------------------------------------------------------
@@ -383,11 +387,14 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
         grace = float(md.get("deletionGracePeriodSeconds") if md.get("deletionGracePeriodSeconds") is not None
                       else worker.termination_grace_period())
         mem["term"] = {"at": max(min(deadline - grace, now), mem["t"]), "grace": grace}
-    if fresh or (inputs_changed and not mem.get("removed")):
+    generated = fresh or (inputs_changed and not mem.get("removed"))
+    if generated:
         worker.step_to(now)
         worker.generate_pod_status(now)
-    worker.run_until(now)
-    if not mem.get("removed"):
+    # a status generated at ``now`` with no step since is the one generated again (what
+    # run_until flushes after its steps, probe ticks and resync events, is not in it)
+    stepped = worker.run_until(now)
+    if not mem.get("removed") and (stepped or not generated):
         worker.generate_pod_status(min(now, mem["t"]))
     events.flush(pod, record, host)
     remove = bool(mem.get("removed"))
