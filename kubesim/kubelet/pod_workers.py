@@ -85,7 +85,9 @@ class SyncResult(NamedTuple):
     changed: bool
     next_wake: float | None
     remove: bool = False
-    status_changed: bool = False  # the pod's status differs from what it was before the sync
+    # the pod's status differs from what it was before the sync; None: not compared (a first
+    # sync that keeps the pod is written whatever its status)
+    status_changed: bool | None = False
 
 
 def first_sync(mem: dict | None) -> bool:
@@ -398,11 +400,13 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
         worker.generate_pod_status(min(now, mem["t"]))
     events.flush(pod, record, host)
     remove = bool(mem.get("removed"))
-    after = json.dumps(pod.get("status"), sort_keys=True, default=str)
+    status_changed = None  # (a first sync that keeps the pod: written in any case)
+    if remove or not fresh:
+        status_changed = before != json.dumps(pod.get("status"), sort_keys=True, default=str)
     wake = None if remove else worker.next_wake_time()
     if wake is not None and wake <= now + EPS:
         wake = now  # the step budget ran out: come back at once
-    return SyncResult(before != after or fresh or remove, wake, remove, before != after)
+    return SyncResult(bool(status_changed) or fresh or remove, wake, remove, status_changed)
 
 
 def _user_inputs(pod: dict) -> dict:
