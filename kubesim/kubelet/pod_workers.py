@@ -282,13 +282,18 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
                 break
         self.memory["t"] = t
 
-    def run_until(self, now: float) -> bool:
+    def run_until(self, now: float) -> bool | None:
         """Step from one wake time to the next up to ``now`` (at most ``config.max_steps``).
-        True when it stepped (what it flushes after the last step changes no status)."""
-        stepped = False
+        None when it took no step; False when the step budget ran out after one; True when the
+        status it generated last is the pod's status at ``now`` too: nothing was due between,
+        the status depends on the time only through what next_wake_time wakes for (the end of
+        a RunContainerError), and what is flushed after the last step is not in it."""
+        stepped = None
         while True:
             self.steps_taken += 1
             if self.steps_taken > self.config.max_steps:
+                if stepped:
+                    stepped = False  # (the status may be behind ``now``)
                 break
             wake = self.next_wake_time()
             if wake is None or wake > now + EPS:
@@ -393,10 +398,10 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
     if generated:
         worker.step_to(now)
         worker.generate_pod_status(now)
-    # a status generated at ``now`` with no step since is the one generated again (what
-    # run_until flushes after its steps, probe ticks and resync events, is not in it)
+    # the status is generated again at ``now`` unless the one generated last is the same (see
+    # run_until; after no step, what it flushes, probe ticks and resync events, is not in it)
     stepped = worker.run_until(now)
-    if not mem.get("removed") and (stepped or not generated):
+    if not mem.get("removed") and (stepped is False or stepped is None and not generated):
         worker.generate_pod_status(min(now, mem["t"]))
     events.flush(pod, record, host)
     remove = bool(mem.get("removed"))
