@@ -27,6 +27,7 @@ serial puller's last pulls, [start, end, reference].
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 from kubesim.kubelet.pods import image_ref
@@ -89,8 +90,10 @@ def reference(image: str) -> str:
     return image_ref(image)[0]
 
 
+@functools.lru_cache(maxsize=4096)
 def image_size(image: str) -> int:
-    """The size the runtime reports for ``image`` (ImageStatus's size: the compressed layers)."""
+    """The size the runtime reports for ``image`` (ImageStatus's size: the compressed layers;
+    pure: kept per image, which every pull of a command asks again)."""
     from kubesim.kubelet.images import image_repository
 
     repo = image_repository(image)

@@ -85,7 +85,9 @@ class SyncResult(NamedTuple):
     changed: bool
     next_wake: float | None
     remove: bool = False
-    status_changed: bool = False  # the pod's status differs from what it was before the sync
+    # the pod's status differs from what it was before the sync; None: not compared (a first
+    # sync that keeps the pod is written whatever its status)
+    status_changed: bool | None = False
 
 
 def first_sync(mem: dict | None) -> bool:
@@ -280,11 +282,18 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
                 break
         self.memory["t"] = t
 
-    def run_until(self, now: float):
-        """Step from one wake time to the next up to ``now`` (at most ``config.max_steps``)."""
+    def run_until(self, now: float) -> bool | None:
+        """Step from one wake time to the next up to ``now`` (at most ``config.max_steps``).
+        None when it took no step; False when the step budget ran out after one; True when the
+        status it generated last is the pod's status at ``now`` too: nothing was due between,
+        the status depends on the time only through what next_wake_time wakes for (the end of
+        a RunContainerError), and what is flushed after the last step is not in it."""
+        stepped = None
         while True:
             self.steps_taken += 1
             if self.steps_taken > self.config.max_steps:
+                if stepped:
+                    stepped = False  # (the status may be behind ``now``)
                 break
             wake = self.next_wake_time()
             if wake is None or wake > now + EPS:
@@ -292,8 +301,9 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
             wake = max(wake, self.memory["t"])
             self.step_to(wake)
             self.generate_pod_status(wake)
+            stepped = True
             if self.memory.get("removed"):
-                return
+                return stepped
             for name in self.container_specs:
                 cycles = self.record_of(name).get("cycs")
                 if cycles and abs(cycles[-1]["start"] - wake) < EPS and self.skip_repeating_cycles(name, now):
@@ -302,6 +312,7 @@ class PodWorker(ContainerRuntime, RuntimeManager, ProbeWorkers, CrashLoopSkippin
             self.flush_probe_ticks(name, now)
             self.flush_waiting_events(name, now)
         self.memory["t"] = max(self.memory["t"], now)
+        return stepped
 
 
 # --------------------------------------------------------------------------------------------
@@ -383,19 +394,24 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
         grace = float(md.get("deletionGracePeriodSeconds") if md.get("deletionGracePeriodSeconds") is not None
                       else worker.termination_grace_period())
         mem["term"] = {"at": max(min(deadline - grace, now), mem["t"]), "grace": grace}
-    if fresh or (inputs_changed and not mem.get("removed")):
+    generated = fresh or (inputs_changed and not mem.get("removed"))
+    if generated:
         worker.step_to(now)
         worker.generate_pod_status(now)
-    worker.run_until(now)
-    if not mem.get("removed"):
+    # the status is generated again at ``now`` unless the one generated last is the same (see
+    # run_until; after no step, what it flushes, probe ticks and resync events, is not in it)
+    stepped = worker.run_until(now)
+    if not mem.get("removed") and (stepped is False or stepped is None and not generated):
         worker.generate_pod_status(min(now, mem["t"]))
     events.flush(pod, record, host)
     remove = bool(mem.get("removed"))
-    after = json.dumps(pod.get("status"), sort_keys=True, default=str)
+    status_changed = None  # (a first sync that keeps the pod: written in any case)
+    if remove or not fresh:
+        status_changed = before != json.dumps(pod.get("status"), sort_keys=True, default=str)
     wake = None if remove else worker.next_wake_time()
     if wake is not None and wake <= now + EPS:
         wake = now  # the step budget ran out: come back at once
-    return SyncResult(before != after or fresh or remove, wake, remove, before != after)
+    return SyncResult(bool(status_changed) or fresh or remove, wake, remove, status_changed)
 
 
 def _user_inputs(pod: dict) -> dict:

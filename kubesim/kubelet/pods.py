@@ -35,11 +35,10 @@ def allocate_ip(node: dict, pods_on_node: list[dict]) -> str:
     cidr = (node.get("spec") or {}).get("podCIDR")
     if not cidr:
         return ""
-    net = _network(cidr)
+    version, base, size = _network(cidr)
     used = {(p.get("status") or {}).get("podIP") for p in pods_on_node}
-    text = _dotted_quad if net.version == 4 else _ipv6_text
-    base = int(net.network_address)
-    for i in range(2, net.num_addresses - 1):
+    text = _dotted_quad if version == 4 else _ipv6_text
+    for i in range(2, size - 1):
         if (ip := text(base + i)) not in used:
             return ip
     return ""
@@ -55,5 +54,8 @@ def _ipv6_text(x: int) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
-def _network(cidr: str):
-    return ipaddress.ip_network(cidr, strict=False)
+def _network(cidr: str) -> tuple[int, int, int]:
+    """(IP version, network address, number of addresses) of a CIDR; the number from the
+    prefix length (``num_addresses`` makes the broadcast address: most of the cost)."""
+    net = ipaddress.ip_network(cidr, strict=False)
+    return net.version, int(net.network_address), 1 << (net.max_prefixlen - net.prefixlen)

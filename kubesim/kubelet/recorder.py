@@ -46,16 +46,22 @@ class EventRecorder:
     def merged(self) -> list[RecordedEvent]:
         """One record per distinct event (what the event correlator would make of them):
         earliest first time, latest last time, summed count; in order of first occurrence."""
+        if len(self.items) < 2:  # (most syncs: nothing to fold)
+            return list(self.items)
         out: dict[tuple, RecordedEvent] = {}
+        copied = set()  # the keys whose record is a copy, which folding changes
         for event in sorted(self.items, key=lambda e: (e.first, e.seq)):
             key = (event.type, event.reason, event.message, event.field_path)
             folded = out.get(key)
             if folded is None:
-                out[key] = RecordedEvent(event.first, event.seq, event.type, event.reason, event.message,
-                                         event.field_path, event.last, event.count)  # (a copy)
-            else:
-                folded.last = max(folded.last, event.last)
-                folded.count += event.count
+                out[key] = event
+                continue
+            if key not in copied:
+                copied.add(key)
+                folded = out[key] = RecordedEvent(folded.first, folded.seq, folded.type, folded.reason,
+                                                  folded.message, folded.field_path, folded.last, folded.count)
+            folded.last = max(folded.last, event.last)
+            folded.count += event.count
         return list(out.values())
 
     def flush(self, pod: dict, record, host: str):

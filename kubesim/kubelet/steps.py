@@ -103,10 +103,12 @@ UNREAD = ("metadata.managedFields",)
 LAZY_CHUNK = 500  # pods decoded together in such a pass (one read, a bounded piece in memory)
 # What of a pod the kubelet leaves out when it reads it as one of the node's other pods, where a
 # pod may be admitted (L.sync_pod: admission reads their requests and host ports and whether
-# they are active, the pod IP their status.podIP; passing over them reads their metadata)
-ADMITTED = ("metadata.managedFields", "spec.volumes", "spec.tolerations", "spec.affinity",
-            "spec.topologySpreadConstraints", "status.conditions", "status.containerStatuses",
-            "status.initContainerStatuses", "status.ephemeralContainerStatuses")
+# they are active, the pod IP their status.podIP; passing over them reads their names, uid,
+# annotations, resourceVersion and creationTimestamp)
+ADMITTED = ("metadata.managedFields", "metadata.ownerReferences", "metadata.labels", "metadata.generateName",
+            "spec.volumes", "spec.tolerations", "spec.affinity", "spec.topologySpreadConstraints",
+            "status.conditions", "status.containerStatuses", "status.initContainerStatuses",
+            "status.ephemeralContainerStatuses", "status.hostIPs", "status.podIPs")
 
 
 def _per_transaction(ctx, name: str) -> dict:

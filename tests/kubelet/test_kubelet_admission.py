@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from kubesim.kubelet.admission import admit
@@ -123,3 +125,25 @@ def test_pods_of_one_template_share_their_requests():
     admission._requests(one)
     admission._requests(two)
     assert len(admission._REQUESTS) == 1
+
+
+def _plain_sum(requests: list[dict]) -> dict:
+    out: dict = {}
+    for r in requests:
+        for k, v in r.items():
+            out[k] = out.get(k, Fraction(0)) + v
+    return out
+
+
+_ONE = {"cpu": Fraction(1, 10), "memory": Fraction(100 * 2**20)}
+_TWO = {"cpu": Fraction(1, 4), "example.com/gpu": Fraction(1)}
+
+
+@pytest.mark.parametrize("requests", [
+    [], [_ONE], [_ONE, _ONE, _ONE], [_ONE, _TWO, _ONE], [_ONE, dict(_ONE), _TWO, {}],
+], ids=["no pods", "one pod", "three pods of one template (one dict)", "two templates interleaved",
+        "equal requests in distinct dicts, and a pod requesting nothing"])
+def test_the_summed_requests_are_the_plain_sum_of_each_pods(requests):
+    from kubesim.kubelet.admission import _summed
+
+    assert _summed(iter(requests)) == _plain_sum(requests)

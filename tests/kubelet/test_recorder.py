@@ -36,3 +36,20 @@ def test_folded_events_reach_each_kind_of_recorder(method, expected):
         events.add(30.0, "Warning", "BackOff", "back-off")
         events.flush({"metadata": {"name": "p"}}, getattr(engine, method), "node01")
         assert engine.calls == expected
+
+
+@pytest.mark.parametrize("adds", [
+    [(10.0, "Pulling")],
+    [(10.0, "Pulled"), (10.0, "Created"), (10.0, "Started")],
+    [(10.0, "BackOff"), (20.0, "Started"), (30.0, "BackOff")],
+], ids=["one event", "distinct events", "repeats folded"])
+def test_folding_leaves_the_recorded_events_as_they_were(adds):
+    events = EventRecorder()
+    for at, reason in adds:
+        events.add(at, "Normal", reason, reason.lower())
+    kept = [(e.first, e.last, e.count) for e in events.items]
+    engine = Engine()
+    for _ in range(2):  # a second flush folds the same events again
+        events.flush({"metadata": {"name": "p"}}, engine.record_all, "node01")
+    assert [(e.first, e.last, e.count) for e in events.items] == kept
+    assert engine.calls[:len(engine.calls) // 2] == engine.calls[len(engine.calls) // 2:]
