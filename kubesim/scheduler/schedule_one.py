@@ -274,7 +274,8 @@ class _Algo:
 class ScheduleOne:
     """schedule_one.go's methods of the Scheduler. :class:`kubesim.scheduler.scheduler.Scheduler`
     inherits them and holds what they read: the attributes below, ``framework_for`` (the
-    profile for a pod) and the klog helpers ``_emit`` / ``_v``."""
+    profile for a pod), ``_pod_info`` (the PodInfo of a pod, the queue's own while the pod is
+    unchanged) and the klog helpers ``_emit`` / ``_v``."""
 
     snapshot: Snapshot
     handle: Handle
@@ -318,7 +319,8 @@ class ScheduleOne:
                 self._emit(3, SITE_SKIP_DELETING, "Skip schedule deleting pod", {"pod": full})
             return done("Bypassed", None, msg,
                         [{"type": "Warning", "reason": "FailedScheduling", "action": "Scheduling", "message": msg}])
-        pod_info = PodInfo(pod)
+        # (the PodInfo PreEnqueue saw, as upstream's QueuedPodInfo carries it into the cycle)
+        pod_info = self._pod_info(pod)
         explain = self.explain_enabled or not commit
         trace = Trace() if explain else None
         fwk.trace = trace
