@@ -683,43 +683,50 @@ def step(cluster: Cluster) -> bool:
     nodes = None
     budget = cluster.__dict__.get("_explain_budget")
     position = 0  # QueueSort's order: the how-manieth pod this round pops
-    while True:
-        entry = queue.pop()
-        if entry is None:
-            break
-        position += 1
-        if nodes is None:
-            snapshot = cached_snapshot(cluster)
-            nodes = snapshot.node_info_list
-            scheduler.use_snapshot(snapshot, pods)
-        pod = entry.pod
-        moved_by = dict(entry.last_move)
-        if budget is None:
-            budget = EXPLAIN_NODE_BUDGET
-        scheduler.explain_enabled = budget >= len(nodes)
-        if scheduler.explain_enabled:
-            budget -= len(nodes)
-        cluster._explain_budget = budget
-        result = scheduler.schedule_one(pod, now, queue_position=position)
-        record = {"attempt": entry.attempts, "poppedFrom": entry.popped_from}
-        if moved_by:
-            record["movedBy"] = moved_by
-        if result.outcome in ("Scheduled", "Bypassed", "NotResponsible"):
-            queue.done(entry.key)
-        else:
-            entry.unschedulable_plugins = set(result.unschedulable_plugins)
-            entry.pending_plugins = set(result.pending_plugins)
-            where = queue.add_unschedulable_if_not_present(entry, now)
-            after = {"queue": where}
-            rejectors = entry.unschedulable_plugins | entry.pending_plugins
-            if where == "Unschedulable" and rejectors:
-                after["waitingFor"] = _waiting_for(scheduler, pod, rejectors)
-            record["after"] = after
-        if result.explanation:
-            result.explanation["queue"] = record
-        _write_back(cluster, pod, result, full=scheduler.explain_enabled, snapshot=snapshot)
-        informers.sync(now)  # this cycle's writes, as the informers deliver them
-        changed = True
+    from kubesim.scheduler.framework.snapshot import gc_paused
+
+    # The cycles build objects by the thousand that live as long as the command (pods bound,
+    # events, explanations, the nodes' memos), acyclic: the collector off meanwhile, as for
+    # the snapshot, instead of a collection every 10,000 allocations finding nothing (at
+    # 1,000 pods on 5,000 nodes: eleven, 20 ms).
+    with gc_paused():
+        while True:
+            entry = queue.pop()
+            if entry is None:
+                break
+            position += 1
+            if nodes is None:
+                snapshot = cached_snapshot(cluster)
+                nodes = snapshot.node_info_list
+                scheduler.use_snapshot(snapshot, pods)
+            pod = entry.pod
+            moved_by = dict(entry.last_move)
+            if budget is None:
+                budget = EXPLAIN_NODE_BUDGET
+            scheduler.explain_enabled = budget >= len(nodes)
+            if scheduler.explain_enabled:
+                budget -= len(nodes)
+            cluster._explain_budget = budget
+            result = scheduler.schedule_one(pod, now, queue_position=position)
+            record = {"attempt": entry.attempts, "poppedFrom": entry.popped_from}
+            if moved_by:
+                record["movedBy"] = moved_by
+            if result.outcome in ("Scheduled", "Bypassed", "NotResponsible"):
+                queue.done(entry.key)
+            else:
+                entry.unschedulable_plugins = set(result.unschedulable_plugins)
+                entry.pending_plugins = set(result.pending_plugins)
+                where = queue.add_unschedulable_if_not_present(entry, now)
+                after = {"queue": where}
+                rejectors = entry.unschedulable_plugins | entry.pending_plugins
+                if where == "Unschedulable" and rejectors:
+                    after["waitingFor"] = _waiting_for(scheduler, pod, rejectors)
+                record["after"] = after
+            if result.explanation:
+                result.explanation["queue"] = record
+            _write_back(cluster, pod, result, full=scheduler.explain_enabled, snapshot=snapshot)
+            informers.sync(now)  # this cycle's writes, as the informers deliver them
+            changed = True
     _save_queue(store, queue)
     if nodes is not None:
         # (the scheduler, its framework and handle refer to each other: without this, the
