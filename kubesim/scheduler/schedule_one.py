@@ -47,7 +47,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from operator import eq
 from typing import TYPE_CHECKING
 
@@ -188,8 +188,9 @@ def select_host(names: Sequence[str], totals: list[int], rng: random.Random) -> 
         return names[totals.index(best)]
     if count == len(totals):  # (every node tied: the tied places are 0..n-1)
         return names[rng.randrange(count)]
-    tied = list(compress(range(len(totals)), map(eq, totals, repeat(best))))
-    return names[tied[rng.randrange(len(tied))]]
+    # (the draw's place among the tied, found without a list of them: most nodes tie)
+    tied = compress(range(len(totals)), map(eq, totals, repeat(best)))
+    return names[next(islice(tied, rng.randrange(count), None))]
 
 
 class _NodeNames:
