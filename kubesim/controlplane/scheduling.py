@@ -211,6 +211,9 @@ def _seen(packed: bytes | None) -> dict | None:
     return None if packed is None else marshal.loads(packed)
 
 
+_BOUND = object()  # sync's stand-in for the view of a pod the cycle bound (never unpacked)
+
+
 def _visible_pod(pod: dict | None) -> dict | None:
     """The pod informer lists only non-terminal pods (scheduler.go newPodInformer)."""
     if pod is None or (pod.get("status") or {}).get("phase") in _TERMINAL:
@@ -248,7 +251,12 @@ class Informers:
         if self._log is not None and self._log.verbosity >= level:
             self._log(level, site, msg, kv)
 
-    def sync(self, now: float) -> None:
+    def sync(self, now: float, bound: tuple[tuple, str] | None = None) -> None:
+        """``bound``: (the key, the uid) of the pod the cycle just bound, popped from the queue.
+        The informer saw it last as the queue holds it, pending (an update it saw before the
+        pop would have replaced or dropped the queue's copy): its binding is delivered as
+        ``_pod`` delivers a pending pod's binding, without unpacking that copy (at a bulk
+        apply, 1,000 of them: ~20 ms)."""
         cluster = self.cluster
         store = cluster.store
         view: dict = cluster.__dict__.setdefault("_sched_view", {})
@@ -278,12 +286,19 @@ class Informers:
                 rv = gone[0] if gone is not None else 0
             else:
                 rv = int((cur.get("metadata") or {}).get("resourceVersion") or 0)
+                if bound is not None and k == bound[0] and view.get(k) is not None \
+                        and _uid(cur) == bound[1] \
+                        and (cur.get("spec") or {}).get("nodeName") and _visible_pod(cur):
+                    changes.append((rv, k, _BOUND, cur))
+                    continue
             old = _seen(view[k]) if k in view else store.committed(*k)
             changes.append((rv, k, old, cur))
         changes.sort(key=lambda c: c[0])
         for _, k, old, cur in changes:
             view[k] = _copy(k[0], cur)
-            if old is not None and cur is not None and _uid(old) != _uid(cur):
+            if old is _BOUND:
+                self._bound(cur, now)
+            elif old is not None and cur is not None and _uid(old) != _uid(cur):
                 self.deliver(k[0], old, None, now)
                 self.deliver(k[0], None, cur, now)
             else:
@@ -387,6 +402,12 @@ class Informers:
             if nnn and nnn != (new.get("status") or {}).get("nominatedNodeName"):
                 q.move_all_to_active_or_backoff_queue(ev.EVENT_ASSIGNED_POD_DELETE, old, None,
                                                       now, pre_check=_le_priority(old))
+
+    def _bound(self, pod: dict, now: float) -> None:
+        """``_pod``'s update of a pending pod, visible, to ``pod``, the same pod bound."""
+        self._assigned_pod_added(pod, now)
+        if self.scheduler.responsible_for(pod):  # (schedulerName does not change)
+            self.queue.delete(pod)
 
     def _assigned_pod_added(self, pod: dict, now: float) -> None:
         self._emit(3, SITE_ADD_SCHEDULED_POD, "Add event for scheduled pod", {"pod": _full(pod)})
@@ -733,7 +754,10 @@ def step(cluster: Cluster) -> bool:
             if result.explanation:
                 result.explanation["queue"] = record
             _write_back(cluster, pod, result, full=scheduler.explain_enabled, snapshot=snapshot)
-            informers.sync(now)  # this cycle's writes, as the informers deliver them
+            md = pod["metadata"]
+            # this cycle's writes, as the informers deliver them
+            informers.sync(now, bound=(("Pod", md.get("namespace") or "", md["name"]), _uid(pod))
+                           if result.outcome == "Scheduled" else None)
             changed = True
     _save_queue(store, queue)
     if nodes is not None:
