@@ -47,7 +47,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from operator import eq
 from typing import TYPE_CHECKING
 
@@ -188,8 +188,9 @@ def select_host(names: Sequence[str], totals: list[int], rng: random.Random) -> 
         return names[totals.index(best)]
     if count == len(totals):  # (every node tied: the tied places are 0..n-1)
         return names[rng.randrange(count)]
-    tied = list(compress(range(len(totals)), map(eq, totals, repeat(best))))
-    return names[tied[rng.randrange(len(tied))]]
+    # (the draw's place among the tied, found without a list of them: most nodes tie)
+    tied = compress(range(len(totals)), map(eq, totals, repeat(best)))
+    return names[next(islice(tied, rng.randrange(count), None))]
 
 
 class _NodeNames:
@@ -274,7 +275,8 @@ class _Algo:
 class ScheduleOne:
     """schedule_one.go's methods of the Scheduler. :class:`kubesim.scheduler.scheduler.Scheduler`
     inherits them and holds what they read: the attributes below, ``framework_for`` (the
-    profile for a pod) and the klog helpers ``_emit`` / ``_v``."""
+    profile for a pod), ``_pod_info`` (the PodInfo of a pod, the queue's own while the pod is
+    unchanged) and the klog helpers ``_emit`` / ``_v``."""
 
     snapshot: Snapshot
     handle: Handle
@@ -318,7 +320,8 @@ class ScheduleOne:
                 self._emit(3, SITE_SKIP_DELETING, "Skip schedule deleting pod", {"pod": full})
             return done("Bypassed", None, msg,
                         [{"type": "Warning", "reason": "FailedScheduling", "action": "Scheduling", "message": msg}])
-        pod_info = PodInfo(pod)
+        # (the PodInfo PreEnqueue saw, as upstream's QueuedPodInfo carries it into the cycle)
+        pod_info = self._pod_info(pod)
         explain = self.explain_enabled or not commit
         trace = Trace() if explain else None
         fwk.trace = trace

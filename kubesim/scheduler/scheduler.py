@@ -87,7 +87,7 @@ class Scheduler(ScheduleOne):
         if rv:
             key = meta.get("uid") or pod_key(pod)
             hit = self._pod_info_cache.get(key)
-            if hit is not None and hit[0] == rv and hit[1].node_name == (
+            if hit is not None and hit[0] == rv and hit[1].pod is pod and hit[1].node_name == (
                     (pod.get("spec") or {}).get("nodeName") or ""):
                 return hit[1]
             pi = PodInfo(pod)
@@ -155,7 +155,7 @@ class Scheduler(ScheduleOne):
         fwk = self.framework_for(pod)
         if fwk is None:
             return None
-        s = fwk.run_pre_enqueue_plugins(PodInfo(pod))
+        s = fwk.run_pre_enqueue_plugins(self._pod_info(pod))
         if s is None:
             return None
         return s.plugin, s.message()
