@@ -318,6 +318,9 @@ class Store:
         self._meta_absent: set[str] = set()  # keys ``prefetch_meta`` found no value for
         self._meta_gone: set[str] = set()  # (of the dirty ones: deleted at commit, replace_meta)
         self._events: dict[str, str | None] = {}  # event correlation key -> Event name (read or written)
+        # the uids ``new_uid`` drew since the transaction (or its last checkpoint) began: no row
+        # the database holds names one (``drew_uid``)
+        self._drawn_uids: set[str] = set()
         self._events_dirty: set[str] = set()
         self._events_migrated = False
         self._opened_rv: int | None = None  # the resourceVersion before this transaction's writes
@@ -525,6 +528,7 @@ class Store:
         self._meta_gone.clear()
         self._events.clear()
         self._events_dirty.clear()
+        self._drawn_uids.clear()  # (the rows just written may name them)
         self._opened_rv = None
         self.wiped = False
         self.created_fresh = False
@@ -790,6 +794,17 @@ class Store:
                 "SELECT name FROM event_index WHERE key=?", (key,)).fetchone()
             self._events[key] = row[0] if row else None
         return self._events[key]
+
+    def known_absent(self, meta_keys: Iterable[str] = (), event_keys: Iterable[str] = ()) -> None:
+        """Note metadata keys and event correlation keys the caller knows the database holds
+        nothing for (keys that name a uid this transaction drew: ``drew_uid``), so that
+        ``meta`` and ``event_name`` of them read nothing; what this transaction set stays."""
+        for k in meta_keys:
+            if k not in self._meta:
+                self._meta_absent.add(k)
+        self._migrate_event_index()  # (an older state's index is moved first, as a lookup would)
+        for k in event_keys:
+            self._events.setdefault(k, None)
 
     def set_event_name(self, key: str, name: str) -> None:
         self._events[key] = name
@@ -1247,7 +1262,15 @@ class Store:
 
     def new_uid(self) -> str:
         """A version-4 UUID, from the command's seeded random source when there is one."""
-        return new_uid(getattr(self, "rng", None))
+        uid = new_uid(getattr(self, "rng", None))
+        self._drawn_uids.add(uid)
+        return uid
+
+    def drew_uid(self, uid: str | None) -> bool:
+        """Whether ``new_uid`` drew ``uid`` in this transaction (since its last checkpoint):
+        then no row the database holds names it (122 random bits are not drawn twice), and
+        nothing recorded about an object of that uid before needs looking up."""
+        return uid in self._drawn_uids
 
     def _kind_written(self, kind: str, rv: str) -> None:
         kinds = self.meta(KIND_RV_META)
