@@ -1033,8 +1033,6 @@ class Store:
         if not omit:
             got = self.get_many(keys)
             return [self.get(*k) for k in keys] if aligned else got
-        import gc
-
         conn = self._require()
         paths = ["$." + p for p in omit]
         unread: dict[tuple[str, str], list[str]] = {}
@@ -1063,13 +1061,9 @@ class Store:
                     at[(kind, ns, name)] = len(texts)
                     texts.append(text)
                     seen[(kind, ns, name)] = text
-        enabled = gc.isenabled()
-        gc.disable()  # (as in _decode_into; one call, as in list_pieces)
-        try:
-            decoded = json.loads("[" + ",".join(texts) + "]")
-        finally:
-            if enabled:
-                gc.enable()
+        # (one call, as in list_pieces; frozen: the kubelet reads a few hundred pods at a time,
+        # which each later collection walked again, 13 of them in a 1,000-pod apply's pass)
+        decoded = _loads_frozen("[" + ",".join(texts) + "]")
         out = []
         for k in keys:
             i = at.get(k)
