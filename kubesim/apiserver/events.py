@@ -130,6 +130,10 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
                          reason, message])
     group = aggregate_key(component, host, ref, type_, reason)
     reporting = (component, host)
+    if store.drew_uid(ref.get("uid")):
+        # an object this transaction made (a pod applied and scheduled in one command) has no
+        # event recorded before: its keys are not looked up, one read each
+        store.known_absent([_AGGREGATOR_META + group], [key, _AGGREGATE_PREFIX + group])
     if _aggregate(cluster, group, message, now):
         if store.event_name(key) is None:
             # the message counts as recorded (``recorded``) though no Event of its own has it
@@ -243,6 +247,8 @@ def eventf(cluster: Cluster, regarding: dict, related: dict | None, type_: str, 
     key = _KEY_SEP.join(["events.k8s.io", controller, action, reason, ref["kind"], ns, ref["name"],
                          ref.get("uid", ""), json.dumps(rel, sort_keys=True) if rel else "", note])
     cache = store.meta(_SERIES_META, {})
+    if store.drew_uid(ref.get("uid")):  # (as in ``record``)
+        store.known_absent(event_keys=[key])
     name = store.event_name(key)
     ev = store.get("Event", ns, name) if name else None
     if ev is not None:

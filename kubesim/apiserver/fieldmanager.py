@@ -89,12 +89,17 @@ def _seconds(e: Entry) -> float:
     return s
 
 
-def encode(managed: dict[tuple, Entry]) -> list[dict]:
-    """The entries as the object stores them, in ``sortEncodedManagedFields``' order."""
+def encode(managed: dict[tuple, Entry], encoded: tuple = ()) -> list[dict]:
+    """The entries as the object stores them, in ``sortEncodedManagedFields``' order.
+    ``encoded``: sets that are stored entries' own ``fieldsV1`` nobody else holds (encoded when
+    they were stored): an entry with one of them keeps it as it is."""
     seconds = _seconds
     out = []
     for e in sorted(managed.values(), key=lambda e: (e.operation, seconds(e), e.manager, e.api_version, e.subresource)):
-        d = {"apiVersion": e.api_version, "fieldsType": "FieldsV1", "fieldsV1": fp.encode(e.fields),
+        fields = e.fields
+        if not any(fields is s for s in encoded):
+            fields = fp.encode(fields)
+        d = {"apiVersion": e.api_version, "fieldsType": "FieldsV1", "fieldsV1": fields,
              "manager": e.manager, "operation": e.operation}
         if e.subresource:
             d["subresource"] = e.subresource
@@ -236,10 +241,10 @@ def cap_update_managers(managed: dict[tuple, Entry]) -> dict[tuple, Entry]:
     return managed
 
 
-def _store(md: dict, managed: dict[tuple, Entry]) -> None:
+def _store(md: dict, managed: dict[tuple, Entry], encoded: tuple = ()) -> None:
     managed = cap_update_managers(managed)
     if managed:
-        md["managedFields"] = encode(managed)
+        md["managedFields"] = encode(managed, encoded)
     else:
         md.pop("managedFields", None)
 
@@ -517,6 +522,7 @@ class Tracker:
             self._last[key] = _marshal(obj)
 
     def _record(self, key: tuple, obj: dict, manager: str, t: tuple) -> None:
+        snapshot = key in self._last  # (then ``old`` is a copy of its own, else the store's)
         old = self.previous(key)
         md = obj.setdefault("metadata", {})
         if old is None:
@@ -529,5 +535,9 @@ class Tracker:
         ref, has_status = t
         cmp_status = obj.get("status") != old.get("status")
         subresource = "status" if has_status and cmp_status else ""
+        # the sets of the entries the write leaves as they were (a status write: the spec's
+        # managers) are the snapshot's own, already encoded: kept, not encoded again (a tenth
+        # of a kubelet's status write)
         _store(md, _update(old, obj, ref, managed, manager, obj.get("apiVersion", ""), subresource,
-                           self.cluster.stamp(), has_status))
+                           self.cluster.stamp(), has_status),
+               tuple(e.fields for e in managed.values()) if snapshot else ())

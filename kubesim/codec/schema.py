@@ -127,7 +127,18 @@ def validate_structure(obj: dict) -> list[str]:
     compiled = compact_schema(obj.get("apiVersion", ""), obj.get("kind", ""))
     if compiled is None:
         return _custom_resource_issues(obj)
-    issues = _Walker(compiled, server=True).run(obj)
+    key = _verdict_key(obj)
+    verdict = _verdicts.get(key) if key is not None else None
+    if verdict is None:
+        verdict = _verdict(_Walker(compiled, server=True).run(obj))
+        if key is not None:
+            if len(_verdicts) >= _VERDICTS_MAX:
+                _verdicts.clear()
+            _verdicts[key] = verdict
+    return list(verdict)
+
+
+def _verdict(issues: list[tuple]) -> list[str]:
     fatal = [i for i in issues if i[0] == "fatal"]
     if fatal:
         return [fatal[0][2]]
@@ -135,6 +146,25 @@ def validate_structure(obj: dict) -> list[str]:
     if saved:
         return [saved[0][2]]
     return [f'unknown field "{i[1]}"' for i in issues if i[0] == "unknown"]
+
+
+# a document (marshalled, its name left out) -> ``validate_structure``'s verdict: the documents
+# of a bulk file repeat one shape but for their names (1,000 pods: 2,000 walks, 20 ms), and a
+# name that is a string adds nothing to the verdict (no type error, no unknown field under it)
+_verdicts: dict[bytes, list[str]] = {}
+_VERDICTS_MAX = 256
+
+
+def _verdict_key(obj: dict) -> bytes | None:
+    import marshal
+
+    md = obj.get("metadata")
+    if isinstance(md, dict) and isinstance(md.get("name"), str):
+        obj = {**obj, "metadata": {**md, "name": ""}}
+    try:
+        return marshal.dumps(obj)
+    except ValueError:  # (a value marshal cannot write: walked each time)
+        return None
 
 
 def _custom_resource_issues(obj: dict) -> list[str]:
@@ -234,6 +264,7 @@ def compact_schema(api_version: str, kind: str) -> dict | None:
 def clear_memo() -> None:
     """Forget compiled schemas held in memory (tests)."""
     _memo.clear()
+    _verdicts.clear()
 
 
 # ---------------------------------------------------------------------------------------------

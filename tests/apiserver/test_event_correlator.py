@@ -219,3 +219,24 @@ def test_quiet_groups_are_forgotten_without_changing_what_is_recorded(tmp_path, 
     assert forgot == kept
     assert any(m.startswith(AGGREGATED_MESSAGE_PREFIX) for _, m, _, _ in kept)  # groups that aggregated
     assert groups_left < all_groups  # and some were dropped (groups held, summed over commands)
+
+
+@pytest.mark.parametrize("checkpoint", [False, True], ids=["in one transaction", "across a checkpoint"])
+def test_an_object_made_here_has_its_events_counted_as_any_other(tmp_path, checkpoint):
+    """The keys of an object whose uid the transaction drew are known absent, not looked up:
+    still its repeated event counts, the aggregator still groups, and after a checkpoint (its
+    rows written) they are read again."""
+    store = Store(str(tmp_path / "state")).open()
+    c = Cluster(store, {"KUBESIM_NOW": "2026-11-22T10:00:00Z", "KUBESIM_SEED": "1"})
+    pod = store.create({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "my-ns"}},
+                       "2026-11-22T10:00:00Z")
+    assert store.drew_uid(pod["metadata"]["uid"]) and not store.drew_uid("C934D34AFB20242")
+    first = record(c, pod, "Normal", "Pulling", "Pulling image", "kubelet", HOST, at=T0)
+    group = events._AGGREGATOR_META + aggregate_key("kubelet", HOST, events.involved_ref(pod), "Normal", "Pulling")
+    if checkpoint:
+        store.checkpoint()
+        assert not store.drew_uid(pod["metadata"]["uid"])
+    again = record(c, pod, "Normal", "Pulling", "Pulling image", "kubelet", HOST, at=T0 + 1)
+    assert (again["metadata"]["name"], again["count"]) == (first["metadata"]["name"], 2)
+    assert store.meta(group)["keys"] == ["Pulling image"]
+    store.rollback()

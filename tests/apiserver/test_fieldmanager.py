@@ -165,3 +165,39 @@ def test_another_manager_s_change_leaves_a_disjoint_set(fields, kept):
     fm.update(old, new, "bob", LATER)
     assert _entries(new) == [("x", "Update", NOW, kept),
                              ("bob", "Update", LATER, {"f:metadata": {"f:labels": {".": {}, "f:app": {}}}})]
+
+
+def _pod_written_twice(tmp_path, commit_between: bool) -> tuple[dict, dict | None]:
+    """A pod created by alice, then its status written by the kubelet (in the same
+    transaction, or in the next one): its managedFields, and the committed pod then read."""
+    from kubesim.apiserver.context import Cluster
+    from kubesim.store import Store
+
+    store = Store(tmp_path).open()
+    cluster = Cluster(store, {"KUBESIM_NOW": NOW})
+    cluster.field_manager = "alice"
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+           "spec": {"containers": [{"name": "c", "image": "nginx"}]}}
+    store.create(pod, NOW)
+    if commit_between:
+        store.commit()
+        store = Store(tmp_path).open()
+        cluster = Cluster(store, {"KUBESIM_NOW": NOW})
+        pod = store.get("Pod", "default", "p")
+    cluster.field_manager = "kubelet"
+    pod["status"] = {"phase": "Running", "podIP": "10.0.0.1", "podIPs": [{"ip": "10.0.0.1"}]}
+    store.put(pod)
+    committed = store.committed("Pod", "default", "p") if commit_between else None
+    fields = pod["metadata"]["managedFields"]
+    store.rollback()
+    return fields, committed
+
+
+def test_a_status_write_keeps_the_other_managers_sets_as_the_store_holds_them(tmp_path):
+    same, _ = _pod_written_twice(tmp_path / "one", commit_between=False)
+    later, committed = _pod_written_twice(tmp_path / "two", commit_between=True)
+    assert same == later
+    assert [(e["manager"], e.get("subresource")) for e in same] == [("alice", None), ("kubelet", "status")]
+    assert same[0]["fieldsV1"]["f:spec"]["f:containers"]['k:{"name":"c"}']["f:image"] == {}
+    # (a set kept from the committed pod is a copy: the store's decoded body stays its own)
+    assert later[0]["fieldsV1"] is not committed["metadata"]["managedFields"][0]["fieldsV1"]

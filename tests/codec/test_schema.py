@@ -511,3 +511,19 @@ def test_fast_validator_agrees_with_jsonschema_on_every_mutation(base):
             assert sorted(schema.schema_issues(obj)) == _jsonschema_issues(obj), (path, value)
             checked += 1
     assert checked > 150
+
+
+def test_documents_alike_but_for_their_names_share_a_verdict_a_wrong_name_does_not():
+    a, b, bad = pod(), pod(), pod()
+    b["metadata"]["name"] = "other"
+    b["spec"]["containers"][0]["imagee"] = "x"
+    bad["metadata"]["name"] = 5
+    assert schema.validate_structure(a) == []
+    assert schema.validate_structure(b) == ['unknown field "spec.containers[0].imagee"']
+    del b["spec"]["containers"][0]["imagee"]
+    assert schema.validate_structure(b) == []
+    assert schema.validate_structure(bad) == [
+        "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string"]
+    verdict = schema.validate_structure(a)
+    verdict.append("changed by a caller")
+    assert schema.validate_structure(a) == []
