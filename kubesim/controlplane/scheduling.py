@@ -712,13 +712,13 @@ def step(cluster: Cluster) -> bool:
     nodes = None
     budget = cluster.__dict__.get("_explain_budget")
     position = 0  # QueueSort's order: the how-manieth pod this round pops
-    from kubesim.scheduler.framework.snapshot import gc_paused
+    from kubesim.gcpause import collector_paused
 
     # The cycles build objects by the thousand that live as long as the command (pods bound,
     # events, explanations, the nodes' memos), acyclic: the collector off meanwhile, as for
     # the snapshot, instead of a collection every 10,000 allocations finding nothing (at
     # 1,000 pods on 5,000 nodes: eleven, 20 ms).
-    with gc_paused():
+    with collector_paused(freeze=True):
         while True:
             entry = queue.pop()
             if entry is None:

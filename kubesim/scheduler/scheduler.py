@@ -18,12 +18,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from kubesim.gcpause import collector_paused
 from kubesim.scheduler import config as schedconfig
 from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.events import ClusterEvent
 from kubesim.scheduler.framework.interface import Handle, contextual_kvs
 from kubesim.scheduler.framework.runtime import Framework, FrameworkError
-from kubesim.scheduler.framework.snapshot import TERMINAL_PHASES, Snapshot, gc_paused
+from kubesim.scheduler.framework.snapshot import TERMINAL_PHASES, Snapshot
 from kubesim.scheduler.framework.types import PodInfo, pod_key
 from kubesim.scheduler.plugins.registry import IN_TREE_PLUGINS, REGISTRY
 from kubesim.scheduler.queue import PriorityQueue, QueueingHintMap
@@ -97,7 +98,7 @@ class Scheduler(ScheduleOne):
 
     def set_cluster(self, nodes: list[dict], pods: list[dict]) -> None:
         """All nodes and all pods; assigned, non-terminal pods fill the nodes."""
-        with gc_paused():
+        with collector_paused(freeze=True):
             # Snapshot.build(nodes, assigned pods), with the pods appended to their nodes as
             # they are read.
             snapshot = Snapshot.of_nodes(nodes)

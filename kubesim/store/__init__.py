@@ -12,7 +12,6 @@ killed at any point leaves the last committed transaction: SQLite's journal guar
 from __future__ import annotations
 
 import copy
-import gc
 import json
 import operator
 import os
@@ -21,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from kubesim.errors import StateError
+from kubesim.gcpause import collector_paused
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS objects (
@@ -222,10 +222,6 @@ def _decode_into(by: dict, rows, texts: dict | None = None) -> None:
     cyclic collector would scan them again and again (about a second on 20,000 objects). They
     hold no cycles: collect nothing while decoding, then move everything alive into the
     collector's permanent generation (gc.freeze), out of later scans."""
-    import gc
-
-    enabled = gc.isenabled()
-    gc.disable()
     count = 0
     keys: list[tuple[str, str]] = []
     bodies: list[str] = []
@@ -238,7 +234,7 @@ def _decode_into(by: dict, rows, texts: dict | None = None) -> None:
         keys.clear()
         bodies.clear()
 
-    try:
+    with collector_paused() as paused:
         for ns, name, body in rows:
             if (ns, name) not in by:
                 keys.append((ns, name))
@@ -250,29 +246,15 @@ def _decode_into(by: dict, rows, texts: dict | None = None) -> None:
                     flush()
         if bodies:
             flush()
-    finally:
-        if enabled:
-            gc.enable()
-    if count > 1000:
-        gc.freeze()
+        paused.freeze = count > 1000
 
 
 def _loads_frozen(text: str):
     """``json.loads`` of a cluster's worth of digests (a few MB: hundreds of thousands of
     containers that live as long as the command) with the cyclic collector off, then moved
     to its permanent generation, as ``_decode_into`` does for objects."""
-    import gc
-
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        out = json.loads(text)
-    finally:
-        if enabled:
-            gc.enable()
-    if len(text) > 100_000:
-        gc.freeze()
-    return out
+    with collector_paused(freeze=len(text) > 100_000):
+        return json.loads(text)
 
 
 def _prefix_bounds(prefix: str) -> tuple[str, str]:
@@ -555,14 +537,8 @@ class Store:
         # The rows made here (tuples of texts, thousands for a bulk write) hold no cycles: the
         # cyclic collector, which their allocation would run a few times over everything young
         # (0.01-0.02 s of a 1,000-pod commit), waits until they are written.
-        if not gc.isenabled():
+        with collector_paused():
             self._write_rows(conn)
-            return
-        gc.disable()
-        try:
-            self._write_rows(conn)
-        finally:
-            gc.enable()
 
     def _write_rows(self, conn: sqlite3.Connection) -> None:
         for fn in self._before_commit:
@@ -994,23 +970,16 @@ class Store:
             for i in range(0, len(objs), size):
                 yield objs[i:i + size]
             return
-        import gc
-
         sql = ("SELECT json_remove(body" + ", ?" * len(omit) + ") FROM objects WHERE kind=?"
                + (" AND namespace=?" if namespace is not None else "") + " ORDER BY namespace, name")
         args = ["$." + p for p in omit] + [kind] + ([namespace] if namespace is not None else [])
         cursor = self._require().execute(sql, args)
         try:
             while rows := cursor.fetchmany(size):
-                enabled = gc.isenabled()
-                gc.disable()  # (containers without cycles: see _decode_into)
-                try:
+                with collector_paused():  # (containers without cycles: see _decode_into)
                     # one text, decoded in one call: the keys repeated from object to object are
                     # then one string each
                     piece = json.loads("[" + ",".join(r[0] for r in rows) + "]")
-                finally:
-                    if enabled:
-                        gc.enable()
                 del rows
                 yield piece
         finally:
@@ -1940,20 +1909,13 @@ class Store:
             one = select + "WHERE o.kind=? AND o.namespace=? AND o.name=?"
             chunks = ([row for k in keys[i:i + size] if (row := conn.execute(one, k).fetchone()) is not None]
                       for i in range(0, len(keys), size))
-        import gc
-
         for rows in chunks:
             if skip:
                 rows = [r for r in rows if (r[0], r[1]) not in skip]
             if not rows:
                 continue
-            enabled = gc.isenabled()
-            gc.disable()  # (containers without cycles: see _decode_into)
-            try:
+            with collector_paused():  # (containers without cycles: see _decode_into)
                 piece = json.loads("[" + ",".join(d if d is not None else body for _, _, d, body in rows) + "]")
-            finally:
-                if enabled:
-                    gc.enable()
             for i, row in enumerate(rows):
                 if row[2] is None:  # a row missing or stale: the object itself, projected here
                     piece[i] = fn(piece[i])

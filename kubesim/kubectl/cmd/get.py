@@ -199,8 +199,7 @@ class _Printed(list):
 def _printed(client, info, namespace: str | None, args, now: float, all_ns: bool) -> _Printed:
     """The table rows of every object the selectors match, read a page at a time: what
     ``render`` prints for one listed type, without holding all its objects."""
-    import gc
-
+    from kubesim.gcpause import collector_paused
     from kubesim.kubectl import resource
     from kubesim.printers.tables import PrintContext, table_rows
 
@@ -208,18 +207,13 @@ def _printed(client, info, namespace: str | None, args, now: float, all_ns: bool
     rows = _Printed()
     # rows of strings hold no cycles: the cyclic collector, which would scan them again and
     # again as they pile up (a tenth of the time at 15,000 pods), waits until they are made
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         for piece in resource.select_pieces(client, info, namespace, args.selector, args.field_selector,
                                             _unread(info, args), table=info.crd is None):
             rows.extend(table_rows(info.kind, piece, ctx, wide=(args.output == "wide"),
                                    show_namespace=all_ns and info.namespaced, show_labels=args.show_labels,
                                    label_columns=_label_columns(args.label_columns),
                                    show_kind=bool(getattr(args, "show_kind", False))))
-    finally:
-        if enabled:
-            gc.enable()
     return rows
 
 

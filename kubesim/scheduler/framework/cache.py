@@ -25,10 +25,10 @@ once after a few nodes) only when a plugin asks for them.
 
 from __future__ import annotations
 
+from kubesim.gcpause import collector_paused
 from kubesim.scheduler.framework.snapshot import (
     TERMINAL_PHASES,
     Snapshot,
-    gc_paused,
 )
 from kubesim.scheduler.framework.types import (
     NodeInfo,
@@ -69,7 +69,7 @@ def snapshot_from_digests(nodes: list[dict], pods: list[tuple[str, str, list | N
     """``Snapshot.build`` from the cache: node digests in (name) order, and (namespace, name,
     digest) of the bound pods in (namespace, name) order; ``loader(pod_info)`` reads a pod's
     manifest when a plugin needs it."""
-    with gc_paused():
+    with collector_paused(freeze=True):
         snap = Snapshot.of_nodes(nodes)
         node_info_map = snap.node_info_map
         from_digest = PodInfo.from_digest
@@ -175,7 +175,7 @@ class _PodsOnDemand:
         if self.calls <= self.ONE_AT_A_TIME or snapshot is None:
             return [from_digest(d, ns, name, loader) for ns, name, d in self.on_node(ni.name)
                     if d is not None]
-        with gc_paused():
+        with collector_paused(freeze=True):
             by_node: dict[str, list[PodInfo]] = {}
             for ns, name, d in self.all_pods():
                 if d is not None:
@@ -192,7 +192,7 @@ def snapshot_from_sums(nodes: list[dict], sums: dict[str, dict], on_node, all_po
     digests (``pod_fold``): ``on_node(name)`` and ``all_pods()`` list (namespace, name,
     digest) of the bound pods of one node / of all, in (namespace, name) order, read only
     when a plugin asks for a node's pods."""
-    with gc_paused():
+    with collector_paused(freeze=True):
         pods = _PodsOnDemand(None, on_node, all_pods, loader)
         from_cache = NodeInfo.from_cache
         get = sums.get

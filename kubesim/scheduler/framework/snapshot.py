@@ -14,9 +14,7 @@ up to date from informers.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable
-from contextlib import contextmanager
 
 from kubesim.scheduler.framework.pod_groups import KeyFn, PodGroups
 from kubesim.scheduler.framework.types import (
@@ -69,25 +67,6 @@ TERMINAL_PHASES = ("Succeeded", "Failed")
 
 def is_terminal_pod(pod: dict) -> bool:
     return ((pod.get("status") or {}).get("phase")) in TERMINAL_PHASES
-
-
-@contextmanager
-def gc_paused():
-    """The cyclic garbage collector off while a cluster's worth of acyclic PodInfo / NodeInfo
-    objects is built: otherwise allocating them triggers repeated collections that walk every
-    live object (the whole stored state), costing more than the building itself. What was
-    built lives as long as the command: it then moves to the collector's permanent
-    generation (gc.freeze), so the next full collection does not walk it again (at 5,000
-    nodes such a collection, triggered in a filter plugin, cost more than the filter)."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.enable()
 
 
 class Snapshot:
