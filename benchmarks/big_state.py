@@ -133,80 +133,83 @@ def main() -> int:
                        text=True, env=env, check=True, stdout=subprocess.DEVNULL)
         print(f"built {a.nodes} nodes / {a.pods} pods in {time.perf_counter() - t:.0f} s")
     copies = []
-    for i, _ in enumerate(kubesims):
-        copy = tempfile.mkdtemp(prefix=f"kubesim-big-copy{i}-")
-        shutil.copytree(state, copy, dirs_exist_ok=True)
-        copies.append(dict(env, KUBESIM_STATE=copy))
-    os.sync()  # else the first write's checkpoint pays for writing the copies back to disk
-    pod = subprocess.run([kubesims[-1], "get", "pods", "-o", "jsonpath={.items[0].metadata.name}"],
-                         env=copies[-1], check=True, capture_output=True, text=True).stdout
+    try:  # (the copies go even when a command fails)
+        for i, _ in enumerate(kubesims):
+            copy = tempfile.mkdtemp(prefix=f"kubesim-big-copy{i}-")
+            shutil.copytree(state, copy, dirs_exist_ok=True)
+            copies.append(dict(env, KUBESIM_STATE=copy))
+        os.sync()  # else the first write's checkpoint pays for writing the copies back to disk
+        pod = subprocess.run([kubesims[-1], "get", "pods", "-o", "jsonpath={.items[0].metadata.name}"],
+                             env=copies[-1], check=True, capture_output=True, text=True).stdout
 
-    two_nodes = subprocess.run(
-        [kubesims[-1], "get", "nodes", "-o",
-         "jsonpath={.items[1].metadata.name} {.items[2].metadata.name}"],
-        env=copies[-1], check=True, capture_output=True, text=True).stdout.split()
+        two_nodes = subprocess.run(
+            [kubesims[-1], "get", "nodes", "-o",
+             "jsonpath={.items[1].metadata.name} {.items[2].metadata.name}"],
+            env=copies[-1], check=True, capture_output=True, text=True).stdout.split()
 
-    one_s = 1.0 if a.nodes > 5000 else None  # every single-object command at 20,000 nodes
+        one_s = 1.0 if a.nodes > 5000 else None  # every single-object command at 20,000 nodes
 
-    def cases(kubesim: str) -> dict:
-        return {
-            "get pods -A": ([kubesim, "get", "pods", "-A"], None, one_s or 0.5),
-            "get pods -n default": ([kubesim, "get", "pods", "-n", "default"], None, one_s),
-            "apply one pod": ([kubesim, "apply", "-f", "-"], ONE_POD, one_s or 0.3),
-            "delete it --now": ([kubesim, "delete", "pod", "bench-one", "--now"], None, one_s),
-            "apply a 3-replica Deployment": ([kubesim, "apply", "-f", "-"], DEPLOYMENT_3, one_s or 0.5),
-            "delete the Deployment": ([kubesim, "delete", "deployment", "bench-three"], None, one_s),
-            "describe node": ([kubesim, "describe", "node", two_nodes[0]], None, one_s or 0.2),
-            "label node --overwrite": ([kubesim, "label", "node", two_nodes[0], "bench=1", "--overwrite"],
-                                       None, one_s),
-            "get nodes": ([kubesim, "get", "nodes"], None, one_s or 0.3),
-            f"explain-schedule {pod}": ([kubesim, "explain-schedule", pod], None, one_s or 0.5),
-            "explain-schedule -f": ([kubesim, "explain-schedule", "-f", "-"], ONE_POD, one_s or 0.5),
-            f"explain-schedule {pod} --trace": ([kubesim, "explain-schedule", pod, "--trace"],
-                                                None, one_s),
-            f"explain-schedule {pod} -o html": ([kubesim, "explain-schedule", pod, "-o", "html"],
-                                                None, one_s),
-            f"explain-schedule {pod} --compare": ([kubesim, "explain-schedule", pod, "--compare",
-                                                   *two_nodes], None, one_s),
-            "apply 1,000 pods in one file": ([kubesim, "apply", "-f", "-"], BULK, 2.0),
-            "delete them --now": ([kubesim, "delete", "pods", "-l", "app=bench-bulk", "--now"], None, None),
-        }
+        def cases(kubesim: str) -> dict:
+            return {
+                "get pods -A": ([kubesim, "get", "pods", "-A"], None, one_s or 0.5),
+                "get pods -n default": ([kubesim, "get", "pods", "-n", "default"], None, one_s),
+                "apply one pod": ([kubesim, "apply", "-f", "-"], ONE_POD, one_s or 0.3),
+                "delete it --now": ([kubesim, "delete", "pod", "bench-one", "--now"], None, one_s),
+                "apply a 3-replica Deployment": ([kubesim, "apply", "-f", "-"], DEPLOYMENT_3, one_s or 0.5),
+                "delete the Deployment": ([kubesim, "delete", "deployment", "bench-three"], None, one_s),
+                "describe node": ([kubesim, "describe", "node", two_nodes[0]], None, one_s or 0.2),
+                "label node --overwrite": ([kubesim, "label", "node", two_nodes[0], "bench=1", "--overwrite"],
+                                           None, one_s),
+                "get nodes": ([kubesim, "get", "nodes"], None, one_s or 0.3),
+                f"explain-schedule {pod}": ([kubesim, "explain-schedule", pod], None, one_s or 0.5),
+                "explain-schedule -f": ([kubesim, "explain-schedule", "-f", "-"], ONE_POD, one_s or 0.5),
+                f"explain-schedule {pod} --trace": ([kubesim, "explain-schedule", pod, "--trace"],
+                                                    None, one_s),
+                f"explain-schedule {pod} -o html": ([kubesim, "explain-schedule", pod, "-o", "html"],
+                                                    None, one_s),
+                f"explain-schedule {pod} --compare": ([kubesim, "explain-schedule", pod, "--compare",
+                                                       *two_nodes], None, one_s),
+                "apply 1,000 pods in one file": ([kubesim, "apply", "-f", "-"], BULK, 2.0),
+                "delete them --now": ([kubesim, "delete", "pods", "-l", "app=bench-bulk", "--now"], None, None),
+            }
 
-    names = list(cases(kubesims[0]))
-    if a.only:
-        names = [n for n in names if any(w.strip() and w.strip() in n for w in a.only.split(","))]
-    walls = [{k: [] for k in names} for _ in kubesims]
-    cpus = [{k: [] for k in names} for _ in kubesims]
-    peaks = [0.0 for _ in kubesims]
-    rss = [{k: 0.0 for k in names} for _ in kubesims]  # each command's peak over its runs
-    for _ in range(a.runs):
+        names = list(cases(kubesims[0]))
+        if a.only:
+            names = [n for n in names if any(w.strip() and w.strip() in n for w in a.only.split(","))]
+        walls = [{k: [] for k in names} for _ in kubesims]
+        cpus = [{k: [] for k in names} for _ in kubesims]
+        peaks = [0.0 for _ in kubesims]
+        rss = [{k: 0.0 for k in names} for _ in kubesims]  # each command's peak over its runs
+        for _ in range(a.runs):
+            for name in names:
+                for i, kubesim in enumerate(kubesims):
+                    cmd, stdin, _target = cases(kubesim)[name]
+                    w, mb, cpu = run(cmd, copies[i], stdin)
+                    walls[i][name].append(w)
+                    cpus[i][name].append(cpu)
+                    peaks[i] = max(peaks[i], mb)
+                    rss[i][name] = max(rss[i][name], mb)
+        print(f"{'command':<40} " + " ".join(
+            f"{'wall ' + str(i + 1):>8} {'cpu ' + str(i + 1):>7} {'MB ' + str(i + 1):>6}"
+            for i in range(len(kubesims))) + f" {'target':>8}")
         for name in names:
-            for i, kubesim in enumerate(kubesims):
-                cmd, stdin, _target = cases(kubesim)[name]
-                w, mb, cpu = run(cmd, copies[i], stdin)
-                walls[i][name].append(w)
-                cpus[i][name].append(cpu)
-                peaks[i] = max(peaks[i], mb)
-                rss[i][name] = max(rss[i][name], mb)
-    print(f"{'command':<40} " + " ".join(f"{'wall ' + str(i + 1):>8} {'cpu ' + str(i + 1):>7} {'MB ' + str(i + 1):>6}"
-                                         for i in range(len(kubesims))) + f" {'target':>8}")
-    for name in names:
-        target = cases(kubesims[0])[name][2]
-        meds = " ".join(f"{statistics.median(w[name]):>7.2f}s {statistics.median(c[name]):>6.2f}s {r[name]:>6.0f}"
-                        for w, c, r in zip(walls, cpus, rss, strict=True))
-        print(f"{name:<40} {meds} {(f'< {target:.1f}s') if target else '':>8}")
-    print("peak RSS of any run: " + ", ".join(f"{p:.0f} MB" for p in peaks)
-          + f" (target < {600 if a.nodes > 5000 else 300} MB)")
-    for i, c in enumerate(copies):
-        size, objects = state_size(c["KUBESIM_STATE"])
-        print(f"state on disk {i + 1}: {size / 1e6:.0f} MB for {objects} objects, "
-              f"{size / max(objects, 1) / 1e3:.1f} KB per object (target <= 10 KB)")
-    for i, kubesim in enumerate(kubesims):
-        print(f"{i + 1}: {kubesim}")
-    for c in copies:
-        shutil.rmtree(c["KUBESIM_STATE"], ignore_errors=True)
-    if not a.state:
-        shutil.rmtree(state, ignore_errors=True)
+            target = cases(kubesims[0])[name][2]
+            meds = " ".join(f"{statistics.median(w[name]):>7.2f}s {statistics.median(c[name]):>6.2f}s {r[name]:>6.0f}"
+                            for w, c, r in zip(walls, cpus, rss, strict=True))
+            print(f"{name:<40} {meds} {(f'< {target:.1f}s') if target else '':>8}")
+        print("peak RSS of any run: " + ", ".join(f"{p:.0f} MB" for p in peaks)
+              + f" (target < {600 if a.nodes > 5000 else 300} MB)")
+        for i, c in enumerate(copies):
+            size, objects = state_size(c["KUBESIM_STATE"])
+            print(f"state on disk {i + 1}: {size / 1e6:.0f} MB for {objects} objects, "
+                  f"{size / max(objects, 1) / 1e3:.1f} KB per object (target <= 10 KB)")
+        for i, kubesim in enumerate(kubesims):
+            print(f"{i + 1}: {kubesim}")
+    finally:
+        for c in copies:
+            shutil.rmtree(c["KUBESIM_STATE"], ignore_errors=True)
+        if not a.state:
+            shutil.rmtree(state, ignore_errors=True)
     return 0
 
 
