@@ -493,7 +493,11 @@ class Tracker:
     with."""
 
     def __init__(self, cluster):
-        self.cluster = cluster
+        import weakref
+
+        # (weakly: the cluster holds its tracker, and a long-lived ``kubesim serve`` must free
+        # each request's cluster by reference counting, its objects with it)
+        self.cluster = weakref.proxy(cluster)
         # key -> the object as last written, marshalled (a writer may change the stored dict in
         # place before its next write): dumping costs a few microseconds, loading is paid only
         # by an object written again

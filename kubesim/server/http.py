@@ -71,10 +71,19 @@ class Backend:
         from kubesim.controlplane.session import session
 
         options = dataclasses.replace(self.options, impersonate=impersonate, field_manager=field_manager)
-        with self.lock, session(options, commit=not dry_run, read_only=not write and not dry_run) as c:
-            if self.speed and write and not dry_run:
-                self._catch_up(c)
-            yield c
+        with self.lock:
+            c = None
+            try:
+                with session(options, commit=not dry_run, read_only=not write and not dry_run) as c:
+                    if self.speed and write and not dry_run:
+                        self._catch_up(c)
+                    yield c
+            finally:
+                if c is not None:
+                    # the request's cluster is done with: what its components kept on it
+                    # (caches, closures over it) goes now, by reference counting, else their
+                    # cycles hold every object the request read until a full collection
+                    c.cluster.__dict__.clear()
         if write and not dry_run:
             self.notify()
 
