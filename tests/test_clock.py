@@ -50,8 +50,9 @@ def test_a_malformed_duration_is_refused_with_gos_text(text, error):
 def test_times_format_the_same_once_remembered_and_after_the_memory_is_cleared():
     import time as _time
 
-    from kubesim.clock import _FORMATTED_MAX, format_time
+    from kubesim.clock import _format_second, format_time
 
+    _FORMATTED_MAX = _format_second.cache_info().maxsize
     base = 1_795_766_400
     for t in [base + 0.9, base, base + 86_399.5, *range(base, base + 2 * _FORMATTED_MAX + 7, 3), base]:
         assert format_time(t) == _time.strftime("%Y-%m-%dT%H:%M:%SZ", _time.gmtime(int(t)))

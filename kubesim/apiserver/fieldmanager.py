@@ -26,6 +26,7 @@ components do not say which endpoint they would have used).
 from __future__ import annotations
 
 import json
+import weakref
 
 from kubesim.api import fieldpath as fp
 from kubesim.api import typed
@@ -493,8 +494,6 @@ class Tracker:
     with."""
 
     def __init__(self, cluster):
-        import weakref
-
         # (weakly: the cluster holds its tracker, and a long-lived ``kubesim serve`` must free
         # each request's cluster by reference counting, its objects with it)
         self.cluster = weakref.proxy(cluster)

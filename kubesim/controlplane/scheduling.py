@@ -908,16 +908,15 @@ COMPRESSED_NODES = "nodesDeflated"  # (an older state's: the nodes' entries defl
 PACKED_NODES = "nodesPacked"
 
 
-def _entry_key(entry: dict, filters: dict):
-    """What tells two nodes' entries apart (their keys in order included); ``filters``: the
-    filter verdicts by the id of their dict (nodes every filter passed share one), each
-    standing in the key for a number, the same for verdicts alike (a key hashed per node
-    then holds no tuple of every filter's verdict)."""
+def _entry_key(entry: dict, filters: dict[int, tuple], alike: dict[tuple, int]):
+    """What tells two nodes' entries apart (their keys in order included). A filter verdict
+    stands in the key for a number, the same for verdicts alike (``alike``: items -> number),
+    so a key hashed per node holds no tuple of every filter's verdict; ``filters``: (verdict,
+    number) by the id of the verdict's dict (nodes every filter passed share one)."""
     try:
         f = entry["filter"]
         fk = filters.get(id(f))
         if fk is None:
-            alike = filters.setdefault(None, {})
             fk = filters[id(f)] = (f, alike.setdefault(tuple(f.items()), len(alike)))
         score = entry.get("score")
         key = (tuple(entry), fk[1], entry["feasible"], entry.get("rejectedBy"),
@@ -933,11 +932,12 @@ def _pack(nodes: dict) -> str:
     import zlib
 
     index: dict = {}
-    filters: dict = {}  # (holding each dict, so that its id is not reused meanwhile)
+    filters: dict[int, tuple] = {}  # (holding each dict, so that its id is not reused meanwhile)
+    alike: dict[tuple, int] = {}
     entries: list[dict] = []
     at = []
     for entry in nodes.values():
-        k = _entry_key(entry, filters)
+        k = _entry_key(entry, filters, alike)
         i = index.get(k)
         if i is None:
             i = index[k] = len(entries)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass
@@ -58,8 +58,7 @@ class EventRecorder:
                 continue
             if key not in copied:
                 copied.add(key)
-                folded = out[key] = RecordedEvent(folded.first, folded.seq, folded.type, folded.reason,
-                                                  folded.message, folded.field_path, folded.last, folded.count)
+                folded = out[key] = replace(folded)
             folded.last = max(folded.last, event.last)
             folded.count += event.count
         return list(out.values())

@@ -26,10 +26,7 @@ once after a few nodes) only when a plugin asks for them.
 from __future__ import annotations
 
 from kubesim.gcpause import collector_paused
-from kubesim.scheduler.framework.snapshot import (
-    TERMINAL_PHASES,
-    Snapshot,
-)
+from kubesim.scheduler.framework.snapshot import TERMINAL_PHASES, Snapshot
 from kubesim.scheduler.framework.types import (
     NodeInfo,
     PodInfo,
