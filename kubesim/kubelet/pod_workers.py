@@ -337,7 +337,9 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
     (None: every image is present, unless ``config.image_pull_seconds`` is set)."""
     if not kubelet_running(node):
         return SyncResult(False, None, False)
-    before = json.dumps(pod.get("status"), sort_keys=True, default=str)
+    # (encoded only where it is compared, below: nothing here changes the dict in place, a
+    # status is generated anew)
+    old_status = pod.get("status")
     events = EventRecorder()
     host = (node.get("metadata") or {}).get("name", "")
     mem = memory
@@ -407,11 +409,15 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
     remove = bool(mem.get("removed"))
     status_changed = None  # (a first sync that keeps the pod: written in any case)
     if remove or not fresh:
-        status_changed = before != json.dumps(pod.get("status"), sort_keys=True, default=str)
+        status_changed = _status_text(old_status) != _status_text(pod.get("status"))
     wake = None if remove else worker.next_wake_time()
     if wake is not None and wake <= now + EPS:
         wake = now  # the step budget ran out: come back at once
     return SyncResult(bool(status_changed) or fresh or remove, wake, remove, status_changed)
+
+
+# json.dumps(status, sort_keys=True, default=str), the encoder built once
+_status_text = json.JSONEncoder(sort_keys=True, default=str).encode
 
 
 def _user_inputs(pod: dict) -> dict:
