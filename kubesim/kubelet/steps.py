@@ -220,8 +220,8 @@ def _remember_versions(read_rvs: dict, keys: list, pods: list) -> list:
     the body's version as an integer: kept only where the text is that integer's)."""
     for k, p in zip(keys, pods):
         if p is not None:
-            rv = p["metadata"].get("resourceVersion")
-            if type(rv) is str and rv.isdigit() and (rv[0] != "0" or rv == "0"):
+            rv = (p.get("metadata") or {}).get("resourceVersion")
+            if type(rv) is str and rv.isascii() and rv.isdigit() and (rv[0] != "0" or rv == "0"):
                 read_rvs[k] = rv
     return pods
 
