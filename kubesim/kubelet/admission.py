@@ -22,6 +22,7 @@ static pod, device plugins, topology/CPU/memory managers, sysctls, AppArmor.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 from kubesim.api.pods import MIRROR_POD_ANNOTATION
@@ -108,15 +109,51 @@ def _amount(name: str, v: Fraction) -> int:
     return math.ceil(v)
 
 
+_ZERO = Fraction(0)
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _capacity_cached(name: str, v) -> int:
+    return _amount(name, _q(v))
+
+
+def _capacity(name: str, v) -> int:
+    """``_amount(name, _q(v))`` of an allocatable value (pure: kept per name and value, which
+    the admission of every pod of a node reads again)."""
+    try:
+        return _capacity_cached(name, v)
+    except TypeError:  # (an unhashable value: no valid quantity)
+        return _amount(name, _q(v))
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _amount_cached(name: str, v: Fraction) -> int:
+    """``_amount`` (pure: kept per value; a node's pods of one template request the same)."""
+    return _amount(name, v)
+
+
 def _is_extended(name: str) -> bool:
     return "/" in name and not name.startswith("kubernetes.io/") and not name.startswith("requests.")
+
+
+@functools.lru_cache(maxsize=1024, typed=True)
+def _max_pods_cached(v) -> int:
+    return int(_q(v))
+
+
+def _max_pods(v) -> int:
+    """``int(_q(v))`` of allocatable pods (pure: kept per value)."""
+    try:
+        return _max_pods_cached(v)
+    except TypeError:  # (an unhashable value)
+        return int(_q(v))
 
 
 def insufficient_resources(pod: dict, node: dict, pods_on_node: list[dict]) -> list[tuple[str, int, int, int]]:
     """NodeResourcesFit ``Fits``: [(resource, requested, used, capacity)] in upstream's order."""
     alloc = (node.get("status") or {}).get("allocatable") or {}
     out = []
-    max_pods = int(_q(alloc.get("pods", 0)))
+    max_pods = _max_pods(alloc.get("pods", 0))
     if len(pods_on_node) + 1 > max_pods:
         out.append(("pods", 1, len(pods_on_node), max_pods))
     req = _requests(pod)
@@ -124,11 +161,11 @@ def insufficient_resources(pod: dict, node: dict, pods_on_node: list[dict]) -> l
         return out
     used = _summed(_requests(p) for p in pods_on_node)
     for name in ("cpu", "memory", "ephemeral-storage"):
-        r = _amount(name, req.get(name, Fraction(0)))
+        r = _amount_cached(name, req.get(name, _ZERO))
         if r == 0:
             continue
-        cap = _amount(name, _q(alloc.get(name, 0)))
-        u = _amount(name, used.get(name, Fraction(0)))
+        cap = _capacity(name, alloc.get(name, 0))
+        u = _amount_cached(name, used.get(name, _ZERO))
         if cap < r + u:
             out.append((name, r, u, cap))
     for name in sorted(req):

@@ -337,7 +337,9 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
     (None: every image is present, unless ``config.image_pull_seconds`` is set)."""
     if not kubelet_running(node):
         return SyncResult(False, None, False)
-    before = json.dumps(pod.get("status"), sort_keys=True, default=str)
+    # (encoded only where it is compared, below: nothing here changes the dict in place, a
+    # status is generated anew)
+    old_status = pod.get("status")
     events = EventRecorder()
     host = (node.get("metadata") or {}).get("name", "")
     mem = memory
@@ -407,11 +409,26 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
     remove = bool(mem.get("removed"))
     status_changed = None  # (a first sync that keeps the pod: written in any case)
     if remove or not fresh:
-        status_changed = before != json.dumps(pod.get("status"), sort_keys=True, default=str)
+        status_changed = _status_differs(old_status, pod.get("status"))
     wake = None if remove else worker.next_wake_time()
     if wake is not None and wake <= now + EPS:
         wake = now  # the step budget ran out: come back at once
     return SyncResult(bool(status_changed) or fresh or remove, wake, remove, status_changed)
+
+
+# json.dumps(status, sort_keys=True, default=str), the encoder built once
+_status_text = json.JSONEncoder(sort_keys=True, default=str).encode
+
+
+def _status_differs(old, new) -> bool:
+    """Whether the two statuses' ``_status_text`` differ. Two whose phases are strings and
+    differ do (the text of each holds its phase as it is, a string's text is its own), without
+    encoding either: the sync that starts a pod's containers, most of a bulk apply's second."""
+    if type(old) is dict and type(new) is dict:
+        a, b = old.get("phase"), new.get("phase")
+        if type(a) is str and type(b) is str and a != b:
+            return True
+    return _status_text(old) != _status_text(new)
 
 
 def _user_inputs(pod: dict) -> dict:

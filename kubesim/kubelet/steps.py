@@ -146,7 +146,7 @@ def _passed_over_unread(memories: dict, keys: list, rvs: dict, now: float) -> di
     return out
 
 
-def _read_piece(store, by_node: dict, names: list[str], now: float) -> dict[str, list]:
+def _read_piece(store, by_node: dict, names: list[str], now: float, read_rvs: dict | None = None) -> dict[str, list]:
     """The pods of the nodes ``names`` (``by_node``: node -> pod keys) as the pass over them
     reads them, in few reads: ``by_node`` then holds each node's pods read, and the answer
     the pods it passes over unread (``_Unread``), by node.
@@ -156,7 +156,12 @@ def _read_piece(store, by_node: dict, names: list[str], now: float) -> dict[str,
     resourceVersions: a node whose every pod the loop passes over (synced at its
     resourceVersion, no wake due: the kubelet's own writes of the round before bring it back
     here) needs no more. The pods it syncs are read whole, and the rest of the node's pods
-    as admission reads them when one of those may be a first sync (L.sync_pod)."""
+    as admission reads them when one of those may be a first sync (L.sync_pod).
+
+    ``read_rvs`` (this transaction's: ``_remember_versions``) keeps the resourceVersions of
+    the pods read, so that a later pass asks the database only for the others'."""
+    if read_rvs is None:
+        read_rvs = {}
     memories_of = {nn: store.meta(MEMORY_META.format(node=nn)) or {} for nn in names}
 
     def first_sync_of(nn: str, pod: dict) -> bool:
@@ -169,9 +174,10 @@ def _read_piece(store, by_node: dict, names: list[str], now: float) -> dict[str,
     unread_of: dict = {}  # key -> _Unread: passed over unread
     whole: list = []  # the keys of the pods the pass syncs: read whole
     admitted = [k for nn in names if nn in first for k in by_node[nn]]
-    got_admitted = iter(store.objects(admitted, ADMITTED, aligned=True) if admitted else ())
+    got_admitted = iter(_remember_versions(read_rvs, admitted, store.objects(admitted, ADMITTED, aligned=True))
+                        if admitted else ())
     rest = [k for nn in names if nn not in first for k in by_node[nn]]
-    rvs = store.resource_versions(rest) if rest else {}
+    rvs = _resource_versions(store, rest, read_rvs) if rest else {}
     for nn in names:
         if nn in first:
             for k in by_node[nn]:
@@ -184,13 +190,13 @@ def _read_piece(store, by_node: dict, names: list[str], now: float) -> dict[str,
             unread_of.update(passed := _passed_over_unread(memories_of[nn], by_node[nn], rvs, now))
             whole.extend(k for k in by_node[nn] if k not in passed and rvs.get(k) is not None)
     if whole:
-        read.update(zip(whole, store.objects(whole, UNREAD, aligned=True)))
+        read.update(zip(whole, _remember_versions(read_rvs, whole, store.objects(whole, UNREAD, aligned=True))))
     # the unread pods of a node where a synced pod may be a first sync: read as admission reads them
     others = [k for nn in names if nn not in first
               and any((p := read.get(k2)) is not None and first_sync_of(nn, p) for k2 in by_node[nn])
               for k in by_node[nn] if k in unread_of]
     if others:
-        read.update(zip(others, store.objects(others, ADMITTED, aligned=True)))
+        read.update(zip(others, _remember_versions(read_rvs, others, store.objects(others, ADMITTED, aligned=True))))
         for k in others:
             del unread_of[k]
     unread: dict[str, list] = {}
@@ -203,6 +209,42 @@ def _read_piece(store, by_node: dict, names: list[str], now: float) -> dict[str,
                 pods.append(p)
         by_node[nn] = pods
     return unread
+
+
+_READ_RVS = "_kubelet_read_rvs"  # on the command's context: (its store, key -> resourceVersion)
+
+
+def _remember_versions(read_rvs: dict, keys: list, pods: list) -> list:
+    """``pods`` (read for ``keys``, aligned), their resourceVersions kept in ``read_rvs``: a
+    pod read from the database is what it committed, as its ``rv`` column says (the column is
+    the body's version as an integer: kept only where the text is that integer's)."""
+    for k, p in zip(keys, pods):
+        if p is not None:
+            rv = (p.get("metadata") or {}).get("resourceVersion")
+            if type(rv) is str and rv.isascii() and rv.isdigit() and (rv[0] != "0" or rv == "0"):
+                read_rvs[k] = rv
+    return pods
+
+
+def _resource_versions(store, keys: list, read_rvs: dict) -> dict:
+    """``store.resource_versions(keys)``, those of the pods an earlier pass of this
+    transaction read (``read_rvs``) and nothing wrote or read whole since (the store's cache
+    holds every object written, deleted or read whole in the transaction, and answers for
+    those) taken from ``read_rvs``: a 1,000-pod apply's second pass asks again for the
+    versions of thousands of pods its first pass read."""
+    if not read_rvs:
+        return store.resource_versions(keys)
+    cached = store.already_read(keys)
+    out: dict = {}
+    ask = []
+    for k in keys:
+        if k not in cached and (rv := read_rvs.get(k)) is not None:
+            out[k] = rv
+        else:
+            ask.append(k)
+    if ask:
+        out.update(store.resource_versions(ask))
+    return out
 
 
 def _at_rest(mem: dict | None, rv: str | None, now: float) -> bool:
@@ -291,6 +333,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                             + [IMAGES_META.format(node=nn) for nn in order])
     decoded_to = 0  # (lazy) the nodes before this place in ``order`` have their pods decoded
     unread: dict[str, list[_Unread]] = {}  # (lazy) node -> the pods it passes over unread
+    read_rvs = _per_transaction(ctx, _READ_RVS) if lazy else None
     for at, node_name in enumerate(order):
         if lazy:
             if at >= decoded_to:
@@ -299,7 +342,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 while end < len(order) and (end == at or n + len(by_node[order[end]]) <= LAZY_CHUNK):
                     n += len(by_node[order[end]])
                     end += 1
-                unread.update(_read_piece(store, by_node, order[at:end], now))
+                unread.update(_read_piece(store, by_node, order[at:end], now, read_rvs))
                 decoded_to = end
             if not by_node[node_name] and node_name not in unread:
                 del by_node[node_name]

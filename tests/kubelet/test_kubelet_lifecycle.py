@@ -300,6 +300,21 @@ def test_delete_shows_terminating_until_the_grace_period_ends():
     assert sync(p, 130, mem).remove
 
 
+def test_a_pod_deleted_before_its_first_sync_compares_the_status_it_was_found_with():
+    """A first sync that ends the pod at once (deleted before it started, no grace left)
+    reports whether its status changed from the one it was found with (the final status is
+    written before the delete only then)."""
+    import json
+
+    p = pod("gone", container("c", "busybox", command=["sleep", "3600"]))
+    p["status"] = {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "True"}]}
+    check_graceful_delete(p, 0, T0)
+    found = json.dumps(p["status"], sort_keys=True, default=str)
+    r = sync(p, 5, None)
+    assert r.remove
+    assert r.status_changed == (found != json.dumps(p["status"], sort_keys=True, default=str))
+
+
 @pytest.mark.parametrize("grace,removed_at", [(None, 30), (5, 5), (1, 2)],
                          ids=["the pod's 30 s by default", "--grace-period=5", "--now gives 1 s, at least 2 s after SIGTERM"])
 def test_grace_period(grace, removed_at):

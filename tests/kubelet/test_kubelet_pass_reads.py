@@ -162,3 +162,53 @@ def test_a_pod_bound_by_this_command_makes_its_node_read_as_admission_reads_it(t
 def test_a_pod_is_passed_over_unread_when_a_memory_was_kept_at_its_version(memories, rvs, want):
     got = steps._passed_over_unread(memories, ["k1"], rvs, T)
     assert set(got) == want
+
+
+def test_the_versions_a_pass_kept_answer_as_the_store_does_after_writes_and_deletes(tmp_path):
+    """A later pass takes the resourceVersions of the pods an earlier pass read from what it
+    kept (``_resource_versions``): a pod written, deleted or read whole since is the store's
+    answer, as ``resource_versions`` gives it."""
+    _state(tmp_path)
+    store = Store(tmp_path).open()
+    keys = sorted(k for node in NODES for k in store.pod_keys_on_node(node))
+    read_rvs: dict = {}
+    steps._remember_versions(read_rvs, keys, store.objects(keys, steps.ADMITTED, aligned=True))
+    assert set(read_rvs) == set(keys)
+    assert steps._resource_versions(store, keys, read_rvs) == store.resource_versions(keys)
+    written, deleted = keys[0], keys[1]
+    store.put(store.get(*written))
+    store.delete(*deleted)
+    store.get(*keys[2])  # (read whole: the cache answers)
+    got = steps._resource_versions(store, keys, read_rvs)
+    assert got == store.resource_versions(keys)
+    assert got[written] != read_rvs[written] and got[deleted] is None
+    store.rollback()
+
+
+def test_a_second_pass_syncs_a_pod_written_after_the_first_read_it(tmp_path):
+    """The first pass reads a node's pods as admission reads them (a pod there is a first
+    sync); a pod written after that is synced by the next pass, the others passed over by
+    the versions the first pass kept, as a pass without them would."""
+    _state(tmp_path)
+    store = Store(tmp_path).open()
+    new = store.get("Pod", "default", "c2")  # (read whole: the fresh pod, as one bound now)
+    read_rvs: dict = {}
+    by_node = store.pod_keys_on_nodes({"n-first"})
+    assert steps._read_piece(store, by_node, ["n-first"], T, read_rvs) == {}
+    assert {k[2] for k in read_rvs} == {"c1", "c2", "c3"}
+    memories = dict(store.meta(steps.MEMORY_META.format(node="n-first")))
+    memories[L.memory_key(new)] = {"c": {"c": {"st": "running", "n": 1}}, "rv": new["metadata"]["resourceVersion"],
+                                   "wake": None, "t": T}
+    store.set_meta(steps.MEMORY_META.format(node="n-first"), memories)
+    c1 = store.get("Pod", "default", "c1")
+    store.put(c1)  # written since the kubelet synced it
+    got = {}
+    for kept in (read_rvs, None):
+        by_node = store.pod_keys_on_nodes({"n-first"})
+        unread = steps._read_piece(store, by_node, ["n-first"], T, kept)
+        got[kept is None] = ({p["metadata"]["name"] for p in by_node["n-first"]},
+                             {(u.key[2], u.rv) for u in unread.get("n-first", ())})
+    assert got[False] == got[True]
+    assert got[False][0] == {"c1"}
+    assert {name for name, _ in got[False][1]} == {"c2", "c3"}
+    store.rollback()

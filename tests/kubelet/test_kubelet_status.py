@@ -51,3 +51,32 @@ def test_condition_messages_list_containers_as_go_prints_a_slice():
         "message": "containers with unready status: [a]"}
     initializing = [st("a", WAIT), st("b", WAIT), st("i1", RUN), st("i2", WAIT)]
     assert initialized_condition(spec, initializing, "Pending")["message"] == "containers with incomplete status: [i1 i2]"
+
+
+@pytest.mark.parametrize("old, new", [
+    ({"phase": "Pending"}, {"phase": "Running"}),
+    ({"phase": "Running", "podIP": "10.0.0.2"}, {"phase": "Running", "podIP": "10.0.0.3"}),
+    ({"phase": "Running", "x": [1, 2]}, {"phase": "Running", "x": (1, 2)}),  # the same text
+    ({"phase": "Running", "x": 1}, {"phase": "Running", "x": 1.0}),
+    ({"phase": "Running", "x": True}, {"phase": "Running", "x": 1}),
+    ({"phase": 1}, {"phase": "1"}),
+    ({"phase": 1}, {"phase": 1.0}),
+    ({"phase": None}, {"phase": "Running"}),
+    ({}, {"phase": "Running"}),
+    (None, {"phase": "Pending"}),
+    (None, None),
+    ({"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]},
+     {"conditions": [{"status": "True", "type": "Ready"}], "phase": "Running"}),  # key order
+])
+def test_a_status_differs_exactly_when_its_sorted_text_does(old, new):
+    """sync_pod's comparison of the status before and after a sync (``_status_differs``): the
+    sorted JSON texts', whatever shortcut it takes."""
+    import json
+
+    from kubesim.kubelet.pod_workers import _status_differs
+
+    def text(s):
+        return json.dumps(s, sort_keys=True, default=str)
+
+    assert _status_differs(old, new) == (text(old) != text(new))
+    assert _status_differs(new, old) == (text(old) != text(new))

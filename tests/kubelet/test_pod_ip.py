@@ -51,3 +51,26 @@ def test_the_pod_ip_is_the_first_free_address_of_the_node_cidr(cidr, first):
     if len(held) > 2 and held[1]["status"]["podIP"]:
         rest = held[:1] + held[2:]
         assert allocate_ip(node, rest) == held[1]["status"]["podIP"] == _by_ipaddress(node, rest)
+
+
+@pytest.mark.parametrize("cidr", [
+    "10.244.3.0/24", "10.1.2.3/8", "0.0.0.0/0", "255.255.255.255/32", "192.168.1.200/25", "10.0.0.0/31",
+    "01.2.3.4/24", "1.2.3.4/024", "1.2.3.4/33", "1.2.3.256/24", "1.2.3/24", "1.2.3.4", " 1.2.3.4/24",
+    "1.2.3.4/24 ", "1.2.3.4/", "/24", "1..3.4/24", "1.2.3.4/+4", "1.2.3.4/-1", "\u0661.2.3.4/24",
+    "1.2.3.4/255.255.255.0", "fd00::/64", "1000.2.3.4/8",
+])
+def test_a_plain_ipv4_cidr_is_read_as_ip_network_reads_it(cidr):
+    """The direct reading of ``a.b.c.d/n`` (``_ipv4_network``) gives what ``ip_network``
+    gives, and leaves every other text to it (None)."""
+    from kubesim.kubelet.pods import _ipv4_network
+
+    try:
+        net = ipaddress.ip_network(cidr, strict=False)
+        want = (net.version, int(net.network_address), net.num_addresses)
+    except ValueError:
+        want = None
+    got = _ipv4_network(cidr)
+    assert got is None or got == want
+    plain = cidr in ("10.244.3.0/24", "10.1.2.3/8", "0.0.0.0/0", "255.255.255.255/32", "192.168.1.200/25",
+                     "10.0.0.0/31")
+    assert (got is not None) == plain
