@@ -1101,8 +1101,11 @@ class Store:
         prefix = name[:dot + 1]
         names = self._event_names.get((ns, prefix))
         if names is None:  # (names from "<object>." up to "<object>/": those starting with the prefix)
+            # event_written, when it holds every Event (written with them since), has their
+            # keys in rows of a few dozen bytes: a fifth of the cost of a seek among the bodies
+            table = "event_written WHERE" if self.meta(EVENT_WRITTEN_META) else "objects WHERE kind='Event' AND"
             names = self._event_names[(ns, prefix)] = {r[0] for r in self._require().execute(
-                "SELECT name FROM objects WHERE kind='Event' AND namespace=? AND name >= ? AND name < ?",
+                f"SELECT name FROM {table} namespace=? AND name >= ? AND name < ?",
                 (ns, prefix, prefix[:-1] + "/"))}
         return name not in names
 

@@ -92,9 +92,14 @@ EVENT_CASES = [
 ]
 
 
+@pytest.mark.parametrize("indexed", [False, True])
 @pytest.mark.parametrize("existing,name,held", EVENT_CASES)
-def test_committed_of_an_event_from_its_objects_event_names(tmp_path, existing, name, held):
+def test_committed_of_an_event_from_its_objects_event_names(tmp_path, existing, name, held, indexed):
+    """``indexed``: event_written holds every Event (the names are read from it), else the
+    names are read from the objects (a state written before it)."""
     s = Store(tmp_path).open()
+    if indexed:
+        s.events_written_before("0")  # (fills the table, once: every later write keeps it)
     for n in existing:
         s.create(_obj("Event", "default", n, reason="R"), NOW)
     s.create(_obj("Event", "other", name, reason="elsewhere"), NOW)  # another namespace's
@@ -111,6 +116,31 @@ def test_committed_of_an_event_from_its_objects_event_names(tmp_path, existing, 
     s.create(_obj("Event", "default", name + "0"), NOW)  # this transaction's own: not committed
     assert s.committed("Event", "default", name + "0") is None
     s.rollback()
+
+
+def test_committed_of_events_deleted_and_checkpointed_with_event_written(tmp_path):
+    """The Event names read from event_written follow every commit and checkpoint as the
+    objects do: a deleted Event is gone from both, one a checkpoint wrote is in both."""
+    s = Store(tmp_path).open()
+    s.events_written_before("0")
+    for n in ("pod-a.1", "pod-a.2", "pod-b.1"):
+        s.create(_obj("Event", "default", n, reason="R"), NOW)
+    s.commit()
+    s = Store(tmp_path).open()
+    s.delete("Event", "default", "pod-a.1")
+    s.commit()
+    s = Store(tmp_path).open()
+    assert s.meta("events.writtenIndexed")
+    assert s.committed("Event", "default", "pod-a.1") is None
+    assert s.committed("Event", "default", "pod-a.2")["reason"] == "R"
+    s.create(_obj("Event", "default", "pod-b.2", reason="C"), NOW)
+    s.checkpoint()
+    assert s.committed("Event", "default", "pod-b.2")["reason"] == "C"
+    assert s.committed("Event", "default", "pod-b.1")["reason"] == "R"
+    assert s.committed("Event", "default", "pod-b.3") is None
+    s.rollback()
+    assert _rows(tmp_path, "event_written") == [("default", "pod-a.2", NOW[:19]),
+                                                ("default", "pod-b.1", NOW[:19])]
 
 
 def test_resource_versions_and_kind_versions_of_puts(tmp_path):
