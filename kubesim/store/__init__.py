@@ -199,8 +199,11 @@ def _in_batches(values: list, size: int = 500) -> Iterator[tuple[list, str]]:
         yield part, ",".join("?" * len(part))
 
 
+_NODE_BOUND_KIND = "Pod"  # the one kind whose rows name a node (``objects.node``, ``derived.node``)
+
+
 def _node_of(obj: dict) -> str:
-    if obj.get("kind") == "Pod":
+    if obj.get("kind") == _NODE_BOUND_KIND:
         return (obj.get("spec") or {}).get("nodeName") or ""
     return ""
 
@@ -1810,7 +1813,9 @@ class Store:
                 puts.append(self._derived_row(k, obj, fn))
         changes: dict[str, list] = {}
         for kind, keys in by_kind.items():  # the rows as they were, taken out of the sums
-            if kind in self._folds or self._sums_valid(kind):
+            # (another kind's rows all have node "" (_node_of), which no sum counts: _change_sums
+            # would drop their changes, and the old rows, each a seek, go unread)
+            if kind == _NODE_BOUND_KIND and (kind in self._folds or self._sums_valid(kind)):
                 # (after a wipe the table holds no row from before)
                 old = {} if self.wiped else self._derived_rows(kind, keys)
                 changes[kind] = [(k, node, d, -1) for k, (node, d) in old.items()]

@@ -206,6 +206,47 @@ def test_a_sum_that_comes_out_as_it_was_keeps_its_row(tmp_path):
             assert rows == {"n1": {"n": 1, "cpu": 2}, "n2": {"n": 1, "cpu": 5}}
 
 
+@pytest.mark.parametrize("fold_nodes", [False, True])
+def test_writes_of_a_derived_kind_without_a_node_leave_the_sums_alone(tmp_path, fold_nodes):
+    """Only a Pod's derived row names a node: a Node's digests (with a fold or without one)
+    change no sum, and its old rows are not read at commit; the Pods' sums stay their fold."""
+    def fold(acc, key, d, sign):
+        acc = acc or {"n": 0}
+        acc["n"] += sign
+        return acc if acc["n"] else None
+
+    def derive(s):
+        s.derive("Pod", lambda o: {"p": 1}, fold)
+        s.derive("Node", lambda o: {"cpu": o["status"]["cpu"]}, fold if fold_nodes else None)
+
+    s = Store(tmp_path).open()
+    derive(s)
+    s.create(_obj("Node", "", "n1", status={"cpu": 1}), NOW)
+    s.create(_obj("Pod", "d", "a", spec={"nodeName": "n1"}), NOW)
+    s.commit()
+    s = Store(tmp_path).open()
+    derive(s)
+    assert s.derived_sums("Pod") == {"n1": {"n": 1}}
+    s.commit()
+    s = Store(tmp_path).open()
+    derive(s)
+    n = s.get("Node", "", "n1")
+    n["status"]["cpu"] = 2
+    s.put(n)
+    s.create(_obj("Pod", "d", "b", spec={"nodeName": "n1"}), NOW)
+    statements = []
+    s._conn.set_trace_callback(statements.append)
+    s.commit()
+    assert not any("FROM derived WHERE kind='Node'" in st for st in statements)
+    assert [(r[1], json.loads(r[2])) for r in _rows(tmp_path, "derived_sums")] == [("n1", {"n": 2})]
+    assert [(r[0], r[2], r[4], r[5]) for r in _rows(tmp_path, "derived")] == [
+        ("Node", "n1", "", '{"cpu":2}'), ("Pod", "a", "n1", '{"p":1}'), ("Pod", "b", "n1", '{"p":1}')]
+    s = Store(tmp_path).open()
+    derive(s)
+    assert s._sums_valid("Pod") and s.derived_sums("Pod") == {"n1": {"n": 2}}
+    s.rollback()
+
+
 def test_a_bulk_read_without_some_paths_leaves_what_it_decoded_to_reference_counting(tmp_path):
     """``objects`` with ``omit`` (the kubelet's read of a few hundred pods at a time): the
     containers decoded hold no cycles and go to the collector's permanent generation, which
