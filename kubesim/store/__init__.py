@@ -1565,9 +1565,13 @@ class Store:
         fn = self._derivers[kind]
         if not self._ensure_derived(kind):
             return [e for e in self._derived_slow(kind, True) if _node_of(self.get(*e[0]) or {}) == node]
+        # The node's keys from the (covering) derived_node index, then each row by its key: asked
+        # for in one statement, SQLite's planner (no statistics) would pass over every row of
+        # the kind instead (~900 pages for 15,000 pods, 8 ms, for a node's few pods)
         rows = self._require().execute(
-            "SELECT namespace, name, data FROM derived WHERE kind=? AND node=? ORDER BY namespace, name",
-            (kind, node)).fetchall()
+            "SELECT d.namespace, d.name, d.data FROM derived k CROSS JOIN derived d ON d.kind=k.kind "
+            "AND d.namespace=k.namespace AND d.name=k.name WHERE k.kind=? AND k.node=? "
+            "ORDER BY k.namespace, k.name", (kind, node)).fetchall()
         return self._overlaid(kind, [(ns, name, json.loads(data)) for ns, name, data in rows], fn,
                               lambda obj: _node_of(obj) == node)
 

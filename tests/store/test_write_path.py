@@ -272,3 +272,25 @@ def test_a_bulk_read_without_some_paths_leaves_what_it_decoded_to_reference_coun
         s.rollback()
     finally:
         gc.unfreeze()
+
+
+def test_a_nodes_derived_rows_are_read_through_its_index(tmp_path):
+    """``derived_on_node``: the node's rows alone (the derived_node index, not a pass over every
+    row of the kind), sorted by key, this transaction's writes laid over them."""
+    s = Store(tmp_path).open()
+    s.derive("Pod", lambda o: {"n": o["spec"]["nodeName"]})
+    for i in range(30):
+        s.create(_obj("Pod", "ab"[i % 2], f"p{29 - i:02d}", spec={"nodeName": f"n{i % 3}"}), NOW)
+    s.commit()
+    s = Store(tmp_path).open()
+    s.derive("Pod", lambda o: {"n": o["spec"]["nodeName"]})
+    statements = []
+    s._conn.set_trace_callback(statements.append)
+    got = s.derived_on_node("Pod", "n1")
+    s._conn.set_trace_callback(None)
+    assert got == sorted(((k, d) for k, d in s.derived("Pod") if d == {"n": "n1"}))
+    assert len(got) == 10
+    (sql,) = [st for st in statements if "FROM derived" in st]
+    plan = " ".join(r[3] for r in s._conn.execute("EXPLAIN QUERY PLAN " + sql))
+    assert "derived_node" in plan and "SCAN" not in plan
+    s.rollback()
