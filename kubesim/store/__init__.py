@@ -104,9 +104,12 @@ def event_written(ev: dict) -> str:
     the times its writers set (creation, lastTimestamp, eventTime, series.lastObservedTime).
     What the API server's event TTL counts from (kubesim.apiserver.events)."""
     series = ev.get("series") or {}
-    times = ((ev.get("metadata") or {}).get("creationTimestamp"), ev.get("lastTimestamp"),
-             ev.get("eventTime"), series.get("lastObservedTime") if isinstance(series, dict) else None)
-    return max((t[:19] for t in times if isinstance(t, str)), default="")
+    latest = ""  # (a loop: a third of max() over a generator, at every Event a commit writes)
+    for t in ((ev.get("metadata") or {}).get("creationTimestamp"), ev.get("lastTimestamp"),
+              ev.get("eventTime"), series.get("lastObservedTime") if isinstance(series, dict) else None):
+        if isinstance(t, str) and t[:19] > latest:
+            latest = t[:19]
+    return latest
 
 
 # The facets of ``object_index``: what commands and controllers look objects up by, as the

@@ -294,3 +294,20 @@ def test_a_nodes_derived_rows_are_read_through_its_index(tmp_path):
     plan = " ".join(r[3] for r in s._conn.execute("EXPLAIN QUERY PLAN " + sql))
     assert "derived_node" in plan and "SCAN" not in plan
     s.rollback()
+
+
+@pytest.mark.parametrize("ev, want", [
+    ({}, ""),
+    ({"metadata": {"creationTimestamp": "2026-01-01T00:00:00Z"}}, "2026-01-01T00:00:00"),
+    ({"metadata": {"creationTimestamp": "2026-01-01T00:00:00Z"}, "lastTimestamp": "2026-01-01T00:05:00Z",
+      "eventTime": None}, "2026-01-01T00:05:00"),
+    ({"metadata": None, "eventTime": "2026-01-01T00:00:09.123456Z", "lastTimestamp": 7}, "2026-01-01T00:00:09"),
+    ({"eventTime": "2026-01-01T00:00:01.000000Z", "series": {"lastObservedTime": "2026-01-01T01:00:00.5Z"}},
+     "2026-01-01T01:00:00"),
+    ({"series": ["not", "a", "dict"], "lastTimestamp": ""}, ""),
+    ({"lastTimestamp": "short"}, "short"),
+])
+def test_event_written_is_the_latest_of_its_writers_times(ev, want):
+    from kubesim.store import event_written
+
+    assert event_written(ev) == want
