@@ -841,22 +841,18 @@ class Store:
         """The store's resourceVersion now (this transaction's writes included)."""
         return int(self.meta("resourceVersion", 0))
 
-    def next_resource_version(self) -> str:
-        self.opened_resource_version()
-        rv = int(self.meta("resourceVersion", 0)) + 1
-        self.set_meta("resourceVersion", rv)
-        return str(rv)
-
     # -- objects ---------------------------------------------------------------------------
     def get(self, kind: str, namespace: str, name: str) -> dict | None:
         """The stored object (the cache's own dict: call ``put`` after changing it)."""
-        k = (kind, namespace or "", name)
-        by = self._cache.setdefault(kind, {})
-        nk = (k[1], name)
-        if nk in by:
+        nk = (namespace or "", name)
+        by = self._cache.get(kind)
+        if by is None:
+            by = self._cache[kind] = {}
+        elif nk in by:  # (most calls, tens of thousands a command: nothing more made for them)
             return by[nk]
         if kind in self._listed or self.wiped:  # (a wipe emptied the table until commit)
             return None
+        k = (kind, nk[0], name)
         row = self._require().execute(
             "SELECT body FROM objects WHERE kind=? AND namespace=? AND name=?", k).fetchone()
         obj = json.loads(row[0]) if row else None
@@ -1256,13 +1252,23 @@ class Store:
         nothing recorded about an object of that uid before needs looking up."""
         return uid in self._drawn_uids
 
-    def _kind_written(self, kind: str, rv: str) -> None:
+    def _next_write(self, kind: str) -> str:
+        """The next resourceVersion (the store's, one more), for a write of a ``kind`` object,
+        recorded as the kind's last (``kind_resource_version``): what ``set_meta`` and
+        ``touch_meta`` of the two values would do, without their reads and comparisons (at
+        every put and delete)."""
+        self.opened_resource_version()
+        rv = int(self.meta("resourceVersion", 0)) + 1
+        self._meta["resourceVersion"] = rv  # (a new value: set_meta would find it differs)
+        self._meta_dirty.add("resourceVersion")
+        self._meta_gone.discard("resourceVersion")
         kinds = self.meta(KIND_RV_META)
         if kinds is None:
-            kinds = {}
-            self.set_meta(KIND_RV_META, kinds)
-        kinds[kind] = int(rv)
-        self.touch_meta(KIND_RV_META)
+            kinds = self._meta[KIND_RV_META] = {}
+            self._meta_gone.discard(KIND_RV_META)
+        kinds[kind] = rv
+        self._meta_dirty.add(KIND_RV_META)
+        return str(rv)
 
     def committed_kind_resource_versions(self) -> dict[str, int]:
         """kind -> the resourceVersion of its last write, as the last committed transaction
@@ -1279,8 +1285,7 @@ class Store:
         k = key_of(obj)
         if self.write_hook is not None:
             self.write_hook(k, obj)
-        obj["metadata"]["resourceVersion"] = rv = self.next_resource_version()
-        self._kind_written(k[0], rv)
+        obj["metadata"]["resourceVersion"] = self._next_write(k[0])
         by = self._cache.setdefault(k[0], {})
         if by.get((k[1], k[2])) is not obj:
             self._sorted.pop(k[0], None)  # a new object, or a new body for one: list again
@@ -1301,8 +1306,7 @@ class Store:
         self._sorted.pop(kind, None)
         self._dirty[k] = None
         self._dirty_kinds.add(k[0])
-        rv = self.next_resource_version()
-        self._kind_written(kind, rv)
+        rv = self._next_write(kind)
         self._gone[k] = (int(rv), old)
         self._writes.append(k)
         for listener in self._listeners.get(kind, ()):
@@ -1324,8 +1328,7 @@ class Store:
         self._sorted.pop(kind, None)
         self._dirty[k] = None
         self._dirty_kinds.add(k[0])
-        rv = self.next_resource_version()
-        self._kind_written(kind, rv)
+        rv = self._next_write(kind)
         self._gone[k] = (int(rv), None)
         self._writes.append(k)
         return True
