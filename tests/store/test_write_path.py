@@ -92,9 +92,14 @@ EVENT_CASES = [
 ]
 
 
+@pytest.mark.parametrize("indexed", [False, True])
 @pytest.mark.parametrize("existing,name,held", EVENT_CASES)
-def test_committed_of_an_event_from_its_objects_event_names(tmp_path, existing, name, held):
+def test_committed_of_an_event_from_its_objects_event_names(tmp_path, existing, name, held, indexed):
+    """``indexed``: event_written holds every Event (the names are read from it), else the
+    names are read from the objects (a state written before it)."""
     s = Store(tmp_path).open()
+    if indexed:
+        s.events_written_before("0")  # (fills the table, once: every later write keeps it)
     for n in existing:
         s.create(_obj("Event", "default", n, reason="R"), NOW)
     s.create(_obj("Event", "other", name, reason="elsewhere"), NOW)  # another namespace's
@@ -111,6 +116,31 @@ def test_committed_of_an_event_from_its_objects_event_names(tmp_path, existing, 
     s.create(_obj("Event", "default", name + "0"), NOW)  # this transaction's own: not committed
     assert s.committed("Event", "default", name + "0") is None
     s.rollback()
+
+
+def test_committed_of_events_deleted_and_checkpointed_with_event_written(tmp_path):
+    """The Event names read from event_written follow every commit and checkpoint as the
+    objects do: a deleted Event is gone from both, one a checkpoint wrote is in both."""
+    s = Store(tmp_path).open()
+    s.events_written_before("0")
+    for n in ("pod-a.1", "pod-a.2", "pod-b.1"):
+        s.create(_obj("Event", "default", n, reason="R"), NOW)
+    s.commit()
+    s = Store(tmp_path).open()
+    s.delete("Event", "default", "pod-a.1")
+    s.commit()
+    s = Store(tmp_path).open()
+    assert s.meta("events.writtenIndexed")
+    assert s.committed("Event", "default", "pod-a.1") is None
+    assert s.committed("Event", "default", "pod-a.2")["reason"] == "R"
+    s.create(_obj("Event", "default", "pod-b.2", reason="C"), NOW)
+    s.checkpoint()
+    assert s.committed("Event", "default", "pod-b.2")["reason"] == "C"
+    assert s.committed("Event", "default", "pod-b.1")["reason"] == "R"
+    assert s.committed("Event", "default", "pod-b.3") is None
+    s.rollback()
+    assert _rows(tmp_path, "event_written") == [("default", "pod-a.2", NOW[:19]),
+                                                ("default", "pod-b.1", NOW[:19])]
 
 
 def test_resource_versions_and_kind_versions_of_puts(tmp_path):
@@ -176,6 +206,47 @@ def test_a_sum_that_comes_out_as_it_was_keeps_its_row(tmp_path):
             assert rows == {"n1": {"n": 1, "cpu": 2}, "n2": {"n": 1, "cpu": 5}}
 
 
+@pytest.mark.parametrize("fold_nodes", [False, True])
+def test_writes_of_a_derived_kind_without_a_node_leave_the_sums_alone(tmp_path, fold_nodes):
+    """Only a Pod's derived row names a node: a Node's digests (with a fold or without one)
+    change no sum, and its old rows are not read at commit; the Pods' sums stay their fold."""
+    def fold(acc, key, d, sign):
+        acc = acc or {"n": 0}
+        acc["n"] += sign
+        return acc if acc["n"] else None
+
+    def derive(s):
+        s.derive("Pod", lambda o: {"p": 1}, fold)
+        s.derive("Node", lambda o: {"cpu": o["status"]["cpu"]}, fold if fold_nodes else None)
+
+    s = Store(tmp_path).open()
+    derive(s)
+    s.create(_obj("Node", "", "n1", status={"cpu": 1}), NOW)
+    s.create(_obj("Pod", "d", "a", spec={"nodeName": "n1"}), NOW)
+    s.commit()
+    s = Store(tmp_path).open()
+    derive(s)
+    assert s.derived_sums("Pod") == {"n1": {"n": 1}}
+    s.commit()
+    s = Store(tmp_path).open()
+    derive(s)
+    n = s.get("Node", "", "n1")
+    n["status"]["cpu"] = 2
+    s.put(n)
+    s.create(_obj("Pod", "d", "b", spec={"nodeName": "n1"}), NOW)
+    statements = []
+    s._conn.set_trace_callback(statements.append)
+    s.commit()
+    assert not any("FROM derived WHERE kind='Node'" in st for st in statements)
+    assert [(r[1], json.loads(r[2])) for r in _rows(tmp_path, "derived_sums")] == [("n1", {"n": 2})]
+    assert [(r[0], r[2], r[4], r[5]) for r in _rows(tmp_path, "derived")] == [
+        ("Node", "n1", "", '{"cpu":2}'), ("Pod", "a", "n1", '{"p":1}'), ("Pod", "b", "n1", '{"p":1}')]
+    s = Store(tmp_path).open()
+    derive(s)
+    assert s._sums_valid("Pod") and s.derived_sums("Pod") == {"n1": {"n": 2}}
+    s.rollback()
+
+
 def test_a_bulk_read_without_some_paths_leaves_what_it_decoded_to_reference_counting(tmp_path):
     """``objects`` with ``omit`` (the kubelet's read of a few hundred pods at a time): the
     containers decoded hold no cycles and go to the collector's permanent generation, which
@@ -201,3 +272,42 @@ def test_a_bulk_read_without_some_paths_leaves_what_it_decoded_to_reference_coun
         s.rollback()
     finally:
         gc.unfreeze()
+
+
+def test_a_nodes_derived_rows_are_read_through_its_index(tmp_path):
+    """``derived_on_node``: the node's rows alone (the derived_node index, not a pass over every
+    row of the kind), sorted by key, this transaction's writes laid over them."""
+    s = Store(tmp_path).open()
+    s.derive("Pod", lambda o: {"n": o["spec"]["nodeName"]})
+    for i in range(30):
+        s.create(_obj("Pod", "ab"[i % 2], f"p{29 - i:02d}", spec={"nodeName": f"n{i % 3}"}), NOW)
+    s.commit()
+    s = Store(tmp_path).open()
+    s.derive("Pod", lambda o: {"n": o["spec"]["nodeName"]})
+    statements = []
+    s._conn.set_trace_callback(statements.append)
+    got = s.derived_on_node("Pod", "n1")
+    s._conn.set_trace_callback(None)
+    assert got == sorted(((k, d) for k, d in s.derived("Pod") if d == {"n": "n1"}))
+    assert len(got) == 10
+    (sql,) = [st for st in statements if "FROM derived" in st]
+    plan = " ".join(r[3] for r in s._conn.execute("EXPLAIN QUERY PLAN " + sql))
+    assert "derived_node" in plan and "SCAN" not in plan
+    s.rollback()
+
+
+@pytest.mark.parametrize("ev, want", [
+    ({}, ""),
+    ({"metadata": {"creationTimestamp": "2026-01-01T00:00:00Z"}}, "2026-01-01T00:00:00"),
+    ({"metadata": {"creationTimestamp": "2026-01-01T00:00:00Z"}, "lastTimestamp": "2026-01-01T00:05:00Z",
+      "eventTime": None}, "2026-01-01T00:05:00"),
+    ({"metadata": None, "eventTime": "2026-01-01T00:00:09.123456Z", "lastTimestamp": 7}, "2026-01-01T00:00:09"),
+    ({"eventTime": "2026-01-01T00:00:01.000000Z", "series": {"lastObservedTime": "2026-01-01T01:00:00.5Z"}},
+     "2026-01-01T01:00:00"),
+    ({"series": ["not", "a", "dict"], "lastTimestamp": ""}, ""),
+    ({"lastTimestamp": "short"}, "short"),
+])
+def test_event_written_is_the_latest_of_its_writers_times(ev, want):
+    from kubesim.store import event_written
+
+    assert event_written(ev) == want
