@@ -241,6 +241,9 @@ def _add(d: dict, pe: str, node: dict) -> None:
     d[pe] = fp.union(d[pe], node, False) if pe in d else node
 
 
+_CONTAINERS = (dict, list)
+
+
 def _cmp(lhs, rhs, ref, root: bool = False):
     """(added, modified, removed) nodes at this value's path: a member leaf ``{}``, children,
     or None for nothing. The sets are built as the walk returns, without paths."""
@@ -269,8 +272,15 @@ def _cmp(lhs, rhs, ref, root: bool = False):
             rv = rm.get(name, MISSING)
             if rv is not MISSING and type(lv) is type(rv) and lv == rv:
                 continue  # (what _cmp answers first: nothing changed)
-            cref = (fields.get(name, "") if fields is not None else spec)
             pe = "f:" + name
+            if not isinstance(lv, _CONTAINERS) and (rv is MISSING or not isinstance(rv, _CONTAINERS)):
+                # (a scalar, or two: a leaf whatever the schema says, answered without a call)
+                if rv is MISSING:
+                    removed[pe] = {}
+                elif lv != rv:
+                    modified[pe] = {}
+                continue
+            cref = (fields.get(name, "") if fields is not None else spec)
             if rv is MISSING:
                 removed[pe] = _only(lv, cref)
                 continue
@@ -283,7 +293,8 @@ def _cmp(lhs, rhs, ref, root: bool = False):
                 removed[pe] = r
         for name, rv in rm.items():
             if name not in lm:
-                added["f:" + name] = _only(rv, fields.get(name, "") if fields is not None else spec)
+                added["f:" + name] = _only(rv, fields.get(name, "") if fields is not None else spec) \
+                    if isinstance(rv, _CONTAINERS) else {}
     if not root:
         if lhs is MISSING:
             return _mark(added), modified or None, removed or None

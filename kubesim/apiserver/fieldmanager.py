@@ -111,6 +111,8 @@ def encode(managed: dict[tuple, Entry], encoded: tuple = ()) -> list[dict]:
 
 
 def _strip(s: dict) -> dict:
+    if "f:metadata" not in s and "f:apiVersion" not in s and "f:kind" not in s:
+        return s  # (every path of _STRIP starts with one of them: nothing to strip)
     return fp.remove_paths(s, _STRIP)
 
 

@@ -77,6 +77,28 @@ def test_compare(old, new, added, modified, removed):
     assert got == [added, modified, removed]
 
 
+@pytest.mark.parametrize(("old", "new", "added", "modified", "removed"), [
+    ({"spec": {"priority": 1}}, {"spec": {"priority": 1.0}}, [], [], []),
+    ({"spec": {"priority": True}}, {"spec": {"priority": 1}}, [], [], []),
+    ({"spec": {"nodeName": "a"}}, {"spec": {"nodeName": 1}}, [], [".spec.nodeName"], []),
+    ({"spec": {"hostNetwork": None}}, {"spec": {"hostNetwork": False}}, [], [".spec.hostNetwork"], []),
+    ({"spec": {"nodeName": "a"}}, {"spec": {}}, [], [], [".spec.nodeName"]),
+    ({"spec": {}}, {"spec": {"nodeName": "a", "hostNetwork": None}}, [".spec.hostNetwork", ".spec.nodeName"], [],
+     []),
+    ({"spec": {"nodeSelector": "x"}}, {"spec": {"nodeSelector": {"a": "b"}}}, [], [".spec.nodeSelector"], []),
+    ({"spec": {"nodeSelector": {"a": "b"}}}, {"spec": {"nodeSelector": None}}, [], [".spec.nodeSelector"], []),
+    ({"spec": {"containers": "x"}}, {"spec": {"containers": []}}, [], [], []),
+], ids=["equal across int and float", "equal across bool and int", "a string becomes a number",
+        "a null becomes false", "a scalar removed", "scalars added, a null too", "a scalar becomes a map",
+        "a map becomes null", "a scalar becomes an empty list"])
+def test_compare_scalars_whatever_the_schema(old, new, added, modified, removed):
+    """A scalar on either side is a leaf, compared as _cmp compares leaves (the loop over a
+    map's fields answers two scalars itself)."""
+    c = typed.compare(old, new, "io.k8s.api.core.v1.Pod")
+    got = [sorted(fp.path_string(p) for p in fp.paths(s)) for s in (c.added, c.modified, c.removed)]
+    assert got == [added, modified, removed]
+
+
 def test_remove_items_drops_members_and_keeps_the_rest():
     obj = {"metadata": {"labels": {"a": "1", "b": "2"}}, "data": {"x": "1"}}
     out = typed.remove_items(obj, CM, {"f:metadata": {"f:labels": {"f:a": {}}}, "f:data": {}})

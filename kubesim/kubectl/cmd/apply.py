@@ -42,6 +42,7 @@ def load_documents(args, env, verb: str):
 def from_manifests(f, args, env, verb: str, send) -> int:
     """apply / create -f: the documents prepared (client-side errors kept in file order, to be
     reported among the server's), ``send(client, prepared, errors)``, its lines printed."""
+    from kubesim.gcpause import collector_paused
     from kubesim.kubectl.resource import prepare
 
     fmt = args.output or None
@@ -49,15 +50,21 @@ def from_manifests(f, args, env, verb: str, send) -> int:
         from kubesim.kubectl.generate.printing import check_output
 
         check_output(fmt)  # before anything is sent, as kubectl's printer flags
-    docs = load_documents(args, env, verb)
-    prepared, errors = prepare(docs, f.namespace_flag, "creating", explicit_namespace=f.explicit_namespace, default_namespace=f.namespace(),
-                               collect=True, applying=verb == "apply",
-                               server_side=bool(getattr(args, "server_side", False)))
+    # the documents, and then the objects the requests store, are acyclic JSON-shaped data
+    # made by the thousand (a file of 1,000 pods) that live as long as the command: the cyclic
+    # collector waits while they are made, and leaves them out of its later scans for good
+    # (the components' work when the connection closes is not inside: it is their own)
+    with collector_paused(freeze=True):
+        docs = load_documents(args, env, verb)
+        prepared, errors = prepare(docs, f.namespace_flag, "creating", explicit_namespace=f.explicit_namespace,
+                                   default_namespace=f.namespace(), collect=True, applying=verb == "apply",
+                                   server_side=bool(getattr(args, "server_side", False)))
     # what the server returned, kept only to be printed (-o yaml|json|jsonpath...)
     objects: list[dict] | None = [] if fmt and fmt != "name" else None
     with f.connect() as client:
         try:
-            lines = send(client, prepared, errors, objects)
+            with collector_paused(freeze=True):
+                lines = send(client, prepared, errors, objects)
         finally:
             for warning in client.warnings():
                 env.stderr.write(f"Warning: {warning}\n")
