@@ -201,6 +201,15 @@ def _rewrite(state: str, old: str, new: str) -> None:
                 os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
 
 
+def _creatable(path: str) -> bool:
+    """Whether the nearest existing ancestor of ``path`` is a directory (its parents are made
+    as a new state's are)."""
+    parent = os.path.dirname(os.path.abspath(path))
+    while not os.path.lexists(parent):
+        parent = os.path.dirname(parent)
+    return os.path.isdir(parent)
+
+
 PREFIX = "kubesim-test-memo-"
 
 
@@ -304,7 +313,9 @@ class Memo:
         if chain is not None and chain.fingerprint == fp:
             return chain.key
         if fp is None:
-            return "absent"
+            # (a state the command can create: under a file, the command's own error is the
+            # answer, never a copy of another run's new state)
+            return "absent" if _creatable(state) else None
         if fp == ():
             return "empty"
         return None

@@ -113,6 +113,16 @@ def test_what_differs_from_the_first_run_in_any_input_runs_for_real(memo, tmp_pa
     assert memo.hits == (1 if request.node.callspec.id == "the same command: it replays" else 0)
 
 
+def test_a_state_under_a_file_runs_for_real_after_a_fresh_state_was_kept(memo, tmp_path):
+    memo.test = "first"
+    assert Harness(tmp_path / "fresh")("get nodes").code == 0  # kept: a step from an absent state
+    memo.test = "second"
+    (tmp_path / "a-file").write_text("")
+    r = Harness(tmp_path / "a-file" / "state")("get nodes")
+    assert memo.hits == 0
+    assert r.code == 1 and r.err.startswith("error: cannot create state directory")
+
+
 def _in_a_thread(fn):
     t = threading.Thread(target=fn)
     t.start()
