@@ -667,7 +667,8 @@ class Framework:
         out, s = self._score(state, pod, nodes, rest, table)
         if s is not None or out is None:
             return None
-        return list(map(add, totals, out.totals))
+        # (the other plugins mostly add nothing: DynamicResources for a pod without claims)
+        return list(map(add, totals, out.totals)) if any(out.totals) else totals
 
     def _add_normalized(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
                         raw: list, totals: list[int], raw_scores: list[list[int]]
