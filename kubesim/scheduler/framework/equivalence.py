@@ -181,7 +181,8 @@ def _weighted_sums(nodes: list[NodeInfo], local: Sequence, weights: dict[str, in
         if isinstance(got, Status):
             return None
         got = list(got)
-        if len(got) != len(nodes) or any(not MIN_NODE_SCORE <= v <= MAX_NODE_SCORE for v in got):
+        if len(got) != len(nodes) or (got and (min(got) < MIN_NODE_SCORE
+                                               or max(got) > MAX_NODE_SCORE)):
             return None
         w = weights[pl.name]
         sums = [a + v * w for a, v in zip(sums, got)]

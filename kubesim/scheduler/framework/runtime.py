@@ -320,12 +320,16 @@ class Framework:
         step = tr.step("PreFilter") if tr is not None else None
         try:
             h = self.handle
+            named = h.v(4)  # (only then does Handle.scope name the plugin's logger)
             for pl in self.pre_filter:
-                saved = h.scope("PreFilter", pl.name)
-                try:
+                if named:
+                    saved = h.scope("PreFilter", pl.name)
+                    try:
+                        r, s = pl.pre_filter(state, pod, nodes)
+                    finally:
+                        h.unscope(saved)
+                else:
                     r, s = pl.pre_filter(state, pod, nodes)
-                finally:
-                    h.unscope(saved)
                 if record is not None:
                     record[pl.name] = (r, s)
                 if step is not None:
@@ -574,12 +578,16 @@ class Framework:
         step = self.trace.step("PreScore") if self.trace is not None else None
         try:
             h = self.handle
+            named = h.v(4)  # (only then does Handle.scope name the plugin's logger)
             for pl in self.pre_score:
-                saved = h.scope("PreScore", pl.name)
-                try:
+                if named:
+                    saved = h.scope("PreScore", pl.name)
+                    try:
+                        s = pl.pre_score(state, pod, nodes)
+                    finally:
+                        h.unscope(saved)
+                else:
                     s = pl.pre_score(state, pod, nodes)
-                finally:
-                    h.unscope(saved)
                 if record is not None:
                     record[pl.name] = s
                 if step is not None:
@@ -640,6 +648,8 @@ class Framework:
             return None
 
         def score_nodes(pl, sub: list[NodeInfo]):
+            if not h.v(4):  # (only then does Handle.scope name the plugin's logger)
+                return pl.score_nodes(state, pod, sub)
             saved = h.scope("Score", pl.name)
             try:
                 return pl.score_nodes(state, pod, sub)
