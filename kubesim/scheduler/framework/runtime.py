@@ -639,6 +639,19 @@ class Framework:
         the class's index of them —, the other plugins scored and normalized as there. None
         when the cache does not apply or something failed: the caller then runs
         ``run_score_plugins``, which reports it."""
+        got = self.shifted_score_totals(state, pod, nodes, ranges)
+        if got is None:
+            return None
+        totals, shift = got
+        return [t + shift for t in totals] if shift else totals
+
+    def shifted_score_totals(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
+                             ranges: tuple[list[NodeInfo], list[tuple[int, int]]] | None = None
+                             ) -> tuple[list[int], int] | None:
+        """``score_totals`` as (the totals less a number every node's total has in it, that
+        number): a plugin that scores every node alike (TaintToleration where no node has a
+        PreferNoSchedule taint) adds to the number instead of to each total. The nodes' order
+        by total, all that selecting the host reads, is the same."""
         h = self.handle
         if not equivalence.ENABLED or (h.log is not None and h.v(10)):
             return None
@@ -665,12 +678,14 @@ class Framework:
         if got is None:
             return None
         totals, raw_scores = got
+        shift = 0
         if raw:
-            totals = self._add_normalized(state, pod, nodes, raw, totals, raw_scores)
-            if totals is None:
+            added = self._add_normalized(state, pod, nodes, raw, totals, raw_scores)
+            if added is None:
                 return None
+            totals, shift = added
         if not rest:
-            return totals
+            return totals, shift
         # (the names only if a NormalizeScore without normalize_list asks for them)
         table = ScoreTable(node_names=None, plugins=[p.name for p in rest],
                            weights=dict(self.weights), skipped=[])
@@ -678,15 +693,17 @@ class Framework:
         if s is not None or out is None:
             return None
         # (the other plugins mostly add nothing: DynamicResources for a pod without claims)
-        return list(map(add, totals, out.totals)) if any(out.totals) else totals
+        return (list(map(add, totals, out.totals)) if any(out.totals) else totals), shift
 
     def _add_normalized(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
                         raw: list, totals: list[int], raw_scores: list[list[int]]
-                        ) -> list[int] | None:
+                        ) -> tuple[list[int], int] | None:
         """``totals`` (the other plugins' weighted sums) plus ``_score``'s NormalizeScore, range
-        check and weights for the ``raw`` plugins, of raw scores ``raw_scores``: the totals,
-        or None when a normalization fails or leaves a score out of range
-        (``run_score_plugins`` then reports it)."""
+        check and weights for the ``raw`` plugins, of raw scores ``raw_scores``: the totals
+        and the weighted score of those plugins that score every node alike, not added to
+        them (``shifted_score_totals``), or None when a normalization fails or leaves a score
+        out of range (``run_score_plugins`` then reports it)."""
+        shift = 0
         for pl, scores in zip(raw, raw_scores):
             if pl.normalize_list is not None:
                 norm = pl.normalize_list(state, pod, scores)
@@ -702,30 +719,37 @@ class Framework:
                 norm = [x.score for x in node_scores]
             if not norm:
                 continue
-            hi, lo = max(norm), min(norm)
+            first = norm[0]
+            if first == norm[-1] and norm.count(first) == len(norm):
+                hi = lo = first  # (every node alike: TaintToleration where no node has a taint)
+            else:
+                hi, lo = max(norm), min(norm)
             if hi > MAX_NODE_SCORE or lo < MIN_NODE_SCORE:
                 return None
             if hi == 0 and lo == 0:
                 continue
             w = self.weights[pl.name]
-            if hi == lo:  # (every node alike: TaintToleration where no node has a taint)
-                v = hi * w
-                totals = [t + v for t in totals]
+            if hi == lo:
+                shift += hi * w
             elif w == 1:
                 totals = list(map(add, totals, norm))
             else:
                 totals = list(map(add, totals, map(mul, norm, repeat(w))))
-        return totals
+        return totals, shift
 
     def _score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo], plugins: list,
                table: ScoreTable) -> tuple[ScoreTable | None, Status | None]:
         h = self.handle
+        named = h.v(4)  # (only then does Handle.scope name the plugin's logger)
         for pl in plugins:
-            saved = h.scope("Score", pl.name)
-            try:
+            if named:
+                saved = h.scope("Score", pl.name)
+                try:
+                    raw = pl.score_nodes(state, pod, nodes)
+                finally:
+                    h.unscope(saved)
+            else:
                 raw = pl.score_nodes(state, pod, nodes)
-            finally:
-                h.unscope(saved)
             if isinstance(raw, Status):
                 return None, Status(Code.Error, err=f"running Score plugins: plugin "
                                                     f"{q(pl.name)} failed with: {raw.as_error()}")
@@ -755,8 +779,8 @@ class Framework:
         totals = [0] * len(nodes)
         for pl in plugins:
             norm = table.normalized[pl.name]
-            if not norm:
-                continue
+            if not norm or not any(norm):
+                continue  # (all zeros: in range, adding nothing)
             hi, lo = max(norm), min(norm)
             if hi > MAX_NODE_SCORE or lo < MIN_NODE_SCORE:
                 for i, v in enumerate(norm):

@@ -71,3 +71,7 @@ def test_cached_totals_equal_the_score_plugins_totals(nodes, pod, raw):
     assert fwk.score_totals(state, pi, infos, (infos, [(0, len(infos))])) == table.totals
     assert fwk.score_totals(state, pi, infos[1:], (infos, [(1, len(infos))])) == \
         fwk.run_score_plugins(state, pi, infos[1:])[0].totals
+    # what the cycle reads: the totals less what every node has alike (then the same host)
+    shifted, shift = fwk.shifted_score_totals(state, pi, infos, (infos, [(0, len(infos))]))
+    assert [t + shift for t in shifted] == table.totals
+    assert shift == (300 if len(set(table.normalized["TaintToleration"])) == 1 else 0)
