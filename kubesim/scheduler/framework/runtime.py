@@ -321,6 +321,7 @@ class Framework:
         try:
             h = self.handle
             named = h.v(4)  # (only then does Handle.scope name the plugin's logger)
+            success = Code.Success
             for pl in self.pre_filter:
                 if named:
                     saved = h.scope("PreFilter", pl.name)
@@ -336,10 +337,10 @@ class Framework:
                     extra = {"nodeNames": sorted(r.node_names or ())} \
                         if r is not None and not r.all_nodes() else {}
                     Trace.plugin(step, pl.name, s, **extra)
-                if s is not None and s.code == Code.Skip:
-                    skip.add(pl.name)
-                    continue
-                if s is not None and s.code != Code.Success:
+                if s is not None and s.code != success:
+                    if s.code == Code.Skip:
+                        skip.add(pl.name)
+                        continue
                     s.plugin = pl.name
                     if s.code == Code.UnschedulableAndUnresolvable:
                         return None, s, set()
@@ -349,6 +350,8 @@ class Framework:
                     return None, Status(
                         Code.Error, err=f"running PreFilter plugin {q(pl.name)}: {s.as_error()}",
                         plugin=pl.name), set()
+                if r is None and result is None:
+                    continue  # (all nodes, merged with all nodes)
                 if r is not None and not r.all_nodes():
                     with_nodes.add(pl.name)
                 result = merge_pre_filter_results(result, r)
