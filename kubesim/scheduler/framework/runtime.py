@@ -658,8 +658,7 @@ class Framework:
         h = self.handle
         if not equivalence.ENABLED or (h.log is not None and h.v(10)):
             return None
-        skip = state.skip_score_plugins
-        local, raw, rest = equivalence.split_scores([pl for pl in self.score if pl.name not in skip])
+        local, raw, rest = self._score_split(state.skip_score_plugins)
         if not local and not raw:
             return None
 
@@ -697,6 +696,18 @@ class Framework:
             return None
         # (the other plugins mostly add nothing: DynamicResources for a pod without claims)
         return (list(map(add, totals, out.totals)) if any(out.totals) else totals), shift
+
+    def _score_split(self, skip: frozenset[str]) -> tuple[list, list, list]:
+        """``equivalence.split_scores`` of the Score plugins not in ``skip`` (read-only lists),
+        kept per ``skip`` for this plugin list (what it reads of a plugin is its class's)."""
+        c = getattr(self, "_score_splits", None)
+        if c is None or c[0] is not self.score or c[1] != len(self.score):
+            c = self._score_splits = (self.score, len(self.score), {})
+        got = c[2].get(skip)
+        if got is None:
+            got = c[2][skip] = equivalence.split_scores(
+                [pl for pl in self.score if pl.name not in skip])
+        return got
 
     def _add_normalized(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
                         raw: list, totals: list[int], raw_scores: list[list[int]]
