@@ -172,15 +172,43 @@ class _Item:
         return a.seq < b.seq
 
 
+class _PriorityItem(_Item):
+    """An ``_Item`` of a queue sorted by PrioritySort's Less (or ``_default_less``: higher
+    priority first, then the earlier timestamp), inlined: the same comparisons of the same
+    fields, read at each comparison, without four calls a comparison (a bulk apply's pods tie
+    on both: ``less`` both ways, then the sequence number)."""
+
+    __slots__ = ()
+
+    def __lt__(self, other: _Item) -> bool:
+        a, b = self.entry, other.entry
+        pa, pb = a.pod_info.priority, b.pod_info.priority
+        if pa != pb:
+            return pa > pb
+        ta, tb = a.timestamp, b.timestamp
+        if ta < tb:
+            return True
+        if tb < ta:
+            return False
+        return a.seq < b.seq
+
+
+def _item_class(less) -> type[_Item]:
+    """``_PriorityItem`` for a Less marked ``priority_then_timestamp``, else ``_Item``."""
+    fn = getattr(less, "__func__", less)
+    return _PriorityItem if getattr(fn, "priority_then_timestamp", False) else _Item
+
+
 class _Heap:
     """``heap.Heap`` keyed by pod: add-or-update, delete, peek and pop in ``less`` order."""
 
-    __slots__ = ("_heap", "_items", "_less")
+    __slots__ = ("_heap", "_item", "_items", "_less")
 
     def __init__(self, less) -> None:
         self._heap: list[_Item] = []
         self._items: dict[str, _Item] = {}
         self._less = less
+        self._item = _item_class(less)
 
     def __len__(self) -> int:
         return len(self._items)
@@ -196,7 +224,7 @@ class _Heap:
         old = self._items.get(entry.key)
         if old is not None:
             old.dead = True
-        it = _Item(entry, self._less)
+        it = self._item(entry, self._less)
         self._items[entry.key] = it
         heapq.heappush(self._heap, it)
 
@@ -240,6 +268,9 @@ def backoff_duration(initial: float, maximum: float, count: int) -> float:
 def _default_less(a, b) -> bool:
     pa, pb = a.pod_info.priority, b.pod_info.priority
     return pa > pb or (pa == pb and a.timestamp < b.timestamp)
+
+
+_default_less.priority_then_timestamp = True  # type: ignore[attr-defined]  # (_PriorityItem)
 
 
 class PriorityQueue:

@@ -757,10 +757,11 @@ class ScheduleOne:
             # nothing explained or logged: the weighted sums are all that is read
             got = self._ranges
             self._ranges = None
-            totals = fwk.score_totals(state, pod, nodes, got[1:] if got is not None and got[0] is nodes
-                                      else None)
-            if totals is not None:
-                return _NodeNames(nodes), totals, None
+            # (less a number common to every node: the same host)
+            shifted = fwk.shifted_score_totals(state, pod, nodes, got[1:] if got is not None
+                                               and got[0] is nodes else None)
+            if shifted is not None:
+                return _NodeNames(nodes), shifted[0], None
         table, s = fwk.run_score_plugins(state, pod, nodes)
         if s is not None or table is None:
             return [ni.name for ni in nodes], [], s

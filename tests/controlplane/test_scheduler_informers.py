@@ -73,7 +73,7 @@ def test_a_binding_delivered_without_the_old_copy_moves_logs_and_writes_as_the_g
     for name, h in (("general", general), ("bound", bound)):
         if name == "general":  # every delivery unpacks the copy the informers kept
             monkeypatch.setattr(scheduling.Informers, "sync",
-                                lambda self, now, bound=None: real_sync(self, now))
+                                lambda self, now, bound=None, defer=False: real_sync(self, now))
         else:
             monkeypatch.setattr(scheduling.Informers, "sync", real_sync)
             monkeypatch.setattr(scheduling.Informers, "_bound", counted)
@@ -85,3 +85,67 @@ def test_a_binding_delivered_without_the_old_copy_moves_logs_and_writes_as_the_g
     assert "Event is not making pod schedulable" in outputs["bound"][1]  # (big was offered each)
     assert outputs["bound"] == outputs["general"]
     assert _rows(tmp_path / "bound") == _rows(tmp_path / "general")
+
+
+# bound as it is created: seen by the step's first sync, not scheduled, then run by the kubelet
+BOUND = """---
+apiVersion: v1
+kind: Pod
+metadata: {name: pinned, namespace: default, labels: {app: web}}
+spec:
+  nodeName: node01
+  containers: [{name: c, image: nginx, resources: {requests: {cpu: 10m}}}]
+"""
+
+
+def _unpacked(cluster) -> list:
+    return sorted(k[2] for k, v in (cluster.__dict__.get("_sched_view") or {}).items()
+                  if isinstance(v, scheduling._Deferred))
+
+
+def test_views_left_unpacked_in_the_step_are_packed_before_anything_changes_them(
+        tmp_path, monkeypatch):
+    # the step's first sync keeps its views unpacked (the objects themselves) until a cycle
+    # writes something else than the binding the next sync delivers without reading the view:
+    # before a pod found unschedulable is written, and at the end of the step (the command's
+    # other writers change objects in place: the kubelet runs ``pinned``) they are packed
+    real_step, real_write_back = scheduling.step, scheduling._write_back
+    seen: dict[str, list] = {"write": [], "end": []}
+
+    def write_back(cluster, pod, result, **kw):
+        if result.outcome != "Scheduled":
+            seen["write"].append((pod["metadata"]["name"], _unpacked(cluster)))
+        return real_write_back(cluster, pod, result, **kw)
+
+    def step(cluster):
+        try:
+            return real_step(cluster)
+        finally:
+            seen["end"].append(_unpacked(cluster))
+
+    monkeypatch.setattr(scheduling, "_write_back", write_back)
+    monkeypatch.setattr(scheduling, "step", step)  # (components.schedule calls it)
+    mixed = BIG.replace("name: big", "name: big-1") + "---\n" + BIG + WEB + BOUND
+    r = Harness(tmp_path)(["apply", "-f", "-"], stdin=mixed)
+    assert r.code == 0, r.err
+    assert sorted(name for name, _ in seen["write"]) == ["big", "big-1"]
+    assert all(unpacked == [] for _, unpacked in seen["write"])
+    assert seen["end"] and all(unpacked == [] for unpacked in seen["end"])
+
+
+def test_views_left_unpacked_deliver_what_packed_views_deliver(tmp_path, monkeypatch):
+    real_sync = scheduling.Informers.sync
+    mixed = BIG.replace("name: big", "name: big-1") + "---\n" + BIG + WEB + BOUND
+    outputs = {}
+    for name in ("deferred", "packed"):
+        h = Harness(tmp_path / name)
+        if name == "packed":
+            monkeypatch.setattr(scheduling.Informers, "sync",
+                                lambda self, now, bound=None, defer=False:
+                                real_sync(self, now, bound))
+        r = h(["apply", "-f", "-", "-v=10"], stdin=mixed)
+        assert r.code == 0, r.err
+        outputs[name] = (r.out, r.err)
+    assert "Update event for unscheduled pod" in outputs["deferred"][1]
+    assert outputs["deferred"] == outputs["packed"]
+    assert _rows(tmp_path / "deferred") == _rows(tmp_path / "packed")

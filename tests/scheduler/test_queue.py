@@ -457,3 +457,33 @@ def test_moves_are_logged_as_upstream_logs_them():
     assert str(kv["unschedulable plugins"]) == "map[bar:{} foo:{}]"
     assert moved[2] == (5, "backoff_queue.go:321",
                         {"pod": "ns/p", "event": "NodeAdd", "queue": "Backoff"})
+
+
+def test_the_heap_s_inlined_priority_sort_orders_as_the_plugin_s_less():
+    # the default scheduler's activeQ compares by PrioritySort's Less inlined (_PriorityItem):
+    # pops come in the order the plugin's Less (then the sequence number) gives, ties included
+    from kubesim.scheduler import queue as queue_mod
+
+    s = Scheduler(None, random.Random(1))
+    q = s.new_queue()
+    assert q.active_q._item is queue_mod._PriorityItem
+    assert queue_mod._Heap(queue_mod._default_less)._item is queue_mod._PriorityItem
+    rng = random.Random(7)
+    entries = []
+    for i in range(300):
+        e = queue_mod.QueuedPodInfo(make_pod(f"p{i}").priority(rng.choice([0, 5, 10])).obj(),
+                                    rng.choice([1.0, 2.0, 2.5]), seq=rng.randrange(10_000))
+        entries.append(e)
+    less = q.less
+
+    def generic(a, b) -> bool:
+        return less(a, b) or (not less(b, a) and a.seq < b.seq)
+
+    inlined, plain = queue_mod._Heap(less), queue_mod._Heap(lambda a, b: less(a, b))
+    assert plain._item is queue_mod._Item
+    for e in entries:
+        inlined.add_or_update(e)
+        plain.add_or_update(e)
+    got = [inlined.pop() for _ in entries]
+    assert got == [plain.pop() for _ in entries]
+    assert all(not generic(b, a) for a, b in zip(got, got[1:]))

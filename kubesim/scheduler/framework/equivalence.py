@@ -146,13 +146,15 @@ def split_scores(plugins: Sequence) -> tuple[list, list, list]:
 
 
 def local_totals(fwk, state, pod: PodInfo, nodes: list[NodeInfo], local: Sequence,
-                 score_nodes, raw: Sequence = ()) -> list | None:
+                 score_nodes, raw: Sequence = (), tok: str | None = None) -> list | None:
     """Each node's weighted sum of the ``local`` plugins' scores (each in [0, 100]: they have
     no NormalizeScore) — with ``raw`` plugins, a tuple of it and each one's raw score —,
     remembered per node; ``score_nodes(plugin, nodes)`` scores the nodes whose memo has none
     for their generation. None when a plugin fails or scores out of range (the caller then
-    scores afresh, which reports it as upstream does)."""
-    tok = score_token(fwk, pod, local, raw)
+    scores afresh, which reports it as upstream does). ``tok``: ``score_token``'s, when the
+    caller has it."""
+    if tok is None:
+        tok = score_token(fwk, pod, local, raw)
     out: list = [e[1] if (e := n.memo.get(tok)) is not None and e[0] == n.generation else None
                  for n in nodes]
     if None not in out:
@@ -179,7 +181,8 @@ def _weighted_sums(nodes: list[NodeInfo], local: Sequence, weights: dict[str, in
         if isinstance(got, Status):
             return None
         got = list(got)
-        if len(got) != len(nodes) or any(not MIN_NODE_SCORE <= v <= MAX_NODE_SCORE for v in got):
+        if len(got) != len(nodes) or (got and (min(got) < MIN_NODE_SCORE
+                                               or max(got) > MAX_NODE_SCORE)):
             return None
         w = weights[pl.name]
         sums = [a + v * w for a, v in zip(sums, got)]
@@ -369,8 +372,10 @@ def ranged_local_totals(fwk, state, pod: PodInfo, nodes: list[NodeInfo],
     order (``nodes``: the snapshot's node list), from the class's ScoreIndex (whose nodes to
     score again are scored by ``local_totals``, from their memos where they hold them), as
     ``columns`` gives them."""
-    idx = _index("ranges:" + score_token(fwk, pod, local, raw), ScoreIndex)
-    idx.refresh(nodes, lambda some: local_totals(fwk, state, pod, some, local, score_nodes, raw))
+    tok = score_token(fwk, pod, local, raw)
+    idx = _index("ranges:" + tok, ScoreIndex)
+    idx.refresh(nodes, lambda some: local_totals(fwk, state, pod, some, local, score_nodes, raw,
+                                                 tok))
     if idx.failed:
         idx.failed = False
         return None

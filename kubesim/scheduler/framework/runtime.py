@@ -320,22 +320,27 @@ class Framework:
         step = tr.step("PreFilter") if tr is not None else None
         try:
             h = self.handle
+            named = h.v(4)  # (only then does Handle.scope name the plugin's logger)
+            success = Code.Success
             for pl in self.pre_filter:
-                saved = h.scope("PreFilter", pl.name)
-                try:
+                if named:
+                    saved = h.scope("PreFilter", pl.name)
+                    try:
+                        r, s = pl.pre_filter(state, pod, nodes)
+                    finally:
+                        h.unscope(saved)
+                else:
                     r, s = pl.pre_filter(state, pod, nodes)
-                finally:
-                    h.unscope(saved)
                 if record is not None:
                     record[pl.name] = (r, s)
                 if step is not None:
                     extra = {"nodeNames": sorted(r.node_names or ())} \
                         if r is not None and not r.all_nodes() else {}
                     Trace.plugin(step, pl.name, s, **extra)
-                if s is not None and s.code == Code.Skip:
-                    skip.add(pl.name)
-                    continue
-                if s is not None and s.code != Code.Success:
+                if s is not None and s.code != success:
+                    if s.code == Code.Skip:
+                        skip.add(pl.name)
+                        continue
                     s.plugin = pl.name
                     if s.code == Code.UnschedulableAndUnresolvable:
                         return None, s, set()
@@ -345,6 +350,8 @@ class Framework:
                     return None, Status(
                         Code.Error, err=f"running PreFilter plugin {q(pl.name)}: {s.as_error()}",
                         plugin=pl.name), set()
+                if r is None and result is None:
+                    continue  # (all nodes, merged with all nodes)
                 if r is not None and not r.all_nodes():
                     with_nodes.add(pl.name)
                 result = merge_pre_filter_results(result, r)
@@ -574,12 +581,16 @@ class Framework:
         step = self.trace.step("PreScore") if self.trace is not None else None
         try:
             h = self.handle
+            named = h.v(4)  # (only then does Handle.scope name the plugin's logger)
             for pl in self.pre_score:
-                saved = h.scope("PreScore", pl.name)
-                try:
+                if named:
+                    saved = h.scope("PreScore", pl.name)
+                    try:
+                        s = pl.pre_score(state, pod, nodes)
+                    finally:
+                        h.unscope(saved)
+                else:
                     s = pl.pre_score(state, pod, nodes)
-                finally:
-                    h.unscope(saved)
                 if record is not None:
                     record[pl.name] = s
                 if step is not None:
@@ -631,15 +642,29 @@ class Framework:
         the class's index of them —, the other plugins scored and normalized as there. None
         when the cache does not apply or something failed: the caller then runs
         ``run_score_plugins``, which reports it."""
+        got = self.shifted_score_totals(state, pod, nodes, ranges)
+        if got is None:
+            return None
+        totals, shift = got
+        return [t + shift for t in totals] if shift else totals
+
+    def shifted_score_totals(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
+                             ranges: tuple[list[NodeInfo], list[tuple[int, int]]] | None = None
+                             ) -> tuple[list[int], int] | None:
+        """``score_totals`` as (the totals less a number every node's total has in it, that
+        number): a plugin that scores every node alike (TaintToleration where no node has a
+        PreferNoSchedule taint) adds to the number instead of to each total. The nodes' order
+        by total, all that selecting the host reads, is the same."""
         h = self.handle
         if not equivalence.ENABLED or (h.log is not None and h.v(10)):
             return None
-        skip = state.skip_score_plugins
-        local, raw, rest = equivalence.split_scores([pl for pl in self.score if pl.name not in skip])
+        local, raw, rest = self._score_split(state.skip_score_plugins)
         if not local and not raw:
             return None
 
         def score_nodes(pl, sub: list[NodeInfo]):
+            if not h.v(4):  # (only then does Handle.scope name the plugin's logger)
+                return pl.score_nodes(state, pod, sub)
             saved = h.scope("Score", pl.name)
             try:
                 return pl.score_nodes(state, pod, sub)
@@ -655,27 +680,44 @@ class Framework:
         if got is None:
             return None
         totals, raw_scores = got
+        shift = 0
         if raw:
-            totals = self._add_normalized(state, pod, nodes, raw, totals, raw_scores)
-            if totals is None:
+            added = self._add_normalized(state, pod, nodes, raw, totals, raw_scores)
+            if added is None:
                 return None
+            totals, shift = added
         if not rest:
-            return totals
+            return totals, shift
         # (the names only if a NormalizeScore without normalize_list asks for them)
         table = ScoreTable(node_names=None, plugins=[p.name for p in rest],
                            weights=dict(self.weights), skipped=[])
         out, s = self._score(state, pod, nodes, rest, table)
         if s is not None or out is None:
             return None
-        return list(map(add, totals, out.totals))
+        # (the other plugins mostly add nothing: DynamicResources for a pod without claims)
+        return (list(map(add, totals, out.totals)) if any(out.totals) else totals), shift
+
+    def _score_split(self, skip: frozenset[str]) -> tuple[list, list, list]:
+        """``equivalence.split_scores`` of the Score plugins not in ``skip`` (read-only lists),
+        kept per ``skip`` for this plugin list (what it reads of a plugin is its class's)."""
+        c = getattr(self, "_score_splits", None)
+        if c is None or c[0] is not self.score or c[1] != len(self.score):
+            c = self._score_splits = (self.score, len(self.score), {})
+        got = c[2].get(skip)
+        if got is None:
+            got = c[2][skip] = equivalence.split_scores(
+                [pl for pl in self.score if pl.name not in skip])
+        return got
 
     def _add_normalized(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo],
                         raw: list, totals: list[int], raw_scores: list[list[int]]
-                        ) -> list[int] | None:
+                        ) -> tuple[list[int], int] | None:
         """``totals`` (the other plugins' weighted sums) plus ``_score``'s NormalizeScore, range
-        check and weights for the ``raw`` plugins, of raw scores ``raw_scores``: the totals,
-        or None when a normalization fails or leaves a score out of range
-        (``run_score_plugins`` then reports it)."""
+        check and weights for the ``raw`` plugins, of raw scores ``raw_scores``: the totals
+        and the weighted score of those plugins that score every node alike, not added to
+        them (``shifted_score_totals``), or None when a normalization fails or leaves a score
+        out of range (``run_score_plugins`` then reports it)."""
+        shift = 0
         for pl, scores in zip(raw, raw_scores):
             if pl.normalize_list is not None:
                 norm = pl.normalize_list(state, pod, scores)
@@ -691,30 +733,37 @@ class Framework:
                 norm = [x.score for x in node_scores]
             if not norm:
                 continue
-            hi, lo = max(norm), min(norm)
+            first = norm[0]
+            if first == norm[-1] and norm.count(first) == len(norm):
+                hi = lo = first  # (every node alike: TaintToleration where no node has a taint)
+            else:
+                hi, lo = max(norm), min(norm)
             if hi > MAX_NODE_SCORE or lo < MIN_NODE_SCORE:
                 return None
             if hi == 0 and lo == 0:
                 continue
             w = self.weights[pl.name]
-            if hi == lo:  # (every node alike: TaintToleration where no node has a taint)
-                v = hi * w
-                totals = [t + v for t in totals]
+            if hi == lo:
+                shift += hi * w
             elif w == 1:
                 totals = list(map(add, totals, norm))
             else:
                 totals = list(map(add, totals, map(mul, norm, repeat(w))))
-        return totals
+        return totals, shift
 
     def _score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo], plugins: list,
                table: ScoreTable) -> tuple[ScoreTable | None, Status | None]:
         h = self.handle
+        named = h.v(4)  # (only then does Handle.scope name the plugin's logger)
         for pl in plugins:
-            saved = h.scope("Score", pl.name)
-            try:
+            if named:
+                saved = h.scope("Score", pl.name)
+                try:
+                    raw = pl.score_nodes(state, pod, nodes)
+                finally:
+                    h.unscope(saved)
+            else:
                 raw = pl.score_nodes(state, pod, nodes)
-            finally:
-                h.unscope(saved)
             if isinstance(raw, Status):
                 return None, Status(Code.Error, err=f"running Score plugins: plugin "
                                                     f"{q(pl.name)} failed with: {raw.as_error()}")
@@ -744,8 +793,8 @@ class Framework:
         totals = [0] * len(nodes)
         for pl in plugins:
             norm = table.normalized[pl.name]
-            if not norm:
-                continue
+            if not norm or not any(norm):
+                continue  # (all zeros: in range, adding nothing)
             hi, lo = max(norm), min(norm)
             if hi > MAX_NODE_SCORE or lo < MIN_NODE_SCORE:
                 for i, v in enumerate(norm):

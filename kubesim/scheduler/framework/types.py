@@ -442,6 +442,10 @@ def changed_places(journal: list[NodeInfo] | None, nodes: list[NodeInfo], seen: 
     if journal is None:
         return [i for i, ni, g, old in zip(range(len(nodes)), nodes, gens, seen)
                 if ni.generation != g or ni is not old]
+    if len(journal) == 1:  # (a cycle's: the node the last pod was assumed on)
+        ni = journal[0]
+        i = where.get(id(ni))
+        return [i] if i is not None and seen[i] is ni and ni.generation != gens[i] else []
     return sorted({i for ni in journal
                    if (i := where.get(id(ni))) is not None and seen[i] is ni and ni.generation != gens[i]})
 

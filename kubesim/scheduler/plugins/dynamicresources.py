@@ -71,6 +71,7 @@ from kubesim.scheduler.plugins.helper import (
 )
 
 NAME = "DynamicResources"
+_SKIP = Status(Code.Skip)  # (one for every cycle: Skip statuses are not changed)
 STATE_KEY = NAME
 
 # PostFilter, for a pod without claims.
@@ -188,7 +189,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             err = missing_claim(pod.pod, pod.namespace)
             if err is not None:
                 return None, Status(Code.UnschedulableAndUnresolvable, err)
-        return None, Status(Code.Skip)
+        return None, _SKIP
 
     # -- Filter ----------------------------------------------------------------------------
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:

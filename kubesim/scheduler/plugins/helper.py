@@ -49,7 +49,9 @@ def default_normalize_score(max_priority: int, reverse: bool, scores: list[NodeS
 
 def default_normalize_list(max_priority: int, reverse: bool, raw: Sequence[int]) -> list[int]:
     """``default_normalize_score`` on plain numbers, returning a new list (same arithmetic)."""
-    max_count = max(0, max(raw)) if raw else 0
+    # (any() first: all zeros, as TaintToleration's where no node has a PreferNoSchedule
+    # taint, are told without max's pass over them)
+    max_count = max(0, max(raw)) if raw and any(raw) else 0
     if max_count == 0:
         return [max_priority] * len(raw) if reverse else list(raw)
     if reverse:

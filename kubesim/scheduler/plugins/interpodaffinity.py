@@ -223,6 +223,12 @@ class PodAffinityInfo:
                 _MATCH_KEYS.clear()
             hit = _MATCH_KEYS[key] = key
         self.match_key = hit
+        if not aff and not anti:  # (no term to parse: most pods)
+            self.required_affinity = self.required_anti_affinity = ()
+            self.preferred_affinity = self.preferred_anti_affinity = ()
+            self.error = None
+            self.scores_incoming = False
+            return
         errors: list[str] = []
 
         def parse(what: str, fn, terms):

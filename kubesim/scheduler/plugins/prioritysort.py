@@ -20,3 +20,7 @@ class PrioritySort(QueueSortPlugin):
 
     def less(self, a: QueuedPodInfo, b: QueuedPodInfo) -> bool:
         return less(a.pod_info.priority, a.timestamp, b.pod_info.priority, b.timestamp)
+
+
+# the queue's heap inlines this Less (kubesim/scheduler/queue.py ``_PriorityItem``)
+PrioritySort.less.priority_then_timestamp = True  # type: ignore[attr-defined]

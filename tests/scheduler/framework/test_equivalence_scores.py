@@ -71,3 +71,25 @@ def test_cached_totals_equal_the_score_plugins_totals(nodes, pod, raw):
     assert fwk.score_totals(state, pi, infos, (infos, [(0, len(infos))])) == table.totals
     assert fwk.score_totals(state, pi, infos[1:], (infos, [(1, len(infos))])) == \
         fwk.run_score_plugins(state, pi, infos[1:])[0].totals
+    # what the cycle reads: the totals less what every node has alike (then the same host)
+    shifted, shift = fwk.shifted_score_totals(state, pi, infos, (infos, [(0, len(infos))]))
+    assert [t + shift for t in shifted] == table.totals
+    assert shift == (300 if len(set(table.normalized["TaintToleration"])) == 1 else 0)
+
+
+def test_pods_whose_cycles_skip_other_score_plugins_in_turn():
+    # the split of the Score plugins (node-local, with NormalizeScore, others) is kept per set
+    # of plugins PreScore skipped: pods that skip others, one after another, each get theirs
+    s = Scheduler(None, random.Random(1))
+    s.set_cluster([_node("n1", disk="ssd"), _node("n2", "a"), _node("n3")], [])
+    infos = s.snapshot.node_info_list
+    skipped = set()
+    for pod in (PLAIN, PREFERS_SSD, PLAIN, TOLERATES_A, PREFERS_SSD):
+        fwk = s.framework_for(pod)
+        pi = PodInfo(pod)
+        state = CycleState()
+        fwk.run_pre_filter_plugins(state, pi, infos)
+        assert fwk.run_pre_score_plugins(state, pi, infos) is None
+        skipped.add(state.skip_score_plugins)
+        assert fwk.score_totals(state, pi, infos) == fwk.run_score_plugins(state, pi, infos)[0].totals
+    assert len(skipped) == 2

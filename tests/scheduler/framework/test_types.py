@@ -68,3 +68,27 @@ def test_node_info_add_and_remove_pods():
     clone = ni.clone()
     clone.add_pod(a)
     assert len(ni.pods) == 1 and len(clone.pods) == 2
+
+
+def test_changed_places_of_a_one_entry_journal_as_of_a_longer_one():
+    # (a cycle's journal names the one node the last pod was assumed on: answered without
+    # the set the general case builds)
+    from kubesim.scheduler.framework.types import changed_places
+
+    nodes = [NodeInfo(make_node(f"n{i}").obj()) for i in range(4)]
+    seen, gens = list(nodes), [ni.generation for ni in nodes]
+    where = {id(ni): i for i, ni in enumerate(nodes)}
+    other = NodeInfo(make_node("elsewhere").obj())  # (another snapshot's)
+    nodes[2].add_pod(PodInfo(make_pod("p").node("n2").obj()))
+    replaced = NodeInfo(make_node("n3").obj())
+    old3, nodes[3] = nodes[3], replaced  # (seen holds the one replaced)
+    old3.add_pod(PodInfo(make_pod("q").node("n3").obj()))
+
+    def general(journal):
+        return sorted({i for ni in journal if (i := where.get(id(ni))) is not None
+                       and seen[i] is ni and ni.generation != gens[i]})
+
+    for journal in ([nodes[2]], [nodes[1]], [other], [old3], [replaced]):
+        assert changed_places(journal, nodes, seen, gens, where) == general(journal)
+    assert changed_places([nodes[2]], nodes, seen, gens, where) == [2]
+    assert changed_places([nodes[1]], nodes, seen, gens, where) == []

@@ -1082,3 +1082,23 @@ def _zone_anti():
 ])
 def test_is_schedulable_after_node_change(pod, old, new, want):
     assert InterPodAffinity().is_schedulable_after_node_change(pod, old, new) == want
+
+
+def test_a_pod_without_pod_affinity_has_the_terms_of_empty_ones():
+    # (no term parsed at all for a pod without podAffinity/podAntiAffinity)
+    from kubesim.scheduler.plugins.interpodaffinity import PodAffinityInfo
+
+    def fields(info):
+        return (info.required_affinity, info.required_anti_affinity, info.preferred_affinity,
+                info.preferred_anti_affinity, info.error, info.scores_incoming, info.match_key,
+                info.labels, info.namespace)
+
+    empty = {"requiredDuringSchedulingIgnoredDuringExecution": [],
+             "preferredDuringSchedulingIgnoredDuringExecution": []}
+    for affinity in (None, {}, {"nodeAffinity": {}}, {"podAffinity": {}}):
+        pod = {"metadata": {"name": "p", "labels": {"app": "web"}}, "spec": {}}
+        if affinity is not None:
+            pod["spec"]["affinity"] = affinity
+        parsed = {"metadata": pod["metadata"],
+                  "spec": {"affinity": {"podAffinity": empty, "podAntiAffinity": empty}}}
+        assert fields(PodAffinityInfo(pod, "ns")) == fields(PodAffinityInfo(parsed, "ns"))

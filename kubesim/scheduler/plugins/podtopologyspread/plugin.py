@@ -205,6 +205,10 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
             else tuple(a.get("defaultConstraints") or ()))
         self._default_selector_fn = default_selector
         self._list_objects = list_objects
+        # action -> the default constraints for it, when none has matchLabelKeys (then the
+        # pod's labels do not enter filter_constraints: the same list for every pod)
+        self._defaults_by_action: dict[str, list[Constraint]] | None = (
+            None if any(c.get("matchLabelKeys") for c in self.default_constraints) else {})
 
     # -- constraints of a pod --------------------------------------------------------------
     def _default_selector(self, state: CycleState | None, pod: PodInfo) -> LabelSelector:
@@ -231,8 +235,13 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
                                   action: str) -> list[Constraint]:
         """``buildDefaultConstraints``: the default constraints for ``action`` with the pod's
         DefaultSelector; none when that selector is empty."""
-        labels = (pod.pod.get("metadata") or {}).get("labels") or {}
-        constraints = filter_constraints(self.default_constraints, labels, action)
+        by_action = self._defaults_by_action
+        constraints = by_action.get(action) if by_action is not None else None
+        if constraints is None:
+            labels = (pod.pod.get("metadata") or {}).get("labels") or {}
+            constraints = filter_constraints(self.default_constraints, labels, action)
+            if by_action is not None:
+                by_action[action] = constraints
         if not constraints:
             return []
         selector = self._default_selector(state, pod)

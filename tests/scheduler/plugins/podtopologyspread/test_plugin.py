@@ -13,7 +13,7 @@ from kubesim.scheduler.plugins.podtopologyspread.plugin import (SYSTEM_DEFAULT_C
                                                                 PodTopologySpread, validate_args)
 from kubesim.scheduler.plugins.podtopologyspread.scoring import PRE_SCORE_STATE_KEY
 
-from .builders import FOO, HARD, HOSTNAME, NODE, SOFT, TOPOLOGY_ZONE, ZONE, node, pod
+from .builders import FOO, HARD, HOSTNAME, NODE, SOFT, TOPOLOGY_ZONE, ZONE, node, pod, replica_set
 from .harness import FOUR_ZONE_NODES, PODS_2_1_0_3, RS_FOO, SYSTEM, pre_filter, pre_score, setup
 
 
@@ -29,6 +29,34 @@ def test_system_default_constraints_need_a_selector_from_the_pods_owners():
         == [(HOSTNAME, 3), (TOPOLOGY_ZONE, 5)]
     # system defaults are all ScheduleAnyway: nothing to filter
     assert pre_filter(pl, snap, owned)[0] == Status(Code.Skip)
+
+
+def test_the_default_constraints_kept_per_action_are_those_of_each_pod():
+    # the plugin keeps the default constraints per action when no default constraint has
+    # matchLabelKeys (then the pod's labels do not enter them); each pod gets what a plugin
+    # computing them afresh gives it
+    nodes = [node("node-a", {HOSTNAME: "node-a", TOPOLOGY_ZONE: "z1"})]
+    listed = {"defaultingType": "List", "defaultConstraints": [
+        {"maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": SOFT,
+         "matchLabelKeys": ["tier"]}]}
+    rs_tier = replica_set("rs2", {"matchLabels": {"tier": "db"}})
+
+    def seen(pl, snap, p):
+        status, state, _ = pre_score(pl, snap, p, nodes)
+        if status is not None:
+            return status
+        return [(c.topology_key, c.max_skew, str(c.selector))
+                for c in state.read(PRE_SCORE_STATE_KEY).constraints]
+
+    for args in (SYSTEM, listed):
+        kept, snap = setup(nodes, [], args, [RS_FOO, rs_tier])
+        for _ in range(2):
+            for p in (pod(foo="bar", tier="web").owner("ReplicaSet", "rs1").obj(),
+                      pod(tier="db").owner("ReplicaSet", "rs2").obj(), pod(foo="bar").obj()):
+                afresh, snap2 = setup(nodes, [], args, [RS_FOO, rs_tier])
+                assert seen(kept, snap, p) == seen(afresh, snap2, p)
+    assert seen(kept, snap, pod(tier="db").owner("ReplicaSet", "rs2").obj()) == \
+        [(ZONE, 1, "tier=db")]
 
 
 def test_a_default_selector_callable_replaces_the_listers():
