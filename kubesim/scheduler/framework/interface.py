@@ -147,6 +147,15 @@ class Handle:
     def unscope(self, saved: tuple[str, dict]) -> None:
         self.log_name, self.log_values = saved
 
+    def call_scoped(self, extension_point: str, plugin: str, fn, *args):
+        """``fn(*args)`` with the plugin's logger entered (``scope``) around it: what a caller
+        that knows V(4) is on calls instead of ``fn`` (below it, the scope names nothing)."""
+        saved = self.scope(extension_point, plugin)
+        try:
+            return fn(*args)
+        finally:
+            self.unscope(saved)
+
     def nominated_pods_for_node(self, node_name: str) -> list:
         """``NominatedPodsForNode``: pods nominated to run on the node (status.nominatedNodeName)."""
         return self.nominated.get(node_name) or []

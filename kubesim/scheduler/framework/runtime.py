@@ -323,14 +323,8 @@ class Framework:
             named = h.v(4)  # (only then does Handle.scope name the plugin's logger)
             success = Code.Success
             for pl in self.pre_filter:
-                if named:
-                    saved = h.scope("PreFilter", pl.name)
-                    try:
-                        r, s = pl.pre_filter(state, pod, nodes)
-                    finally:
-                        h.unscope(saved)
-                else:
-                    r, s = pl.pre_filter(state, pod, nodes)
+                r, s = h.call_scoped("PreFilter", pl.name, pl.pre_filter, state, pod, nodes) if named \
+                    else pl.pre_filter(state, pod, nodes)
                 if record is not None:
                     record[pl.name] = (r, s)
                 if step is not None:
@@ -583,14 +577,8 @@ class Framework:
             h = self.handle
             named = h.v(4)  # (only then does Handle.scope name the plugin's logger)
             for pl in self.pre_score:
-                if named:
-                    saved = h.scope("PreScore", pl.name)
-                    try:
-                        s = pl.pre_score(state, pod, nodes)
-                    finally:
-                        h.unscope(saved)
-                else:
-                    s = pl.pre_score(state, pod, nodes)
+                s = h.call_scoped("PreScore", pl.name, pl.pre_score, state, pod, nodes) if named \
+                    else pl.pre_score(state, pod, nodes)
                 if record is not None:
                     record[pl.name] = s
                 if step is not None:
@@ -756,14 +744,8 @@ class Framework:
         h = self.handle
         named = h.v(4)  # (only then does Handle.scope name the plugin's logger)
         for pl in plugins:
-            if named:
-                saved = h.scope("Score", pl.name)
-                try:
-                    raw = pl.score_nodes(state, pod, nodes)
-                finally:
-                    h.unscope(saved)
-            else:
-                raw = pl.score_nodes(state, pod, nodes)
+            raw = h.call_scoped("Score", pl.name, pl.score_nodes, state, pod, nodes) if named \
+                else pl.score_nodes(state, pod, nodes)
             if isinstance(raw, Status):
                 return None, Status(Code.Error, err=f"running Score plugins: plugin "
                                                     f"{q(pl.name)} failed with: {raw.as_error()}")
