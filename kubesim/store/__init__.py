@@ -22,6 +22,11 @@ from pathlib import Path
 from kubesim.errors import StateError
 from kubesim.gcpause import collector_paused
 
+# ``objects`` is a rowid table (its key a unique index), not WITHOUT ROWID: there a row longer
+# than about a quarter of a page spills, and bodies are 1-6 KB (each Event, about 1 KB, took a
+# 4 KB overflow page of its own; a state's file was half as large again, and its commits and
+# reads slower). The statements are the same for both layouts (a state made before keeps its
+# WITHOUT ROWID table); what reads rows in order says ORDER BY, which the key's index answers.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS objects (
   kind TEXT NOT NULL,
@@ -31,8 +36,8 @@ CREATE TABLE IF NOT EXISTS objects (
   node TEXT NOT NULL DEFAULT '',
   body TEXT NOT NULL,
   PRIMARY KEY (kind, namespace, name)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS objects_node ON objects (kind, node);
+);
+CREATE INDEX IF NOT EXISTS objects_node ON objects (kind, node, namespace, name);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS event_index (key TEXT PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS event_written (
@@ -923,7 +928,7 @@ class Store:
             for part, marks in _in_batches(names):
                 _decode_into(by, conn.execute(
                     f"SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=? "
-                    f"AND name IN ({marks})", (kind, ns, *part)), texts)
+                    f"AND name IN ({marks}) ORDER BY name", (kind, ns, *part)), texts)
             for (ns_, name), text in texts.items():
                 if (kind, ns_, name) not in self._committed:
                     self._texts[(kind, ns_, name)] = text
@@ -961,7 +966,8 @@ class Store:
         if (kind, namespace) not in self._listed_ns:
             if not self.wiped:  # (a wipe emptied the table until commit)
                 _decode_into(by, self._require().execute(
-                    "SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=?", (kind, namespace)))
+                    "SELECT namespace, name, body FROM objects WHERE kind=? AND namespace=? ORDER BY name",
+                    (kind, namespace)))
             self._listed_ns.add((kind, namespace))
         out = [o for (ns, _), o in by.items() if ns == namespace and o is not None]
         out.sort(key=lambda o: o["metadata"]["name"])
@@ -1039,7 +1045,7 @@ class Store:
             for part, marks in _in_batches(rest):
                 for name, text in conn.execute(
                         "SELECT name, json_remove(body" + ", ?" * len(paths) + ") FROM objects "
-                        f"WHERE kind=? AND namespace=? AND name IN ({marks})",
+                        f"WHERE kind=? AND namespace=? AND name IN ({marks}) ORDER BY name",
                         (*paths, kind, ns, *part)):
                     at[(kind, ns, name)] = len(texts)
                     texts.append(text)
@@ -1141,7 +1147,8 @@ class Store:
     def pod_keys_on_node(self, node: str) -> list[Key]:
         """Pods bound to ``node`` ('' = unbound), from the index, without loading bodies."""
         rows = self._require().execute(
-            "SELECT kind, namespace, name FROM objects WHERE kind='Pod' AND node=?", (node,)).fetchall()
+            "SELECT kind, namespace, name FROM objects WHERE kind='Pod' AND node=? ORDER BY namespace, name",
+            (node,)).fetchall()
         keys = [tuple(r) for r in rows]
         # overlay this transaction's own changes
         changed = False
@@ -1168,10 +1175,11 @@ class Store:
             for part, marks in _in_batches(sorted(n for n in nodes if n)):
                 where.update((("Pod", ns, name), node) for node, ns, name in conn.execute(
                     "SELECT node, namespace, name FROM objects INDEXED BY objects_node "
-                    f"WHERE kind='Pod' AND node IN ({marks})", part))
+                    f"WHERE kind='Pod' AND node IN ({marks}) ORDER BY node, namespace, name", part))
         else:  # most of the nodes: one pass over the index
             where = {("Pod", ns, name): node for node, ns, name in conn.execute(
-                "SELECT node, namespace, name FROM objects INDEXED BY objects_node WHERE kind='Pod' AND node != ''")
+                "SELECT node, namespace, name FROM objects INDEXED BY objects_node WHERE kind='Pod' AND node != '' "
+                "ORDER BY node, namespace, name")
                 if node in nodes}
         for k, o in self._dirty.items():  # this transaction's own changes
             if k[0] == "Pod":
@@ -1230,7 +1238,7 @@ class Store:
         by = self._cache.setdefault(kind, {})
         self._sorted.pop(kind, None)
         _decode_into(by, self._require().execute(
-            "SELECT namespace, name, body FROM objects WHERE kind=?", (kind,)))
+            "SELECT namespace, name, body FROM objects WHERE kind=? ORDER BY namespace, name", (kind,)))
         self._listed.add(kind)
 
     def create(self, obj: dict, now: str) -> dict:
@@ -1768,7 +1776,7 @@ class Store:
         return self._require().execute(
             "SELECT o.namespace, o.name, d.node, d.data FROM objects o LEFT JOIN derived d ON "
             "d.kind=o.kind AND d.namespace=o.namespace AND d.name=o.name WHERE o.kind=? AND "
-            "(d.rv IS NULL OR d.rv != o.rv)", (kind,)).fetchall()
+            "(d.rv IS NULL OR d.rv != o.rv) ORDER BY o.namespace, o.name", (kind,)).fetchall()
 
     def _complete_derived(self, kind: str) -> None:
         """Rewrite the missing and stale derived rows of ``kind`` and drop the orphans."""
@@ -2012,8 +2020,8 @@ class Store:
             conn.execute("DELETE FROM projected WHERE kind=?", (kind,))
         stale = conn.execute(
             "SELECT o.namespace, o.name FROM objects o LEFT JOIN projected p ON p.kind=o.kind AND "
-            "p.namespace=o.namespace AND p.name=o.name WHERE o.kind=? AND (p.rv IS NULL OR p.rv != o.rv)",
-            (kind,)).fetchall()
+            "p.namespace=o.namespace AND p.name=o.name WHERE o.kind=? AND (p.rv IS NULL OR p.rv != o.rv) "
+            "ORDER BY o.namespace, o.name", (kind,)).fetchall()
         by_ns: dict[str, list[str]] = {}
         for ns, name in stale:
             by_ns.setdefault(ns, []).append(name)
@@ -2021,7 +2029,7 @@ class Store:
             for part, marks in _in_batches(names, size):  # (one statement a piece, as get_many reads)
                 rows = conn.execute(
                     "SELECT name, rv, json_remove(body, '$.metadata.managedFields') FROM objects "
-                    f"WHERE kind=? AND namespace=? AND name IN ({marks})",
+                    f"WHERE kind=? AND namespace=? AND name IN ({marks}) ORDER BY name",
                     (kind, ns, *part)).fetchall()
                 conn.executemany("INSERT OR REPLACE INTO projected VALUES (?,?,?,?,?)", [
                     (kind, ns, name, rv, _dumps(fn(json.loads(body))))
