@@ -651,13 +651,9 @@ class Framework:
             return None
 
         def score_nodes(pl, sub: list[NodeInfo]):
-            if not h.v(4):  # (only then does Handle.scope name the plugin's logger)
-                return pl.score_nodes(state, pod, sub)
-            saved = h.scope("Score", pl.name)
-            try:
-                return pl.score_nodes(state, pod, sub)
-            finally:
-                h.unscope(saved)
+            # (only at V(4) does Handle.scope name the plugin's logger)
+            return h.call_scoped("Score", pl.name, pl.score_nodes, state, pod, sub) if h.v(4) \
+                else pl.score_nodes(state, pod, sub)
 
         if ranges is not None:
             got = equivalence.ranged_local_totals(self, state, pod, ranges[0], ranges[1], local,

@@ -137,3 +137,9 @@ def is_skip(status: Status | None) -> bool:
 
 def message_of(status: Status | None) -> str:
     return "" if status is None else status.message()
+
+
+# The Skip a plugin returns when it has nothing to do for a pod (PreFilter, PreScore): one for
+# every plugin and cycle, as nothing changes a Skip status (the framework records the plugin
+# as skipped and moves on, naming it on no status).
+SKIP = Status(Code.Skip)

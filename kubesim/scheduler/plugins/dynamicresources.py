@@ -63,7 +63,7 @@ from kubesim.scheduler.framework.interface import (
     ReservePlugin,
     ScorePlugin,
 )
-from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.status import SKIP, Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.helper import (
     default_normalize_list,
@@ -71,7 +71,6 @@ from kubesim.scheduler.plugins.helper import (
 )
 
 NAME = "DynamicResources"
-_SKIP = Status(Code.Skip)  # (one for every cycle: Skip statuses are not changed)
 STATE_KEY = NAME
 
 # PostFilter, for a pod without claims.
@@ -189,7 +188,7 @@ class DynamicResources(PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilt
             err = missing_claim(pod.pod, pod.namespace)
             if err is not None:
                 return None, Status(Code.UnschedulableAndUnresolvable, err)
-        return None, _SKIP
+        return None, SKIP
 
     # -- Filter ----------------------------------------------------------------------------
     def filter(self, state: CycleState, pod: PodInfo, node: NodeInfo) -> Status | None:

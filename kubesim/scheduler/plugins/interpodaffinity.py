@@ -84,7 +84,7 @@ from kubesim.scheduler.framework.interface import (
     ScorePlugin,
 )
 from kubesim.scheduler.framework.pod_groups import MatchGroup, PodGroups, match_group
-from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.status import SKIP, Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 NAME = "InterPodAffinity"
@@ -101,7 +101,6 @@ DEFAULT_HARD_POD_AFFINITY_WEIGHT = 1
 MIN_HARD_POD_AFFINITY_WEIGHT = 0
 MAX_HARD_POD_AFFINITY_WEIGHT = 100
 
-_SKIP = Status(Code.Skip)
 _NOTHING = LabelSelector.nothing()
 
 TopologyPair = tuple[str, str]
@@ -725,7 +724,7 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
             affinity, anti = incoming_affinity_anti_affinity_counts(
                 required_affinity, required_anti_affinity, nodes)
         if not existing and not required_affinity and not required_anti_affinity:
-            return None, _SKIP
+            return None, SKIP
         state.write(PRE_FILTER_STATE_KEY, _PreFilterState(
             existing_anti_affinity_counts=existing, affinity_counts=affinity,
             anti_affinity_counts=anti, required_affinity=required_affinity,
@@ -802,7 +801,7 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
         has_constraints = (_has_preferred(pod.pod, "podAffinity")
                            or _has_preferred(pod.pod, "podAntiAffinity"))
         if self.ignore_preferred_terms_of_existing_pods and not has_constraints:
-            return _SKIP
+            return SKIP
         # Every node of the cluster, not only the feasible ones (counted by group, see below);
         # without preferred terms on the incoming pod only the pods with affinity can contribute.
         snapshot = self.handle.snapshot
@@ -863,7 +862,7 @@ class InterPodAffinity(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreSc
                 by_terms, lambda sig: _existing_terms(sig, hard_weight), namespace, labels, ns_labels):
             add(key, per_value, amount)
         if not recorded:
-            return _SKIP
+            return SKIP
         state.write(PRE_SCORE_STATE_KEY, _PreScoreState(score))
         return None
 

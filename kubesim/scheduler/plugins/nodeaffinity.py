@@ -39,7 +39,7 @@ from kubesim.scheduler.framework.interface import (
     PreScorePlugin,
     ScorePlugin,
 )
-from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.status import SKIP, Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.helper import (
     default_normalize_list,
@@ -54,7 +54,6 @@ ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector"
 ERR_REASON_ENFORCED = "node(s) didn't match scheduler-enforced node affinity"
 ERR_REASON_CONFLICT = "pod affinity terms conflict"
 
-_SKIP = Status(Code.Skip)
 
 
 def node_fields(node: dict) -> dict:
@@ -188,7 +187,7 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin,
         na = ((spec.get("affinity") or {}).get("nodeAffinity")) or {}
         required = na.get("requiredDuringSchedulingIgnoredDuringExecution")
         if required is None and self.added_node_selector is None and spec.get("nodeSelector") is None:
-            return None, _SKIP
+            return None, SKIP
         state.write(PRE_FILTER_STATE_KEY, RequiredNodeAffinity.of(pod.pod))
         if required is None or not required.get("nodeSelectorTerms"):
             return None, None
@@ -246,7 +245,7 @@ class NodeAffinity(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin,
         na = ((spec.get("affinity") or {}).get("nodeAffinity")) or {}
         pref = na.get("preferredDuringSchedulingIgnoredDuringExecution")
         if pref is None and self.added_pref_terms is None:
-            return _SKIP
+            return SKIP
         state.write(PRE_SCORE_STATE_KEY, tuple(preferred_terms(pref)) if pref is not None else None)
         return None
 

@@ -20,7 +20,7 @@ from kubesim.scheduler.framework.interface import (
     FilterPlugin,
     PreFilterPlugin,
 )
-from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.status import SKIP, Code, Status
 from kubesim.scheduler.framework.types import (
     HostPortInfo,
     NodeInfo,
@@ -32,7 +32,6 @@ NAME = "NodePorts"
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
 
-_SKIP = Status(Code.Skip)
 
 
 def fits_ports(want: list[tuple[str, str, int]], used: HostPortInfo) -> bool:
@@ -73,7 +72,7 @@ class NodePorts(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
         if not pod.host_ports:
-            return None, _SKIP
+            return None, SKIP
         state.write(PRE_FILTER_STATE_KEY, tuple(pod.host_ports))
         return None, None
 

@@ -27,11 +27,10 @@ from kubesim.scheduler.framework.interface import (
     FilterPlugin,
     PreFilterPlugin,
 )
-from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.status import SKIP, Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 NAME = "NodeVolumeLimits"
-_SKIP = Status(Code.Skip)  # (one for every cycle: Skip statuses are not changed)
 ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED = "node(s) exceed max volume count"
 SITE_LIMITS = "csi.go:344"
 # upstream prefixes unbound claims' handles with a random string so they never equal a real
@@ -121,7 +120,7 @@ class NodeVolumeLimits(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
         for v in (pod.pod.get("spec") or {}).get("volumes") or ():
             if v.get("persistentVolumeClaim") or v.get("ephemeral"):
                 return None, None
-        return None, _SKIP
+        return None, SKIP
 
     def _driver_info_from_class(self, ns: str, claim_name: str, pvc: dict) -> tuple[str, str]:
         sc_name = V.claim_class(pvc)

@@ -58,11 +58,10 @@ from kubesim.scheduler.framework.interface import (
     ReservePlugin,
     ScorePlugin,
 )
-from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.status import SKIP, Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 NAME = "VolumeBinding"
-_SKIP = Status(Code.Skip)  # (one for every cycle: Skip statuses are not changed)
 STATE_KEY = NAME
 
 ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind"
@@ -245,7 +244,7 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
             return None, s
         if not claims:
             state.write(STATE_KEY, _State(all_bound=True))
-            return None, _SKIP
+            return None, SKIP
         st = _State()
         immediate = []
         for pvc in claims:
@@ -350,7 +349,7 @@ class VolumeBinding(PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, 
 
     # -- PreScore / Score -------------------------------------------------------------------
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
-        return _SKIP  # no scorer without StorageCapacityScoring
+        return SKIP  # no scorer without StorageCapacityScoring
 
     def score(self, state: CycleState, pod: PodInfo, node: NodeInfo):
         return 0, None

@@ -33,11 +33,10 @@ from kubesim.scheduler.framework.interface import (
     PreFilterExtensions,
     PreFilterPlugin,
 )
-from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.status import SKIP, Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 NAME = "VolumeRestrictions"
-_SKIP = Status(Code.Skip)  # (one for every cycle: Skip statuses are not changed)
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 ERR_REASON_DISK_CONFLICT = "node(s) had no available disk"
 ERR_REASON_RWOP_CONFLICT = ("node has pod using PersistentVolumeClaim with the same name and "
@@ -158,7 +157,7 @@ class VolumeRestrictions(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
         vols = (pod.pod.get("spec") or {}).get("volumes") or ()
         if not any(needs_restrictions_check(v) for v in vols):
-            return None, _SKIP
+            return None, SKIP
         getter = self.handle.get_object
         rwop = set()
         for v in vols:

@@ -29,11 +29,10 @@ from kubesim.scheduler.framework.interface import (
     FilterPlugin,
     PreFilterPlugin,
 )
-from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.status import SKIP, Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
 NAME = "VolumeZone"
-_SKIP = Status(Code.Skip)  # (one for every cycle: Skip statuses are not changed)
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 ERR_REASON_CONFLICT = "node(s) had no available volume zone"
 
@@ -143,12 +142,12 @@ class VolumeZone(PreFilterPlugin, FilterPlugin, EnqueueExtensions):
 
     def pre_filter(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]):
         if not (pod.pod.get("spec") or {}).get("volumes"):
-            return None, _SKIP
+            return None, SKIP
         topologies, s = self.get_pv_topologies(pod.pod)
         if s is not None:
             return None, s
         if not topologies:
-            return None, _SKIP
+            return None, SKIP
         state.write(PRE_FILTER_STATE_KEY, tuple(topologies))
         return None, None
 

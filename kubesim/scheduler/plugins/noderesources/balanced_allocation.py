@@ -21,7 +21,7 @@ from kubesim.scheduler.framework.interface import (
     PreScorePlugin,
     ScorePlugin,
 )
-from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.status import SKIP, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.noderesources.resource_allocation import (
     ResourceAllocationScorer,
@@ -32,7 +32,6 @@ from kubesim.scheduler.plugins.noderesources.resource_allocation import (
 NAME = "NodeResourcesBalancedAllocation"
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
 
-_SKIP = Status(Code.Skip)
 
 
 def balanced_resource_score(requested: Sequence[int], allocatable: Sequence[int]) -> int:
@@ -92,7 +91,7 @@ class BalancedAllocation(PreScorePlugin, ScorePlugin):
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         reqs = self.scorer.pod_info_requests(pod)
         if ResourceAllocationScorer.is_best_effort(reqs):
-            return _SKIP
+            return SKIP
         state.write(PRE_SCORE_STATE_KEY, tuple(reqs))
         return None
 

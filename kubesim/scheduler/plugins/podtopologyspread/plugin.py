@@ -45,7 +45,7 @@ from kubesim.scheduler.framework.interface import (
     ScorePlugin,
 )
 from kubesim.scheduler.framework.pod_groups import match_group
-from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.status import SKIP, Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 from kubesim.scheduler.plugins.helper import default_selector
 from kubesim.scheduler.plugins.podtopologyspread.common import (
@@ -86,7 +86,6 @@ SYSTEM_DEFAULT_CONSTRAINTS: tuple[dict, ...] = (
     {"topologyKey": LABEL_TOPOLOGY_ZONE, "whenUnsatisfiable": SCHEDULE_ANYWAY, "maxSkew": 5},
 )
 
-_SKIP = Status(Code.Skip)
 
 # (kind, namespace) -> the stored objects of that kind in the namespace (an informer lister).
 ObjectLister = Callable[[str, str], Iterable[dict]]
@@ -343,7 +342,7 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
         except ValueError as e:
             return None, Status(Code.Error, err=f"get constraints from pod: {e}")
         if not s.constraints:
-            return None, _SKIP
+            return None, SKIP
         state.write(PRE_FILTER_STATE_KEY, s)
         return None, None
 
@@ -387,7 +386,7 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
     def pre_score(self, state: CycleState, pod: PodInfo, nodes: list[NodeInfo]) -> Status | None:
         all_nodes = self.handle.snapshot.list()
         if not all_nodes:
-            return _SKIP
+            return SKIP
         # Only non-system-default spreading requires nodes to carry every topology key, so nodes
         # without a zone label still get hostname spreading.
         require_all = bool((pod.pod.get("spec") or {}).get("topologySpreadConstraints")) \
@@ -398,7 +397,7 @@ class PodTopologySpread(PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreS
         except ValueError as e:
             return Status(Code.Error, err=f"calculating preScoreState: {e}")
         if not s.constraints:
-            return _SKIP
+            return SKIP
         count_existing_pods(s, pod, all_nodes, require_all,
                             self.handle.snapshot.pod_groups(match_group))
         state.write(PRE_SCORE_STATE_KEY, s)
