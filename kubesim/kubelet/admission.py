@@ -112,41 +112,38 @@ def _amount(name: str, v: Fraction) -> int:
 _ZERO = Fraction(0)
 
 
-@functools.lru_cache(maxsize=4096, typed=True)
-def _capacity_cached(name: str, v) -> int:
+def _pure(fn):
+    """``fn`` (pure) kept per arguments, as ``functools.lru_cache``; arguments it cannot hash
+    (no valid quantity) computed each time. What the admission of every pod of a node reads
+    again: the node's allocatable values, the requests of a template's pods."""
+    cached = functools.lru_cache(maxsize=4096, typed=True)(fn)
+
+    @functools.wraps(fn)
+    def call(*args):
+        try:
+            return cached(*args)
+        except TypeError:  # (an unhashable argument)
+            return fn(*args)
+    return call
+
+
+@_pure
+def _capacity(name: str, v) -> int:
+    """``_amount`` of an allocatable value."""
     return _amount(name, _q(v))
 
 
-def _capacity(name: str, v) -> int:
-    """``_amount(name, _q(v))`` of an allocatable value (pure: kept per name and value, which
-    the admission of every pod of a node reads again)."""
-    try:
-        return _capacity_cached(name, v)
-    except TypeError:  # (an unhashable value: no valid quantity)
-        return _amount(name, _q(v))
-
-
-@functools.lru_cache(maxsize=4096, typed=True)
-def _amount_cached(name: str, v: Fraction) -> int:
-    """``_amount`` (pure: kept per value; a node's pods of one template request the same)."""
-    return _amount(name, v)
+_amount_cached = _pure(_amount)
 
 
 def _is_extended(name: str) -> bool:
     return "/" in name and not name.startswith("kubernetes.io/") and not name.startswith("requests.")
 
 
-@functools.lru_cache(maxsize=1024, typed=True)
-def _max_pods_cached(v) -> int:
-    return int(_q(v))
-
-
+@_pure
 def _max_pods(v) -> int:
-    """``int(_q(v))`` of allocatable pods (pure: kept per value)."""
-    try:
-        return _max_pods_cached(v)
-    except TypeError:  # (an unhashable value)
-        return int(_q(v))
+    """The number of allocatable pods."""
+    return int(_q(v))
 
 
 def insufficient_resources(pod: dict, node: dict, pods_on_node: list[dict]) -> list[tuple[str, int, int, int]]:

@@ -139,8 +139,9 @@ def _memory_limit(container: dict) -> int | None:
 
 
 _CACHE: dict[str, Behaviour] = {}
-# json.dumps(value, sort_keys=True, default=str), the encoder built once (a key per container start)
-_key_text = json.JSONEncoder(sort_keys=True, default=str).encode
+# json.dumps(value, sort_keys=True, default=str), the encoder built once: the text that tells
+# two values alike (a key per container start here; a status compared by the pod workers)
+canonical_text = json.JSONEncoder(sort_keys=True, default=str).encode
 
 # the files a container's configMap and secret volumes hold ({path: text}), put on a copy of the
 # container by the kubelet (kubelet_pods.with_resolved_env) for its programs to read
@@ -161,11 +162,11 @@ def behaviour(container: dict, image_defaults: dict | None = None, *, pod_name: 
                        network=network)
     # what the container does in any pod of its template (its run read neither the pod's name
     # nor its mounted files), else in this pod
-    base = _key_text([[container.get(f) for f in DERIVED_FROM], override, start])
+    base = canonical_text([[container.get(f) for f in DERIVED_FROM], override, start])
     derived = _ANY_POD.get(base)
     if derived is not None:
         return derived
-    key = _key_text([container, pod_name, override, start])
+    key = canonical_text([container, pod_name, override, start])
     derived = _CACHE.get(key)
     if derived is None:
         if len(_CACHE) > 4096:

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 import math
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -44,7 +43,7 @@ from kubesim.api.pods import MIRROR_POD_ANNOTATION, is_mirror_pod, qos_class
 from kubesim.clock import parse_timestamp
 from kubesim.kubelet import probes, status
 from kubesim.kubelet.admission import admit
-from kubesim.kubelet.behaviour import Behaviour, behaviour
+from kubesim.kubelet.behaviour import Behaviour, behaviour, canonical_text
 from kubesim.kubelet.crashloop import CrashLoopSkipping
 from kubesim.kubelet.envvars import with_field_refs
 from kubesim.kubelet.format import EPS, format_time
@@ -416,19 +415,15 @@ def sync_pod(pod: dict, node: dict, pods_on_node: list[dict], now: float, record
     return SyncResult(bool(status_changed) or fresh or remove, wake, remove, status_changed)
 
 
-# json.dumps(status, sort_keys=True, default=str), the encoder built once
-_status_text = json.JSONEncoder(sort_keys=True, default=str).encode
-
-
 def _status_differs(old, new) -> bool:
-    """Whether the two statuses' ``_status_text`` differ. Two whose phases are strings and
+    """Whether the two statuses' ``canonical_text`` differ. Two whose phases are strings and
     differ do (the text of each holds its phase as it is, a string's text is its own), without
     encoding either: the sync that starts a pod's containers, most of a bulk apply's second."""
     if type(old) is dict and type(new) is dict:
         a, b = old.get("phase"), new.get("phase")
         if type(a) is str and type(b) is str and a != b:
             return True
-    return _status_text(old) != _status_text(new)
+    return canonical_text(old) != canonical_text(new)
 
 
 def _user_inputs(pod: dict) -> dict:
