@@ -696,6 +696,10 @@ class Store:
         current = self.meta(key)
         if current is value or current == value:
             return  # (changes made in place to a stored value go through touch_meta)
+        self._meta_changed(key, value)
+
+    def _meta_changed(self, key: str, value) -> None:
+        """``set_meta`` of a value known to differ from the current one."""
         self._meta[key] = value
         self._meta_dirty.add(key)
         self._meta_gone.discard(key)
@@ -1267,15 +1271,12 @@ class Store:
         every put and delete)."""
         self.opened_resource_version()
         rv = int(self.meta("resourceVersion", 0)) + 1
-        self._meta["resourceVersion"] = rv  # (a new value: set_meta would find it differs)
-        self._meta_dirty.add("resourceVersion")
-        self._meta_gone.discard("resourceVersion")
+        self._meta_changed("resourceVersion", rv)  # (one more: it differs)
         kinds = self.meta(KIND_RV_META)
         if kinds is None:
-            kinds = self._meta[KIND_RV_META] = {}
-            self._meta_gone.discard(KIND_RV_META)
+            kinds = {}
         kinds[kind] = rv
-        self._meta_dirty.add(KIND_RV_META)
+        self._meta_changed(KIND_RV_META, kinds)  # (changed in place, or new)
         return str(rv)
 
     def committed_kind_resource_versions(self) -> dict[str, int]:
