@@ -6,19 +6,12 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+from pathlib import Path
 
 from kubesim.testing.cli import Harness, snapshot
 
-DEPLOYMENT = """apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 4
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: c, image: nginx:1.27, resources: {requests: {cpu: 100m}}}]}
-"""
+# a Deployment "web" (app=web) whose pods start after an init container
+WEB = Path(__file__).resolve().parents[2] / "manifests" / "waiting" / "web.yaml"
 
 STEPS = [
     "get pods -A -o wide",
@@ -74,7 +67,7 @@ def test_a_new_state_makes_a_rowid_table(tmp_path):
 def test_an_older_layout_answers_every_command_as_the_new_one(tmp_path):
     new = Harness(tmp_path / "new" / "state")
     new.ok("cluster init --nodes 3")
-    new.apply(DEPLOYMENT)
+    new.ok(f"apply -f {WEB}")
     old_dir = tmp_path / "old" / "state"
     shutil.copytree(new.state_dir, old_dir)
     _to_old_layout(str(old_dir))
