@@ -488,6 +488,55 @@ def _marshal(obj: dict) -> bytes:
     return marshal.dumps(obj)
 
 
+# The parts of an object a write often leaves as they were (a status write: the spec), each
+# marshalled on its own in the object's snapshot: when a write's part marshals to the bytes the
+# snapshot holds, the written part itself stands for the part as last written (equal bytes,
+# equal values of the same types), neither decoded again nor compared further.
+_PARTS = ("spec", "status")
+
+
+def _parts(obj: dict) -> dict[str, bytes] | None:
+    """``obj``'s parts (``_PARTS``) marshalled; None when it has none."""
+    import marshal
+
+    out = None
+    for k in _PARTS:
+        if k in obj:
+            if out is None:
+                out = {}
+            out[k] = marshal.dumps(obj[k])
+    return out
+
+
+def _snapshot(obj: dict, parts: dict[str, bytes] | None) -> bytes | tuple:
+    """``obj`` as written, marshalled: whole, or, with ``parts`` (``_parts(obj)``), as its keys in
+    order, its parts and the rest."""
+    if parts is None:
+        return _marshal(obj)
+    return tuple(obj), parts, _marshal({k: v for k, v in obj.items() if k not in parts})
+
+
+def _restore(snapshot: bytes | tuple, obj: dict | None = None, parts: dict[str, bytes] | None = None) -> dict:
+    """The object a ``_snapshot`` holds, a copy of its own but for the parts whose bytes
+    ``parts`` (``_parts(obj)``) repeats: those are ``obj``'s own."""
+    import marshal
+
+    if type(snapshot) is bytes:
+        return marshal.loads(snapshot)
+    order, held, rest = snapshot
+    rest = marshal.loads(rest)
+    out = {}
+    for k in order:
+        b = held.get(k)
+        if b is None:
+            out[k] = rest[k]
+        elif parts is not None and parts.get(k) == b:
+            out[k] = obj[k]
+        else:
+            out[k] = marshal.loads(b)
+    return out
+
+
 class Tracker:
     """The store's write hook: managedFields for the writes of the components (the
     controllers, the kubelets, the scheduler), named by ``cluster.field_manager`` as the
@@ -499,36 +548,40 @@ class Tracker:
         # (weakly: the cluster holds its tracker, and a long-lived ``kubesim serve`` must free
         # each request's cluster by reference counting, its objects with it)
         self.cluster = weakref.proxy(cluster)
-        # key -> the object as last written, marshalled (a writer may change the stored dict in
-        # place before its next write): dumping costs a few microseconds, loading is paid only
-        # by an object written again
-        self._last: dict[tuple, bytes] = {}
+        # key -> the object as last written, marshalled (``_snapshot``: a writer may change the
+        # stored dict in place before its next write): dumping costs a few microseconds,
+        # loading is paid only by an object written again
+        self._last: dict[tuple, bytes | tuple] = {}
         self._handled: set[int] = set()
 
     def handled(self, obj: dict) -> None:
         self._handled.add(id(obj))
 
-    def previous(self, key: tuple) -> dict | None:
-        import marshal
-
-        if key in self._last:
-            return marshal.loads(self._last[key])
+    def previous(self, key: tuple, obj: dict | None = None, parts: dict[str, bytes] | None = None) -> dict | None:
+        """The object as last written (by this command, else as committed). ``obj`` and
+        ``parts``: the object being written and its ``_parts``, which may stand for the same
+        parts of the previous (read only, as the result is)."""
+        snapshot = self._last.get(key)
+        if snapshot is not None:
+            return _restore(snapshot, obj, parts)
         return self.cluster.store.committed(*key)
 
     def before_write(self, key: tuple, obj: dict) -> None:
         t = typed.kind_ref(obj.get("apiVersion", ""), obj.get("kind", ""))
+        # (marshalled before the record, which changes only the metadata)
+        parts = _parts(obj) if t is not None else None
         if id(obj) in self._handled:
             self._handled.discard(id(obj))
         elif t is not None:
             manager = getattr(self.cluster, "field_manager", None)
             if manager:
-                self._record(key, obj, manager, t)
+                self._record(key, obj, manager, t, parts)
         if t is not None:  # (a kind without a schema has no managedFields: nothing compares it)
-            self._last[key] = _marshal(obj)
+            self._last[key] = _snapshot(obj, parts)
 
-    def _record(self, key: tuple, obj: dict, manager: str, t: tuple) -> None:
+    def _record(self, key: tuple, obj: dict, manager: str, t: tuple, parts: dict[str, bytes] | None = None) -> None:
         snapshot = key in self._last  # (then ``old`` is a copy of its own, else the store's)
-        old = self.previous(key)
+        old = self.previous(key, obj, parts)
         md = obj.setdefault("metadata", {})
         if old is None:
             update(None, obj, manager, self.cluster.stamp())

@@ -201,3 +201,31 @@ def test_a_status_write_keeps_the_other_managers_sets_as_the_store_holds_them(tm
     assert same[0]["fieldsV1"]["f:spec"]["f:containers"]['k:{"name":"c"}']["f:image"] == {}
     # (a set kept from the committed pod is a copy: the store's decoded body stays its own)
     assert later[0]["fieldsV1"] is not committed["metadata"]["managedFields"][0]["fieldsV1"]
+
+
+@pytest.mark.parametrize(("change", "owned"), [
+    (lambda pod: pod["spec"]["containers"][0].__setitem__("image", "nginx:2"),
+     {"f:spec": {"f:containers": {'k:{"name":"c"}': {"f:image": {}}}}}),
+    (lambda pod: pod["spec"].__setitem__("nodeName", "n1"), {"f:spec": {"f:nodeName": {}}}),
+    (lambda pod: pod["status"].__setitem__("phase", "Running"), {"f:status": {"f:phase": {}}}),
+    (lambda pod: None, None),
+], ids=["the spec changed in place", "a field added to the spec", "the status changed in place",
+        "nothing changed"])
+def test_a_component_s_write_is_compared_with_the_object_as_last_written(tmp_path, change, owned):
+    # the tracker keeps the spec and the status as last written on their own (marshalled): a
+    # write that changed them in place is compared with what they were, not with themselves
+    from kubesim.apiserver.context import Cluster
+    from kubesim.store import Store
+
+    store = Store(tmp_path).open()
+    cluster = Cluster(store, {"KUBESIM_NOW": NOW})
+    cluster.field_manager = "alice"
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "default"},
+           "spec": {"containers": [{"name": "c", "image": "nginx"}]}, "status": {"phase": "Pending"}}
+    store.create(pod, NOW)
+    cluster.field_manager = "bob"
+    change(pod)
+    store.put(pod)
+    bob = [e for e in pod["metadata"]["managedFields"] if e["manager"] == "bob"]
+    assert [e["fieldsV1"] for e in bob] == ([owned] if owned else [])
+    store.rollback()
