@@ -324,9 +324,10 @@ class Store:
         # the stored text of each object ``get`` and ``get_many`` read whose committed body
         # nobody asked for yet: ``committed`` decodes it instead of reading it again
         self._texts: dict[Key, str] = {}
-        # (namespace, "<object>.") -> the names of the Events the last commit holds that start
-        # so (``committed`` of a new Event: one lookup for all the Events of an object)
-        self._event_names: dict[tuple[str, str], set[str]] = {}
+        # (namespace, "<object>.") -> (a name, the names of the Events the last commit holds that
+        # start so and sort from it on) (``committed`` of a new Event: one lookup for all the
+        # Events of an object)
+        self._event_names: dict[tuple[str, str], tuple[str, set[str]]] = {}
         # ``objects`` with ``omit``: the texts it read, per omit, of objects this transaction had
         # not read (the database holds them unchanged until commit): read again, decoded again
         self._omitted: dict[tuple[str, ...], dict[Key, str]] = {}
@@ -1118,14 +1119,17 @@ class Store:
             return False
         prefix = name[:dot + 1]
         names = self._event_names.get((ns, prefix))
-        if names is None:  # (names from "<object>." up to "<object>/": those starting with the prefix)
+        if names is None or name < names[0]:
+            # (names from this one up to "<object>/": those starting with the prefix that sort
+            # from it on. makeEvent's number grows with time: an object's new Event sorts after
+            # the ones the last commit holds, which are not read, and before those it gets next)
             # event_written, when it holds every Event (written with them since), has their
             # keys in rows of a few dozen bytes: a fifth of the cost of a seek among the bodies
             table = "event_written WHERE" if self.meta(EVENT_WRITTEN_META) else "objects WHERE kind='Event' AND"
-            names = self._event_names[(ns, prefix)] = {r[0] for r in self._require().execute(
+            names = self._event_names[(ns, prefix)] = (name, {r[0] for r in self._require().execute(
                 f"SELECT name FROM {table} namespace=? AND name >= ? AND name < ?",
-                (ns, prefix, prefix[:-1] + "/"))}
-        return name not in names
+                (ns, name, prefix[:-1] + "/"))})
+        return name not in names[1]
 
     def deleted(self, kind: str, namespace: str, name: str) -> tuple[int, dict] | None:
         """For an object this transaction deleted: the resourceVersion of the deletion and the

@@ -118,6 +118,25 @@ def test_committed_of_an_event_from_its_objects_event_names(tmp_path, existing, 
     s.rollback()
 
 
+@pytest.mark.parametrize("indexed", [False, True])
+def test_committed_of_an_object_s_events_asked_for_in_any_order(tmp_path, indexed):
+    """An object's Event names are read from the first asked for on (a new Event's name sorts
+    after the committed ones): a name asked for later that sorts before it is read again."""
+    s = Store(tmp_path).open()
+    if indexed:
+        s.events_written_before("0")
+    for n in ("pod-a.1", "pod-a.3"):
+        s.create(_obj("Event", "default", n, reason="R"), NOW)
+    s.commit()
+    s = Store(tmp_path).open()
+    assert s.committed("Event", "default", "pod-a.4") is None
+    assert s.committed("Event", "default", "pod-a.5") is None
+    assert s.committed("Event", "default", "pod-a.3")["reason"] == "R"
+    assert s.committed("Event", "default", "pod-a.2") is None
+    assert s.committed("Event", "default", "pod-a.1")["reason"] == "R"
+    s.rollback()
+
+
 def test_committed_of_events_deleted_and_checkpointed_with_event_written(tmp_path):
     """The Event names read from event_written follow every commit and checkpoint as the
     objects do: a deleted Event is gone from both, one a checkpoint wrote is in both."""
