@@ -253,10 +253,13 @@ _ENCODED: dict[bytes, bytes] = {}
 _ENCODED_MAX = 2048
 
 
-def encode(root: dict) -> dict:
-    """The set as ``fieldsV1``, its elements in upstream's order (a new dict)."""
+def encode(root: dict, memo: bool = True) -> dict:
+    """The set as ``fieldsV1``, its elements in upstream's order (a new dict). ``memo``: False
+    for a set unlikely to be seen again (the memo's key costs a third of an encoding)."""
     import marshal
 
+    if not memo:
+        return _encode(root)
     key = marshal.dumps(root)
     hit = _ENCODED.get(key)
     if hit is not None:

@@ -90,16 +90,19 @@ def _seconds(e: Entry) -> float:
     return s
 
 
-def encode(managed: dict[tuple, Entry], encoded: tuple = ()) -> list[dict]:
+def encode(managed: dict[tuple, Entry], encoded: tuple = (), found: tuple | None = None) -> list[dict]:
     """The entries as the object stores them, in ``sortEncodedManagedFields``' order.
     ``encoded``: sets that are stored entries' own ``fieldsV1`` nobody else holds (encoded when
-    they were stored): an entry with one of them keeps it as it is."""
+    they were stored): an entry with one of them keeps it as it is. ``found``: when given, the
+    sets of the entries as the write found them; the others, just worked out, are encoded
+    without ``fieldpath.encode``'s memo (a kubelet's status set names its pod's IP: every one
+    differs), those found through it (other objects of the kind hold the same)."""
     seconds = _seconds
     out = []
     for e in sorted(managed.values(), key=lambda e: (e.operation, seconds(e), e.manager, e.api_version, e.subresource)):
         fields = e.fields
         if not any(fields is s for s in encoded):
-            fields = fp.encode(fields)
+            fields = fp.encode(fields, found is None or any(fields is s for s in found))
         d = {"apiVersion": e.api_version, "fieldsType": "FieldsV1", "fieldsV1": fields,
              "manager": e.manager, "operation": e.operation}
         if e.subresource:
@@ -244,10 +247,10 @@ def cap_update_managers(managed: dict[tuple, Entry]) -> dict[tuple, Entry]:
     return managed
 
 
-def _store(md: dict, managed: dict[tuple, Entry], encoded: tuple = ()) -> None:
+def _store(md: dict, managed: dict[tuple, Entry], encoded: tuple = (), found: tuple | None = None) -> None:
     managed = cap_update_managers(managed)
     if managed:
-        md["managedFields"] = encode(managed, encoded)
+        md["managedFields"] = encode(managed, encoded, found)
     else:
         md.pop("managedFields", None)
 
@@ -596,6 +599,7 @@ class Tracker:
         # the sets of the entries the write leaves as they were (a status write: the spec's
         # managers) are the snapshot's own, already encoded: kept, not encoded again (a tenth
         # of a kubelet's status write)
+        found = tuple(e.fields for e in managed.values())
         _store(md, _update(old, obj, ref, managed, manager, obj.get("apiVersion", ""), subresource,
                            self.cluster.stamp(), has_status),
-               tuple(e.fields for e in managed.values()) if snapshot else ())
+               found if snapshot else (), found)

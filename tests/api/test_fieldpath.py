@@ -59,11 +59,15 @@ def test_remove_paths_cuts_members_and_empties():
     assert s["f:kind"] == {}  # the input is left as it was
 
 
-def test_encode_orders_fields_then_keys_then_values_then_indices():
+@pytest.mark.parametrize("memo", [True, False], ids=["through the memo", "without it"])
+def test_encode_orders_fields_then_keys_then_values_then_indices(memo):
     s = {"i:1": {}, 'v:"b"': {}, 'k:{"port":443}': {}, "f:z": {}, 'k:{"port":80}': {}, "v:3": {}, "f:a": {},
-         "i:0": {}, 'v:"a"': {}}
-    assert list(fp.encode(s)) == ["f:a", "f:z", 'k:{"port":80}', 'k:{"port":443}', "v:3", 'v:"a"', 'v:"b"',
-                                  "i:0", "i:1"]
+         "i:0": {"f:x": {}, ".": {}}, 'v:"a"': {}}
+    for _ in range(2):  # (the second time, a memo's answer)
+        out = fp.encode(s, memo)
+        assert list(out) == ["f:a", "f:z", 'k:{"port":80}', 'k:{"port":443}', "v:3", 'v:"a"', 'v:"b"',
+                             "i:0", "i:1"]
+        assert list(out["i:0"]) == [".", "f:x"]
 
 
 def test_encode_writes_dot_only_for_members_with_children():
