@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import json
+import marshal
 
 MEMBER = "."
 
@@ -256,8 +257,6 @@ _ENCODED_MAX = 2048
 def encode(root: dict, memo: bool = True) -> dict:
     """The set as ``fieldsV1``, its elements in upstream's order (a new dict). ``memo``: False
     for a set unlikely to be seen again (the memo's key costs a third of an encoding)."""
-    import marshal
-
     if not memo:
         return _encode(root)
     key = marshal.dumps(root)

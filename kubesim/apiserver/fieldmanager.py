@@ -26,6 +26,7 @@ components do not say which endpoint they would have used).
 from __future__ import annotations
 
 import json
+import marshal
 import weakref
 
 from kubesim.api import fieldpath as fp
@@ -182,8 +183,6 @@ _CREATED_MAX = 4096
 
 
 def _store_created(md: dict, new: dict, ref: str, manager: str, subresource: str, now: str) -> None:
-    import marshal
-
     api_version = new.get("apiVersion", "")
     key = (ref, manager, api_version, subresource, typed.creation_shape(_body(new), ref))
     entries = _CREATED.get(key)
@@ -212,11 +211,10 @@ ANCIENT_CHANGES = "ancient-changes"
 def cap_update_managers(managed: dict[tuple, Entry]) -> dict[tuple, Entry]:
     """capmanagers.go: past 10 Update managers, the oldest are merged, per version, into one
     ``ancient-changes`` entry (with the time of the last merged)."""
-    from kubesim.clock import parse_time
-
     updaters = [k for k, e in managed.items() if e.operation != APPLY]
     if len(updaters) <= MAX_UPDATE_MANAGERS:
         return managed
+    from kubesim.clock import parse_time
 
     def order(k):
         t = managed[k].time
@@ -486,8 +484,6 @@ def _allowed_from_last_applied(live: dict | None, ref: str, api_version: str) ->
 # -- the control plane's own writes ------------------------------------------------------------
 
 def _marshal(obj: dict) -> bytes:
-    import marshal
-
     return marshal.dumps(obj)
 
 
@@ -500,8 +496,6 @@ _PARTS = ("spec", "status")
 
 def _parts(obj: dict) -> dict[str, bytes] | None:
     """``obj``'s parts (``_PARTS``) marshalled; None when it has none."""
-    import marshal
-
     out = None
     for k in _PARTS:
         if k in obj:
@@ -522,8 +516,6 @@ def _snapshot(obj: dict, parts: dict[str, bytes] | None) -> bytes | tuple:
 def _restore(snapshot: bytes | tuple, obj: dict | None = None, parts: dict[str, bytes] | None = None) -> dict:
     """The object a ``_snapshot`` holds, a copy of its own but for the parts whose bytes
     ``parts`` (``_parts(obj)``) repeats: those are ``obj``'s own."""
-    import marshal
-
     if type(snapshot) is bytes:
         return marshal.loads(snapshot)
     order, held, rest = snapshot
