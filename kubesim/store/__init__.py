@@ -769,6 +769,30 @@ class Store:
         return dict(self._require().execute(
             "SELECT key, json_extract(value, ?) FROM meta WHERE key > ? AND key < ?", (path, *bounds)))
 
+    def meta_prefixed_among(self, prefix: str, path: str, values: Iterable[str],
+                            skip: set[str] = frozenset()) -> set[str]:
+        """Those of ``values`` that ``json_extract(value, path)`` of a stored metadata value
+        under ``prefix`` (its key not in ``skip``) equals, as the last commit left them: read in
+        key order until each is found (values most keys share are found at once, where
+        ``meta_prefixed_field`` extracts from every one), at worst one pass."""
+        left = set(values)
+        found: set[str] = set()
+        if self.wiped or not left:
+            return found
+        bounds = _prefix_bounds(prefix)
+        sql = "SELECT key, json_extract(value, ?) AS v FROM meta WHERE key > ? AND key < ?"
+        args: tuple = (path, *bounds)
+        if len(left) <= 500:  # (SQLite bounds a statement's parameters; past them, every row)
+            sql += f" AND v IN ({','.join('?' * len(left))})"
+            args += tuple(left)
+        for k, v in self._require().execute(sql, args):
+            if v in left and k not in skip:
+                left.discard(v)
+                found.add(v)
+                if not left:
+                    break
+        return found
+
     def replace_meta(self, values: dict[str, object]) -> None:
         """Set metadata values the caller knows to differ from what is stored (no read of each
         first); a None value deletes its key at commit."""

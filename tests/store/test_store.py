@@ -803,3 +803,20 @@ def test_what_the_store_writes_refuses_what_json_refuses():
 
     with pytest.raises(TypeError, match="not JSON serializable"):
         _dumps({"a": object()})
+
+
+@pytest.mark.parametrize("many", [False, True], ids=["a few looked for", "more than a statement takes"])
+def test_meta_prefixed_among_finds_the_values_stored_under_the_prefix_but_the_skipped(tmp_path, many):
+    store = Store(tmp_path).open()
+    store.replace_meta({"p/a": [{}, "k1"], "p/b": [{}, "k2"], "p/c": [{}, None], "q/d": [{}, "k3"], "p/e": [{}, 7]})
+    extra = [f"x{i}" for i in range(600)] if many else []
+    assert store.meta_prefixed_among("p/", "$[1]", ["k1", *extra]) == set()  # (this transaction's: not stored yet)
+    store.commit()
+    store = Store(tmp_path).open()
+    among = store.meta_prefixed_among
+    assert among("p/", "$[1]", ["k1", "k2", "k3", "7", *extra]) == {"k1", "k2"}  # (k3: another prefix's)
+    assert among("p/", "$[1]", ["k1", "k2", *extra], skip={"p/a"}) == {"k2"}
+    assert among("p/", "$[1]", []) == set()
+    store.replace_meta({"p/b": [{}, "k1"]})  # (stored as before until commit)
+    assert among("p/", "$[1]", ["k1", "k2", *extra], {"p/a"}) == {"k2"}
+    store.rollback()
