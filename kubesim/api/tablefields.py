@@ -54,13 +54,50 @@ def project_with(spec, value):
     return [project_with(inner, v) for v in value]
 
 
+def compile_spec(spec):
+    """``project_with(spec, ·)`` as a function made once for ``spec`` (None: ``True``, the value
+    itself): the commit of a thousand pods projects each, and walking the spec again for every
+    pod, a call per key, took half as long as encoding the pod's whole body."""
+    if spec is True:
+        return None
+    if type(spec) is dict:
+        whole = tuple(k for k, s in spec.items() if s is True)
+        if len(whole) == len(spec):  # (keys kept whole: one comprehension)
+            def cut_dict(value):
+                if type(value) is not dict:
+                    return value
+                return {k: value[k] for k in whole if k in value}
+            return cut_dict
+        parts = tuple((k, compile_spec(s)) for k, s in spec.items())
+
+        def cut_parts(value):
+            if type(value) is not dict:
+                return value
+            out = {}
+            for k, cut in parts:
+                if k in value:
+                    out[k] = value[k] if cut is None else cut(value[k])
+            return out
+        return cut_parts
+    inner = compile_spec(spec[0])
+
+    def cut_items(value):
+        if type(value) is not list:
+            return value
+        if inner is None:
+            return list(value)
+        return [inner(v) for v in value]
+    return cut_items
+
+
 def projector(kind: str):
     """The function that cuts a ``kind`` object down to what its table reads (None: the kind
     has no projection)."""
     spec = TABLE_FIELDS.get(kind)
     if spec is None:
         return None
-    return lambda obj: project_with(spec, obj)
+    cut = compile_spec(spec)
+    return (lambda obj: obj) if cut is None else cut
 
 
 def version(kind: str) -> str:

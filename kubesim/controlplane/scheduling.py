@@ -679,9 +679,11 @@ def keep_node_digests(store) -> None:
             # (the rows as this transaction leaves them: those it kept, these and any that
             # node_digests kept before, in place of what the last commit left)
             mine = set(store.changed_meta_keys(NODE_DIGEST_PREFIX))
-            used = {v for k, v in store.meta_prefixed_field(NODE_DIGEST_PREFIX, "$[1]").items()
-                    if k not in mine}
-            used.update(row[1] for k in mine if (row := store.meta(k)) is not None)
+            used = {row[1] for k in mine if (row := store.meta(k)) is not None}
+            # the other lists looked for in the other rows, in a read that stops once each is
+            # found: the list a pull replaced is, as a rule, still most nodes' (their preloaded
+            # images), found at once where extracting every row's key was a fourth of this hook
+            used |= store.meta_prefixed_among(NODE_DIGEST_PREFIX, "$[1]", (k for k in kept if k not in used), mine)
             kept = {k: v for k, v in kept.items() if k in used}
         if kept != images:
             store.set_meta(NODE_IMAGES_META, kept)

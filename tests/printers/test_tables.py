@@ -912,6 +912,16 @@ def test_a_pod_prints_the_same_row_from_its_projection(wide, show_labels, label_
     pytest.param({"a": [{"x": True}]}, {"a": "junk"}, {"a": "junk"}, id="a list that is not one is kept"),
 ])
 def test_project_with(spec, value, want):
-    from kubesim.api.tablefields import project_with
+    from kubesim.api.tablefields import compile_spec, project_with
 
     assert project_with(spec, value) == want
+    cut = compile_spec(spec)  # (what the store's projector runs: the same cut)
+    assert (value if cut is None else cut(value)) == want
+
+
+def test_the_projector_cuts_every_pod_of_the_tables_as_project_with_does():
+    from kubesim.api.tablefields import TABLE_FIELDS, project_with, projector
+
+    project = projector("Pod")
+    for p in _pods_of_the_tables():
+        assert project(p) == project_with(TABLE_FIELDS["Pod"], p), p

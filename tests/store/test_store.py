@@ -784,3 +784,39 @@ def test_freed_pages_go_back_to_the_file_system(tmp_path, made_before, then, wan
     store = Store(tmp_path).open()  # (and what is left reads back)
     assert len(store.list("ConfigMap", "default")) == (1 if then == "wipe" else 100)
     store.rollback()
+
+
+@pytest.mark.parametrize("value", [
+    None, True, 0, -3, 10 ** 30, 1.5, 1e300, float("nan"), float("inf"), "plain", 'é\u2028"\\\n\x00',
+    [], {}, {"a": [1, {"b": None}], "ü": "ß", "n": [1.0, 2.5e-10]}, {1: "int key", None: "null key"},
+], ids=repr)
+def test_what_the_store_writes_is_json_dumps_compact_text(value):
+    """Bodies, rows and values are written as ``json.dumps(o, separators=(",", ":"))`` (made by
+    json's C encoder, built once): the text every state holds, whichever kubesim wrote it."""
+    from kubesim.store import _dumps
+
+    assert _dumps(value) == json.dumps(value, separators=(",", ":"))
+
+
+def test_what_the_store_writes_refuses_what_json_refuses():
+    from kubesim.store import _dumps
+
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        _dumps({"a": object()})
+
+
+@pytest.mark.parametrize("many", [False, True], ids=["a few looked for", "more than a statement takes"])
+def test_meta_prefixed_among_finds_the_values_stored_under_the_prefix_but_the_skipped(tmp_path, many):
+    store = Store(tmp_path).open()
+    store.replace_meta({"p/a": [{}, "k1"], "p/b": [{}, "k2"], "p/c": [{}, None], "q/d": [{}, "k3"], "p/e": [{}, 7]})
+    extra = [f"x{i}" for i in range(600)] if many else []
+    assert store.meta_prefixed_among("p/", "$[1]", ["k1", *extra]) == set()  # (this transaction's: not stored yet)
+    store.commit()
+    store = Store(tmp_path).open()
+    among = store.meta_prefixed_among
+    assert among("p/", "$[1]", ["k1", "k2", "k3", "7", *extra]) == {"k1", "k2"}  # (k3: another prefix's)
+    assert among("p/", "$[1]", ["k1", "k2", *extra], skip={"p/a"}) == {"k2"}
+    assert among("p/", "$[1]", []) == set()
+    store.replace_meta({"p/b": [{}, "k1"]})  # (stored as before until commit)
+    assert among("p/", "$[1]", ["k1", "k2", *extra], {"p/a"}) == {"k2"}
+    store.rollback()
