@@ -11,6 +11,7 @@ killed at any point leaves the last committed transaction: SQLite's journal guar
 
 from __future__ import annotations
 
+import _thread
 import copy
 import json
 import operator
@@ -289,7 +290,31 @@ def uuid4(n: int) -> str:
 
 def new_uid(rng=None) -> str:
     """A version-4 UUID from ``rng`` (a command's seeded random source), else from the system's."""
-    return uuid4(rng.getrandbits(128) if rng is not None else int.from_bytes(os.urandom(16), "big"))
+    return uuid4(rng.getrandbits(128) if rng is not None else _system_bits())
+
+
+# the system's random bytes, read a few hundred uids at a time (one getrandom call each, not one
+# a uid: a bulk apply draws thousands, one for each Event), and where the unused ones begin
+_SYSTEM_RANDOM: list = [b"", 0]
+_SYSTEM_RANDOM_LOCK = _thread.allocate_lock()
+
+
+def _system_bits() -> int:
+    """128 bits from ``os.urandom``, none handed out twice (a forked child starts afresh)."""
+    with _SYSTEM_RANDOM_LOCK:
+        buf, at = _SYSTEM_RANDOM
+        if at + 16 > len(buf):
+            buf, at = os.urandom(4096), 0
+            _SYSTEM_RANDOM[0] = buf
+        _SYSTEM_RANDOM[1] = at + 16
+    return int.from_bytes(buf[at:at + 16], "big")
+
+
+def _forget_system_random() -> None:
+    _SYSTEM_RANDOM[:] = [b"", 0]
+
+
+os.register_at_fork(after_in_child=_forget_system_random)
 
 
 class Store:
