@@ -159,6 +159,23 @@ def index_entries(kind: str, obj: dict) -> set[tuple[str, str]]:
     return out
 
 
+def _has_index_entry(kind: str, obj: dict, facet: str, value: str | None) -> bool:
+    """Whether ``index_entries(kind, obj)`` holds ``(facet, value)`` (any value of ``facet``
+    when None). The annotation and deletion facets are looked up directly, without the
+    object's other entries: a settle round asks for the mirror pods among the thousand pods a
+    bulk apply wrote (the kubelets' static pods pass), and again each round."""
+    if facet == FACET_ANNOTATION:
+        annotations = (obj.get("metadata") or {}).get("annotations")
+        if not isinstance(annotations, dict):
+            return False
+        if value is None:
+            return bool(annotations)
+        return value in annotations or any(type(k) is not str and str(k) == value for k in annotations)
+    if facet == FACET_DELETING:
+        return (obj.get("metadata") or {}).get("deletionTimestamp") is not None and value in (None, "")
+    return any(f == facet and (value is None or v == value) for f, v in index_entries(kind, obj))
+
+
 # What a state whose index is at version 1 lacks: the ControllerRef facet.
 _INDEX_CONTROLLER_BACKFILL = (
     "INSERT OR IGNORE INTO object_index SELECT o.kind, 'c', CAST(coalesce(json_extract(j.value, '$.uid'), '') "
@@ -1453,8 +1470,7 @@ class Store:
         for k, o in self._dirty.items():
             if k[0] != kind:
                 continue
-            if o is not None and (namespace is None or k[1] == namespace) and any(
-                    f == facet and (value is None or v == value) for f, v in index_entries(kind, o)):
+            if o is not None and (namespace is None or k[1] == namespace) and _has_index_entry(kind, o, facet, value):
                 keys.add(k)
             else:
                 keys.discard(k)
