@@ -75,7 +75,7 @@ def _failed_mounts(ctx, pod: dict, node: dict, memories: dict, key: str) -> bool
         ctx.wake_at(first + mount_attempt_offset(made))
         return True  # no attempt due: still waiting
     errors = setup_errors(pod, ctx.store.get)
-    expected = expected_volumes(pod)
+    expected = expected_volumes(pod) if errors else ()  # (most pods mount all they can: no errors)
     if not any(vol in expected for vol, _ in errors):
         if first is not None:
             memories[key] = {k: v for k, v in mem.items() if k != "mount"}
