@@ -100,6 +100,28 @@ def _summed(requests) -> dict[str, Fraction]:
     return out
 
 
+# the requests of the pods on a node, by which shared answers of ``_requests`` they are (their
+# ids, sorted) -> (those answers, held so that no other dict takes their ids; their sum; the
+# sum's cpu, memory and ephemeral-storage amounts): a bulk apply's nodes mostly hold pods of the
+# same few templates, whose sum is worked out once
+_USED: dict[tuple, tuple[list, dict[str, Fraction], dict[str, int]]] = {}
+
+
+def _used(pods_on_node: list[dict]) -> tuple[dict[str, Fraction], dict[str, int]]:
+    """The summed requests of ``pods_on_node`` (``_summed``) and their cpu, memory and
+    ephemeral-storage amounts (``_amount``), kept per the shared answers they sum."""
+    requests = [_requests(p) for p in pods_on_node]
+    key = tuple(sorted(map(id, requests)))
+    got = _USED.get(key)
+    if got is None:
+        if len(_USED) >= 1024:
+            _USED.clear()
+        used = _summed(requests)
+        got = _USED[key] = (requests, used, {name: _amount_cached(name, used.get(name, _ZERO))
+                                             for name in ("cpu", "memory", "ephemeral-storage")})
+    return got[1], got[2]
+
+
 def _amount(name: str, v: Fraction) -> int:
     """Milli-units for cpu, whole units (rounded up) otherwise, as the scheduler's Resource."""
     import math
@@ -156,13 +178,13 @@ def insufficient_resources(pod: dict, node: dict, pods_on_node: list[dict]) -> l
     req = _requests(pod)
     if not any(v for v in req.values()):
         return out
-    used = _summed(_requests(p) for p in pods_on_node)
+    used, used_amounts = _used(pods_on_node)
     for name in ("cpu", "memory", "ephemeral-storage"):
         r = _amount_cached(name, req.get(name, _ZERO))
         if r == 0:
             continue
         cap = _capacity(name, alloc.get(name, 0))
-        u = _amount_cached(name, used.get(name, _ZERO))
+        u = used_amounts[name]
         if cap < r + u:
             out.append((name, r, u, cap))
     for name in sorted(req):

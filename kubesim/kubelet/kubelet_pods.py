@@ -343,9 +343,10 @@ def mounted_files(pod: dict, container: dict, get) -> dict[str, str]:
     command or args name are read (its programs can open no other: kubesim's shell reads
     literal paths), which spares every other pod the work."""
     mounts = container.get("volumeMounts") or ()
-    if not mounts:
+    command, args = container.get("command"), container.get("args")
+    if not mounts or not command and not args:  # (no path named: the image's own program reads none)
         return {}
-    argv = " ".join(str(a) for a in (container.get("command") or []) + (container.get("args") or []))
+    argv = " ".join(str(a) for a in (command or []) + (args or []))
     mounts = [m for m in mounts if isinstance(m, dict) and m.get("mountPath") and m["mountPath"] in argv]
     if not mounts:
         return {}

@@ -65,7 +65,12 @@ class EventRecorder:
 
     def flush(self, pod: dict, record, host: str):
         """Hand the folded events to ``record`` (the engine's recorder; None drops them)."""
-        if record is None:
+        if record is None or not self.items:
+            return
+        if _accepted(record) == _ALL:  # (the engine's recorder: each event handed over as it is)
+            for event in self.merged():
+                record(pod, event.type, event.reason, event.message, "kubelet", host, event.field_path,
+                       at=event.last, first=event.first, count=event.count)
             return
         call = _adapt_recorder(record)
         for event in self.merged():
@@ -74,6 +79,7 @@ class EventRecorder:
 
 
 _ACCEPTED: dict[object, frozenset[str]] = {}  # a recorder's function -> the keywords it takes
+_ALL = frozenset(("at", "first", "count"))
 
 
 def _accepted(record) -> frozenset[str]:

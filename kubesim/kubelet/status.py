@@ -181,8 +181,11 @@ def containers_ready_condition(spec: dict, statuses: list[dict] | None, phase: s
     return _cond("ContainersReady", "True")
 
 
-def ready_condition(spec: dict, conditions: list[dict], statuses: list[dict] | None, phase: str) -> dict:
-    cr = containers_ready_condition(spec, statuses, phase)
+def ready_condition(spec: dict, conditions: list[dict], statuses: list[dict] | None, phase: str,
+                    containers_ready: dict | None = None) -> dict:
+    """GeneratePodReadyCondition; ``containers_ready``: the pod's ContainersReady condition
+    when the caller has it already (``containers_ready_condition`` of the same arguments)."""
+    cr = containers_ready if containers_ready is not None else containers_ready_condition(spec, statuses, phase)
     if cr["status"] != "True":
         out = dict(cr)
         out["type"] = "Ready"
@@ -239,8 +242,9 @@ def generate_conditions(pod: dict, init_statuses: list[dict], statuses: list[dic
     out = kept
     out.append(_cond("PodReadyToStartContainers", "True" if sandbox_ready else "False"))
     out.append(initialized_condition(spec, all_statuses, phase))
-    out.append(ready_condition(spec, kept, all_statuses, phase))
-    out.append(containers_ready_condition(spec, all_statuses, phase))
+    containers_ready = containers_ready_condition(spec, all_statuses, phase)
+    out.append(ready_condition(spec, kept, all_statuses, phase, containers_ready))
+    out.append(containers_ready)
     out.append(_cond("PodScheduled", "True"))
     return out
 

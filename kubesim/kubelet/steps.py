@@ -75,7 +75,7 @@ def _failed_mounts(ctx, pod: dict, node: dict, memories: dict, key: str) -> bool
         ctx.wake_at(first + mount_attempt_offset(made))
         return True  # no attempt due: still waiting
     errors = setup_errors(pod, ctx.store.get)
-    expected = expected_volumes(pod)
+    expected = expected_volumes(pod) if errors else ()  # (most pods mount all they can: no errors)
     if not any(vol in expected for vol, _ in errors):
         if first is not None:
             memories[key] = {k: v for k, v in mem.items() if k != "mount"}
@@ -108,7 +108,13 @@ LAZY_CHUNK = 500  # pods decoded together in such a pass (one read, a bounded pi
 ADMITTED = ("metadata.managedFields", "metadata.ownerReferences", "metadata.labels", "metadata.generateName",
             "spec.volumes", "spec.tolerations", "spec.affinity", "spec.topologySpreadConstraints",
             "status.conditions", "status.containerStatuses", "status.initContainerStatuses",
-            "status.ephemeralContainerStatuses", "status.hostIPs", "status.podIPs")
+            "status.ephemeralContainerStatuses", "status.hostIPs", "status.podIPs",
+            # of the first two containers (most pods have no more), all but the name, resources
+            # and ports: a DaemonSet pod's command, environment and mounts are most of its text
+            *(f"spec.containers[{i}].{f}" for i in range(2)
+              for f in ("image", "command", "args", "env", "envFrom", "volumeMounts", "securityContext",
+                        "livenessProbe", "readinessProbe", "startupProbe", "lifecycle", "imagePullPolicy",
+                        "terminationMessagePath", "terminationMessagePolicy")))
 
 
 def _per_transaction(ctx, name: str) -> dict:

@@ -37,7 +37,7 @@ def unready_volumes_message(pod: dict, get) -> str | None:
     usable, else None. ``get(kind, namespace, name)`` reads a stored object."""
     md = pod.get("metadata") or {}
     ns = md.get("namespace") or "default"
-    expected = expected_volumes(pod)
+    expected = None  # (worked out for the first claim that fails: most pods have none)
     failed: list[str] = []
     errors: set[str] = set()
     for vol, claim, _ in pod_claims(pod):
@@ -45,6 +45,8 @@ def unready_volumes_message(pod: dict, get) -> str | None:
         if err is None:
             continue
         errors.add(f"error processing PVC {ns}/{claim}: {err}")
+        if expected is None:
+            expected = expected_volumes(pod)
         if vol.get("name", "") in expected:
             failed.append(vol.get("name", ""))
     if not failed:

@@ -11,6 +11,7 @@ killed at any point leaves the last committed transaction: SQLite's journal guar
 
 from __future__ import annotations
 
+import _thread
 import copy
 import json
 import operator
@@ -156,6 +157,23 @@ def index_entries(kind: str, obj: dict) -> set[tuple[str, str]]:
             if io.get("uid") is not None:
                 out.add((FACET_INVOLVED_UID, str(io["uid"])))
     return out
+
+
+def _has_index_entry(kind: str, obj: dict, facet: str, value: str | None) -> bool:
+    """Whether ``index_entries(kind, obj)`` holds ``(facet, value)`` (any value of ``facet``
+    when None). The annotation and deletion facets are looked up directly, without the
+    object's other entries: a settle round asks for the mirror pods among the thousand pods a
+    bulk apply wrote (the kubelets' static pods pass), and again each round."""
+    if facet == FACET_ANNOTATION:
+        annotations = (obj.get("metadata") or {}).get("annotations")
+        if not isinstance(annotations, dict):
+            return False
+        if value is None:
+            return bool(annotations)
+        return value in annotations or any(type(k) is not str and str(k) == value for k in annotations)
+    if facet == FACET_DELETING:
+        return (obj.get("metadata") or {}).get("deletionTimestamp") is not None and value in (None, "")
+    return any(f == facet and (value is None or v == value) for f, v in index_entries(kind, obj))
 
 
 # What a state whose index is at version 1 lacks: the ControllerRef facet.
@@ -305,7 +323,31 @@ def uuid4(n: int) -> str:
 
 def new_uid(rng=None) -> str:
     """A version-4 UUID from ``rng`` (a command's seeded random source), else from the system's."""
-    return uuid4(rng.getrandbits(128) if rng is not None else int.from_bytes(os.urandom(16), "big"))
+    return uuid4(rng.getrandbits(128) if rng is not None else _system_bits())
+
+
+# the system's random bytes, read a few hundred uids at a time (one getrandom call each, not one
+# a uid: a bulk apply draws thousands, one for each Event), and where the unused ones begin
+_SYSTEM_RANDOM: list = [b"", 0]
+_SYSTEM_RANDOM_LOCK = _thread.allocate_lock()
+
+
+def _system_bits() -> int:
+    """128 bits from ``os.urandom``, none handed out twice (a forked child starts afresh)."""
+    with _SYSTEM_RANDOM_LOCK:
+        buf, at = _SYSTEM_RANDOM
+        if at + 16 > len(buf):
+            buf, at = os.urandom(4096), 0
+            _SYSTEM_RANDOM[0] = buf
+        _SYSTEM_RANDOM[1] = at + 16
+    return int.from_bytes(buf[at:at + 16], "big")
+
+
+def _forget_system_random() -> None:
+    _SYSTEM_RANDOM[:] = [b"", 0]
+
+
+os.register_at_fork(after_in_child=_forget_system_random)
 
 
 class Store:
@@ -1472,8 +1514,7 @@ class Store:
         for k, o in self._dirty.items():
             if k[0] != kind:
                 continue
-            if o is not None and (namespace is None or k[1] == namespace) and any(
-                    f == facet and (value is None or v == value) for f, v in index_entries(kind, o)):
+            if o is not None and (namespace is None or k[1] == namespace) and _has_index_entry(kind, o, facet, value):
                 keys.add(k)
             else:
                 keys.discard(k)

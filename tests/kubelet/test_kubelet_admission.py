@@ -147,3 +147,45 @@ def test_the_summed_requests_are_the_plain_sum_of_each_pods(requests):
     from kubesim.kubelet.admission import _summed
 
     assert _summed(iter(requests)) == _plain_sum(requests)
+
+
+def _plain_insufficient(pod_, node_, others) -> list:
+    """insufficient_resources for cpu, memory and ephemeral storage worked out afresh: the
+    plain sum of each other pod's PodRequests, with no answer kept between calls."""
+    from kubesim.kubelet.admission import _amount, _pod_requests, _q
+
+    alloc = node_["status"]["allocatable"]
+    req = _pod_requests(pod_)
+    used = _plain_sum([_pod_requests(o) for o in others])
+    out = []
+    for name in ("cpu", "memory", "ephemeral-storage"):
+        r = _amount(name, req.get(name, Fraction(0)))
+        cap, u = _amount(name, _q(alloc.get(name, 0))), _amount(name, used.get(name, Fraction(0)))
+        if r and cap < r + u:
+            out.append((name, r, u, cap))
+    return out
+
+
+def test_the_used_amounts_kept_per_template_follow_each_nodes_pods():
+    """``_used`` keeps a node's summed requests per the shared answers its pods give: nodes of
+    other mixes, the kept answers cleared, pods whose requests change between calls and
+    requests no answer is kept for all get what a fresh sum says."""
+    import random
+
+    from kubesim.kubelet import admission
+
+    rng = random.Random(7)
+    templates = [{"cpu": "100m", "memory": "100Mi"}, {"cpu": "250m"}, {"cpu": "1", "memory": "1Gi"},
+                 {"memory": "300Mi"}, {"cpu": "bogus"}, {"cpu": "3500m"}]
+    n = node()
+    for round_ in range(300):
+        others = []
+        for i in range(rng.randrange(0, 5)):
+            o = admitted(f"o{i}")
+            o["spec"]["containers"][0]["resources"]["requests"] = dict(rng.choice(templates))
+            others.append(o)
+        p = pod("p", container("c", "nginx", resources={"requests": dict(rng.choice(templates[:4]))}))
+        if round_ % 50 == 49:
+            admission._REQUESTS.clear()
+        got = [r for r in admission.insufficient_resources(p, n, others) if r[0] != "pods"]
+        assert got == _plain_insufficient(p, n, others)

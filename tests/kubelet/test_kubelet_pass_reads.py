@@ -86,7 +86,11 @@ def _stripped(pod: dict, paths: tuple[str, ...]) -> dict:
         *parents, last = path.split(".")
         at = pod
         for p in parents:
-            at = at.get(p) or {}
+            name, _, index = p.partition("[")
+            at = at.get(name) or {}
+            if index:  # (``containers[1]``: that item, if there is one)
+                i = int(index.rstrip("]"))
+                at = at[i] if isinstance(at, list) and i < len(at) else {}
         at.pop(last, None)
     return pod
 

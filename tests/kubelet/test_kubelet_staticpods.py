@@ -322,3 +322,24 @@ def test_a_command_parses_each_static_pod_file_at_most_once(tmp_path, monkeypatc
     files = sorted(p.name for p in (made / "nodes" / "controlplane" / "manifests").iterdir())
     assert sorted(os.path.basename(p) for p in parsed) == (files if moved else [])
     assert run(state, "get", "pods", "-n", "kube-system", "-o", "name") == mirrors
+
+
+def test_a_static_pods_copy_is_deepcopys_shared_parts_and_all():
+    """Static pods are copied through marshal (``_copied``): equal to ``copy.deepcopy``'s copy,
+    a part the manifest names twice (a YAML alias) still one object, nothing shared with the
+    original; what marshal cannot write is deep-copied."""
+    import copy
+
+    from kubesim.kubelet.staticpods import _copied
+
+    labels = {"tier": "control-plane"}
+    pod = {"metadata": {"name": "etcd", "labels": labels}, "spec": {"selector": labels,
+                                                                   "containers": [{"args": ["a", 1, 2.5, None, True]}]}}
+    got = _copied(pod)
+    assert got == copy.deepcopy(pod)
+    assert got["metadata"]["labels"] is got["spec"]["selector"] and got["metadata"]["labels"] is not labels
+    assert got["spec"]["containers"][0] is not pod["spec"]["containers"][0]
+    from fractions import Fraction
+
+    odd = {"metadata": {"name": "x"}, "spec": {"at": Fraction(1, 3)}}  # (marshal refuses a Fraction)
+    assert _copied(odd) == copy.deepcopy(odd) and _copied(odd)["spec"] is not odd["spec"]

@@ -99,6 +99,11 @@ def test_the_index_follows_every_write_and_equals_the_backfill(tmp_path, seed):
                       if e["involvedObject"]["name"] == "node1")
         assert store.keys_of_events_involving(name="node1") == want
         _assert_controller_lookups(store)
+        for kind in ("Pod", "Node", "Event", "ConfigMap"):  # (annotations and deletion: looked up directly)
+            objs = store.list(kind)
+            for value in ("kubernetes.io/config.mirror", "x", "absent", None):
+                assert store.keys_indexed(kind, "a", value) == _keys_with(kind, objs, "a", value)
+            assert store.keys_deleting(kind) == _keys_with(kind, objs, "d", "")
         for kind in ("Pod", "ConfigMap"):  # many owners at once (the collector's question)
             for uids in ({"u1"}, {"u1", "u3"}, {"u1", "u2", "u3", "nobody"}):
                 want = set().union(*(store.keys_owned_by(kind, u) for u in uids))
@@ -119,6 +124,27 @@ def test_the_index_follows_every_write_and_equals_the_backfill(tmp_path, seed):
         _assert_controller_lookups(store)
         assert _rows(store) == _expected(store)
         store.commit()
+
+
+def _keys_with(kind: str, objs: list[dict], facet: str, value: str | None) -> list[tuple]:
+    return sorted((kind, o["metadata"].get("namespace", ""), o["metadata"]["name"]) for o in objs
+                  if any(f == facet and (value is None or v == value) for f, v in index_entries(kind, o)))
+
+
+@pytest.mark.parametrize("metadata", [
+    {}, {"annotations": None}, {"annotations": "x"}, {"annotations": {}}, {"annotations": {"x": ""}},
+    {"annotations": {"y": "x"}}, {"annotations": {1: "v"}}, {"annotations": {"kubernetes.io/config.mirror": "h"}},
+    {"deletionTimestamp": NOW}, {"deletionTimestamp": None}, {"deletionTimestamp": ""},
+    {"labels": {"x": ""}, "ownerReferences": [{"uid": "x", "controller": True}]},
+], ids=repr)
+@pytest.mark.parametrize("facet,value", [("a", "x"), ("a", "1"), ("a", None), ("a", "kubernetes.io/config.mirror"),
+                                         ("d", ""), ("d", None), ("d", "x"), ("l:x", ""), ("c", "x"), ("o", None)])
+def test_an_objects_index_entry_looked_up_directly_is_one_of_its_entries(metadata, facet, value):
+    from kubesim.store import _has_index_entry
+
+    obj = {"kind": "Pod", "metadata": {"name": "p", **metadata}}
+    want = any(f == facet and (value is None or v == value) for f, v in index_entries("Pod", obj))
+    assert _has_index_entry("Pod", obj, facet, value) is want
 
 
 def _assert_controller_lookups(store: Store) -> None:

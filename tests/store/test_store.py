@@ -733,6 +733,32 @@ def test_uuid4_is_what_the_uuid_module_formats(n):
     assert uuid4(n) == str(uuid.UUID(int=n, version=4))
 
 
+def test_system_uids_are_never_handed_out_twice_across_refills_and_forks():
+    """``new_uid`` without a seeded source reads the system's random bytes a few hundred uids
+    at a time: uids across many refills are distinct version-4 UUIDs, and a forked child
+    (which inherits the unused bytes) draws its own."""
+    import os
+    import uuid
+
+    from kubesim.store import new_uid
+
+    drawn = [new_uid() for _ in range(2000)]
+    assert len(set(drawn)) == len(drawn)
+    assert all(uuid.UUID(u).version == 4 and str(uuid.UUID(u)) == u for u in drawn)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its next uids, to the parent
+        os.close(read)
+        os.write(write, " ".join(new_uid() for _ in range(50)).encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as f:
+        child = f.read().split()
+    os.waitpid(pid, 0)
+    mine = [new_uid() for _ in range(50)]
+    assert len(child) == 50 and not set(child) & set(mine)
+
+
 def _pages(directory) -> tuple[int, int, int]:
     """(auto_vacuum, pages, free pages) of a state's database."""
     import sqlite3
