@@ -633,22 +633,55 @@ def _pod_relevant(cluster: Cluster, pod: dict | None, selector_kinds: tuple[str,
     caller has it."""
     if pod is None:
         return False
+    return _facts_relevant(_pod_facts(cluster, pod), claims, controlled_kind, selectors, cluster, selector_kinds)
+
+
+def _pod_facts(cluster: Cluster, pod: dict) -> tuple:
+    """What ``_pod_relevant`` reads of a version of a pod: (the kind its ControllerRef names,
+    as a 1-tuple, or None; owned or with finalizers; with generic ephemeral volumes; with a
+    DisruptionTarget condition; namespace; labels). Read once a version: each workload
+    controller, the collector and the ephemeral volume controller ask about the same pods
+    (a bulk apply's thousand, every round). A version is the same dict at the same
+    resourceVersion (a write bumps it; the store's objects change only through writes)."""
+    memo = cluster.__dict__.get("_pod_facts")
+    if memo is None or len(memo) > 100_000:  # (a long advance's many versions: kept bounded)
+        memo = cluster.__dict__["_pod_facts"] = {}
     md = pod.get("metadata") or {}
-    if controlled_kind is not None:
-        for r in md.get("ownerReferences") or ():
-            if isinstance(r, dict) and r.get("controller"):
-                return r.get("kind") == controlled_kind
-    elif md.get("ownerReferences") or md.get("finalizers"):
-        return True
-    if claims and has_ephemeral_volumes(pod):
-        return True
+    rv = md.get("resourceVersion")
+    hit = memo.get(id(pod))
+    if hit is not None and hit[0] is pod and hit[1] == rv:
+        return hit[2]
+    ctrl = None
+    for r in md.get("ownerReferences") or ():
+        if isinstance(r, dict) and r.get("controller"):
+            ctrl = (r.get("kind"),)
+            break
+    disruption = False
     for c in (pod.get("status") or {}).get("conditions") or ():
         if c.get("type") == "DisruptionTarget":
-            return True
+            disruption = True
+            break
+    facts = (ctrl, bool(md.get("ownerReferences") or md.get("finalizers")), has_ephemeral_volumes(pod),
+             disruption, md.get("namespace") or "", md.get("labels") or {})
+    memo[id(pod)] = (pod, rv, facts)  # (the pod kept: its id is not reused while it is here)
+    return facts
+
+
+def _facts_relevant(facts: tuple, claims: bool, controlled_kind: str | None, selectors: dict[str, list] | None,
+                    cluster: Cluster | None = None, selector_kinds: tuple[str, ...] = ()) -> bool:
+    """``_pod_relevant`` over ``_pod_facts`` (``selectors`` None: compiled if needed)."""
+    ctrl, owned, ephemeral, disruption, namespace, labels = facts
+    if controlled_kind is not None:
+        if ctrl is not None:
+            return ctrl[0] == controlled_kind
+    elif owned:
+        return True
+    if (claims and ephemeral) or disruption:
+        return True
     if selectors is None:
         selectors = _selectors_of(cluster, selector_kinds)
-    labels = md.get("labels") or {}
-    return any(sel.matches(labels) for sel in selectors.get(md.get("namespace") or "", ()))
+    sels = selectors.get(namespace)
+    return bool(sels) and any(sel.matches(labels) for sel in sels)
 
 
 def _owned(obj: dict | None) -> bool:
@@ -688,6 +721,10 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
     changed = [k for k in list(store.changed_keys()) if k[0] in kinds]
     # (read once: nothing is written while a controller asks)
     selectors = _selectors_of(cluster, gate) if any(k[0] == "Pod" for k in changed) else {}
+
+    def relevant(pod: dict | None) -> bool:  # (_pod_relevant, its facts shared with the others')
+        return pod is not None and _facts_relevant(_pod_facts(cluster, pod), claims, controlled, selectors)
+
     if len(changed) > 50:
         # which of many objects written (a bulk apply's pods) are new: told together, not by a
         # statement each as the loop below asks what each was (the others' bodies, if asked)
@@ -702,8 +739,7 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
                 if _owned(gone[1]) or _owned(store.committed(*k)):
                     return True
                 continue
-            if k[0] != "Pod" or _pod_relevant(cluster, gone[1], gate, claims, controlled, selectors) or \
-                    _pod_relevant(cluster, store.committed(*k), gate, claims, controlled, selectors):
+            if k[0] != "Pod" or relevant(gone[1]) or relevant(store.committed(*k)):
                 return True
             continue
         if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
@@ -720,8 +756,7 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             # the collector's graph builder: an update of an object that neither has owners
             # nor is being deleted changes no dependency (its deletion, above, does)
             continue
-        if k[0] != "Pod" or _pod_relevant(cluster, obj, gate, claims, controlled, selectors) or \
-                _pod_relevant(cluster, store.committed(*k), gate, claims, controlled, selectors):
+        if k[0] != "Pod" or relevant(obj) or relevant(store.committed(*k)):
             return True
     return bool(queued_nodes) and _daemon_node_updates_enqueue(store, queued_nodes)
 
@@ -1201,7 +1236,7 @@ def _ephemeral_due(cluster: Cluster) -> bool:
         if k[0] == "Pod":
             obj = store.get(*k)
             if obj is not None and int((obj.get("metadata") or {}).get("resourceVersion") or 0) > last \
-                    and has_ephemeral_volumes(obj):
+                    and _pod_facts(cluster, obj)[2]:  # (has_ephemeral_volumes, read by the collector's)
                 return True
         elif k[0] == "PersistentVolumeClaim" and store.get(*k) is None:
             gone = store.deleted(*k)

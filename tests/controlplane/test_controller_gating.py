@@ -615,3 +615,28 @@ def test_a_node_write_resyncs_a_daemonset_over_its_own_pods_not_every_pod(kubesi
     kubesim.ok("label node node01 agent=yes")
     assert views and all("Pod" not in v.objects for v in views)
     assert len(kubesim.ok("get pods -l app=picky -o name").split()) == 1  # node01's
+
+
+def test_a_pod_s_relevance_is_read_again_when_a_write_changes_it():
+    """_pod_facts keeps what it read of a pod by version: the same dict changed and written
+    again (a new resourceVersion) is read afresh, so its new owner is seen."""
+    from types import SimpleNamespace
+
+    from kubesim.controlplane.components import _pod_relevant
+
+    cluster = SimpleNamespace()
+    pod = {"metadata": {"name": "p", "namespace": "default", "resourceVersion": "5", "labels": {"a": "b"}},
+           "spec": {}}
+    assert not _pod_relevant(cluster, pod, ("ReplicaSet",), selectors={})
+    assert not _pod_relevant(cluster, pod, ("ReplicaSet",), controlled_kind="ReplicaSet", selectors={})
+    pod["metadata"]["ownerReferences"] = [{"kind": "ReplicaSet", "name": "r", "uid": "u", "controller": True}]
+    pod["metadata"]["resourceVersion"] = "6"  # (what the store's put does)
+    assert _pod_relevant(cluster, pod, ("ReplicaSet",), selectors={})
+    assert _pod_relevant(cluster, pod, ("ReplicaSet",), controlled_kind="ReplicaSet", selectors={})
+    assert not _pod_relevant(cluster, pod, ("DaemonSet",), controlled_kind="DaemonSet", selectors={})
+    pod["spec"]["volumes"] = [{"name": "v", "ephemeral": {"volumeClaimTemplate": {}}}]
+    pod["metadata"]["resourceVersion"] = "7"
+    del pod["metadata"]["ownerReferences"]
+    assert not _pod_relevant(cluster, pod, ("ReplicaSet",), selectors={})
+    assert _pod_relevant(cluster, pod, ("ReplicaSet",), claims=True, selectors={})
+
