@@ -1514,9 +1514,12 @@ def _endpoints_due(cluster: Cluster) -> bool:
     return False
 
 
-def _zone(node: dict | None) -> object:
-    from kubesim.controllers.endpointslice import ZONE_LABEL
+# endpointslice.ZONE_LABEL, named here: a kubelet's Node status write asks about it, and importing
+# the controllers for the name (their template hashing with them) costs every such command ~2 ms
+ZONE_LABEL = "topology.kubernetes.io/zone"
 
+
+def _zone(node: dict | None) -> object:
     return ((node.get("metadata") or {}).get("labels") or {}).get(ZONE_LABEL) if node is not None else None
 
 

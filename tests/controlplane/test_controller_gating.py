@@ -640,3 +640,8 @@ def test_a_pod_s_relevance_is_read_again_when_a_write_changes_it():
     assert not _pod_relevant(cluster, pod, ("ReplicaSet",), selectors={})
     assert _pod_relevant(cluster, pod, ("ReplicaSet",), claims=True, selectors={})
 
+
+def test_the_zone_label_the_gate_reads_is_the_endpointslice_controller_s():
+    from kubesim.controllers import endpointslice
+
+    assert components.ZONE_LABEL == endpointslice.ZONE_LABEL
