@@ -447,16 +447,21 @@ def _pod_gc_news(store, last: int, get_node) -> bool:
     )
 
     many = None  # counted only for a finished pod (the count is the costly part)
-    written = [k for k in list(store.changed_keys())
-               if k[0] in ("Pod", "Node") and _written_since(store, k, last)]
+    written = []  # (key, the object now or None): each read once (_written_since's test)
+    for k in list(store.changed_keys()):
+        if k[0] == "Pod" or k[0] == "Node":
+            obj = store.get(*k)
+            if obj is not None:
+                if int((obj.get("metadata") or {}).get("resourceVersion") or 0) > last:
+                    written.append((k, obj))
+            elif (gone := store.deleted(*k)) is not None and gone[0] > last:
+                written.append((k, None))
     if len(written) > 50:
         # the Nodes of many pods written (a bulk apply or delete), read together rather than
         # one statement each as ``may_collect`` asks for them
-        pods = (store.get(*k) for k in written if k[0] == "Pod")
-        names = {(p.get("spec") or {}).get("nodeName") for p in pods if p is not None}
+        names = {(p.get("spec") or {}).get("nodeName") for k, p in written if k[0] == "Pod" and p is not None}
         store.get_many(("Node", "", n) for n in sorted(n for n in names if n))
-    for k in written:
-        obj = store.get(*k)
+    for k, obj in written:
         if k[0] == "Node":
             if obj is None and store.pod_keys_on_node(k[2]):
                 return True
@@ -1472,12 +1477,14 @@ def _service_selectors(cluster: Cluster) -> list[tuple[str, object]]:
     return hit[1]
 
 
-def _selected_by_service(cluster: Cluster, pod: dict | None) -> bool:
+def _selected_by_service(cluster: Cluster, pod: dict | None, sels: list | None = None) -> bool:
+    """``sels``: ``_service_selectors``, when the caller has it."""
     if pod is None:
         return False
     md = pod.get("metadata") or {}
     ns, labels = md.get("namespace") or "", md.get("labels") or {}
-    return any(sns == ns and sel.matches(labels) for sns, sel in _service_selectors(cluster))
+    return any(sns == ns and sel.matches(labels)
+               for sns, sel in (_service_selectors(cluster) if sels is None else sels))
 
 
 def _endpoints_due(cluster: Cluster) -> bool:
@@ -1490,16 +1497,22 @@ def _endpoints_due(cluster: Cluster) -> bool:
     if baseline is None:
         return True
     last = cluster.__dict__.get("_controller_rv", {}).get("endpoints", baseline)
-    for k in list(store.changed_keys()):
-        if k[0] not in ENDPOINT_KINDS:
-            continue
+    kinds = set(ENDPOINT_KINDS)
+    sels = None
+
+    def selected(pod: dict | None) -> bool:  # (the selectors read once: nothing is written meanwhile)
+        nonlocal sels
+        if pod is not None and sels is None:
+            sels = _service_selectors(cluster)
+        return _selected_by_service(cluster, pod, sels)
+
+    for k in [k for k in list(store.changed_keys()) if k[0] in kinds]:  # (most are Events: passed over at once)
         obj = store.get(*k)
         if obj is None:
             gone = store.deleted(*k)
             if gone is None or gone[0] <= last:
                 continue
-            if k[0] != "Pod" or _selected_by_service(cluster, gone[1]) or \
-                    _selected_by_service(cluster, store.committed(*k)):
+            if k[0] != "Pod" or selected(gone[1]) or selected(store.committed(*k)):
                 return True
             continue
         if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
@@ -1508,8 +1521,7 @@ def _endpoints_due(cluster: Cluster) -> bool:
             if _node_zone_changed(store, k, obj):
                 return True
             continue
-        if k[0] != "Pod" or _selected_by_service(cluster, obj) or \
-                _selected_by_service(cluster, store.committed(*k)):
+        if k[0] != "Pod" or selected(obj) or selected(store.committed(*k)):
             return True
     return False
 
