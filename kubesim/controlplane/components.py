@@ -1197,12 +1197,13 @@ def volume_controllers(cluster: Cluster) -> bool:
     persistentvolume, volumeprotection). It runs before the scheduler (Immediate claims bind
     first) and after it (the bindings the scheduler started complete before the kubelet looks).
     Events it already recorded about claims and volumes are passed in ``recorded_events``."""
-    from kubesim.controllers import persistentvolume, volumeprotection
-    from kubesim.controllers.base import View
-
     store = cluster.store
     if not store.count("PersistentVolumeClaim") and not store.count("PersistentVolume"):
         return False
+    # imported past the gate: every settle runs this step, most clusters without claims
+    from kubesim.controllers import persistentvolume, volumeprotection
+    from kubesim.controllers.base import View
+
     view = View.from_store(store, cluster.now(), cluster.rng, kinds=VOLUME_KINDS)
     recorded = {}
     for key in store.event_keys():
@@ -1254,13 +1255,14 @@ def ephemeral_volumes(cluster: Cluster) -> bool:
     """The ephemeral volume controller (kubesim.controllers.ephemeral): creates the claims of
     pods' generic ephemeral volumes. A create the API server refuses gives the pod upstream's
     Warning FailedBinding ``ephemeral volume <vol>: create PVC <claim>: <error>``."""
+    store = cluster.store
+    if not _ephemeral_due(cluster) or not store.count("Pod"):  # the cheap test first
+        return False
+    # imported past the gate: every settle runs this step
     from kubesim.controllers import ephemeral
     from kubesim.controllers.base import View
     from kubesim.errors import StatusError
 
-    store = cluster.store
-    if not _ephemeral_due(cluster) or not store.count("Pod"):  # the cheap test first
-        return False
     cluster.__dict__.setdefault("_controller_rv", {})["ephemeral"] = store.resource_version()
     view = View.from_store(store, cluster.now(), cluster.rng, kinds=("Pod", "PersistentVolumeClaim"))
     from kubesim.apiserver import events
