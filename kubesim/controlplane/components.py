@@ -723,6 +723,12 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
     kinds = set(view_kinds)
     controlled = CONTROLLED_KIND.get(name)
     queued_nodes: list[dict] = []  # the DaemonSet controller's nodeUpdateQueue
+    # A pod's verdict depends on its versions and the gate kinds' selectors alone: when an
+    # earlier ask, since the same ``last``, with the same selectors, found nothing, a pod not
+    # written since needs no second look (a bulk apply's thousand, every later round).
+    stamp = (last, tuple(store.kind_resource_version(k) for k in gate), store.opened_resource_version())
+    checked = cluster.__dict__.setdefault("_controller_checked", {}).get(name)
+    pods_since = checked[0] if checked is not None and checked[1] == stamp else last
     changed = [k for k in list(store.changed_keys()) if k[0] in kinds]
     # (read once: nothing is written while a controller asks)
     selectors = _selectors_of(cluster, gate) if any(k[0] == "Pod" for k in changed) else {}
@@ -736,9 +742,10 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
         store.prefetch_committed(changed, absent_only=True)
     for k in changed:
         obj = store.get(*k)
+        since = pods_since if k[0] == "Pod" else last
         if obj is None:
             gone = store.deleted(*k)
-            if gone is None or gone[0] <= last:
+            if gone is None or gone[0] <= since:
                 continue
             if k[0] == "PersistentVolumeClaim" and claims:
                 if _owned(gone[1]) or _owned(store.committed(*k)):
@@ -747,7 +754,7 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             if k[0] != "Pod" or relevant(gone[1]) or relevant(store.committed(*k)):
                 return True
             continue
-        if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
+        if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= since:
             continue
         if k[0] == "PersistentVolumeClaim" and claims:
             if _owned(obj) or _owned(store.committed(*k)):
@@ -763,7 +770,10 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             continue
         if k[0] != "Pod" or relevant(obj) or relevant(store.committed(*k)):
             return True
-    return bool(queued_nodes) and _daemon_node_updates_enqueue(store, queued_nodes)
+    if queued_nodes and _daemon_node_updates_enqueue(store, queued_nodes):
+        return True
+    cluster._controller_checked[name] = (store.resource_version(), stamp)  # (nothing: see above)
+    return False
 
 
 def _daemon_node_updates_enqueue(store, nodes: list[dict]) -> bool:
@@ -1238,6 +1248,7 @@ def _ephemeral_due(cluster: Cluster) -> bool:
     if baseline is None:
         return True
     last = cluster.__dict__.get("_controller_rv", {}).get("ephemeral", baseline)
+    last, stamp = _quiet_since(cluster, "ephemeral", last)
     for k in list(store.changed_keys()):
         if k[0] == "Pod":
             obj = store.get(*k)
@@ -1248,7 +1259,24 @@ def _ephemeral_due(cluster: Cluster) -> bool:
             gone = store.deleted(*k)
             if gone is not None and gone[0] > last:
                 return True
+    _found_quiet(cluster, "ephemeral", stamp)
     return False
+
+
+def _quiet_since(cluster: Cluster, name: str, last: int) -> tuple[int, tuple]:
+    """For a gate whose verdict on a write depends on the written version alone (or, for a
+    pod, on selectors whose own change is a write it answers yes to): past an earlier ask,
+    since the same ``last``, that found nothing (``_found_quiet``), only the writes after it
+    need a look (a bulk apply's thousand pods, every later round). (Where to look from, the
+    stamp to give ``_found_quiet``.)"""
+    stamp = (last, cluster.store.opened_resource_version())
+    checked = cluster.__dict__.get("_gate_checked", {}).get(name)
+    return (checked[0] if checked is not None and checked[1] == stamp else last), stamp
+
+
+def _found_quiet(cluster: Cluster, name: str, stamp: tuple) -> None:
+    """The gate ``name`` found nothing written up to now (``_quiet_since``'s stamp)."""
+    cluster.__dict__.setdefault("_gate_checked", {})[name] = (cluster.store.resource_version(), stamp)
 
 
 def ephemeral_volumes(cluster: Cluster) -> bool:
@@ -1498,7 +1526,8 @@ def _endpoints_due(cluster: Cluster) -> bool:
     baseline = settled_baseline(cluster)
     if baseline is None:
         return True
-    last = cluster.__dict__.get("_controller_rv", {}).get("endpoints", baseline)
+    last, stamp = _quiet_since(cluster, "endpoints",
+                               cluster.__dict__.get("_controller_rv", {}).get("endpoints", baseline))
     kinds = set(ENDPOINT_KINDS)
     sels = None
 
@@ -1525,6 +1554,7 @@ def _endpoints_due(cluster: Cluster) -> bool:
             continue
         if k[0] != "Pod" or selected(obj) or selected(store.committed(*k)):
             return True
+    _found_quiet(cluster, "endpoints", stamp)
     return False
 
 
