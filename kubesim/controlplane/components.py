@@ -447,16 +447,21 @@ def _pod_gc_news(store, last: int, get_node) -> bool:
     )
 
     many = None  # counted only for a finished pod (the count is the costly part)
-    written = [k for k in list(store.changed_keys())
-               if k[0] in ("Pod", "Node") and _written_since(store, k, last)]
+    written = []  # (key, the object now or None): each read once (_written_since's test)
+    for k in list(store.changed_keys()):
+        if k[0] == "Pod" or k[0] == "Node":
+            obj = store.get(*k)
+            if obj is not None:
+                if int((obj.get("metadata") or {}).get("resourceVersion") or 0) > last:
+                    written.append((k, obj))
+            elif (gone := store.deleted(*k)) is not None and gone[0] > last:
+                written.append((k, None))
     if len(written) > 50:
         # the Nodes of many pods written (a bulk apply or delete), read together rather than
         # one statement each as ``may_collect`` asks for them
-        pods = (store.get(*k) for k in written if k[0] == "Pod")
-        names = {(p.get("spec") or {}).get("nodeName") for p in pods if p is not None}
+        names = {(p.get("spec") or {}).get("nodeName") for k, p in written if k[0] == "Pod" and p is not None}
         store.get_many(("Node", "", n) for n in sorted(n for n in names if n))
-    for k in written:
-        obj = store.get(*k)
+    for k, obj in written:
         if k[0] == "Node":
             if obj is None and store.pod_keys_on_node(k[2]):
                 return True
@@ -633,22 +638,55 @@ def _pod_relevant(cluster: Cluster, pod: dict | None, selector_kinds: tuple[str,
     caller has it."""
     if pod is None:
         return False
+    return _facts_relevant(_pod_facts(cluster, pod), claims, controlled_kind, selectors, cluster, selector_kinds)
+
+
+def _pod_facts(cluster: Cluster, pod: dict) -> tuple:
+    """What ``_pod_relevant`` reads of a version of a pod: (the kind its ControllerRef names,
+    as a 1-tuple, or None; owned or with finalizers; with generic ephemeral volumes; with a
+    DisruptionTarget condition; namespace; labels). Read once a version: each workload
+    controller, the collector and the ephemeral volume controller ask about the same pods
+    (a bulk apply's thousand, every round). A version is the same dict at the same
+    resourceVersion (a write bumps it; the store's objects change only through writes)."""
+    memo = cluster.__dict__.get("_pod_facts")
+    if memo is None or len(memo) > 100_000:  # (a long advance's many versions: kept bounded)
+        memo = cluster.__dict__["_pod_facts"] = {}
     md = pod.get("metadata") or {}
-    if controlled_kind is not None:
-        for r in md.get("ownerReferences") or ():
-            if isinstance(r, dict) and r.get("controller"):
-                return r.get("kind") == controlled_kind
-    elif md.get("ownerReferences") or md.get("finalizers"):
-        return True
-    if claims and has_ephemeral_volumes(pod):
-        return True
+    rv = md.get("resourceVersion")
+    hit = memo.get(id(pod))
+    if hit is not None and hit[0] is pod and hit[1] == rv:
+        return hit[2]
+    ctrl = None
+    for r in md.get("ownerReferences") or ():
+        if isinstance(r, dict) and r.get("controller"):
+            ctrl = (r.get("kind"),)
+            break
+    disruption = False
     for c in (pod.get("status") or {}).get("conditions") or ():
         if c.get("type") == "DisruptionTarget":
-            return True
+            disruption = True
+            break
+    facts = (ctrl, bool(md.get("ownerReferences") or md.get("finalizers")), has_ephemeral_volumes(pod),
+             disruption, md.get("namespace") or "", md.get("labels") or {})
+    memo[id(pod)] = (pod, rv, facts)  # (the pod kept: its id is not reused while it is here)
+    return facts
+
+
+def _facts_relevant(facts: tuple, claims: bool, controlled_kind: str | None, selectors: dict[str, list] | None,
+                    cluster: Cluster | None = None, selector_kinds: tuple[str, ...] = ()) -> bool:
+    """``_pod_relevant`` over ``_pod_facts`` (``selectors`` None: compiled if needed)."""
+    ctrl, owned, ephemeral, disruption, namespace, labels = facts
+    if controlled_kind is not None:
+        if ctrl is not None:
+            return ctrl[0] == controlled_kind
+    elif owned:
+        return True
+    if (claims and ephemeral) or disruption:
+        return True
     if selectors is None:
         selectors = _selectors_of(cluster, selector_kinds)
-    labels = md.get("labels") or {}
-    return any(sel.matches(labels) for sel in selectors.get(md.get("namespace") or "", ()))
+    sels = selectors.get(namespace)
+    return bool(sels) and any(sel.matches(labels) for sel in sels)
 
 
 def _owned(obj: dict | None) -> bool:
@@ -685,28 +723,38 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
     kinds = set(view_kinds)
     controlled = CONTROLLED_KIND.get(name)
     queued_nodes: list[dict] = []  # the DaemonSet controller's nodeUpdateQueue
+    # A pod's verdict depends on its versions and the gate kinds' selectors alone: when an
+    # earlier ask, since the same ``last``, with the same selectors, found nothing, a pod not
+    # written since needs no second look (a bulk apply's thousand, every later round).
+    stamp = (last, tuple(store.kind_resource_version(k) for k in gate), store.opened_resource_version())
+    checked = cluster.__dict__.setdefault("_controller_checked", {}).get(name)
+    pods_since = checked[0] if checked is not None and checked[1] == stamp else last
     changed = [k for k in list(store.changed_keys()) if k[0] in kinds]
     # (read once: nothing is written while a controller asks)
     selectors = _selectors_of(cluster, gate) if any(k[0] == "Pod" for k in changed) else {}
+
+    def relevant(pod: dict | None) -> bool:  # (_pod_relevant, its facts shared with the others')
+        return pod is not None and _facts_relevant(_pod_facts(cluster, pod), claims, controlled, selectors)
+
     if len(changed) > 50:
         # which of many objects written (a bulk apply's pods) are new: told together, not by a
         # statement each as the loop below asks what each was (the others' bodies, if asked)
         store.prefetch_committed(changed, absent_only=True)
     for k in changed:
         obj = store.get(*k)
+        since = pods_since if k[0] == "Pod" else last
         if obj is None:
             gone = store.deleted(*k)
-            if gone is None or gone[0] <= last:
+            if gone is None or gone[0] <= since:
                 continue
             if k[0] == "PersistentVolumeClaim" and claims:
                 if _owned(gone[1]) or _owned(store.committed(*k)):
                     return True
                 continue
-            if k[0] != "Pod" or _pod_relevant(cluster, gone[1], gate, claims, controlled, selectors) or \
-                    _pod_relevant(cluster, store.committed(*k), gate, claims, controlled, selectors):
+            if k[0] != "Pod" or relevant(gone[1]) or relevant(store.committed(*k)):
                 return True
             continue
-        if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
+        if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= since:
             continue
         if k[0] == "PersistentVolumeClaim" and claims:
             if _owned(obj) or _owned(store.committed(*k)):
@@ -720,10 +768,12 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             # the collector's graph builder: an update of an object that neither has owners
             # nor is being deleted changes no dependency (its deletion, above, does)
             continue
-        if k[0] != "Pod" or _pod_relevant(cluster, obj, gate, claims, controlled, selectors) or \
-                _pod_relevant(cluster, store.committed(*k), gate, claims, controlled, selectors):
+        if k[0] != "Pod" or relevant(obj) or relevant(store.committed(*k)):
             return True
-    return bool(queued_nodes) and _daemon_node_updates_enqueue(store, queued_nodes)
+    if queued_nodes and _daemon_node_updates_enqueue(store, queued_nodes):
+        return True
+    cluster._controller_checked[name] = (store.resource_version(), stamp)  # (nothing: see above)
+    return False
 
 
 def _daemon_node_updates_enqueue(store, nodes: list[dict]) -> bool:
@@ -1157,12 +1207,13 @@ def volume_controllers(cluster: Cluster) -> bool:
     persistentvolume, volumeprotection). It runs before the scheduler (Immediate claims bind
     first) and after it (the bindings the scheduler started complete before the kubelet looks).
     Events it already recorded about claims and volumes are passed in ``recorded_events``."""
-    from kubesim.controllers import persistentvolume, volumeprotection
-    from kubesim.controllers.base import View
-
     store = cluster.store
     if not store.count("PersistentVolumeClaim") and not store.count("PersistentVolume"):
         return False
+    # imported past the gate: every settle runs this step, most clusters without claims
+    from kubesim.controllers import persistentvolume, volumeprotection
+    from kubesim.controllers.base import View
+
     view = View.from_store(store, cluster.now(), cluster.rng, kinds=VOLUME_KINDS)
     recorded = {}
     for key in store.event_keys():
@@ -1197,30 +1248,49 @@ def _ephemeral_due(cluster: Cluster) -> bool:
     if baseline is None:
         return True
     last = cluster.__dict__.get("_controller_rv", {}).get("ephemeral", baseline)
+    last, stamp = _quiet_since(cluster, "ephemeral", last)
     for k in list(store.changed_keys()):
         if k[0] == "Pod":
             obj = store.get(*k)
             if obj is not None and int((obj.get("metadata") or {}).get("resourceVersion") or 0) > last \
-                    and has_ephemeral_volumes(obj):
+                    and _pod_facts(cluster, obj)[2]:  # (has_ephemeral_volumes, read by the collector's)
                 return True
         elif k[0] == "PersistentVolumeClaim" and store.get(*k) is None:
             gone = store.deleted(*k)
             if gone is not None and gone[0] > last:
                 return True
+    _found_quiet(cluster, "ephemeral", stamp)
     return False
+
+
+def _quiet_since(cluster: Cluster, name: str, last: int) -> tuple[int, tuple]:
+    """For a gate whose verdict on a write depends on the written version alone (or, for a
+    pod, on selectors whose own change is a write it answers yes to): past an earlier ask,
+    since the same ``last``, that found nothing (``_found_quiet``), only the writes after it
+    need a look (a bulk apply's thousand pods, every later round). (Where to look from, the
+    stamp to give ``_found_quiet``.)"""
+    stamp = (last, cluster.store.opened_resource_version())
+    checked = cluster.__dict__.get("_gate_checked", {}).get(name)
+    return (checked[0] if checked is not None and checked[1] == stamp else last), stamp
+
+
+def _found_quiet(cluster: Cluster, name: str, stamp: tuple) -> None:
+    """The gate ``name`` found nothing written up to now (``_quiet_since``'s stamp)."""
+    cluster.__dict__.setdefault("_gate_checked", {})[name] = (cluster.store.resource_version(), stamp)
 
 
 def ephemeral_volumes(cluster: Cluster) -> bool:
     """The ephemeral volume controller (kubesim.controllers.ephemeral): creates the claims of
     pods' generic ephemeral volumes. A create the API server refuses gives the pod upstream's
     Warning FailedBinding ``ephemeral volume <vol>: create PVC <claim>: <error>``."""
+    store = cluster.store
+    if not _ephemeral_due(cluster) or not store.count("Pod"):  # the cheap test first
+        return False
+    # imported past the gate: every settle runs this step
     from kubesim.controllers import ephemeral
     from kubesim.controllers.base import View
     from kubesim.errors import StatusError
 
-    store = cluster.store
-    if not _ephemeral_due(cluster) or not store.count("Pod"):  # the cheap test first
-        return False
     cluster.__dict__.setdefault("_controller_rv", {})["ephemeral"] = store.resource_version()
     view = View.from_store(store, cluster.now(), cluster.rng, kinds=("Pod", "PersistentVolumeClaim"))
     from kubesim.apiserver import events
@@ -1437,12 +1507,14 @@ def _service_selectors(cluster: Cluster) -> list[tuple[str, object]]:
     return hit[1]
 
 
-def _selected_by_service(cluster: Cluster, pod: dict | None) -> bool:
+def _selected_by_service(cluster: Cluster, pod: dict | None, sels: list | None = None) -> bool:
+    """``sels``: ``_service_selectors``, when the caller has it."""
     if pod is None:
         return False
     md = pod.get("metadata") or {}
     ns, labels = md.get("namespace") or "", md.get("labels") or {}
-    return any(sns == ns and sel.matches(labels) for sns, sel in _service_selectors(cluster))
+    return any(sns == ns and sel.matches(labels)
+               for sns, sel in (_service_selectors(cluster) if sels is None else sels))
 
 
 def _endpoints_due(cluster: Cluster) -> bool:
@@ -1454,17 +1526,24 @@ def _endpoints_due(cluster: Cluster) -> bool:
     baseline = settled_baseline(cluster)
     if baseline is None:
         return True
-    last = cluster.__dict__.get("_controller_rv", {}).get("endpoints", baseline)
-    for k in list(store.changed_keys()):
-        if k[0] not in ENDPOINT_KINDS:
-            continue
+    last, stamp = _quiet_since(cluster, "endpoints",
+                               cluster.__dict__.get("_controller_rv", {}).get("endpoints", baseline))
+    kinds = set(ENDPOINT_KINDS)
+    sels = None
+
+    def selected(pod: dict | None) -> bool:  # (the selectors read once: nothing is written meanwhile)
+        nonlocal sels
+        if pod is not None and sels is None:
+            sels = _service_selectors(cluster)
+        return _selected_by_service(cluster, pod, sels)
+
+    for k in [k for k in list(store.changed_keys()) if k[0] in kinds]:  # (most are Events: passed over at once)
         obj = store.get(*k)
         if obj is None:
             gone = store.deleted(*k)
             if gone is None or gone[0] <= last:
                 continue
-            if k[0] != "Pod" or _selected_by_service(cluster, gone[1]) or \
-                    _selected_by_service(cluster, store.committed(*k)):
+            if k[0] != "Pod" or selected(gone[1]) or selected(store.committed(*k)):
                 return True
             continue
         if int((obj.get("metadata") or {}).get("resourceVersion") or 0) <= last:
@@ -1473,15 +1552,18 @@ def _endpoints_due(cluster: Cluster) -> bool:
             if _node_zone_changed(store, k, obj):
                 return True
             continue
-        if k[0] != "Pod" or _selected_by_service(cluster, obj) or \
-                _selected_by_service(cluster, store.committed(*k)):
+        if k[0] != "Pod" or selected(obj) or selected(store.committed(*k)):
             return True
+    _found_quiet(cluster, "endpoints", stamp)
     return False
 
 
-def _zone(node: dict | None) -> object:
-    from kubesim.controllers.endpointslice import ZONE_LABEL
+# endpointslice.ZONE_LABEL, named here: a kubelet's Node status write asks about it, and importing
+# the controllers for the name (their template hashing with them) costs every such command ~2 ms
+ZONE_LABEL = "topology.kubernetes.io/zone"
 
+
+def _zone(node: dict | None) -> object:
     return ((node.get("metadata") or {}).get("labels") or {}).get(ZONE_LABEL) if node is not None else None
 
 

@@ -615,3 +615,98 @@ def test_a_node_write_resyncs_a_daemonset_over_its_own_pods_not_every_pod(kubesi
     kubesim.ok("label node node01 agent=yes")
     assert views and all("Pod" not in v.objects for v in views)
     assert len(kubesim.ok("get pods -l app=picky -o name").split()) == 1  # node01's
+
+
+def test_a_pod_s_relevance_is_read_again_when_a_write_changes_it():
+    """_pod_facts keeps what it read of a pod by version: the same dict changed and written
+    again (a new resourceVersion) is read afresh, so its new owner is seen."""
+    from types import SimpleNamespace
+
+    from kubesim.controlplane.components import _pod_relevant
+
+    cluster = SimpleNamespace()
+    pod = {"metadata": {"name": "p", "namespace": "default", "resourceVersion": "5", "labels": {"a": "b"}},
+           "spec": {}}
+    assert not _pod_relevant(cluster, pod, ("ReplicaSet",), selectors={})
+    assert not _pod_relevant(cluster, pod, ("ReplicaSet",), controlled_kind="ReplicaSet", selectors={})
+    pod["metadata"]["ownerReferences"] = [{"kind": "ReplicaSet", "name": "r", "uid": "u", "controller": True}]
+    pod["metadata"]["resourceVersion"] = "6"  # (what the store's put does)
+    assert _pod_relevant(cluster, pod, ("ReplicaSet",), selectors={})
+    assert _pod_relevant(cluster, pod, ("ReplicaSet",), controlled_kind="ReplicaSet", selectors={})
+    assert not _pod_relevant(cluster, pod, ("DaemonSet",), controlled_kind="DaemonSet", selectors={})
+    pod["spec"]["volumes"] = [{"name": "v", "ephemeral": {"volumeClaimTemplate": {}}}]
+    pod["metadata"]["resourceVersion"] = "7"
+    del pod["metadata"]["ownerReferences"]
+    assert not _pod_relevant(cluster, pod, ("ReplicaSet",), selectors={})
+    assert _pod_relevant(cluster, pod, ("ReplicaSet",), claims=True, selectors={})
+
+
+def test_the_zone_label_the_gate_reads_is_the_endpointslice_controller_s():
+    from kubesim.controllers import endpointslice
+
+    assert components.ZONE_LABEL == endpointslice.ZONE_LABEL
+
+
+def test_a_controller_s_quiet_verdict_is_asked_again_when_the_selectors_change(kubesim):
+    """_controller_due keeps, per controller, how far it found nothing to look at, and then
+    looks only at pods written since: until the selectors of its gate kinds change (a new
+    ReplicaSet selecting an old pod makes it relevant to the collector, which passes over the
+    ReplicaSet itself, owner of nothing)."""
+    from kubesim.apiserver.context import Cluster
+    from kubesim.store import Store
+
+    kubesim.ok("apply -f -", REPLICASET)
+    kubesim.ok("advance 10s")
+    store = Store(kubesim.state_dir).open()
+    cluster = Cluster(store, kubesim.vars)
+    gc = ("garbagecollector", components.GC_GATE, components.GC_KINDS)
+    try:
+        store.put({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "x", "namespace": "default",
+                   "labels": {"x": "y"}}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}})
+        assert not components._controller_due(cluster, *gc, claims=True)
+        assert not components._controller_due(cluster, *gc, claims=True)  # (from what it kept)
+        other = store.get("ReplicaSet", "default", "rs")
+        rs = {**other, "metadata": {"name": "rs2", "namespace": "default"},
+              "spec": {**other["spec"], "selector": {"matchLabels": {"x": "y"}}}}
+        store.put(rs)
+        assert components._controller_due(cluster, *gc, claims=True)
+    finally:
+        store.rollback()
+
+
+def test_the_endpoint_and_ephemeral_gates_look_past_a_quiet_verdict_only_at_later_writes(kubesim):
+    """_quiet_since/_found_quiet: past an ask that found nothing, the endpoints and ephemeral
+    volume gates look only at what was written after it; what is written later is seen (a pod
+    a Service selects, a Service, a pod with an ephemeral volume)."""
+    from kubesim.apiserver.context import Cluster
+    from kubesim.store import Store
+
+    kubesim.ok("apply -f -", SERVICE)
+    kubesim.ok("advance 10s")
+    store = Store(kubesim.state_dir).open()
+    cluster = Cluster(store, kubesim.vars)
+
+    def pod(name, labels, volumes=()):
+        store.put({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": "default",
+                   "labels": labels}, "spec": {"containers": [{"name": "c", "image": "nginx"}],
+                                               "volumes": list(volumes)}})
+    try:
+        pod("a", {"app": "other"})
+        assert not components._endpoints_due(cluster) and not components._ephemeral_due(cluster)
+        assert not components._endpoints_due(cluster) and not components._ephemeral_due(cluster)
+        pod("b", {"app": "web"})
+        assert components._endpoints_due(cluster)
+        pod("c", {"app": "other"}, [{"name": "v", "ephemeral": {"volumeClaimTemplate": {"spec": {}}}}])
+        assert components._ephemeral_due(cluster)
+    finally:
+        store.rollback()
+    store = Store(kubesim.state_dir).open()
+    cluster = Cluster(store, kubesim.vars)
+    try:
+        pod("a", {"app": "other"})
+        assert not components._endpoints_due(cluster)
+        svc = store.get("Service", "default", "web")
+        store.put({**svc, "spec": {**svc["spec"], "selector": {"app": "other"}}})
+        assert components._endpoints_due(cluster)
+    finally:
+        store.rollback()
