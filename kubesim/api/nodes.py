@@ -15,6 +15,9 @@ KUBELET_STOPPED_ANNOTATION = "kubesim.io/kubelet-stopped"
 # their components' identities (the scheduler's reportingInstance)
 CONTROL_PLANE_NODE = "controlplane"
 
+# LabelTopologyZone (k8s.io/api/core/v1 well_known_labels.go): the zone a node is in
+ZONE_LABEL = "topology.kubernetes.io/zone"
+
 
 def internal_ip(node: dict) -> str:
     """The node's InternalIP address ('' when it has none yet)."""

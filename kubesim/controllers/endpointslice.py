@@ -26,6 +26,7 @@ time as ``kubesim.controllers.endpoints`` computes it.
 
 from __future__ import annotations
 
+from kubesim.api.nodes import ZONE_LABEL
 from kubesim.controllers.base import Change, View, deepcopy, is_pod_ready
 from kubesim.controllers.endpoints import (
     HEADLESS_LABEL,
@@ -40,7 +41,6 @@ from kubesim.controllers.endpoints import (
 CONTROLLER_NAME = "endpointslice-controller.k8s.io"
 MANAGED_BY_LABEL = "endpointslice.kubernetes.io/managed-by"
 SERVICE_NAME_LABEL = "kubernetes.io/service-name"
-ZONE_LABEL = "topology.kubernetes.io/zone"
 
 
 def _md(obj: dict) -> dict:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import random
 
-from kubesim.api.nodes import CONTROL_PLANE_NODE
+from kubesim.api.nodes import CONTROL_PLANE_NODE, ZONE_LABEL
 from kubesim.apiserver.context import Cluster
 from kubesim.apiserver.events import STARTED_META
 
 SYSTEM_NAMESPACES = ("default", "kube-node-lease", "kube-public", "kube-system")
 CONTROL_PLANE_LABEL = "node-role.kubernetes.io/control-plane"
 CONTROL_PLANE_TAINT = {"effect": "NoSchedule", "key": CONTROL_PLANE_LABEL}
-ZONE_LABEL = "topology.kubernetes.io/zone"
 REGION_LABEL = "topology.kubernetes.io/region"
 
 

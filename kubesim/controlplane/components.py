@@ -5,6 +5,7 @@ that knows them all; they meet only in stored objects.
 
 from __future__ import annotations
 
+from kubesim.api.nodes import ZONE_LABEL
 from kubesim.api.pods import has_ephemeral_volumes
 from kubesim.apiserver.context import Cluster
 
@@ -726,9 +727,7 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
     # A pod's verdict depends on its versions and the gate kinds' selectors alone: when an
     # earlier ask, since the same ``last``, with the same selectors, found nothing, a pod not
     # written since needs no second look (a bulk apply's thousand, every later round).
-    stamp = (last, tuple(store.kind_resource_version(k) for k in gate), store.opened_resource_version())
-    checked = cluster.__dict__.setdefault("_controller_checked", {}).get(name)
-    pods_since = checked[0] if checked is not None and checked[1] == stamp else last
+    pods_since, stamp = _quiet_since(cluster, name, last, tuple(store.kind_resource_version(k) for k in gate))
     changed = [k for k in list(store.changed_keys()) if k[0] in kinds]
     # (read once: nothing is written while a controller asks)
     selectors = _selectors_of(cluster, gate) if any(k[0] == "Pod" for k in changed) else {}
@@ -772,7 +771,7 @@ def _controller_due(cluster: Cluster, name: str, gate: tuple[str, ...], view_kin
             return True
     if queued_nodes and _daemon_node_updates_enqueue(store, queued_nodes):
         return True
-    cluster._controller_checked[name] = (store.resource_version(), stamp)  # (nothing: see above)
+    _found_quiet(cluster, name, stamp)
     return False
 
 
@@ -1263,13 +1262,14 @@ def _ephemeral_due(cluster: Cluster) -> bool:
     return False
 
 
-def _quiet_since(cluster: Cluster, name: str, last: int) -> tuple[int, tuple]:
+def _quiet_since(cluster: Cluster, name: str, last: int, also: tuple = ()) -> tuple[int, tuple]:
     """For a gate whose verdict on a write depends on the written version alone (or, for a
-    pod, on selectors whose own change is a write it answers yes to): past an earlier ask,
-    since the same ``last``, that found nothing (``_found_quiet``), only the writes after it
-    need a look (a bulk apply's thousand pods, every later round). (Where to look from, the
-    stamp to give ``_found_quiet``.)"""
-    stamp = (last, cluster.store.opened_resource_version())
+    pod, on selectors whose own change is a write it answers yes to, or that ``also`` tells
+    apart: the selecting kinds' resourceVersions): past an earlier ask, since the same
+    ``last``, that found nothing (``_found_quiet``), only the writes after it need a look (a
+    bulk apply's thousand pods, every later round). (Where to look from, the stamp to give
+    ``_found_quiet``.)"""
+    stamp = (last, also, cluster.store.opened_resource_version())
     checked = cluster.__dict__.get("_gate_checked", {}).get(name)
     return (checked[0] if checked is not None and checked[1] == stamp else last), stamp
 
@@ -1558,9 +1558,6 @@ def _endpoints_due(cluster: Cluster) -> bool:
     return False
 
 
-# endpointslice.ZONE_LABEL, named here: a kubelet's Node status write asks about it, and importing
-# the controllers for the name (their template hashing with them) costs every such command ~2 ms
-ZONE_LABEL = "topology.kubernetes.io/zone"
 
 
 def _zone(node: dict | None) -> object:

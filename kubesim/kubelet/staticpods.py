@@ -46,11 +46,11 @@ from __future__ import annotations
 
 import copy
 import json
-import marshal
 import math
 import os
 from dataclasses import dataclass, field
 
+from kubesim.api.objcopy import deep_copy
 from kubesim.api.pods import MIRROR_POD_ANNOTATION
 from kubesim.codec.load import MAX_FILE_BYTES, decode_yaml
 from kubesim.errors import ParseError
@@ -303,7 +303,7 @@ def static_pod_from_manifest(obj, source: str, node_name: str) -> dict:
 def mirror_pod(static_pod: dict, node: dict, now: float) -> dict:
     """The mirror pod the kubelet creates for ``static_pod`` (CreateMirrorPod): the API server
     gives it its own uid; its status is the static pod's, which the kubelet keeps posting."""
-    pod = _copied(static_pod)
+    pod = deep_copy(static_pod)
     md = pod["metadata"]
     static_uid = md.pop("uid", None)
     ann = md.setdefault("annotations", {})
@@ -320,16 +320,6 @@ def mirror_pod(static_pod: dict, node: dict, now: float) -> dict:
         spec.setdefault("preemptionPolicy", "PreemptLowerPriority")
     pod["status"] = {"phase": "Pending"}
     return pod
-
-
-def _copied(obj):
-    """``copy.deepcopy`` of a decoded manifest's pod (JSON-shaped: dicts, lists, strings,
-    numbers), through marshal (its current version keeps an object seen twice one object, as
-    deepcopy does), a fifth of the cost: every settle round copies each static pod twice."""
-    try:
-        return marshal.loads(marshal.dumps(obj))
-    except ValueError:  # (something marshal cannot write)
-        return copy.deepcopy(obj)
 
 
 def decode_manifest(text: str):
@@ -382,7 +372,7 @@ def read_manifest_dir(directory: str, node_name: str, parse=None, source_dir: st
             seen = earlier.get(path)
             if seen is not None and seen[0] == digest:
                 made[path] = seen
-                out.pods.append(_copied(seen[1]))
+                out.pods.append(deep_copy(seen[1]))
                 continue
         try:
             obj = loader(text)
@@ -396,7 +386,7 @@ def read_manifest_dir(directory: str, node_name: str, parse=None, source_dir: st
             continue
         out.pods.append(pod)
         if made is not None:
-            made[path] = [digest, _copied(pod)]
+            made[path] = [digest, deep_copy(pod)]
     return out
 
 

@@ -137,9 +137,7 @@ def index_entries(kind: str, obj: dict) -> set[tuple[str, str]]:
     labels = md.get("labels")
     if isinstance(labels, dict):
         out.update((FACET_LABEL + str(k), str(v)) for k, v in labels.items())
-    annotations = md.get("annotations")
-    if isinstance(annotations, dict):
-        out.update((FACET_ANNOTATION, str(k)) for k in annotations)
+    out.update(_annotation_entries(md))
     refs = md.get("ownerReferences")
     if isinstance(refs, list):
         out.update((FACET_OWNER, str(r["uid"])) for r in refs if isinstance(r, dict) and r.get("uid"))
@@ -147,8 +145,7 @@ def index_entries(kind: str, obj: dict) -> set[tuple[str, str]]:
             if isinstance(r, dict) and r.get("controller") is True:  # (validated: a bool)
                 out.add((FACET_CONTROLLER, str(r.get("uid") or "")))
                 break
-    if md.get("deletionTimestamp") is not None:
-        out.add((FACET_DELETING, ""))
+    out.update(_deleting_entries(md))
     if kind == "Event":
         io = obj.get("involvedObject")
         if isinstance(io, dict):
@@ -159,21 +156,27 @@ def index_entries(kind: str, obj: dict) -> set[tuple[str, str]]:
     return out
 
 
+def _annotation_entries(md: dict) -> list[tuple[str, str]]:
+    annotations = md.get("annotations")
+    return [(FACET_ANNOTATION, str(k)) for k in annotations] if isinstance(annotations, dict) else []
+
+
+def _deleting_entries(md: dict) -> list[tuple[str, str]]:
+    return [(FACET_DELETING, "")] if md.get("deletionTimestamp") is not None else []
+
+
+# the facets whose entries are made from the metadata alone, by one function each
+_FACET_ENTRIES = {FACET_ANNOTATION: _annotation_entries, FACET_DELETING: _deleting_entries}
+
+
 def _has_index_entry(kind: str, obj: dict, facet: str, value: str | None) -> bool:
     """Whether ``index_entries(kind, obj)`` holds ``(facet, value)`` (any value of ``facet``
-    when None). The annotation and deletion facets are looked up directly, without the
-    object's other entries: a settle round asks for the mirror pods among the thousand pods a
-    bulk apply wrote (the kubelets' static pods pass), and again each round."""
-    if facet == FACET_ANNOTATION:
-        annotations = (obj.get("metadata") or {}).get("annotations")
-        if not isinstance(annotations, dict):
-            return False
-        if value is None:
-            return bool(annotations)
-        return value in annotations or any(type(k) is not str and str(k) == value for k in annotations)
-    if facet == FACET_DELETING:
-        return (obj.get("metadata") or {}).get("deletionTimestamp") is not None and value in (None, "")
-    return any(f == facet and (value is None or v == value) for f, v in index_entries(kind, obj))
+    when None). The annotation and deletion facets are made alone, without the object's other
+    entries: a settle round asks for the mirror pods among the thousand pods a bulk apply wrote
+    (the kubelets' static pods pass), and again each round."""
+    entries = _FACET_ENTRIES.get(facet)
+    found = entries(obj.get("metadata") or {}) if entries is not None else index_entries(kind, obj)
+    return any(f == facet and (value is None or v == value) for f, v in found)
 
 
 # What a state whose index is at version 1 lacks: the ControllerRef facet.
@@ -802,22 +805,12 @@ class Store:
         """The metadata keys under ``prefix`` this transaction set or deleted."""
         return sorted(k for k in self._meta_dirty if k.startswith(prefix))
 
-    def meta_prefixed_field(self, prefix: str, path: str) -> dict[str, object]:
-        """key -> ``json_extract(value, path)`` of the stored metadata values under ``prefix``
-        (extracted in SQLite, nothing else decoded), as the last commit left them: this
-        transaction's own values are not included."""
-        if self.wiped:
-            return {}
-        bounds = _prefix_bounds(prefix)
-        return dict(self._require().execute(
-            "SELECT key, json_extract(value, ?) FROM meta WHERE key > ? AND key < ?", (path, *bounds)))
-
     def meta_prefixed_among(self, prefix: str, path: str, values: Iterable[str],
                             skip: set[str] = frozenset()) -> set[str]:
         """Those of ``values`` that ``json_extract(value, path)`` of a stored metadata value
         under ``prefix`` (its key not in ``skip``) equals, as the last commit left them: read in
-        key order until each is found (values most keys share are found at once, where
-        ``meta_prefixed_field`` extracts from every one), at worst one pass."""
+        key order until each is found (values most keys share are found at once, without
+        extracting from every value), at worst one pass."""
         left = set(values)
         found: set[str] = set()
         if self.wiped or not left:

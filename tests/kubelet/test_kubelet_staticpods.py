@@ -325,12 +325,13 @@ def test_a_command_parses_each_static_pod_file_at_most_once(tmp_path, monkeypatc
 
 
 def test_a_static_pods_copy_is_deepcopys_shared_parts_and_all():
-    """Static pods are copied through marshal (``_copied``): equal to ``copy.deepcopy``'s copy,
+    """Static pods are copied through marshal (``objcopy.deep_copy``, as staticpods imports it):
+    equal to ``copy.deepcopy``'s copy,
     a part the manifest names twice (a YAML alias) still one object, nothing shared with the
     original; what marshal cannot write is deep-copied."""
     import copy
 
-    from kubesim.kubelet.staticpods import _copied
+    from kubesim.kubelet.staticpods import deep_copy as _copied
 
     labels = {"tier": "control-plane"}
     pod = {"metadata": {"name": "etcd", "labels": labels}, "spec": {"selector": labels,
