@@ -59,7 +59,7 @@ from kubesim.scheduler.framework.interface import (
     ScorePlugin,
     merge_pre_filter_results,
 )
-from kubesim.scheduler.framework.status import Code, Status
+from kubesim.scheduler.framework.status import SKIP, Code, Status
 from kubesim.scheduler.framework.trace import Trace
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
 
@@ -406,15 +406,6 @@ class Framework:
                                               f"{q(name)}: {s.as_error()}")
         return None
 
-    def _named_filter(self, pl: FilterPlugin, state: CycleState, pod: PodInfo,
-                      node: NodeInfo) -> Status | None:
-        """``pl.filter`` under the plugin's logger ("Filter.<plugin>"), for V(4) and up."""
-        saved = self.handle.scope("Filter", pl.name)
-        try:
-            return pl.filter(state, pod, node)
-        finally:
-            self.handle.unscope(saved)
-
     def _verbose(self) -> bool:
         h = self.handle
         return h.log is not None and h.v(4)
@@ -426,7 +417,8 @@ class Framework:
         for pl in self.filter:
             if pl.name in skip:
                 continue
-            s = self._named_filter(pl, state, pod, node) if named else pl.filter(state, pod, node)
+            s = self.handle.call_scoped("Filter", pl.name, pl.filter, state, pod, node) if named \
+                else pl.filter(state, pod, node)
             if s is not None and s.code != Code.Success:
                 if not s.is_rejected():
                     s = Status(Code.Error,
@@ -487,7 +479,8 @@ class Framework:
             if pl.name in skip:
                 out.append((pl.name, "skipped"))
                 continue
-            s = self._named_filter(pl, state, pod, node) if named else pl.filter(state, pod, node)
+            s = self.handle.call_scoped("Filter", pl.name, pl.filter, state, pod, node) if named \
+                else pl.filter(state, pod, node)
             if s is not None and s.code != Code.Success:
                 if not s.is_rejected():
                     s = Status(Code.Error,
@@ -650,9 +643,10 @@ class Framework:
         if not local and not raw:
             return None
 
+        named = h.v(4)  # (only at V(4) does Handle.scope name the plugin's logger)
+
         def score_nodes(pl, sub: list[NodeInfo]):
-            # (only at V(4) does Handle.scope name the plugin's logger)
-            return h.call_scoped("Score", pl.name, pl.score_nodes, state, pod, sub) if h.v(4) \
+            return h.call_scoped("Score", pl.name, pl.score_nodes, state, pod, sub) if named \
                 else pl.score_nodes(state, pod, sub)
 
         if ranges is not None:
@@ -784,8 +778,6 @@ class Framework:
                             "applying score defaultWeights on Score plugins: plugin "
                             f"{q(name)} returns an invalid score {v}, it should in the range "
                             f"of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing"))
-            if hi == 0 and lo == 0:
-                continue  # all zeros add nothing (DynamicResources for a pod without claims)
             w = self.weights[pl.name]
             if w == 1:
                 totals = list(map(add, totals, norm))
@@ -862,7 +854,7 @@ class Framework:
         for pl in self.pre_bind:
             if pl.name in state.skip_pre_bind_plugins:
                 if step is not None:
-                    Trace.plugin(step, pl.name, Status(Code.Skip))
+                    Trace.plugin(step, pl.name, SKIP)
                 continue
             saved = self.handle.scope("PreBind", pl.name, node=node_name)
             try:

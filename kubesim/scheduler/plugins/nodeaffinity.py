@@ -55,7 +55,6 @@ ERR_REASON_ENFORCED = "node(s) didn't match scheduler-enforced node affinity"
 ERR_REASON_CONFLICT = "pod affinity terms conflict"
 
 
-
 def node_fields(node: dict) -> dict:
     name = (node.get("metadata") or {}).get("name") or ""
     return {"metadata.name": name} if name else {}

@@ -33,7 +33,6 @@ PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
 
 
-
 def fits_ports(want: list[tuple[str, str, int]], used: HostPortInfo) -> bool:
     """No wanted (hostIP, protocol, hostPort) conflicts with the node's used ports."""
     for ip, proto, port in want:

@@ -33,7 +33,6 @@ NAME = "NodeResourcesBalancedAllocation"
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
 
 
-
 def balanced_resource_score(requested: Sequence[int], allocatable: Sequence[int]) -> int:
     fractions: list[float] = []
     total = 0.0
