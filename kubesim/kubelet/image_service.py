@@ -10,7 +10,9 @@ pkg/kubelet/images/puller.go (serialImagePuller: ``serializeImagePulls: true``, 
 pulls one image at a time per node, so a pull waits for those before it),
 pkg/kubelet/nodestatus/setters.go (Images: the list sorted by size, largest first, at most
 ``nodeStatusMaxImages`` = 50 entries, each naming its RepoDigests then RepoTags, at most
-``MaxNamesPerImageInNodeStatus`` = 5 names) and cmd/kubeadm (``kubeadm init`` pulls the
+``MaxNamesPerImageInNodeStatus`` = 5 names, read from the image GC manager's cache, which
+pkg/kubelet/images/image_gc_manager.go Start refreshes from the runtime every 30 s; the node
+status is synced every ``nodeStatusUpdateFrequency``, 10 s) and cmd/kubeadm (``kubeadm init`` pulls the
 control-plane images before it writes the static pod manifests, so they are present there).
 
 kubesim pulls nothing. An image's size is a plausible compressed linux/amd64 size
@@ -23,18 +25,25 @@ and the simulated time, so a run is repeatable.
 :class:`NodeImages` is the state kept per node (``kubelet/<node>/images`` in the store's
 metadata): ``images`` reference -> {``at`` when it became present, ``size``} and ``pulls`` the
 serial puller's last pulls, [start, end, reference].
+
+A pulled image reaches ``status.images`` at the first node status sync after the image cache's
+next refresh: up to 30 s after its pull (:func:`listed_as_of`). A kubelet's tickers start when it
+does; kubesim's run on the minute (a refresh at :00 and :30, status syncs every 10 s), so a
+status sync falls on each refresh, and takes the refreshed list.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import math
 
 from kubesim.kubelet.pods import image_ref
 
 PULL_LATENCY = 0.5             # seconds: resolve, authorise, fetch the manifest
 PULL_BANDWIDTH = 30_000_000    # bytes per second, download and unpack
 REPULL_SECONDS = 0.35          # an Always pull of an image already present: the manifest only
+IMAGE_CACHE_PERIOD = 30.0          # image_gc_manager.go: the image cache's refresh period
 MAX_IMAGES_IN_NODE_STATUS = 50     # nodeStatusMaxImages
 MAX_NAMES_PER_IMAGE = 5            # MaxNamesPerImageInNodeStatus
 PAUSE_IMAGE = "registry.k8s.io/pause:3.10.1"   # containerd's sandbox image (kubeadm's PauseVersion)
@@ -180,12 +189,29 @@ class NodeImages:
         present = self.present(ref, start) or any(r == ref and end <= start + 1e-9 for _b, end, r in pulls)
         return pull_seconds(self.node_name, ref, present)
 
-    def node_status_images(self) -> list[dict]:
-        """``status.images`` as the kubelet's Images setter reports them."""
+    def node_status_images(self, as_of: float | None = None) -> list[dict]:
+        """``status.images`` as the kubelet's Images setter reports them from its image cache
+        refreshed at ``as_of`` (None: every image, however recent)."""
         entries = []
         for ref, entry in self.data["images"].items():
+            if as_of is not None and entry["at"] > as_of + 1e-6:
+                continue  # pulled after the cache's last refresh
             name, image_id = image_ref(ref)
             names = [image_id, name] if "@" not in name else [name]
             entries.append((-entry["size"], ref, {"names": names[:MAX_NAMES_PER_IMAGE], "sizeBytes": entry["size"]}))
         entries.sort(key=lambda e: (e[0], e[1]))
         return [e[2] for e in entries[:MAX_IMAGES_IN_NODE_STATUS]]
+
+    def next_listing(self, as_of: float) -> float | None:
+        """When the first image the cache refreshed at ``as_of`` missed will be listed: the
+        next refresh after it became present (None: none missed)."""
+        pending = [entry["at"] for entry in self.data["images"].values() if entry["at"] > as_of + 1e-6]
+        return listed_as_of(min(pending), ceiling=True) if pending else None
+
+
+def listed_as_of(t: float, ceiling: bool = False) -> float:
+    """The image cache's refresh the node status synced at or last before ``t`` reports from
+    (``ceiling``: the first refresh at or after ``t``); refreshes fall on :00 and :30 of each
+    minute (see the module docstring)."""
+    ticks = t / IMAGE_CACHE_PERIOD
+    return IMAGE_CACHE_PERIOD * (math.ceil(ticks - 1e-9) if ceiling else math.floor(ticks + 1e-9))

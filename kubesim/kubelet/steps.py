@@ -428,9 +428,12 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             if result.next_wake is not None:
                 ctx.wake_at(result.next_wake)
                 earliest = result.next_wake if earliest is None else min(earliest, result.next_wake)
-        if images is not None and images.changed:
-            _save_node_images(store, node, images)
-            changed = True
+        if images is not None:
+            wrote, post_at = _post_node_images(store, node, images, now)
+            changed = changed or wrote
+            if post_at is not None:
+                ctx.wake_at(post_at)
+                earliest = post_at if earliest is None else min(earliest, post_at)
         if resting and not waiting:
             rested = left_at_rest(ctx)
             for pod in pods:
@@ -446,14 +449,14 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
             index.pop(node_name, None)
         else:
             index[node_name] = [earliest, waiting]
-    if visit is not None:
-        for name in visit:
-            if name not in by_node:
-                index.pop(name, None)  # no pods there (any more)
-    else:
-        for name in list(index):
-            if name not in by_node:
-                index.pop(name)
+    # no pods there (any more): the node's kubelet has only its images to list when due
+    for name in (visit if visit is not None else list(index)):
+        if name not in by_node:
+            wake = _list_images_without_pods(ctx, nodes.get(name), index.get(name), now)
+            if wake is None:
+                index.pop(name, None)
+            else:
+                index[name] = [wake, False]
     store.set_meta(INDEX_META, index or None)
     return changed
 
@@ -475,16 +478,43 @@ def _node_images(ctx, node: dict, now: float):
     return NodeImages(name, dict(data))
 
 
-def _save_node_images(store, node: dict, images) -> None:
-    """Keep the node's images, and post them in its status (the Images setter) when the list
-    changed."""
-    key = IMAGES_META.format(node=node["metadata"]["name"])
-    store.set_meta(key, images.data)
-    store.touch_meta(key)  # changed in place
-    listed = images.node_status_images()
+def _post_node_images(store, node: dict, images, now: float) -> tuple[bool, float | None]:
+    """Keep the node's images when they changed, and post in its status (the Images setter)
+    those its image cache held at its last refresh (image_service.listed_as_of) when that
+    list differs from the one posted: (whether it wrote anything, when an image the cache
+    missed will be listed or None)."""
+    from kubesim.kubelet.image_service import listed_as_of
+
+    wrote = images.changed
+    if wrote:
+        key = IMAGES_META.format(node=node["metadata"]["name"])
+        store.set_meta(key, images.data)
+        store.touch_meta(key)  # changed in place
+    as_of = listed_as_of(now)
+    listed = images.node_status_images(as_of)
     if (node.get("status") or {}).get("images") != listed:
         node.setdefault("status", {})["images"] = listed
         store.put(node)
+        wrote = True
+    return wrote, images.next_listing(as_of)
+
+
+def _list_images_without_pods(ctx, node: dict | None, entry, now: float) -> float | None:
+    """A node with no pods whose index ``entry`` holds a wake (the next listing of an image
+    it pulled): its images listed when due. The next such wake, or None."""
+    wake = entry[0] if entry else None
+    if wake is None or node is None or kubelet_stopped(node):
+        return None
+    if wake > now + 1e-9:
+        ctx.wake_at(wake)
+        return wake
+    images = _node_images(ctx, node, now)
+    if images is None:
+        return None
+    _wrote, wake = _post_node_images(ctx.store, node, images, now)
+    if wake is not None:
+        ctx.wake_at(wake)
+    return wake
 
 
 def _read_manifests(store, read_dir: str, node_name: str, directory: str,

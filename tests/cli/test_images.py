@@ -78,6 +78,23 @@ PINNED = ("apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  nodeName: no
           "  containers: [{name: c, image: \"docker.io/library/python:3.12\", command: [sleep, \"3600\"]}]\n")
 
 
+def test_a_node_lists_what_it_pulled_after_its_pods_are_gone(kubesim):
+    """The kubelet's node status lists the image cache whether or not pods remain: on a node
+    left without pods after a pull and before the cache's refresh, the image is listed at the
+    refresh."""
+    kubesim.ok("delete daemonset kube-proxy -n kube-system")
+    kubesim.ok("delete pods -n kube-system -l k8s-app=kube-proxy --now")
+    kubesim.ok("apply -f -", PINNED.replace("node01", "node02"))
+    kubesim.ok("advance 20s")
+    assert status(kubesim, "a") == ["1/1", "Running", "0"]
+    kubesim.ok("delete pod a --now")
+    assert kubesim.ok("get pods -A --field-selector spec.nodeName=node02") == ""
+    assert "python" not in kubesim.ok("get node node02 -o jsonpath={.status.images[*].names}")
+    kubesim.ok("advance 15s")
+    assert kubesim.ok("get node node02 -o jsonpath={.status.images[0].names[1]}") == \
+        "docker.io/library/python:3.12"
+
+
 def image_locality(h, pod):
     import json
 
@@ -93,6 +110,10 @@ def test_a_pulled_image_is_listed_by_its_node_and_seen_by_image_locality(kubesim
     kubesim.ok("apply -f -", PINNED)
     assert status(kubesim, "a") == ["0/1", "ContainerCreating", "0"]
     kubesim.ok("advance 20s")  # python:3.12 is large: about 13 s at the simulated bandwidth
+    assert status(kubesim, "a") == ["1/1", "Running", "0"]
+    # pulled, but listed only from the image cache's next refresh (every 30 s, on the minute)
+    assert "python" not in kubesim.ok("get node node01 -o jsonpath={.status.images[*].names}")
+    kubesim.ok("advance 10s")
     names = kubesim.ok("get node node01 -o jsonpath={.status.images[0].names}")
     assert names.startswith('["docker.io/library/python@sha256:') and names.endswith(
         '","docker.io/library/python:3.12"]')

@@ -15,6 +15,7 @@ from kubesim.kubelet.image_service import (
     SIZES,
     NodeImages,
     image_size,
+    listed_as_of,
     pull_seconds,
     reference,
 )
@@ -134,6 +135,35 @@ def test_node_status_lists_images_largest_first_with_digest_and_tag():
                                                 "registry.k8s.io/pause:3.10.1"]
     assert listed[0]["names"][0].startswith("docker.io/library/nginx@sha256:")
     assert listed[0]["sizeBytes"] == image_size("nginx:1.27")
+
+
+@pytest.mark.parametrize("t, floor, ceiling", [
+    (0.0, 0.0, 0.0),
+    (29.999, 0.0, 30.0),
+    (30.0, 30.0, 30.0),
+    (1795312813.0, 1795312800.0, 1795312830.0),
+])
+def test_the_image_cache_refreshes_every_30_seconds_on_the_minute(t, floor, ceiling):
+    """image_gc_manager.go Start: the cache the Images setter reads is refreshed every 30 s."""
+    assert listed_as_of(t) == floor
+    assert listed_as_of(t, ceiling=True) == ceiling
+
+
+def test_a_pulled_image_is_listed_from_the_next_cache_refresh():
+    """The Images setter lists what the cache held at its last refresh: an image pulled at
+    :13 is not listed at :20, is at :30; the next listing names that refresh."""
+    images = NodeImages("node01")
+    images.add("busybox:1.36", 0.0)
+    images.add("nginx:1.27", 13.0)
+
+    def names(as_of):
+        return [i["names"][1] for i in images.node_status_images(as_of)]
+
+    assert names(listed_as_of(20.0)) == ["docker.io/library/busybox:1.36"]
+    assert images.next_listing(listed_as_of(20.0)) == 30.0
+    assert names(listed_as_of(30.0)) == ["docker.io/library/nginx:1.27", "docker.io/library/busybox:1.36"]
+    assert images.next_listing(listed_as_of(30.0)) is None
+    assert len(images.node_status_images()) == 2  # (no cache: every image)
 
 
 def test_node_status_lists_at_most_50_images():

@@ -224,7 +224,7 @@ def test_wait_for_create_polls_until_found(kubesim):
     ("wait --for=condition=Ready pods -l app=none", 1, "", "error: no matching resources found\n", "10:00:01"),
     ("wait --for=condition=Ready=false pod/slow --timeout=-1s", 1, "",
      "error: pods/slow does not meet the condition yet, and nothing in the cluster will change that (kubectl would "
-     "wait up to 168h0m0s; kubesim stops)\n", "10:00:11"),  # a fresh control plane's probes: the last wake-up
+     "wait up to 168h0m0s; kubesim stops)\n", "10:00:30"),  # node01 listing busybox: the last wake-up
 ], ids=["when nothing will change the answer the clock goes to the deadline, and the wait times out",
         "--timeout=0 looks once", "--timeout=0 looks once and may find it met",
         "--timeout=0 with --for=delete looks once", "a missing object is deleted already",
