@@ -126,8 +126,9 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
     if field_path:
         ref["fieldPath"] = field_path
     ns = ref.get("namespace") or "default"
-    key = _KEY_SEP.join([component, host, ref["kind"], ns, ref["name"], ref.get("uid", ""), field_path, type_,
-                         reason, message])
+    migrate_keys(store)
+    key = logger_key(component, host, ref["kind"], ns, ref["name"], ref.get("uid", ""), field_path, type_, reason,
+                     message)
     group = aggregate_key(component, host, ref, type_, reason)
     reporting = (component, host)
     if store.drew_uid(ref.get("uid")):
@@ -219,7 +220,54 @@ def _aggregate(cluster: Cluster, group: str, message: str, now: float) -> bool:
     return aggregate
 
 
-_KEY_SEP = "|"  # eventLogger's key: component, host, kind, namespace, name, uid, fieldPath, type, reason, message
+_KEY_SEP = "|"
+
+# The index keeps the eventLogger's key of a core/v1 event (source, object, fieldPath, type,
+# reason, message) with the involved object first: the keys a command adds for its objects
+# (a bulk apply's pods, named in order) sit together in the index, a few pages written, not one
+# page each (a key led by the kubelet's node name lands anywhere). ``@`` starts no namespace, no
+# component and no other key of the index (``aggregate|``, ``events.k8s.io|``).
+_LOGGER_MARK = "@"
+KEY_LAYOUT_META = "events.keyLayout"  # 2: logger keys object first (older states: source first)
+KEY_LAYOUT = 2
+
+
+def logger_key(component: str, host: str, kind: str, namespace: str, name: str, uid: str, field_path: str,
+               type_: str, reason: str, message: str) -> str:
+    """The index's key of a core/v1 event (see above)."""
+    return _LOGGER_MARK + _KEY_SEP.join([namespace, name, uid, kind, component, host, field_path, type_, reason,
+                                         message])
+
+
+def parse_logger_key(key: str) -> tuple[str, ...] | None:
+    """(component, host, kind, namespace, name, uid, fieldPath, type, reason, message) of a
+    ``logger_key``; None for the index's other keys (aggregates, events.k8s.io series)."""
+    if not key.startswith(_LOGGER_MARK):
+        return None
+    parts = key[1:].split(_KEY_SEP, 9)
+    if len(parts) != 10:
+        return None
+    ns, name, uid, kind, component, host = parts[:6]
+    return (component, host, kind, ns, name, uid, *parts[6:])
+
+
+def migrate_keys(store) -> None:
+    """Move an older state's logger keys (source first) to this layout, once: the correlator
+    goes on counting the events it recorded before."""
+    if store.meta(KEY_LAYOUT_META) == KEY_LAYOUT:
+        return
+
+    def moved(key: str) -> str:
+        if key.startswith((_LOGGER_MARK, _AGGREGATE_PREFIX, "events.k8s.io" + _KEY_SEP)):
+            return key
+        parts = key.split(_KEY_SEP, 9)
+        if len(parts) != 10:
+            return key
+        component, host, kind, ns, name, uid = parts[:6]
+        return logger_key(component, host, kind, ns, name, uid, *parts[6:])
+
+    store.rekey_events(moved)
+    store.set_meta(KEY_LAYOUT_META, KEY_LAYOUT)
 
 STARTED_META = "cluster.started"  # when the components (and their broadcasters' tickers) started
 _SERIES_META = "events.series"    # the broadcaster's cache: event name -> [count, lastObserved, written]
@@ -244,6 +292,7 @@ def eventf(cluster: Cluster, regarding: dict, related: dict | None, type_: str, 
     ref = involved_ref(regarding)
     rel = involved_ref(related) if related else None
     ns = ref.get("namespace") or "default"
+    migrate_keys(store)
     key = _KEY_SEP.join(["events.k8s.io", controller, action, reason, ref["kind"], ns, ref["name"],
                          ref.get("uid", ""), json.dumps(rel, sort_keys=True) if rel else "", note])
     cache = store.meta(_SERIES_META, {})
@@ -302,9 +351,10 @@ def recorded(cluster: Cluster, component: str, kind: str) -> set[tuple[str, str,
     """(namespace, name, uid, message) of every event ``component`` has recorded about an
     object of ``kind`` (read from the correlator's index, no Event bodies loaded)."""
     out = set()
+    migrate_keys(cluster.store)
     for key in cluster.store.event_keys():
-        parts = key.split(_KEY_SEP, 9)
-        if len(parts) == 10 and parts[0] == component and parts[2] == kind:
+        parts = parse_logger_key(key)
+        if parts is not None and parts[0] == component and parts[2] == kind:
             out.add((parts[3], parts[4], parts[5], parts[9]))
     return out
 

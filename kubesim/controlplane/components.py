@@ -1214,13 +1214,16 @@ def volume_controllers(cluster: Cluster) -> bool:
     from kubesim.controllers.base import View
 
     view = View.from_store(store, cluster.now(), cluster.rng, kinds=VOLUME_KINDS)
+    from kubesim.apiserver import events
+
     recorded = {}
+    events.migrate_keys(store)
     for key in store.event_keys():
-        parts = key.split("|")
-        if len(parts) >= 10 and parts[2] in ("PersistentVolumeClaim", "PersistentVolume"):
+        parts = events.parse_logger_key(key)
+        if parts is not None and parts[2] in ("PersistentVolumeClaim", "PersistentVolume"):
             ev = store.get("Event", parts[3] or "default", store.event_name(key) or "")
             recorded[(parts[2], parts[3] if parts[2] == "PersistentVolumeClaim" else "", parts[4],
-                      parts[8], "|".join(parts[9:]))] = ev
+                      parts[8], parts[9])] = ev
     view.recorded_events = recorded
     changed = apply_changes(cluster, persistentvolume.sync(view))
     if store.count("PersistentVolumeClaim") or store.count("PersistentVolume"):

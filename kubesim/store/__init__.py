@@ -881,6 +881,24 @@ class Store:
         for k in event_keys:
             self._events.setdefault(k, None)
 
+    def rekey_events(self, fn) -> None:
+        """Give every correlation key of the index the key ``fn(key)`` (the recorders changed
+        their keys' layout), in this transaction."""
+        self._migrate_event_index()
+        conn = self._require()
+        rows = () if self.wiped else conn.execute("SELECT key, name FROM event_index")
+        moved = [(k, new, name) for k, name in rows if (new := fn(k)) != k]
+        if moved:
+            conn.executemany("DELETE FROM event_index WHERE key=?", [(k,) for k, _, _ in moved])
+            conn.executemany("INSERT OR REPLACE INTO event_index VALUES (?,?)",
+                             sorted((new, name) for _, new, name in moved))
+        for k in [k for k in self._events if fn(k) != k]:  # (what this transaction read or set)
+            name = self._events.pop(k)
+            self._events[fn(k)] = name
+            if k in self._events_dirty:
+                self._events_dirty.discard(k)
+                self._events_dirty.add(fn(k))
+
     def set_event_name(self, key: str, name: str) -> None:
         self._events[key] = name
         self._events_dirty.add(key)

@@ -122,3 +122,70 @@ def test_an_expired_series_leaves_the_broadcasters_cache(tmp_path):
     [again] = stored(c)
     assert again.get("series") is None and again["metadata"]["name"] != ev["metadata"]["name"]
     c.store.rollback()
+
+
+def test_the_index_keys_a_core_event_by_its_object_first(cluster):
+    """A command's objects' keys sit together in the index: the logger key leads with the
+    involved object's namespace, name and uid, and reads back as the eventLogger's fields."""
+    from kubesim.apiserver.events import logger_key, parse_logger_key, record
+
+    record(cluster, POD, "Normal", "Pulling", 'Pulling image "nginx"', "kubelet", host="node07")
+    key = logger_key("kubelet", "node07", "Pod", "default", "web", "u1", "", "Normal", "Pulling",
+                     'Pulling image "nginx"')
+    assert key.startswith("@default|web|u1|Pod|kubelet|node07|")
+    assert cluster.store.event_keys() == [key]
+    assert parse_logger_key(key) == ("kubelet", "node07", "Pod", "default", "web", "u1", "", "Normal", "Pulling",
+                                     'Pulling image "nginx"')
+    assert parse_logger_key("aggregate|kubelet|node07|Pod|default|web|u1|v1|Normal|Pulling|kubelet|node07") is None
+
+
+@pytest.mark.parametrize("old_key, moved", [
+    # a core/v1 event's key, source first, as older states keep it: moved, the message's own
+    # separators kept
+    ("kubelet|node07|Pod|default|web|u1||Normal|Pulling|a|b", "@default|web|u1|Pod|kubelet|node07||Normal|Pulling|a|b"),
+    # an aggregate's key and an events.k8s.io series' stay as they are
+    ("aggregate|kubelet|node07|Pod|default|web|u1|v1|Normal|Pulling|kubelet|node07",
+     "aggregate|kubelet|node07|Pod|default|web|u1|v1|Normal|Pulling|kubelet|node07"),
+    ("events.k8s.io|default-scheduler|Binding|Scheduled|Pod|default|web|u1||note",
+     "events.k8s.io|default-scheduler|Binding|Scheduled|Pod|default|web|u1||note"),
+])
+def test_an_older_state_s_keys_move_to_the_object_first_layout_once(tmp_path, old_key, moved):
+    from kubesim.apiserver.events import KEY_LAYOUT, KEY_LAYOUT_META, migrate_keys
+
+    store = Store(str(tmp_path / "state")).open()
+    store.set_event_name(old_key, "web.1")
+    store.commit()
+    store = Store(str(tmp_path / "state")).open()
+    migrate_keys(store)
+    assert (store.event_keys(), store.event_name(moved), store.meta(KEY_LAYOUT_META)) == ([moved], "web.1",
+                                                                                         KEY_LAYOUT)
+    store.commit()
+    store = Store(str(tmp_path / "state")).open()
+    assert store.event_keys() == [moved]
+    store.rollback()
+
+
+def test_a_repeat_after_the_keys_moved_counts_on_the_event_recorded_before(tmp_path):
+    """The correlator of an older state goes on: the event it recorded under a source-first
+    key is the one a repeat updates."""
+    from kubesim.apiserver.events import KEY_LAYOUT_META, record
+
+    def cluster_of(store):
+        c = Cluster(store, {"KUBESIM_NOW": "2026-11-22T10:00:00Z", "KUBESIM_SEED": "1"})
+        store.set_meta(STARTED_META, T0)
+        return c
+
+    store = Store(str(tmp_path / "state")).open()
+    record(cluster_of(store), POD, "Normal", "Pulling", "Pulling image", "kubelet", host="node07")
+    [ev] = store.list("Event", "default")
+    # rewritten as an older kubesim kept it
+    [key] = store.event_keys()
+    store.rekey_events(lambda k: "kubelet|node07|Pod|default|web|u1||Normal|Pulling|Pulling image")
+    store.set_meta(KEY_LAYOUT_META, None)
+    store.commit()
+    store = Store(str(tmp_path / "state")).open()
+    record(cluster_of(store), POD, "Normal", "Pulling", "Pulling image", "kubelet", host="node07", at=T0 + 5)
+    [again] = store.list("Event", "default")
+    assert (again["metadata"]["name"], again["count"]) == (ev["metadata"]["name"], 2)
+    assert store.event_keys() == [key]
+    store.rollback()

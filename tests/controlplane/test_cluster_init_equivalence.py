@@ -8,7 +8,9 @@ was merged, with the object index's ControllerRef facet; regenerated when the sc
 gained its per-node sums, which changed only the ``derived_sums`` table and one meta key, and
 when the kubelet began keeping what it made of each static pod file, one meta key per node
 with static pods; and when the scheduler's explanations began keeping each distinct node entry
-once, which changed only the ScheduleExplanation rows, their nodes' content the same).
+once, which changed only the ScheduleExplanation rows, their nodes' content the same; and
+when the event index's core/v1 keys began with the involved object, which changed only those
+keys, each the same fields in another order, and added one meta key).
 
 The store's projections of objects for their tables (the ``projected`` table and its
 ``store.projectedSynced`` mark), which that code did not keep, are left out of the digests

@@ -846,3 +846,19 @@ def test_meta_prefixed_among_finds_the_values_stored_under_the_prefix_but_the_sk
     store.replace_meta({"p/b": [{}, "k1"]})  # (stored as before until commit)
     assert among("p/", "$[1]", ["k1", "k2", *extra], {"p/a"}) == {"k2"}
     store.rollback()
+
+
+def test_rekeying_the_event_index_moves_stored_and_this_transaction_s_keys(tmp_path):
+    s = Store(str(tmp_path / "state")).open()
+    s.set_event_name("a|1", "ev1")
+    s.commit()
+    s = Store(str(tmp_path / "state")).open()
+    s.set_event_name("b|2", "ev2")  # (this transaction's, not yet stored)
+    assert s.event_name("c|3") is None  # (read: none)
+    s.rekey_events(lambda k: k.replace("|", "/"))
+    assert sorted(s.event_keys()) == ["a/1", "b/2"]
+    assert (s.event_name("a/1"), s.event_name("b/2"), s.event_name("a|1")) == ("ev1", "ev2", None)
+    s.commit()
+    s = Store(str(tmp_path / "state")).open()
+    assert sorted(s.event_keys()) == ["a/1", "b/2"]
+    s.rollback()
