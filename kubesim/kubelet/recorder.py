@@ -12,19 +12,23 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+
+from kubesim.api.record import Record
 
 
-@dataclass
-class RecordedEvent:
-    first: float          # when it first happened
-    seq: int              # order of recording, breaks ties between equal times
-    type: str             # Normal | Warning
-    reason: str
-    message: str
-    field_path: str       # the container it is about, e.g. spec.containers{app}; "" for the pod
-    last: float           # when it last happened
-    count: int
+class RecordedEvent(Record):
+    __slots__ = ("count", "field_path", "first", "last", "message", "reason", "seq", "type")
+
+    def __init__(self, first: float, seq: int, type: str, reason: str, message: str, field_path: str,
+                 last: float, count: int):
+        self.first = first              # when it first happened
+        self.seq = seq                  # order of recording, breaks ties between equal times
+        self.type = type                # Normal | Warning
+        self.reason = reason
+        self.message = message
+        self.field_path = field_path    # the container it is about, e.g. spec.containers{app}; "" for the pod
+        self.last = last                # when it last happened
+        self.count = count
 
 
 class EventRecorder:
@@ -58,7 +62,7 @@ class EventRecorder:
                 continue
             if key not in copied:
                 copied.add(key)
-                folded = out[key] = replace(folded)
+                folded = out[key] = folded._replace()
             folded.last = max(folded.last, event.last)
             folded.count += event.count
         return list(out.values())
