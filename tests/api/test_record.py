@@ -72,3 +72,20 @@ def test_a_record_whose_init_and_slots_disagree_is_refused():
 
             def __init__(self, a, c):
                 self.a = a
+
+
+def test_field_error_written_out_is_the_frozen_dataclass_it_was():
+    from kubesim.errors import FieldError
+
+    @dataclasses.dataclass(frozen=True)
+    class FieldErrorDC:
+        field: str
+        type: str
+        detail: str = ""
+        value: object = None
+        has_value: bool = False
+
+    for args in (("spec.x", "Required value"), ("spec.y", "Invalid value", "must be positive", -1, True)):
+        e, d = FieldError(*args), FieldErrorDC(*args)
+        assert repr(e).partition("(")[2] == repr(d).partition("(")[2]
+        assert hash(e) == hash(d) and e == FieldError(*args) and e != FieldError("other", "Required value")
