@@ -10,8 +10,8 @@ message; the count grows and lastTimestamp moves).
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
+from types import FunctionType
 
 from kubesim.api.record import Record
 
@@ -96,17 +96,36 @@ def _accepted(record) -> frozenset[str]:
         hit, fn = None, None
     if hit is not None:
         return hit
-    try:
-        params = inspect.signature(record).parameters
-    except (TypeError, ValueError):
-        params = {}
-    takes_keywords = any(p.kind == p.VAR_KEYWORD for p in params.values())
+    params, takes_keywords = _parameters(record)
     accepted = frozenset(n for n in ("at", "first", "count") if n in params or takes_keywords)
     if fn is not None:
         if len(_ACCEPTED) >= 64:
             _ACCEPTED.clear()
         _ACCEPTED[fn] = accepted
     return accepted
+
+
+def _parameters(record) -> tuple[tuple[str, ...], bool]:
+    """``record``'s parameter names and whether it takes ``**kwargs``: read from a plain
+    function's code (what ``inspect.signature`` reads there; importing inspect, with ast and
+    dis, costs every command ~4 ms), else from ``inspect.signature``."""
+    fn = getattr(record, "__func__", record)
+    if type(fn) is FunctionType and not hasattr(fn, "__wrapped__") and not hasattr(fn, "__signature__"):
+        code = fn.__code__
+        star, stars = bool(code.co_flags & _VARARGS), bool(code.co_flags & _VARKEYWORDS)
+        names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount + star + stars]
+        bound = fn is not record and code.co_argcount > 0  # (a bound method: its self is given)
+        return (names[1:] if bound else names), stars
+    import inspect
+
+    try:
+        params = inspect.signature(record).parameters
+    except (TypeError, ValueError):
+        return (), False
+    return tuple(params), any(p.kind == p.VAR_KEYWORD for p in params.values())
+
+
+_VARARGS, _VARKEYWORDS = 0x04, 0x08  # CO_VARARGS, CO_VARKEYWORDS (Include/cpython/code.h)
 
 
 def _adapt_recorder(record) -> Callable:
