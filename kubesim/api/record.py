@@ -57,3 +57,12 @@ class FrozenRecord(Record):
 
     def __hash__(self) -> int:
         return hash(self._values())
+
+
+class IdentityRecord(Record):
+    """A record equal only to itself and hashed by identity (a frozen dataclass with
+    ``eq=False``), shown by its fields."""
+
+    __slots__ = ()
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__

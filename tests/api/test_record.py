@@ -5,7 +5,7 @@ import dataclasses
 
 import pytest
 
-from kubesim.api.record import FrozenRecord, Record
+from kubesim.api.record import FrozenRecord, IdentityRecord, Record
 
 
 class Point(Record):
@@ -89,3 +89,24 @@ def test_field_error_written_out_is_the_frozen_dataclass_it_was():
         e, d = FieldError(*args), FieldErrorDC(*args)
         assert repr(e).partition("(")[2] == repr(d).partition("(")[2]
         assert hash(e) == hash(d) and e == FieldError(*args) and e != FieldError("other", "Required value")
+
+
+class Term(IdentityRecord):
+    __slots__ = ("key", "values")
+
+    def __init__(self, key: str, values: tuple = ()):
+        self.key, self.values = key, values
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class TermDC:
+    key: str
+    values: tuple = ()
+
+
+def test_an_identity_record_is_equal_only_to_itself_as_a_dataclass_without_eq():
+    a, b = Term("zone", ("a",)), Term("zone", ("a",))
+    assert a == [a][0] and a != b and len({a, b}) == 2 and hash(a) == object.__hash__(a)
+    d = TermDC("zone", ("a",))
+    assert d != TermDC("zone", ("a",)) and hash(d) == object.__hash__(d)
+    assert repr(a).partition("(")[2] == repr(d).partition("(")[2]
