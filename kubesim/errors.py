@@ -8,8 +8,6 @@ Every error maps to exit code 1, as kubectl's ``CheckErr`` does; the mapping liv
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 
 class KubesimError(Exception):
     """Base class: ``str(e)`` is the full line kubectl would print on stderr."""
@@ -114,15 +112,35 @@ class InternalError(StatusError):
         self.detail = detail
 
 
-@dataclass(frozen=True)
 class FieldError:
-    """One cause of an Invalid error: field path, type and detail (apimachinery field.Error)."""
+    """One cause of an Invalid error: field path, type and detail (apimachinery field.Error).
+    Equal, hashed and shown by its fields, as a frozen dataclass (written out: every command
+    imports this module, and ``dataclasses`` with it would cost its start-up ~8 ms;
+    ``kubesim.api.record`` is not within this module's reach)."""
 
-    field: str
-    type: str  # "Required value", "Invalid value", "Unsupported value", "Duplicate value", "Forbidden"
-    detail: str = ""
-    value: object = None
-    has_value: bool = False
+    __slots__ = ("detail", "field", "has_value", "type", "value")
+
+    def __init__(self, field: str, type: str, detail: str = "", value: object = None, has_value: bool = False):
+        self.field = field
+        self.type = type  # "Required value", "Invalid value", "Unsupported value", "Duplicate value", "Forbidden"
+        self.detail = detail
+        self.value = value
+        self.has_value = has_value
+
+    def _values(self) -> tuple:
+        return (self.field, self.type, self.detail, self.value, self.has_value)
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return self._values() == other._values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return (f"FieldError(field={self.field!r}, type={self.type!r}, detail={self.detail!r}, "
+                f"value={self.value!r}, has_value={self.has_value!r})")
 
     def __str__(self) -> str:
         # field.Error.Error(): "<field>: <type>[: <value>][: <detail>]"

@@ -9,28 +9,35 @@ plural, singular, short name, Kind, and any of them qualified by group (``deploy
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
+from kubesim.api.record import FrozenRecord, Record
 from kubesim.errors import UsageError
 
 
-@dataclass(frozen=True)
-class KindInfo:
-    kind: str
-    group: str  # "" for the core group
-    version: str
-    plural: str
-    namespaced: bool
-    short_names: tuple[str, ...] = ()
-    verbs: tuple[str, ...] = ("create", "delete", "deletecollection", "get", "list", "patch",
-                              "update", "watch")
-    categories: tuple[str, ...] = ()
-    # Kinds that only exist in kubesim's own store (scheduler configuration) are not served by
-    # an API server; they are still listed so `get` and `apply` find them.
-    served: bool = True
-    # A custom resource's kind: the CustomResourceDefinition that serves it (its printer
-    # columns, schema and subresources are read from it); None for every built-in kind.
-    crd: dict | None = field(default=None, compare=False, hash=False, repr=False)
+class KindInfo(FrozenRecord):
+    __slots__ = ("categories", "crd", "group", "kind", "namespaced", "plural", "served", "short_names", "verbs",
+                 "version")
+    _uncompared = ("crd",)
+
+    def __init__(self, kind: str, group: str, version: str, plural: str, namespaced: bool,
+                 short_names: tuple[str, ...] = (),
+                 verbs: tuple[str, ...] = ("create", "delete", "deletecollection", "get", "list", "patch", "update",
+                                           "watch"),
+                 categories: tuple[str, ...] = (), served: bool = True, crd: dict | None = None):
+        self.kind = kind
+        self.group = group  # "" for the core group
+        self.version = version
+        self.plural = plural
+        self.namespaced = namespaced
+        self.short_names = short_names
+        self.verbs = verbs
+        self.categories = categories
+        # Kinds that only exist in kubesim's own store (scheduler configuration) are not served by
+        # an API server; they are still listed so `get` and `apply` find them.
+        self.served = served
+        # A custom resource's kind: the CustomResourceDefinition that serves it (its printer
+        # columns, schema and subresources are read from it); None for every built-in kind.
+        self.crd = crd
 
     @property
     def api_version(self) -> str:
@@ -51,16 +58,23 @@ class KindInfo:
         return f"{self.singular}.{self.group}" if self.group else self.singular
 
 
-@dataclass
-class Registry:
-    by_gvk: dict[tuple[str, str], KindInfo] = field(default_factory=dict)
-    by_name: dict[str, KindInfo] = field(default_factory=dict)
-    other_versions: dict[tuple[str, str], KindInfo] = field(default_factory=dict)
-    # The stored CustomResourceDefinitions, asked only when a name or kind is not built in
-    # (kubectl's RESTMapper falls back to discovery the same way): set per opened state by
-    # ``attach_custom``; the kinds they serve are built once per change of that list.
-    custom_source: Callable[[], list[dict]] | None = None
-    _custom: tuple[object, Registry | None] = (None, None)
+class Registry(Record):
+    # by_gvk, by_name, other_versions; custom_source: the stored CustomResourceDefinitions, asked
+    # only when a name or kind is not built in (kubectl's RESTMapper falls back to discovery the
+    # same way): set per opened state by ``attach_custom``; the kinds they serve are built once
+    # per change of that list (``_custom``).
+    __slots__ = ("_custom", "by_gvk", "by_name", "custom_source", "other_versions")
+
+    def __init__(self, by_gvk: dict[tuple[str, str], KindInfo] | None = None,
+                 by_name: dict[str, KindInfo] | None = None,
+                 other_versions: dict[tuple[str, str], KindInfo] | None = None,
+                 custom_source: Callable[[], list[dict]] | None = None,
+                 _custom: tuple[object, Registry | None] = (None, None)):
+        self.by_gvk = {} if by_gvk is None else by_gvk
+        self.by_name = {} if by_name is None else by_name
+        self.other_versions = {} if other_versions is None else other_versions
+        self.custom_source = custom_source
+        self._custom = _custom
 
     def attach_custom(self, source: Callable[[], list[dict]] | None) -> None:
         """Serve the custom kinds of the CRDs ``source()`` returns (None: none)."""

@@ -41,11 +41,11 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from kubesim.api import quantity as _quantity
 from kubesim.api.quantity import Quantity, parse_quantity
+from kubesim.api.record import FrozenRecord
 
 CPU = "cpu"
 MEMORY = "memory"
@@ -54,15 +54,20 @@ HUGEPAGES_PREFIX = "hugepages-"
 ResourceList = dict  # resource name -> amount (a Quantity, unless other Amounts are passed)
 
 
-@dataclass(frozen=True)
-class PodResourcesOptions:
+class PodResourcesOptions(FrozenRecord):
     """``PodResourcesOptions``: how :func:`pod_requests` / :func:`pod_limits` compute."""
 
-    use_status_resources: bool = False
-    exclude_overhead: bool = False
-    # Values for each container's missing requests, in the amounts' representation.
-    non_missing_container_requests: Mapping[str, Any] | None = None
-    skip_pod_level_resources: bool = False
+    __slots__ = ("exclude_overhead", "non_missing_container_requests", "skip_pod_level_resources",
+                 "use_status_resources")
+
+    def __init__(self, use_status_resources: bool = False, exclude_overhead: bool = False,
+                 non_missing_container_requests: Mapping[str, Any] | None = None,
+                 skip_pod_level_resources: bool = False):
+        self.use_status_resources = use_status_resources
+        self.exclude_overhead = exclude_overhead
+        # Values for each container's missing requests, in the amounts' representation.
+        self.non_missing_container_requests = non_missing_container_requests
+        self.skip_pod_level_resources = skip_pod_level_resources
 
 
 DEFAULT_OPTIONS = PodResourcesOptions()

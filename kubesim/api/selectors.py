@@ -30,10 +30,10 @@ Everything here is stdlib-only. Node-selector requirements are compiled once per
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 
 from kubesim.api.content import label_key_errors, label_value_errors
 from kubesim.api.gofmt import go_json, go_parse_int64, go_quote
+from kubesim.api.record import FrozenRecord
 
 # --- selection.Operator values ---------------------------------------------------------------
 
@@ -69,14 +69,17 @@ def _aggregate(messages: list[str]) -> str:
 # --- requirements and label selectors --------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Requirement:
+class Requirement(FrozenRecord):
     """One ``key op values`` term (labels.Requirement); build it with ``new_requirement``."""
 
-    key: str
-    operator: str
-    values: tuple[str, ...] = ()
-    _bound: int | None = field(default=None, compare=False, repr=False)  # Gt/Lt operand
+    __slots__ = ("_bound", "key", "operator", "values")
+    _uncompared = ("_bound",)
+
+    def __init__(self, key: str, operator: str, values: tuple[str, ...] = (), _bound: int | None = None):
+        self.key = key
+        self.operator = operator
+        self.values = values
+        self._bound = _bound  # Gt/Lt operand
 
     def matches(self, labels: dict[str, str]) -> bool:
         op = self.operator
@@ -615,11 +618,13 @@ def _split_term(term: str) -> tuple[str, str, str] | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class FieldSelector:
+class FieldSelector(FrozenRecord):
     """A parsed field selector: (field, op, value) terms ANDed, op being "=" or "!="."""
 
-    requirements: tuple[tuple[str, str, str], ...] = ()
+    __slots__ = ("requirements",)
+
+    def __init__(self, requirements: tuple[tuple[str, str, str], ...] = ()):
+        self.requirements = requirements
 
     @property
     def empty(self) -> bool:

@@ -8,22 +8,25 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TextIO
 
 from kubesim.api.names import random_string
+from kubesim.api.record import Record
 from kubesim.clock import Clock, format_time, make_random
 from kubesim.store import Store
 
 
-@dataclass
-class Logger:
+class Logger(Record):
     """klog-format lines on stderr (``I1122 10:00:00.000000   4242 file.go:NN] "msg" k="v"``)."""
 
-    verbosity: int = 0
-    stream: TextIO | None = None
-    now: Callable[[], float] | None = None
-    pid: int = field(default_factory=os.getpid)
+    __slots__ = ("now", "pid", "stream", "verbosity")
+
+    def __init__(self, verbosity: int = 0, stream: TextIO | None = None, now: Callable[[], float] | None = None,
+                 pid: int | None = None):
+        self.verbosity = verbosity
+        self.stream = stream
+        self.now = now
+        self.pid = os.getpid() if pid is None else pid
 
     def enabled(self, level: int) -> bool:
         return self.verbosity >= level

@@ -14,21 +14,25 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import dataclass, field
 from typing import TextIO
 
+from kubesim.api.record import Record
 from kubesim.errors import KubesimError, UsageError
 
 
-@dataclass
-class Environment:
-    """What a command may touch besides the state: streams, environment variables, tty-ness."""
+class Environment(Record):
+    """What a command may touch besides the state: streams, environment variables, tty-ness
+    (the process's, unless given)."""
 
-    stdin: TextIO = field(default_factory=lambda: sys.stdin)
-    stdout: TextIO = field(default_factory=lambda: sys.stdout)
-    stderr: TextIO = field(default_factory=lambda: sys.stderr)
-    vars: dict = field(default_factory=lambda: dict(os.environ))
-    cwd: str | None = None
+    __slots__ = ("cwd", "stderr", "stdin", "stdout", "vars")
+
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None,
+                 vars: dict | None = None, cwd: str | None = None):
+        self.stdin = sys.stdin if stdin is None else stdin
+        self.stdout = sys.stdout if stdout is None else stdout
+        self.stderr = sys.stderr if stderr is None else stderr
+        self.vars = dict(os.environ) if vars is None else vars
+        self.cwd = cwd
 
     @property
     def is_tty(self) -> bool:

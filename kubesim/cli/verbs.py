@@ -5,15 +5,17 @@ verb runs, so start-up stays cheap.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from kubesim.api.record import FrozenRecord
 
 
-@dataclass(frozen=True)
-class Verb:
-    help: str
-    module: str  # kubesim.<module>
-    run: str = "run"
-    flags: str = "add_flags"
+class Verb(FrozenRecord):
+    __slots__ = ("flags", "help", "module", "run")
+
+    def __init__(self, help: str, module: str, run: str = "run", flags: str = "add_flags"):
+        self.help = help
+        self.module = module  # kubesim.<module>
+        self.run = run
+        self.flags = flags
 
 
 _K = "kubectl.cmd."

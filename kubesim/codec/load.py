@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
+from kubesim.api.record import Record
 from kubesim.errors import ParseError, RawError, UsageError
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # larger than any sane manifest set; the API server's own limit is 3 MiB per request
@@ -28,11 +28,13 @@ MAX_EXPANDED_NODES = 1_000_000     # YAML nodes after alias expansion, per docum
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 
 
-@dataclass
-class Document:
-    source: str   # the file name as the user gave it, or "STDIN"
-    index: int    # 1-based position of the document within its source (after List expansion)
-    obj: dict
+class Document(Record):
+    __slots__ = ("index", "obj", "source")
+
+    def __init__(self, source: str, index: int, obj: dict):
+        self.source = source    # the file name as the user gave it, or "STDIN"
+        self.index = index      # 1-based position of the document within its source (after List expansion)
+        self.obj = obj
 
 
 def read_sources(paths: list[str], recursive: bool = False, stdin=None) -> list[tuple[str, str]]:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from kubesim.api import selectors
 from kubesim.api.meta.helpers import (
@@ -38,47 +37,58 @@ from kubesim.api.meta.helpers import (
 )
 from kubesim.api.names import MAX_NAME_LENGTH, random_string
 from kubesim.api.objcopy import deep_copy
+from kubesim.api.record import FrozenRecord, Record
 from kubesim.clock import format_time, parse_time
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(FrozenRecord):
     """An Event about ``obj`` (core/v1: involvedObject, type, reason, message, source.component;
     with an ``action``, from an events.k8s.io recorder, ``related`` optionally naming a second
     object)."""
 
-    obj: dict
-    type: str
-    reason: str
-    message: str
-    component: str
-    action: str = ""
-    related: dict | None = None
-    count: int = 1             # how many times it happened (a resync catching up on missed ticks)
-    at: float | None = None    # when it (last) happened, when not now
+    __slots__ = ("action", "at", "component", "count", "message", "obj", "reason", "related", "type")
+
+    def __init__(self, obj: dict, type: str, reason: str, message: str, component: str, action: str = "",
+                 related: dict | None = None, count: int = 1, at: float | None = None):
+        self.obj = obj
+        self.type = type
+        self.reason = reason
+        self.message = message
+        self.component = component
+        self.action = action
+        self.related = related
+        self.count = count      # how many times it happened (a resync catching up on missed ticks)
+        self.at = at            # when it (last) happened, when not now
 
 
-@dataclass
-class Change:
-    op: str  # create | update | update_status | delete | event | wake
-    obj: dict | None = None
-    events: list[Event] = field(default_factory=list)
-    propagation: str | None = None
-    at: float | None = None
-    grace_seconds: int | None = None
-    # creates of one slowStartBatch call (controller_utils.go: batches of 1, 2, 4, ... and none
-    # after a batch in which a create failed), named by their owner's uid
-    slow_start: str | None = None
-    # a create's FailedCreate message, on its owner, when the API server refuses it ({error}:
-    # its message); a pod's is RealPodControl's "Error creating: {error}"
-    failure: str | None = None
-    failure_reason: str = "FailedCreate"
-    failure_owner: dict | None = None  # who hears of it (default: the object's controller)
-    # a change that holds only if the creates of these keys (in the same list) succeeded, and
-    # what stands instead when one was refused (None: nothing; a callable: made from the refused
-    # key and the refusal's text)
-    needs: tuple[tuple[str, str, str], ...] = ()
-    otherwise: Change | Callable[[tuple[str, str, str], str], Change | None] | None = None
+class Change(Record):
+    __slots__ = ("at", "events", "failure", "failure_owner", "failure_reason", "grace_seconds", "needs", "obj", "op",
+                 "otherwise", "propagation", "slow_start")
+
+    def __init__(self, op: str, obj: dict | None = None, events: list[Event] | None = None,
+                 propagation: str | None = None, at: float | None = None, grace_seconds: int | None = None,
+                 slow_start: str | None = None, failure: str | None = None, failure_reason: str = "FailedCreate",
+                 failure_owner: dict | None = None, needs: tuple[tuple[str, str, str], ...] = (),
+                 otherwise: Change | Callable[[tuple[str, str, str], str], Change | None] | None = None):
+        self.op = op  # create | update | update_status | delete | event | wake
+        self.obj = obj
+        self.events = [] if events is None else events
+        self.propagation = propagation
+        self.at = at
+        self.grace_seconds = grace_seconds
+        # creates of one slowStartBatch call (controller_utils.go: batches of 1, 2, 4, ... and none
+        # after a batch in which a create failed), named by their owner's uid
+        self.slow_start = slow_start
+        # a create's FailedCreate message, on its owner, when the API server refuses it ({error}:
+        # its message); a pod's is RealPodControl's "Error creating: {error}"
+        self.failure = failure
+        self.failure_reason = failure_reason
+        self.failure_owner = failure_owner  # who hears of it (default: the object's controller)
+        # a change that holds only if the creates of these keys (in the same list) succeeded, and
+        # what stands instead when one was refused (None: nothing; a callable: made from the refused
+        # key and the refusal's text)
+        self.needs = needs
+        self.otherwise = otherwise
 
     @property
     def key(self) -> tuple[str, str, str]:

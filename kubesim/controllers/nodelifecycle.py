@@ -35,9 +35,8 @@ Defaults: node-monitor-grace-period 50 s (raised from 40 s in v1.32), node-start
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from kubesim.api.nodes import kubelet_stopped, ready_condition
+from kubesim.api.record import FrozenRecord, Record
 from kubesim.clock import format_time, parse_timestamp
 
 UNREACHABLE_TAINT = "node.kubernetes.io/unreachable"
@@ -47,21 +46,30 @@ NODE_CONTROLLER = "node-controller"
 UNKNOWN_CONDITION_TYPES = ("Ready", "MemoryPressure", "DiskPressure", "PIDPressure")  # nodeConditionTypes
 
 
-@dataclass(frozen=True)
-class NodeLifecycleConfig:
-    node_monitor_grace_period: float = 50.0
-    node_startup_grace_period: float = 60.0
-    node_monitor_period: float = 5.0
+class NodeLifecycleConfig(FrozenRecord):
+    __slots__ = ("node_monitor_grace_period", "node_monitor_period", "node_startup_grace_period")
+
+    def __init__(self, node_monitor_grace_period: float = 50.0, node_startup_grace_period: float = 60.0,
+                 node_monitor_period: float = 5.0):
+        self.node_monitor_grace_period = node_monitor_grace_period
+        self.node_startup_grace_period = node_startup_grace_period
+        self.node_monitor_period = node_monitor_period
 
 
-@dataclass
-class Plan:
+DEFAULT_CONFIG = NodeLifecycleConfig()
+
+
+class Plan(Record):
     """What the controller did (objects were changed in place): the control plane stores
     ``nodes`` and ``pods``, records ``events`` and comes back at ``next_wake``."""
-    nodes: list[dict] = field(default_factory=list)
-    pods: list[dict] = field(default_factory=list)
-    events: list[tuple] = field(default_factory=list)   # (obj, type, reason, message, component, at)
-    next_wake: float | None = None
+    __slots__ = ("events", "next_wake", "nodes", "pods")
+
+    def __init__(self, nodes: list[dict] | None = None, pods: list[dict] | None = None,
+                 events: list[tuple] | None = None, next_wake: float | None = None):
+        self.nodes = [] if nodes is None else nodes
+        self.pods = [] if pods is None else pods
+        self.events = [] if events is None else events   # (obj, type, reason, message, component, at)
+        self.next_wake = next_wake
 
 
 def pending(nodes: list[dict]) -> bool:
@@ -73,7 +81,7 @@ def pending(nodes: list[dict]) -> bool:
                or (ready_condition(n) or {}).get("status") == "Unknown" for n in nodes)
 
 
-def last_heard(node: dict, lease: dict | None, config: NodeLifecycleConfig = NodeLifecycleConfig()
+def last_heard(node: dict, lease: dict | None, config: NodeLifecycleConfig = DEFAULT_CONFIG
                ) -> tuple[float, float]:
     """(when the node's kubelet was last heard from, the grace period that applies): the later
     of its Ready condition's heartbeat (the node's creation, with the startup grace period, when
@@ -126,7 +134,7 @@ def _sync_taints(node: dict, at: float) -> bool:
 
 
 def node_lifecycle(nodes: list[dict], pods: list[dict], now: float,
-                   config: NodeLifecycleConfig = NodeLifecycleConfig(), leases: dict | None = None) -> Plan:
+                   config: NodeLifecycleConfig = DEFAULT_CONFIG, leases: dict | None = None) -> Plan:
     """One pass of the node lifecycle controller at ``now``. ``leases`` maps
     a node's name to its Lease in kube-node-lease as read now (its last renewal), when it has
     one."""

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 from kubesim.api.meta.helpers import creation_time, meta, name_of
+from kubesim.api.record import Record
 from kubesim.controllers.base import Change, deepcopy, update_pod_condition
 
 GC_CHECK_PERIOD = 20.0
@@ -43,11 +43,13 @@ ORPHAN_MESSAGE = "PodGC: node no longer exists"
 EVICTED_REASON = "Evicted"  # pkg/kubelet/eviction: eviction.Reason
 
 
-@dataclass
-class State:
+class State(Record):
     """The missing nodes in quarantine (name -> when it ends) and the next tick with work."""
-    quarantine: dict[str, float] = field(default_factory=dict)
-    due: float | None = None
+    __slots__ = ("due", "quarantine")
+
+    def __init__(self, quarantine: dict[str, float] | None = None, due: float | None = None):
+        self.quarantine = {} if quarantine is None else quarantine
+        self.due = due
 
     @classmethod
     def from_dict(cls, d: dict | None) -> State:

@@ -31,9 +31,9 @@ namespaced name), so ``describe pod`` does not list them, as with kubectl agains
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from kubesim.api.pods import tolerates
+from kubesim.api.record import Record
 from kubesim.controllers.base import Change, Event, deepcopy, update_pod_condition
 
 TAINT_EVICTION_CONTROLLER = "taint-eviction-controller"
@@ -82,13 +82,16 @@ def pod_key(pod: dict) -> str:
     return f"{md.get('namespace') or ''}/{md.get('name', '')}"
 
 
-@dataclass
-class State:
+class State(Record):
     """What the controller has observed: each node's NoExecute taints (``taintedNodes``) and
     the scheduled evictions (the TimedWorkerQueue's timers: ``namespace/name`` -> createdAt,
     fireAt)."""
-    tainted_nodes: dict[str, list[dict]] = field(default_factory=dict)
-    workers: dict[str, dict[str, float]] = field(default_factory=dict)
+    __slots__ = ("tainted_nodes", "workers")
+
+    def __init__(self, tainted_nodes: dict[str, list[dict]] | None = None,
+                 workers: dict[str, dict[str, float]] | None = None):
+        self.tainted_nodes = {} if tainted_nodes is None else tainted_nodes
+        self.workers = {} if workers is None else workers
 
     @classmethod
     def from_dict(cls, d: dict | None) -> State:

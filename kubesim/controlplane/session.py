@@ -7,23 +7,27 @@ on the state itself rather than through the API.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
 from typing import TextIO
 
+from kubesim.api.record import Record
 
-@dataclass
-class Options:
+
+class Options(Record):
     """Where the state is and what the command's environment says about time and logs."""
 
-    directory: str
-    env: dict  # KUBESIM_NOW, KUBESIM_SEED
-    verbosity: int = 0
-    log_stream: TextIO | None = None
-    # (user, groups, uid) the requests impersonate (--as, --as-group, --as-uid); None: none
-    impersonate: tuple | None = None
-    # the manager the requests' writes are recorded under in managedFields (kubectl's
-    # --field-manager, or what the API server derives from the user agent)
-    field_manager: str = "kubectl"
+    __slots__ = ("directory", "env", "field_manager", "impersonate", "log_stream", "verbosity")
+
+    def __init__(self, directory: str, env: dict, verbosity: int = 0, log_stream: TextIO | None = None,
+                 impersonate: tuple | None = None, field_manager: str = "kubectl"):
+        self.directory = directory
+        self.env = env  # KUBESIM_NOW, KUBESIM_SEED
+        self.verbosity = verbosity
+        self.log_stream = log_stream
+        # (user, groups, uid) the requests impersonate (--as, --as-group, --as-uid); None: none
+        self.impersonate = impersonate
+        # the manager the requests' writes are recorded under in managedFields (kubectl's
+        # --field-manager, or what the API server derives from the user agent)
+        self.field_manager = field_manager
 
 
 def _open(opts: Options, read_only: bool = False, snapshot: bool = False):

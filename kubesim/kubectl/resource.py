@@ -12,12 +12,12 @@ validating "f.yaml": error validating data: ...``) and namespace enforcement
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kubesim.api import kinds
 from kubesim.api.kinds import KindInfo
 from kubesim.api.objcopy import deep_copy
+from kubesim.api.record import Record
 from kubesim.errors import (
     Aggregate,
     BadRequest,
@@ -38,13 +38,15 @@ NO_RESOURCES = ("You must provide one or more resources by argument or filename.
                 "   '<resource> <name>'\n   '<resource>'")
 
 
-@dataclass
-class Prepared:
-    doc: Document
-    info: KindInfo
-    obj: dict
-    where: str  # '"f.yaml"' or '"f.yaml" (document 2)'
-    position: int = 0  # index among all documents of the command
+class Prepared(Record):
+    __slots__ = ("doc", "info", "obj", "position", "where")
+
+    def __init__(self, doc: Document, info: KindInfo, obj: dict, where: str, position: int = 0):
+        self.doc = doc
+        self.info = info
+        self.obj = obj
+        self.where = where          # '"f.yaml"' or '"f.yaml" (document 2)'
+        self.position = position    # index among all documents of the command
 
     @property
     def name(self) -> str:

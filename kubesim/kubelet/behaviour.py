@@ -35,9 +35,9 @@ from __future__ import annotations
 import json
 import marshal
 import re
-from dataclasses import dataclass, field, replace
 
 from kubesim.api.quantity import mem_bytes
+from kubesim.api.record import FrozenRecord
 from kubesim.kubelet.images import HELLO_WORLD, SERVERS, ImageInfo, image_info
 from kubesim.kubelet.overrides import apply_override
 from kubesim.kubelet.shell import SHELLS, RunContext, run_program, script_argument
@@ -49,8 +49,7 @@ PASSTHROUGH = {"/docker-entrypoint.sh", "docker-entrypoint.sh", "/entrypoint.sh"
                "/usr/bin/dumb-init", "--", "exec", "env", "/usr/bin/env", "nohup"}
 
 
-@dataclass(frozen=True)
-class Behaviour:
+class Behaviour(FrozenRecord):
     """A container's deterministic timeline, relative to its start.
 
     ``exits_after`` is None when the process runs until it is stopped. ``files`` holds
@@ -59,20 +58,28 @@ class Behaviour:
     signalled) or "ignore" (PID 1 without a handler: SIGKILL at the end of the grace period,
     exit code 137)."""
 
-    exits_after: float | None = None
-    exit_code: int = 0
-    reason: str = ""                                   # "" = Completed/Error from the code; "OOMKilled"
-    output: tuple[tuple[float, str], ...] = ()
-    files: tuple[tuple[str, float, float | None], ...] = ()
-    ports: frozenset[int] | None = None
-    http_fail_after: float | None = None
-    sigterm: str = "exit"
-    sigterm_exit_code: int = 0
-    pull_error: str = ""                               # "" or "notfound"
-    start_error: str = ""                              # the runtime's error starting it (imagefiles)
-    probes: dict = field(default_factory=dict)         # probe kind -> overrides.ProbeOverride
-    program: tuple | None = None                       # (argv, env, pod name) for logs of endless loops
-    source: str = ""
+    __slots__ = ("exit_code", "exits_after", "files", "http_fail_after", "output", "ports", "probes",
+                 "program", "pull_error", "reason", "sigterm", "sigterm_exit_code", "source", "start_error")
+
+    def __init__(self, exits_after: float | None = None, exit_code: int = 0, reason: str = "",
+                 output: tuple[tuple[float, str], ...] = (), files: tuple[tuple[str, float, float | None], ...] = (),
+                 ports: frozenset[int] | None = None, http_fail_after: float | None = None, sigterm: str = "exit",
+                 sigterm_exit_code: int = 0, pull_error: str = "", start_error: str = "", probes: dict | None = None,
+                 program: tuple | None = None, source: str = ""):
+        self.exits_after = exits_after
+        self.exit_code = exit_code
+        self.reason = reason                        # "" = Completed/Error from the code; "OOMKilled"
+        self.output = output
+        self.files = files
+        self.ports = ports
+        self.http_fail_after = http_fail_after
+        self.sigterm = sigterm
+        self.sigterm_exit_code = sigterm_exit_code
+        self.pull_error = pull_error                # "" or "notfound"
+        self.start_error = start_error              # the runtime's error starting it (imagefiles)
+        self.probes = {} if probes is None else probes  # probe kind -> overrides.ProbeOverride
+        self.program = program                      # (argv, env, pod name) for logs of endless loops
+        self.source = source
 
     def file_exists(self, path: str, offset: float) -> bool:
         for file, created, removed in self.files:
@@ -281,13 +288,13 @@ def _derive(container: dict, image_defaults: dict | None = None, *, pod_name: st
                 program=program, source=source)
             if run.duration is None and run.unknown_app and not run.serves and _unknown_program(argv):
                 # an application kubesim does not know: it answers probes and stops when asked
-                derived = replace(derived, ports=None, sigterm="exit", sigterm_exit_code=0)
+                derived = derived._replace(ports=None, sigterm="exit", sigterm_exit_code=0)
     # container ports the app declares are where it listens, for servers and unknown apps
     if derived.ports is not None and derived.exits_after is None and derived.sigterm == "exit":
         declared = {int(p.get("containerPort")) for p in container.get("ports") or ()
                     if isinstance(p, dict) and str(p.get("containerPort", "")).isdigit()}
         if declared and derived.ports and not (declared & derived.ports) and info is None:
-            derived = replace(derived, ports=frozenset(derived.ports | declared))
+            derived = derived._replace(ports=frozenset(derived.ports | declared))
     if override:
         derived = apply_override(derived, override)
     return _with_pull_error(derived, container)
@@ -298,7 +305,7 @@ def _with_pull_error(derived: Behaviour, container: dict) -> Behaviour:
         from kubesim.kubelet.imagetags import pull_error
 
         if pull_error(container.get("image") or "") is not None:
-            derived = replace(derived, pull_error="notfound")
+            derived = derived._replace(pull_error="notfound")
     return derived
 
 

@@ -13,17 +13,20 @@ or digest, as github.com/distribution/reference's ``FamiliarName`` (normalize.go
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from kubesim.api.record import FrozenRecord
 
 
-@dataclass(frozen=True)
-class ImageInfo:
+class ImageInfo(FrozenRecord):
     """What an image runs without a command: ENTRYPOINT and CMD, what it serves."""
-    entrypoint: tuple[str, ...] = ()
-    cmd: tuple[str, ...] = ()
-    ports: tuple[int, ...] | None = None
-    sigterm: str = "exit"
-    output: tuple[str, ...] = ()
+    __slots__ = ("cmd", "entrypoint", "output", "ports", "sigterm")
+
+    def __init__(self, entrypoint: tuple[str, ...] = (), cmd: tuple[str, ...] = (),
+                 ports: tuple[int, ...] | None = None, sigterm: str = "exit", output: tuple[str, ...] = ()):
+        self.entrypoint = entrypoint
+        self.cmd = cmd
+        self.ports = ports
+        self.sigterm = sigterm
+        self.output = output
 
 
 _SHELL_IMAGES = {

@@ -26,7 +26,8 @@ import functools
 import json
 import lzma
 import os
-from dataclasses import dataclass
+
+from kubesim.api.record import FrozenRecord
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "image-tags.json.xz")
 
@@ -44,14 +45,16 @@ _REAL_NEIGHBOURS = frozenset({
 })
 
 
-@dataclass(frozen=True)
-class Reference:
+class Reference(FrozenRecord):
     """A parsed image reference: ``domain``/``path``, ``tag`` (defaulted to latest without a
     digest) and ``digest``."""
-    domain: str
-    path: str
-    tag: str
-    digest: str
+    __slots__ = ("digest", "domain", "path", "tag")
+
+    def __init__(self, domain: str, path: str, tag: str, digest: str):
+        self.domain = domain
+        self.path = path
+        self.tag = tag
+        self.digest = digest
 
     @property
     def familiar(self) -> str:

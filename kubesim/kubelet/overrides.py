@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
+
+from kubesim.api.record import FrozenRecord
 
 if TYPE_CHECKING:
     from kubesim.kubelet.behaviour import Behaviour
@@ -38,11 +39,13 @@ BEHAVIOUR_ANNOTATION = "kubesim.io/behaviour"
 PROBE_FAILURE_ANNOTATION = "kubesim.io/probe-failure"
 
 
-@dataclass(frozen=True)
-class ProbeOverride:
+class ProbeOverride(FrozenRecord):
     """A forced probe result: fail (or pass) from ``after`` seconds after the container start."""
-    fail: bool
-    after: float = 0.0
+    __slots__ = ("after", "fail")
+
+    def __init__(self, fail: bool, after: float = 0.0):
+        self.fail = fail
+        self.after = after
 
 
 def parse_duration(v) -> float:
@@ -142,4 +145,4 @@ def apply_override(behaviour: Behaviour, ov: dict) -> Behaviour:
         changes["probes"] = probes
     except (ValueError, TypeError):
         return behaviour
-    return replace(behaviour, **changes)
+    return behaviour._replace(**changes)

@@ -35,11 +35,11 @@ from __future__ import annotations
 import copy
 import hashlib
 import math
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from kubesim.api.nodes import kubelet_stopped
 from kubesim.api.pods import MIRROR_POD_ANNOTATION, is_mirror_pod, qos_class
+from kubesim.api.record import FrozenRecord
 from kubesim.clock import parse_timestamp
 from kubesim.kubelet import probes, status
 from kubesim.kubelet.admission import admit
@@ -65,16 +65,21 @@ CONFIG_HASH_ANNOTATION = "kubernetes.io/config.hash"
 DEFAULT_GRACE = 30
 
 
-@dataclass(frozen=True)
-class KubeletConfig:
+class KubeletConfig(FrozenRecord):
     """Timings of the simulated kubelet (upstream defaults)."""
-    backoff_initial: float = 10.0          # kuberuntime backOffPeriod
-    backoff_max: float = 300.0             # MaxContainerBackOff
-    sync_period: float = 10.0              # pod worker requeue after a sync error (BackOff events)
-    image_pull_seconds: float = 0.0        # 0: every image is already present on every node
-    minimum_grace: float = 2.0             # minimumGracePeriodInSeconds
-    max_steps: int = 200000                # event-loop bound per call
-    image_defaults: dict | None = None     # replaces images.IMAGES
+    __slots__ = ("backoff_initial", "backoff_max", "image_defaults", "image_pull_seconds", "max_steps",
+                 "minimum_grace", "sync_period")
+
+    def __init__(self, backoff_initial: float = 10.0, backoff_max: float = 300.0, sync_period: float = 10.0,
+                 image_pull_seconds: float = 0.0, minimum_grace: float = 2.0, max_steps: int = 200000,
+                 image_defaults: dict | None = None):
+        self.backoff_initial = backoff_initial          # kuberuntime backOffPeriod
+        self.backoff_max = backoff_max                  # MaxContainerBackOff
+        self.sync_period = sync_period                  # pod worker requeue after a sync error (BackOff events)
+        self.image_pull_seconds = image_pull_seconds    # 0: every image is already present on every node
+        self.minimum_grace = minimum_grace              # minimumGracePeriodInSeconds
+        self.max_steps = max_steps                      # event-loop bound per call
+        self.image_defaults = image_defaults            # replaces images.IMAGES
 
 
 DEFAULT_CONFIG = KubeletConfig()

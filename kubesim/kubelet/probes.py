@@ -24,8 +24,8 @@ workers' running state (which tick is next, the consecutive results) is probe_wo
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+from kubesim.api.record import FrozenRecord
 from kubesim.kubelet.behaviour import Behaviour
 
 KINDS = ("startup", "liveness", "readiness")
@@ -33,17 +33,22 @@ FIELD = {"startup": "startupProbe", "liveness": "livenessProbe", "readiness": "r
 TITLE = {"startup": "Startup", "liveness": "Liveness", "readiness": "Readiness"}
 
 
-@dataclass(frozen=True)
-class ProbeSpec:
-    kind: str
-    handler: str                  # exec | httpGet | tcpSocket | grpc
-    detail: dict
-    initial_delay: int = 0
-    period: int = 10
-    timeout: int = 1
-    success_threshold: int = 1
-    failure_threshold: int = 3
-    termination_grace: int | None = None
+class ProbeSpec(FrozenRecord):
+    __slots__ = ("detail", "failure_threshold", "handler", "initial_delay", "kind", "period",
+                 "success_threshold", "termination_grace", "timeout")
+
+    def __init__(self, kind: str, handler: str, detail: dict, initial_delay: int = 0, period: int = 10,
+                 timeout: int = 1, success_threshold: int = 1, failure_threshold: int = 3,
+                 termination_grace: int | None = None):
+        self.kind = kind
+        self.handler = handler          # exec | httpGet | tcpSocket | grpc
+        self.detail = detail
+        self.initial_delay = initial_delay
+        self.period = period
+        self.timeout = timeout
+        self.success_threshold = success_threshold
+        self.failure_threshold = failure_threshold
+        self.termination_grace = termination_grace
 
 
 def probe_specs(container: dict) -> dict[str, ProbeSpec]:

@@ -10,21 +10,25 @@ message; the count grows and lastTimestamp moves).
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from types import FunctionType
+
+from kubesim.api.record import Record
 
 
-@dataclass
-class RecordedEvent:
-    first: float          # when it first happened
-    seq: int              # order of recording, breaks ties between equal times
-    type: str             # Normal | Warning
-    reason: str
-    message: str
-    field_path: str       # the container it is about, e.g. spec.containers{app}; "" for the pod
-    last: float           # when it last happened
-    count: int
+class RecordedEvent(Record):
+    __slots__ = ("count", "field_path", "first", "last", "message", "reason", "seq", "type")
+
+    def __init__(self, first: float, seq: int, type: str, reason: str, message: str, field_path: str,
+                 last: float, count: int):
+        self.first = first              # when it first happened
+        self.seq = seq                  # order of recording, breaks ties between equal times
+        self.type = type                # Normal | Warning
+        self.reason = reason
+        self.message = message
+        self.field_path = field_path    # the container it is about, e.g. spec.containers{app}; "" for the pod
+        self.last = last                # when it last happened
+        self.count = count
 
 
 class EventRecorder:
@@ -58,7 +62,7 @@ class EventRecorder:
                 continue
             if key not in copied:
                 copied.add(key)
-                folded = out[key] = replace(folded)
+                folded = out[key] = folded._replace()
             folded.last = max(folded.last, event.last)
             folded.count += event.count
         return list(out.values())
@@ -92,17 +96,36 @@ def _accepted(record) -> frozenset[str]:
         hit, fn = None, None
     if hit is not None:
         return hit
-    try:
-        params = inspect.signature(record).parameters
-    except (TypeError, ValueError):
-        params = {}
-    takes_keywords = any(p.kind == p.VAR_KEYWORD for p in params.values())
+    params, takes_keywords = _parameters(record)
     accepted = frozenset(n for n in ("at", "first", "count") if n in params or takes_keywords)
     if fn is not None:
         if len(_ACCEPTED) >= 64:
             _ACCEPTED.clear()
         _ACCEPTED[fn] = accepted
     return accepted
+
+
+def _parameters(record) -> tuple[tuple[str, ...], bool]:
+    """``record``'s parameter names and whether it takes ``**kwargs``: read from a plain
+    function's code (what ``inspect.signature`` reads there; importing inspect, with ast and
+    dis, costs every command ~4 ms), else from ``inspect.signature``."""
+    fn = getattr(record, "__func__", record)
+    if type(fn) is FunctionType and not hasattr(fn, "__wrapped__") and not hasattr(fn, "__signature__"):
+        code = fn.__code__
+        star, stars = bool(code.co_flags & _VARARGS), bool(code.co_flags & _VARKEYWORDS)
+        names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount + star + stars]
+        bound = fn is not record and code.co_argcount > 0  # (a bound method: its self is given)
+        return (names[1:] if bound else names), stars
+    import inspect
+
+    try:
+        params = inspect.signature(record).parameters
+    except (TypeError, ValueError):
+        return (), False
+    return tuple(params), any(p.kind == p.VAR_KEYWORD for p in params.values())
+
+
+_VARARGS, _VARKEYWORDS = 0x04, 0x08  # CO_VARARGS, CO_VARKEYWORDS (Include/cpython/code.h)
 
 
 def _adapt_recorder(record) -> Callable:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
 
+from kubesim.api.record import Record
 from kubesim.kubelet.images import SERVERS
 from kubesim.kubelet.shellsyntax import parse_script
 
@@ -57,38 +57,50 @@ class _OutOfSteps(Exception):
     pass
 
 
-@dataclass
-class Run:
+class Run(Record):
     """One execution of a program: what it printed and did, and how it ended."""
-    output: list = field(default_factory=list)         # (t, line)
-    files: dict = field(default_factory=dict)          # path -> [created, removed|None, content]
-    file_log: list = field(default_factory=list)       # (path, created, removed)
-    exit_code: int | None = None
-    duration: float | None = None                      # None: runs forever
-    ports: set = field(default_factory=set)
-    serves: bool = False
-    sigterm: str = "ignore"
-    sigterm_exit_code: int = 143
-    oom: bool = False
-    unknown_app: bool = False
+    __slots__ = ("duration", "exit_code", "file_log", "files", "oom", "output", "ports", "serves", "sigterm",
+                 "sigterm_exit_code", "unknown_app")
+
+    def __init__(self, output: list | None = None, files: dict | None = None, file_log: list | None = None,
+                 exit_code: int | None = None, duration: float | None = None, ports: set | None = None,
+                 serves: bool = False, sigterm: str = "ignore", sigterm_exit_code: int = 143, oom: bool = False,
+                 unknown_app: bool = False):
+        self.output = [] if output is None else output            # (t, line)
+        self.files = {} if files is None else files                # path -> [created, removed|None, content]
+        self.file_log = [] if file_log is None else file_log       # (path, created, removed)
+        self.exit_code = exit_code
+        self.duration = duration                                   # None: runs forever
+        self.ports = set() if ports is None else ports
+        self.serves = serves
+        self.sigterm = sigterm
+        self.sigterm_exit_code = sigterm_exit_code
+        self.oom = oom
+        self.unknown_app = unknown_app
 
 
-@dataclass
-class RunContext:
+class RunContext(Record):
     """What a run is given: the environment, the pod name (``hostname``), the absolute start
     time (``date``), the memory limit (``stress``), a name resolver, and its budgets."""
-    env: dict
-    pod_name: str = ""
-    start: float = 0.0                                 # absolute time for `date`
-    memory_limit: int | None = None
-    resolve: object = None                             # callable(name) -> bool
-    network: object = None                             # network(argv) -> (stdout, stderr, code): the cluster's
-    files: dict | None = None                          # path -> text: what its configMap/secret volumes hold
-    max_steps: int = MAX_STEPS
-    until: float | None = None                         # stop (as if forever) past this offset
-    loop_cap: int | None = LOOP_CAP                    # None: loops run until the step budget
-    not_found: object = None                           # callable(exe) -> the shell's "not found" line or None
-    pod_read: bool = False                             # set when the run reads its pod's name or files
+    __slots__ = ("env", "files", "loop_cap", "max_steps", "memory_limit", "network", "not_found", "pod_name",
+                 "pod_read", "resolve", "start", "until")
+
+    def __init__(self, env: dict, pod_name: str = "", start: float = 0.0, memory_limit: int | None = None,
+                 resolve: object = None, network: object = None, files: dict | None = None,
+                 max_steps: int = MAX_STEPS, until: float | None = None, loop_cap: int | None = LOOP_CAP,
+                 not_found: object = None, pod_read: bool = False):
+        self.env = env
+        self.pod_name = pod_name
+        self.start = start                  # absolute time for `date`
+        self.memory_limit = memory_limit
+        self.resolve = resolve              # callable(name) -> bool
+        self.network = network              # network(argv) -> (stdout, stderr, code): the cluster's
+        self.files = files                  # path -> text: what its configMap/secret volumes hold
+        self.max_steps = max_steps
+        self.until = until                  # stop (as if forever) past this offset
+        self.loop_cap = loop_cap            # None: loops run until the step budget
+        self.not_found = not_found          # callable(exe) -> the shell's "not found" line or None
+        self.pod_read = pod_read            # set when the run reads its pod's name or files
 
 
 class _Shell:

@@ -48,10 +48,10 @@ import copy
 import json
 import math
 import os
-from dataclasses import dataclass, field
 
 from kubesim.api.objcopy import deep_copy
 from kubesim.api.pods import MIRROR_POD_ANNOTATION
+from kubesim.api.record import Record
 from kubesim.codec.load import MAX_FILE_BYTES, decode_yaml
 from kubesim.errors import ParseError
 
@@ -68,11 +68,13 @@ class StaticPodError(ValueError):
     """A manifest the kubelet refuses; ``str()`` is upstream's error text."""
 
 
-@dataclass
-class ManifestDir:
+class ManifestDir(Record):
     """What the kubelet made of a static pod directory."""
-    pods: list[dict] = field(default_factory=list)            # static pods, in file name order
-    errors: list[tuple[str, str]] = field(default_factory=list)  # (path, error) per refused file
+    __slots__ = ("errors", "pods")
+
+    def __init__(self, pods: list[dict] | None = None, errors: list[tuple[str, str]] | None = None):
+        self.pods = [] if pods is None else pods            # static pods, in file name order
+        self.errors = [] if errors is None else errors      # (path, error) per refused file
 
     def log_lines(self) -> list[tuple[str, str, dict]]:
         """The klog entries: (where, message, key/values) - ``file.go:187] "Could not process
@@ -403,13 +405,16 @@ def desired_mirror_pods(manifests: ManifestDir, node: dict, now: float) -> list[
     return out
 
 
-@dataclass
-class MirrorChanges:
-    create: list[dict] = field(default_factory=list)     # mirror pods to create
-    delete: list[dict] = field(default_factory=list)     # stored mirror pods to delete (at once, grace 0)
-    # (stored mirror pod, the mirror pod of the static pod replacing it or None): its static pod
-    # was edited or removed, so the kubelet kills the old one first (:func:`replacement_start`)
-    replace: list[tuple[dict, dict | None]] = field(default_factory=list)
+class MirrorChanges(Record):
+    __slots__ = ("create", "delete", "replace")
+
+    def __init__(self, create: list[dict] | None = None, delete: list[dict] | None = None,
+                 replace: list[tuple[dict, dict | None]] | None = None):
+        self.create = [] if create is None else create      # mirror pods to create
+        self.delete = [] if delete is None else delete      # stored mirror pods to delete (at once, grace 0)
+        # (stored mirror pod, the mirror pod of the static pod replacing it or None): its static pod
+        # was edited or removed, so the kubelet kills the old one first (:func:`replacement_start`)
+        self.replace = [] if replace is None else replace
 
 
 def reconcile_mirror_pods(desired: list[dict], existing: list[dict]) -> MirrorChanges:

@@ -46,11 +46,11 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from itertools import compress, islice, repeat
 from operator import eq
 from typing import TYPE_CHECKING
 
+from kubesim.api.record import Record
 from kubesim.clock import format_duration
 from kubesim.scheduler.explain import (
     base_explanation,
@@ -99,33 +99,42 @@ SITE_UPDATING_CONDITION = "schedule_one.go:1145"
 SITE_FAILED_BIND = "schedule_one.go:1015"
 SITE_FINISHED_BINDING = "cache.go:398"  # backend/cache/cache.go finishBinding
 
-@dataclass
-class ScheduleResult:
-    outcome: str              # "Scheduled" | "Unschedulable" | "NotResponsible" | "Bypassed" | "Error"
-    node: str | None
-    message: str              # the FailedScheduling text ("" when scheduled)
-    explanation: dict
-    events: list[dict]
-    # PodScheduled=False reason to record: "Unschedulable", "SchedulerError" or "SchedulingGated".
-    reason: str = ""
-    unschedulable_plugins: list[str] = field(default_factory=list)
-    # Plugins that answered Pending (a Queue from their hint skips the backoff).
-    pending_plugins: list[str] = field(default_factory=list)
-    evaluated_nodes: int = 0
-    feasible_nodes: int = 0
-    # What the cycle's plugins asked the API server to do (Handle.request), in order.
-    writes: list[dict] = field(default_factory=list)
-    # status.nominatedNodeName to record: None leaves it, "" clears it (PostFilter's result).
-    nominated_node: str | None = None
+class ScheduleResult(Record):
+    __slots__ = ("evaluated_nodes", "events", "explanation", "feasible_nodes", "message", "node", "nominated_node",
+                 "outcome", "pending_plugins", "reason", "unschedulable_plugins", "writes")
+
+    def __init__(self, outcome: str, node: str | None, message: str, explanation: dict, events: list[dict],
+                 reason: str = "", unschedulable_plugins: list[str] | None = None,
+                 pending_plugins: list[str] | None = None, evaluated_nodes: int = 0, feasible_nodes: int = 0,
+                 writes: list[dict] | None = None, nominated_node: str | None = None):
+        self.outcome = outcome      # "Scheduled" | "Unschedulable" | "NotResponsible" | "Bypassed" | "Error"
+        self.node = node
+        self.message = message      # the FailedScheduling text ("" when scheduled)
+        self.explanation = explanation
+        self.events = events
+        # PodScheduled=False reason to record: "Unschedulable", "SchedulerError" or "SchedulingGated".
+        self.reason = reason
+        self.unschedulable_plugins = [] if unschedulable_plugins is None else unschedulable_plugins
+        # Plugins that answered Pending (a Queue from their hint skips the backoff).
+        self.pending_plugins = [] if pending_plugins is None else pending_plugins
+        self.evaluated_nodes = evaluated_nodes
+        self.feasible_nodes = feasible_nodes
+        # What the cycle's plugins asked the API server to do (Handle.request), in order.
+        self.writes = [] if writes is None else writes
+        # status.nominatedNodeName to record: None leaves it, "" clears it (PostFilter's result).
+        self.nominated_node = nominated_node
 
 
-@dataclass
-class Diagnosis:
-    node_to_status: NodeToStatus = field(default_factory=NodeToStatus)
-    unschedulable_plugins: set[str] = field(default_factory=set)
-    pending_plugins: set[str] = field(default_factory=set)
-    pre_filter_msg: str = ""
-    post_filter_msg: str = ""
+class Diagnosis(Record):
+    __slots__ = ("node_to_status", "pending_plugins", "post_filter_msg", "pre_filter_msg", "unschedulable_plugins")
+
+    def __init__(self, node_to_status: NodeToStatus | None = None, unschedulable_plugins: set[str] | None = None,
+                 pending_plugins: set[str] | None = None, pre_filter_msg: str = "", post_filter_msg: str = ""):
+        self.node_to_status = NodeToStatus() if node_to_status is None else node_to_status
+        self.unschedulable_plugins = set() if unschedulable_plugins is None else unschedulable_plugins
+        self.pending_plugins = set() if pending_plugins is None else pending_plugins
+        self.pre_filter_msg = pre_filter_msg
+        self.post_filter_msg = post_filter_msg
 
     def add_plugin_status(self, s: Status) -> None:
         if not s.plugin:
@@ -259,17 +268,23 @@ def _rejection(fwk, diagnosis: Diagnosis, ni: NodeInfo, st: Status, name: str) -
     return None
 
 
-@dataclass
-class _Algo:
-    host: str | None = None
-    evaluated: int = 0
-    feasible: int = 0
-    diagnosis: Diagnosis | None = None
-    error: Status | None = None
-    no_nodes: bool = False
-    verdicts: dict[str, dict] | None = None
-    feasible_names: list[str] = field(default_factory=list)
-    table: ScoreTable | None = None
+class _Algo(Record):
+    __slots__ = ("diagnosis", "error", "evaluated", "feasible", "feasible_names", "host", "no_nodes", "table",
+                 "verdicts")
+
+    def __init__(self, host: str | None = None, evaluated: int = 0, feasible: int = 0,
+                 diagnosis: Diagnosis | None = None, error: Status | None = None, no_nodes: bool = False,
+                 verdicts: dict[str, dict] | None = None, feasible_names: list[str] | None = None,
+                 table: ScoreTable | None = None):
+        self.host = host
+        self.evaluated = evaluated
+        self.feasible = feasible
+        self.diagnosis = diagnosis
+        self.error = error
+        self.no_nodes = no_nodes
+        self.verdicts = verdicts
+        self.feasible_names = [] if feasible_names is None else feasible_names
+        self.table = table
 
 
 class ScheduleOne:

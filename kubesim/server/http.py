@@ -66,11 +66,9 @@ class Backend:
     @contextlib.contextmanager
     def client(self, write: bool = True, dry_run: bool = False, impersonate: tuple | None = None,
                field_manager: str = "kubectl"):
-        import dataclasses
-
         from kubesim.controlplane.session import session
 
-        options = dataclasses.replace(self.options, impersonate=impersonate, field_manager=field_manager)
+        options = self.options._replace(impersonate=impersonate, field_manager=field_manager)
         with self.lock:
             c = None
             try:

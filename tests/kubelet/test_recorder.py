@@ -53,3 +53,31 @@ def test_folding_leaves_the_recorded_events_as_they_were(adds):
         events.flush({"metadata": {"name": "p"}}, engine.record_all, "node01")
     assert [(e.first, e.last, e.count) for e in events.items] == kept
     assert engine.calls[:len(engine.calls) // 2] == engine.calls[len(engine.calls) // 2:]
+
+
+def test_a_recorders_parameters_are_read_as_inspect_reads_them():
+    import functools
+    import inspect
+
+    from kubesim.kubelet.recorder import _parameters
+
+    def plain(obj, type_, reason, message, component, host, path, at=None, count=1): ...
+
+    def keywords(obj, *args, **kwargs): ...
+
+    def keyword_only(obj, *, first, at): ...
+
+    class Sink:
+        def record(self, obj, type_, reason, message, component, host, path, count=1): ...
+
+        def __call__(self, obj, at=None): ...
+
+    @functools.wraps(plain)
+    def wrapped(*args, **kwargs): ...
+
+    for record in (plain, keywords, keyword_only, Sink().record, Sink(), wrapped,
+                   functools.partial(plain, {}), lambda obj, first=None: None):
+        params = inspect.signature(record).parameters
+        want = (set(params), any(p.kind == p.VAR_KEYWORD for p in params.values()))
+        names, takes_keywords = _parameters(record)
+        assert (set(names), takes_keywords) == want, record

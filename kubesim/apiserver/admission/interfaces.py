@@ -7,16 +7,15 @@ Upstream: staging/src/k8s.io/apiserver/pkg/admission/interfaces.go (``Attributes
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from kubesim.api import kinds
+from kubesim.api.record import Record
 from kubesim.errors import Forbidden
 
 CREATE, UPDATE, DELETE = "CREATE", "UPDATE", "DELETE"
 
 
-@dataclass
-class Attributes:
+class Attributes(Record):
     """admission.Attributes: the operation and its object (for DELETE, the stored one), the old
     object of an update, and what a plugin may read: ``lister(kind)`` returns the stored objects
     of a kind (upstream: the plugin's informers; None where the caller has no cluster to read, as
@@ -25,13 +24,18 @@ class Attributes:
     ``audit_annotations`` what the plugins add to the request's audit event
     (audit.AddAuditAnnotations; None: the request is not audited)."""
 
-    operation: str
-    obj: dict
-    old: dict | None = None
-    lister: Callable[[str], list[dict]] | None = None
-    rng: object = None
-    warnings: list[str] | None = None
-    audit_annotations: dict | None = None
+    __slots__ = ("audit_annotations", "lister", "obj", "old", "operation", "rng", "warnings")
+
+    def __init__(self, operation: str, obj: dict, old: dict | None = None,
+                 lister: Callable[[str], list[dict]] | None = None, rng: object = None,
+                 warnings: list[str] | None = None, audit_annotations: dict | None = None):
+        self.operation = operation
+        self.obj = obj
+        self.old = old
+        self.lister = lister
+        self.rng = rng
+        self.warnings = warnings
+        self.audit_annotations = audit_annotations
 
     @property
     def kind(self) -> str:

@@ -18,7 +18,8 @@ at once (a real kube-apiserver restarts some seconds after its manifest changes)
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+
+from kubesim.api.record import Record
 
 MANIFEST = "kube-apiserver.yaml"
 STATIC_POD_PATH = "/etc/kubernetes/manifests"
@@ -73,14 +74,16 @@ def flags(container: dict) -> dict[str, str]:
     return out
 
 
-@dataclass
-class AuditConfig:
+class AuditConfig(Record):
     """The audit log a running kube-apiserver keeps: its policy, and where the events go
     (``log_file``: the node file, None when the path is not on a hostPath mount)."""
 
-    policy: dict
-    log_path: str
-    log_file: str | None
+    __slots__ = ("log_file", "log_path", "policy")
+
+    def __init__(self, policy: dict, log_path: str, log_file: str | None):
+        self.policy = policy
+        self.log_path = log_path
+        self.log_file = log_file
 
 
 def read_manifest(node_dir: str) -> tuple[dict, dict] | None:

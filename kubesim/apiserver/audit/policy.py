@@ -12,8 +12,9 @@ from the rule else the policy; no rule: level None; ``ruleMatches``, ``ruleMatch
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from kubesim.api.record import FrozenRecord
 
 if TYPE_CHECKING:  # the request as authorization sees it (authorizer.Attributes), as upstream's checker reads it
     from kubesim.apiserver.authorization import Attributes
@@ -36,13 +37,15 @@ def level_less(a: str, b: str) -> bool:
     return LEVELS.index(a) < LEVELS.index(b)
 
 
-@dataclass(frozen=True)
-class RequestAuditConfig:
+class RequestAuditConfig(FrozenRecord):
     """What the policy says of one request."""
 
-    level: str = NONE
-    omit_stages: frozenset = frozenset()
-    omit_managed_fields: bool = False
+    __slots__ = ("level", "omit_managed_fields", "omit_stages")
+
+    def __init__(self, level: str = NONE, omit_stages: frozenset = frozenset(), omit_managed_fields: bool = False):
+        self.level = level
+        self.omit_stages = omit_stages
+        self.omit_managed_fields = omit_managed_fields
 
 
 # -- reading and validation ---------------------------------------------------------------

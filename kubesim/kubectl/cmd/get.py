@@ -144,12 +144,10 @@ def run(f, args, env) -> int:
             if id(t) in local:
                 # RetrieveLatest leaves a nameless document as the file has it; kubectl prints it
                 # in the generic NAME, AGE table, not the kind's
-                from dataclasses import replace
-
                 if results and results[-1][0].kind == "" and results[-1][0].plural == info.plural:
                     results[-1][2].append(local[id(t)])
                 else:
-                    results.append((replace(info, kind=""), names, [local[id(t)]]))
+                    results.append((info._replace(kind=""), names, [local[id(t)]]))
                 continue
             try:
                 objs, errs = select(client, info, names, ns_for.get(id(t), ns), args.selector, args.field_selector,

@@ -15,8 +15,9 @@ nodes as :class:`~kubesim.scheduler.framework.types.NodeInfo`. Statuses: ``None`
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
+
+from kubesim.api.record import Record
 
 if TYPE_CHECKING:  # pragma: no cover
     from kubesim.scheduler.framework.cycle_state import CycleState
@@ -29,17 +30,21 @@ MIN_NODE_SCORE = 0
 MAX_TOTAL_SCORE = (1 << 63) - 1
 
 
-@dataclass
-class NodeScore:
-    name: str
-    score: int
+class NodeScore(Record):
+    __slots__ = ("name", "score")
+
+    def __init__(self, name: str, score: int):
+        self.name = name
+        self.score = score
 
 
-@dataclass
-class PreFilterResult:
+class PreFilterResult(Record):
     """The set of nodes worth filtering; ``None`` node_names means all nodes."""
 
-    node_names: set[str] | None = None
+    __slots__ = ("node_names",)
+
+    def __init__(self, node_names: set[str] | None = None):
+        self.node_names = node_names
 
     def all_nodes(self) -> bool:
         return self.node_names is None
@@ -59,23 +64,28 @@ def merge_pre_filter_results(a: PreFilterResult | None,
     return PreFilterResult(a.node_names & b.node_names)  # type: ignore[union-attr,operator]
 
 
-@dataclass
-class PostFilterResult:
-    nominated_node_name: str = ""
-    mode_override: bool = False  # ModeOverride vs ModeNoop
+class PostFilterResult(Record):
+    __slots__ = ("mode_override", "nominated_node_name")
+
+    def __init__(self, nominated_node_name: str = "", mode_override: bool = False):
+        self.nominated_node_name = nominated_node_name
+        self.mode_override = mode_override  # ModeOverride vs ModeNoop
 
 
-@dataclass
-class QueuedPodInfo:
+class QueuedPodInfo(Record):
     """What QueueSort compares: the pod plus when it (re)entered the queue."""
 
-    pod_info: PodInfo
-    timestamp: float = 0.0
-    attempts: int = 0
-    unschedulable_count: int = 0
-    consecutive_errors: int = 0
-    seq: int = 0
-    extra: dict = field(default_factory=dict)
+    __slots__ = ("attempts", "consecutive_errors", "extra", "pod_info", "seq", "timestamp", "unschedulable_count")
+
+    def __init__(self, pod_info: PodInfo, timestamp: float = 0.0, attempts: int = 0, unschedulable_count: int = 0,
+                 consecutive_errors: int = 0, seq: int = 0, extra: dict | None = None):
+        self.pod_info = pod_info
+        self.timestamp = timestamp
+        self.attempts = attempts
+        self.unschedulable_count = unschedulable_count
+        self.consecutive_errors = consecutive_errors
+        self.seq = seq
+        self.extra = {} if extra is None else extra
 
 
 def _never(level: int) -> bool:

@@ -35,10 +35,10 @@ import copy
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from kubesim.api.record import Record
 from kubesim.scheduler.framework.interface import PostFilterResult
 from kubesim.scheduler.framework.status import Code, Status
 from kubesim.scheduler.framework.types import NodeInfo, PodInfo
@@ -83,13 +83,15 @@ SITE_PREEMPTED_VICTIM = "preemption.go:213"
 SITE_ASYNC_DONE = "preemption.go:627"
 
 
-@dataclass
-class Candidate:
+class Candidate(Record):
     """A node where the preemptor fits once ``victims`` (most important first) are gone."""
 
-    name: str
-    victims: list[PodInfo]
-    num_pdb_violations: int = 0
+    __slots__ = ("name", "num_pdb_violations", "victims")
+
+    def __init__(self, name: str, victims: list[PodInfo], num_pdb_violations: int = 0):
+        self.name = name
+        self.victims = victims
+        self.num_pdb_violations = num_pdb_violations
 
 
 # -- pod ordering (pkg/scheduler/util/utils.go) -------------------------------------------------
@@ -244,20 +246,26 @@ def _ref(pi: PodInfo) -> dict:
     return {"namespace": pi.namespace, "name": pi.name, "priority": pi.priority}
 
 
-@dataclass
-class Analysis:
+class Analysis(Record):
     """What explain-schedule shows of one PostFilter run."""
 
-    eligible: bool = True
-    reason: str = ""
-    potential_nodes: int = 0
-    offset: int = 0
-    candidates_to_find: int = 0
-    candidates: list[Candidate] = field(default_factory=list)
-    not_helpful: dict[str, str] = field(default_factory=dict)
-    not_checked: int = 0
-    node: str = ""
-    decided_by: str = ""
+    __slots__ = ("candidates", "candidates_to_find", "decided_by", "eligible", "node", "not_checked", "not_helpful",
+                 "offset", "potential_nodes", "reason")
+
+    def __init__(self, eligible: bool = True, reason: str = "", potential_nodes: int = 0, offset: int = 0,
+                 candidates_to_find: int = 0, candidates: list[Candidate] | None = None,
+                 not_helpful: dict[str, str] | None = None, not_checked: int = 0, node: str = "",
+                 decided_by: str = ""):
+        self.eligible = eligible
+        self.reason = reason
+        self.potential_nodes = potential_nodes
+        self.offset = offset
+        self.candidates_to_find = candidates_to_find
+        self.candidates = [] if candidates is None else candidates
+        self.not_helpful = {} if not_helpful is None else not_helpful
+        self.not_checked = not_checked
+        self.node = node
+        self.decided_by = decided_by
 
     def as_dict(self) -> dict:
         out: dict = {"eligible": self.eligible}

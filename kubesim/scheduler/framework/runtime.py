@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from itertools import repeat
 from operator import add, mul
 
+from kubesim.api.record import Record
 from kubesim.scheduler.framework import equivalence
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.events import (
@@ -103,18 +103,22 @@ class NodeToStatus(NodeToStatusReader):
         return len(self.statuses)
 
 
-@dataclass
-class ScoreTable:
+class ScoreTable(Record):
     """Every score plugin's raw and normalized scores per node, the weights and the totals
     (``node_names`` None: a table of totals alone, ``score_totals``')."""
 
-    node_names: list[str] | None
-    plugins: list[str]
-    weights: dict[str, int]
-    raw: dict[str, list[int]] = field(default_factory=dict)
-    normalized: dict[str, list[int]] = field(default_factory=dict)
-    totals: list[int] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
+    __slots__ = ("node_names", "normalized", "plugins", "raw", "skipped", "totals", "weights")
+
+    def __init__(self, node_names: list[str] | None, plugins: list[str], weights: dict[str, int],
+                 raw: dict[str, list[int]] | None = None, normalized: dict[str, list[int]] | None = None,
+                 totals: list[int] | None = None, skipped: list[str] | None = None):
+        self.node_names = node_names
+        self.plugins = plugins
+        self.weights = weights
+        self.raw = {} if raw is None else raw
+        self.normalized = {} if normalized is None else normalized
+        self.totals = [] if totals is None else totals
+        self.skipped = [] if skipped is None else skipped
 
     def weighted(self, plugin: str, i: int) -> int:
         return self.normalized[plugin][i] * self.weights[plugin]

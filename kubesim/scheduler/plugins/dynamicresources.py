@@ -44,8 +44,7 @@ the claims as found (always none). No legacy predicate or priority name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from kubesim.api.record import FrozenRecord
 from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (
@@ -116,12 +115,14 @@ def missing_claim(pod: dict, namespace: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class _State:
+class _State(FrozenRecord):
     """The claims of the pod (always none that kubesim can hold); immutable, so a clone is
     the same object (upstream's ``stateData.Clone`` returns itself too)."""
 
-    claims: tuple = ()
+    __slots__ = ("claims",)
+
+    def __init__(self, claims: tuple = ()):
+        self.claims = claims
 
     def clone(self) -> _State:
         return self

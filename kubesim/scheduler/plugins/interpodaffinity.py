@@ -67,8 +67,8 @@ also run over all the scored nodes at once.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
 
+from kubesim.api.record import FrozenRecord, IdentityRecord
 from kubesim.api.selectors import LabelSelector, from_label_selector
 from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
@@ -108,15 +108,18 @@ NamespaceLabels = Mapping[str, Mapping[str, str]]
 
 
 # -- terms (types.go) ---------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True, eq=False)
-class AffinityTerm:
+class AffinityTerm(IdentityRecord):
     """A parsed PodAffinityTerm. Compared by identity: equal terms of existing pods are interned
     to one object, so a cycle can remember a term's verdict on the incoming pod."""
 
-    namespaces: frozenset[str]
-    selector: LabelSelector
-    topology_key: str
-    namespace_selector: LabelSelector
+    __slots__ = ("namespace_selector", "namespaces", "selector", "topology_key")
+
+    def __init__(self, namespaces: frozenset[str], selector: LabelSelector, topology_key: str,
+                 namespace_selector: LabelSelector):
+        self.namespaces = namespaces
+        self.selector = selector
+        self.topology_key = topology_key
+        self.namespace_selector = namespace_selector
 
     def matches(self, namespace: str, labels: Mapping[str, str],
                 ns_labels: Mapping[str, str] | None) -> bool:
@@ -126,10 +129,12 @@ class AffinityTerm:
         return False
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class WeightedAffinityTerm:
-    term: AffinityTerm
-    weight: int
+class WeightedAffinityTerm(IdentityRecord):
+    __slots__ = ("term", "weight")
+
+    def __init__(self, term: AffinityTerm, weight: int):
+        self.term = term
+        self.weight = weight
 
 
 _INTERNED: dict[tuple, AffinityTerm] = {}
@@ -277,7 +282,7 @@ def merge_term_namespaces(term: AffinityTerm, namespace_labels: NamespaceLabels)
     if sel.empty or sel.matches_nothing:  # a null selector lists no namespace: nothing to add
         return term
     selected = [name for name, labels in namespace_labels.items() if sel.matches(labels)]
-    return replace(term, namespaces=term.namespaces.union(selected), namespace_selector=_NOTHING)
+    return term._replace(namespaces=term.namespaces.union(selected), namespace_selector=_NOTHING)
 
 
 def _merged(terms: tuple[AffinityTerm, ...], ns: NamespaceLabels) -> tuple[AffinityTerm, ...]:
@@ -313,25 +318,32 @@ def _update(counts: dict[TopologyPair, int], node_labels: Mapping[str, str], key
             counts[pair] = n
 
 
-@dataclass(frozen=True, slots=True)
-class _PreFilterState:
-    existing_anti_affinity_counts: dict[TopologyPair, int]
-    affinity_counts: dict[TopologyPair, int]
-    anti_affinity_counts: dict[TopologyPair, int]
-    # The incoming pod: its merged required terms, namespace, labels and namespace labels.
-    required_affinity: tuple[AffinityTerm, ...]
-    required_anti_affinity: tuple[AffinityTerm, ...]
-    namespace: str
-    labels: Mapping[str, str]
-    namespace_labels: Mapping[str, str] | None
-    # Topology keys seen in existing_anti_affinity_counts (a superset after RemovePod).
-    existing_keys: set[str]
+class _PreFilterState(FrozenRecord):
+    __slots__ = ("affinity_counts", "anti_affinity_counts", "existing_anti_affinity_counts", "existing_keys",
+                 "labels", "namespace", "namespace_labels", "required_affinity", "required_anti_affinity")
+
+    def __init__(self, existing_anti_affinity_counts: dict[TopologyPair, int],
+                 affinity_counts: dict[TopologyPair, int], anti_affinity_counts: dict[TopologyPair, int],
+                 required_affinity: tuple[AffinityTerm, ...], required_anti_affinity: tuple[AffinityTerm, ...],
+                 namespace: str, labels: Mapping[str, str], namespace_labels: Mapping[str, str] | None,
+                 existing_keys: set[str]):
+        self.existing_anti_affinity_counts = existing_anti_affinity_counts
+        self.affinity_counts = affinity_counts
+        self.anti_affinity_counts = anti_affinity_counts
+        # The incoming pod: its merged required terms, namespace, labels and namespace labels.
+        self.required_affinity = required_affinity
+        self.required_anti_affinity = required_anti_affinity
+        self.namespace = namespace
+        self.labels = labels
+        self.namespace_labels = namespace_labels
+        # Topology keys seen in existing_anti_affinity_counts (a superset after RemovePod).
+        self.existing_keys = existing_keys
 
     def clone(self) -> _PreFilterState:
-        return replace(self, existing_anti_affinity_counts=dict(self.existing_anti_affinity_counts),
-                       affinity_counts=dict(self.affinity_counts),
-                       anti_affinity_counts=dict(self.anti_affinity_counts),
-                       existing_keys=set(self.existing_keys))
+        return self._replace(existing_anti_affinity_counts=dict(self.existing_anti_affinity_counts),
+                             affinity_counts=dict(self.affinity_counts),
+                             anti_affinity_counts=dict(self.anti_affinity_counts),
+                             existing_keys=set(self.existing_keys))
 
     def update_with_pod(self, pi: PodInfo, node_labels: Mapping[str, str], multiplier: int
                         ) -> None:
@@ -564,9 +576,11 @@ def filter_status(s: _PreFilterState, node_labels: Mapping[str, str]) -> Status 
 ScoreMap = dict[str, dict[str, int]]
 
 
-@dataclass(frozen=True, slots=True)
-class _PreScoreState:
-    topology_score: ScoreMap
+class _PreScoreState(FrozenRecord):
+    __slots__ = ("topology_score",)
+
+    def __init__(self, topology_score: ScoreMap):
+        self.topology_score = topology_score
 
 
 def _add(score: ScoreMap, key: str, value: str, amount: int) -> None:

@@ -42,11 +42,11 @@ Legacy predicate name: CheckVolumeBinding.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 
 from kubesim.api import volumes as V
 from kubesim.api.equality import semantic_equal
 from kubesim.api.quantity import parse_quantity
+from kubesim.api.record import Record
 from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (
@@ -86,19 +86,26 @@ class _Error(Exception):
     """An error FindPodVolumes returns (framework.AsStatus: code Error)."""
 
 
-@dataclass
-class PodVolumes:
-    static_bindings: list[tuple[dict, dict]] = field(default_factory=list)  # (pv, pvc)
-    dynamic_provisions: list[dict] = field(default_factory=list)
+class PodVolumes(Record):
+    __slots__ = ("dynamic_provisions", "static_bindings")
+
+    def __init__(self, static_bindings: list[tuple[dict, dict]] | None = None,
+                 dynamic_provisions: list[dict] | None = None):
+        self.static_bindings = [] if static_bindings is None else static_bindings  # (pv, pvc)
+        self.dynamic_provisions = [] if dynamic_provisions is None else dynamic_provisions
 
 
-@dataclass
-class _State:
-    bound_claims: list[dict] = field(default_factory=list)
-    claims_to_bind: list[dict] = field(default_factory=list)
-    pvs_by_class: dict[str, list[dict]] = field(default_factory=dict)
-    by_node: dict[str, PodVolumes] = field(default_factory=dict)
-    all_bound: bool = False
+class _State(Record):
+    __slots__ = ("all_bound", "bound_claims", "by_node", "claims_to_bind", "pvs_by_class")
+
+    def __init__(self, bound_claims: list[dict] | None = None, claims_to_bind: list[dict] | None = None,
+                 pvs_by_class: dict[str, list[dict]] | None = None, by_node: dict[str, PodVolumes] | None = None,
+                 all_bound: bool = False):
+        self.bound_claims = [] if bound_claims is None else bound_claims
+        self.claims_to_bind = [] if claims_to_bind is None else claims_to_bind
+        self.pvs_by_class = {} if pvs_by_class is None else pvs_by_class
+        self.by_node = {} if by_node is None else by_node
+        self.all_bound = all_bound
 
     def clone(self) -> _State:
         return self  # shared across the cycle, as upstream's stateData

@@ -23,8 +23,7 @@ without a QueueingHintFn; PersistentVolumeClaim Add, Queue when a claim the pod 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
+from kubesim.api.record import FrozenRecord
 from kubesim.scheduler.framework import events as cev
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (
@@ -43,10 +42,12 @@ ERR_REASON_RWOP_CONFLICT = ("node has pod using PersistentVolumeClaim with the s
                             "ReadWriteOncePod access mode")
 
 
-@dataclass(frozen=True)
-class _State:
-    rwop_claims: frozenset  # "namespace/name" of the pod's ReadWriteOncePod claims
-    conflicting: int
+class _State(FrozenRecord):
+    __slots__ = ("conflicting", "rwop_claims")
+
+    def __init__(self, rwop_claims: frozenset, conflicting: int):
+        self.rwop_claims = rwop_claims  # "namespace/name" of the pod's ReadWriteOncePod claims
+        self.conflicting = conflicting
 
     def clone(self) -> _State:
         return self
@@ -104,7 +105,7 @@ class _Extensions(PreFilterExtensions):
             return Status(Code.Error, err=f'reading "{PRE_FILTER_STATE_KEY}" from cycleState: not found')
         n = len(s.rwop_claims & _claims_of(pod.pod))
         if n:
-            state.write(PRE_FILTER_STATE_KEY, replace(s, conflicting=s.conflicting + delta * n))
+            state.write(PRE_FILTER_STATE_KEY, s._replace(conflicting=s.conflicting + delta * n))
         return None
 
     def add_pod(self, state, pod_to_schedule, pod_to_add, node_info):

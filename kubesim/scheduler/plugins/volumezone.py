@@ -19,9 +19,8 @@ Legacy predicate name: NoVolumeZoneConflict.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kubesim.api import volumes as V
+from kubesim.api.record import FrozenRecord
 from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (
@@ -44,11 +43,13 @@ TOPOLOGY_LABELS = (BETA_ZONE, BETA_REGION, GA_ZONE, GA_REGION)
 _TO_GA = {BETA_ZONE: GA_ZONE, BETA_REGION: GA_REGION}
 
 
-@dataclass(frozen=True)
-class PVTopology:
-    pv_name: str
-    key: str
-    values: frozenset
+class PVTopology(FrozenRecord):
+    __slots__ = ("key", "pv_name", "values")
+
+    def __init__(self, pv_name: str, key: str, values: frozenset):
+        self.pv_name = pv_name
+        self.key = key
+        self.values = values
 
 
 def label_zones_to_set(value: str) -> frozenset:

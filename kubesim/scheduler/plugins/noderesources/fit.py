@@ -21,8 +21,7 @@ RequestedToCapacityRatioPriority).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from kubesim.api.record import FrozenRecord
 from kubesim.scheduler.framework import events as ev
 from kubesim.scheduler.framework.cycle_state import CycleState
 from kubesim.scheduler.framework.interface import (
@@ -74,14 +73,17 @@ def insufficient(resource: str) -> str:
     return f"Insufficient {resource}"
 
 
-@dataclass(frozen=True)
-class InsufficientResource:
-    resource_name: str
-    reason: str
-    requested: int
-    used: int
-    capacity: int
-    unresolvable: bool = False
+class InsufficientResource(FrozenRecord):
+    __slots__ = ("capacity", "reason", "requested", "resource_name", "unresolvable", "used")
+
+    def __init__(self, resource_name: str, reason: str, requested: int, used: int, capacity: int,
+                 unresolvable: bool = False):
+        self.resource_name = resource_name
+        self.reason = reason
+        self.requested = requested
+        self.used = used
+        self.capacity = capacity
+        self.unresolvable = unresolvable
 
 
 def compute_pod_resource_request(pod: dict) -> Resource:

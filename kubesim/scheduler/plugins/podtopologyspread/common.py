@@ -26,8 +26,8 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
+from kubesim.api.record import FrozenRecord
 from kubesim.api.selectors import (
     OP_DOUBLE_EQUALS,
     OP_EQUALS,
@@ -55,16 +55,19 @@ LABEL_HOSTNAME = "kubernetes.io/hostname"
 LABEL_TOPOLOGY_ZONE = "topology.kubernetes.io/zone"
 
 
-@dataclass(frozen=True, slots=True)
-class Constraint:
+class Constraint(FrozenRecord):
     """``topologySpreadConstraint``: a pod's constraint with its selector parsed."""
 
-    max_skew: int
-    topology_key: str
-    selector: LabelSelector
-    min_domains: int = 1
-    node_affinity_policy: str = HONOR
-    node_taints_policy: str = IGNORE
+    __slots__ = ("max_skew", "min_domains", "node_affinity_policy", "node_taints_policy", "selector", "topology_key")
+
+    def __init__(self, max_skew: int, topology_key: str, selector: LabelSelector, min_domains: int = 1,
+                 node_affinity_policy: str = HONOR, node_taints_policy: str = IGNORE):
+        self.max_skew = max_skew
+        self.topology_key = topology_key
+        self.selector = selector
+        self.min_domains = min_domains
+        self.node_affinity_policy = node_affinity_policy
+        self.node_taints_policy = node_taints_policy
 
 
 def merge_label_set_with_selector(match_labels: dict, selector: LabelSelector) -> LabelSelector:
