@@ -95,7 +95,10 @@ def _forget_quiet_groups(store, now: float) -> None:
         return
     store.set_meta(_AGGREGATOR_PRUNED_META, now)
     if last is not None:
+        # (a row of groups goes once every group in it is quiet: its "last" is their latest)
         quiet = store.meta_keys_below(_AGGREGATOR_META, "last", float(last) - AGGREGATE_INTERVAL)
+        if store.meta_held_under(_AGGREGATOR_GROUP_META):
+            quiet += store.meta_keys_below(_AGGREGATOR_GROUP_META, "last", float(last) - AGGREGATE_INTERVAL)
         if quiet:
             store.replace_meta(dict.fromkeys(quiet))
 
@@ -131,11 +134,14 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
                      message)
     group = aggregate_key(component, host, ref, type_, reason)
     reporting = (component, host)
-    if store.drew_uid(ref.get("uid")):
+    row = _aggregator_row(component, host, ref)
+    made_here = store.drew_uid(ref.get("uid"))
+    if made_here:
         # an object this transaction made (a pod applied and scheduled in one command) has no
         # event recorded before: its keys are not looked up, one read each
-        store.known_absent([_AGGREGATOR_META + group], [key, _AGGREGATE_PREFIX + group])
-    if _aggregate(cluster, group, message, now):
+        store.known_absent([row], [key, _AGGREGATE_PREFIX + group])
+    older = None if made_here else _older_groups(component, host, ref)
+    if _aggregate(cluster, row, type_ + _KEY_SEP + reason, message, now, older):
         if store.event_name(key) is None:
             # the message counts as recorded (``recorded``) though no Event of its own has it
             store.set_event_name(key, "")
@@ -189,7 +195,14 @@ AGGREGATE_MAX_EVENTS = 10    # defaultAggregateMaxEvents: distinct messages befo
 AGGREGATE_INTERVAL = 600     # defaultAggregateIntervalInSeconds: a group quiet longer starts again
 AGGREGATED_MESSAGE_PREFIX = "(combined from similar events): "  # EventAggregatorByReasonMessageFunc
 _AGGREGATE_PREFIX = "aggregate|"  # the eventLogger's key of a group's aggregate Event
-_AGGREGATOR_META = "events.aggregator|"  # + group key: {"keys": [messages, in order seen], "last": time}
+# The aggregator's groups, one row per source and involved object (an object's events from
+# one component touch one row): {"groups": {"<type>|<reason>": {"keys": [messages, in order
+# seen], "last": time}}, "last": the latest of theirs}. Keyed by the object first (kind,
+# namespace, name, uid, apiVersion, then component and host): the objects one command records
+# events about often have neighbouring names (a bulk file's, a ReplicaSet's pods), so their rows
+# share B-tree pages; led by the node, as the groups' keys are, they would spread over the table.
+_AGGREGATOR_META = "events.aggregator/"
+_AGGREGATOR_GROUP_META = "events.aggregator|"  # older states': + aggregate_key, one group a row
 _AGGREGATOR_PRUNED_META = "events.aggregatorPruned"  # when quiet groups were last dropped
 
 
@@ -200,13 +213,41 @@ def aggregate_key(component: str, host: str, ref: dict, type_: str, reason: str)
                           ref.get("uid", ""), ref.get("apiVersion", ""), type_, reason, component, host])
 
 
-def _aggregate(cluster: Cluster, group: str, message: str, now: float) -> bool:
-    """EventAggregate: note ``message`` in its group; True when the event becomes the group's
-    aggregate (the group holds AGGREGATE_MAX_EVENTS distinct messages), after which one of them,
-    drawn at random, is forgotten."""
+def _aggregator_row(component: str, host: str, ref: dict) -> str:
+    """The metadata key of the aggregator's groups of ``component`` on ``host`` about ``ref``:
+    the aggregate keys that differ only by type and reason (the reporting controller and
+    instance are the source, for core/v1)."""
+    return _AGGREGATOR_META + _KEY_SEP.join([ref.get("kind", ""), ref.get("namespace", ""), ref.get("name", ""),
+                                             ref.get("uid", ""), ref.get("apiVersion", ""), component, host])
+
+
+def _older_groups(component: str, host: str, ref: dict) -> str:
+    """The prefix of the keys an older state's aggregator kept the groups of ``_aggregator_row``
+    under: ``_AGGREGATOR_GROUP_META`` + an ``aggregate_key`` up to its type."""
+    return _AGGREGATOR_GROUP_META + _KEY_SEP.join([component, host, ref.get("kind", ""), ref.get("namespace", ""),
+                                                   ref.get("name", ""), ref.get("uid", ""), ref.get("apiVersion", ""), ""])
+
+
+def _aggregate(cluster: Cluster, row_key: str, group: str, message: str, now: float,
+               older: str | None) -> bool:
+    """EventAggregate: note ``message`` in its group (``group``, "<type>|<reason>", of the row
+    ``row_key``); True when the event becomes the group's aggregate (the group holds
+    AGGREGATE_MAX_EVENTS distinct messages), after which one of them, drawn at random, is
+    forgotten. ``older``: the prefix of the object's groups in an older state's form, one row
+    each (None: the object is this transaction's, it has none); those move into the row."""
     store = cluster.store
-    meta_key = _AGGREGATOR_META + group
-    stored = store.meta(meta_key)
+    row = store.meta(row_key)
+    groups = dict(row["groups"]) if row is not None else {}
+    last = now if row is None else max(float(row["last"]), now)
+    if older is not None and store.meta_held_under(_AGGREGATOR_GROUP_META):
+        moved = store.meta_items_under(older)
+        for key, value in moved:
+            name = key[len(older):].rsplit(_KEY_SEP, 2)[0]  # (<type>|<reason>|<component>|<host>)
+            if name not in groups or float(groups[name]["last"]) < float(value["last"]):
+                groups[name] = value
+            last = max(last, float(value["last"]))
+        store.replace_meta(dict.fromkeys(key for key, _ in moved))
+    stored = groups.get(group)
     if stored is None or now - float(stored["last"]) > AGGREGATE_INTERVAL:
         keys: list[str] = []
     else:
@@ -216,7 +257,8 @@ def _aggregate(cluster: Cluster, group: str, message: str, now: float) -> bool:
     aggregate = len(keys) >= AGGREGATE_MAX_EVENTS
     if aggregate:
         keys.pop(cluster.rng.randrange(len(keys)))
-    store.set_meta(meta_key, {"keys": keys, "last": now})
+    groups[group] = {"keys": keys, "last": now}
+    store.set_meta(row_key, {"groups": groups, "last": last})
     return aggregate
 
 

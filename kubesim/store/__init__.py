@@ -373,6 +373,7 @@ class Store:
         self._meta_dirty: set[str] = set()
         self._meta_absent: set[str] = set()  # keys ``prefetch_meta`` found no value for
         self._meta_gone: set[str] = set()  # (of the dirty ones: deleted at commit, replace_meta)
+        self._prefixes_held: dict[str, bool] = {}  # ``meta_held_under``'s answers (as of the last commit)
         self._events: dict[str, str | None] = {}  # event correlation key -> Event name (read or written)
         # the uids ``new_uid`` drew since the transaction (or its last checkpoint) began: no row
         # the database holds names one (``drew_uid``)
@@ -583,6 +584,7 @@ class Store:
         self._meta_dirty.clear()
         self._meta_absent.clear()
         self._meta_gone.clear()
+        self._prefixes_held.clear()  # (the rows just written count from now on)
         self._events.clear()
         self._events_dirty.clear()
         self._drawn_uids.clear()  # (the rows just written may name them)
@@ -800,6 +802,27 @@ class Store:
             "SELECT key FROM meta WHERE key > ? AND key < ? AND json_extract(value, ?) < ?",
             (*bounds, "$." + field, bound))
         return [k for (k,) in rows if k not in self._meta_dirty]
+
+    def meta_held_under(self, prefix: str) -> bool:
+        """Whether the last commit left any metadata key under ``prefix`` (one seek, asked once
+        a transaction: what tells a state that still holds an older form's rows, which nothing
+        writes any more, from one that does not)."""
+        if self.wiped:
+            return False
+        held = self._prefixes_held.get(prefix)
+        if held is None:
+            held = self._prefixes_held[prefix] = self._require().execute(
+                "SELECT 1 FROM meta WHERE key > ? AND key < ? LIMIT 1", _prefix_bounds(prefix)).fetchone() is not None
+        return held
+
+    def meta_items_under(self, prefix: str) -> list[tuple[str, object]]:
+        """(key, value) of the stored metadata under ``prefix``, in key order, except the keys
+        this transaction set or deleted (the caller's own changes are in ``meta``)."""
+        if self.wiped:
+            return []
+        rows = self._require().execute("SELECT key, value FROM meta WHERE key > ? AND key < ? ORDER BY key",
+                                       _prefix_bounds(prefix))
+        return [(k, json.loads(v)) for k, v in rows if k not in self._meta_dirty]
 
     def changed_meta_keys(self, prefix: str) -> list[str]:
         """The metadata keys under ``prefix`` this transaction set or deleted."""
@@ -1481,6 +1504,7 @@ class Store:
         self._meta.clear()
         self._meta_dirty.clear()
         self._meta_gone.clear()
+        self._prefixes_held.clear()
         self._listed = set()
         self._listed_ns = set()
         self.set_meta(DERIVED_SUMS_META, {"*": True})  # (both tables empty: the sums hold)

@@ -232,11 +232,107 @@ def test_an_object_made_here_has_its_events_counted_as_any_other(tmp_path, check
                        "2026-11-22T10:00:00Z")
     assert store.drew_uid(pod["metadata"]["uid"]) and not store.drew_uid("C934D34AFB20242")
     first = record(c, pod, "Normal", "Pulling", "Pulling image", "kubelet", HOST, at=T0)
-    group = events._AGGREGATOR_META + aggregate_key("kubelet", HOST, events.involved_ref(pod), "Normal", "Pulling")
+    row = events._aggregator_row("kubelet", HOST, events.involved_ref(pod))
     if checkpoint:
         store.checkpoint()
         assert not store.drew_uid(pod["metadata"]["uid"])
     again = record(c, pod, "Normal", "Pulling", "Pulling image", "kubelet", HOST, at=T0 + 1)
     assert (again["metadata"]["name"], again["count"]) == (first["metadata"]["name"], 2)
-    assert store.meta(group)["keys"] == ["Pulling image"]
+    assert store.meta(row)["groups"]["Normal|Pulling"]["keys"] == ["Pulling image"]
     store.rollback()
+
+
+def _to_older_form(state) -> int:
+    """Rewrite the aggregator's rows as kubesim kept them before they held an object's groups
+    together: one row per group, under ``events.aggregator|`` + its aggregate key. How many."""
+    import json
+    import sqlite3
+
+    conn = sqlite3.connect(str(state / "kubesim.db"))
+    prefix = events._AGGREGATOR_META
+    rows = conn.execute("SELECT key, value FROM meta WHERE key > ? AND key < ?",
+                        (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))).fetchall()
+    groups = 0
+    for key, value in rows:
+        kind, ns, name, uid, api_version, component, host = key[len(prefix):].split("|")
+        ref = {"kind": kind, "namespace": ns, "name": name, "uid": uid, "apiVersion": api_version}
+        for group, held in json.loads(value)["groups"].items():
+            type_, reason = group.split("|", 1)
+            conn.execute("INSERT INTO meta VALUES (?, ?)", (events._AGGREGATOR_GROUP_META + aggregate_key(
+                component, host, ref, type_, reason), json.dumps(held)))
+            groups += 1
+        conn.execute("DELETE FROM meta WHERE key=?", (key,))
+    conn.commit()
+    conn.close()
+    return groups
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_groups_an_older_state_kept_one_a_row_go_on_aggregating(tmp_path, seed, monkeypatch):
+    """A state written before an object's groups shared a row keeps one row per group: they are
+    found, moved into their object's row when it is written, and dropped when quiet, so the
+    events recorded are the same as if the state had always kept the rows."""
+    import random
+
+    from kubesim.api.kinds import REGISTRY
+
+    rng = random.Random(seed)
+    now, history = T0, []
+    for _ in range(60):
+        before, now = now, now + rng.choice([30, 200, AGGREGATE_INTERVAL - 1, AGGREGATE_INTERVAL + 1, 2000])
+        history.append((now, sorted((rng.uniform(before, now), f"pod-{rng.randrange(2)}",
+                                     rng.choice(["Pulling", "BackOff"]), f"message {rng.randrange(12)}")
+                                    for _ in range(rng.randrange(4, 16)))))
+
+    def run(state, older):
+        recorded, converted = [], 0
+        for now, happened in history:
+            monkeypatch.setattr(REGISTRY, "custom_source", None)
+            store = Store(str(tmp_path / state)).open()
+            c = Cluster(store, {"KUBESIM_NOW": format_time(now), "KUBESIM_SEED": "1"})
+            events._forget_quiet_groups(store, now)
+            for at, name, reason, message in happened:
+                ev = record(c, obj(name=name), "Normal", reason, message, "kubelet", HOST, at=at)
+                recorded.append((ev["metadata"]["name"], ev["message"], ev["count"], ev["lastTimestamp"]))
+            store.commit()
+            if older:
+                converted += _to_older_form(tmp_path / state)
+        return recorded, converted
+
+    always, _ = run("always", False)
+    converted, groups = run("converted", True)
+    assert converted == always
+    assert any(m.startswith(AGGREGATED_MESSAGE_PREFIX) for _, m, _, _ in always)
+    assert groups > len(history)  # (rows of several groups were taken apart)
+
+
+def test_an_objects_older_rows_move_into_its_row_when_it_is_written(tmp_path):
+    store = Store(str(tmp_path / "state")).open()
+    c = Cluster(store, {"KUBESIM_NOW": "2026-11-22T10:00:00Z", "KUBESIM_SEED": "1"})
+    for i in range(AGGREGATE_MAX_EVENTS - 1):
+        correlate(c, event("similar", f"message {i}"), T0 + i)
+    correlate(c, event("other", "once"), T0)
+    correlate(c, event("similar", "elsewhere", obj(name="another-pod")), T0)
+    store.commit()
+    assert _to_older_form(tmp_path / "state") == 3
+    store = Store(str(tmp_path / "state")).open()
+    c = Cluster(store, {"KUBESIM_NOW": "2026-11-22T10:01:00Z", "KUBESIM_SEED": "1"})
+    older = events._AGGREGATOR_GROUP_META
+    assert len(store.meta_items_under(older)) == 3
+    # the tenth distinct message of the group counts the nine the older row holds
+    assert correlate(c, event("similar", "the tenth"), T0 + 60)["message"].startswith(AGGREGATED_MESSAGE_PREFIX)
+    store.commit()
+    store = Store(str(tmp_path / "state")).open()
+    assert [k.split("|")[5] for k, _ in store.meta_items_under(older)] == ["another-pod"]
+    row = store.meta(events._aggregator_row("kubelet", HOST, events.involved_ref(obj())))
+    assert row["groups"]["Normal|other"] == {"keys": ["once"], "last": T0}
+    assert len(row["groups"]["Normal|similar"]["keys"]) == AGGREGATE_MAX_EVENTS - 1
+    assert row["last"] == T0 + 60
+    # quiet, rows of both forms go: marked at one look, dropped at the next
+    events._forget_quiet_groups(store, T0 + 2 * AGGREGATE_INTERVAL)
+    events._forget_quiet_groups(store, T0 + 4 * AGGREGATE_INTERVAL)
+    store.commit()
+    store = Store(str(tmp_path / "state")).open()
+    assert store.meta_items_under(older) == [] and store.meta_items_under(events._AGGREGATOR_META) == []
+    store.rollback()
+

@@ -10,7 +10,9 @@ when the kubelet began keeping what it made of each static pod file, one meta ke
 with static pods; and when the scheduler's explanations began keeping each distinct node entry
 once, which changed only the ScheduleExplanation rows, their nodes' content the same; and
 when the event index's core/v1 keys began with the involved object, which changed only those
-keys, each the same fields in another order, and added one meta key).
+keys, each the same fields in another order, and added one meta key; and when the event
+aggregator began keeping an object's groups in one row, which changed only those meta rows,
+the same groups with the same messages and times).
 
 The store's projections of objects for their tables (the ``projected`` table and its
 ``store.projectedSynced`` mark), which that code did not keep, are left out of the digests

@@ -862,3 +862,25 @@ def test_rekeying_the_event_index_moves_stored_and_this_transaction_s_keys(tmp_p
     s = Store(str(tmp_path / "state")).open()
     assert sorted(s.event_keys()) == ["a/1", "b/2"]
     s.rollback()
+
+
+def test_meta_held_under_and_meta_items_under_answer_as_the_last_commit_left_the_prefix(tmp_path):
+    store = Store(tmp_path).open()
+    store.replace_meta({"old|a|1": {"n": 1}, "old|a|2": {"n": 2}, "old|b|1": {"n": 3}, "new/a": {"n": 4}})
+    assert not store.meta_held_under("old|")  # (this transaction's: not stored yet)
+    store.commit()
+    store = Store(tmp_path).open()
+    assert store.meta_held_under("old|") and store.meta_held_under("new/") and not store.meta_held_under("gone/")
+    assert store.meta_items_under("old|a|") == [("old|a|1", {"n": 1}), ("old|a|2", {"n": 2})]
+    store.replace_meta({"old|a|1": None, "old|a|2": {"n": 5}})  # (the caller's own: left out)
+    assert store.meta_items_under("old|a|") == []
+    assert store.meta_items_under("old|") == [("old|b|1", {"n": 3})]
+    store.replace_meta({"old|b|1": None})
+    assert store.meta_held_under("old|")  # (the rows are still there until the commit)
+    # a checkpoint writes them: the answer, kept for the transaction, is asked again
+    store.replace_meta({"old|a|2": None})
+    store.checkpoint()
+    assert not store.meta_held_under("old|") and store.meta_held_under("new/")
+    store.wipe()
+    assert not store.meta_held_under("new/") and store.meta_items_under("new/") == []
+    store.rollback()
