@@ -10,6 +10,12 @@ runs for as little as 0.1 s). A record keeps its fields in ``__slots__`` and wri
 ``_uncompared`` (a dataclass field's ``compare=False, repr=False``), as a dataclass's are
 (dataclasses.py ``_process_class``: ``__eq__`` compares the field tuples of two instances of the
 same class; a dataclass with ``eq`` and not ``frozen`` is unhashable).
+
+Modules a command imports on its way to the cluster (the API, the control plane, the
+scheduler, the kubelet, kubectl's verbs) define records; modules only some verbs reach (the
+network simulation behind ``exec``, the DaemonSet controller's node plans) may keep
+dataclasses. A ``FrozenRecord`` does not refuse an assignment, as a frozen dataclass would:
+nothing assigns to one after ``__init__``.
 """
 
 from __future__ import annotations
