@@ -391,6 +391,7 @@ def _list(cluster: Cluster, info: KindInfo, namespace: str | None, label_selecto
 # apiserver's watch cache indexes them (pods by spec.nodeName; describe's event lookups by
 # involvedObject): the kind's field, and how a value appears in the stored JSON.
 _NARROWING_FIELDS = {"Event": ("involvedObject.name", "involvedObject.uid"), "": ("metadata.name",)}
+_INDEXED_FIELDS = {"involvedObject.name"}  # (the others: the bodies that contain the value)
 
 
 def _candidates(store, kind: str, namespace: str | None, fsel) -> list[dict] | None:
@@ -405,9 +406,8 @@ def _candidates(store, kind: str, namespace: str | None, fsel) -> list[dict] | N
         for name in _NARROWING_FIELDS.get(kind, ()) + _NARROWING_FIELDS[""]:
             value = fsel.requires_exact_match(name)
             if value:  # "" also matches objects without the field: no narrowing
-                if name.startswith("involvedObject."):  # the index of events by involved object
-                    keys = store.keys_of_events_involving(
-                        **({"uid": value} if name == "involvedObject.uid" else {"name": value}))
+                if name in _INDEXED_FIELDS:  # the index of events by involved object
+                    keys = store.keys_of_events_involving(value)
                 if keys is None:
                     keys = store.keys_containing(kind, json.dumps(value))
                 break

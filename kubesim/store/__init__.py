@@ -86,7 +86,7 @@ CREATE TABLE IF NOT EXISTS projected (
 DB_NAME = "kubesim.db"
 KIND_RV_META = "store.kindResourceVersions"  # kind -> resourceVersion of its last write
 OBJECT_INDEX_META = "store.objectIndex"  # the version of object_index the state holds complete
-OBJECT_INDEX_VERSION = 2  # 2: the ControllerRef facet
+OBJECT_INDEX_VERSION = 3  # 2: the ControllerRef facet; 3: Events no longer by involved uid
 # kind -> the resourceVersion of its last write when its ``derived`` rows were last complete
 DERIVED_SYNCED_META = "store.derivedSynced"
 # kind -> true when its ``derived_sums`` rows are the fold of its ``derived`` rows ("*": every
@@ -127,7 +127,9 @@ FACET_OWNER = "o"  # value: an owner reference's uid
 FACET_DELETING = "d"  # value "": the object has a deletionTimestamp
 FACET_CONTROLLER = "c"  # value: the uid its ControllerRef names (metav1.GetControllerOf)
 FACET_INVOLVED_NAME = "in"  # Events: value: involvedObject.name
-FACET_INVOLVED_UID = "iu"  # Events: value: involvedObject.uid
+# (Not by involvedObject.uid: a command's Events would land on as many pages as uids, ~3,000
+# for a 1,000-pod apply, for a selector on the uid alone; kubectl's describe and events name
+# the object too. Version 2 indexes held that facet, "iu".)
 
 
 def index_entries(kind: str, obj: dict) -> set[tuple[str, str]]:
@@ -148,11 +150,8 @@ def index_entries(kind: str, obj: dict) -> set[tuple[str, str]]:
     out.update(_deleting_entries(md))
     if kind == "Event":
         io = obj.get("involvedObject")
-        if isinstance(io, dict):
-            if io.get("name") is not None:
-                out.add((FACET_INVOLVED_NAME, str(io["name"])))
-            if io.get("uid") is not None:
-                out.add((FACET_INVOLVED_UID, str(io["uid"])))
+        if isinstance(io, dict) and io.get("name") is not None:
+            out.add((FACET_INVOLVED_NAME, str(io["name"])))
     return out
 
 
@@ -204,10 +203,8 @@ _INDEX_BACKFILL = (
     ("INSERT OR IGNORE INTO object_index SELECT kind, 'in', CAST(json_extract(body, '$.involvedObject.name') "
     "AS TEXT), namespace, name FROM objects WHERE kind='Event' AND json_type(body, '$.involvedObject') = "
     "'object' AND json_extract(body, '$.involvedObject.name') IS NOT NULL"),
-    ("INSERT OR IGNORE INTO object_index SELECT kind, 'iu', CAST(json_extract(body, '$.involvedObject.uid') "
-    "AS TEXT), namespace, name FROM objects WHERE kind='Event' AND json_type(body, '$.involvedObject') = "
-    "'object' AND json_extract(body, '$.involvedObject.uid') IS NOT NULL"),
 )
+_INDEX_RETIRE = "DELETE FROM object_index WHERE kind='Event' AND facet='iu'"  # (what version 3 no longer keeps)
 
 
 def _make_dumps():
@@ -1521,8 +1518,10 @@ class Store:
         if self.read_only:
             return False
         conn = self._require()
-        if self.meta(OBJECT_INDEX_META) == 1:
-            conn.execute(_INDEX_CONTROLLER_BACKFILL)
+        if self.meta(OBJECT_INDEX_META) in (1, 2):
+            if self.meta(OBJECT_INDEX_META) == 1:
+                conn.execute(_INDEX_CONTROLLER_BACKFILL)
+            conn.execute(_INDEX_RETIRE)
         else:
             for stmt in _INDEX_BACKFILL:
                 conn.execute(stmt)
@@ -1627,11 +1626,9 @@ class Store:
                 keys.discard(k)
         return sorted(keys)
 
-    def keys_of_events_involving(self, name: str | None = None, uid: str | None = None) -> list[Key] | None:
-        """Keys of the Events whose involvedObject has this name (or uid)."""
-        if uid is not None:
-            return self.keys_indexed("Event", FACET_INVOLVED_UID, uid)
-        return self.keys_indexed("Event", FACET_INVOLVED_NAME, name or "")
+    def keys_of_events_involving(self, name: str) -> list[Key] | None:
+        """Keys of the Events whose involvedObject has this name."""
+        return self.keys_indexed("Event", FACET_INVOLVED_NAME, name)
 
     def _write_index(self, conn: sqlite3.Connection) -> None:
         if not self._dirty:

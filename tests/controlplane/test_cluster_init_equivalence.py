@@ -12,7 +12,9 @@ once, which changed only the ScheduleExplanation rows, their nodes' content the 
 when the event index's core/v1 keys began with the involved object, which changed only those
 keys, each the same fields in another order, and added one meta key; and when the event
 aggregator began keeping an object's groups in one row, which changed only those meta rows,
-the same groups with the same messages and times).
+the same groups with the same messages and times; and when the object index stopped
+indexing Events by their involved object's uid, which removed only those rows and changed the
+index's version in one meta key).
 
 The store's projections of objects for their tables (the ``projected`` table and its
 ``store.projectedSynced`` mark), which that code did not keep, are left out of the digests

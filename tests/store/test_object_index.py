@@ -123,6 +123,14 @@ def test_the_index_follows_every_write_and_equals_the_backfill(tmp_path, seed):
         store._index_built = False
         _assert_controller_lookups(store)
         assert _rows(store) == _expected(store)
+        # a state indexed with the Events' involved-uid facet (version 2) loses just that facet
+        store._require().executemany("INSERT INTO object_index VALUES ('Event', 'iu', ?, ?, ?)", [
+            (e["involvedObject"]["uid"], e["metadata"]["namespace"], e["metadata"]["name"])
+            for e in store.list("Event") if e["involvedObject"].get("uid")])
+        store.set_meta(OBJECT_INDEX_META, 2)
+        store._index_built = False
+        assert store.keys_of_events_involving("node1") is not None
+        assert _rows(store) == _expected(store)
         store.commit()
 
 
