@@ -429,7 +429,7 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
                 ctx.wake_at(result.next_wake)
                 earliest = result.next_wake if earliest is None else min(earliest, result.next_wake)
         if images is not None:
-            wrote, post_at = _post_node_images(store, node, images, now)
+            wrote, post_at = _post_node_images(ctx, node, images, now)
             changed = changed or wrote
             if post_at is not None:
                 ctx.wake_at(post_at)
@@ -478,25 +478,38 @@ def _node_images(ctx, node: dict, now: float):
     return NodeImages(name, dict(data))
 
 
-def _post_node_images(store, node: dict, images, now: float) -> tuple[bool, float | None]:
+_IMAGES_POSTED = "_kubelet_images_posted"  # on the command's context: (its store, node -> _post_node_images' check)
+
+
+def _post_node_images(ctx, node: dict, images, now: float) -> tuple[bool, float | None]:
     """Keep the node's images when they changed, and post in its status (the Images setter)
     those its image cache held at its last refresh (image_service.listed_as_of) when that
     list differs from the one posted: (whether it wrote anything, when an image the cache
-    missed will be listed or None)."""
+    missed will be listed or None). A node checked already in this transaction, for the same
+    refresh and with its images unchanged since, has nothing to post (only its kubelet writes
+    status.images): a bulk apply's settle visits its thousand nodes round after round."""
     from kubesim.kubelet.image_service import listed_as_of
 
+    store = ctx.store
+    md = node["metadata"]
     wrote = images.changed
     if wrote:
-        key = IMAGES_META.format(node=node["metadata"]["name"])
+        key = IMAGES_META.format(node=md["name"])
         store.set_meta(key, images.data)
         store.touch_meta(key)  # changed in place
     as_of = listed_as_of(now)
+    posted = _per_transaction(ctx, _IMAGES_POSTED)
+    checked = posted.get(md["name"])
+    if not wrote and checked is not None and checked[:2] == (md.get("uid"), as_of):
+        return False, checked[2]
     listed = images.node_status_images(as_of)
     if (node.get("status") or {}).get("images") != listed:
         node.setdefault("status", {})["images"] = listed
         store.put(node)
         wrote = True
-    return wrote, images.next_listing(as_of)
+    wake = images.next_listing(as_of)
+    posted[md["name"]] = (md.get("uid"), as_of, wake)
+    return wrote, wake
 
 
 def _list_images_without_pods(ctx, node: dict | None, entry, now: float) -> float | None:
@@ -511,7 +524,7 @@ def _list_images_without_pods(ctx, node: dict | None, entry, now: float) -> floa
     images = _node_images(ctx, node, now)
     if images is None:
         return None
-    _wrote, wake = _post_node_images(ctx.store, node, images, now)
+    _wrote, wake = _post_node_images(ctx, node, images, now)
     if wake is not None:
         ctx.wake_at(wake)
     return wake

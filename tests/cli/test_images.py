@@ -95,6 +95,19 @@ def test_a_node_lists_what_it_pulled_after_its_pods_are_gone(kubesim):
         "docker.io/library/python:3.12"
 
 
+def test_one_advance_lists_at_each_refresh_it_passes(kubesim):
+    """The refresh at :30 comes within the same command as the pull that ends at :13 (one
+    transaction, settled at each wake): the node lists the image then, not at the next
+    command."""
+    kubesim.ok("apply -f -", PINNED)
+    kubesim.ok("advance 35s")
+    assert kubesim.ok("get node node01 -o jsonpath={.status.images[0].names[1]}") == \
+        "docker.io/library/python:3.12"
+    # posted at the refresh (a later command would post it too, at its own time)
+    assert kubesim.ok(["get", "node", "node01", "--show-managed-fields", "-o",
+                       'jsonpath={.metadata.managedFields[?(@.subresource=="status")].time}']) == "2026-11-22T10:00:30Z"
+
+
 def image_locality(h, pod):
     import json
 
