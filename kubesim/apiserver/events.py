@@ -156,7 +156,7 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
             ev["message"] = message
             store.put(ev)
             return ev
-    name = _event_name(store, ref["name"], now)
+    name = _event_name(store, ns, ref["name"], now)
     stamp = format_time(now)
     source = {"component": component}
     if host:
@@ -182,13 +182,17 @@ def record(cluster: Cluster, obj: dict, type_: str, reason: str, message: str, c
     return ev
 
 
-def _event_name(store, object_name: str, now: float) -> str:
+def _event_name(store, namespace: str, object_name: str, now: float) -> str:
     """makeEvent's ``<object>.<unix nanos in hex>``; a per-state sequence stands in for the
     nanoseconds, so events recorded at one (pinned) instant keep the order they happened in and
-    never share a name."""
+    never share a name. The database holds no Event of the name (the store is told so: the
+    field manager of its create need not look): no earlier one was given it, and a client
+    would have had to name its own Event by a number the sequence had not reached."""
     seq = int(store.meta("events.seq", 0)) + 1
     store.set_meta("events.seq", seq)
-    return f"{object_name}.{int(now) * 1_000_000_000 + seq % 1_000_000_000:x}"
+    name = f"{object_name}.{int(now) * 1_000_000_000 + seq % 1_000_000_000:x}"
+    store.known_absent(objects=[("Event", namespace, name)])
+    return name
 
 
 AGGREGATE_MAX_EVENTS = 10    # defaultAggregateMaxEvents: distinct messages before a group aggregates
@@ -365,7 +369,7 @@ def eventf(cluster: Cluster, regarding: dict, related: dict | None, type_: str, 
             return ev
         if cache.pop(name, None) is not None:
             store.touch_meta(_SERIES_META)
-    name = _event_name(store, ref["name"], now)
+    name = _event_name(store, ns, ref["name"], now)
     ev = {
         "apiVersion": "v1",
         "kind": "Event",

@@ -890,14 +890,21 @@ class Store:
             self._events[key] = row[0] if row else None
         return self._events[key]
 
-    def known_absent(self, meta_keys: Iterable[str] = (), event_keys: Iterable[str] = ()) -> None:
-        """Note metadata keys and event correlation keys the caller knows the database holds
-        nothing for (keys that name a uid this transaction drew: ``drew_uid``), so that
-        ``meta`` and ``event_name`` of them read nothing; what this transaction set stays."""
+    def known_absent(self, meta_keys: Iterable[str] = (), event_keys: Iterable[str] = (),
+                     objects: Iterable[Key] = ()) -> None:
+        """Note metadata keys, event correlation keys and object keys the caller knows the
+        database holds nothing for (keys that name a uid this transaction drew: ``drew_uid``;
+        an Event name the event sequence just made), so that ``meta``, ``event_name`` and
+        ``committed`` of them read nothing; what this transaction set stays."""
         for k in meta_keys:
             if k not in self._meta:
                 self._meta_absent.add(k)
-        self._migrate_event_index()  # (an older state's index is moved first, as a lookup would)
+        if not self.wiped:
+            for k in objects:
+                self._committed.setdefault(k, None)
+        event_keys = list(event_keys)
+        if event_keys:
+            self._migrate_event_index()  # (an older state's index is moved first, as a lookup would)
         for k in event_keys:
             self._events.setdefault(k, None)
 

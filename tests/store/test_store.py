@@ -884,3 +884,20 @@ def test_meta_held_under_and_meta_items_under_answer_as_the_last_commit_left_the
     store.wipe()
     assert not store.meta_held_under("new/") and store.meta_items_under("new/") == []
     store.rollback()
+
+
+def test_an_object_known_absent_is_not_looked_up(tmp_path):
+    """``known_absent(objects=...)``: the caller's word that the database holds no such object
+    (an Event name the event sequence just made): ``committed`` answers None without a read."""
+    s = Store(str(tmp_path / "state")).open()
+    s.create({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "web.1", "namespace": "default"}},
+             "2026-11-22T10:00:00Z")
+    s.commit()
+    s = Store(str(tmp_path / "state")).open()
+    statements = []
+    s._require().set_trace_callback(statements.append)
+    s.known_absent(objects=[("Event", "default", "web.2")])
+    assert s.committed("Event", "default", "web.2") is None
+    assert statements == []
+    assert s.committed("Event", "default", "web.1") is not None  # (the others are read)
+    s.rollback()
