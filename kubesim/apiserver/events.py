@@ -306,11 +306,8 @@ def migrate_keys(store) -> None:
     def moved(key: str) -> str:
         if key.startswith((_LOGGER_MARK, _AGGREGATE_PREFIX, "events.k8s.io" + _KEY_SEP)):
             return key
-        parts = key.split(_KEY_SEP, 9)
-        if len(parts) != 10:
-            return key
-        component, host, kind, ns, name, uid = parts[:6]
-        return logger_key(component, host, kind, ns, name, uid, *parts[6:])
+        parts = key.split(_KEY_SEP, 9)  # (the older key's fields are logger_key's, in its order)
+        return logger_key(*parts) if len(parts) == 10 else key
 
     store.rekey_events(moved)
     store.set_meta(KEY_LAYOUT_META, KEY_LAYOUT)
@@ -338,7 +335,6 @@ def eventf(cluster: Cluster, regarding: dict, related: dict | None, type_: str, 
     ref = involved_ref(regarding)
     rel = involved_ref(related) if related else None
     ns = ref.get("namespace") or "default"
-    migrate_keys(store)
     key = _KEY_SEP.join(["events.k8s.io", controller, action, reason, ref["kind"], ns, ref["name"],
                          ref.get("uid", ""), json.dumps(rel, sort_keys=True) if rel else "", note])
     cache = store.meta(_SERIES_META, {})

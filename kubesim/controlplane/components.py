@@ -1210,12 +1210,11 @@ def volume_controllers(cluster: Cluster) -> bool:
     if not store.count("PersistentVolumeClaim") and not store.count("PersistentVolume"):
         return False
     # imported past the gate: every settle runs this step, most clusters without claims
+    from kubesim.apiserver import events
     from kubesim.controllers import persistentvolume, volumeprotection
     from kubesim.controllers.base import View
 
     view = View.from_store(store, cluster.now(), cluster.rng, kinds=VOLUME_KINDS)
-    from kubesim.apiserver import events
-
     recorded = {}
     events.migrate_keys(store)
     for key in store.event_keys():

@@ -95,6 +95,23 @@ def test_a_node_lists_what_it_pulled_after_its_pods_are_gone(kubesim):
         "docker.io/library/python:3.12"
 
 
+def test_a_stopped_kubelet_lists_what_it_pulled_once_started_again(kubesim):
+    """Stopped before the refresh that would list its pull, a node without pods lists the
+    image when its kubelet starts again, not only at its next pod."""
+    kubesim.ok("delete daemonset kube-proxy -n kube-system")
+    kubesim.ok("delete pods -n kube-system -l k8s-app=kube-proxy --now")
+    kubesim.ok("apply -f -", PINNED.replace("node01", "node02"))
+    kubesim.ok("advance 20s")
+    kubesim.ok("delete pod a --now")
+    kubesim.ok("node stop node02")
+    kubesim.ok("advance 15s")
+    assert "python" not in kubesim.ok("get node node02 -o jsonpath={.status.images[*].names}")
+    kubesim.ok("node start node02")
+    kubesim.ok("advance 1s")
+    assert kubesim.ok("get node node02 -o jsonpath={.status.images[0].names[1]}") == \
+        "docker.io/library/python:3.12"
+
+
 def test_one_advance_lists_at_each_refresh_it_passes(kubesim):
     """The refresh at :30 comes within the same command as the pull that ends at :13 (one
     transaction, settled at each wake): the node lists the image then, not at the next
