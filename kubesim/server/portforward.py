@@ -5,6 +5,12 @@ connection kubectl opens an error stream and a data stream (headers ``streamType
 ``requestID``); what the data stream carries reaches the pod's port, the answer comes back on
 it, and a refusal is written on the error stream.
 
+A refusal waits for what kubectl copies from its local connection (or a short grace): the real
+runtime's dial inside the pod's network namespace takes the round trip through the kubelet, by
+when kubectl has forwarded the request. Refusing sooner races kubectl's own copy against the
+connection it closes on the refusal ("error copying from local connection to remote stream:
+... websocket: close sent").
+
 The answer is the simulated network's (kubesim.controlplane.network.forwarded_reply): an HTTP
 request gets what the container serves there (nginx's welcome page, ...).
 
@@ -18,6 +24,7 @@ write.go, dictionary.go — the header blocks' zlib dictionary).
 from __future__ import annotations
 
 import struct
+import threading
 import zlib
 
 from kubesim.server import websocket
@@ -26,6 +33,7 @@ PROTOCOL = "SPDY/3.1+portforward.k8s.io"
 SYN_STREAM, SYN_REPLY, RST_STREAM, SETTINGS, PING, GOAWAY, HEADERS, WINDOW_UPDATE = 1, 2, 3, 4, 6, 7, 8, 9
 FLAG_FIN = 0x01
 VERSION = 3
+REFUSAL_GRACE = 0.25  # seconds a refusal waits for kubectl's first bytes on the data stream
 
 # spdystream/spdy/dictionary.go: the SPDY/3 header compression dictionary (draft-mbelshe-httpbis-spdy-00 §2.6.10.1)
 DICTIONARY = (
@@ -86,29 +94,59 @@ class Tunnel:
         self.deflate = zlib.compressobj(9, zlib.DEFLATED, 15, 8, zlib.Z_DEFAULT_STRATEGY, DICTIONARY)
         self.streams: dict[int, dict] = {}  # stream id: its headers and, for data, what came in
         self.errors: dict[str, int] = {}  # requestID: its error stream's id
+        self.lock = threading.Lock()  # frames go out from the reader and from a refusal's grace timer
+        self.timers: list[threading.Timer] = []
 
     # -- frames out ---------------------------------------------------------------------------
     def _control(self, kind: int, flags: int, payload: bytes) -> None:
-        self.ws.send(struct.pack("!HHI", 0x8000 | VERSION, kind, (flags << 24) | len(payload)) + payload)
+        with self.lock:
+            self.ws.send(struct.pack("!HHI", 0x8000 | VERSION, kind, (flags << 24) | len(payload)) + payload)
 
     def _data(self, sid: int, data: bytes, fin: bool = False) -> None:
         for at in range(0, max(len(data), 1), 1 << 16):
             chunk = data[at:at + (1 << 16)]
             last = at + (1 << 16) >= len(data)
-            self.ws.send(struct.pack("!II", sid, ((FLAG_FIN if fin and last else 0) << 24) | len(chunk)) + chunk)
+            with self.lock:
+                self.ws.send(struct.pack("!II", sid, ((FLAG_FIN if fin and last else 0) << 24) | len(chunk))
+                             + chunk)
 
     def _reply(self, sid: int) -> None:
         block = self.deflate.compress(struct.pack("!I", 0)) + self.deflate.flush(zlib.Z_SYNC_FLUSH)
         self._control(SYN_REPLY, 0, struct.pack("!I", sid) + block)
 
     def _finish(self, sid: int) -> None:
-        s = self.streams.get(sid)
-        if s is not None and not s.get("closed"):
+        with self.lock:
+            s = self.streams.get(sid)
+            if s is None or s.get("closed"):
+                return
             s["closed"] = True
-            self._data(sid, b"", fin=True)
+        self._data(sid, b"", fin=True)
+
+    def _refuse(self, sid: int) -> None:
+        """The refusal a data stream waits with: on the error stream, then both streams end."""
+        with self.lock:
+            s = self.streams.get(sid)
+            message = s and s.pop("refusal", None)
+        if message is None:
+            return
+        err = self.errors.get(s["request"])
+        try:
+            if err is not None:
+                self._data(err, message)
+                self._finish(err)
+            self._finish(sid)
+        except (OSError, ValueError):  # the connection went while the grace ran
+            pass
 
     # -- frames in ----------------------------------------------------------------------------
     def run(self) -> None:
+        try:
+            self._read()
+        finally:
+            for timer in self.timers:
+                timer.cancel()
+
+    def _read(self) -> None:
         buf = b""
         while True:
             try:
@@ -170,15 +208,14 @@ class Tunnel:
         if kind != "data":
             return
         answer = self._ask(port, b"")
-        if answer is None:  # nothing listens: the refusal on the error stream, both streams end
-            uid = ""
+        if answer is None:  # nothing listens: the refusal, once kubectl has copied or after a grace
             with self.handler.client(write=False) as c:
                 uid = (c.get(self.t.info, self.t.namespace or "", self.t.name).get("metadata") or {}).get("uid", "")
-            err = self.errors.get(request_id)
-            if err is not None:
-                self._data(err, refused(port, uid).encode())
-                self._finish(err)
-            self._finish(sid)
+            self.streams[sid]["refusal"] = refused(port, uid).encode()
+            timer = threading.Timer(REFUSAL_GRACE, self._refuse, (sid,))
+            timer.daemon = True
+            self.timers.append(timer)
+            timer.start()
 
     def _ask(self, port: int, request: bytes) -> bytes | None:
         t = self.t
@@ -188,6 +225,9 @@ class Tunnel:
     def _on_data(self, sid: int, data: bytes, fin: bool) -> None:
         s = self.streams.get(sid)
         if s is None or s["type"] != "data" or s.get("closed"):
+            return
+        if "refusal" in s:
+            self._refuse(sid)
             return
         s["in"] += data
         while b"\r\n\r\n" in s["in"]:  # each whole HTTP request (bodies are not read)
