@@ -1,6 +1,12 @@
 """The settle loop (DESIGN principle 4): run controllers, scheduler and kubelets until nothing
 more changes at the current simulated time.
 
+A settle runs at one instant, the moment it starts: the clock, which otherwise follows the wall
+clock, stands still while the components work (as it does for a whole ``cluster init``). What
+they make of a command is then the same on a fast machine and a slow one, and the seconds a
+machine spends computing a 1,000-pod apply are not seconds in which the cluster moves on (its
+image pulls ending, its pods synced again within the same command).
+
 Each step is a function ``step(cluster) -> bool`` (True when it changed something). A command
 that wrote nothing, with nothing due, skips the loop entirely: ``settle.due`` in the state holds
 the earliest simulated time at which some component has work (a grace period ending, a back-off
@@ -129,6 +135,20 @@ def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = Fals
             force = True  # a manifest was written, edited or removed: the kubelets must look
     if not force and not store.dirty and (due is None or float(due) > cluster.now()):
         return 0
+    clock = cluster.clock
+    instant = clock.pinned is None  # (else KUBESIM_NOW, or an init, holds it already)
+    if instant:
+        import time
+
+        clock.pinned = time.time()
+    try:
+        return _settle(cluster, steps, store)
+    finally:
+        if instant:
+            clock.pinned = None
+
+
+def _settle(cluster: Cluster, steps: list[Step] | None, store) -> int:
     from kubesim.apiserver import events
 
     events.expire(cluster)  # etcd's leases run out whatever the control loop does

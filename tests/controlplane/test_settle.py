@@ -58,6 +58,34 @@ def test_a_long_advance_jumps_after_max_stops(cluster, monkeypatch):
     assert [round(t - T0, 6) for t in ran] == [0, 1, 2, 3, 50]
 
 
+@pytest.mark.parametrize("env, moves", [
+    pytest.param({}, True, id="the wall clock: it stands still within a settle, moves between"),
+    pytest.param({"KUBESIM_NOW": NOW}, False, id="KUBESIM_NOW: pinned throughout"),
+])
+def test_a_settle_runs_at_one_instant(tmp_path, monkeypatch, env, moves):
+    """Every step of every round of a settle sees the moment it began, whatever the wall clock
+    does meanwhile; the clock is as it was after the settle (following the wall clock again)."""
+    import time
+
+    wall = iter(T0 + 0.5 * i for i in range(1000))
+    monkeypatch.setattr(time, "time", lambda: next(wall))
+    store = Store(str(tmp_path / "state")).open()
+    c = Cluster(store, env)
+    seen: list[float] = []
+
+    def step(cluster):
+        seen.append(cluster.now())
+        return len(seen) < 3  # three rounds: two that change something, one at rest
+
+    try:
+        assert S.settle(c, steps=[step], force=True) == 2
+        assert len(seen) == 3 and len(set(seen)) == 1
+        assert (c.now() > seen[0]) is moves  # (the wall clock again after it, unless pinned)
+        assert c.clock.pinned == (T0 if not moves else None)
+    finally:
+        store.rollback()
+
+
 # -- the static pod directories' fingerprint (settle.static_pod_signature) ------------------
 
 def _nodes(tmp_path):
