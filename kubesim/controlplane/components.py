@@ -1560,8 +1560,6 @@ def _endpoints_due(cluster: Cluster) -> bool:
     return False
 
 
-
-
 def _zone(node: dict | None) -> object:
     return ((node.get("metadata") or {}).get("labels") or {}).get(ZONE_LABEL) if node is not None else None
 

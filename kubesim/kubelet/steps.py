@@ -452,7 +452,8 @@ def sync_pods(ctx, config: L.KubeletConfig = L.DEFAULT_CONFIG, only_nodes: set[s
     # no pods there (any more): the node's kubelet has only its images to list when due
     for name in (visit if visit is not None else list(index)):
         if name not in by_node:
-            wake = _list_images_without_pods(ctx, nodes.get(name), index.get(name), now)
+            wrote, wake = _list_images_without_pods(ctx, nodes.get(name), index.get(name), now)
+            changed = changed or wrote
             if wake is None:
                 index.pop(name, None)
             else:
@@ -512,22 +513,23 @@ def _post_node_images(ctx, node: dict, images, now: float) -> tuple[bool, float 
     return wrote, wake
 
 
-def _list_images_without_pods(ctx, node: dict | None, entry, now: float) -> float | None:
+def _list_images_without_pods(ctx, node: dict | None, entry, now: float) -> tuple[bool, float | None]:
     """A node with no pods whose index ``entry`` holds a wake (the next listing of an image
-    it pulled): its images listed when due. The next such wake, or None."""
+    it pulled): its images listed when due. (Whether that wrote anything, the next such wake
+    or None.)"""
     wake = entry[0] if entry else None
     if wake is None or node is None or kubelet_stopped(node):
-        return None
+        return False, None
     if wake > now + 1e-9:
         ctx.wake_at(wake)
-        return wake
+        return False, wake
     images = _node_images(ctx, node, now)
     if images is None:
-        return None
-    _wrote, wake = _post_node_images(ctx, node, images, now)
+        return False, None
+    wrote, wake = _post_node_images(ctx, node, images, now)
     if wake is not None:
         ctx.wake_at(wake)
-    return wake
+    return wrote, wake
 
 
 def _read_manifests(store, read_dir: str, node_name: str, directory: str,

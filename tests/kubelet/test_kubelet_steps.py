@@ -270,3 +270,28 @@ def test_a_terminated_pod_has_its_final_status_written_before_it_is_deleted(clus
     cluster.store.delete = lambda *k: writes.append(("delete", k[2])) or delete(*k)
     cluster.advance(30)
     assert writes[-2:] == [("put", "Failed"), ("delete", "slow")]
+
+
+def test_a_pass_that_lists_a_podless_nodes_images_reports_a_change(tmp_path):
+    """A node without pods whose kubelet pulled an image after the cache's last refresh lists
+    it at the next one, from the index's wake; that Node write is a change of the pass (so
+    the settle loop runs another round over it), and a pass before the refresh writes nothing."""
+    cluster = FakeCluster(str(tmp_path))
+    cluster.store.put(node("node01", ip="172.30.2.2"))
+    pulled = T0 + 5
+    cluster.store.set_meta(steps.IMAGES_META.format(node="node01"), {
+        "images": {"docker.io/library/python:3.12": {"at": pulled, "size": 400_000_000}},
+        "pulls": [[T0, pulled, "docker.io/library/python:3.12"]]})
+    cluster.store.set_meta(steps.INDEX_META, {**(cluster.store.meta(steps.INDEX_META) or {}),
+                                              "node01": [T0 + 30, False]})
+
+    def listed():
+        return [n for i in cluster.store.get("Node", "", "node01")["status"].get("images") or []
+                for n in i["names"]]
+
+    cluster.t = T0 + 20
+    assert steps.sync_pods(cluster) is False
+    assert "docker.io/library/python:3.12" not in listed()
+    cluster.t = T0 + 30
+    assert steps.sync_pods(cluster) is True
+    assert "docker.io/library/python:3.12" in listed()
