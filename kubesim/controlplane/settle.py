@@ -15,6 +15,7 @@ expiring), so read-only commands stay fast and rewrite nothing.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from kubesim.apiserver.context import Cluster
@@ -138,8 +139,6 @@ def settle(cluster: Cluster, steps: list[Step] | None = None, force: bool = Fals
     clock = cluster.clock
     instant = clock.pinned is None  # (else KUBESIM_NOW, or an init, holds it already)
     if instant:
-        import time
-
         clock.pinned = time.time()
     try:
         return _settle(cluster, steps, store)

@@ -95,7 +95,7 @@ class Tunnel:
         self.streams: dict[int, dict] = {}  # stream id: its headers and, for data, what came in
         self.errors: dict[str, int] = {}  # requestID: its error stream's id
         self.lock = threading.Lock()  # frames go out from the reader and from a refusal's grace timer
-        self.timers: list[threading.Timer] = []
+        self.timers: dict[int, threading.Timer] = {}  # data stream id: its refusal's grace timer
 
     # -- frames out ---------------------------------------------------------------------------
     def _control(self, kind: int, flags: int, payload: bytes) -> None:
@@ -127,6 +127,9 @@ class Tunnel:
         with self.lock:
             s = self.streams.get(sid)
             message = s and s.pop("refusal", None)
+            timer = self.timers.pop(sid, None)
+        if timer is not None:
+            timer.cancel()  # (refused at kubectl's first bytes: the grace is over)
         if message is None:
             return
         err = self.errors.get(s["request"])
@@ -143,7 +146,7 @@ class Tunnel:
         try:
             self._read()
         finally:
-            for timer in self.timers:
+            for timer in list(self.timers.values()):
                 timer.cancel()
 
     def _read(self) -> None:
@@ -177,7 +180,12 @@ class Tunnel:
         elif kind == PING:
             self._control(PING, 0, payload[:4])
         elif kind == RST_STREAM:
-            self.streams.pop(struct.unpack("!I", payload[:4])[0] & 0x7FFFFFFF, None)
+            sid = struct.unpack("!I", payload[:4])[0] & 0x7FFFFFFF
+            with self.lock:
+                self.streams.pop(sid, None)
+                timer = self.timers.pop(sid, None)
+            if timer is not None:
+                timer.cancel()
         elif kind == GOAWAY:
             return False
         return True  # SETTINGS, WINDOW_UPDATE, HEADERS: nothing to do
@@ -212,9 +220,8 @@ class Tunnel:
             with self.handler.client(write=False) as c:
                 uid = (c.get(self.t.info, self.t.namespace or "", self.t.name).get("metadata") or {}).get("uid", "")
             self.streams[sid]["refusal"] = refused(port, uid).encode()
-            timer = threading.Timer(REFUSAL_GRACE, self._refuse, (sid,))
+            timer = self.timers[sid] = threading.Timer(REFUSAL_GRACE, self._refuse, (sid,))
             timer.daemon = True
-            self.timers.append(timer)
             timer.start()
 
     def _ask(self, port: int, request: bytes) -> bytes | None:
